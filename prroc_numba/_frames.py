@@ -1,0 +1,38 @@
+"""Build tidy frames from ragged kernel results (long format, key columns first).
+
+Column names are module constants so every public function spells them the same way.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+THRESHOLD = "threshold"
+TP, FP, FN, TN = "tp", "fp", "fn", "tn"
+FPR, TPR = "fpr", "tpr"
+RECALL, PRECISION = "recall", "precision"
+AUC = "auc"
+
+
+def points_frame(keys: pd.DataFrame, out_offsets: np.ndarray, columns: dict) -> pd.DataFrame:
+    """One row per curve point: the curve's keys repeated, then ``columns``.
+
+    ``columns`` maps names to arrays laid out like the ragged result
+    (curve ``c`` is ``[out_offsets[c]:out_offsets[c + 1]]``).
+    """
+    lengths = np.diff(out_offsets)
+    if keys.shape[1]:
+        frame = keys.iloc[np.repeat(np.arange(len(keys)), lengths)].reset_index(drop=True)
+        for name, col in columns.items():
+            frame[name] = col
+        return frame
+    return pd.DataFrame(columns)
+
+
+def curves_frame(keys: pd.DataFrame, columns: dict) -> pd.DataFrame:
+    """One row per curve: the keys, then ``columns`` (arrays of length n_curves)."""
+    frame = keys.reset_index(drop=True).copy()
+    for name, col in columns.items():
+        frame[name] = col
+    return frame

@@ -1,0 +1,22 @@
+"""Numba kernels on plain contiguous arrays (no pandas, no Python objects).
+
+Layout shared by every kernel (CSR-like "ragged batch"):
+
+* ``values[offsets[c]:offsets[c + 1]]`` holds curve ``c``'s scores (float64),
+  ``offsets`` is int64 of length ``n_curves + 1``;
+* ``pos`` / ``neg`` (float64) hold each row's positive and negative mass
+  (``weight * label`` and ``weight * (1 - label)``); curve ``c``'s row ``i`` reads
+  ``pos[label_start[c] + i]``. For long input ``label_start = offsets[:-1]``; for wide
+  input (several models scored on the same rows) every model of a group shares the
+  group's label rows, so ``label_start`` repeats.
+* Per-curve outputs are ragged too, sized by a counting pass before they are filled;
+  ``prange`` runs over curves (or replicates) and each iteration writes its own slice.
+
+Modules:
+
+* :mod:`.sort` -- stable descending argsort (LSD radix) of one curve's scores;
+* :mod:`.sweep` -- cumulative TP/FP at every distinct score (the confusion sweep);
+* :mod:`.hull` -- upper convex hull of ROC points;
+* :mod:`.area` -- AUC estimators on one curve's (tp, fp) vertices, and the fused
+  sort + sweep + area batch kernel.
+"""

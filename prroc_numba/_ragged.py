@@ -1,0 +1,361 @@
+"""Validate user input once, at the boundary, and pack it into a ragged batch.
+
+Everything here is numpy/pandas; nothing loops over samples in Python. The result,
+:class:`Batch`, is what every kernel call starts from (see :mod:`prroc_numba._kernels`
+for the layout).
+
+Input forms (every public function):
+
+* **long**: ``score="s"`` with ``by=`` column(s): one curve per group;
+* **wide**: ``score=["m1", "m2"]``: each column is one model scored on the same rows;
+  the output gets a ``model`` column. Wide and ``by`` combine (one curve per group and
+  model; ``by`` columns come first);
+* **arrays**: ``data=None`` and array-likes; a 2-D score array is one model per column
+  (``model`` = column index, or the column names of a DataFrame).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+MODEL = "model"
+GROUP = "group"
+
+
+class UndefinedMetricWarning(UserWarning):
+    """A metric is undefined for some curve (no positives or no negatives): it is NaN."""
+
+
+@dataclass(frozen=True)
+class Batch:
+    """A validated ragged batch of curves.
+
+    Attributes
+    ----------
+    values : float64 (n_values,)
+        Scores, curve by curve: ``values[offsets[c]:offsets[c + 1]]``.
+    offsets : int64 (n_curves + 1,)
+    pos, neg : float64 (n_rows,)
+        Positive / negative mass of each label row (``weight*label``,
+        ``weight*(1-label)``), rows sorted by group.
+    group_offsets : int64 (n_groups + 1,)
+        Label rows of group ``g`` are ``[group_offsets[g]:group_offsets[g + 1]]``.
+    curve_group : int64 (n_curves,)
+        The group of each curve; the models of a group (wide input) share its rows.
+    keys : DataFrame
+        One row per curve with the key columns (``by`` columns, then ``model``).
+    n_models : int
+        Number of score columns; curve ``c`` is model ``c % n_models`` of group
+        ``c // n_models``.
+    """
+
+    values: np.ndarray
+    offsets: np.ndarray
+    pos: np.ndarray
+    neg: np.ndarray
+    group_offsets: np.ndarray
+    curve_group: np.ndarray
+    keys: pd.DataFrame
+    n_models: int
+
+    @property
+    def n_curves(self) -> int:
+        return self.offsets.size - 1
+
+    @property
+    def label_start(self) -> np.ndarray:
+        return self.group_offsets[self.curve_group]
+
+    @property
+    def key_names(self) -> list:
+        return list(self.keys.columns)
+
+    def totals(self):
+        """Per-curve total positive and negative mass ``(P, N)``, float64 (n_curves,)."""
+        P = np.add.reduceat(self.pos, self.group_offsets[:-1]) if self.pos.size else self.pos
+        N = np.add.reduceat(self.neg, self.group_offsets[:-1]) if self.neg.size else self.neg
+        return P[self.curve_group], N[self.curve_group]
+
+    def describe(self, c: int) -> str:
+        """Human-readable name of curve ``c`` for messages, e.g. ``model='m1'``."""
+        if self.keys.shape[1] == 0:
+            return "the curve"
+        row = self.keys.iloc[c]
+        return ", ".join(f"{k}={row[k]!r}" for k in self.keys.columns)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _is_names(x) -> bool:
+    return isinstance(x, str) or (
+        isinstance(x, (list, tuple)) and len(x) > 0 and all(isinstance(v, str) for v in x)
+    )
+
+
+def _column(data, name, arg):
+    if name not in data.columns:
+        cols = ", ".join(map(repr, list(data.columns)[:20]))
+        raise ValueError(
+            f"{arg}={name!r} is not a column of data; available columns: {cols}"
+        )
+    return data[name]
+
+
+def _as_1d(x, arg, n=None):
+    if isinstance(x, (pd.Series, pd.Index)):
+        arr = x.to_numpy()
+    else:
+        arr = np.asarray(x)
+    if arr.ndim == 0:
+        raise TypeError(f"{arg} must be a column name or an array-like, got {type(x).__name__}")
+    if arr.ndim != 1:
+        raise ValueError(f"{arg} must be 1-D, got an array of shape {arr.shape}")
+    if n is not None and arr.shape[0] != n:
+        raise ValueError(
+            f"{arg} has {arr.shape[0]} rows but score has {n}; pass arrays of equal length"
+        )
+    return arr
+
+
+def _to_float(arr, arg):
+    if arr.dtype == np.float64:
+        return arr
+    if arr.dtype.kind in "biuf":
+        return arr.astype(np.float64)
+    try:
+        return np.asarray(arr, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"{arg} must be numeric, got values of dtype {arr.dtype}; convert the column "
+            "to numbers first"
+        ) from None
+
+
+def _resolve_scores(data, score):
+    """Return (S float64 (n, M), model names or None)."""
+    if data is not None and _is_names(score):
+        names = [score] if isinstance(score, str) else list(score)
+        if len(set(names)) != len(names):
+            raise ValueError(f"score lists a column twice: {names}; list each model once")
+        cols = []
+        for nm in names:
+            cols.append(_to_float(_column(data, nm, "score").to_numpy(), f"score column {nm!r}"))
+        S = np.column_stack(cols) if cols else np.empty((len(data), 0))
+        return S, (None if isinstance(score, str) else names)
+    if data is None and _is_names(score):
+        raise TypeError(
+            f"score={score!r} names column(s) but data is None; pass the DataFrame as data="
+        )
+    if isinstance(score, pd.DataFrame):
+        S = np.column_stack(
+            [_to_float(score[c].to_numpy(), f"score column {c!r}") for c in score.columns]
+        ) if score.shape[1] else np.empty((len(score), 0))
+        return S, list(score.columns)
+    arr = score.to_numpy() if isinstance(score, pd.Series) else np.asarray(score)
+    if arr.ndim == 0:
+        raise TypeError(
+            f"score must be a column name, a list of names or an array-like, got {score!r}"
+        )
+    if arr.ndim > 2:
+        raise ValueError(f"score must be 1-D or 2-D (n_samples, n_models), got shape {arr.shape}")
+    arr = _to_float(arr, "score")
+    if arr.ndim == 1:
+        return arr[:, None], None
+    return arr, list(range(arr.shape[1]))
+
+
+def _resolve(data, x, arg, n):
+    if x is None:
+        return None
+    if isinstance(x, str):
+        if data is None:
+            raise TypeError(f"{arg}={x!r} names a column but data is None; pass data=")
+        return _column(data, x, arg).to_numpy()
+    return _as_1d(x, arg, n)
+
+
+def _labels(y, pos_label, soft_labels, arg="label"):
+    """Labels -> float64 in [0, 1] (1 positive)."""
+    if soft_labels:
+        if pos_label is not None:
+            raise ValueError("pos_label= has no meaning with soft_labels=True; drop one of them")
+        yf = _to_float(y, arg)
+        bad = ~np.isfinite(yf) | (yf < 0) | (yf > 1)
+        if bad.any():
+            raise ValueError(
+                f"{arg} has {int(bad.sum())} soft labels outside [0, 1] or missing "
+                f"(first: {yf[bad][0]!r}); soft labels are P(positive) in [0, 1]"
+            )
+        return yf
+    if pos_label is not None:
+        vals = pd.unique(y)
+        if pd.isna(vals).any():
+            raise ValueError(f"{arg} has missing values; drop or fill those rows first")
+        if len(vals) > 2:
+            shown = ", ".join(map(repr, sorted(vals, key=str)[:6]))
+            raise ValueError(
+                f"{arg} has {len(vals)} distinct values ({shown}); a binary label has two. "
+                f"pos_label={pos_label!r} marks the positives; map the rest to one negative value"
+            )
+        return (y == pos_label).astype(np.float64)
+    if y.dtype == bool:
+        return y.astype(np.float64)
+    if y.dtype.kind in "iuf":
+        yf = y.astype(np.float64, copy=False)
+        ok01 = (yf == 0) | (yf == 1)
+        if ok01.all():
+            return yf if yf.dtype == np.float64 and yf is not y else yf.astype(np.float64)
+        okpm = (yf == -1) | (yf == 1)
+        if okpm.all():
+            return (yf == 1).astype(np.float64)
+        if np.isnan(yf).any():
+            raise ValueError(f"{arg} has missing (NaN) values; drop or fill those rows first")
+        frac = (yf > 0) & (yf < 1)
+        if (frac | ok01).all():
+            raise ValueError(
+                f"{arg} has fractional values in (0, 1) (e.g. {yf[frac][0]!r}); pass "
+                "soft_labels=True to use them as P(positive), or round them to 0/1"
+            )
+    vals = pd.unique(y)
+    shown = ", ".join(map(repr, sorted(vals, key=str)[:6]))
+    raise ValueError(
+        f"{arg} has values {{{shown}}}{' ...' if len(vals) > 6 else ''}; labels must be "
+        "0/1, -1/1 or bool. Pass pos_label= to name the positive class, or map to 0/1"
+    )
+
+
+def _group_codes(data, by, n):
+    """Group codes (sorted key order) and the keys frame of each group."""
+    if by is None:
+        return None, None
+    if data is not None and _is_names(by):
+        names = [by] if isinstance(by, str) else list(by)
+        frame = pd.DataFrame({nm: _column(data, nm, "by").to_numpy() for nm in names})
+    elif data is None and _is_names(by):
+        raise TypeError(f"by={by!r} names column(s) but data is None; pass data=")
+    else:
+        frame = pd.DataFrame({GROUP: _as_1d(by, "by", n)})
+        names = [GROUP]
+    for nm in names:
+        miss = frame[nm].isna()
+        if miss.any():
+            raise ValueError(
+                f"by column {nm!r} has {int(miss.sum())} missing values; fill them "
+                "(e.g. .fillna('missing')) or drop those rows"
+            )
+    codes = frame.groupby(names, sort=True, dropna=False).ngroup().to_numpy(np.int64)
+    return codes, frame
+
+
+# ---------------------------------------------------------------------------- packing
+
+
+def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
+         soft_labels=False) -> Batch:
+    """Validate the public arguments and build the :class:`Batch` (see module docstring)."""
+    if data is not None and not isinstance(data, pd.DataFrame):
+        raise TypeError(
+            f"data must be a pandas DataFrame or None, got {type(data).__name__}; "
+            "wrap it with pd.DataFrame(...) or pass arrays with data=None"
+        )
+    if isinstance(by, (list, tuple)) and len(by) == 0:
+        by = None
+    S, names = _resolve_scores(data, score)
+    n = S.shape[0]
+    if n == 0 or S.shape[1] == 0:
+        raise ValueError("empty input: score has no rows" if n == 0 else "score lists no model")
+    y = _resolve(data, label, "label", n)
+    if y is None:
+        raise TypeError("label is required: a column name or an array-like of 0/1 labels")
+    y = _labels(y, pos_label, soft_labels)
+    w = _resolve(data, weight, "weight", n)
+    if w is not None:
+        w = _to_float(w, "weight")
+        bad = ~np.isfinite(w) | (w < 0)
+        if bad.any():
+            raise ValueError(
+                f"weight has {int(bad.sum())} negative, NaN or infinite values "
+                f"(first: {w[bad][0]!r}); sample weights must be finite and >= 0"
+            )
+    codes, key_frame = _group_codes(data, by, n)
+
+    # rows sorted by group (stable: rows keep their order inside a group)
+    if codes is None:
+        group_offsets = np.array([0, n], dtype=np.int64)
+        order = None
+        group_keys = pd.DataFrame(index=range(1))
+    else:
+        order = np.argsort(codes, kind="stable")
+        counts = np.bincount(codes)
+        group_offsets = np.zeros(counts.size + 1, dtype=np.int64)
+        np.cumsum(counts, out=group_offsets[1:])
+        group_keys = key_frame.iloc[order[group_offsets[:-1]]].reset_index(drop=True)
+        S = S[order]
+        y = y[order]
+        w = None if w is None else w[order]
+    n_groups = group_offsets.size - 1
+    M = S.shape[1]
+
+    pos = y if w is None else w * y
+    neg = 1.0 - y if w is None else w * (1.0 - y)
+    pos = np.ascontiguousarray(pos, dtype=np.float64)
+    neg = np.ascontiguousarray(neg, dtype=np.float64)
+
+    # keys: one row per curve, curve c = (group c // M, model c % M)
+    curve_group = np.repeat(np.arange(n_groups, dtype=np.int64), M)
+    keys = group_keys.iloc[curve_group].reset_index(drop=True)
+    if names is not None:
+        keys[MODEL] = np.tile(np.asarray(names, dtype=object), n_groups)
+    batch_keys = keys
+
+    # scores laid out curve by curve
+    lengths = np.diff(group_offsets)
+    offsets = np.zeros(n_groups * M + 1, dtype=np.int64)
+    np.cumsum(np.repeat(lengths, M), out=offsets[1:])
+    if M == 1:
+        values = np.ascontiguousarray(S[:, 0])
+    elif n_groups == 1:
+        values = np.ascontiguousarray(S.T).ravel()
+    else:
+        g_of_row = np.repeat(np.arange(n_groups), lengths)
+        local = np.arange(n) - group_offsets[g_of_row]
+        dest = (group_offsets[g_of_row] * M + local)[:, None] + (
+            np.arange(M)[None, :] * lengths[g_of_row][:, None]
+        )
+        values = np.empty(n * M)
+        values[dest] = S
+    batch = Batch(values, offsets, pos, neg, group_offsets, curve_group, batch_keys, M)
+
+    # scores must be finite; name the model and the group of the first bad one
+    finite = np.isfinite(values)
+    if not finite.all():
+        first = int(np.argmin(finite))
+        c = int(np.searchsorted(offsets, first, side="right") - 1)
+        raise ValueError(
+            f"score has {int((~finite).sum())} NaN or infinite values (first in "
+            f"{batch.describe(c)}); drop or impute those rows before computing curves"
+        )
+    # a group with no mass at all has no curve
+    tot = np.add.reduceat(pos + neg, group_offsets[:-1])
+    if (tot <= 0).any():
+        g = int(np.argmax(tot <= 0))
+        raise ValueError(
+            f"{batch.describe(g * M)} has total weight 0 (empty group); drop the group or "
+            "give its rows positive weight"
+        )
+    return batch
+
+
+def warn_undefined(batch: Batch, bad: np.ndarray, what: str, stacklevel: int = 3) -> None:
+    """Warn once, naming up to five curves, that ``what`` is NaN for the ``bad`` curves."""
+    idx = np.flatnonzero(bad)
+    if idx.size == 0:
+        return
+    names = "; ".join(batch.describe(int(c)) for c in idx[:5])
+    more = f" and {idx.size - 5} more" if idx.size > 5 else ""
+    warnings.warn(f"{what} for {names}{more}", UndefinedMetricWarning, stacklevel=stacklevel)

@@ -1,0 +1,112 @@
+"""Slow, obviously-correct references. Loops on purpose: clarity over speed.
+
+Every function here takes one curve as plain arrays (scores, positive mass, negative
+mass) and follows the definitions literally, so the fast kernels can be checked
+against them on random input.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def sweep(score, pos, neg):
+    """(thresholds, tp, fp): origin first, then each distinct score descending.
+
+    tp(t) = sum of pos over rows with score >= t (the definition, one threshold at a
+    time: O(n * distinct)).
+    """
+    thresholds = sorted(set(float(s) for s in score), reverse=True)
+    thr, tp, fp = [math.inf], [0.0], [0.0]
+    for t in thresholds:
+        thr.append(t)
+        tp.append(sum(float(p) for s, p in zip(score, pos) if s >= t))
+        fp.append(sum(float(q) for s, q in zip(score, neg) if s >= t))
+    return np.array(thr), np.array(tp), np.array(fp)
+
+
+def roc_auc_pairs(score, pos, neg):
+    """ROC AUC as the weighted Mann-Whitney statistic over all (positive, negative) pairs:
+    P(score_pos > score_neg) + 0.5 P(tie)."""
+    num = 0.0
+    for si, pi in zip(score, pos):
+        if pi == 0:
+            continue
+        for sj, nj in zip(score, neg):
+            if nj == 0:
+                continue
+            num += pi * nj * (1.0 if si > sj else 0.5 if si == sj else 0.0)
+    P, N = float(np.sum(pos)), float(np.sum(neg))
+    return num / (P * N)
+
+
+def average_precision(tp, fp):
+    """sum over thresholds of (recall step) x (precision at that threshold)."""
+    P = tp[-1]
+    total = 0.0
+    for i in range(1, len(tp)):
+        if tp[i] > tp[i - 1]:
+            total += (tp[i] - tp[i - 1]) / P * tp[i] / (tp[i] + fp[i])
+    return total
+
+
+def pr_integral_numeric(tp, fp, steps=2000):
+    """Area under the count-interpolated PR curve by midpoint integration of each
+    segment (FP linear in TP between vertices, precision = TP / (TP + FP))."""
+    P = tp[-1]
+    area = 0.0
+    for i in range(1, len(tp)):
+        ta, tb, fa, fb = tp[i - 1], tp[i], fp[i - 1], fp[i]
+        if tb <= ta:
+            continue
+        h = (tb - ta) / steps
+        for k in range(steps):
+            t = ta + (k + 0.5) * h
+            f = fa + (fb - fa) * (t - ta) / (tb - ta)
+            area += h * t / (t + f)
+    return area / P
+
+
+def upper_hull(tp, fp):
+    """Indices of the upper ROC hull by brute force: a point is a vertex iff it is not
+    on or below any chord between two other points that straddle it (or equal to
+    another point), plus the two end points. Of duplicated points the first copy is
+    kept, except for the end point (N, P), which is the last index. O(n^3)."""
+    pts = list(zip(fp, tp))
+    n = len(pts)
+    keep = []
+    for k in range(n):
+        xk, yk = pts[k]
+        if k in (0, n - 1):
+            keep.append(k)
+            continue
+        if pts[k] == pts[n - 1]:
+            continue  # a copy of the end point: the end vertex is the last index
+        dominated = False
+        for i in range(n):
+            for j in range(n):
+                if i == k or j == k:
+                    continue
+                xi, yi = pts[i]
+                xj, yj = pts[j]
+                if (xi, yi) == (xk, yk) or (xj, yj) == (xk, yk):
+                    # a duplicate of k: keep the first copy only, never use it as a chord
+                    if i < k and (xi, yi) == (xk, yk):
+                        dominated = True
+                        break
+                    continue
+                if xi <= xk <= xj and xi < xj:
+                    y_on = yi + (yj - yi) * (xk - xi) / (xj - xi)
+                    if yk <= y_on:
+                        dominated = True
+                elif xi == xk == xj and yi < yk < yj:
+                    dominated = True
+                if dominated:
+                    break
+            if dominated:
+                break
+        if not dominated:
+            keep.append(k)
+    return np.array(keep)
