@@ -1,0 +1,97 @@
+"""Compile time is part of the user's experience: every kernel keeps ONE specialisation.
+
+Kernels take one dtype path (float64 values and counts, int64 offsets), whatever the
+user passes (int/bool/float labels, float32/int scores, weights, wide/long input,
+Series or arrays). After a varied, typical session each Numba dispatcher in
+``prroc_numba._kernels`` must have compiled at most one signature; a second one means
+some input reached a kernel with another dtype, layout or read-only flag, and costs a
+full extra compilation on every cold start.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import numpy as np
+import pandas as pd
+from numba.core.registry import CPUDispatcher
+
+import prroc_numba as prn
+import prroc_numba._kernels as kernels_pkg
+
+
+def _dispatchers():
+    out = {}
+    for info in pkgutil.iter_modules(kernels_pkg.__path__):
+        mod = importlib.import_module(f"{kernels_pkg.__name__}.{info.name}")
+        for name, obj in vars(mod).items():
+            if isinstance(obj, CPUDispatcher) and obj.__module__ == mod.__name__:
+                out[f"{info.name}.{name}"] = obj
+    return out
+
+
+def _typical_session():
+    rng = np.random.default_rng(0)
+    n = 300
+    y = (rng.random(n) < 0.2).astype(int)
+    df = pd.DataFrame({
+        "g": np.repeat(["a", "b", "c"], n // 3),
+        "s": rng.normal(size=n) + y,
+        "s32": (rng.normal(size=n) + y).astype(np.float32),
+        "si": rng.integers(0, 5, size=n),
+        "y": y, "yb": y.astype(bool), "yf": y.astype(float),
+        "w": rng.choice([0.5, 1.0, 2.0], size=n),
+        "p": np.clip(y * 0.7 + rng.random(n) * 0.3, 0, 1),
+    })
+    calls = [
+        lambda: prn.pr_curve(df, score="s", label="y"),
+        lambda: prn.pr_curve(df, score="s32", label="yb", by="g"),
+        lambda: prn.roc_curve(df, score=["s", "si"], label="yf"),
+        lambda: prn.roc_curve(score=df["s"], label=df["y"], weight=df["w"]),
+        lambda: prn.confusion(df, score="si", label="y", by="g"),
+        lambda: prn.auc(df, score="s", label="y"),
+        lambda: prn.auc(df, score=["s", "s32", "si"], label="y", by="g", method="integral"),
+        lambda: prn.auc(df, score="s", label="p", soft_labels=True, method="ap"),
+        lambda: prn.auc(df, score="s", label="y", curve="roc", weight="w"),
+        lambda: prn.auc(df, score="s", label="y", hull=True),
+        lambda: prn.auc_pr(df["y"].to_numpy(), df["s32"].to_numpy()),
+        lambda: prn.auc_roc(df["yb"], df["si"]),
+        lambda: prn.auc_pr(list(df["y"]), list(df["s"]), method="trapezoid"),
+    ]
+    # features of other issues, exercised when present in this checkout
+    optional = {
+        "hull": lambda: (prn.roc_curve(df, score="s", label="y", hull=True),
+                         prn.pr_curve(df, score="s", label="y", by="g", hull=True)),
+        "interpolate_dg": lambda: prn.pr_curve(df, score="si", label="y", interpolate="dg"),
+        "interpolate": lambda: prn.interpolate(prn.pr_curve(df, score="s", label="y", by="g"),
+                                               grid=11, by="g"),
+        "bootstrap": lambda: prn.bootstrap(df, score=["s", "si"], label="y", n_boot=20,
+                                           seed=0),
+        "compare": lambda: prn.compare(df, score=["s", "si"], label="y", n_boot=20, seed=0),
+    }
+    for call in calls:
+        call()
+    ran = []
+    for name, call in optional.items():
+        try:
+            call()
+        except (NotImplementedError, AttributeError):
+            continue
+        ran.append(name)
+    return ran
+
+
+def test_every_kernel_has_at_most_one_specialisation():
+    _typical_session()
+    dispatchers = _dispatchers()
+    assert dispatchers, "no Numba dispatchers found in prroc_numba._kernels"
+    many = {name: [str(s) for s in d.signatures] for name, d in dispatchers.items()
+            if len(d.signatures) > 1}
+    assert not many, (
+        "kernels compiled more than one specialisation (pass float64 values and int64 "
+        f"offsets, C-contiguous and writable): {many}"
+    )
+    used = [name for name, d in dispatchers.items() if len(d.signatures) == 1]
+    for name in ["sweep._sweep_batch", "area._area_batch"]:
+        assert name in used
