@@ -10,8 +10,8 @@ returns the list of :class:`Case` for the compact grid.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 import pandas as pd

@@ -24,12 +24,12 @@ import pandas as pd
 from . import _frames as F
 
 __all__ = [
-    "plot_pr",
-    "plot_roc",
-    "plot_bands",
-    "plot_intervals",
     "add_iso_f1",
     "add_no_skill",
+    "plot_bands",
+    "plot_intervals",
+    "plot_pr",
+    "plot_roc",
 ]
 
 # Columns that hold values, not keys: everything else in a frame is a key column.
@@ -113,10 +113,10 @@ def _colors(n):
     return [cmap(x) for x in np.linspace(0.0, 0.95, n)]
 
 
-def _auc_labels(auc, keys, labels_by_group):
-    """Append ``(AUC 0.812)`` to legend labels from an :func:`prroc_numba.auc` frame."""
+def _auc_suffixes(auc, keys, groups):
+    """``{key: " (AUC 0.812)"}`` from an :func:`prroc_numba.auc` frame (empty when None)."""
     if auc is None:
-        return labels_by_group
+        return {}
     if not isinstance(auc, pd.DataFrame) or F.AUC not in auc.columns:
         raise ValueError("auc= must be a frame with an 'auc' column, as prroc_numba.auc returns")
     missing = [k for k in keys if k not in auc.columns]
@@ -126,17 +126,26 @@ def _auc_labels(auc, keys, labels_by_group):
             "the same by=/score= as the curves"
         )
     out = {}
-    for label, sub in labels_by_group.items():
-        if keys:
-            mask = np.ones(len(auc), dtype=bool)
-            for k in keys:
-                mask &= (auc[k] == sub[k].iloc[0]).to_numpy()
-            vals = auc.loc[mask, F.AUC]
-        else:
-            vals = auc[F.AUC]
-        name = "curve" if label is None else label
-        out[label] = f"{name} (AUC {float(vals.iloc[0]):.3f})" if len(vals) == 1 else name
+    for key, sub in groups:
+        mask = np.ones(len(auc), dtype=bool)
+        for k in keys:
+            mask &= (auc[k] == sub[k].iloc[0]).to_numpy()
+        vals = auc.loc[mask, F.AUC]
+        out[key] = f" (AUC {float(vals.iloc[0]):.3f})" if len(vals) == 1 else ""
     return out
+
+
+def _legend_text(label, key, suffixes, single):
+    """Legend entry of one curve: the user's label (alone when there is one curve) or the
+    key values, then the AUC."""
+    if label is not None:
+        name = label if single or key is None else f"{label} {key}"
+    else:
+        name = key
+    suffix = suffixes.get(key, "")
+    if name is None:
+        return f"curve{suffix}" if suffix else None
+    return name + suffix
 
 
 def _pr_curve_xy(sub, connect, max_points):
@@ -306,7 +315,8 @@ def _finish(ax, xlabel, ylabel, legend, n_labels):
 
 
 def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
-            baseline=True, iso_f1=False, legend=True, max_points=200_000, **kwargs):
+            baseline=True, iso_f1=False, label=None, legend=True, max_points=200_000,
+            **kwargs):
     """Plot precision-recall curves from a tidy frame, one line per curve.
 
     Parameters
@@ -336,6 +346,8 @@ def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
         everything is predicted positive), or at the given value; False for none.
     iso_f1 : bool or sequence of float, default=False
         Iso-F1 lines (True: 0.2, 0.4, 0.6, 0.8).
+    label : str, default=None
+        Legend text for the curves (prefixed to the key values when there are several).
     legend : bool, default=True
     max_points : int, default=200000
         Upper bound on the points drawn per curve by ``connect="curve"``.
@@ -364,7 +376,7 @@ def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
     keys = _key_columns(frame, hue)
     groups = _groups(frame, keys)
     colors = _colors(len(groups))
-    labels = _auc_labels(auc, keys, {lab: sub for lab, sub in groups})
+    suffixes = _auc_suffixes(auc, keys, groups)
     hull_groups = {}
     if hull is not None:
         _require(hull, [F.RECALL, F.PRECISION], "plot_pr",
@@ -373,18 +385,18 @@ def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
     if iso_f1 is not False:
         add_iso_f1(ax, levels=(0.2, 0.4, 0.6, 0.8) if iso_f1 is True else iso_f1)
     n_labels = 0
-    for (label, sub), color in zip(groups, colors):
+    for (key, sub), color in zip(groups, colors):
         x, y = _pr_curve_xy(sub, connect, max_points)
         kw = dict(kwargs)
         kw.setdefault("color", color)
         kw.setdefault("lw", 1.5)
-        text = labels.get(label, label) if auc is not None else label
+        text = _legend_text(label, key, suffixes, len(groups) == 1)
         ax.plot(x, y, label=text if legend else None, **kw)
         n_labels += text is not None
-        if label in hull_groups:
-            hx, hy = _pr_curve_xy(hull_groups[label], "curve", max_points)
+        if key in hull_groups:
+            hx, hy = _pr_curve_xy(hull_groups[key], "curve", max_points)
             ax.plot(hx, hy, color=kw["color"], ls="--", lw=kw["lw"],
-                    label=(f"{label} achievable" if label is not None else "achievable")
+                    label=(f"{key} achievable" if key is not None else "achievable")
                     if legend else None)
             n_labels += 1
     if baseline is not False and baseline is not None:
@@ -396,8 +408,8 @@ def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
     return _finish(ax, "recall", "precision", legend, n_labels)
 
 
-def plot_roc(frame, *, ax=None, hue=None, hull=None, auc=None, diagonal=True, legend=True,
-             **kwargs):
+def plot_roc(frame, *, ax=None, hue=None, hull=None, auc=None, diagonal=True, label=None,
+             legend=True, **kwargs):
     """Plot ROC curves from a tidy frame, one line per curve.
 
     Parameters
@@ -416,6 +428,8 @@ def plot_roc(frame, *, ax=None, hue=None, hull=None, auc=None, diagonal=True, le
         An :func:`prroc_numba.auc` frame (``curve="roc"``) whose values go in the legend.
     diagonal : bool, default=True
         The no-skill diagonal.
+    label : str, default=None
+        Legend text for the curves (prefixed to the key values when there are several).
     legend : bool, default=True
     **kwargs
         Passed to ``Axes.plot``.
@@ -439,26 +453,26 @@ def plot_roc(frame, *, ax=None, hue=None, hull=None, auc=None, diagonal=True, le
     keys = _key_columns(frame, hue)
     groups = _groups(frame, keys)
     colors = _colors(len(groups))
-    labels = _auc_labels(auc, keys, {lab: sub for lab, sub in groups})
+    suffixes = _auc_suffixes(auc, keys, groups)
     hull_groups = {}
     if hull is not None:
         _require(hull, [F.FPR, F.TPR], "plot_roc",
                  "hull= takes the output of roc_curve(..., hull=True).")
         hull_groups = dict(_groups(hull, [k for k in keys if k in hull.columns]))
     n_labels = 0
-    for (label, sub), color in zip(groups, colors):
+    for (key, sub), color in zip(groups, colors):
         kw = dict(kwargs)
         kw.setdefault("color", color)
         kw.setdefault("lw", 1.5)
-        text = labels.get(label, label) if auc is not None else label
+        text = _legend_text(label, key, suffixes, len(groups) == 1)
         ax.plot(sub[F.FPR].to_numpy(float), sub[F.TPR].to_numpy(float),
                 label=text if legend else None, **kw)
         n_labels += text is not None
-        if label in hull_groups:
-            h = hull_groups[label]
+        if key in hull_groups:
+            h = hull_groups[key]
             ax.plot(h[F.FPR].to_numpy(float), h[F.TPR].to_numpy(float), color=kw["color"],
                     ls="--", lw=kw["lw"], marker="o", ms=3,
-                    label=(f"{label} hull" if label is not None else "convex hull")
+                    label=(f"{key} hull" if key is not None else "convex hull")
                     if legend else None)
             n_labels += 1
     if diagonal:

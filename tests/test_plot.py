@@ -15,17 +15,16 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-import pytest  # noqa: E402
-from sklearn.metrics import average_precision_score  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import load_case
+from sklearn.metrics import average_precision_score
 
-import prroc_numba as prn  # noqa: E402
-from prroc_numba import plot as pp  # noqa: E402
-from prroc_numba._kernels.hull import _hull_indices  # noqa: E402
-
-from conftest import load_case  # noqa: E402
+import prroc_numba as prn
+from prroc_numba import plot as pp
+from prroc_numba._kernels.hull import _hull_indices
 
 
 @pytest.fixture(autouse=True)
@@ -260,3 +259,16 @@ def test_importing_the_package_does_not_import_matplotlib():
 def _root():
     from pathlib import Path
     return Path(__file__).resolve().parents[1]
+
+
+def test_plot_pr_label_names_the_curve():
+    pts = prn.pr_curve(score=[0.9, 0.8, 0.7, 0.4, 0.2], label=[1, 0, 1, 0, 0])
+    auc = prn.auc(score=[0.9, 0.8, 0.7, 0.4, 0.2], label=[1, 0, 1, 0, 0])
+    ax = pp.plot_pr(pts, label="mine", auc=auc, baseline=False)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        f"mine (AUC {auc['auc'].iloc[0]:.3f})"]
+    plt.close("all")
+    df = _three_models()
+    ax = pp.plot_roc(prn.roc_curve(df, score=["a", "b"], label="y"), label="run1",
+                     diagonal=False)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["run1 a", "run1 b"]
