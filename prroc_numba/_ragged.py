@@ -84,11 +84,26 @@ class Batch:
         """Human-readable name of curve ``c`` for messages, e.g. ``model='m1'``."""
         if self.keys.shape[1] == 0:
             return "the curve"
-        row = self.keys.iloc[c]
-        return ", ".join(f"{k}={row[k]!r}" for k in self.keys.columns)
+        return describe_row(self.keys.iloc[c])
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _plain(v):
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _show_values(vals, k=6) -> str:
+    """``0, 1, 2`` (sorted, plain Python reprs, at most ``k`` then ``...``)."""
+    vals = sorted((_plain(v) for v in vals), key=lambda v: (str(type(v)), v))
+    shown = ", ".join(map(repr, vals[:k]))
+    return shown + (", ..." if len(vals) > k else "")
+
+
+def describe_row(row) -> str:
+    """``k1='a', k2=3`` for a row of key values (numpy scalars shown as plain values)."""
+    return ", ".join(f"{k}={_plain(row[k])!r}" for k in row.index)
 
 
 def _is_names(x) -> bool:
@@ -197,9 +212,9 @@ def _labels(y, pos_label, soft_labels, arg="label"):
         if pd.isna(vals).any():
             raise ValueError(f"{arg} has missing values; drop or fill those rows first")
         if len(vals) > 2:
-            shown = ", ".join(map(repr, sorted(vals, key=str)[:6]))
             raise ValueError(
-                f"{arg} has {len(vals)} distinct values ({shown}); a binary label has two. "
+                f"{arg} has {len(vals)} distinct values ({_show_values(vals)}); a binary "
+                "label has two. "
                 f"pos_label={pos_label!r} marks the positives; map the rest to one negative value"
             )
         return (y == pos_label).astype(np.float64)
@@ -222,9 +237,10 @@ def _labels(y, pos_label, soft_labels, arg="label"):
                 "soft_labels=True to use them as P(positive), or round them to 0/1"
             )
     vals = pd.unique(y)
-    shown = ", ".join(map(repr, sorted(vals, key=str)[:6]))
+    if pd.isna(vals).any():
+        raise ValueError(f"{arg} has missing values; drop or fill those rows first")
     raise ValueError(
-        f"{arg} has values {{{shown}}}{' ...' if len(vals) > 6 else ''}; labels must be "
+        f"{arg} has values {{{_show_values(vals)}}}; labels must be "
         "0/1, -1/1 or bool. Pass pos_label= to name the positive class, or map to 0/1"
     )
 
@@ -235,7 +251,9 @@ def _group_codes(data, by, n):
         return None, None
     if data is not None and _is_names(by):
         names = [by] if isinstance(by, str) else list(by)
-        frame = pd.DataFrame({nm: _column(data, nm, "by").to_numpy() for nm in names})
+        # keep the key columns' dtypes (categoricals keep their categories and order)
+        frame = pd.DataFrame({nm: _column(data, nm, "by").reset_index(drop=True)
+                              for nm in names})
     elif data is None and _is_names(by):
         raise TypeError(f"by={by!r} names column(s) but data is None; pass data=")
     else:
@@ -248,7 +266,8 @@ def _group_codes(data, by, n):
                 f"by column {nm!r} has {int(miss.sum())} missing values; fill them "
                 "(e.g. .fillna('missing')) or drop those rows"
             )
-    codes = frame.groupby(names, sort=True, dropna=False).ngroup().to_numpy(np.int64)
+    codes = frame.groupby(names, sort=True, dropna=False, observed=True).ngroup()
+    codes = codes.to_numpy(np.int64)
     return codes, frame
 
 
@@ -283,6 +302,25 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
                 f"(first: {w[bad][0]!r}); sample weights must be finite and >= 0"
             )
     codes, key_frame = _group_codes(data, by, n)
+    if w is not None and not (w > 0).all():
+        # zero-weight rows change no count; like scikit-learn, they add no threshold
+        # either, so that zero weight is exactly the removal of the row
+        keep = w > 0
+        if codes is not None:
+            alive = np.bincount(codes, weights=keep, minlength=codes.max() + 1) > 0
+            if not alive.all():
+                g = int(np.argmin(alive))
+                name = describe_row(key_frame.iloc[int(np.argmax(codes == g))])
+                raise ValueError(
+                    f"{name} has total weight 0 (empty group); drop the group or give its "
+                    "rows positive weight"
+                )
+            codes = codes[keep]
+            key_frame = key_frame[keep]
+        elif not keep.any():
+            raise ValueError("weight is 0 for every row: there is nothing to evaluate")
+        S, y, w = S[keep], y[keep], w[keep]
+        n = S.shape[0]
 
     # rows sorted by group (stable: rows keep their order inside a group)
     if codes is None:
