@@ -11,7 +11,12 @@ full extra compilation on every cold start.
 from __future__ import annotations
 
 import importlib
+import json
+import os
 import pkgutil
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -19,6 +24,8 @@ from numba.core.registry import CPUDispatcher
 
 import prroc_numba as prn
 import prroc_numba._kernels as kernels_pkg
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _dispatchers():
@@ -82,16 +89,28 @@ def _typical_session():
     return ran
 
 
+def _signatures_after_session():
+    """Run the session and list each dispatcher's signatures (in this process)."""
+    ran = _typical_session()
+    sigs = {name: [str(x) for x in d.signatures] for name, d in _dispatchers().items()}
+    return {"ran": ran, "signatures": sigs}
+
+
 def test_every_kernel_has_at_most_one_specialisation():
-    _typical_session()
-    dispatchers = _dispatchers()
-    assert dispatchers, "no Numba dispatchers found in prroc_numba._kernels"
-    many = {name: [str(s) for s in d.signatures] for name, d in dispatchers.items()
-            if len(d.signatures) > 1}
+    # a fresh process: other tests call kernels directly with other types on purpose
+    code = ("import json, sys; sys.path.insert(0, 'tests'); import test_specialisations as t; "
+            "print(json.dumps(t._signatures_after_session()))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=str(ROOT), capture_output=True,
+                         text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr[-3000:]
+    res = json.loads(out.stdout.strip().splitlines()[-1])
+    sigs = res["signatures"]
+    assert sigs, "no Numba dispatchers found in prroc_numba._kernels"
+    many = {name: s for name, s in sigs.items() if len(s) > 1}
     assert not many, (
         "kernels compiled more than one specialisation (pass float64 values and int64 "
         f"offsets, C-contiguous and writable): {many}"
     )
-    used = [name for name, d in dispatchers.items() if len(d.signatures) == 1]
+    used = [name for name, s in sigs.items() if len(s) == 1]
     for name in ["sweep._sweep_batch", "area._area_batch"]:
         assert name in used
