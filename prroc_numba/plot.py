@@ -18,6 +18,8 @@ not import it); install it with ``pip install prroc-numba[plot]``.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -36,8 +38,9 @@ __all__ = [
 _VALUE_COLUMNS = {
     F.THRESHOLD, F.TP, F.FP, F.FN, F.TN, F.FPR, F.TPR, F.RECALL, F.PRECISION, F.AUC,
     "ci_low", "ci_high", "estimate", "se", "estimate_a", "estimate_b", "diff", "p_value",
-    "p_adjusted", "model_a", "model_b", "replicate", "n_pos", "n_neg", "prevalence",
+    "p_adjusted", "model_a", "model_b", "n_pos", "n_neg", "prevalence", "sd", "n_curves",
 }
+_QUANTILE = re.compile(r"^q[0-9.e-]+$")  # average_curves' quantile columns, e.g. q0.025
 
 _CONNECT = ("curve", "line", "step")
 
@@ -78,7 +81,8 @@ def _require(frame, columns, func, hint):
 def _key_columns(frame, hue):
     """The columns whose values name one curve (one colour)."""
     if hue is None:
-        return [c for c in frame.columns if c not in _VALUE_COLUMNS]
+        return [c for c in frame.columns
+                if c not in _VALUE_COLUMNS and not _QUANTILE.match(str(c))]
     cols = [hue] if isinstance(hue, str) else list(hue)
     for c in cols:
         if c not in frame.columns:
@@ -482,7 +486,8 @@ def plot_roc(frame, *, ax=None, hue=None, hull=None, auc=None, diagonal=True, la
     return _finish(ax, "false positive rate", "true positive rate", legend, n_labels)
 
 
-def plot_bands(frame, *, ax=None, hue=None, alpha=0.2, legend=True, baseline=None, **kwargs):
+def plot_bands(frame, *, ax=None, hue=None, low="ci_low", high="ci_high", alpha=0.2,
+               legend=True, baseline=None, **kwargs):
     """Plot curves with pointwise confidence bands (:func:`prroc_numba.bootstrap_curve`).
 
     Parameters
@@ -493,6 +498,9 @@ def plot_bands(frame, *, ax=None, hue=None, alpha=0.2, legend=True, baseline=Non
     ax : matplotlib Axes, default=None
     hue : str or list of str, default=None
         Column(s) that pick the colour; default: all key columns.
+    low, high : str, default="ci_low", "ci_high"
+        The band's columns; e.g. ``low="q0.025", high="q0.975"`` for
+        :func:`prroc_numba.average_curves` output.
     alpha : float, default=0.2
         Opacity of the bands.
     legend : bool, default=True
@@ -520,8 +528,9 @@ def plot_bands(frame, *, ax=None, hue=None, alpha=0.2, legend=True, baseline=Non
         x_col, y_col, xlabel, ylabel = F.FPR, F.TPR, "false positive rate", "true positive rate"
     else:
         x_col, y_col, xlabel, ylabel = F.RECALL, F.PRECISION, "recall", "precision"
-    _require(frame, [x_col, y_col, "ci_low", "ci_high"], "plot_bands",
-             "Pass the output of prroc_numba.bootstrap_curve.")
+    _require(frame, [x_col, y_col, low, high], "plot_bands",
+             "Pass the output of prroc_numba.bootstrap_curve (or average_curves with "
+             "low='q0.025', high='q0.975').")
     ax = _axes(ax)
     keys = _key_columns(frame, hue)
     groups = _groups(frame, keys)
@@ -533,7 +542,7 @@ def plot_bands(frame, *, ax=None, hue=None, alpha=0.2, legend=True, baseline=Non
         kw = dict(kwargs)
         kw.setdefault("color", color)
         kw.setdefault("lw", 1.5)
-        ax.fill_between(x, sub["ci_low"].to_numpy(float), sub["ci_high"].to_numpy(float),
+        ax.fill_between(x, sub[low].to_numpy(float), sub[high].to_numpy(float),
                         color=kw["color"], alpha=alpha, lw=0)
         ax.plot(x, sub[y_col].to_numpy(float), label=label if legend else None, **kw)
         n_labels += label is not None

@@ -272,3 +272,14 @@ def test_plot_pr_label_names_the_curve():
     ax = pp.plot_roc(prn.roc_curve(df, score=["a", "b"], label="y"), label="run1",
                      diagonal=False)
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["run1 a", "run1 b"]
+
+
+def test_plot_bands_takes_quantile_columns_and_ignores_summary_columns():
+    grid = np.linspace(0, 1, 11)
+    avg = pd.DataFrame({"model": "a", "recall": grid, "precision": 0.8 - 0.5 * grid,
+                        "sd": 0.05, "n_curves": 20, "q0.025": 0.7 - 0.5 * grid,
+                        "q0.5": 0.8 - 0.5 * grid, "q0.975": 0.9 - 0.5 * grid})
+    ax = pp.plot_bands(avg, low="q0.025", high="q0.975")
+    assert len(ax.collections) == 1 and len(ax.lines) == 1  # one curve: sd etc. are no keys
+    lo = ax.collections[0].get_paths()[0].vertices[:, 1]
+    assert lo.min() == pytest.approx(0.2) and lo.max() == pytest.approx(0.9)
