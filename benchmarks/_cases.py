@@ -127,7 +127,7 @@ def _build_curves(scale=1.0):
         cases.append(Case(
             "curves", f"1 curve, N={_fmt_n(n)}", ours, peer,
             "sklearn precision_recall_curve + roc_curve", floor=lambda s=s: np.argsort(s),
-            repeats=5 if n <= 10**5 else 3,
+            repeats=25 if n <= 10**4 else (7 if n <= 10**5 else 3),
             note="floor: np.argsort of the same scores (per call; ours makes 2 calls)",
             extra={"single_call": lambda s=s, y=y: prn.pr_curve(score=s, label=y)},
         ))
@@ -166,7 +166,7 @@ def _build_auc(scale=1.0):
     cases.append(Case("auc", f"100 models x N={_fmt_n(n)} (wide)", ours_wide, peer_wide,
                       "loop of average_precision_score + roc_auc_score",
                       repeats=3, peer_repeats=2, peer_warmup=warm,
-                      note="ours: PR by Davis-Goadrich (dg) + ROC"))
+                      note="ours: PR by dg + ROC"))
     for n_curves, rows in [(1, 10**4), (100, 10**3), (10_000, 100)]:
         df = long_frame(n_curves, max(int(rows * scale), 20))
         parts, peer_scale, note = _peer_subset(split_groups(df))
@@ -180,7 +180,8 @@ def _build_auc(scale=1.0):
                 average_precision_score(yy, ss)
                 roc_auc_score(yy, ss)
 
-        cases.append(Case("auc", f"{n_curves:,} curves x {len(df) // n_curves:,} rows (long)",
+        plural = "curve" if n_curves == 1 else "curves"
+        cases.append(Case("auc", f"{n_curves:,} {plural} x {len(df) // n_curves:,} rows (long)",
                           ours_long, peer_long,
                           "loop of average_precision_score + roc_auc_score",
                           repeats=3, peer_repeats=1 if n_curves >= 1000 else 3,

@@ -127,6 +127,14 @@ def run(capabilities, scale, log=print):
     return rows, skipped
 
 
+def _busy_warning(load, cores):
+    """A line warning that the figures are unreliable when other work shared the CPU."""
+    if not load or not cores or load[0] <= 0.5 * cores:
+        return []
+    return ["", f"**Warning: the machine was busy (1-minute load average {load[0]:.1f} on "
+            f"{cores} cores) -- the figures below are noisy; re-run on a quiet machine.**"]
+
+
 def markdown(result) -> str:
     m = result["machine"]
     lines = [
@@ -137,6 +145,7 @@ def markdown(result) -> str:
         f"numpy {m['numpy']}, numba {m['numba']}, pandas {m['pandas']}, "
         f"scikit-learn {m['scikit-learn']}; load average at start "
         f"{', '.join(f'{x:.2f}' for x in m['load_avg_at_start'] or [])}.",
+        *(_busy_warning(m["load_avg_at_start"], m["cores_usable"])),
         "",
         "Times are the minimum of a few repeats after a warm-up call; *speed-up* = peer "
         "time / our time, both measured in this run on the same input. *one call vs "
@@ -192,6 +201,7 @@ def main(argv=None):
             "%Y-%m-%d %H:%M UTC"), "machine": info, "scale": scale, "rows": rows,
         "skipped": skipped, "cold_start": cold, "total_s": time.perf_counter() - t0,
     }
+    result["load_avg_at_end"] = os.getloadavg() if hasattr(os, "getloadavg") else None
     md = markdown(result)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
