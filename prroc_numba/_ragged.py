@@ -152,25 +152,21 @@ def _to_float(arr, arg):
 
 
 def _resolve_scores(data, score):
-    """Return (S float64 (n, M), model names or None)."""
+    """Return (list of float64 score columns, model names or None)."""
     if data is not None and _is_names(score):
         names = [score] if isinstance(score, str) else list(score)
         if len(set(names)) != len(names):
             raise ValueError(f"score lists a column twice: {names}; list each model once")
-        cols = []
-        for nm in names:
-            cols.append(_to_float(_column(data, nm, "score").to_numpy(), f"score column {nm!r}"))
-        S = np.column_stack(cols) if cols else np.empty((len(data), 0))
-        return S, (None if isinstance(score, str) else names)
+        cols = [_to_float(_column(data, nm, "score").to_numpy(), f"score column {nm!r}")
+                for nm in names]
+        return cols, (None if isinstance(score, str) else names)
     if data is None and _is_names(score):
         raise TypeError(
             f"score={score!r} names column(s) but data is None; pass the DataFrame as data="
         )
     if isinstance(score, pd.DataFrame):
-        S = np.column_stack(
-            [_to_float(score[c].to_numpy(), f"score column {c!r}") for c in score.columns]
-        ) if score.shape[1] else np.empty((len(score), 0))
-        return S, list(score.columns)
+        cols = [_to_float(score[c].to_numpy(), f"score column {c!r}") for c in score.columns]
+        return cols, list(score.columns)
     arr = score.to_numpy() if isinstance(score, pd.Series) else np.asarray(score)
     if arr.ndim == 0:
         raise TypeError(
@@ -180,8 +176,8 @@ def _resolve_scores(data, score):
         raise ValueError(f"score must be 1-D or 2-D (n_samples, n_models), got shape {arr.shape}")
     arr = _to_float(arr, "score")
     if arr.ndim == 1:
-        return arr[:, None], None
-    return arr, list(range(arr.shape[1]))
+        return [arr], None
+    return [arr[:, m] for m in range(arr.shape[1])], list(range(arr.shape[1]))
 
 
 def _resolve(data, x, arg, n):
@@ -284,10 +280,12 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
         )
     if isinstance(by, (list, tuple)) and len(by) == 0:
         by = None
-    S, names = _resolve_scores(data, score)
-    n = S.shape[0]
-    if n == 0 or S.shape[1] == 0:
-        raise ValueError("empty input: score has no rows" if n == 0 else "score lists no model")
+    cols, names = _resolve_scores(data, score)
+    if not cols:
+        raise ValueError("score lists no model")
+    n = cols[0].shape[0]
+    if n == 0:
+        raise ValueError("empty input: score has no rows")
     y = _resolve(data, label, "label", n)
     if y is None:
         raise TypeError("label is required: a column name or an array-like of 0/1 labels")
@@ -319,8 +317,9 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
             key_frame = key_frame[keep]
         elif not keep.any():
             raise ValueError("weight is 0 for every row: there is nothing to evaluate")
-        S, y, w = S[keep], y[keep], w[keep]
-        n = S.shape[0]
+        cols = [col[keep] for col in cols]
+        y, w = y[keep], w[keep]
+        n = y.shape[0]
 
     # rows sorted by group (stable: rows keep their order inside a group)
     if codes is None:
@@ -333,11 +332,10 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
         group_offsets = np.zeros(counts.size + 1, dtype=np.int64)
         np.cumsum(counts, out=group_offsets[1:])
         group_keys = key_frame.iloc[order[group_offsets[:-1]]].reset_index(drop=True)
-        S = S[order]
         y = y[order]
         w = None if w is None else w[order]
     n_groups = group_offsets.size - 1
-    M = S.shape[1]
+    M = len(cols)
 
     pos = y if w is None else w * y
     neg = 1.0 - y if w is None else w * (1.0 - y)
@@ -351,22 +349,21 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
         keys[MODEL] = np.tile(np.asarray(names, dtype=object), n_groups)
     batch_keys = keys
 
-    # scores laid out curve by curve
+    # scores laid out curve by curve: group by group, model by model
     lengths = np.diff(group_offsets)
     offsets = np.zeros(n_groups * M + 1, dtype=np.int64)
     np.cumsum(np.repeat(lengths, M), out=offsets[1:])
-    if M == 1:
-        values = np.ascontiguousarray(S[:, 0])
-    elif n_groups == 1:
-        values = np.ascontiguousarray(S.T).ravel()
+    if n_groups == 1:
+        values = np.ascontiguousarray(cols[0]) if M == 1 else np.concatenate(cols)
+    elif M == 1:
+        values = cols[0][order]
     else:
         g_of_row = np.repeat(np.arange(n_groups), lengths)
-        local = np.arange(n) - group_offsets[g_of_row]
-        dest = (group_offsets[g_of_row] * M + local)[:, None] + (
-            np.arange(M)[None, :] * lengths[g_of_row][:, None]
-        )
+        dest = group_offsets[g_of_row] * M + (np.arange(n) - group_offsets[g_of_row])
+        step = lengths[g_of_row]
         values = np.empty(n * M)
-        values[dest] = S
+        for m, col in enumerate(cols):  # a loop over models, not samples
+            values[dest + m * step] = col[order]
     # one specialisation per kernel: Numba types read-only arrays (pandas copy-on-write
     # views) separately, so hand kernels writable ones (tests/test_specialisations.py)
     values, pos, neg = (a if a.flags.writeable else a.copy() for a in (values, pos, neg))
