@@ -93,6 +93,7 @@ class Case:
     peer_scale: float = 1.0
     note: str = ""
     extra: dict = field(default_factory=dict)
+    check: Callable | None = None  # asserts ours and the peer agree (run once, untimed)
 
 
 def _fmt_n(n):
@@ -163,9 +164,16 @@ def _build_auc(scale=1.0):
         average_precision_score(y[:1000], cols[0][:1000])
         roc_auc_score(y[:1000], cols[0][:1000])
 
+    def check_wide():
+        got = prn.auc(score=S[:, :5], label=y, curve="roc")["auc"].to_numpy()
+        np.testing.assert_allclose(got, [roc_auc_score(y, c) for c in cols[:5]], rtol=1e-12)
+        got = prn.auc(score=S[:, :5], label=y, method="ap")["auc"].to_numpy()
+        np.testing.assert_allclose(got, [average_precision_score(y, c) for c in cols[:5]],
+                                   rtol=1e-12)
+
     cases.append(Case("auc", f"100 models x N={_fmt_n(n)} (wide)", ours_wide, peer_wide,
                       "loop of average_precision_score + roc_auc_score",
-                      repeats=3, peer_repeats=2, peer_warmup=warm,
+                      repeats=3, peer_repeats=2, peer_warmup=warm, check=check_wide,
                       note="ours: PR by dg + ROC"))
     for n_curves, rows in [(1, 10**4), (100, 10**3), (10_000, 100)]:
         df = long_frame(n_curves, max(int(rows * scale), 20))
@@ -224,7 +232,8 @@ def _build_hull(scale=1.0):
             for yy, ss in parts:
                 _scipy_hull(yy, ss)
 
-        cases.append(Case("hull", f"{n_curves:,} curves x {_fmt_n(rows)} rows", ours, peer,
+        plural = "curve" if n_curves == 1 else "curves"
+        cases.append(Case("hull", f"{n_curves:,} {plural} x {_fmt_n(rows)} rows", ours, peer,
                           "per curve: sklearn roc_curve + scipy ConvexHull", repeats=3,
                           peer_repeats=1 if n_curves >= 1000 else 3,
                           peer_warmup=lambda parts=parts: _scipy_hull(*parts[0]),
@@ -242,11 +251,20 @@ def _probe_interpolate():
 
 
 def _numpy_pr_interp(tp, fp, P, grid):
-    """The correct PR interpolation of one curve at recall ``grid`` (per-curve peer)."""
+    """The correct PR interpolation of one curve at recall ``grid`` (the per-curve peer):
+    FP linear in TP between the vertices around each recall; at a recall reached by
+    several vertices the best (lowest FP); at recall 0 the flat start."""
+    rec = tp / P
+    i = np.clip(np.searchsorted(rec, grid, side="left"), 1, tp.size - 1)  # first rec >= r
     t = grid * P
-    f = np.interp(t, tp, fp)
+    t0, t1, f0, f1 = tp[i - 1], tp[i], fp[i - 1], fp[i]
+    exact = rec[i] == grid
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(t + f > 0, t / (t + f), 1.0)
+        f = f0 + (f1 - f0) * (t - t0) / (t1 - t0)
+        prec = np.where(exact, t1 / (t1 + f1), t / (t + f))
+    j = np.argmax(tp > 0)
+    prec[grid == 0] = 0.0 if fp[j - 1] > 0 else tp[j] / (tp[j] + fp[j])
+    return prec
 
 
 def _build_interpolate(scale=1.0):
@@ -256,22 +274,29 @@ def _build_interpolate(scale=1.0):
         rows = max(int(rows * scale), 20)
         df = long_frame(n_curves, rows)
         pts = prn.pr_curve(df, score="s", label="y", by="g")
-        bounds = np.flatnonzero(np.diff(pts["g"].to_numpy())) + 1
-        tps = np.split(pts["tp"].to_numpy(), bounds)
-        fps = np.split(pts["fp"].to_numpy(), bounds)
-        per_curve = [(tp, fp, tp[-1]) for tp, fp in zip(tps, fps)]
 
         def ours(pts=pts):
             prn.interpolate(pts, grid=grid, by="g")
 
-        def peer(per_curve=per_curve):
-            for tp, fp, P in per_curve:
-                _numpy_pr_interp(tp, fp, P, grid)
+        def peer(pts=pts):
+            # what one writes today: loop over the frame's curves, numpy inside
+            out = []
+            for _, sub in pts.groupby("g", sort=False):
+                tp, fp = sub["tp"].to_numpy(), sub["fp"].to_numpy()
+                out.append(_numpy_pr_interp(tp, fp, tp[-1], grid))
+            return np.concatenate(out)
 
-        cases.append(Case("interpolation", f"{n_curves:,} curves x {_fmt_n(rows)} rows, "
+        def check(pts=pts, peer=peer):
+            ours = prn.interpolate(pts, grid=grid, by="g")["precision"].to_numpy()
+            np.testing.assert_allclose(ours, peer(), rtol=1e-12, atol=1e-12)
+
+        plural = "curve" if n_curves == 1 else "curves"
+        cases.append(Case("interpolation", f"{n_curves:,} {plural} x {_fmt_n(rows)} rows, "
                           "101-point grid", ours, peer,
-                          "per-curve numpy loop (np.interp of FP at TP = recall*P)",
-                          repeats=3))
+                          "per-curve numpy loop over the frame's groups (np.interp of "
+                          "FP at TP = recall*P)", repeats=3,
+                          note="both start from the same pr_curve frame; results checked "
+                               "equal", check=check))
     return cases
 
 

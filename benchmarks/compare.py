@@ -108,6 +108,8 @@ def run(capabilities, scale, log=print):
             log(f"[skip] {cap}: not available in this checkout ({msg})")
             continue
         for case in build(scale):
+            if case.check is not None:
+                case.check()  # ours and the peer agree on this input (raises otherwise)
             t_ours = best_time(case.ours, case.repeats)
             t_peer = best_time(case.peer, case.peer_repeats or case.repeats,
                                case.peer_warmup) * case.peer_scale

@@ -149,9 +149,9 @@ assert np.array_equal(roc_hull.threshold.to_numpy(), pr_hull.threshold.to_numpy(
 """),
     ("code", r"""
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.5))
-pplot.plot_roc(roc, hull=roc_hull, ax=ax1)
+pplot.plot_roc(roc, hull=roc_hull, ax=ax1, label="ROC curve")
 ax1.set_title("Figure 5(a): convex hull in ROC space")
-pplot.plot_pr(pr, hull=pr_hull, ax=ax2)
+pplot.plot_pr(pr, hull=pr_hull, ax=ax2, label="PR curve")
 ax2.set_title("Figure 5(c): the achievable PR curve")
 fig.tight_layout()
 """),
