@@ -284,7 +284,8 @@ boot
     ("code", r"""
 fig, ax = plt.subplots(figsize=(6, 3.5))
 pplot.plot_intervals(boot, ax=ax)
-ax.set_title("AUC-PR (dg) with 95% bootstrap intervals");
+ax.set_title("AUC-PR (dg) with 95% bootstrap intervals")
+fig.tight_layout()
 """),
     ("md", r"""
 ## Paired comparisons against the baseline
@@ -300,7 +301,8 @@ cmp
     ("code", r"""
 fig, ax = plt.subplots(figsize=(6, 3.5))
 pplot.plot_intervals(cmp, ax=ax)
-ax.set_title("AUC-PR difference to the baseline model");
+ax.set_title("AUC-PR difference to the baseline model")
+fig.tight_layout()
 """),
     ("md", r"""
 ## Pointwise bands around the PR curves

@@ -39,6 +39,7 @@ _VALUE_COLUMNS = {
     F.THRESHOLD, F.TP, F.FP, F.FN, F.TN, F.FPR, F.TPR, F.RECALL, F.PRECISION, F.AUC,
     "ci_low", "ci_high", "estimate", "se", "estimate_a", "estimate_b", "diff", "p_value",
     "p_adjusted", "model_a", "model_b", "n_pos", "n_neg", "prevalence", "sd", "n_curves",
+    "n_degenerate",
 }
 _QUANTILE = re.compile(r"^q[0-9.e-]+$")  # average_curves' quantile columns, e.g. q0.025
 
@@ -81,8 +82,15 @@ def _require(frame, columns, func, hint):
 def _key_columns(frame, hue):
     """The columns whose values name one curve (one colour)."""
     if hue is None:
-        return [c for c in frame.columns
-                if c not in _VALUE_COLUMNS and not _QUANTILE.match(str(c))]
+        # key columns come first in every frame of the library; the first value column
+        # ends them (later unknown columns, e.g. counts of degenerate replicates, are
+        # values too)
+        keys = []
+        for c in frame.columns:
+            if c in _VALUE_COLUMNS or _QUANTILE.match(str(c)):
+                break
+            keys.append(c)
+        return keys
     cols = [hue] if isinstance(hue, str) else list(hue)
     for c in cols:
         if c not in frame.columns:

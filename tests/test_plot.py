@@ -139,6 +139,7 @@ def test_plot_bands_roc_space():
 def test_plot_intervals_bootstrap_and_compare_frames():
     boot = pd.DataFrame({"model": ["a", "b", "c"], "estimate": [0.6, 0.3, 0.45],
                          "ci_low": [0.5, 0.2, 0.4], "ci_high": [0.7, 0.35, 0.5]})
+    boot["n_degenerate"] = 0  # trailing value columns are no keys
     ax = pp.plot_intervals(boot)
     assert [t.get_text() for t in ax.get_yticklabels()] == ["b", "c", "a"]
     assert _ink(ax) > _blank_ink() + 0.002
