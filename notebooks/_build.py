@@ -165,6 +165,38 @@ assert (auc_table.iloc[1, 1:] >= auc_table.iloc[0, 1:]).all()   # the hull domin
 auc_table
 """),
     ("md", r"""
+### The tuning-set method (section 3)
+
+Picking hull points on the test data is itself fitting. The paper's remedy: choose the
+thresholds on a tuning set, then evaluate exactly those thresholds on the test set.
+`thresholds=` takes the hull frame of the tuning data directly.
+"""),
+    ("code", r"""
+def sample(n_pos, n_neg, seed):
+    r = np.random.default_rng(seed)
+    return pd.DataFrame({
+        "score": np.round(np.r_[r.normal(1.3, 1.0, n_pos), r.normal(0, 1.0, n_neg)], 1),
+        "label": np.r_[np.ones(n_pos, int), np.zeros(n_neg, int)]})
+
+tuning, test = sample(40, 400, seed=11), sample(40, 400, seed=12)
+chosen = prn.roc_curve(tuning, score="score", label="label", hull=True)
+on_test = prn.pr_curve(test, score="score", label="label", thresholds=chosen)
+print(f"{len(chosen)} thresholds chosen on the tuning set:",
+      np.round(chosen.threshold.to_numpy(), 1))
+on_test[["threshold", "recall", "precision"]]
+"""),
+    ("code", r"""
+fig, ax = plt.subplots(figsize=(5.5, 4.5))
+pplot.plot_pr(prn.pr_curve(test, score="score", label="label"), ax=ax, color="0.6", lw=1,
+              label="test: all thresholds", baseline=False)
+pplot.plot_pr(prn.pr_curve(test, score="score", label="label", hull=True), ax=ax,
+              color="tab:orange", label="test: hull picked on test (optimistic)",
+              baseline=False)
+pplot.plot_pr(on_test, ax=ax, color="tab:blue", label="test: thresholds picked on tuning")
+ax.plot(on_test.recall[1:], on_test.precision[1:], "o", color="tab:blue", ms=4)
+ax.set_title("Hull thresholds from a tuning set");
+"""),
+    ("md", r"""
 ## Figure 7: AUC-ROC and AUC-PR can disagree
 
 Again 20 positives and 2000 negatives. Model I puts 11 positives at the very top and
