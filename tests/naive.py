@@ -157,24 +157,15 @@ def trapezoid_pr(tp, fp):
     return area
 
 
-def fp_at_tp(tp, fp, t):
-    """Smallest FP on the count-interpolated curve (FP linear in TP between points) at
-    TP = t: the curve's best precision at recall t / P."""
-    best = math.inf
-    for i in range(len(tp)):
-        if tp[i] == t:
-            best = min(best, fp[i])
-        if i and tp[i - 1] < t < tp[i]:
-            best = min(best, fp[i - 1] + (fp[i] - fp[i - 1]) * (t - tp[i - 1]) / (tp[i] - tp[i - 1]))
-    return best
-
-
-def tp_at_fp(tp, fp, f):
-    """Largest TP on the ROC polyline at FP = f."""
-    best = -math.inf
-    for i in range(len(tp)):
-        if fp[i] == f:
-            best = max(best, tp[i])
-        if i and fp[i - 1] < f < fp[i]:
-            best = max(best, tp[i - 1] + (tp[i] - tp[i - 1]) * (f - fp[i - 1]) / (fp[i] - fp[i - 1]))
-    return best
+def polyline_range(x, y, q):
+    """(lowest, highest) y of the polyline through the points (x[i], y[i]) (x
+    non-decreasing, joined in order) at x = q: the values at q if points lie there,
+    otherwise the one value on the segment that crosses q."""
+    at = [y[i] for i in range(len(x)) if x[i] == q]
+    if at:
+        return min(at), max(at)
+    for i in range(1, len(x)):
+        if x[i - 1] < q < x[i]:
+            v = y[i - 1] + (y[i] - y[i - 1]) * (q - x[i - 1]) / (x[i] - x[i - 1])
+            return v, v
+    raise ValueError(f"{q} is outside the polyline")

@@ -224,3 +224,24 @@ def test_hull_with_zero_weight_rows_and_single_class_warns():
     with pytest.warns(prn.UndefinedMetricWarning, match="no positives"):
         h = prn.roc_curve(score=[3, 2, 1], label=[0, 0, 0], hull=True)
     assert list(h["fp"]) == [0.0, 3.0] and h["tpr"].isna().all()
+
+
+@pytest.mark.parametrize("name", ["c03_n200_r20", "c11_n200_r4_sampleweight", "c10_n200_soft",
+                                  "edge_top_group_two_negatives", "rand03_n1000_1to50_round2"])
+def test_every_pr_estimator_over_the_achievable_curve(name):
+    """hull=True applies the same estimator to the hull vertices (all modes); the
+    vertices themselves are checked against brute force above."""
+    case = load_case(name)
+    for mode, kw, pos, neg in case.modes():
+        h = prn.roc_curve(case.frame, score="score", hull=True, **kw)
+        t, f = h["tp"].to_numpy(), h["fp"].to_numpy()
+        got = {m: prn.auc(case.frame, score="score", method=m, hull=True, **kw)["auc"].iloc[0]
+               for m in ["ap", "trapezoid", "integral", "dg"]}
+        assert got["ap"] == pytest.approx(naive.average_precision(t, f), abs=TOL)
+        assert got["integral"] == pytest.approx(naive.pr_integral_numeric(t, f), abs=1e-6)
+        # straight lines through the hull's PR points, from scikit-learn's (0, 1)
+        prec = np.r_[1.0, t[1:] / (t[1:] + f[1:])]
+        assert got["trapezoid"] == pytest.approx(np.trapezoid(prec, t / t[-1]), abs=TOL)
+        if mode == "hard":
+            dt, df_ = naive.dg_points(t, f)
+            assert got["dg"] == pytest.approx(naive.trapezoid_pr(dt, df_), abs=TOL)
