@@ -31,7 +31,8 @@ _SHARED_PARAMS = """
     by : str, list of str, or array-like, default=None
         Grouping column(s) (long input): one curve per group, keys in sorted order.
     weight : str or array-like of shape (n_samples,), default=None
-        Non-negative sample weights.
+        Non-negative sample weights. Rows of weight 0 are ignored, as in scikit-learn:
+        they add no threshold, so zero weight is exactly the removal of the row.
     pos_label : scalar, default=None
         The value of ``label`` that marks a positive.
     soft_labels : bool, default=False

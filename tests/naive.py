@@ -16,9 +16,10 @@ def sweep(score, pos, neg):
     """(thresholds, tp, fp): origin first, then each distinct score descending.
 
     tp(t) = sum of pos over rows with score >= t (the definition, one threshold at a
-    time: O(n * distinct)).
+    time: O(n * distinct)). Rows with no mass (weight 0) add no threshold.
     """
-    thresholds = sorted(set(float(s) for s in score), reverse=True)
+    thresholds = sorted(set(float(s) for s, p, q in zip(score, pos, neg) if p + q > 0),
+                        reverse=True)
     thr, tp, fp = [math.inf], [0.0], [0.0]
     for t in thresholds:
         thr.append(t)

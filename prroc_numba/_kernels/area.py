@@ -31,8 +31,8 @@ from numba import prange
 
 from .._numba import jit
 from .hull import _hull_indices
-from .sort import _argsort_desc
-from .sweep import _fill_sweep, _n_vertices
+from .sort import _sort_desc
+from .sweep import _fill_sweep_sorted, _n_vertices_sorted
 
 AP = 0
 PR_TRAPEZOID = 1
@@ -229,12 +229,11 @@ def _area_batch(values, offsets, pos, neg, label_start, method, hull):
         a = offsets[c]
         b = offsets[c + 1]
         ls = label_start[c]
-        x = values[a:b]
-        order = _argsort_desc(x)
-        k = _n_vertices(x, order)
+        order, xs = _sort_desc(values[a:b])
+        k = _n_vertices_sorted(xs)
         thr = np.empty(k)
         tp = np.empty(k)
         fp = np.empty(k)
-        _fill_sweep(x, pos[ls : ls + b - a], neg[ls : ls + b - a], order, thr, tp, fp)
+        _fill_sweep_sorted(xs, pos[ls : ls + b - a], neg[ls : ls + b - a], order, thr, tp, fp)
         out[c] = _area_of_sweep(tp, fp, method, hull)
     return out
