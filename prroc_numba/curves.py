@@ -307,7 +307,7 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
             raise ValueError(f"recall_step must be a number in (0, 1], got {recall_step!r}")
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
-    thr, tp, fp, off, Pp, Np, P, N = _points(batch, thresholds, bool(hull))
+    thr, tp, fp, off, Pp, _, P, _ = _points(batch, thresholds, bool(hull))
     warn_undefined(batch, P <= 0, "no positives: recall is NaN")
     if interpolate is not None:
         step = 0.01 if recall_step is None else float(recall_step)

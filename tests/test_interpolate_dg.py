@@ -8,12 +8,12 @@ jar (oracle cases), ``hull_reference.pr_hull_auc_integral``, and the literal
 
 from __future__ import annotations
 
+import naive
 import numpy as np
 import pandas as pd
 import pytest
 from conftest import CASE_NAMES, load_case, random_batch
 
-import naive
 import prroc_numba as prn
 
 TOL = 1e-9

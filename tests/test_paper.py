@@ -7,12 +7,12 @@ tests/data/README.md); dominance is checked with ``naive.polyline_range``.
 
 from __future__ import annotations
 
+import naive
 import numpy as np
 import pandas as pd
 import pytest
 from conftest import load_case
 
-import naive
 import prroc_numba as prn
 
 

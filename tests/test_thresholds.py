@@ -7,12 +7,12 @@ single-curve calls of the same API.
 
 from __future__ import annotations
 
+import naive
 import numpy as np
 import pandas as pd
 import pytest
 from conftest import load_case, random_batch
 
-import naive
 import prroc_numba as prn
 
 

@@ -127,7 +127,7 @@ def _precision_flat_start(tp, fp, offsets):
             d = tp[i] + fp[i]
             if d > 0.0:
                 out[i] = tp[i] / d
-                if fill != fill:
+                if np.isnan(fill):
                     fill = out[i]
         for i in range(a, b):
             if not tp[i] + fp[i] > 0.0:
