@@ -168,7 +168,8 @@ def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thre
     DataFrame
         Key columns, then ``threshold``, ``fpr``, ``tpr``, ``tp``, ``fp``; per curve the
         origin (``threshold=+inf``) first, thresholds descending, as scikit-learn's
-        ``roc_curve(..., drop_intermediate=False)``. A curve without positives (or
+        ``roc_curve(..., drop_intermediate=False)`` (with ``thresholds``: one row per
+        given threshold, descending). A curve without positives (or
         negatives) has ``tpr`` (or ``fpr``) NaN, with an
         :class:`~prroc_numba.UndefinedMetricWarning` naming it.
 
@@ -247,7 +248,8 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
         Key columns, then ``threshold``, ``recall``, ``precision``, ``tp``, ``fp``; per
         curve the origin first (``threshold=+inf``, recall 0), thresholds descending:
         scikit-learn's ``precision_recall_curve`` points in reverse order, one row per
-        point. Precision is undefined where ``tp + fp = 0`` (the origin, TP = 0):
+        point (with ``thresholds``: one row per given threshold, descending, plus the
+        interpolated rows). Precision is undefined where ``tp + fp = 0`` (the origin, TP = 0):
 
         * raw curve (``hull=False``, ``interpolate=None``): reported as 1 at a curve's
           first row (scikit-learn's (recall 0, precision 1) point) and 0 at any later

@@ -11,6 +11,8 @@ import naive
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from conftest import CASE_NAMES, load_case, random_batch
 
 import prroc_numba as prn
@@ -243,3 +245,27 @@ def test_every_pr_estimator_over_the_achievable_curve(name):
         if mode == "hard":
             dt, df_ = naive.dg_points(t, f)
             assert got["dg"] == pytest.approx(naive.trapezoid_pr(dt, df_), abs=TOL)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    labels=st.lists(st.integers(0, 1), min_size=2, max_size=25),
+    data=st.data(),
+)
+def test_hull_property_based(labels, data):
+    """Any small curve: the hull is the brute-force hull, its areas bound the raw ones."""
+    n = len(labels)
+    assume(0 < sum(labels) < n)
+    scores = data.draw(st.lists(st.integers(0, 6), min_size=n, max_size=n))
+    weights = data.draw(st.lists(st.sampled_from([0.5, 1.0, 3.0]), min_size=n, max_size=n))
+    y, s, w = np.array(labels, float), np.array(scores, float), np.array(weights)
+    h = prn.roc_curve(score=s, label=y, weight=w, hull=True)
+    thr, tp, fp = naive.sweep(s, w * y, w * (1 - y))
+    idx = naive.upper_hull(tp, fp)
+    np.testing.assert_array_equal(h["threshold"], thr[idx])
+    np.testing.assert_allclose(h[["tp", "fp"]].to_numpy().T, [tp[idx], fp[idx]], atol=1e-12)
+    for curve, method in [("roc", None), ("pr", "integral")]:
+        raw = prn.auc(score=s, label=y, weight=w, curve=curve, method=method)["auc"].iloc[0]
+        hull = prn.auc(score=s, label=y, weight=w, curve=curve, method=method,
+                       hull=True)["auc"].iloc[0]
+        assert hull >= raw - 1e-12
