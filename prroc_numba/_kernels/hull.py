@@ -25,7 +25,8 @@ def _hull_into(tp, fp, stack):
     n = tp.size
     m = 0
     for i in range(n):
-        # skip a point identical to the previous vertex (zero-weight steps)
+        # skip a point identical to the previous vertex (repeated points, e.g. two
+        # given thresholds between the same scores)
         if m > 0 and tp[i] == tp[stack[m - 1]] and fp[i] == fp[stack[m - 1]]:
             if i == n - 1:  # the end vertex is always the last index
                 if m == 1:
