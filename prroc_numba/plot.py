@@ -182,7 +182,22 @@ def _pr_curve_xy(sub, connect, max_points):
     dtp, dfp = np.diff(tp), np.diff(fp)
     n_seg = dtp.size
     k = int(np.clip(max_points // max(n_seg, 1), 1, 64))
-    t = np.arange(1, k + 1) / k
+    t = np.broadcast_to(np.arange(1, k + 1) / k, (n_seg, k))
+    if k >= 4:
+        # half the samples evenly in t, half evenly in precision (where the curve is
+        # steep, e.g. just after a vertex followed by many negatives): invert
+        # p(t) = (a + b t) / (c + d t)
+        h = k // 2
+        a, b = tp[:-1, None], dtp[:, None]
+        c, d = (tp + fp)[:-1, None], (dtp + dfp)[:, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p0, p1 = a / c, (a + b) / (c + d)
+            q = p0 + (p1 - p0) * (np.arange(1, h + 1) / (h + 1))
+            tq = (a - q * c) / (q * d - b)
+        tq = np.where(np.isfinite(tq) & (tq > 0) & (tq < 1), tq, np.nan)
+        tu = np.broadcast_to(np.arange(1, k - h + 1) / (k - h), (n_seg, k - h))
+        t = np.sort(np.concatenate([tq, tu], axis=1), axis=1)  # NaN sorts last
+        t = np.where(np.isnan(t), 1.0, t)  # unused samples repeat the segment's end
     seg_tp = tp[:-1, None] + dtp[:, None] * t
     seg_fp = fp[:-1, None] + dfp[:, None] * t
     # a segment along which TP does not move is a straight (vertical) line: its end will do
