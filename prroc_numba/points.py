@@ -151,6 +151,11 @@ def _pairs(points, x, y, xname, yname, who):
     return x, y
 
 
+def _py(v):
+    """A numpy scalar as the Python scalar (readable reprs in messages)."""
+    return v.item() if isinstance(v, np.generic) else v
+
+
 def _describe_point(k, xname, x, yname, y):
     return f"point {k} ({xname}={x[k]:.6g}, {yname}={y[k]:.6g})"
 
@@ -910,9 +915,9 @@ def _pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
 
     def where(k):
         keys = "" if by is None else ", ".join(
-            f"{c}={key_frame[c].iloc[k]!r}" for c in key_frame.columns) + ", "
+            f"{c}={_py(key_frame[c].iloc[k])!r}" for c in key_frame.columns) + ", "
         return f"row {k} ({keys}" + ", ".join(
-            f"{c}={points[c].iloc[k]!r}" for c in cols_used) + ")"
+            f"{c}={_py(points[c].iloc[k])!r}" for c in cols_used) + ")"
 
     if kind == "counts":
         cols_used = [F.TP, F.FP]
@@ -1006,7 +1011,8 @@ def _describe_curves(keys, bad):
     if keys.shape[1] == 0:
         names = ["the curve"]
     else:
-        names = [", ".join(f"{c}={keys[c].iloc[i]!r}" for c in keys.columns) for i in idx[:5]]
+        names = [", ".join(f"{c}={_py(keys[c].iloc[i])!r}" for c in keys.columns)
+                 for i in idx[:5]]
     more = f" and {idx.size - 5} more" if idx.size > 5 else ""
     return "; ".join(names) + more
 

@@ -140,3 +140,230 @@ def test_batch_kernels_equal_single_curve_kernels(hull):
             t, f = t[idx], f[idx]
         np.testing.assert_array_equal(got_pr[c], _pr(t, f, grid))
         np.testing.assert_array_equal(got_roc[c], _roc(t, f, grid))
+
+
+# ------------------------------------------------------------------- public interpolate
+
+import warnings  # noqa: E402
+
+import pandas as pd  # noqa: E402
+
+import prroc_numba as prn  # noqa: E402
+from conftest import random_batch  # noqa: E402
+
+
+def _scored_batch(rng, n_curves, n_max):
+    """Random scored curves (ties, weights incl. zero) with both classes in each."""
+    df = random_batch(rng, n_curves, n_max, ties=True, weights=True)
+    extra = pd.DataFrame({
+        "g": np.tile(np.arange(n_curves), 2),
+        "s": np.round(rng.normal(size=2 * n_curves), 1),
+        "y": np.repeat([1.0, 0.0], n_curves),
+        "w": rng.choice([0.5, 1.0, 2.0], size=2 * n_curves),
+    })
+    return pd.concat([df, extra], ignore_index=True).sample(frac=1.0, random_state=1)
+
+
+def _naive_matrix(df, grid, space, hull):
+    rows = []
+    for _, part in df.groupby("g", sort=True):
+        s = part["s"].to_numpy()
+        y = part["y"].to_numpy()
+        w = part["w"].to_numpy()
+        _, tp, fp = naive.sweep(s, w * y, w * (1 - y))
+        if hull:
+            idx = naive.upper_hull(tp, fp)
+            tp, fp = tp[idx], fp[idx]
+        ref = naive.precision_at_recall if space == "pr" else naive.tpr_at_fpr
+        rows.append(ref(tp, fp, grid))
+    return np.array(rows)
+
+
+@pytest.mark.parametrize("n_curves", [1, 10, 10_000])
+@pytest.mark.parametrize("space", ["pr", "roc"])
+def test_interpolate_equals_each_curve_alone(n_curves, space):
+    rng = np.random.default_rng(n_curves)
+    n_max = 30 if n_curves < 100 else 6
+    df = _scored_batch(rng, n_curves, n_max)
+    grid = np.linspace(0, 1, 41 if n_curves < 100 else 11)
+    make = prn.pr_curve if space == "pr" else prn.roc_curve
+    pts = make(df, score="s", label="y", by="g", weight="w")
+    keys, mat = prn.interpolate_matrix(pts, grid=grid, by="g", space=space)
+    assert mat.shape == (n_curves, grid.size)
+    np.testing.assert_array_equal(keys["g"], np.arange(n_curves))
+    np.testing.assert_allclose(mat, _naive_matrix(df, grid, space, False), rtol=1e-12,
+                               atol=1e-15)
+
+
+@pytest.mark.parametrize("space", ["pr", "roc"])
+def test_interpolate_hull_equals_naive_hull(space):
+    rng = np.random.default_rng(11)
+    df = _scored_batch(rng, 10, 40)
+    grid = np.linspace(0, 1, 57)
+    make = prn.pr_curve if space == "pr" else prn.roc_curve
+    pts = make(df, score="s", label="y", by="g", weight="w")
+    _, mat = prn.interpolate_matrix(pts, grid=grid, by="g", space=space, hull=True)
+    np.testing.assert_allclose(mat, _naive_matrix(df, grid, space, True), rtol=1e-12,
+                               atol=1e-15)
+
+
+def test_interpolate_frame_layout_and_invariances():
+    rng = np.random.default_rng(3)
+    df = _scored_batch(rng, 7, 25)
+    pts = prn.pr_curve(df, score="s", label="y", by="g", weight="w")
+    grid = np.linspace(0, 1, 11)
+    out = prn.interpolate(pts, grid=grid, by="g")
+    assert list(out.columns) == ["g", "recall", "precision"]
+    assert len(out) == 7 * 11
+    keys, mat = prn.interpolate_matrix(pts, grid=grid, by="g")
+    np.testing.assert_array_equal(out["precision"].to_numpy(), mat.ravel())
+    np.testing.assert_array_equal(out["recall"].to_numpy(), np.tile(grid, 7))
+    # row order of the input does not matter (points are sorted per curve)
+    shuffled = pts.sample(frac=1.0, random_state=0)
+    np.testing.assert_array_equal(prn.interpolate_matrix(shuffled, grid=grid, by="g")[1], mat)
+    # an int grid is linspace(0, 1, n)
+    np.testing.assert_array_equal(prn.interpolate_matrix(pts, grid=11, by="g")[1], mat)
+    # ROC output columns
+    roc = prn.interpolate(pts, grid=grid, by="g", space="roc")
+    assert list(roc.columns) == ["g", "fpr", "tpr"]
+    # one curve without by
+    one = prn.interpolate(pts[pts["g"] == 2], grid=grid)
+    assert list(one.columns) == ["recall", "precision"]
+    np.testing.assert_array_equal(one["precision"], mat[2])
+
+
+def test_interpolate_rates_input_equals_counts_input():
+    rng = np.random.default_rng(8)
+    df = _scored_batch(rng, 5, 30)
+    pts = prn.pr_curve(df, score="s", label="y", by="g", weight="w")
+    grid = np.linspace(0, 1, 23)
+    _, ref = prn.interpolate_matrix(pts, grid=grid, by="g")
+    tot = pts.groupby("g")[["tp", "fp"]].transform("max")
+    rates = pts.assign(P=tot["tp"], N=tot["fp"])[["g", "recall", "precision", "P", "N"]]
+    # drop TP = 0 rows: from rates they carry no FP count (documented); keep curves whose
+    # top block holds a positive
+    first = pts.groupby("g").nth(1)
+    ok = first.loc[first["tp"] > 0, "g"].to_numpy()
+    sub = rates[rates["g"].isin(ok)]
+    _, got = prn.interpolate_matrix(sub, grid=grid, by="g", n_pos="P", n_neg="N")
+    np.testing.assert_allclose(got, ref[np.isin(np.arange(5), ok)], rtol=1e-12, atol=1e-15)
+    roc = prn.roc_curve(df, score="s", label="y", by="g", weight="w")
+    _, ref_roc = prn.interpolate_matrix(roc, grid=grid, by="g", space="roc")
+    _, got_roc = prn.interpolate_matrix(roc[["g", "fpr", "tpr"]], grid=grid, by="g",
+                                        space="roc")
+    np.testing.assert_allclose(got_roc, ref_roc, rtol=1e-12, atol=1e-15)
+
+
+def test_interpolate_points_of_a_paper_table():
+    # two models' PR tables with a scalar class balance; Table 1 for model "a"
+    pts = pd.DataFrame({"model": ["a", "a", "b"], "recall": [0.25, 0.5, 0.5],
+                        "precision": [0.5, 0.25, 0.5]})
+    out = prn.interpolate(pts, grid=np.arange(5, 11) / 20, by="model", n_pos=20, n_neg=2000)
+    a = out[out["model"] == "a"]["precision"].to_numpy()
+    np.testing.assert_allclose(a, [5 / 10, 6 / 16, 7 / 22, 8 / 28, 9 / 34, 10 / 40],
+                               rtol=1e-14)
+    same = prn.PRCurve(recall=[0.5], precision=[0.5], n_pos=20, n_neg=2000)
+    b = out[out["model"] == "b"]["precision"].to_numpy()
+    np.testing.assert_allclose(b, same.precision_at(np.arange(5, 11) / 20), rtol=1e-15)
+
+
+def test_curve_without_positives_warns_and_gives_nan():
+    pts = pd.DataFrame({"g": [0, 0, 1, 1], "tp": [1, 2, 0, 0], "fp": [0, 1, 1, 2]})
+    with pytest.warns(prn.UndefinedMetricWarning, match="g=1"):
+        _, mat = prn.interpolate_matrix(pts, grid=[0.0, 0.5, 1.0], by="g")
+    assert np.isnan(mat[1]).all() and np.isfinite(mat[0]).all()
+
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    (dict(points=[1, 2]), TypeError, "points must be a pandas DataFrame"),
+    (dict(points=pd.DataFrame({"a": [1]})), ValueError, "needs columns 'tp' and 'fp'"),
+    (dict(points=pd.DataFrame({"tp": [], "fp": []})), ValueError, "points is empty"),
+    (dict(grid=[0.5, 0.1]), ValueError, "ascending"),
+    (dict(grid=[0.5, np.nan]), ValueError, r"finite and in \[0, 1\]"),
+    (dict(grid=1), ValueError, "too few"),
+    (dict(grid="x"), TypeError, "grid must be"),
+    (dict(space="det"), ValueError, "space='det'"),
+    (dict(by="nope"), ValueError, "'nope' is not a column"),
+    (dict(points=pd.DataFrame({"g": [0, 0], "tp": [1, 2], "fp": [3, 1]})), ValueError,
+     r"not one ranking: row 1 \(g=0, tp=2, fp=1\)"),
+    (dict(points=pd.DataFrame({"g": [0], "tp": [-1.0], "fp": [1.0]})), ValueError,
+     "'tp' must be finite and >= 0"),
+    (dict(points=pd.DataFrame({"g": [0], "recall": [0.5], "precision": [0.5]})), ValueError,
+     "need the class balance"),
+    (dict(points=pd.DataFrame({"g": [0], "recall": [0.5], "precision": [0.0]}),
+          n_pos=1, n_neg=1), ValueError, "precision 0 at recall > 0 is impossible"),
+    (dict(points=pd.DataFrame({"g": [0, 0], "tp": [1, 2], "fp": [1, 2], "P": [2, 3]}),
+          n_pos="P", n_neg=5), ValueError, "constant within a curve"),
+    (dict(points=pd.DataFrame({"g": [0], "tp": [3.0], "fp": [1.0]}), n_pos=2, n_neg=5),
+     ValueError, "more true positives than the curve's n_pos=2"),
+    (dict(n_pos=3), ValueError, "pass both n_pos= and n_neg="),
+    (dict(n_pos=3, n_neg=3, pos_neg_ratio=1), ValueError, "not both"),
+])
+def test_interpolate_errors(kwargs, exc, match):
+    args = dict(points=pd.DataFrame({"g": [0, 0], "tp": [1.0, 2.0], "fp": [0.0, 1.0]}),
+                grid=[0.0, 1.0], by="g")
+    args.update(kwargs)
+    points = args.pop("points")
+    with pytest.raises(exc, match=match):
+        prn.interpolate(points, **args)
+
+
+# ------------------------------------------------------------------- vertical averaging
+
+
+def test_average_curves_equals_numpy_summaries_of_naive_curves():
+    rng = np.random.default_rng(21)
+    frames = []
+    for model in ("m1", "m2"):
+        df = _scored_batch(rng, 9, 30)
+        pts = prn.pr_curve(df, score="s", label="y", by="g", weight="w")
+        frames.append(pts.assign(model=model).rename(columns={"g": "rep"}))
+    pts = pd.concat(frames, ignore_index=True)
+    grid = np.linspace(0, 1, 15)
+    qs = (0.1, 0.5, 0.9)
+    out = prn.average_curves(pts, grid=grid, curve="rep", by="model", quantiles=qs)
+    assert list(out.columns) == ["model", "recall", "precision", "sd", "n_curves",
+                                 "q0.1", "q0.5", "q0.9"]
+    for model in ("m1", "m2"):
+        part = pts[pts["model"] == model]
+        mat = np.array([
+            naive.precision_at_recall(c["tp"].to_numpy(), c["fp"].to_numpy(), grid)
+            for _, c in part.groupby("rep", sort=True)
+        ])
+        got = out[out["model"] == model]
+        np.testing.assert_allclose(got["precision"], mat.mean(axis=0), rtol=1e-12)
+        np.testing.assert_allclose(got["sd"], mat.std(axis=0, ddof=1), rtol=1e-10,
+                                   atol=1e-14)
+        assert (got["n_curves"] == 9).all()
+        for q in qs:
+            np.testing.assert_allclose(got[f"q{q:g}"], np.quantile(mat, q, axis=0),
+                                       rtol=1e-12, atol=1e-15)
+
+
+def test_average_curves_roc_and_edge_cases():
+    pts = pd.DataFrame({"rep": [0, 0, 1, 1, 2, 2], "tp": [1, 2, 2, 2, 0, 0],
+                        "fp": [0, 2, 0, 2, 1, 2]})
+    with pytest.warns(prn.UndefinedMetricWarning):
+        out = prn.average_curves(pts, grid=[0.5], curve="rep", space="roc")
+    # rep 2 has no positives: left out of the summaries at every grid point
+    assert out["n_curves"].tolist() == [2]
+    assert out["tpr"].iloc[0] == pytest.approx((0.75 + 1.0) / 2)
+    one = prn.average_curves(pts[pts["rep"] == 0], grid=[0.5], curve="rep", space="roc")
+    assert np.isnan(one["sd"].iloc[0]) and one["n_curves"].iloc[0] == 1
+    with pytest.raises(ValueError, match="both by= and curve="):
+        prn.average_curves(pts, grid=[0.5], curve="rep", by="rep")
+    with pytest.raises(ValueError, match="quantiles"):
+        prn.average_curves(pts, grid=[0.5], curve="rep", quantiles=[1.5])
+    with pytest.raises(ValueError, match="curve= must name"):
+        prn.average_curves(pts, grid=[0.5], curve=[])
+
+
+def test_no_global_numpy_state_change():
+    before = np.geterr()
+    with np.errstate(all="raise"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.UndefinedMetricWarning)
+        pts = pd.DataFrame({"g": [0, 0, 1, 1], "tp": [0, 0, 1, 2], "fp": [1, 2, 0, 0]})
+        prn.interpolate(pts, grid=5, by="g")
+        prn.interpolate(pts, grid=5, by="g", space="roc", hull=True)
+        prn.average_curves(pts, grid=5, curve="g")
+    assert np.geterr() == before
