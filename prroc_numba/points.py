@@ -193,9 +193,12 @@ def _check_within(tp, fp, P, N, where, unit):
 
 
 def _sort_monotone(tp, fp, N, where):
-    """Order by (TP, FP); FP must not decrease (up to ``_TOL * N``). Returns the order."""
+    """Order by (TP, FP); FP must not decrease (up to ``_TOL * N``, absorbed).
+
+    Returns ``(order, tp[order], fp[order])`` with FP made non-decreasing.
+    """
     order = np.lexsort((fp, tp))
-    t, f = tp[order], fp[order]
+    f = fp[order]
     drop = f[1:] < f[:-1] - _TOL * N
     if drop.any():
         i = int(np.argmax(drop))
@@ -207,7 +210,7 @@ def _sort_monotone(tp, fp, N, where):
             "classifiers are not a curve (their best combination is the hull of the ROC "
             "points of a curve that contains them all)"
         )
-    return order
+    return order, tp[order], np.maximum.accumulate(f) if f.size else f
 
 
 # ------------------------------------------------------------------ point-based curves
@@ -216,7 +219,7 @@ def _sort_monotone(tp, fp, N, where):
 class _State:
     """Counts of one curve in sweep order (origin first, end last) and cached rates."""
 
-    __slots__ = ("tp", "fp", "P", "N", "counts_known", "rates")
+    __slots__ = ("N", "P", "counts_known", "fp", "rates", "tp")
 
     def __init__(self, tp, fp, P, N, counts_known, rates=None):
         self.tp = np.ascontiguousarray(tp, dtype=np.float64)
@@ -378,8 +381,8 @@ class PRCurve(_PointCurve):
         keep = np.flatnonzero(r > 0)  # recall-0 points are the origin (module docstring)
         tp, fp = _pr_to_counts(r[keep], p[keep], P, lambda k: where(int(keep[k])))
         tp, fp = _check_within(tp, fp, P, N, lambda k: where(int(keep[k])), unit)
-        order = _sort_monotone(tp, fp, N, lambda k: where(int(keep[k])))
-        tp, fp, add0, add1 = _with_ends(tp[order], fp[order], P, N)
+        order, tp, fp = _sort_monotone(tp, fp, N, lambda k: where(int(keep[k])))
+        tp, fp, add0, add1 = _with_ends(tp, fp, P, N)
         rr = np.concatenate([[0.0] if add0 else [], r[keep][order], [1.0] if add1 else []])
         pp = np.concatenate([[1.0] if add0 else [], p[keep][order],
                              [P / (P + N)] if add1 else []])
@@ -616,8 +619,8 @@ class ROCCurve(_PointCurve):
             return _describe_point(k, "fpr", x, "tpr", y)
 
         tp, fp = y * P, x * N
-        order = _sort_monotone(tp, fp, N, where)
-        tp, fp, add0, add1 = _with_ends(tp[order], fp[order], P, N)
+        order, tp, fp = _sort_monotone(tp, fp, N, where)
+        tp, fp, add0, add1 = _with_ends(tp, fp, P, N)
         xx = np.concatenate([[0.0] if add0 else [], x[order], [1.0] if add1 else []])
         yy = np.concatenate([[0.0] if add0 else [], y[order], [1.0] if add1 else []])
         self._s = _State(tp, fp, P, N, known, {"roc": (xx, yy)})
@@ -791,8 +794,8 @@ def _state_from_counts(tp, fp, n_pos, n_neg, who):
         k = int(np.argmax(tp > P * (1 + _TOL)))
         raise ValueError(f"{who}: {where(k)} has more true positives than n_pos={P:g}")
     tp, fp = _check_within(tp, fp, P, N, where, "")
-    order = _sort_monotone(tp, fp, N, where)
-    t, f, _, _ = _with_ends(tp[order], fp[order], P, N)
+    _, tp, fp = _sort_monotone(tp, fp, N, where)
+    t, f, _, _ = _with_ends(tp, fp, P, N)
     return _State(t, f, P, N, True)
 
 
@@ -834,7 +837,7 @@ def _check_grid(grid, axis):
         raise ValueError(f"grid {axis} values must be finite and in [0, 1]; got "
                          f"{g[bad][0]!r}")
     if (np.diff(g) < 0).any():
-        raise ValueError(f"grid must be ascending; sort it (np.sort(grid)) first")
+        raise ValueError("grid must be ascending; sort it (np.sort(grid)) first")
     return g
 
 
@@ -1091,7 +1094,7 @@ def interpolate_matrix(points, *, grid, by=None, space="pr", hull=False, n_pos=N
     array([[0.5 , 0.25],
            [0.75, 0.75]])
     """
-    g, keys, mat = _interp(points, grid, by, space, hull, n_pos, n_neg, pos_neg_ratio)
+    _, keys, mat = _interp(points, grid, by, space, hull, n_pos, n_neg, pos_neg_ratio)
     return keys, mat
 
 

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-import numpy as np
-import pytest
+import warnings
 
+import naive
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import random_batch
+
+import prroc_numba as prn
 from prroc_numba._kernels.grid import (
     _precision_at_recall,
     _precision_at_recall_batch,
@@ -12,8 +18,6 @@ from prroc_numba._kernels.grid import (
     _tpr_at_fpr_batch,
 )
 from prroc_numba._kernels.hull import _hull_indices
-
-import naive
 
 # ----------------------------------------------------------------------------- kernels
 
@@ -144,12 +148,6 @@ def test_batch_kernels_equal_single_curve_kernels(hull):
 
 # ------------------------------------------------------------------- public interpolate
 
-import warnings  # noqa: E402
-
-import pandas as pd  # noqa: E402
-
-import prroc_numba as prn  # noqa: E402
-from conftest import random_batch  # noqa: E402
 
 
 def _scored_batch(rng, n_curves, n_max):
@@ -215,7 +213,7 @@ def test_interpolate_frame_layout_and_invariances():
     out = prn.interpolate(pts, grid=grid, by="g")
     assert list(out.columns) == ["g", "recall", "precision"]
     assert len(out) == 7 * 11
-    keys, mat = prn.interpolate_matrix(pts, grid=grid, by="g")
+    _, mat = prn.interpolate_matrix(pts, grid=grid, by="g")
     np.testing.assert_array_equal(out["precision"].to_numpy(), mat.ravel())
     np.testing.assert_array_equal(out["recall"].to_numpy(), np.tile(grid, 7))
     # row order of the input does not matter (points are sorted per curve)

@@ -11,9 +11,9 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import load_case
 
 import prroc_numba as prn
-from conftest import load_case
 
 RATIO = 0.25
 README_RECALL = [0.25, 0.4, 0.5]
