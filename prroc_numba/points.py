@@ -53,10 +53,19 @@ import pandas as pd
 from . import _frames as F
 from ._kernels.area import _area
 from ._kernels.grid import (
+    BAD_FP,
+    BAD_TP,
+    FP_OVER,
+    OK,
+    TOTALS_VARY,
+    TP_OVER,
+    _check_points,
+    _is_sorted,
     _precision_at_recall,
     _precision_at_recall_batch,
     _tpr_at_fpr,
     _tpr_at_fpr_batch,
+    _with_ends_batch,
 )
 from ._kernels.hull import _hull_indices
 from ._methods import method_code
@@ -904,11 +913,13 @@ def _pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
         codes = np.zeros(n, dtype=np.int64)
         key_frame = pd.DataFrame(index=range(n))
 
-    def num(col):
+    def num(col, check=True):
         try:
             a = points[col].to_numpy(dtype=np.float64)
         except (TypeError, ValueError):
             raise TypeError(f"points column {col!r} must be numeric") from None
+        if not check:  # the packing kernel checks counts
+            return a
         bad = ~np.isfinite(a) | (a < 0)
         if bad.any():
             k = int(np.argmax(bad))
@@ -924,7 +935,7 @@ def _pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
 
     if kind == "counts":
         cols_used = [F.TP, F.FP]
-        tp, fp = num(F.TP), num(F.FP)
+        tp, fp = num(F.TP, check=False), num(F.FP, check=False)
     else:
         cols_used = [F.RECALL, F.PRECISION] if kind == "pr" else [F.FPR, F.TPR]
         x, y = num(cols_used[0]), num(cols_used[1])
@@ -946,67 +957,54 @@ def _pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
         else:
             tp, fp = y * Pcol, x * Ncol
 
-    # per-curve totals: given, or the largest counts of the curve
-    n_curves = int(codes.max()) + 1
-    order = np.lexsort((fp, tp, codes))
-    c_sorted = codes[order]
-    starts = np.searchsorted(c_sorted, np.arange(n_curves + 1))
-    if Pcol is None:
-        P = np.maximum.reduceat(tp[order], starts[:-1])
-        N = np.maximum.reduceat(fp[order], starts[:-1])
+    tp, fp = np.ascontiguousarray(tp), np.ascontiguousarray(fp)
+    # rows ordered by (curve, TP, FP): pr_curve output already is, so no sort then
+    if _is_sorted(codes, tp, fp):
+        order = None
     else:
-        Ps, Ns = Pcol[order], Ncol[order]
-        P = Ps[starts[:-1]]
-        N = Ns[starts[:-1]]
-        ragged = (np.maximum.reduceat(Ps, starts[:-1]) != np.minimum.reduceat(Ps, starts[:-1])) | (
-            np.maximum.reduceat(Ns, starts[:-1]) != np.minimum.reduceat(Ns, starts[:-1]))
-        if ragged.any():
-            c = int(np.argmax(ragged))
-            raise ValueError(f"class counts differ between rows of one curve ({where(int(order[starts[c]]))}); "
+        order = np.lexsort((fp, tp, codes))
+        codes, tp, fp = codes[order], tp[order], fp[order]
+        if Pcol is not None:
+            Pcol, Ncol = Pcol[order], Ncol[order]
+    counts = np.bincount(codes)
+    starts = np.zeros(counts.size + 1, dtype=np.int64)
+    np.cumsum(counts, out=starts[1:])
+    empty = np.empty(0)
+    status, row, P, N, complete = _check_points(
+        starts, tp, fp, empty if Pcol is None else Pcol, empty if Ncol is None else Ncol, _TOL)
+
+    def orig(i):
+        return int(i) if order is None else int(order[i])
+
+    if status != OK:
+        k = orig(row)
+        c = int(np.searchsorted(starts, row, side="right") - 1)
+        if status in (BAD_TP, BAD_FP):
+            col = F.TP if status == BAD_TP else F.FP
+            raise ValueError(f"points column {col!r} must be finite and >= 0; {where(k)}")
+        if status == TOTALS_VARY:
+            raise ValueError(f"class counts differ between rows of one curve ({where(k)}); "
                              "n_pos/n_neg/pos_neg_ratio must be constant within a curve")
-    Pr, Nr = P[codes], N[codes]
-    if (tp > Pr * (1 + _TOL)).any():
-        k = int(np.argmax(tp > Pr * (1 + _TOL)))
-        raise ValueError(f"{where(k)} has more true positives than the curve's n_pos="
-                         f"{Pr[k]:g}")
-    tp, fp = _check_within(tp, fp, Pr, Nr, where, "")
-    t, f = tp[order], fp[order]
-    same = c_sorted[1:] == c_sorted[:-1]
-    drop = same & (f[1:] < f[:-1] - _TOL * Nr[order][1:])
-    if drop.any():
-        i = int(np.argmax(drop))
+        if status == TP_OVER:
+            raise ValueError(f"{where(k)} has more true positives than the curve's "
+                             f"n_pos={P[c]:g}")
+        if status == FP_OVER:
+            raise ValueError(f"{where(k)} implies more false positives than the curve's "
+                             f"n_neg={N[c]:g}: its precision is below what the class balance "
+                             "allows at that recall")
         raise ValueError(
-            f"points of one curve are not one ranking: {where(int(order[i + 1]))} has more "
-            f"true positives but fewer false positives than {where(int(order[i]))}; FP must "
-            "not decrease as TP grows (check the by= columns: does each key identify one "
-            "curve?)"
+            f"points of one curve are not one ranking: {where(k)} has more true positives "
+            f"but fewer false positives than {where(orig(row - 1))}; FP must not decrease "
+            "as TP grows (check the by= columns: does each key identify one curve?)"
         )
-    # absorb tiny rounding decreases (< _TOL * N) so the kernels see monotone FP:
-    # (raise each such point to its predecessor's FP; exact, rarely more than one pass)
-    dip = same & (f[1:] < f[:-1])
-    if dip.any():
-        f = f.copy()
-        while dip.any():
-            f[1:][dip] = f[:-1][dip]
-            dip = same & (f[1:] < f[:-1])
-    # origin and end around every curve
-    lengths = np.diff(starts)
-    out_off = np.zeros(n_curves + 1, dtype=np.int64)
-    np.cumsum(lengths + 2, out=out_off[1:])
-    total = int(out_off[-1])
-    T = np.empty(total)
-    Fp = np.empty(total)
-    pos = np.arange(n) + 2 * c_sorted + 1
-    T[pos] = t
-    Fp[pos] = f
-    T[out_off[:-1]] = 0.0
-    Fp[out_off[:-1]] = 0.0
-    T[out_off[1:] - 1] = P
-    Fp[out_off[1:] - 1] = N
-    keys = key_frame.iloc[order[starts[:-1]]].reset_index(drop=True)
-    if by is None:
-        keys = pd.DataFrame(index=range(1))
-    return T, Fp, out_off, keys, P, N
+    if complete:  # every curve runs from the origin to (P, N): use the input as it is
+        T, Fp, off = tp, fp, starts
+    else:
+        T, Fp, off = _with_ends_batch(starts, tp, fp, P, N)
+    first = starts[:-1] if order is None else order[starts[:-1]]
+    keys = (key_frame.iloc[first].reset_index(drop=True) if by is not None
+            else pd.DataFrame(index=range(1)))
+    return T, Fp, off, keys, P, N
 
 
 def _describe_curves(keys, bad):

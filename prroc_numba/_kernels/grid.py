@@ -150,28 +150,159 @@ def _interp_one(tp, fp, grid, out, space_roc, hull):
 
 
 @jit(parallel=True)
+def _interp_batch_into(tp, fp, offsets, grid, hull, space_roc, out):
+    """Fill ``out`` (float64 ``(n_curves, grid.size)``, C order): row ``c`` is curve
+    ``c`` (``tp[offsets[c]:offsets[c + 1]]``) on ``grid``; ``prange`` over curves."""
+    for c in prange(offsets.size - 1):
+        a = offsets[c]
+        b = offsets[c + 1]
+        _interp_one(tp[a:b], fp[a:b], grid, out[c], space_roc, hull)
+
+
+@jit
 def _precision_at_recall_batch(tp, fp, offsets, grid, hull):
     """Precision at each recall of ``grid`` for every curve of a ragged batch.
 
     ``tp[offsets[c]:offsets[c + 1]]`` (and ``fp``) are curve ``c``'s vertices in sweep
     order. Returns float64 ``(n_curves, grid.size)``.
     """
-    n_curves = offsets.size - 1
-    out = np.empty((n_curves, grid.size))
-    for c in prange(n_curves):
-        a = offsets[c]
-        b = offsets[c + 1]
-        _interp_one(tp[a:b], fp[a:b], grid, out[c], False, hull)
+    out = np.empty((offsets.size - 1, grid.size))
+    _interp_batch_into(tp, fp, offsets, grid, hull, False, out)
     return out
+
+
+@jit
+def _tpr_at_fpr_batch(tp, fp, offsets, grid, hull):
+    """TPR at each FPR of ``grid`` for every curve of a ragged batch (see the PR twin)."""
+    out = np.empty((offsets.size - 1, grid.size))
+    _interp_batch_into(tp, fp, offsets, grid, hull, True, out)
+    return out
+
+
+# ------------------------------------------------------------- packing curves of points
+# Status codes of :func:`_check_points` (the public layer turns them into messages).
+OK = 0
+BAD_TP = 1  # NaN, infinite or negative TP
+BAD_FP = 2  # NaN, infinite or negative FP
+TP_OVER = 3  # TP above the curve's P
+FP_OVER = 4  # FP above the curve's N (beyond the tolerance)
+NOT_MONOTONE = 5  # FP decreases as TP grows (beyond the tolerance)
+TOTALS_VARY = 6  # per-row class totals differ within a curve
+
+
+@jit
+def _is_sorted(codes, tp, fp):
+    """True when rows are ordered by (curve code, TP, FP) already (no sort needed)."""
+    for i in range(1, codes.size):
+        if codes[i] < codes[i - 1]:
+            return False
+        if codes[i] == codes[i - 1]:
+            if tp[i] < tp[i - 1] or (tp[i] == tp[i - 1] and fp[i] < fp[i - 1]):
+                return False
+    return True
+
+
+@jit
+def _check_curve(a, b, tp, fp, P_row, N_row, tol, P, N, c):
+    """Check rows ``[a:b)`` of curve ``c``; set ``P[c]``, ``N[c]``.
+
+    Returns ``(status, row, complete)`` (see :func:`_check_points`).
+    """
+    for i in range(a, b):
+        if not (tp[i] >= 0.0 and tp[i] < np.inf):
+            return BAD_TP, i, False
+        if not (fp[i] >= 0.0 and fp[i] < np.inf):
+            return BAD_FP, i, False
+    if P_row.size > 0:
+        Pc = P_row[a]
+        Nc = N_row[a]
+        for i in range(a + 1, b):
+            if P_row[i] != Pc or N_row[i] != Nc:
+                return TOTALS_VARY, i, False
+    else:
+        Pc = 0.0
+        Nc = 0.0
+        for i in range(a, b):
+            Pc = max(Pc, tp[i])
+            Nc = max(Nc, fp[i])
+    P[c] = Pc
+    N[c] = Nc
+    complete = tp[a] == 0.0 and fp[a] == 0.0 and tp[b - 1] == Pc and fp[b - 1] == Nc
+    for i in range(a, b):
+        if tp[i] > Pc:
+            if tp[i] > Pc * (1.0 + tol):
+                return TP_OVER, i, False
+            complete = False
+        if fp[i] > Nc:
+            if fp[i] > Nc * (1.0 + tol):
+                return FP_OVER, i, False
+            complete = False
+        if i > a and fp[i] < fp[i - 1]:
+            if fp[i] < fp[i - 1] - tol * Nc:
+                return NOT_MONOTONE, i, False
+            complete = False
+    return OK, -1, complete
 
 
 @jit(parallel=True)
-def _tpr_at_fpr_batch(tp, fp, offsets, grid, hull):
-    """TPR at each FPR of ``grid`` for every curve of a ragged batch (see the PR twin)."""
-    n_curves = offsets.size - 1
-    out = np.empty((n_curves, grid.size))
+def _check_points(starts, tp, fp, P_row, N_row, tol):
+    """Validate sorted points of many curves and find each curve's totals.
+
+    Rows of curve ``c`` are ``[starts[c]:starts[c + 1]]`` (non-empty), ordered by
+    (TP, FP). ``P_row``/``N_row``: per-row class totals, or empty arrays to take each
+    curve's largest TP and FP. Returns ``(status, row, P, N, complete)``: the problem
+    of the first curve that has one (a status code above and the sorted row it
+    concerns; for ``NOT_MONOTONE`` the later of the two rows), and whether every curve
+    already starts at the origin, ends at ``(P, N)`` and needs no rounding fix (then
+    the input can be used as it is).
+    """
+    n_curves = starts.size - 1
+    P = np.empty(n_curves)
+    N = np.empty(n_curves)
+    st = np.empty(n_curves, dtype=np.int64)
+    rows = np.empty(n_curves, dtype=np.int64)
+    comp = np.empty(n_curves, dtype=np.bool_)
     for c in prange(n_curves):
-        a = offsets[c]
-        b = offsets[c + 1]
-        _interp_one(tp[a:b], fp[a:b], grid, out[c], True, hull)
-    return out
+        s, r, k = _check_curve(starts[c], starts[c + 1], tp, fp, P_row, N_row, tol, P, N, c)
+        st[c] = s
+        rows[c] = r
+        comp[c] = k
+    complete = True
+    for c in range(n_curves):
+        if st[c] != OK:
+            return st[c], rows[c], P, N, False
+        complete = complete and comp[c]
+    return OK, -1, P, N, complete
+
+
+@jit
+def _with_ends_batch(starts, tp, fp, P, N):
+    """Copy sorted, checked points curve by curve between an added origin and end.
+
+    Counts are clipped to ``(P, N)`` and FP made non-decreasing (rounding within the
+    tolerance of :func:`_check_points`). Returns ``(tp, fp, offsets)`` in the ragged
+    layout of the grid kernels; each curve gets two more vertices than it had rows.
+    """
+    n_curves = starts.size - 1
+    offsets = np.empty(n_curves + 1, dtype=np.int64)
+    offsets[0] = 0
+    for c in range(n_curves):
+        offsets[c + 1] = offsets[c] + (starts[c + 1] - starts[c]) + 2
+    T = np.empty(offsets[n_curves])
+    F = np.empty(offsets[n_curves])
+    for c in range(n_curves):
+        u = offsets[c]
+        T[u] = 0.0
+        F[u] = 0.0
+        prev = 0.0
+        j = u + 1
+        for i in range(starts[c], starts[c + 1]):
+            t = min(tp[i], P[c])
+            f = max(min(fp[i], N[c]), prev)
+            T[j] = t
+            F[j] = f
+            prev = f
+            j += 1
+        T[j] = P[c]
+        F[j] = N[c]
+    return T, F, offsets
