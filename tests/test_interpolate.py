@@ -108,7 +108,11 @@ def _grid_with_vertices(tp, fp, rng, space):
         extra = tp / tp[-1] if tp[-1] > 0 else np.array([])
     else:
         extra = fp / fp[-1] if fp[-1] > 0 else np.array([])
-    return np.unique(np.concatenate([base, extra, rng.random(5)]))
+    # vertex values and their floating-point neighbours (the exact-match rule's edges)
+    near = np.concatenate([extra, np.nextafter(extra, 2.0), np.nextafter(extra, -1.0)])
+    g = np.concatenate([base, near, rng.random(5)])
+    # (no subnormal grid values: both sides would compare rounding noise there)
+    return np.unique(g[((g >= 1e-300) | (g == 0)) & (g <= 1)])
 
 
 @pytest.mark.parametrize("hull", [False, True])

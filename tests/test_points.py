@@ -270,6 +270,11 @@ def test_hull_is_the_achievable_curve():
     assert c.auc("integral", hull=True) > c.auc("integral")
     np.testing.assert_allclose(c.precision_at([0.4], hull=True),
                                h.precision_at([0.4]))
+    grid = np.linspace(0.05, 0.95, 19)
+    np.testing.assert_allclose(c.resample(recall=grid, hull=True).precision[1:-1],
+                               h.precision_at(grid), rtol=1e-15)
+    np.testing.assert_allclose(c.to_roc().resample(fpr=grid, hull=True).tpr[1:-1],
+                               h.to_roc().tpr_at(grid), rtol=1e-15)
 
 
 def test_auc_methods_and_ratio_only():

@@ -44,6 +44,13 @@ from .._numba import jit
 from .hull import _hull_indices
 
 
+# a product ``r * P`` is within 1 ulp of the real product and ``tp / P`` within 1 ulp
+# of the real quotient, so ``tp < r P (1 - 4 eps)`` implies ``tp / P < r`` and
+# ``tp > r P (1 + 4 eps)`` implies ``tp / P > r`` (both in floating point)
+_BELOW = 1.0 - 4.0 * np.finfo(np.float64).eps
+_ABOVE = 1.0 + 4.0 * np.finfo(np.float64).eps
+
+
 @jit
 def _precision_at_recall(tp, fp, recall_grid, out):
     """Precision of the count-interpolated PR curve at each recall of ``recall_grid``.
@@ -78,17 +85,23 @@ def _precision_at_recall(tp, fp, recall_grid, out):
         if not (r > 0.0 and r <= 1.0):
             out[k] = np.nan
             continue
-        # first vertex whose recall reaches r (exists: the last one has recall 1)
+        # first vertex whose recall tp / P reaches r (exists: the last has recall 1).
+        # Divisions are slow: vertices clearly below (tp < r P (1 - 4 eps)) are passed
+        # on a product, which implies tp / P < r in floating point; the exact test
+        # decides only near r.
+        t = r * P
+        while tp[i] < t * _BELOW:
+            i += 1
         while tp[i] / P < r:
             i += 1
-        if tp[i] / P == r:
-            out[k] = tp[i] / (tp[i] + fp[i])
+        ti = tp[i]
+        if ti <= t * _ABOVE and ti / P == r:
+            out[k] = ti / (ti + fp[i])
         else:
             # tp[i - 1] / P < r < tp[i] / P, i >= 1 since tp[0] / P = 0 < r
             ta = tp[i - 1]
             fa = fp[i - 1]
-            t = r * P
-            frac = (t - ta) / (tp[i] - ta)
+            frac = (t - ta) / (ti - ta)
             if frac < 0.0:
                 frac = 0.0
             elif frac > 1.0:
@@ -119,14 +132,17 @@ def _tpr_at_fpr(tp, fp, fpr_grid, out):
         if not (x >= 0.0 and x <= 1.0):
             out[k] = np.nan
             continue
-        # last vertex whose FPR is <= x
+        # last vertex whose FPR fp / N is <= x (products pass clear cases, as above)
+        xn = x * N
+        while i < n - 1 and fp[i + 1] < xn * _BELOW:
+            i += 1
         while i < n - 1 and fp[i + 1] / N <= x:
             i += 1
-        if i == n - 1 or fp[i] / N == x:
+        if i == n - 1 or (fp[i] >= xn * _BELOW and fp[i] / N == x):
             out[k] = tp[i] / P
         else:
             fa = fp[i]
-            frac = (x * N - fa) / (fp[i + 1] - fa)
+            frac = (xn - fa) / (fp[i + 1] - fa)
             if frac < 0.0:
                 frac = 0.0
             elif frac > 1.0:
