@@ -82,6 +82,8 @@ def test_results_agree(curves, space):
     np.testing.assert_allclose(kern(tp, fp, offsets, GRID, False), ref, rtol=1e-12)
     _, mat = prn.interpolate_matrix(frame, grid=GRID, by="curve", space=space)
     np.testing.assert_allclose(mat, ref, rtol=1e-12)
+    first = frame[frame["curve"] < 50]
+    np.testing.assert_allclose(numpy_groupby_loop(first, GRID, space), ref[:50], rtol=1e-12)
 
 
 @pytest.mark.parametrize("space", ["pr", "roc"])
@@ -136,3 +138,30 @@ def test_numpy_loop_peer(benchmark, curves, space):
     tp, fp, offsets, _ = curves
     benchmark.group = f"interpolate {space}"
     benchmark.pedantic(numpy_loop, args=(tp, fp, offsets, GRID, space), rounds=3)
+
+
+def numpy_groupby_loop(frame, grid, space):
+    """What users write today from a tidy frame: groupby, then np.interp per curve."""
+    rows = []
+    for _, part in frame.groupby("curve", sort=True):
+        t = part["tp"].to_numpy()
+        f = part["fp"].to_numpy()
+        P, N = t[-1], f[-1]
+        if space == "pr":
+            tt = grid * P
+            ff = np.interp(tt, t, f)
+            with np.errstate(invalid="ignore"):
+                row = tt / (tt + ff)
+            row[0] = t[1] / (t[1] + f[1])
+        else:
+            row = np.interp(grid * N, f, t) / P
+        rows.append(row)
+    return np.array(rows)
+
+
+@pytest.mark.parametrize("space", ["pr", "roc"])
+def test_numpy_groupby_loop_peer(benchmark, curves, space):
+    # peer of test_public_interpolate_matrix: both start from the tidy frame
+    _, _, _, frame = curves
+    benchmark.group = f"interpolate {space}"
+    benchmark.pedantic(numpy_groupby_loop, args=(frame, GRID, space), rounds=2)
