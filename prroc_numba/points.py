@@ -908,10 +908,7 @@ def _pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
         if a is not None and (~np.isfinite(a) | (a <= 0)).any():
             raise ValueError(f"{arg} must be finite and > 0 on every row")
 
-    codes, key_frame = _group_codes(points, by, n)
-    if codes is None:
-        codes = np.zeros(n, dtype=np.int64)
-        key_frame = pd.DataFrame(index=range(n))
+    codes, key_frame = _curve_codes(points, by, n)
 
     def num(col, check=True):
         try:
@@ -1005,6 +1002,39 @@ def _pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
     keys = (key_frame.iloc[first].reset_index(drop=True) if by is not None
             else pd.DataFrame(index=range(1)))
     return T, Fp, off, keys, P, N
+
+
+def _curve_codes(points, by, n):
+    """Curve code of each row (sorted key order) and a frame of the key columns.
+
+    Fast path for rows already grouped in sorted key order (as the output of
+    :func:`pr_curve` is): codes from the key changes, no hashing. Otherwise (or on any
+    doubt: missing values, incomparable types) :func:`prroc_numba._ragged._group_codes`.
+    """
+    if by is None:
+        return np.zeros(n, dtype=np.int64), pd.DataFrame(index=range(n))
+    names = [by] if isinstance(by, str) else list(by)
+    if all(c in points.columns for c in names) and n > 1:
+        try:
+            cols = [points[c].to_numpy() for c in names]
+            if not any(pd.isna(a).any() for a in cols):
+                change = np.zeros(n - 1, dtype=bool)
+                increasing = np.zeros(n - 1, dtype=bool)
+                equal_so_far = np.ones(n - 1, dtype=bool)
+                for a in cols:
+                    gt = a[1:] > a[:-1]
+                    eq = a[1:] == a[:-1]
+                    increasing |= equal_so_far & gt
+                    equal_so_far &= eq
+                    change |= ~eq
+                # every key change goes up: runs are contiguous and in sorted order
+                if np.array_equal(change, increasing):
+                    codes = np.zeros(n, dtype=np.int64)
+                    np.cumsum(change, out=codes[1:])
+                    return codes, points[names]
+        except TypeError:
+            pass
+    return _group_codes(points, by, n)
 
 
 def _describe_curves(keys, bad):

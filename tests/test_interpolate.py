@@ -234,6 +234,31 @@ def test_interpolate_frame_layout_and_invariances():
     np.testing.assert_array_equal(one["precision"], mat[2])
 
 
+def test_interpolate_two_key_columns_sorted_or_not():
+    rng = np.random.default_rng(9)
+    df = _scored_batch(rng, 12, 20)
+    df["model"] = np.where(df["g"] % 3 == 0, "b", "a")
+    df["rep"] = df["g"] // 3
+    pts = prn.pr_curve(df, score="s", label="y", by=["model", "rep"], weight="w")
+    grid = np.linspace(0, 1, 9)
+    keys, mat = prn.interpolate_matrix(pts, grid=grid, by=["model", "rep"])  # fast path
+    k2, m2 = prn.interpolate_matrix(pts.sample(frac=1.0, random_state=2), grid=grid,
+                                    by=["model", "rep"])  # hashed grouping
+    pd.testing.assert_frame_equal(keys, k2)
+    np.testing.assert_array_equal(mat, m2)
+    assert keys.values.tolist() == sorted(keys.values.tolist())
+    for i, (m, r) in enumerate(keys.itertuples(index=False)):
+        part = pts[(pts["model"] == m) & (pts["rep"] == r)]
+        np.testing.assert_allclose(mat[i], naive.precision_at_recall(
+            part["tp"].to_numpy(), part["fp"].to_numpy(), grid), rtol=1e-12, atol=1e-15)
+    # categorical keys: value order, like every other function (pack's grouping)
+    cat = pts.assign(model=pd.Categorical(pts["model"], categories=["b", "a"]))
+    k3, m3 = prn.interpolate_matrix(cat.sample(frac=1.0, random_state=3), grid=grid,
+                                    by=["model", "rep"])
+    assert k3.astype(str).values.tolist() == keys.astype(str).values.tolist()
+    np.testing.assert_array_equal(m3, mat)
+
+
 def test_interpolate_rates_input_equals_counts_input():
     rng = np.random.default_rng(8)
     df = _scored_batch(rng, 5, 30)
