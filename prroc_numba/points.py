@@ -36,7 +36,8 @@ Rules for points (shared by the classes and the frame functions)
   recall 1 at precision ``P / (P + N)``) are added when missing, as in the paper.
 * **Order.** Points may come in any order; they are sorted by TP, then FP. They must
   describe one ranking -- FP never decreases as TP grows -- else ``ValueError`` naming
-  the two points (operating points of different classifiers are no single curve).
+  the two points (operating points of different classifiers are no single curve; their
+  achievable curve is ``PRCurve.achievable`` / ``ROCCurve.achievable``).
   Decreases of FP below ``1e-9 N`` (rounding in rates) are absorbed.
 * **Same TP or same FP.** Precision at a recall shared by several points is the best
   one (lowest FP); TPR at an FPR shared by several points is the highest one. See
@@ -201,7 +202,7 @@ def _check_within(tp, fp, P, N, where, unit):
     return np.minimum(tp, P), np.minimum(fp, N)
 
 
-def _sort_monotone(tp, fp, N, where):
+def _sort_monotone(tp, fp, N, where, who="PRCurve"):
     """Order by (TP, FP); FP must not decrease (up to ``_TOL * N``, absorbed).
 
     Returns ``(order, tp[order], fp[order])`` with FP made non-decreasing.
@@ -215,9 +216,9 @@ def _sort_monotone(tp, fp, N, where):
         raise ValueError(
             f"the points are not one curve: {where(b)} has more true positives but fewer "
             f"false positives (FP {f[i + 1]:.6g} < {f[i]:.6g}) than {where(a)}. Points of "
-            "one ranking have FP non-decreasing in TP; operating points of different "
-            "classifiers are not a curve (their best combination is the hull of the ROC "
-            "points of a curve that contains them all)"
+            "one ranking have FP non-decreasing in TP. For operating points of different "
+            f"classifiers use {who.split('.')[0]}.achievable(...): their achievable curve "
+            "(the ROC convex hull)"
         )
     return order, tp[order], np.maximum.accumulate(f) if f.size else f
 
@@ -379,23 +380,36 @@ class PRCurve(_PointCurve):
 
     def __init__(self, points=None, *, recall=None, precision=None, n_pos=None, n_neg=None,
                  pos_neg_ratio=None):
-        who = "PRCurve"
-        P, N, known = _class_counts(n_pos, n_neg, pos_neg_ratio, required=True, who=who)
-        r, p = _pairs(points, recall, precision, "recall", "precision", who)
-        unit = "" if known else " (N = 1 in units of pos_neg_ratio)"
+        self._s = _pr_state(points, recall, precision, n_pos, n_neg, pos_neg_ratio,
+                            "PRCurve", achievable=False)
 
-        def where(k):
-            return _describe_point(k, "recall", r, "precision", p)
+    @classmethod
+    def achievable(cls, points=None, *, recall=None, precision=None, n_pos=None, n_neg=None,
+                   pos_neg_ratio=None):
+        """The achievable PR curve of operating points that need not be one ranking.
 
-        keep = np.flatnonzero(r > 0)  # recall-0 points are the origin (module docstring)
-        tp, fp = _pr_to_counts(r[keep], p[keep], P, lambda k: where(int(keep[k])))
-        tp, fp = _check_within(tp, fp, P, N, lambda k: where(int(keep[k])), unit)
-        order, tp, fp = _sort_monotone(tp, fp, N, lambda k: where(int(keep[k])))
-        tp, fp, add0, add1 = _with_ends(tp, fp, P, N)
-        rr = np.concatenate([[0.0] if add0 else [], r[keep][order], [1.0] if add1 else []])
-        pp = np.concatenate([[1.0] if add0 else [], p[keep][order],
-                             [P / (P + N)] if add1 else []])
-        self._s = _State(tp, fp, P, N, known, {"pr": (rr, pp)})
+        Points of several classifiers (or thresholds of unknown order) are no single
+        curve, but the best curve they can achieve is: the ROC convex hull of the points
+        with the origin and end, read back in PR space (Davis & Goadrich 2006,
+        Corollary 3.1). Arguments as for :class:`PRCurve`.
+
+        Returns
+        -------
+        PRCurve
+            The hull vertices (points under the hull are dropped).
+
+        Examples
+        --------
+        >>> import prroc_numba as prn
+        >>> pts = [(0.2, 0.8), (0.4, 0.4), (0.6, 0.5)]  # (0.4, 0.4) is dominated
+        >>> prn.PRCurve.achievable(pts, n_pos=10, n_neg=20).points().round(4)
+        array([[0.    , 1.    ],
+               [0.2   , 0.8   ],
+               [0.6   , 0.5   ],
+               [1.    , 0.3333]])
+        """
+        return cls._make(_pr_state(points, recall, precision, n_pos, n_neg, pos_neg_ratio,
+                                   "PRCurve.achievable", achievable=True))
 
     @classmethod
     def from_counts(cls, tp, fp, *, n_pos=None, n_neg=None):
@@ -619,21 +633,34 @@ class ROCCurve(_PointCurve):
 
     def __init__(self, points=None, *, fpr=None, tpr=None, n_pos=None, n_neg=None,
                  pos_neg_ratio=None):
-        who = "ROCCurve"
-        bal = _class_counts(n_pos, n_neg, pos_neg_ratio, required=False, who=who)
-        P, N, known = bal if bal is not None else (1.0, 1.0, False)
-        x, y = _pairs(points, fpr, tpr, "fpr", "tpr", who)
+        self._s, self._balanced = _roc_state(points, fpr, tpr, n_pos, n_neg, pos_neg_ratio,
+                                             "ROCCurve", achievable=False)
 
-        def where(k):
-            return _describe_point(k, "fpr", x, "tpr", y)
+    @classmethod
+    def achievable(cls, points=None, *, fpr=None, tpr=None, n_pos=None, n_neg=None,
+                   pos_neg_ratio=None):
+        """The ROC convex hull of operating points that need not be one ranking.
 
-        tp, fp = y * P, x * N
-        order, tp, fp = _sort_monotone(tp, fp, N, where)
-        tp, fp, add0, add1 = _with_ends(tp, fp, P, N)
-        xx = np.concatenate([[0.0] if add0 else [], x[order], [1.0] if add1 else []])
-        yy = np.concatenate([[0.0] if add0 else [], y[order], [1.0] if add1 else []])
-        self._s = _State(tp, fp, P, N, known, {"roc": (xx, yy)})
-        self._balanced = bal is not None
+        Arguments as for :class:`ROCCurve`; see :meth:`PRCurve.achievable`.
+
+        Returns
+        -------
+        ROCCurve
+            The hull vertices from (0, 0) to (1, 1).
+
+        Examples
+        --------
+        >>> import prroc_numba as prn
+        >>> prn.ROCCurve.achievable([(0.1, 0.5), (0.3, 0.6), (0.5, 0.9)]).points()
+        array([[0. , 0. ],
+               [0.1, 0.5],
+               [0.5, 0.9],
+               [1. , 1. ]])
+        """
+        obj = cls.__new__(cls)
+        obj._s, obj._balanced = _roc_state(points, fpr, tpr, n_pos, n_neg, pos_neg_ratio,
+                                           "ROCCurve.achievable", achievable=True)
+        return obj
 
     @classmethod
     def _make(cls, state):
@@ -783,6 +810,53 @@ class ROCCurve(_PointCurve):
                              F.TP: self._s.tp, F.FP: self._s.fp})
 
 
+def _hull_of_points(tp, fp, P, N, known):
+    """Upper ROC hull of arbitrary count points plus the origin and (P, N)."""
+    order = np.lexsort((tp, fp))  # by FP, then TP: the x order of the monotone chain
+    t, f, _, _ = _with_ends(tp[order], fp[order], P, N)
+    idx = _hull_indices(t, f)
+    return _State(t[idx], f[idx], P, N, known)
+
+
+def _pr_state(points, recall, precision, n_pos, n_neg, pos_neg_ratio, who, achievable):
+    P, N, known = _class_counts(n_pos, n_neg, pos_neg_ratio, required=True, who=who)
+    r, p = _pairs(points, recall, precision, "recall", "precision", who)
+    unit = "" if known else " (N = 1 in units of pos_neg_ratio)"
+    keep = np.flatnonzero(r > 0)  # recall-0 points are the origin (module docstring)
+
+    def where(k):
+        k = int(keep[k])
+        return _describe_point(k, "recall", r, "precision", p)
+
+    tp, fp = _pr_to_counts(r[keep], p[keep], P, where)
+    tp, fp = _check_within(tp, fp, P, N, where, unit)
+    if achievable:
+        return _hull_of_points(tp, fp, P, N, known)
+    order, tp, fp = _sort_monotone(tp, fp, N, where, who)
+    tp, fp, add0, add1 = _with_ends(tp, fp, P, N)
+    rr = np.concatenate([[0.0] if add0 else [], r[keep][order], [1.0] if add1 else []])
+    pp = np.concatenate([[1.0] if add0 else [], p[keep][order], [P / (P + N)] if add1 else []])
+    return _State(tp, fp, P, N, known, {"pr": (rr, pp)})
+
+
+def _roc_state(points, fpr, tpr, n_pos, n_neg, pos_neg_ratio, who, achievable):
+    bal = _class_counts(n_pos, n_neg, pos_neg_ratio, required=False, who=who)
+    P, N, known = bal if bal is not None else (1.0, 1.0, False)
+    x, y = _pairs(points, fpr, tpr, "fpr", "tpr", who)
+
+    def where(k):
+        return _describe_point(k, "fpr", x, "tpr", y)
+
+    tp, fp = y * P, x * N
+    if achievable:
+        return _hull_of_points(tp, fp, P, N, known), bal is not None
+    order, tp, fp = _sort_monotone(tp, fp, N, where, who)
+    tp, fp, add0, add1 = _with_ends(tp, fp, P, N)
+    xx = np.concatenate([[0.0] if add0 else [], x[order], [1.0] if add1 else []])
+    yy = np.concatenate([[0.0] if add0 else [], y[order], [1.0] if add1 else []])
+    return _State(tp, fp, P, N, known, {"roc": (xx, yy)}), bal is not None
+
+
 def _state_from_counts(tp, fp, n_pos, n_neg, who):
     tp = np.asarray(tp, dtype=np.float64).ravel()
     fp = np.asarray(fp, dtype=np.float64).ravel()
@@ -803,7 +877,7 @@ def _state_from_counts(tp, fp, n_pos, n_neg, who):
         k = int(np.argmax(tp > P * (1 + _TOL)))
         raise ValueError(f"{who}: {where(k)} has more true positives than n_pos={P:g}")
     tp, fp = _check_within(tp, fp, P, N, where, "")
-    _, tp, fp = _sort_monotone(tp, fp, N, where)
+    _, tp, fp = _sort_monotone(tp, fp, N, where, who)
     t, f, _, _ = _with_ends(tp, fp, P, N)
     return _State(t, f, P, N, True)
 

@@ -218,12 +218,36 @@ def test_pr2roc_failure_non_monotone_input_is_a_clear_error():
     # recall up, FP down: not one ranking (pr2roc silently builds a curve from it)
     with pytest.raises(ValueError, match=r"not one curve.*point 1 \(recall=0.5, precision=0.9"):
         prn.PRCurve(recall=[0.25, 0.5], precision=[0.5, 0.9], n_pos=20, n_neg=2000)
-    with pytest.raises(ValueError, match="not one curve"):
+    with pytest.raises(ValueError, match=r"not one curve.*ROCCurve.achievable"):
         prn.ROCCurve(fpr=[0.5, 0.2], tpr=[0.3, 0.6])
     # rounding in a printed table (FP down by < 1e-9 N) is absorbed
     c = prn.PRCurve(recall=[0.25, 0.3], precision=[0.5, 6 / 11 * (1 + 1e-13)],
                     n_pos=20, n_neg=2000)
     assert len(c) == 4
+
+
+def test_achievable_curve_of_operating_points_equals_brute_force_hull():
+    import naive
+
+    rng = np.random.default_rng(2)
+    for _ in range(30):
+        k = int(rng.integers(1, 9))
+        fpr, tpr = rng.random(k).round(2), rng.random(k).round(2)
+        r = prn.ROCCurve.achievable(fpr=fpr, tpr=tpr, n_pos=10, n_neg=30)
+        # brute force on origin + points + end (any order of the middle points)
+        tp = np.concatenate([[0.0], tpr * 10, [10.0]])
+        fp = np.concatenate([[0.0], fpr * 30, [30.0]])
+        idx = naive.upper_hull(tp, fp)
+        ref = sorted(set(zip(fp[idx], tp[idx])))
+        got = sorted(zip(r.fp, r.tp))
+        np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-12)
+        assert r.auc() >= prn.ROCCurve(fpr=[0.0], tpr=[0.0]).auc() - 1e-12
+    # PR: non-monotone operating points; the dominated one is dropped
+    c = prn.PRCurve.achievable(recall=[0.2, 0.4, 0.5], precision=[0.8, 0.9, 0.4],
+                               n_pos=10, n_neg=20)
+    np.testing.assert_allclose(c.tp, [0, 4, 10])  # (2, 0.5) and (5, 7.5) lie under
+    assert c.auc("integral") >= prn.PRCurve([(0.4, 0.9)], n_pos=10, n_neg=20).auc(
+        "integral") - 1e-12
 
 
 def test_pr2roc_failure_precision_zero_at_positive_recall_names_the_point():
