@@ -394,3 +394,37 @@ def test_no_global_numpy_state_change():
         prn.interpolate(pts, grid=5, by="g", space="roc", hull=True)
         prn.average_curves(pts, grid=5, curve="g")
     assert np.geterr() == before
+
+
+def test_roc_interpolation_matches_numpy_interp_on_sklearn_curve():
+    from sklearn.metrics import roc_curve as sk_roc
+
+    rng = np.random.default_rng(17)
+    y = (rng.random(400) < 0.3).astype(int)
+    s = np.round(rng.normal(size=400) + y, 1)
+    fpr, tpr, _ = sk_roc(y, s, drop_intermediate=False)
+    # grid values away from every vertex FPR: linear interpolation is unambiguous there
+    grid = np.sort(rng.random(200))
+    grid = grid[np.min(np.abs(grid[:, None] - fpr[None, :]), axis=1) > 1e-9]
+    pts = prn.roc_curve(score=s, label=y)
+    got = prn.interpolate(pts, grid=grid, space="roc")["tpr"].to_numpy()
+    np.testing.assert_allclose(got, np.interp(grid, fpr, tpr), rtol=1e-12, atol=1e-15)
+    # and at the vertex FPRs the highest TPR there (sklearn's last point at that FPR)
+    ufpr = np.unique(fpr)
+    top = np.array([tpr[fpr == v].max() for v in ufpr])
+    got_v = prn.interpolate(pts, grid=ufpr, space="roc")["tpr"].to_numpy()
+    np.testing.assert_allclose(got_v, top, rtol=1e-12, atol=1e-15)
+
+
+def test_pr_interpolation_at_sklearn_recalls_is_the_best_precision_there():
+    from sklearn.metrics import precision_recall_curve
+
+    rng = np.random.default_rng(18)
+    y = (rng.random(300) < 0.2).astype(int)
+    s = np.round(rng.normal(size=300) + y, 1)
+    prec, rec, _ = precision_recall_curve(y, s)
+    urec = np.unique(rec[rec > 0])
+    best = np.array([prec[rec == v].max() for v in urec])
+    pts = prn.pr_curve(score=s, label=y)
+    got = prn.interpolate(pts, grid=urec)["precision"].to_numpy()
+    np.testing.assert_allclose(got, best, rtol=1e-12)
