@@ -316,6 +316,14 @@ class _PointCurve:
         PRCurve or ROCCurve
             Same class, only the hull vertices, from the origin to the end point
             (Davis & Goadrich 2006, Corollary 3.1); collinear points are dropped.
+
+        Examples
+        --------
+        >>> import prroc_numba as prn
+        >>> c = prn.PRCurve(recall=[0.2, 0.4, 0.6], precision=[0.8, 0.4, 0.5],
+        ...                 n_pos=10, n_neg=20)
+        >>> c.hull().recall   # (0.4, 0.4) lies under the ROC hull
+        array([0. , 0.2, 0.6, 1. ])
         """
         idx = _hull_indices(self._s.tp, self._s.fp)
         return self._from_counts(self._s.tp[idx], self._s.fp[idx])
@@ -446,7 +454,16 @@ class PRCurve(_PointCurve):
         return self._s.pr()[1].copy()
 
     def points(self):
-        """The points as an array of (recall, precision) rows, shape (n, 2)."""
+        """The points as an array of (recall, precision) rows, shape (n, 2).
+
+        Examples
+        --------
+        >>> import prroc_numba as prn
+        >>> prn.PRCurve([(0.5, 0.5)], n_pos=10, n_neg=10).points()
+        array([[0. , 1. ],
+               [0.5, 0.5],
+               [1. , 0.5]])
+        """
         r, p = self._s.pr()
         return np.column_stack([r, p])
 
@@ -679,7 +696,16 @@ class ROCCurve(_PointCurve):
         return self._s.roc()[1].copy()
 
     def points(self):
-        """The points as an array of (fpr, tpr) rows, shape (n, 2)."""
+        """The points as an array of (fpr, tpr) rows, shape (n, 2).
+
+        Examples
+        --------
+        >>> import prroc_numba as prn
+        >>> prn.ROCCurve([(0.5, 0.8)]).points()
+        array([[0. , 0. ],
+               [0.5, 0.8],
+               [1. , 1. ]])
+        """
         x, y = self._s.roc()
         return np.column_stack([x, y])
 

@@ -391,3 +391,12 @@ def test_no_warnings_and_copies():
         rec = c.recall
         rec[:] = 7
         assert c.recall[1] == 0.25  # properties are copies
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import prroc_numba.points as mod
+
+    result = doctest.testmod(mod, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 20 and result.failed == 0
