@@ -9,6 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import random_batch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import prroc_numba as prn
 from prroc_numba._kernels.grid import (
@@ -428,3 +430,34 @@ def test_pr_interpolation_at_sklearn_recalls_is_the_best_precision_there():
     pts = prn.pr_curve(score=s, label=y)
     got = prn.interpolate(pts, grid=urec)["precision"].to_numpy()
     np.testing.assert_allclose(got, best, rtol=1e-12)
+
+
+# ------------------------------------------------------------------ property (hypothesis)
+
+
+@st.composite
+def _count_curves(draw):
+    """Sweep-order count vertices from integer steps (ties: zero steps in TP or FP)."""
+    k = draw(st.integers(1, 12))
+    dt = draw(st.lists(st.integers(0, 3), min_size=k, max_size=k))
+    df = draw(st.lists(st.integers(0, 3), min_size=k, max_size=k))
+    tp = np.concatenate([[0.0], np.cumsum(dt)]).astype(float)
+    fp = np.concatenate([[0.0], np.cumsum(df)]).astype(float)
+    return tp, fp
+
+
+@settings(max_examples=150, deadline=None)
+@given(_count_curves(), st.lists(st.floats(0, 1, allow_subnormal=False), max_size=6))
+def test_property_kernels_equal_naive(curve, extra):
+    tp, fp = curve
+    grid_pr = np.unique(np.concatenate([extra, tp / tp[-1] if tp[-1] > 0 else [], [0, 1]]))
+    grid_roc = np.unique(np.concatenate([extra, fp / fp[-1] if fp[-1] > 0 else [], [0, 1]]))
+    np.testing.assert_allclose(_pr(tp, fp, grid_pr), naive.precision_at_recall(tp, fp, grid_pr),
+                               rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(_roc(tp, fp, grid_roc), naive.tpr_at_fpr(tp, fp, grid_roc),
+                               rtol=1e-12, atol=1e-15)
+    # on the hull the PR curve is never below the curve itself
+    idx = _hull_indices(tp, fp)
+    on_hull = _pr(tp[idx], fp[idx], grid_pr)
+    assert (np.nan_to_num(on_hull, nan=0) >= np.nan_to_num(_pr(tp, fp, grid_pr), nan=0)
+            - 1e-12).all()

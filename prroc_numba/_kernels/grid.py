@@ -43,7 +43,6 @@ from numba import prange
 from .._numba import jit
 from .hull import _hull_indices
 
-
 # a product ``r * P`` is within 1 ulp of the real product and ``tp / P`` within 1 ulp
 # of the real quotient, so ``tp < r P (1 - 4 eps)`` implies ``tp / P < r`` and
 # ``tp > r P (1 + 4 eps)`` implies ``tp / P > r`` (both in floating point)
@@ -212,9 +211,10 @@ def _is_sorted(codes, tp, fp):
     for i in range(1, codes.size):
         if codes[i] < codes[i - 1]:
             return False
-        if codes[i] == codes[i - 1]:
-            if tp[i] < tp[i - 1] or (tp[i] == tp[i - 1] and fp[i] < fp[i - 1]):
-                return False
+        if codes[i] == codes[i - 1] and (
+            tp[i] < tp[i - 1] or (tp[i] == tp[i - 1] and fp[i] < fp[i - 1])
+        ):
+            return False
     return True
 
 
