@@ -18,5 +18,7 @@ Modules:
 * :mod:`.sweep` -- cumulative TP/FP at every distinct score (the confusion sweep);
 * :mod:`.hull` -- upper convex hull of ROC points;
 * :mod:`.area` -- AUC estimators on one curve's (tp, fp) vertices, and the fused
-  sort + sweep + area batch kernel.
+  sort + sweep + area batch kernel;
+* :mod:`.grid` -- curves onto shared grids (precision at recall, count-interpolated;
+  TPR at FPR), batched over curves, and the packing of curves given as points.
 """
