@@ -1,21 +1,29 @@
 """prroc_numba: correct and fast precision-recall and ROC analysis for many curves at once.
 
 Public API (see ``DESIGN.md``): :func:`confusion`, :func:`roc_curve`, :func:`pr_curve`,
-:func:`auc`, :func:`auc_pr`, :func:`auc_roc`.
+:func:`auc`, :func:`auc_pr`, :func:`auc_roc`;
+curves given as points (:class:`PRCurve`, :class:`ROCCurve`) and many curves on shared
+grids (:func:`interpolate`, :func:`interpolate_matrix`, :func:`average_curves`).
 """
 
 from ._ragged import UndefinedMetricWarning
 from .curves import confusion, pr_curve, roc_curve
 from .metrics import auc, auc_pr, auc_roc
+from .points import PRCurve, ROCCurve, average_curves, interpolate, interpolate_matrix
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "PRCurve",
+    "ROCCurve",
     "UndefinedMetricWarning",
     "auc",
     "auc_pr",
     "auc_roc",
+    "average_curves",
     "confusion",
+    "interpolate",
+    "interpolate_matrix",
     "pr_curve",
     "roc_curve",
 ]
