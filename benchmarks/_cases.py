@@ -94,6 +94,7 @@ class Case:
     note: str = ""
     extra: dict = field(default_factory=dict)
     check: Callable | None = None  # asserts ours and the peer agree (run once, untimed)
+    target: float | None = None  # DESIGN.md's speed-up target for this case, if any
 
 
 def _fmt_n(n):
@@ -130,7 +131,9 @@ def _build_curves(scale=1.0):
             "sklearn precision_recall_curve + roc_curve", floor=lambda s=s: np.argsort(s),
             repeats=25 if n <= 10**4 else (7 if n <= 10**5 else 3),
             note="floor: np.argsort of the same scores (per call; ours makes 2 calls)",
-            extra={"single_call": lambda s=s, y=y: prn.pr_curve(score=s, label=y)},
+            extra={"single_call": lambda s=s, y=y: prn.pr_curve(score=s, label=y),
+                   "floor_target": 1.5 if n == 10**6 else None},
+            target=5.0 if n == 10**6 else None,
         ))
     return cases
 
@@ -174,6 +177,7 @@ def _build_auc(scale=1.0):
     cases.append(Case("auc", f"100 models x N={_fmt_n(n)} (wide)", ours_wide, peer_wide,
                       "loop of average_precision_score + roc_auc_score",
                       repeats=3, peer_repeats=2, peer_warmup=warm, check=check_wide,
+                      target=20.0 if n == 10**5 else None,
                       note="ours: PR by dg + ROC"))
     for n_curves, rows in [(1, 10**4), (100, 10**3), (10_000, 100)]:
         df = long_frame(n_curves, max(int(rows * scale), 20))
@@ -357,6 +361,7 @@ def _build_bootstrap(scale=1.0, capability="bootstrap"):
         cases.append(Case(capability, name, ours, peer,
                           "loop: stratified resample + average_precision_score per model",
                           repeats=2, peer_repeats=2, peer_scale=n_boot / n_peer,
+                          target=100.0 if (capability == "bootstrap" and n == 10**5) else None,
                           peer_warmup=lambda y=y, cols=cols: _sklearn_boot(y[:2000], [
                               c[:2000] for c in cols[:1]], 1),
                           note=f"peer timed on {n_peer} resamples x {n_boot // n_peer} "

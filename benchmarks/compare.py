@@ -114,7 +114,8 @@ def run(capabilities, scale, log=print):
             t_peer = best_time(case.peer, case.peer_repeats or case.repeats,
                                case.peer_warmup) * case.peer_scale
             row = {"capability": cap, "case": case.name, "ours_s": t_ours, "peer_s": t_peer,
-                   "peer": case.peer_name, "speedup": t_peer / t_ours, "note": case.note}
+                   "peer": case.peer_name, "speedup": t_peer / t_ours, "note": case.note,
+                   "target": case.target, "floor_target": case.extra.get("floor_target")}
             if case.floor is not None:
                 t_floor = best_time(case.floor, case.repeats)
                 row["argsort_s"] = t_floor
@@ -127,6 +128,17 @@ def run(capabilities, scale, log=print):
             log(f"{cap:14s} {case.name:45s} ours {_ms(t_ours):>11s}  peer {_ms(t_peer):>11s}"
                 f"  speed-up {row['speedup']:7.1f}x{extra}")
     return rows, skipped
+
+
+def _target_text(r):
+    parts = []
+    if r.get("target"):
+        ok = r["speedup"] >= r["target"]
+        parts.append(f"speed-up >= {r['target']:g}x: {'met' if ok else 'NOT met'}")
+    if r.get("floor_target") and "vs_argsort" in r:
+        ok = r["vs_argsort"] <= r["floor_target"]
+        parts.append(f"<= {r['floor_target']:g}x argsort: {'met' if ok else 'NOT met'}")
+    return "; ".join(parts)
 
 
 def _busy_warning(load, cores):
@@ -154,13 +166,15 @@ def markdown(result) -> str:
         "argsort*: one `pr_curve` call divided by `np.argsort` of the same scores (the "
         "sorting floor).",
         "",
-        "| capability | case | prroc_numba | peer | speed-up | one call vs argsort | peer |",
-        "|---|---|---:|---:|---:|---:|---|",
+        "| capability | case | prroc_numba | peer | speed-up | one call vs argsort | "
+        "DESIGN target | peer |",
+        "|---|---|---:|---:|---:|---:|---|---|",
     ]
     for r in result["rows"]:
         floor = f"{r['vs_argsort']:.2f}x" if "vs_argsort" in r else ""
         lines.append(f"| {r['capability']} | {r['case']} | {_ms(r['ours_s'])} | "
-                     f"{_ms(r['peer_s'])} | **{r['speedup']:,.1f}x** | {floor} | {r['peer']} |")
+                     f"{_ms(r['peer_s'])} | **{r['speedup']:,.1f}x** | {floor} | "
+                     f"{_target_text(r)} | {r['peer']} |")
     notes = sorted({(r["capability"], r["note"]) for r in result["rows"] if r["note"]})
     if notes:
         lines.append("")

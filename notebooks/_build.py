@@ -510,7 +510,14 @@ def main(argv):
         nbformat.write(notebook(cells), HERE / name)
         print("wrote", HERE / name)
     if "--execute" in argv:
+        import os
+
         from nbclient import NotebookClient
+
+        # the kernel imports this checkout's package
+        root = str(HERE.parent)
+        os.environ["PYTHONPATH"] = os.pathsep.join(
+            p for p in (root, os.environ.get("PYTHONPATH")) if p)
 
         for name in NOTEBOOKS:
             nb = nbformat.read(HERE / name, as_version=4)
