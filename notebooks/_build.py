@@ -340,7 +340,9 @@ fig.tight_layout()
 ## Pointwise bands around the PR curves
 
 `bootstrap_curve` puts every replicate's curve on a shared recall grid (correct PR
-interpolation) and returns pointwise percentile bands.
+interpolation) and returns pointwise percentile bands. At recall 0 a curve takes its
+flat-start value: the precision of its first step, 0 when the top-scored example is a
+negative (as PRROC).
 """),
     ("code", r"""
 bands = prn.bootstrap_curve(data, score=["boosting", "logistic", "heuristic"], label="label",
