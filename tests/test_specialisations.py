@@ -164,13 +164,14 @@ def _signatures_after_session():
 @pytest.mark.slow
 def test_every_kernel_has_at_most_one_specialisation():
     # a fresh process with an empty cache: every kernel the session needs compiles, so
-    # every dispatcher (callees too) lists what it was compiled for
+    # every dispatcher (callees too) lists what it was compiled for. NUMBA_OPT=0 halves
+    # the compile time; typing (hence the signatures) does not depend on it.
     code = ("import json, sys; sys.path.insert(0, 'tests'); import test_specialisations as t; "
             "print(json.dumps(t._signatures_after_session()))")
     with tempfile.TemporaryDirectory(prefix="prroc_numba_cache_") as cache:
         out = subprocess.run([sys.executable, "-c", code], cwd=str(ROOT), capture_output=True,
                              text=True, env={**os.environ, "PYTHONPATH": str(ROOT),
-                                             "NUMBA_CACHE_DIR": cache})
+                                             "NUMBA_CACHE_DIR": cache, "NUMBA_OPT": "0"})
     assert out.returncode == 0, out.stderr[-3000:]
     res = json.loads(out.stdout.strip().splitlines()[-1])
     sigs = res["signatures"]
