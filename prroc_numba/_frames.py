@@ -22,12 +22,13 @@ def points_frame(keys: pd.DataFrame, out_offsets: np.ndarray, columns: dict) -> 
     (curve ``c`` is ``[out_offsets[c]:out_offsets[c + 1]]``).
     """
     lengths = np.diff(out_offsets)
+    data = {}
     if keys.shape[1]:
-        frame = keys.iloc[np.repeat(np.arange(len(keys)), lengths)].reset_index(drop=True)
-        for name, col in columns.items():
-            frame[name] = col
-        return frame
-    return pd.DataFrame(columns)
+        rows = keys.iloc[np.repeat(np.arange(len(keys)), lengths)].reset_index(drop=True)
+        data.update({k: rows[k] for k in keys.columns})
+    data.update(columns)
+    # copy=False: the kernels' fresh arrays become the columns (no block consolidation)
+    return pd.DataFrame(data, copy=False)
 
 
 def curves_frame(keys: pd.DataFrame, columns: dict) -> pd.DataFrame:

@@ -83,6 +83,12 @@ def _sweep_batch(values, offsets, pos, neg, label_start):
     ``[out_offsets[c]:out_offsets[c + 1]]``, origin first, thresholds descending.
     """
     n_curves = offsets.size - 1
+    if n_curves == 1:  # one curve: no batch-wide copies of the order and sorted scores
+        ls = label_start[0]
+        thr, tp, fp = _sweep_one(values, pos[ls : ls + values.size], neg[ls : ls + values.size])
+        out_offsets = np.zeros(2, dtype=np.int64)
+        out_offsets[1] = thr.size
+        return thr, tp, fp, out_offsets
     order = np.empty(values.size, dtype=np.int64)
     sorted_values = np.empty(values.size)
     counts = np.empty(n_curves, dtype=np.int64)
