@@ -7,6 +7,7 @@ Public API (see ``DESIGN.md``): :func:`confusion`, :func:`roc_curve`, :func:`pr_
 from ._ragged import UndefinedMetricWarning
 from .curves import confusion, pr_curve, roc_curve
 from .metrics import auc, auc_pr, auc_roc
+from .bootstrap import bootstrap  # noqa: E402  (issue 5)
 
 __version__ = "0.1.0"
 
@@ -15,6 +16,7 @@ __all__ = [
     "auc",
     "auc_pr",
     "auc_roc",
+    "bootstrap",
     "confusion",
     "pr_curve",
     "roc_curve",

@@ -1,0 +1,374 @@
+"""Bootstrap replicates without re-sorting: a replicate is a vector of counts.
+
+Each curve is sorted once (:func:`_segments_batch`) and cut into **segments** along its
+descending score order:
+
+* every tied block of scores that holds positive mass is one segment;
+* every maximal run of tied blocks with no positive mass (negatives only) is merged
+  into one segment -- the "gap" between two positive-bearing blocks.
+
+A replicate's ROC/PR vertices are the cumulative (resampled) positive and negative mass
+at the segment ends, origin first. Merging a gap's blocks only removes vertices that
+lie on a straight run of constant TP, which no estimator of :mod:`.area` (nor the hull)
+depends on: they all use, for each TP step, only the vertex just before it, and ROC
+trapezoids are linear along such a run. A segment that draws no rows in a replicate
+adds no vertex (as if its rows were absent from the resampled data).
+
+Two ways to draw a replicate:
+
+* **grouped** (:func:`_boot_grouped`; one model per group, unweighted 0/1 labels): the
+  multinomial counts per segment are drawn directly by conditional binomials, so a
+  replicate costs O(segments) -- O(positive-bearing blocks), not O(rows);
+* **paired rows** (:func:`_boot_paired`; several models on the same rows, or weights /
+  soft labels): one row-count vector per group and replicate (``n`` uniform row
+  indices per stratum), reused for every model of the group, then one pass over each
+  model's sorted rows. Memory per thread is O(rows of a group), never O(B x N).
+
+Random numbers come from :mod:`.rng`: stream ``(seed, group, replicate)``, so results do
+not depend on the thread count or on how replicates are chunked.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from .._numba import jit
+from .area import _area_of_sweep
+from .rng import _binomial, _index, _stream
+from .sort import _argsort_desc
+
+
+# ------------------------------------------------------------------ segment structure
+
+
+@jit
+def _count_segments(x, pos, order):
+    n = order.size
+    k = 0
+    in_gap = False
+    i = 0
+    while i < n:
+        has_pos = False
+        j = i
+        while True:
+            if pos[order[j]] > 0.0:
+                has_pos = True
+            if j == n - 1 or x[order[j + 1]] != x[order[j]]:
+                break
+            j += 1
+        if has_pos:
+            k += 1
+            in_gap = False
+        elif not in_gap:
+            k += 1
+            in_gap = True
+        i = j + 1
+    return k
+
+
+@jit
+def _fill_segments(x, pos, neg, order, seg_end, sp, sn):
+    """Write segment ends (exclusive positions in sorted order) and their masses."""
+    n = order.size
+    k = -1
+    in_gap = False
+    i = 0
+    while i < n:
+        has_pos = False
+        tp = 0.0
+        tn = 0.0
+        j = i
+        while True:
+            r = order[j]
+            tp += pos[r]
+            tn += neg[r]
+            if pos[r] > 0.0:
+                has_pos = True
+            if j == n - 1 or x[order[j + 1]] != x[r]:
+                break
+            j += 1
+        if has_pos or not in_gap:
+            k += 1
+            sp[k] = tp
+            sn[k] = tn
+        else:
+            sp[k] += tp
+            sn[k] += tn
+        in_gap = not has_pos
+        seg_end[k] = j + 1
+        i = j + 1
+
+
+@jit(parallel=True)
+def _segments_batch(values, offsets, pos, neg, label_start):
+    """Sort every curve once and cut it into segments.
+
+    Returns ``(order, seg_offsets, seg_end, sp, sn)``: ``order[offsets[c]:offsets[c+1]]``
+    is curve ``c``'s descending argsort (local row indices); its segments are
+    ``[seg_offsets[c]:seg_offsets[c+1]]`` with exclusive end positions ``seg_end`` (in
+    sorted order) and positive / negative mass ``sp`` / ``sn``.
+    """
+    n_curves = offsets.size - 1
+    order = np.empty(values.size, dtype=np.int64)
+    counts = np.empty(n_curves, dtype=np.int64)
+    for c in prange(n_curves):
+        a = offsets[c]
+        b = offsets[c + 1]
+        ls = label_start[c]
+        o = _argsort_desc(values[a:b])
+        order[a:b] = o
+        counts[c] = _count_segments(values[a:b], pos[ls : ls + b - a], o)
+    seg_offsets = np.zeros(n_curves + 1, dtype=np.int64)
+    for c in range(n_curves):
+        seg_offsets[c + 1] = seg_offsets[c] + counts[c]
+    total = seg_offsets[n_curves]
+    seg_end = np.empty(total, dtype=np.int64)
+    sp = np.empty(total)
+    sn = np.empty(total)
+    for c in prange(n_curves):
+        a = offsets[c]
+        b = offsets[c + 1]
+        ls = label_start[c]
+        u = seg_offsets[c]
+        v = seg_offsets[c + 1]
+        _fill_segments(values[a:b], pos[ls : ls + b - a], neg[ls : ls + b - a], order[a:b],
+                       seg_end[u:v], sp[u:v], sn[u:v])
+    return order, seg_offsets, seg_end, sp, sn
+
+
+# ------------------------------------------------------- grouped (one model) replicates
+
+
+@jit
+def _multinomial_cells(st, k, total, out):
+    """Multinomial(total; k / sum(k)) over cells by conditional binomials.
+
+    ``k`` holds each cell's number of rows (exact integers as float64), ``total`` their
+    sum; the draw of ``total`` rows with replacement lands ``out[i]`` rows in cell ``i``.
+    Empty cells use no random numbers.
+    """
+    n_rem = np.int64(total)
+    k_rem = total
+    for i in range(k.size):
+        ki = k[i]
+        if ki <= 0.0 or n_rem == 0:
+            x = 0
+        elif ki >= k_rem:
+            x = n_rem
+        else:
+            x = _binomial(st, n_rem, ki / k_rem)
+        out[i] = x
+        n_rem -= x
+        k_rem -= ki
+
+
+@jit
+def _draw_segment_counts(st, sp, sn, P, N, stratified, xp, xn):
+    """Resampled positive / negative rows per segment for one replicate.
+
+    Stratified: ``P`` positives drawn among the positive rows and ``N`` negatives
+    among the negative rows. Otherwise ``P + N`` rows drawn among all rows (cells in
+    sorted order, a segment's positives before its negatives).
+    """
+    if stratified:
+        _multinomial_cells(st, sp, P, xp)
+        _multinomial_cells(st, sn, N, xn)
+        return
+    n_rem = np.int64(P + N)
+    k_rem = P + N
+    for i in range(sp.size):
+        for cls in range(2):
+            ki = sp[i] if cls == 0 else sn[i]
+            if ki <= 0.0 or n_rem == 0:
+                x = 0
+            elif ki >= k_rem:
+                x = n_rem
+            else:
+                x = _binomial(st, n_rem, ki / k_rem)
+            if cls == 0:
+                xp[i] = x
+            else:
+                xn[i] = x
+            n_rem -= x
+            k_rem -= ki
+
+
+@jit(parallel=True)
+def _boot_grouped(seg_offsets, sp, sn, curves, groups, seed, b0, b1, stratified, method,
+                  hull, out):
+    """Replicates ``b0 .. b1-1`` of the curves ``curves`` (group ids ``groups``).
+
+    Requires unweighted 0/1 labels (``sp``/``sn`` are row counts). Writes
+    ``out[k, b - b0]`` for ``curves[k]``.
+    """
+    nc = curves.size
+    nb = b1 - b0
+    for t in prange(nc * nb):
+        k = t // nb
+        j = t - k * nb
+        c = curves[k]
+        s0 = seg_offsets[c]
+        s1 = seg_offsets[c + 1]
+        m = s1 - s0
+        P = 0.0
+        N = 0.0
+        for s in range(s0, s1):
+            P += sp[s]
+            N += sn[s]
+        xp = np.empty(m, dtype=np.int64)
+        xn = np.empty(m, dtype=np.int64)
+        st = _stream(seed, groups[k], b0 + j)
+        _draw_segment_counts(st, sp[s0:s1], sn[s0:s1], P, N, stratified, xp, xn)
+        tp = np.empty(m + 1)
+        fp = np.empty(m + 1)
+        tp[0] = 0.0
+        fp[0] = 0.0
+        v = 0
+        for i in range(m):
+            if xp[i] != 0 or xn[i] != 0:  # a segment that drew no row adds no vertex
+                tp[v + 1] = tp[v] + xp[i]
+                fp[v + 1] = fp[v] + xn[i]
+                v += 1
+        out[k, j] = _area_of_sweep(tp[:v + 1], fp[:v + 1], method, hull)
+
+
+# ---------------------------------------------------------- paired (row) replicates
+
+
+@jit
+def _walk_area(order, seg_end, pos, neg, cnt, method, hull):
+    """Area of one curve whose rows carry multiplicities ``cnt`` (local row order)."""
+    m = seg_end.size
+    tp = np.empty(m + 1)
+    fp = np.empty(m + 1)
+    tp[0] = 0.0
+    fp[0] = 0.0
+    t = 0.0
+    f = 0.0
+    i = 0
+    v = 0
+    for s in range(m):
+        e = seg_end[s]
+        while i < e:
+            r = order[i]
+            w = cnt[r]
+            if w != 0.0:
+                t += w * pos[r]
+                f += w * neg[r]
+            i += 1
+        if t != tp[v] or f != fp[v]:  # a segment that drew no mass adds no vertex
+            v += 1
+            tp[v] = t
+            fp[v] = f
+    return _area_of_sweep(tp[:v + 1], fp[:v + 1], method, hull)
+
+
+@jit
+def _fill_row_counts(st, strata_rows, strata_offsets, n_strata, g, cnt):
+    """Add one bootstrap draw of group ``g``'s rows to ``cnt``: per stratum, as many
+    uniform draws (with replacement) as the stratum has rows."""
+    for s in range(n_strata):
+        u0 = strata_offsets[g * n_strata + s]
+        u1 = strata_offsets[g * n_strata + s + 1]
+        L = u1 - u0
+        for _ in range(L):
+            cnt[strata_rows[u0 + _index(st, L)]] += 1.0
+
+
+@jit(parallel=True)
+def _boot_paired(order, offsets, seg_offsets, seg_end, pos, neg, group_offsets, n_models,
+                 strata_rows, strata_offsets, n_strata, groups, seed, b0, b1, method, hull,
+                 out):
+    """Replicates ``b0 .. b1-1`` of every model of the groups ``groups``.
+
+    Per group and replicate, one row-count vector is drawn -- for each stratum ``s``
+    (``strata_rows[strata_offsets[g*n_strata+s] : ...]``, local row indices) as many
+    uniform row draws as the stratum has rows -- and reused for all ``n_models`` curves
+    of the group (curve ``g * n_models + model``). Writes
+    ``out[k * n_models + model, b - b0]``.
+    """
+    ng = groups.size
+    nb = b1 - b0
+    for t in prange(ng * nb):
+        k = t // nb
+        j = t - k * nb
+        g = groups[k]
+        a = group_offsets[g]
+        n = group_offsets[g + 1] - a
+        cnt = np.zeros(n)
+        st = _stream(seed, g, b0 + j)
+        _fill_row_counts(st, strata_rows, strata_offsets, n_strata, g, cnt)
+        for mdl in range(n_models):
+            c = g * n_models + mdl
+            out[k * n_models + mdl, j] = _walk_area(
+                order[offsets[c]:offsets[c + 1]], seg_end[seg_offsets[c]:seg_offsets[c + 1]],
+                pos[a:a + n], neg[a:a + n], cnt, method, hull,
+            )
+
+
+@jit(parallel=True)
+def _area_with_counts(order, offsets, seg_offsets, seg_end, pos, neg, label_start, cnt,
+                      method, hull):
+    """Area of every curve when label row ``r`` carries multiplicity ``cnt[r]``."""
+    n_curves = offsets.size - 1
+    out = np.empty(n_curves)
+    for c in prange(n_curves):
+        a = offsets[c]
+        b = offsets[c + 1]
+        ls = label_start[c]
+        out[c] = _walk_area(order[a:b], seg_end[seg_offsets[c]:seg_offsets[c + 1]],
+                            pos[ls:ls + b - a], neg[ls:ls + b - a], cnt[ls:ls + b - a],
+                            method, hull)
+    return out
+
+
+@jit(parallel=True)
+def _jackknife_group(order, offsets, seg_offsets, seg_end, pos, neg, first_curve, n_models,
+                     block, n_blocks, method, hull):
+    """Delete-a-block jackknife of the ``n_models`` curves of one group.
+
+    ``pos``/``neg``/``block`` are the group's rows; rows with ``block[r] == j`` are left
+    out of jackknife value ``j``. Returns float64 ``(n_blocks, n_models)``.
+    """
+    n = block.size
+    out = np.empty((n_blocks, n_models))
+    for j in prange(n_blocks):
+        cnt = np.ones(n)
+        for r in range(n):
+            if block[r] == j:
+                cnt[r] = 0.0
+        for mdl in range(n_models):
+            c = first_curve + mdl
+            out[j, mdl] = _walk_area(order[offsets[c]:offsets[c + 1]],
+                                     seg_end[seg_offsets[c]:seg_offsets[c + 1]],
+                                     pos, neg, cnt, method, hull)
+    return out
+
+
+@jit
+def _grouped_counts_one(seg_offsets, sp, sn, c, group, seed, b, stratified):
+    """The segment counts that :func:`_boot_grouped` draws for one replicate (tests)."""
+    s0 = seg_offsets[c]
+    s1 = seg_offsets[c + 1]
+    P = 0.0
+    N = 0.0
+    for s in range(s0, s1):
+        P += sp[s]
+        N += sn[s]
+    xp = np.empty(s1 - s0, dtype=np.int64)
+    xn = np.empty(s1 - s0, dtype=np.int64)
+    st = _stream(seed, group, b)
+    _draw_segment_counts(st, sp[s0:s1], sn[s0:s1], P, N, stratified, xp, xn)
+    return xp, xn
+
+
+@jit
+def _paired_counts_one(group_offsets, strata_rows, strata_offsets, n_strata, g, seed, b):
+    """The row-count vector that :func:`_boot_paired` draws for one replicate (tests)."""
+    a = group_offsets[g]
+    n = group_offsets[g + 1] - a
+    cnt = np.zeros(n)
+    st = _stream(seed, g, b)
+    _fill_row_counts(st, strata_rows, strata_offsets, n_strata, g, cnt)
+    return cnt
