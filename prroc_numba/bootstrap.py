@@ -53,8 +53,8 @@ class _Plan:
         self.batch = batch
         self.stratified = bool(stratified)
         b = batch
-        (self.order, self.seg_offsets, self.seg_end, self.sp, self.sn) = _segments_batch(
-            b.values, b.offsets, b.pos, b.neg, b.label_start)
+        (self.order, self.ps, self.ns, self.seg_offsets, self.seg_end, self.sp,
+         self.sn) = _segments_batch(b.values, b.offsets, b.pos, b.neg, b.label_start)
         both = (b.pos > 0) & (b.neg > 0)
         if self.stratified and both.any():
             raise ValueError(
@@ -80,10 +80,22 @@ class _Plan:
         keep = cls >= 0  # rows of zero weight are never drawn (zero weight = removal)
         key = (g_of_row * self.n_strata + cls)[keep]
         idx = np.argsort(key, kind="stable")
-        self.strata_rows = np.ascontiguousarray(local[keep][idx])
         counts = np.bincount(key, minlength=G * self.n_strata)
         self.strata_offsets = np.zeros(G * self.n_strata + 1, dtype=np.int64)
         np.cumsum(counts, out=self.strata_offsets[1:])
+        # slot of each row: its place among its group's drawable rows, stratum by
+        # stratum; zero-weight rows get the group's extra slot (never drawn)
+        first = self.strata_offsets[np.arange(G) * self.n_strata]
+        n_slots = self.strata_offsets[np.arange(1, G + 1) * self.n_strata] - first
+        slot = n_slots[g_of_row].copy()
+        kept_rows = np.flatnonzero(keep)[idx]
+        slot[kept_rows] = np.arange(kept_rows.size) - first[g_of_row[kept_rows]]
+        self.slot = slot
+        self.strata_rows = local[kept_rows]
+        row_base = np.repeat(b.label_start, np.diff(b.offsets))
+        self.slot_order = slot[row_base + self.order].astype(np.int32)
+        big = counts.max(initial=0) > np.iinfo(np.uint16).max
+        self.count_type = np.empty(0, dtype=np.int32 if big else np.uint16)
         # work per replicate (row or segment visits), to size chunks and the progress bar
         if self.grouped:
             self.work = float(self.sp.size) * 4.0
@@ -116,10 +128,10 @@ class _Plan:
                     _boot_grouped(self.seg_offsets, self.sp, self.sn, curves, b.curve_group,
                                   seed, b0, b1, self.stratified, code, hull, out)
                 else:
-                    _boot_paired(self.order, b.offsets, self.seg_offsets, self.seg_end,
-                                 b.pos, b.neg, b.group_offsets, b.n_models, self.strata_rows,
-                                 self.strata_offsets, self.n_strata, groups, seed, b0, b1,
-                                 code, hull, out)
+                    _boot_paired(self.slot_order, self.ps, self.ns, b.offsets,
+                                 self.seg_offsets, self.seg_end, self.strata_offsets,
+                                 self.n_strata, b.n_models, groups, seed, b0, b1, code, hull,
+                                 self.count_type, out)
                 reps[:, b0:b1] = out
                 if bar is not None:
                     bar.update(b1 - b0)
@@ -154,9 +166,8 @@ class _Plan:
                     perm = rng.permutation(r)
                     block[perm] = (start + np.arange(perm.size)) % n_blocks
                     start += perm.size
-            vals = _jackknife_group(self.order, b.offsets, self.seg_offsets, self.seg_end,
-                                    b.pos[a:e], b.neg[a:e], g * M, M, block, n_blocks,
-                                    code, hull)
+            vals = _jackknife_group(self.order, self.ps, self.ns, b.offsets, self.seg_offsets,
+                                    self.seg_end, g * M, M, block, n_blocks, code, hull)
             for m in range(M):
                 out[g * M + m] = vals[:, m]
         return out

@@ -108,13 +108,13 @@ def test_walk_with_unit_counts_equals_auc(curve, method, hull):
     df = random_batch(rng, 30, 120, weights=True)
     df.loc[df.groupby("g").head(1).index, "w"] = 1.0  # no group of zero weight
     batch = pack(df, score="s", label="y", by="g", weight="w")
-    order, so, se, sp, sn = _segments(batch)
+    order, ps, ns, so, se, sp, sn = _segments(batch)
     code = method_code(curve, method)
     kept = pack(df[df.w > 0], score="s", label="y", by="g", weight="w")  # zero weight = removal
     ref = _area_batch(kept.values, kept.offsets, kept.pos, kept.neg, kept.label_start,
                       code, hull)
-    got = _area_with_counts(order, batch.offsets, so, se, batch.pos, batch.neg,
-                            batch.label_start, np.ones(batch.pos.size), code, hull)
+    got = _area_with_counts(order, ps, ns, batch.offsets, so, se, batch.label_start,
+                            np.ones(batch.pos.size), code, hull)
     np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-14, equal_nan=True)
 
 
@@ -132,8 +132,7 @@ def test_paired_replicates_equal_materialised_data(curve, method, stratified, hu
     plan = boot_mod._Plan(batch, stratified)
     seed = boot_mod._seed(11)
     for b in range(6):
-        cnt = _paired_counts_one(batch.group_offsets, plan.strata_rows, plan.strata_offsets,
-                                 plan.n_strata, 0, seed, b)
+        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, seed, b)[plan.slot]
         assert cnt.sum() == len(df)
         if stratified:
             assert cnt[df.y.to_numpy() == 1].sum() == df.y.sum()
@@ -156,8 +155,8 @@ def test_paired_replicates_with_weights_equal_materialised_data():
     plan = boot_mod._Plan(batch, True)
     w = df.w.to_numpy()
     for b in range(4):
-        cnt = _paired_counts_one(batch.group_offsets, plan.strata_rows, plan.strata_offsets,
-                                 plan.n_strata, 0, boot_mod._seed(5), b)
+        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, boot_mod._seed(5),
+                                 b)[plan.slot]
         assert cnt[w == 0].sum() == 0  # zero-weight rows are never drawn
         for m in ["m1", "m2"]:
             ref = prn.auc_pr(df.y, df[m], sample_weight=w * cnt, method="integral")
@@ -179,7 +178,7 @@ def test_grouped_replicates_equal_materialised_data(curve, method, stratified):
         warnings.simplefilter("ignore")
         _, reps = prn.bootstrap(df, **kw)
     batch = pack(df, score="s", label="y", by="g")
-    order, so, se, sp, sn = _segments(batch)
+    order, _, _, so, se, sp, sn = _segments(batch)
     seed = boot_mod._seed(21)
     for c in range(batch.n_curves):
         a, e = batch.offsets[c], batch.offsets[c + 1]
@@ -216,7 +215,7 @@ def test_grouped_segment_counts_are_multinomial():
     """Mean and variance of a segment's stratified count: Binomial(P, k / P)."""
     df = pd.DataFrame({"s": [5, 5, 4, 3, 3, 3, 2, 1, 1, 0], "y": [1, 0, 1, 1, 1, 0, 0, 1, 0, 0]})
     batch = pack(df, score="s", label="y")
-    order, so, se, sp, sn = _segments(batch)
+    order, _, _, so, se, sp, sn = _segments(batch)
     np.testing.assert_array_equal(sp, [1, 1, 2, 0, 1, 0])
     draws = np.array([_grouped_counts_one(so, sp, sn, 0, 0, 99, b, True)[0]
                       for b in range(4000)])

@@ -20,9 +20,9 @@ Two ways to draw a replicate:
   multinomial counts per segment are drawn directly by conditional binomials, so a
   replicate costs O(segments) -- O(positive-bearing blocks), not O(rows);
 * **paired rows** (:func:`_boot_paired`; several models on the same rows, or weights /
-  soft labels): one row-count vector per group and replicate (``n`` uniform row
-  indices per stratum), reused for every model of the group, then one pass over each
-  model's sorted rows. Memory per thread is O(rows of a group), never O(B x N).
+  soft labels): one row-count vector per group and replicate (as many uniform row
+  indices per stratum as it has rows), reused for every model of the group, then one
+  pass over each model's sorted rows. Memory per thread is O(rows of a group), never O(B x N).
 
 Random numbers come from :mod:`.rng`: stream ``(seed, group, replicate)``, so results do
 not depend on the thread count or on how replicates are chunked.
@@ -35,7 +35,7 @@ from numba import prange
 
 from .._numba import jit
 from .area import _area_of_sweep
-from .rng import _binomial, _index, _stream
+from .rng import _GAMMA, _S11, _TWO_M53, _binomial, _index, _mix64, _stream
 from .sort import _argsort_desc
 
 
@@ -104,13 +104,16 @@ def _fill_segments(x, pos, neg, order, seg_end, sp, sn):
 def _segments_batch(values, offsets, pos, neg, label_start):
     """Sort every curve once and cut it into segments.
 
-    Returns ``(order, seg_offsets, seg_end, sp, sn)``: ``order[offsets[c]:offsets[c+1]]``
-    is curve ``c``'s descending argsort (local row indices); its segments are
-    ``[seg_offsets[c]:seg_offsets[c+1]]`` with exclusive end positions ``seg_end`` (in
-    sorted order) and positive / negative mass ``sp`` / ``sn``.
+    Returns ``(order, ps, ns, seg_offsets, seg_end, sp, sn)``:
+    ``order[offsets[c]:offsets[c+1]]`` is curve ``c``'s descending argsort (local row
+    indices) and ``ps``/``ns`` its rows' positive / negative mass in that order; its
+    segments are ``[seg_offsets[c]:seg_offsets[c+1]]`` with exclusive end positions
+    ``seg_end`` (in sorted order) and positive / negative mass ``sp`` / ``sn``.
     """
     n_curves = offsets.size - 1
     order = np.empty(values.size, dtype=np.int64)
+    ps = np.empty(values.size)
+    ns = np.empty(values.size)
     counts = np.empty(n_curves, dtype=np.int64)
     for c in prange(n_curves):
         a = offsets[c]
@@ -118,6 +121,9 @@ def _segments_batch(values, offsets, pos, neg, label_start):
         ls = label_start[c]
         o = _argsort_desc(values[a:b])
         order[a:b] = o
+        for i in range(b - a):
+            ps[a + i] = pos[ls + o[i]]
+            ns[a + i] = neg[ls + o[i]]
         counts[c] = _count_segments(values[a:b], pos[ls : ls + b - a], o)
     seg_offsets = np.zeros(n_curves + 1, dtype=np.int64)
     for c in range(n_curves):
@@ -134,7 +140,7 @@ def _segments_batch(values, offsets, pos, neg, label_start):
         v = seg_offsets[c + 1]
         _fill_segments(values[a:b], pos[ls : ls + b - a], neg[ls : ls + b - a], order[a:b],
                        seg_end[u:v], sp[u:v], sn[u:v])
-    return order, seg_offsets, seg_end, sp, sn
+    return order, ps, ns, seg_offsets, seg_end, sp, sn
 
 
 # ------------------------------------------------------- grouped (one model) replicates
@@ -142,13 +148,32 @@ def _segments_batch(values, offsets, pos, neg, label_start):
 
 @jit
 def _multinomial_cells(st, k, total, out):
-    """Multinomial(total; k / sum(k)) over cells by conditional binomials.
+    """Multinomial(total; k / sum(k)) over cells.
 
     ``k`` holds each cell's number of rows (exact integers as float64), ``total`` their
     sum; the draw of ``total`` rows with replacement lands ``out[i]`` rows in cell ``i``.
-    Empty cells use no random numbers.
+    With many rows per cell: conditional binomials, O(cells) (empty cells use no random
+    numbers); with at most 4 rows per non-empty cell on average: ``total`` uniform row
+    draws counted per cell, which is cheaper there.
     """
     n_rem = np.int64(total)
+    nnz = 0
+    for i in range(k.size):
+        if k[i] > 0.0:
+            nnz += 1
+    if n_rem <= 4 * nnz:
+        # few draws per cell (e.g. one positive per tied block): draw the rows
+        # themselves -- n_rem uniform indices -- and count them per cell
+        cell = np.empty(n_rem, dtype=np.int64)
+        j = 0
+        for i in range(k.size):
+            out[i] = 0
+            for _ in range(np.int64(k[i])):
+                cell[j] = i
+                j += 1
+        for _ in range(n_rem):
+            out[cell[_index(st, n_rem)]] += 1
+        return
     k_rem = total
     for i in range(k.size):
         ki = k[i]
@@ -237,8 +262,12 @@ def _boot_grouped(seg_offsets, sp, sn, curves, groups, seed, b0, b1, stratified,
 
 
 @jit
-def _walk_area(order, seg_end, pos, neg, cnt, method, hull):
-    """Area of one curve whose rows carry multiplicities ``cnt`` (local row order)."""
+def _walk_area(order, seg_end, ps, ns, cnt, method, hull):
+    """Area of one curve whose sorted row ``i`` carries multiplicity ``cnt[order[i]]``.
+
+    ``ps``/``ns`` are the rows' masses in sorted order (streamed); only ``cnt`` is read
+    at random, and without branches.
+    """
     m = seg_end.size
     tp = np.empty(m + 1)
     fp = np.empty(m + 1)
@@ -251,11 +280,9 @@ def _walk_area(order, seg_end, pos, neg, cnt, method, hull):
     for s in range(m):
         e = seg_end[s]
         while i < e:
-            r = order[i]
-            w = cnt[r]
-            if w != 0.0:
-                t += w * pos[r]
-                f += w * neg[r]
+            w = cnt[order[i]]
+            t += w * ps[i]
+            f += w * ns[i]
             i += 1
         if t != tp[v] or f != fp[v]:  # a segment that drew no mass adds no vertex
             v += 1
@@ -265,28 +292,42 @@ def _walk_area(order, seg_end, pos, neg, cnt, method, hull):
 
 
 @jit
-def _fill_row_counts(st, strata_rows, strata_offsets, n_strata, g, cnt):
-    """Add one bootstrap draw of group ``g``'s rows to ``cnt``: per stratum, as many
-    uniform draws (with replacement) as the stratum has rows."""
+def _fill_slot_counts(st, strata_offsets, n_strata, g, cnt):
+    """Add one bootstrap draw of group ``g``'s rows to ``cnt``.
+
+    The group's rows are numbered by **slot**: stratum by stratum, in the order of
+    ``strata_offsets`` (``[strata_offsets[g*n_strata+s] : ...+1]`` is stratum ``s``,
+    counted from the group's first slot). Each stratum gets as many uniform draws, with
+    replacement, as it has rows. The stream state is kept in a register for speed.
+    """
+    base = strata_offsets[g * n_strata]
+    z = st[0]
     for s in range(n_strata):
-        u0 = strata_offsets[g * n_strata + s]
-        u1 = strata_offsets[g * n_strata + s + 1]
-        L = u1 - u0
+        u0 = strata_offsets[g * n_strata + s] - base
+        L = strata_offsets[g * n_strata + s + 1] - strata_offsets[g * n_strata + s]
+        Lf = np.float64(L)
         for _ in range(L):
-            cnt[strata_rows[u0 + _index(st, L)]] += 1.0
+            z = z + _GAMMA
+            k = np.int64(np.float64(_mix64(z) >> _S11) * _TWO_M53 * Lf)
+            if k >= L:
+                k = L - 1
+            cnt[u0 + k] += 1
+    st[0] = z
 
 
 @jit(parallel=True)
-def _boot_paired(order, offsets, seg_offsets, seg_end, pos, neg, group_offsets, n_models,
-                 strata_rows, strata_offsets, n_strata, groups, seed, b0, b1, method, hull,
-                 out):
+def _boot_paired(slot_order, ps, ns, offsets, seg_offsets, seg_end, strata_offsets, n_strata,
+                 n_models, groups, seed, b0, b1, method, hull, count_type, out):
     """Replicates ``b0 .. b1-1`` of every model of the groups ``groups``.
 
-    Per group and replicate, one row-count vector is drawn -- for each stratum ``s``
-    (``strata_rows[strata_offsets[g*n_strata+s] : ...]``, local row indices) as many
-    uniform row draws as the stratum has rows -- and reused for all ``n_models`` curves
-    of the group (curve ``g * n_models + model``). Writes
-    ``out[k * n_models + model, b - b0]``.
+    Per group and replicate one slot-count vector is drawn (:func:`_fill_slot_counts`)
+    and reused for all ``n_models`` curves of the group (curve ``g * n_models + model``);
+    ``slot_order`` gives the slot of each curve's sorted rows (rows of zero weight point
+    at an extra slot that is never drawn). Writes ``out[k * n_models + model, b - b0]``.
+
+    Counts are held in an array like ``count_type`` (a length-0 array): ``uint16`` when
+    no stratum has more than 65,535 rows (a count never exceeds its stratum's size), so
+    the vector that every model gathers from stays small in cache; ``int32`` otherwise.
     """
     ng = groups.size
     nb = b1 - b0
@@ -294,21 +335,22 @@ def _boot_paired(order, offsets, seg_offsets, seg_end, pos, neg, group_offsets, 
         k = t // nb
         j = t - k * nb
         g = groups[k]
-        a = group_offsets[g]
-        n = group_offsets[g + 1] - a
-        cnt = np.zeros(n)
+        n_slots = strata_offsets[(g + 1) * n_strata] - strata_offsets[g * n_strata]
+        cnt = np.zeros(n_slots + 1, dtype=count_type.dtype)
         st = _stream(seed, g, b0 + j)
-        _fill_row_counts(st, strata_rows, strata_offsets, n_strata, g, cnt)
+        _fill_slot_counts(st, strata_offsets, n_strata, g, cnt)
         for mdl in range(n_models):
             c = g * n_models + mdl
+            u = offsets[c]
+            v = offsets[c + 1]
             out[k * n_models + mdl, j] = _walk_area(
-                order[offsets[c]:offsets[c + 1]], seg_end[seg_offsets[c]:seg_offsets[c + 1]],
-                pos[a:a + n], neg[a:a + n], cnt, method, hull,
+                slot_order[u:v], seg_end[seg_offsets[c]:seg_offsets[c + 1]], ps[u:v], ns[u:v],
+                cnt, method, hull,
             )
 
 
 @jit(parallel=True)
-def _area_with_counts(order, offsets, seg_offsets, seg_end, pos, neg, label_start, cnt,
+def _area_with_counts(order, ps, ns, offsets, seg_offsets, seg_end, label_start, cnt,
                       method, hull):
     """Area of every curve when label row ``r`` carries multiplicity ``cnt[r]``."""
     n_curves = offsets.size - 1
@@ -318,17 +360,16 @@ def _area_with_counts(order, offsets, seg_offsets, seg_end, pos, neg, label_star
         b = offsets[c + 1]
         ls = label_start[c]
         out[c] = _walk_area(order[a:b], seg_end[seg_offsets[c]:seg_offsets[c + 1]],
-                            pos[ls:ls + b - a], neg[ls:ls + b - a], cnt[ls:ls + b - a],
-                            method, hull)
+                            ps[a:b], ns[a:b], cnt[ls:ls + b - a], method, hull)
     return out
 
 
 @jit(parallel=True)
-def _jackknife_group(order, offsets, seg_offsets, seg_end, pos, neg, first_curve, n_models,
+def _jackknife_group(order, ps, ns, offsets, seg_offsets, seg_end, first_curve, n_models,
                      block, n_blocks, method, hull):
     """Delete-a-block jackknife of the ``n_models`` curves of one group.
 
-    ``pos``/``neg``/``block`` are the group's rows; rows with ``block[r] == j`` are left
+    ``block`` has one entry per row of the group; rows with ``block[r] == j`` are left
     out of jackknife value ``j``. Returns float64 ``(n_blocks, n_models)``.
     """
     n = block.size
@@ -340,9 +381,10 @@ def _jackknife_group(order, offsets, seg_offsets, seg_end, pos, neg, first_curve
                 cnt[r] = 0.0
         for mdl in range(n_models):
             c = first_curve + mdl
-            out[j, mdl] = _walk_area(order[offsets[c]:offsets[c + 1]],
-                                     seg_end[seg_offsets[c]:seg_offsets[c + 1]],
-                                     pos, neg, cnt, method, hull)
+            u = offsets[c]
+            v = offsets[c + 1]
+            out[j, mdl] = _walk_area(order[u:v], seg_end[seg_offsets[c]:seg_offsets[c + 1]],
+                                     ps[u:v], ns[u:v], cnt, method, hull)
     return out
 
 
@@ -364,11 +406,10 @@ def _grouped_counts_one(seg_offsets, sp, sn, c, group, seed, b, stratified):
 
 
 @jit
-def _paired_counts_one(group_offsets, strata_rows, strata_offsets, n_strata, g, seed, b):
-    """The row-count vector that :func:`_boot_paired` draws for one replicate (tests)."""
-    a = group_offsets[g]
-    n = group_offsets[g + 1] - a
-    cnt = np.zeros(n)
+def _paired_counts_one(strata_offsets, n_strata, g, seed, b):
+    """The slot-count vector that :func:`_boot_paired` draws for one replicate (tests)."""
+    n_slots = strata_offsets[(g + 1) * n_strata] - strata_offsets[g * n_strata]
+    cnt = np.zeros(n_slots + 1)
     st = _stream(seed, g, b)
-    _fill_row_counts(st, strata_rows, strata_offsets, n_strata, g, cnt)
+    _fill_slot_counts(st, strata_offsets, n_strata, g, cnt)
     return cnt
