@@ -8,6 +8,7 @@ from ._ragged import UndefinedMetricWarning
 from .curves import confusion, pr_curve, roc_curve
 from .metrics import auc, auc_pr, auc_roc
 from .bootstrap import bootstrap  # noqa: E402  (issue 5)
+from .compare import compare, delong  # noqa: E402  (issue 5)
 
 __version__ = "0.1.0"
 
@@ -17,6 +18,8 @@ __all__ = [
     "auc_pr",
     "auc_roc",
     "bootstrap",
+    "compare",
+    "delong",
     "confusion",
     "pr_curve",
     "roc_curve",
