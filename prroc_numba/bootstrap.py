@@ -79,7 +79,9 @@ class _Plan:
             self.n_strata = 1
         keep = cls >= 0  # rows of zero weight are never drawn (zero weight = removal)
         key = (g_of_row * self.n_strata + cls)[keep]
-        idx = np.argsort(key, kind="stable")
+        # inside a stratum, positive rows take the first slots: with hard unweighted
+        # labels a slot's class is then known from its number alone
+        idx = np.lexsort(((b.pos <= 0)[keep], key))
         counts = np.bincount(key, minlength=G * self.n_strata)
         self.strata_offsets = np.zeros(G * self.n_strata + 1, dtype=np.int64)
         np.cumsum(counts, out=self.strata_offsets[1:])
@@ -96,6 +98,9 @@ class _Plan:
         self.slot_order = slot[row_base + self.order].astype(np.int32)
         big = counts.max(initial=0) > np.iinfo(np.uint16).max
         self.count_type = np.empty(0, dtype=np.int32 if big else np.uint16)
+        self.hard = hard
+        self.n_pos_slots = np.add.reduceat(b.pos > 0, b.group_offsets[:-1]).astype(np.int64) \
+            if n else np.zeros(G, dtype=np.int64)
         # work per replicate (row or segment visits), to size chunks and the progress bar
         if self.grouped:
             self.work = float(self.sp.size) * 4.0
@@ -131,7 +136,7 @@ class _Plan:
                     _boot_paired(self.slot_order, self.ps, self.ns, b.offsets,
                                  self.seg_offsets, self.seg_end, self.strata_offsets,
                                  self.n_strata, b.n_models, groups, seed, b0, b1, code, hull,
-                                 self.count_type, out)
+                                 self.count_type, self.hard, self.n_pos_slots, out)
                 reps[:, b0:b1] = out
                 if bar is not None:
                     bar.update(b1 - b0)

@@ -292,6 +292,34 @@ def _walk_area(order, seg_end, ps, ns, cnt, method, hull):
 
 
 @jit
+def _walk_area_hard(slots, seg_end, n_pos, cnt, method, hull):
+    """:func:`_walk_area` for unweighted 0/1 labels: slot ``s < n_pos`` is a positive."""
+    m = seg_end.size
+    tp = np.empty(m + 1)
+    fp = np.empty(m + 1)
+    tp[0] = 0.0
+    fp[0] = 0.0
+    t = 0
+    f = 0
+    i = 0
+    v = 0
+    for s in range(m):
+        e = seg_end[s]
+        while i < e:
+            q = slots[i]
+            if q < n_pos:
+                t += cnt[q]
+            else:
+                f += cnt[q]
+            i += 1
+        if t != tp[v] or f != fp[v]:
+            v += 1
+            tp[v] = t
+            fp[v] = f
+    return _area_of_sweep(tp[:v + 1], fp[:v + 1], method, hull)
+
+
+@jit
 def _fill_slot_counts(st, strata_offsets, n_strata, g, cnt):
     """Add one bootstrap draw of group ``g``'s rows to ``cnt``.
 
@@ -317,7 +345,8 @@ def _fill_slot_counts(st, strata_offsets, n_strata, g, cnt):
 
 @jit(parallel=True)
 def _boot_paired(slot_order, ps, ns, offsets, seg_offsets, seg_end, strata_offsets, n_strata,
-                 n_models, groups, seed, b0, b1, method, hull, count_type, out):
+                 n_models, groups, seed, b0, b1, method, hull, count_type, hard, n_pos_slots,
+                 out):
     """Replicates ``b0 .. b1-1`` of every model of the groups ``groups``.
 
     Per group and replicate one slot-count vector is drawn (:func:`_fill_slot_counts`)
@@ -328,6 +357,8 @@ def _boot_paired(slot_order, ps, ns, offsets, seg_offsets, seg_end, strata_offse
     Counts are held in an array like ``count_type`` (a length-0 array): ``uint16`` when
     no stratum has more than 65,535 rows (a count never exceeds its stratum's size), so
     the vector that every model gathers from stays small in cache; ``int32`` otherwise.
+    With ``hard`` (unweighted 0/1 labels) slots ``[0, n_pos_slots[g])`` are the
+    positives, so the walk reads only the slot numbers, not the masses.
     """
     ng = groups.size
     nb = b1 - b0
@@ -343,10 +374,16 @@ def _boot_paired(slot_order, ps, ns, offsets, seg_offsets, seg_end, strata_offse
             c = g * n_models + mdl
             u = offsets[c]
             v = offsets[c + 1]
-            out[k * n_models + mdl, j] = _walk_area(
-                slot_order[u:v], seg_end[seg_offsets[c]:seg_offsets[c + 1]], ps[u:v], ns[u:v],
-                cnt, method, hull,
-            )
+            if hard:
+                out[k * n_models + mdl, j] = _walk_area_hard(
+                    slot_order[u:v], seg_end[seg_offsets[c]:seg_offsets[c + 1]],
+                    n_pos_slots[g], cnt, method, hull,
+                )
+            else:
+                out[k * n_models + mdl, j] = _walk_area(
+                    slot_order[u:v], seg_end[seg_offsets[c]:seg_offsets[c + 1]], ps[u:v],
+                    ns[u:v], cnt, method, hull,
+                )
 
 
 @jit(parallel=True)
