@@ -84,11 +84,26 @@ class Batch:
         """Human-readable name of curve ``c`` for messages, e.g. ``model='m1'``."""
         if self.keys.shape[1] == 0:
             return "the curve"
-        row = self.keys.iloc[c]
-        return ", ".join(f"{k}={row[k]!r}" for k in self.keys.columns)
+        return describe_row(self.keys.iloc[c])
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _plain(v):
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _show_values(vals, k=6) -> str:
+    """``0, 1, 2`` (sorted, plain Python reprs, at most ``k`` then ``...``)."""
+    vals = sorted((_plain(v) for v in vals), key=lambda v: (str(type(v)), v))
+    shown = ", ".join(map(repr, vals[:k]))
+    return shown + (", ..." if len(vals) > k else "")
+
+
+def describe_row(row) -> str:
+    """``k1='a', k2=3`` for a row of key values (numpy scalars shown as plain values)."""
+    return ", ".join(f"{k}={_plain(row[k])!r}" for k in row.index)
 
 
 def _is_names(x) -> bool:
@@ -137,25 +152,21 @@ def _to_float(arr, arg):
 
 
 def _resolve_scores(data, score):
-    """Return (S float64 (n, M), model names or None)."""
+    """Return (list of float64 score columns, model names or None)."""
     if data is not None and _is_names(score):
         names = [score] if isinstance(score, str) else list(score)
         if len(set(names)) != len(names):
             raise ValueError(f"score lists a column twice: {names}; list each model once")
-        cols = []
-        for nm in names:
-            cols.append(_to_float(_column(data, nm, "score").to_numpy(), f"score column {nm!r}"))
-        S = np.column_stack(cols) if cols else np.empty((len(data), 0))
-        return S, (None if isinstance(score, str) else names)
+        cols = [_to_float(_column(data, nm, "score").to_numpy(), f"score column {nm!r}")
+                for nm in names]
+        return cols, (None if isinstance(score, str) else names)
     if data is None and _is_names(score):
         raise TypeError(
             f"score={score!r} names column(s) but data is None; pass the DataFrame as data="
         )
     if isinstance(score, pd.DataFrame):
-        S = np.column_stack(
-            [_to_float(score[c].to_numpy(), f"score column {c!r}") for c in score.columns]
-        ) if score.shape[1] else np.empty((len(score), 0))
-        return S, list(score.columns)
+        cols = [_to_float(score[c].to_numpy(), f"score column {c!r}") for c in score.columns]
+        return cols, list(score.columns)
     arr = score.to_numpy() if isinstance(score, pd.Series) else np.asarray(score)
     if arr.ndim == 0:
         raise TypeError(
@@ -165,8 +176,8 @@ def _resolve_scores(data, score):
         raise ValueError(f"score must be 1-D or 2-D (n_samples, n_models), got shape {arr.shape}")
     arr = _to_float(arr, "score")
     if arr.ndim == 1:
-        return arr[:, None], None
-    return arr, list(range(arr.shape[1]))
+        return [arr], None
+    return [arr[:, m] for m in range(arr.shape[1])], list(range(arr.shape[1]))
 
 
 def _resolve(data, x, arg, n):
@@ -197,9 +208,9 @@ def _labels(y, pos_label, soft_labels, arg="label"):
         if pd.isna(vals).any():
             raise ValueError(f"{arg} has missing values; drop or fill those rows first")
         if len(vals) > 2:
-            shown = ", ".join(map(repr, sorted(vals, key=str)[:6]))
             raise ValueError(
-                f"{arg} has {len(vals)} distinct values ({shown}); a binary label has two. "
+                f"{arg} has {len(vals)} distinct values ({_show_values(vals)}); a binary "
+                "label has two. "
                 f"pos_label={pos_label!r} marks the positives; map the rest to one negative value"
             )
         return (y == pos_label).astype(np.float64)
@@ -222,9 +233,10 @@ def _labels(y, pos_label, soft_labels, arg="label"):
                 "soft_labels=True to use them as P(positive), or round them to 0/1"
             )
     vals = pd.unique(y)
-    shown = ", ".join(map(repr, sorted(vals, key=str)[:6]))
+    if pd.isna(vals).any():
+        raise ValueError(f"{arg} has missing values; drop or fill those rows first")
     raise ValueError(
-        f"{arg} has values {{{shown}}}{' ...' if len(vals) > 6 else ''}; labels must be "
+        f"{arg} has values {{{_show_values(vals)}}}; labels must be "
         "0/1, -1/1 or bool. Pass pos_label= to name the positive class, or map to 0/1"
     )
 
@@ -235,7 +247,9 @@ def _group_codes(data, by, n):
         return None, None
     if data is not None and _is_names(by):
         names = [by] if isinstance(by, str) else list(by)
-        frame = pd.DataFrame({nm: _column(data, nm, "by").to_numpy() for nm in names})
+        # keep the key columns' dtypes (categoricals keep their categories and order)
+        frame = pd.DataFrame({nm: _column(data, nm, "by").reset_index(drop=True)
+                              for nm in names})
     elif data is None and _is_names(by):
         raise TypeError(f"by={by!r} names column(s) but data is None; pass data=")
     else:
@@ -248,7 +262,8 @@ def _group_codes(data, by, n):
                 f"by column {nm!r} has {int(miss.sum())} missing values; fill them "
                 "(e.g. .fillna('missing')) or drop those rows"
             )
-    codes = frame.groupby(names, sort=True, dropna=False).ngroup().to_numpy(np.int64)
+    codes = frame.groupby(names, sort=True, dropna=False, observed=True).ngroup()
+    codes = codes.to_numpy(np.int64)
     return codes, frame
 
 
@@ -265,10 +280,12 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
         )
     if isinstance(by, (list, tuple)) and len(by) == 0:
         by = None
-    S, names = _resolve_scores(data, score)
-    n = S.shape[0]
-    if n == 0 or S.shape[1] == 0:
-        raise ValueError("empty input: score has no rows" if n == 0 else "score lists no model")
+    cols, names = _resolve_scores(data, score)
+    if not cols:
+        raise ValueError("score lists no model")
+    n = cols[0].shape[0]
+    if n == 0:
+        raise ValueError("empty input: score has no rows")
     y = _resolve(data, label, "label", n)
     if y is None:
         raise TypeError("label is required: a column name or an array-like of 0/1 labels")
@@ -283,6 +300,26 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
                 f"(first: {w[bad][0]!r}); sample weights must be finite and >= 0"
             )
     codes, key_frame = _group_codes(data, by, n)
+    if w is not None and not (w > 0).all():
+        # zero-weight rows change no count; like scikit-learn, they add no threshold
+        # either, so that zero weight is exactly the removal of the row
+        keep = w > 0
+        if codes is not None:
+            alive = np.bincount(codes, weights=keep, minlength=codes.max() + 1) > 0
+            if not alive.all():
+                g = int(np.argmin(alive))
+                name = describe_row(key_frame.iloc[int(np.argmax(codes == g))])
+                raise ValueError(
+                    f"{name} has total weight 0 (empty group); drop the group or give its "
+                    "rows positive weight"
+                )
+            codes = codes[keep]
+            key_frame = key_frame[keep]
+        elif not keep.any():
+            raise ValueError("weight is 0 for every row: there is nothing to evaluate")
+        cols = [col[keep] for col in cols]
+        y, w = y[keep], w[keep]
+        n = y.shape[0]
 
     # rows sorted by group (stable: rows keep their order inside a group)
     if codes is None:
@@ -295,11 +332,10 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
         group_offsets = np.zeros(counts.size + 1, dtype=np.int64)
         np.cumsum(counts, out=group_offsets[1:])
         group_keys = key_frame.iloc[order[group_offsets[:-1]]].reset_index(drop=True)
-        S = S[order]
         y = y[order]
         w = None if w is None else w[order]
     n_groups = group_offsets.size - 1
-    M = S.shape[1]
+    M = len(cols)
 
     pos = y if w is None else w * y
     neg = 1.0 - y if w is None else w * (1.0 - y)
@@ -313,22 +349,21 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
         keys[MODEL] = np.tile(np.asarray(names, dtype=object), n_groups)
     batch_keys = keys
 
-    # scores laid out curve by curve
+    # scores laid out curve by curve: group by group, model by model
     lengths = np.diff(group_offsets)
     offsets = np.zeros(n_groups * M + 1, dtype=np.int64)
     np.cumsum(np.repeat(lengths, M), out=offsets[1:])
-    if M == 1:
-        values = np.ascontiguousarray(S[:, 0])
-    elif n_groups == 1:
-        values = np.ascontiguousarray(S.T).ravel()
+    if n_groups == 1:
+        values = np.ascontiguousarray(cols[0]) if M == 1 else np.concatenate(cols)
+    elif M == 1:
+        values = cols[0][order]
     else:
         g_of_row = np.repeat(np.arange(n_groups), lengths)
-        local = np.arange(n) - group_offsets[g_of_row]
-        dest = (group_offsets[g_of_row] * M + local)[:, None] + (
-            np.arange(M)[None, :] * lengths[g_of_row][:, None]
-        )
+        dest = group_offsets[g_of_row] * M + (np.arange(n) - group_offsets[g_of_row])
+        step = lengths[g_of_row]
         values = np.empty(n * M)
-        values[dest] = S
+        for m, col in enumerate(cols):  # a loop over models, not samples
+            values[dest + m * step] = col[order]
     batch = Batch(values, offsets, pos, neg, group_offsets, curve_group, batch_keys, M)
 
     # scores must be finite; name the model and the group of the first bad one

@@ -10,8 +10,12 @@ from __future__ import annotations
 import numpy as np
 
 from . import _frames as F
+from ._kernels import densify
+from ._kernels.hull import _hull_batch
 from ._kernels.sweep import _sweep_batch
+from ._kernels.thresholds import _counts_at_batch
 from ._ragged import pack, warn_undefined
+from ._thresholds import ragged_thresholds
 
 _SHARED_PARAMS = """
     data : DataFrame or None, default=None
@@ -27,7 +31,8 @@ _SHARED_PARAMS = """
     by : str, list of str, or array-like, default=None
         Grouping column(s) (long input): one curve per group, keys in sorted order.
     weight : str or array-like of shape (n_samples,), default=None
-        Non-negative sample weights.
+        Non-negative sample weights. Rows of weight 0 are ignored, as in scikit-learn:
+        they add no threshold, so zero weight is exactly the removal of the row.
     pos_label : scalar, default=None
         The value of ``label`` that marks a positive.
     soft_labels : bool, default=False
@@ -36,25 +41,54 @@ _SHARED_PARAMS = """
 
 
 def _doc(f):
-    f.__doc__ = f.__doc__.replace("    {shared}", _SHARED_PARAMS.strip("\n"))
+    f.__doc__ = f.__doc__.replace("    {shared}", _SHARED_PARAMS.strip("\n")).replace(
+        "    {thresholds}", _THRESHOLDS_DOC.strip("\n"))
     return f
 
 
-def _not_yet(feature):
-    raise NotImplementedError(
-        f"{feature} is not available yet (ROC convex hull / achievable PR curve / "
-        "interpolation / thresholds= feature)"
-    )
+_THRESHOLDS_DOC = """
+    thresholds : array-like or DataFrame, default=None
+        Evaluate at exactly these thresholds instead of every distinct score (a row is
+        predicted positive when ``score >= threshold``; ``+inf`` gives the origin,
+        ``-inf`` every row). An array gives the same thresholds to every curve; a
+        DataFrame with the key columns (``by`` columns and/or ``model``) and
+        ``threshold`` gives each curve its own, e.g. the output of
+        ``roc_curve(tuning, ..., hull=True)``: the paper's tuning-set method (Davis &
+        Goadrich 2006, end of section 3) -- pick the hull thresholds on tuning data,
+        apply them to test data. Such a frame may also hold our curve columns
+        (``fpr``, ``tp``, ...); it must cover every curve of the data and no others.
+        Each curve's thresholds come out in descending order; nothing is added (the
+        curve ends at the lowest threshold given)."""
 
 
-def _sweep(batch):
-    """Run the sweep kernel; returns thr, tp, fp, out_offsets and P, N per point."""
-    thr, tp, fp, out_offsets = _sweep_batch(
-        batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
-    )
+def _points(batch, thresholds, hull=False):
+    """Sweep (or counts at ``thresholds``), then optionally the hull vertices.
+
+    Returns thr, tp, fp, out_offsets and P, N per point, P, N per curve.
+    """
+    if thresholds is None:
+        thr, tp, fp, off = _sweep_batch(
+            batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
+        )
+    else:
+        thr, off = ragged_thresholds(batch, thresholds)
+        tp, fp = _counts_at_batch(batch.values, batch.offsets, batch.pos, batch.neg,
+                                  batch.label_start, thr, off)
+    if hull:
+        idx, off = _hull_batch(tp, fp, off)
+        thr, tp, fp = thr[idx], tp[idx], fp[idx]
     P, N = batch.totals()
-    lengths = np.diff(out_offsets)
-    return thr, tp, fp, out_offsets, np.repeat(P, lengths), np.repeat(N, lengths), P, N
+    lengths = np.diff(off)
+    return thr, tp, fp, off, np.repeat(P, lengths), np.repeat(N, lengths), P, N
+
+
+def _check_hull_thresholds(hull, thresholds):
+    if hull and thresholds is not None:
+        raise ValueError(
+            "hull=True with thresholds= would build the hull on the data being evaluated, "
+            "which the tuning-set method avoids; take the hull on tuning data "
+            "(roc_curve(tuning, ..., hull=True)) and pass it as thresholds= with hull=False"
+        )
 
 
 @_doc
@@ -65,31 +99,47 @@ def confusion(data=None, *, score, label, by=None, weight=None, thresholds=None,
     Parameters
     ----------
     {shared}
-    thresholds : array-like or DataFrame, default=None
-        Evaluate at exactly these thresholds instead of every distinct score.
+    {thresholds}
 
     Returns
     -------
     DataFrame
         Key columns, then ``threshold``, ``tp``, ``fp``, ``fn``, ``tn``. Per curve: the
         origin row (``threshold=+inf``, ``tp = fp = 0``), then one row per distinct
-        score in descending order. Counts are float64 (weighted sums).
+        score in descending order; with ``thresholds``, one row per given threshold,
+        descending. Counts are float64 (weighted sums).
 
     Examples
     --------
-    >>> import prroc_numba as prn
+    >>> import pandas as pd, prroc_numba as prn
     >>> prn.confusion(score=[0.9, 0.8, 0.8, 0.1], label=[1, 0, 1, 0])
        threshold   tp   fp   fn   tn
     0        inf  0.0  0.0  2.0  2.0
     1        0.9  1.0  0.0  1.0  2.0
     2        0.8  2.0  1.0  0.0  1.0
     3        0.1  2.0  2.0  0.0  0.0
+    >>> prn.confusion(score=[0.9, 0.8, 0.8, 0.1], label=[1, 0, 1, 0], thresholds=[0.5])
+       threshold   tp   fp   fn   tn
+    0        0.5  2.0  1.0  0.0  1.0
+
+    Thresholds per model from a frame (here the ROC hull of tuning data):
+
+    >>> tuning = pd.DataFrame({"m": list("aaaabbbb"), "s": [4, 3, 2, 1, 4, 3, 2, 1],
+    ...                        "y": [1, 0, 1, 0, 0, 1, 0, 1]})
+    >>> test = tuning.assign(s=[4, 2, 3, 1, 3, 4, 2, 1])
+    >>> hull = prn.roc_curve(tuning, score="s", label="y", by="m", hull=True)
+    >>> prn.confusion(test, score="s", label="y", by="m", thresholds=hull)
+       m  threshold   tp   fp   fn   tn
+    0  a        inf  0.0  0.0  2.0  2.0
+    1  a        4.0  1.0  0.0  1.0  2.0
+    2  a        2.0  2.0  1.0  0.0  1.0
+    3  a        1.0  2.0  2.0  0.0  0.0
+    4  b        inf  0.0  0.0  2.0  2.0
+    5  b        1.0  2.0  2.0  0.0  0.0
     """
-    if thresholds is not None:
-        _not_yet("thresholds=")
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
-    thr, tp, fp, off, Pp, Np, _, _ = _sweep(batch)
+    thr, tp, fp, off, Pp, Np, _, _ = _points(batch, thresholds)
     return F.points_frame(batch.keys, off, {
         F.THRESHOLD: thr, F.TP: tp, F.FP: fp, F.FN: Pp - tp, F.TN: Np - fp,
     })
@@ -98,22 +148,28 @@ def confusion(data=None, *, score, label, by=None, weight=None, thresholds=None,
 @_doc
 def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thresholds=None,
               pos_label=None, soft_labels=False):
-    """ROC curves (every distinct threshold) for many curves at once.
+    """ROC curves (every distinct threshold, or their convex hull) for many curves at once.
 
     Parameters
     ----------
     {shared}
     hull : bool, default=False
-        Only the vertices of the ROC convex hull.
-    thresholds : array-like or DataFrame, default=None
-        Evaluate at exactly these thresholds.
+        Only the vertices of the ROC convex hull (Davis & Goadrich 2006, section 3):
+        the upper hull of the sweep's points, from (0, 0) to (1, 1), collinear points
+        dropped (so a hull edge through several tied-looking points keeps only its
+        ends). Each vertex is a sweep point, with its threshold and counts: pass the
+        result as ``thresholds=`` to apply those cut-offs to other data. Built on the
+        weighted counts, so it works with sample weights and soft labels.
+    {thresholds}
+        Cannot be combined with ``hull=True``.
 
     Returns
     -------
     DataFrame
         Key columns, then ``threshold``, ``fpr``, ``tpr``, ``tp``, ``fp``; per curve the
         origin (``threshold=+inf``) first, thresholds descending, as scikit-learn's
-        ``roc_curve(..., drop_intermediate=False)``. A curve without positives (or
+        ``roc_curve(..., drop_intermediate=False)`` (with ``thresholds``: one row per
+        given threshold, descending). A curve without positives (or
         negatives) has ``tpr`` (or ``fpr``) NaN, with an
         :class:`~prroc_numba.UndefinedMetricWarning` naming it.
 
@@ -126,14 +182,17 @@ def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thre
     1        0.9  0.0  0.5  1.0  0.0
     2        0.8  0.5  1.0  2.0  1.0
     3        0.1  1.0  1.0  2.0  2.0
+    >>> prn.roc_curve(score=[4, 3, 2, 1], label=[1, 0, 1, 0], hull=True)
+       threshold  fpr  tpr   tp   fp
+    0        inf  0.0  0.0  0.0  0.0
+    1        4.0  0.0  0.5  1.0  0.0
+    2        2.0  0.5  1.0  2.0  1.0
+    3        1.0  1.0  1.0  2.0  2.0
     """
-    if hull:
-        _not_yet("hull=True")
-    if thresholds is not None:
-        _not_yet("thresholds=")
+    _check_hull_thresholds(hull, thresholds)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
-    thr, tp, fp, off, Pp, Np, P, N = _sweep(batch)
+    thr, tp, fp, off, Pp, Np, P, N = _points(batch, thresholds, bool(hull))
     warn_undefined(batch, (P <= 0) | (N <= 0), "no positives or no negatives: tpr or fpr is NaN")
     with np.errstate(divide="ignore", invalid="ignore"):
         fpr = np.where(Np > 0, fp / Np, np.nan)
@@ -143,30 +202,66 @@ def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thre
     })
 
 
+_INTERPOLATE = {"dg": densify.DG, "continuous": densify.CONTINUOUS}
+
+
 @_doc
 def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, interpolate=None,
-             thresholds=None, pos_label=None, soft_labels=False):
-    """Precision-recall curves (every distinct threshold) for many curves at once.
+             thresholds=None, pos_label=None, soft_labels=False, recall_step=None):
+    """Precision-recall curves for many curves at once: raw, achievable, interpolated.
 
     Parameters
     ----------
     {shared}
     hull : bool, default=False
-        Only the vertices of the achievable PR curve (the ROC convex hull in PR space).
+        Only the vertices of the achievable PR curve (Davis & Goadrich 2006, Corollary
+        3.1): the ROC convex hull's vertices (see :func:`roc_curve`) mapped to PR space
+        one confusion matrix at a time (Theorem 3.1). Never join them by straight lines
+        in PR space; use ``interpolate``.
     interpolate : {None, "dg", "continuous"}, default=None
-        Add points between vertices on the correctly interpolated curve.
-    thresholds : array-like or DataFrame, default=None
-        Evaluate at exactly these thresholds.
+        Add points between consecutive points (of the sweep, the hull, or the given
+        thresholds) on the correctly interpolated curve, where FP grows linearly with
+        TP at the local skew ``s = (FP_B - FP_A) / (TP_B - TP_A)``:
+
+        * ``"dg"`` -- the paper's points (section 4, Table 1): ``TP_A + x`` for each
+          integer ``x`` with ``TP_A < TP_A + x < TP_B``, ``FP = FP_A + s x``. For a
+          non-integer TP step (sample weights, soft labels) the same rule applies: unit
+          TP steps from A, then B (PRROC computes no DG there; ``"continuous"`` is the
+          exact curve). Joining these points by trapezoids, with the flat start below,
+          gives ``auc(..., method="dg")``.
+        * ``"continuous"`` -- points on the exact curve ``precision(r) = r / (a r + b)``
+          (``a = 1 + s``, ``b = (FP_A - s TP_A) / P``), evenly spaced in recall inside
+          each segment, at most ``recall_step`` apart; the area under it is
+          ``auc(..., method="integral")``.
+
+        Interpolated rows have ``threshold`` NaN. Segments where only FP grows (a
+        vertical drop in PR space) get no points.
+    {thresholds}
+        Cannot be combined with ``hull=True``; combines with ``interpolate``.
+    recall_step : float in (0, 1], default=None
+        Largest recall gap between points for ``interpolate="continuous"`` (None means
+        0.01); only valid with that option.
 
     Returns
     -------
     DataFrame
         Key columns, then ``threshold``, ``recall``, ``precision``, ``tp``, ``fp``; per
         curve the origin first (``threshold=+inf``, recall 0), thresholds descending:
-        scikit-learn's ``precision_recall_curve`` points in reverse order. Precision is
-        undefined where ``tp + fp = 0``; as in scikit-learn it is reported as 1 at the
-        origin and 0 elsewhere (only zero-weight rows can cause that). A curve without
-        positives has recall NaN, with an :class:`~prroc_numba.UndefinedMetricWarning`.
+        scikit-learn's ``precision_recall_curve`` points in reverse order, one row per
+        point (with ``thresholds``: one row per given threshold, descending, plus the
+        interpolated rows). Precision is undefined where ``tp + fp = 0`` (the origin, TP = 0):
+
+        * raw curve (``hull=False``, ``interpolate=None``): reported as 1 at a curve's
+          first row (scikit-learn's (recall 0, precision 1) point) and 0 at any later
+          such row (only zero-weight rows can cause one);
+        * achievable / interpolated curve (``hull=True`` or ``interpolate``): the
+          precision of the curve's first point with ``tp + fp > 0``, i.e. the curve
+          starts flat at recall 0, as the ``dg`` and ``integral`` areas (and PRROC)
+          assume. After a top score block of negatives only that precision is 0
+          (PRROC's convention; the AUCCalculator jar drops such points instead).
+
+        A curve without positives has recall NaN, with an
+        :class:`~prroc_numba.UndefinedMetricWarning`.
 
     Examples
     --------
@@ -177,27 +272,69 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
     1        0.9     0.5   1.000000  1.0  0.0
     2        0.8     1.0   0.666667  2.0  1.0
     3        0.1     1.0   0.500000  2.0  2.0
+
+    The paper's Table 1 (vertices A = (TP 5, FP 5) and B = (TP 10, FP 30)):
+
+    >>> y = [1] * 5 + [0] * 5 + [1] * 5 + [0] * 25
+    >>> s = [3] * 10 + [2] * 30
+    >>> pts = prn.pr_curve(score=s, label=y, hull=True, interpolate="dg")
+    >>> pts.round(3)
+        threshold  recall  precision    tp    fp
+    0         inf     0.0      0.500   0.0   0.0
+    1         NaN     0.1      0.500   1.0   1.0
+    2         NaN     0.2      0.500   2.0   2.0
+    3         NaN     0.3      0.500   3.0   3.0
+    4         NaN     0.4      0.500   4.0   4.0
+    5         3.0     0.5      0.500   5.0   5.0
+    6         NaN     0.6      0.375   6.0  10.0
+    7         NaN     0.7      0.318   7.0  15.0
+    8         NaN     0.8      0.286   8.0  20.0
+    9         NaN     0.9      0.265   9.0  25.0
+    10        2.0     1.0      0.250  10.0  30.0
     """
-    if hull:
-        _not_yet("hull=True")
-    if interpolate is not None:
-        _not_yet("interpolate=")
-    if thresholds is not None:
-        _not_yet("thresholds=")
+    _check_hull_thresholds(hull, thresholds)
+    if interpolate is not None and interpolate not in _INTERPOLATE:
+        raise ValueError(
+            f"interpolate={interpolate!r} is not known; use None, 'dg' (the paper's "
+            "integer-TP points) or 'continuous' (points on the exact curve)"
+        )
+    if recall_step is not None:
+        if interpolate != "continuous":
+            raise ValueError(
+                "recall_step= applies only to interpolate='continuous'; drop it or set "
+                "interpolate='continuous'"
+            )
+        if isinstance(recall_step, bool) or not isinstance(recall_step, (int, float, np.number)) \
+                or not 0 < float(recall_step) <= 1:
+            raise ValueError(f"recall_step must be a number in (0, 1], got {recall_step!r}")
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
-    thr, tp, fp, off, Pp, Np, P, N = _sweep(batch)
+    thr, tp, fp, off, Pp, _, P, _ = _points(batch, thresholds, bool(hull))
     warn_undefined(batch, P <= 0, "no positives: recall is NaN")
-    recall, precision = _recall_precision(tp, fp, Pp, off)
+    if interpolate is not None:
+        step = 0.01 if recall_step is None else float(recall_step)
+        thr, tp, fp, off = densify._densify_batch(
+            thr, tp, fp, off, np.ascontiguousarray(P * step, dtype=np.float64),
+            _INTERPOLATE[interpolate],
+        )
+        Pp = np.repeat(P, np.diff(off))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        recall = np.where(Pp > 0, tp / Pp, np.nan)
+    if hull or interpolate is not None:
+        precision = densify._precision_flat_start(tp, fp, off)
+    else:
+        precision = _raw_precision(tp, fp, off)
     return F.points_frame(batch.keys, off, {
         F.THRESHOLD: thr, F.RECALL: recall, F.PRECISION: precision, F.TP: tp, F.FP: fp,
     })
 
 
-def _recall_precision(tp, fp, Pp, off):
+def _raw_precision(tp, fp, off):
+    """tp / (tp + fp); where undefined: 1 at a curve's first row (scikit-learn's origin),
+    0 elsewhere."""
+    d = tp + fp
     with np.errstate(divide="ignore", invalid="ignore"):
-        recall = np.where(Pp > 0, tp / Pp, np.nan)
-        d = tp + fp
         precision = np.where(d > 0, tp / d, 0.0)
-    precision[off[:-1]] = 1.0  # the origin: scikit-learn's (recall 0, precision 1)
-    return recall, precision
+    first = off[:-1][np.diff(off) > 0]
+    precision[first] = np.where(d[first] > 0, precision[first], 1.0)
+    return precision

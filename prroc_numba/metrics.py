@@ -32,8 +32,16 @@ _METHODS_DOC = """
         there); prefer ``"integral"``. For ``curve="roc"``: ``"trapezoid"`` (default;
         tied scores count half, equal to the Mann-Whitney statistic).
     hull : bool, default=False
-        Area under the ROC convex hull (ROC) or under the achievable PR curve (PR),
-        with the same estimator."""
+        Area under the ROC convex hull (ROC) or under the achievable PR curve (PR,
+        Davis & Goadrich 2006, Corollary 3.1: the hull's vertices mapped to PR space),
+        with the same estimator applied to the hull vertices (see
+        :func:`~prroc_numba.roc_curve` and :func:`~prroc_numba.pr_curve` with
+        ``hull=True`` for the vertices). ``method="integral"`` is then the exact area
+        under the achievable curve, ``"dg"`` the paper's algorithm (hull, then integer-TP
+        interpolation, then trapezoids). A top block of negatives is never a hull
+        vertex, so every hull estimator starts flat at the first vertex's precision. The
+        hull is picked on the data it is measured on (optimistic); for the paper's
+        tuning-set method pass tuning-hull thresholds to the curve functions."""
 
 
 @_doc

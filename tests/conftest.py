@@ -62,7 +62,9 @@ def random_batch(rng, n_curves, n_max, *, ties=True, weights=False, soft=False):
         s = np.round(s, int(rng.integers(0, 2)))
     df = pd.DataFrame({"g": g, "s": s, "y": y})
     if weights:
-        df["w"] = rng.choice([0.0, 0.5, 1.0, 2.0, 3.0], size=n)
+        w = rng.choice([0.0, 0.5, 1.0, 2.0, 3.0], size=n)
+        w[np.r_[0, np.cumsum(sizes)[:-1]]] = 1.0  # no group is all zero weight
+        df["w"] = w
     if soft:
         df["p"] = np.clip(y * 0.7 + rng.random(n) * 0.3, 0, 1)
     return df

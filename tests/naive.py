@@ -16,9 +16,10 @@ def sweep(score, pos, neg):
     """(thresholds, tp, fp): origin first, then each distinct score descending.
 
     tp(t) = sum of pos over rows with score >= t (the definition, one threshold at a
-    time: O(n * distinct)).
+    time: O(n * distinct)). Rows with no mass (weight 0) add no threshold.
     """
-    thresholds = sorted(set(float(s) for s in score), reverse=True)
+    thresholds = sorted(set(float(s) for s, p, q in zip(score, pos, neg) if p + q > 0),
+                        reverse=True)
     thr, tp, fp = [math.inf], [0.0], [0.0]
     for t in thresholds:
         thr.append(t)
@@ -110,6 +111,65 @@ def upper_hull(tp, fp):
         if not dominated:
             keep.append(k)
     return np.array(keep)
+
+
+# ------------------------------------------------------------------ issue 3: hull, DG,
+# thresholds (references for tests/test_hull.py, test_interpolate_dg.py, test_thresholds.py)
+
+
+def counts_at(score, pos, neg, thresholds):
+    """(tp, fp) at each threshold, by the definition: mass of rows with score >= t."""
+    tp = [sum(float(p) for s, p in zip(score, pos) if s >= t) for t in thresholds]
+    fp = [sum(float(q) for s, q in zip(score, neg) if s >= t) for t in thresholds]
+    return np.array(tp), np.array(fp)
+
+
+def dg_points(tp, fp):
+    """The paper's interpolated points (section 4) through vertices with integer TP:
+    every vertex, and between A and B the points TP_A + x for x = 1 .. TP_B - TP_A - 1
+    with FP_A + x (FP_B - FP_A) / (TP_B - TP_A). Returns (tp, fp) arrays."""
+    out_t, out_f = [tp[0]], [fp[0]]
+    for i in range(1, len(tp)):
+        ta, tb, fa, fb = tp[i - 1], tp[i], fp[i - 1], fp[i]
+        steps = int(round(tb - ta))
+        for x in range(1, steps):
+            out_t.append(ta + x)
+            out_f.append(fa + (fb - fa) / (tb - ta) * x)
+        out_t.append(tb)
+        out_f.append(fb)
+    return np.array(out_t, dtype=float), np.array(out_f, dtype=float)
+
+
+def flat_start_precision(tp, fp):
+    """Precision of each point; where tp + fp = 0 the first defined precision after it
+    (the curve starts flat at recall 0)."""
+    prec = [t / (t + f) if t + f > 0 else None for t, f in zip(tp, fp)]
+    first = next((p for p in prec if p is not None), float("nan"))
+    return np.array([first if p is None else p for p in prec])
+
+
+def trapezoid_pr(tp, fp):
+    """Trapezoids in PR space through the points, flat start at recall 0."""
+    P = tp[-1]
+    prec = flat_start_precision(tp, fp)
+    area = 0.0
+    for i in range(1, len(tp)):
+        area += (tp[i] - tp[i - 1]) / P * (prec[i] + prec[i - 1]) / 2
+    return area
+
+
+def polyline_range(x, y, q):
+    """(lowest, highest) y of the polyline through the points (x[i], y[i]) (x
+    non-decreasing, joined in order) at x = q: the values at q if points lie there,
+    otherwise the one value on the segment that crosses q."""
+    at = [y[i] for i in range(len(x)) if x[i] == q]
+    if at:
+        return min(at), max(at)
+    for i in range(1, len(x)):
+        if x[i - 1] < q < x[i]:
+            v = y[i - 1] + (y[i] - y[i - 1]) * (q - x[i - 1]) / (x[i] - x[i - 1])
+            return v, v
+    raise ValueError(f"{q} is outside the polyline")
 
 
 # --- issue 5: bootstrap / DeLong

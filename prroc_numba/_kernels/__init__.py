@@ -16,7 +16,11 @@ Modules:
 
 * :mod:`.sort` -- stable descending argsort (LSD radix) of one curve's scores;
 * :mod:`.sweep` -- cumulative TP/FP at every distinct score (the confusion sweep);
-* :mod:`.hull` -- upper convex hull of ROC points;
+* :mod:`.hull` -- upper convex hull of ROC points (one curve, or a ragged sweep);
+* :mod:`.densify` -- points on the correctly interpolated PR curve between vertices
+  (the paper's integer-TP points, or the exact curve), and precision with the flat
+  start at recall 0;
+* :mod:`.thresholds` -- TP/FP of every curve at given thresholds;
 * :mod:`.area` -- AUC estimators on one curve's (tp, fp) vertices, and the fused
   sort + sweep + area batch kernel.
 """

@@ -31,8 +31,8 @@ from numba import prange
 
 from .._numba import jit
 from .hull import _hull_indices
-from .sort import _argsort_desc
-from .sweep import _fill_sweep, _n_vertices
+from .sort import _sort_desc
+from .sweep import _fill_sweep_sorted, _n_vertices_sorted
 
 AP = 0
 PR_TRAPEZOID = 1
@@ -43,6 +43,14 @@ ROC_TRAPEZOID = 4
 
 @jit
 def _roc_trapezoid(tp, fp):
+    """Trapezoids in ROC space: tied scores count half (the Mann-Whitney statistic).
+
+    Reproduces scikit-learn's ``roc_auc_score``, PRROC's and pROC's AUC. Assumes
+    nothing beyond monotone vertices; on hull vertices it is the area under the ROC
+    convex hull. A top score block with no positives is a horizontal step at TPR 0 and
+    adds nothing (the AUCCalculator jar drops such points and then reports a different
+    AUC-ROC; we follow PRROC / scikit-learn).
+    """
     P = tp[-1]
     N = fp[-1]
     if P <= 0.0 or N <= 0.0:
@@ -61,6 +69,14 @@ def _precision(t, f):
 
 @jit
 def _pr_ap(tp, fp):
+    """Average precision: ``sum (R_i - R_{i-1}) P_i`` over the vertices (a step curve).
+
+    Reproduces scikit-learn's ``average_precision_score``. Assumes each threshold's
+    precision holds over its whole recall step (no interpolation); it is not the area
+    under any achievable curve. A top score block with no positives has recall step 0
+    and adds nothing. On hull vertices: the step sum over the achievable curve's
+    vertices.
+    """
     P = tp[-1]
     if P <= 0.0:
         return np.nan
@@ -74,6 +90,15 @@ def _pr_ap(tp, fp):
 
 @jit
 def _pr_trapezoid(tp, fp):
+    """Straight lines in PR space through the vertices, from scikit-learn's (0, 1).
+
+    What ``sklearn.metrics.auc(recall, precision)`` over ``precision_recall_curve``
+    gives. Linear interpolation in PR space is wrong (Davis & Goadrich 2006, section 4):
+    precision is not linear in recall between two thresholds, and this area is
+    over-optimistic (the paper's Figure 6: 0.50 instead of 0.03). Offered only to
+    compare. A top score block with no positives drops the curve to precision 0 at
+    recall 0 (as scikit-learn's points do), and the next segment starts from there.
+    """
     P = tp[-1]
     if P <= 0.0:
         return np.nan
@@ -143,7 +168,11 @@ def _pr_integral(tp, fp):
 
     Between vertices A and B, ``FP = FP_A + s (TP - TP_A)`` with ``s`` the local skew,
     so precision is ``TP / (a TP + b)`` with ``a = 1 + s`` and ``b = FP_A - s TP_A``,
-    integrated in closed form over recall ``TP / P``.
+    integrated in closed form over recall ``TP / P``. Exact for any counts (sample
+    weights, soft labels). The segment from the origin is a ray of constant precision
+    (a flat start at the first vertex's precision); after a top block of negatives only
+    the curve rises from precision 0, as in PRROC. On hull vertices: the exact area
+    under the achievable PR curve.
     """
     P = tp[-1]
     if P <= 0.0:
@@ -200,12 +229,11 @@ def _area_batch(values, offsets, pos, neg, label_start, method, hull):
         a = offsets[c]
         b = offsets[c + 1]
         ls = label_start[c]
-        x = values[a:b]
-        order = _argsort_desc(x)
-        k = _n_vertices(x, order)
+        order, xs = _sort_desc(values[a:b])
+        k = _n_vertices_sorted(xs)
         thr = np.empty(k)
         tp = np.empty(k)
         fp = np.empty(k)
-        _fill_sweep(x, pos[ls : ls + b - a], neg[ls : ls + b - a], order, thr, tp, fp)
+        _fill_sweep_sorted(xs, pos[ls : ls + b - a], neg[ls : ls + b - a], order, thr, tp, fp)
         out[c] = _area_of_sweep(tp, fp, method, hull)
     return out

@@ -43,11 +43,40 @@ def _descending_keys(x):
 
 
 @jit
+def _decode_keys(keys):
+    """Inverse of :func:`_descending_keys` (``-0.0`` comes back as ``+0.0``)."""
+    n = keys.size
+    bits = np.empty(n, dtype=np.uint64)
+    for i in range(n):
+        asc = ~keys[i]
+        if asc & _SIGN:
+            bits[i] = asc ^ _SIGN
+        else:
+            bits[i] = ~asc
+    return bits.view(np.float64)
+
+
+@jit
 def _argsort_desc(x):
     """Stable argsort of ``x`` (float64, 1-D) in descending order; returns int64 indices."""
+    return _sort_desc(x)[0]
+
+
+@jit
+def _sort_desc(x):
+    """Stable descending sort of ``x``: ``(order, xs)`` with ``xs == x[order]``.
+
+    ``xs`` is decoded from the sorted keys, so callers read the sorted scores
+    sequentially instead of gathering ``x[order[i]]`` (random reads dominate the sweep
+    otherwise). ``-0.0`` comes back as ``+0.0``.
+    """
     n = x.size
     if n < _SMALL:
-        return np.argsort(-x, kind="mergesort").astype(np.int64)
+        order = np.argsort(-x, kind="mergesort").astype(np.int64)
+        xs = np.empty(n)
+        for i in range(n):
+            xs[i] = x[order[i]] + 0.0
+        return order, xs
     keys = _descending_keys(x)
     mask = np.uint64(_N_BUCKETS - 1)
     # one read of the keys builds every pass's histogram
@@ -85,4 +114,4 @@ def _argsort_desc(x):
             idx2[j] = idx[i]
         keys, keys2 = keys2, keys
         idx, idx2 = idx2, idx
-    return idx
+    return idx, _decode_keys(keys)

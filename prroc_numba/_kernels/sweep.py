@@ -12,26 +12,26 @@ import numpy as np
 from numba import prange
 
 from .._numba import jit
-from .sort import _argsort_desc
+from .sort import _sort_desc
 
 
 @jit
-def _n_vertices(x, order):
-    """Number of sweep vertices (distinct scores + the origin) of one sorted curve."""
-    n = order.size
+def _n_vertices_sorted(xs):
+    """Number of sweep vertices (distinct scores + the origin) of sorted scores ``xs``."""
+    n = xs.size
     k = 1
     for i in range(n):
-        if i == n - 1 or x[order[i + 1]] != x[order[i]]:
+        if i == n - 1 or xs[i + 1] != xs[i]:
             k += 1
     return k
 
 
 @jit
-def _fill_sweep(x, pos, neg, order, thr, tp, fp):
+def _fill_sweep_sorted(xs, pos, neg, order, thr, tp, fp):
     """Write one curve's sweep into ``thr``, ``tp``, ``fp`` (length ``_n_vertices``).
 
-    ``x`` are the curve's scores, ``pos``/``neg`` its rows' positive/negative mass and
-    ``order`` the descending argsort of ``x``.
+    ``xs`` are the curve's scores in descending order, ``order`` the matching argsort
+    (``xs == x[order]``), ``pos``/``neg`` the rows' positive/negative mass (unsorted).
     """
     thr[0] = np.inf
     tp[0] = 0.0
@@ -44,22 +44,34 @@ def _fill_sweep(x, pos, neg, order, thr, tp, fp):
         r = order[i]
         ctp += pos[r]
         cfp += neg[r]
-        if i == n - 1 or x[order[i + 1]] != x[r]:
+        if i == n - 1 or xs[i + 1] != xs[i]:
             j += 1
-            thr[j] = x[r]
+            thr[j] = xs[i]
             tp[j] = ctp
             fp[j] = cfp
 
 
 @jit
+def _n_vertices(x, order):
+    """:func:`_n_vertices_sorted` for callers holding the unsorted scores and an order."""
+    return _n_vertices_sorted(x[order])
+
+
+@jit
+def _fill_sweep(x, pos, neg, order, thr, tp, fp):
+    """:func:`_fill_sweep_sorted` for callers holding the unsorted scores and an order."""
+    _fill_sweep_sorted(x[order], pos, neg, order, thr, tp, fp)
+
+
+@jit
 def _sweep_one(x, pos, neg):
     """Sort and sweep one curve; returns ``(thr, tp, fp)`` with the origin first."""
-    order = _argsort_desc(x)
-    k = _n_vertices(x, order)
+    order, xs = _sort_desc(x)
+    k = _n_vertices_sorted(xs)
     thr = np.empty(k)
     tp = np.empty(k)
     fp = np.empty(k)
-    _fill_sweep(x, pos, neg, order, thr, tp, fp)
+    _fill_sweep_sorted(xs, pos, neg, order, thr, tp, fp)
     return thr, tp, fp
 
 
@@ -72,13 +84,15 @@ def _sweep_batch(values, offsets, pos, neg, label_start):
     """
     n_curves = offsets.size - 1
     order = np.empty(values.size, dtype=np.int64)
+    sorted_values = np.empty(values.size)
     counts = np.empty(n_curves, dtype=np.int64)
     for c in prange(n_curves):
         a = offsets[c]
         b = offsets[c + 1]
-        o = _argsort_desc(values[a:b])
+        o, xs = _sort_desc(values[a:b])
         order[a:b] = o
-        counts[c] = _n_vertices(values[a:b], o)
+        sorted_values[a:b] = xs
+        counts[c] = _n_vertices_sorted(xs)
     out_offsets = np.zeros(n_curves + 1, dtype=np.int64)
     for c in range(n_curves):
         out_offsets[c + 1] = out_offsets[c] + counts[c]
@@ -92,8 +106,8 @@ def _sweep_batch(values, offsets, pos, neg, label_start):
         ls = label_start[c]
         u = out_offsets[c]
         v = out_offsets[c + 1]
-        _fill_sweep(
-            values[a:b], pos[ls : ls + b - a], neg[ls : ls + b - a], order[a:b],
+        _fill_sweep_sorted(
+            sorted_values[a:b], pos[ls : ls + b - a], neg[ls : ls + b - a], order[a:b],
             thr[u:v], tp[u:v], fp[u:v],
         )
     return thr, tp, fp, out_offsets
