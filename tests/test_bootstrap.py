@@ -171,8 +171,8 @@ def test_grouped_replicates_equal_materialised_data(curve, method, stratified):
     (negatives) are given to one of its positive (negative) rows, the data repeated
     accordingly, and its AUC computed from scratch."""
     rng = np.random.default_rng(3)
-    df = random_batch(rng, 12, 90)
-    kw = dict(score="s", label="y", by="g", curve=curve, method=method, n_boot=5,
+    df = random_batch(rng, 8, 90)
+    kw = dict(score="s", label="y", by="g", curve=curve, method=method, n_boot=4,
               stratified=stratified, seed=21, progress=False, return_replicates=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -185,7 +185,7 @@ def test_grouped_replicates_equal_materialised_data(curve, method, stratified):
         x = batch.values[a:e]
         y = batch.pos[a:e]
         srt = order[a:e]
-        for b in range(5):
+        for b in range(4):
             xp, xn = _grouped_counts_one(so, sp, sn, c, batch.curve_group[c], seed, b,
                                              stratified)
             if stratified:
@@ -379,6 +379,24 @@ def test_stratified_with_soft_labels_is_an_error():
     res = prn.bootstrap(df, score="s", label="p", soft_labels=True, n_boot=50,
                         stratified=False, seed=0, progress=False, method="integral")
     assert np.isfinite(res.se[0])
+
+
+def test_ctrl_c_stops_between_chunks(monkeypatch):
+    """A KeyboardInterrupt raised during a chunk propagates (and the bar is closed)."""
+    calls = []
+    real = boot_mod._boot_grouped
+
+    def interrupted(*args):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(boot_mod, "_boot_grouped", interrupted)
+    monkeypatch.setattr(boot_mod, "_CHUNK_WORK", 1.0)
+    with pytest.raises(KeyboardInterrupt):
+        prn.bootstrap(_frame(200), score="m1", label="y", n_boot=100, seed=0, progress=True)
+    assert len(calls) == 2
 
 
 def test_progress_bar_runs(capsys):

@@ -7,7 +7,8 @@ import importlib
 
 import pytest
 
-PUBLIC_MODULES = ["prroc_numba.curves", "prroc_numba.metrics"]
+PUBLIC_MODULES = ["prroc_numba.curves", "prroc_numba.metrics",
+                  "prroc_numba.bootstrap", "prroc_numba.compare", "prroc_numba.data"]
 
 
 @pytest.mark.parametrize("name", PUBLIC_MODULES)
