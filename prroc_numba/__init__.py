@@ -7,7 +7,7 @@ Public API (see ``DESIGN.md``): :func:`confusion`, :func:`roc_curve`, :func:`pr_
 from ._ragged import UndefinedMetricWarning
 from .curves import confusion, pr_curve, roc_curve
 from .metrics import auc, auc_pr, auc_roc
-from .bootstrap import bootstrap  # noqa: E402  (issue 5)
+from .bootstrap import bootstrap, bootstrap_curve  # noqa: E402  (issue 5)
 from .compare import compare, delong  # noqa: E402  (issue 5)
 
 __version__ = "0.1.0"
@@ -18,6 +18,7 @@ __all__ = [
     "auc_pr",
     "auc_roc",
     "bootstrap",
+    "bootstrap_curve",
     "compare",
     "delong",
     "confusion",

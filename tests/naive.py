@@ -217,3 +217,29 @@ def jackknife_acceleration(values):
     t = np.asarray(values, dtype=float)
     d = t.mean() - t
     return float(np.sum(d ** 3) / (6.0 * np.sum(d ** 2) ** 1.5))
+
+
+def precision_on_recall_grid(tp, fp, grid):
+    """Precision of the count-interpolated PR curve at each recall of ``grid``, by the
+    definition: at recall r (t = r P), the first vertex with exactly that recall, else
+    the point between the two vertices around t with FP linear in TP; at recall 0 the
+    precision of the first vertex with a positive, or 0 when the curve leaves the origin
+    along negatives."""
+    P = tp[-1]
+    out = []
+    for r in grid:
+        if r == 0:
+            j = next(i for i in range(len(tp)) if tp[i] > 0)
+            out.append(0.0 if fp[j - 1] > 0 else tp[j] / (tp[j] + fp[j]))
+            continue
+        hit = [i for i in range(len(tp)) if tp[i] / P == r]
+        if hit:
+            i = hit[0]
+            out.append(tp[i] / (tp[i] + fp[i]))
+            continue
+        b = next(i for i in range(len(tp)) if tp[i] / P > r)
+        a = b - 1
+        t = r * P
+        f = fp[a] + (t - tp[a]) * (fp[b] - fp[a]) / (tp[b] - tp[a])
+        out.append(t / (t + f))
+    return np.array(out)

@@ -35,6 +35,7 @@ from numba import prange
 
 from .._numba import jit
 from .area import _area_of_sweep
+from .curve_grid import _precision_on_grid
 from .rng import _GAMMA, _S11, _TWO_M53, _binomial, _index, _mix64, _stream
 from .sort import _argsort_desc
 
@@ -219,6 +220,59 @@ def _draw_segment_counts(st, sp, sn, P, N, stratified, xp, xn):
             k_rem -= ki
 
 
+@jit
+def _grouped_vertices(xp, xn, tp, fp):
+    """Cumulate per-segment counts into vertices (origin first); returns their number.
+
+    A segment that drew no row adds no vertex (as if its rows were absent).
+    """
+    tp[0] = 0.0
+    fp[0] = 0.0
+    v = 0
+    for i in range(xp.size):
+        if xp[i] != 0 or xn[i] != 0:
+            tp[v + 1] = tp[v] + xp[i]
+            fp[v + 1] = fp[v] + xn[i]
+            v += 1
+    return v + 1
+
+
+@jit
+def _grouped_replicate(seg_offsets, sp, sn, c, group, seed, b, stratified):
+    """Vertices ``(tp, fp)`` of replicate ``b`` of curve ``c`` (grouped draw)."""
+    s0 = seg_offsets[c]
+    s1 = seg_offsets[c + 1]
+    m = s1 - s0
+    P = 0.0
+    N = 0.0
+    for s in range(s0, s1):
+        P += sp[s]
+        N += sn[s]
+    xp = np.empty(m, dtype=np.int64)
+    xn = np.empty(m, dtype=np.int64)
+    st = _stream(seed, group, b)
+    _draw_segment_counts(st, sp[s0:s1], sn[s0:s1], P, N, stratified, xp, xn)
+    tp = np.empty(m + 1)
+    fp = np.empty(m + 1)
+    v = _grouped_vertices(xp, xn, tp, fp)
+    return tp[:v], fp[:v]
+
+
+@jit(parallel=True)
+def _boot_grouped_curve(seg_offsets, sp, sn, curves, groups, seed, b0, b1, stratified, grid,
+                        hull, out):
+    """Like :func:`_boot_grouped`, but each replicate's PR curve interpolated onto the
+    recall ``grid``: writes ``out[k, b - b0, :]``."""
+    nc = curves.size
+    nb = b1 - b0
+    for t in prange(nc * nb):
+        k = t // nb
+        j = t - k * nb
+        tp, fp = _grouped_replicate(seg_offsets, sp, sn, curves[k], groups[k], seed, b0 + j,
+                                    stratified)
+        _precision_on_grid(tp, fp, grid, out[k, j], hull)
+
+
 @jit(parallel=True)
 def _boot_grouped(seg_offsets, sp, sn, curves, groups, seed, b0, b1, stratified, method,
                   hull, out):
@@ -232,78 +286,53 @@ def _boot_grouped(seg_offsets, sp, sn, curves, groups, seed, b0, b1, stratified,
     for t in prange(nc * nb):
         k = t // nb
         j = t - k * nb
-        c = curves[k]
-        s0 = seg_offsets[c]
-        s1 = seg_offsets[c + 1]
-        m = s1 - s0
-        P = 0.0
-        N = 0.0
-        for s in range(s0, s1):
-            P += sp[s]
-            N += sn[s]
-        xp = np.empty(m, dtype=np.int64)
-        xn = np.empty(m, dtype=np.int64)
-        st = _stream(seed, groups[k], b0 + j)
-        _draw_segment_counts(st, sp[s0:s1], sn[s0:s1], P, N, stratified, xp, xn)
-        tp = np.empty(m + 1)
-        fp = np.empty(m + 1)
-        tp[0] = 0.0
-        fp[0] = 0.0
-        v = 0
-        for i in range(m):
-            if xp[i] != 0 or xn[i] != 0:  # a segment that drew no row adds no vertex
-                tp[v + 1] = tp[v] + xp[i]
-                fp[v + 1] = fp[v] + xn[i]
-                v += 1
-        out[k, j] = _area_of_sweep(tp[:v + 1], fp[:v + 1], method, hull)
+        tp, fp = _grouped_replicate(seg_offsets, sp, sn, curves[k], groups[k], seed, b0 + j,
+                                    stratified)
+        out[k, j] = _area_of_sweep(tp, fp, method, hull)
 
 
 # ---------------------------------------------------------- paired (row) replicates
 
 
 @jit
-def _walk_area(order, seg_end, ps, ns, cnt, method, hull):
-    """Area of one curve whose sorted row ``i`` carries multiplicity ``cnt[order[i]]``.
-
-    ``ps``/``ns`` are the rows' masses in sorted order (streamed); only ``cnt`` is read
-    at random, and without branches.
+def _walk_vertices(order, seg_end, ps, ns, cnt, tp, fp):
+    """Vertices of one curve whose sorted row ``i`` carries multiplicity
+    ``cnt[order[i]]``, written into ``tp``/``fp`` (length ``seg_end.size + 1``);
+    returns their number. ``ps``/``ns`` are the rows' masses in sorted order (streamed);
+    only ``cnt`` is read at random, and without branches. A segment that drew no mass
+    adds no vertex.
     """
-    m = seg_end.size
-    tp = np.empty(m + 1)
-    fp = np.empty(m + 1)
     tp[0] = 0.0
     fp[0] = 0.0
     t = 0.0
     f = 0.0
     i = 0
     v = 0
-    for s in range(m):
+    for s in range(seg_end.size):
         e = seg_end[s]
         while i < e:
             w = cnt[order[i]]
             t += w * ps[i]
             f += w * ns[i]
             i += 1
-        if t != tp[v] or f != fp[v]:  # a segment that drew no mass adds no vertex
+        if t != tp[v] or f != fp[v]:
             v += 1
             tp[v] = t
             fp[v] = f
-    return _area_of_sweep(tp[:v + 1], fp[:v + 1], method, hull)
+    return v + 1
 
 
 @jit
-def _walk_area_hard(slots, seg_end, n_pos, cnt, method, hull):
-    """:func:`_walk_area` for unweighted 0/1 labels: slot ``s < n_pos`` is a positive."""
-    m = seg_end.size
-    tp = np.empty(m + 1)
-    fp = np.empty(m + 1)
+def _walk_vertices_hard(slots, seg_end, n_pos, cnt, tp, fp):
+    """:func:`_walk_vertices` for unweighted 0/1 labels: slot ``s < n_pos`` is a
+    positive, so only the slot numbers are read, not the masses."""
     tp[0] = 0.0
     fp[0] = 0.0
     t = 0
     f = 0
     i = 0
     v = 0
-    for s in range(m):
+    for s in range(seg_end.size):
         e = seg_end[s]
         while i < e:
             q = slots[i]
@@ -316,7 +345,25 @@ def _walk_area_hard(slots, seg_end, n_pos, cnt, method, hull):
             v += 1
             tp[v] = t
             fp[v] = f
-    return _area_of_sweep(tp[:v + 1], fp[:v + 1], method, hull)
+    return v + 1
+
+
+@jit
+def _walk_area(order, seg_end, ps, ns, cnt, method, hull):
+    """Area of one curve whose sorted row ``i`` carries multiplicity ``cnt[order[i]]``."""
+    tp = np.empty(seg_end.size + 1)
+    fp = np.empty(seg_end.size + 1)
+    v = _walk_vertices(order, seg_end, ps, ns, cnt, tp, fp)
+    return _area_of_sweep(tp[:v], fp[:v], method, hull)
+
+
+@jit
+def _walk_area_hard(slots, seg_end, n_pos, cnt, method, hull):
+    """:func:`_walk_area` for unweighted 0/1 labels (see :func:`_walk_vertices_hard`)."""
+    tp = np.empty(seg_end.size + 1)
+    fp = np.empty(seg_end.size + 1)
+    v = _walk_vertices_hard(slots, seg_end, n_pos, cnt, tp, fp)
+    return _area_of_sweep(tp[:v], fp[:v], method, hull)
 
 
 @jit
@@ -384,6 +431,36 @@ def _boot_paired(slot_order, ps, ns, offsets, seg_offsets, seg_end, strata_offse
                     slot_order[u:v], seg_end[seg_offsets[c]:seg_offsets[c + 1]], ps[u:v],
                     ns[u:v], cnt, method, hull,
                 )
+
+
+@jit(parallel=True)
+def _boot_paired_curve(slot_order, ps, ns, offsets, seg_offsets, seg_end, strata_offsets,
+                       n_strata, n_models, groups, seed, b0, b1, grid, hull, count_type, hard,
+                       n_pos_slots, out):
+    """Like :func:`_boot_paired`, but each replicate's PR curve interpolated onto the
+    recall ``grid``: writes ``out[k * n_models + model, b - b0, :]``."""
+    ng = groups.size
+    nb = b1 - b0
+    for t in prange(ng * nb):
+        k = t // nb
+        j = t - k * nb
+        g = groups[k]
+        n_slots = strata_offsets[(g + 1) * n_strata] - strata_offsets[g * n_strata]
+        cnt = np.zeros(n_slots + 1, dtype=count_type.dtype)
+        st = _stream(seed, g, b0 + j)
+        _fill_slot_counts(st, strata_offsets, n_strata, g, cnt)
+        for mdl in range(n_models):
+            c = g * n_models + mdl
+            u = offsets[c]
+            v = offsets[c + 1]
+            se = seg_end[seg_offsets[c]:seg_offsets[c + 1]]
+            tp = np.empty(se.size + 1)
+            fp = np.empty(se.size + 1)
+            if hard:
+                nv = _walk_vertices_hard(slot_order[u:v], se, n_pos_slots[g], cnt, tp, fp)
+            else:
+                nv = _walk_vertices(slot_order[u:v], se, ps[u:v], ns[u:v], cnt, tp, fp)
+            _precision_on_grid(tp[:nv], fp[:nv], grid, out[k * n_models + mdl, j], hull)
 
 
 @jit(parallel=True)
