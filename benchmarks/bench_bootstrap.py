@@ -33,7 +33,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import prroc_numba as prn  # noqa: E402
+import prroc_numba as prn
 
 N, PREV, B, M = 100_000, 0.05, 1000, 10
 B_SKLEARN = 20
@@ -83,7 +83,7 @@ def _time(fn, repeat=3):
 
 def _peak_rss_mb(code):
     """Peak resident memory (MB) of a fresh interpreter running ``code``."""
-    prog = ("import resource, sys; sys.path.insert(0, %r)\n" % str(ROOT)) + code + (
+    prog = (f"import resource, sys; sys.path.insert(0, {str(ROOT)!r})\n") + code + (
         "\nprint(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
     out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True,
                          check=True)
@@ -122,9 +122,10 @@ def report():
         # the same background load
         t_ours = t_sk = np.inf
         for _ in range(3):
-            t_ours = min(t_ours, _time(lambda: ours(df, mods, B, method, curve), repeat=1))
-            t_sk = min(t_sk, _time(lambda: sklearn_loop(df, mods, B_SKLEARN, curve=curve),
-                                   repeat=1))
+            t_ours = min(t_ours, _time(lambda m=mods, k=method, c=curve: ours(df, m, B, k, c),
+                                       repeat=1))
+            t_sk = min(t_sk, _time(lambda m=mods, c=curve: sklearn_loop(df, m, B_SKLEARN,
+                                                                        curve=c), repeat=1))
         t_sk_full = t_sk / B_SKLEARN * B
         rows.append({"case": label, "prroc_numba_s": t_ours,
                      "sklearn_s_scaled_to_B": t_sk_full, "ratio": t_sk_full / t_ours})

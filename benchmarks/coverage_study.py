@@ -31,7 +31,7 @@ from scipy import integrate, stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import prroc_numba as prn  # noqa: E402
+import prroc_numba as prn
 
 
 def population_auc_pr(mu, prevalence):
@@ -44,7 +44,7 @@ def population_auc_pr(mu, prevalence):
 
 def simulate(n_sets, n, prevalence, mu, design, rng):
     if design == "fixed":
-        n_pos = int(round(n * prevalence))
+        n_pos = round(n * prevalence)
         y = np.tile(np.r_[np.ones(n_pos), np.zeros(n - n_pos)], n_sets)
     else:
         y = (rng.random(n_sets * n) < prevalence).astype(float)

@@ -16,7 +16,6 @@ import numpy as np
 
 from . import _frames as F
 from ._kernels.area import _area_batch
-from ._kernels.sweep import _sweep_batch
 from ._kernels.curve_grid import _grid_batch
 from ._kernels.resample import (
     _boot_grouped,
@@ -26,6 +25,7 @@ from ._kernels.resample import (
     _jackknife_group,
     _segments_batch,
 )
+from ._kernels.sweep import _sweep_batch
 from ._methods import method_code
 from ._ragged import UndefinedMetricWarning, pack, warn_undefined
 from .curves import _doc

@@ -7,6 +7,7 @@
     prroc-numba bootstrap preds.csv --label y --score m1 m2 --n-boot 2000 --out ci.csv
     prroc-numba compare preds.csv --label y --score m1 m2 m3 --curve pr --out results.csv
     prroc-numba curve preds.csv --label y --score m1 [--curve roc] [--hull] --out points.csv
+    prroc-numba curve preds.csv --label y --score m1 m2 --bands --grid 101 --out bands.csv
 
 Input: CSV (also ``.csv.gz``, ``.tsv``) or Parquet. Output: a readable table on stdout;
 ``--out FILE`` also writes it as CSV. Errors (a missing file or column, bad labels) print
@@ -110,10 +111,13 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--baseline", default=None, help="compare every model with this one")
     c.add_argument("--adjust", choices=["holm", "bonferroni", "bh", "none"], default="holm")
     c.add_argument("--test", choices=["bootstrap", "delong"], default="bootstrap")
-    v = sub.add_parser("curve", help="PR or ROC curve points")
-    _common(v, boot=False)
+    v = sub.add_parser("curve", help="PR or ROC curve points, or PR bootstrap bands")
+    _common(v, boot=True)
     v.add_argument("--interpolate", choices=["dg", "continuous"], default=None,
                    help="PR only: add the interpolated points between vertices")
+    v.add_argument("--bands", action="store_true",
+                   help="PR only: pointwise bootstrap bands on a recall grid instead")
+    v.add_argument("--grid", type=int, default=101, help="recall grid size for --bands")
     return ap
 
 
@@ -137,9 +141,8 @@ def _pos_label(value, frame, label):
 
 def _args_to_kw(args, frame):
     score = args.score[0] if len(args.score) == 1 else list(args.score)
-    kw = dict(score=score, label=args.label, by=args.by, weight=args.weight,
-              pos_label=_pos_label(args.pos_label, frame, args.label))
-    return kw
+    return {"score": score, "label": args.label, "by": args.by, "weight": args.weight,
+            "pos_label": _pos_label(args.pos_label, frame, args.label)}
 
 
 def _demo(args) -> None:
@@ -179,6 +182,13 @@ def _run(args) -> None:
     kw = _args_to_kw(args, frame)
     if args.command == "auc":
         res = prn.auc(frame, curve=args.curve, method=args.method, hull=args.hull, **kw)
+    elif args.command == "curve" and args.bands:
+        if args.curve != "pr" or args.interpolate:
+            raise CliError("--bands gives PR curve bands; drop --curve roc / --interpolate")
+        res = prn.bootstrap_curve(frame, hull=args.hull, n_boot=args.n_boot, level=args.level,
+                                  stratified=not args.no_stratified, seed=args.seed,
+                                  progress=False if args.no_progress else None,
+                                  grid=args.grid, **kw)
     elif args.command == "curve":
         if args.curve == "roc":
             if args.interpolate:
@@ -187,9 +197,9 @@ def _run(args) -> None:
         else:
             res = prn.pr_curve(frame, hull=args.hull, interpolate=args.interpolate, **kw)
     else:
-        boot = dict(curve=args.curve, method=args.method, hull=args.hull, n_boot=args.n_boot,
-                    level=args.level, stratified=not args.no_stratified, seed=args.seed,
-                    progress=False if args.no_progress else None)
+        boot = {"curve": args.curve, "method": args.method, "hull": args.hull, "n_boot": args.n_boot,
+                    "level": args.level, "stratified": not args.no_stratified, "seed": args.seed,
+                    "progress": False if args.no_progress else None}
         if args.command == "bootstrap":
             res = prn.bootstrap(frame, interval=args.interval, **boot, **kw)
         else:

@@ -279,7 +279,7 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
                              "'trapezoid', hull=False)")
         batch = pack(data, score=score, label=label, by=by, pos_label=pos_label)
     else:
-        batch, plan, code, est, reps, _ = _boot._replicates(
+        batch, _plan, _code, est, reps, _ = _boot._replicates(
             data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
             progress, pos_label, soft_labels, label_bar="compare")
     M = batch.n_models

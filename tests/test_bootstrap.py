@@ -108,7 +108,7 @@ def test_walk_with_unit_counts_equals_auc(curve, method, hull):
     df = random_batch(rng, 30, 120, weights=True)
     df.loc[df.groupby("g").head(1).index, "w"] = 1.0  # no group of zero weight
     batch = pack(df, score="s", label="y", by="g", weight="w")
-    order, ps, ns, so, se, sp, sn = _segments(batch)
+    order, ps, ns, so, se, _sp, _sn = _segments(batch)
     code = method_code(curve, method)
     kept = pack(df[df.w > 0], score="s", label="y", by="g", weight="w")  # zero weight = removal
     ref = _area_batch(kept.values, kept.offsets, kept.pos, kept.neg, kept.label_start,
@@ -124,9 +124,9 @@ def test_walk_with_unit_counts_equals_auc(curve, method, hull):
 def test_paired_replicates_equal_materialised_data(curve, method, stratified, hull):
     """Replicate b of every model == the AUC of the rows it stands for, repeated."""
     df = _frame(150, seed=1)
-    kw = dict(score=["m1", "m2", "m3"], label="y", curve=curve, method=method, hull=hull,
-              n_boot=6, stratified=stratified, seed=11, progress=False,
-              return_replicates=True)
+    kw = {"score": ["m1", "m2", "m3"], "label": "y", "curve": curve, "method": method, "hull": hull,
+          "n_boot": 6, "stratified": stratified, "seed": 11, "progress": False,
+          "return_replicates": True}
     _, reps = prn.bootstrap(df, **kw)
     batch = pack(df, score=["m1", "m2", "m3"], label="y")
     plan = boot_mod._Plan(batch, stratified)
@@ -174,8 +174,8 @@ def test_grouped_replicates_equal_materialised_data(curve, method, stratified):
     accordingly, and its AUC computed from scratch."""
     rng = np.random.default_rng(3)
     df = random_batch(rng, 8, 90)
-    kw = dict(score="s", label="y", by="g", curve=curve, method=method, n_boot=4,
-              stratified=stratified, seed=21, progress=False, return_replicates=True)
+    kw = {"score": "s", "label": "y", "by": "g", "curve": curve, "method": method, "n_boot": 4,
+          "stratified": stratified, "seed": 21, "progress": False, "return_replicates": True}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         _, reps = prn.bootstrap(df, **kw)
@@ -217,7 +217,7 @@ def test_grouped_segment_counts_are_multinomial():
     """Mean and variance of a segment's stratified count: Binomial(P, k / P)."""
     df = pd.DataFrame({"s": [5, 5, 4, 3, 3, 3, 2, 1, 1, 0], "y": [1, 0, 1, 1, 1, 0, 0, 1, 0, 0]})
     batch = pack(df, score="s", label="y")
-    order, _, _, so, se, sp, sn = _segments(batch)
+    _order, _, _, so, _se, sp, sn = _segments(batch)
     np.testing.assert_array_equal(sp, [1, 1, 2, 0, 1, 0])
     draws = np.array([_grouped_counts_one(so, sp, sn, 0, 0, 99, b, True)[0]
                       for b in range(4000)])
@@ -246,8 +246,8 @@ def test_grouped_and_paired_paths_agree_in_distribution():
 @pytest.mark.parametrize("score", ["m1", ["m1", "m2", "m3"]])
 def test_same_seed_same_numbers_any_thread_count_and_chunking(score, monkeypatch):
     df = _frame(400, seed=5)
-    kw = dict(score=score, label="y", n_boot=200, seed=3, progress=False,
-              return_replicates=True)
+    kw = {"score": score, "label": "y", "n_boot": 200, "seed": 3, "progress": False,
+          "return_replicates": True}
     ref = prn.bootstrap(df, **kw)[1]
     old = numba.get_num_threads()
     try:
@@ -292,8 +292,8 @@ def test_long_input_groups_resample_independently():
 
 def test_percentile_and_basic_from_the_replicates():
     df = _frame(400, seed=8)
-    kw = dict(score=["m1", "m2"], label="y", n_boot=400, seed=9, progress=False,
-              return_replicates=True, level=0.9)
+    kw = {"score": ["m1", "m2"], "label": "y", "n_boot": 400, "seed": 9, "progress": False,
+          "return_replicates": True, "level": 0.9}
     res, reps = prn.bootstrap(df, interval="percentile", **kw)
     basic = prn.bootstrap(df, interval="basic", **kw)[0]
     for i, m in enumerate(["m1", "m2"]):
@@ -368,7 +368,7 @@ def test_curve_without_positives_is_nan_and_warned():
 ])
 def test_bad_arguments(kw, match):
     df = _frame(50)
-    args = dict(score="m1", label="y", n_boot=10, progress=False)
+    args = {"score": "m1", "label": "y", "n_boot": 10, "progress": False}
     args.update(kw)
     with pytest.raises((ValueError, TypeError), match=match):
         prn.bootstrap(df, **args)

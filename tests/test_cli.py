@@ -66,6 +66,17 @@ def test_curve_and_parquet(preds, tmp_path, capsys):
     np.testing.assert_allclose(pd.read_csv(out)["tpr"], ref["tpr"])
 
 
+def test_curve_bands(preds, tmp_path):
+    df, path = preds
+    out = tmp_path / "bands.csv"
+    assert main(["curve", str(path), "--label", "y", "--score", "m1", "m2", "--bands",
+                 "--grid", "11", "--n-boot", "100", "--seed", "2", "--out", str(out)]) == 0
+    ref = prn.bootstrap_curve(df, score=["m1", "m2"], label="y", grid=11, n_boot=100, seed=2,
+                              progress=False)
+    np.testing.assert_allclose(pd.read_csv(out)[["ci_low", "ci_high"]],
+                               ref[["ci_low", "ci_high"]])
+
+
 @pytest.mark.parametrize("argv,match", [
     (["auc", "missing.csv", "--label", "y", "--score", "m1"], "file not found"),
     (["auc", "{path}", "--label", "y", "--score", "nope"], "'nope' is not a column"),
@@ -74,6 +85,8 @@ def test_curve_and_parquet(preds, tmp_path, capsys):
     (["bootstrap", "{path}", "--label", "y", "--score", "m1", "--n-boot", "1"], "n_boot"),
     (["auc", "{path}", "--label", "m1", "--score", "m2"], "labels must be"),
     (["auc", "{bad}", "--label", "y", "--score", "m1"], "cannot read"),
+    (["curve", "{path}", "--label", "y", "--score", "m1", "--bands", "--curve", "roc"],
+     "--bands"),
 ])
 def test_errors_are_one_line_and_nonzero(preds, tmp_path, capsys, argv, match):
     _, path = preds
@@ -109,6 +122,6 @@ def test_demo_data_is_realistic():
 def test_demo_as_a_subprocess():
     """``python -m prroc_numba demo`` as a user runs it (fresh interpreter)."""
     proc = subprocess.run([sys.executable, "-m", "prroc_numba", "demo", "--n-boot", "100"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+                          cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
     assert proc.returncode == 0, proc.stderr
     assert "gbm_tuned" in proc.stdout

@@ -26,8 +26,8 @@ def _frame(n=600, seed=0, prev=0.15):
 @pytest.mark.parametrize("curve", ["pr", "roc"])
 def test_ci_and_p_value_come_from_the_paired_replicates(curve):
     df = _frame()
-    kw = dict(score=["a", "b", "c"], label="y", curve=curve, n_boot=300, seed=4,
-              progress=False)
+    kw = {"score": ["a", "b", "c"], "label": "y", "curve": curve, "n_boot": 300, "seed": 4,
+          "progress": False}
     res = prn.compare(df, adjust="none", **kw)
     _, reps = prn.bootstrap(df, return_replicates=True, **kw)
     est = prn.auc(df, score=["a", "b", "c"], label="y", curve=curve).set_index("model")["auc"]
@@ -131,7 +131,7 @@ def test_adjustments_against_their_definitions(seed):
 ])
 def test_compare_errors(kw, match):
     df = _frame(100)
-    args = dict(score=["a", "b"], label="y", n_boot=10, progress=False)
+    args = {"score": ["a", "b"], "label": "y", "n_boot": 10, "progress": False}
     args.update(kw)
     with pytest.raises(ValueError, match=match):
         prn.compare(df, **args)

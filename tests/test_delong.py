@@ -113,7 +113,7 @@ def test_identical_models_give_z_zero_and_p_one():
 def test_delong_errors(kw, match):
     df = pd.DataFrame({"y": [1, 0, 1, 0], "s": [1, 2, 3, 4], "t": [4, 3, 2, 1],
                        "w": [1.0, 2, 1, 1]})
-    args = dict(score=["s", "t"], label="y", curve="roc", test="delong")
+    args = {"score": ["s", "t"], "label": "y", "curve": "roc", "test": "delong"}
     args.update(kw)
     with pytest.raises(ValueError, match=match):
         prn.compare(df, **args)

@@ -39,7 +39,6 @@ from .curve_grid import _precision_on_grid
 from .rng import _GAMMA, _S11, _TWO_M53, _binomial, _index, _mix64, _stream
 from .sort import _argsort_desc
 
-
 # ------------------------------------------------------------------ segment structure
 
 
