@@ -1,27 +1,37 @@
 """prroc_numba: correct and fast precision-recall and ROC analysis for many curves at once.
 
 Public API (see ``DESIGN.md``): :func:`confusion`, :func:`roc_curve`, :func:`pr_curve`,
-:func:`auc`, :func:`auc_pr`, :func:`auc_roc`.
+:func:`auc`, :func:`auc_pr`, :func:`auc_roc`;
+curves given as points (:class:`PRCurve`, :class:`ROCCurve`) and many curves on shared
+grids (:func:`interpolate`, :func:`interpolate_matrix`, :func:`average_curves`);
+bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_curve`,
+:func:`compare`, :func:`delong`).
 """
 
 from ._ragged import UndefinedMetricWarning
 from .curves import confusion, pr_curve, roc_curve
 from .metrics import auc, auc_pr, auc_roc
-from .bootstrap import bootstrap, bootstrap_curve  # noqa: E402  (issue 5)
-from .compare import compare, delong  # noqa: E402  (issue 5)
+from .points import PRCurve, ROCCurve, average_curves, interpolate, interpolate_matrix
+from .bootstrap import bootstrap, bootstrap_curve  # (issue 5)
+from .compare import compare, delong  # (issue 5)
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "PRCurve",
+    "ROCCurve",
     "UndefinedMetricWarning",
     "auc",
     "auc_pr",
     "auc_roc",
+    "average_curves",
     "bootstrap",
     "bootstrap_curve",
     "compare",
-    "delong",
     "confusion",
+    "delong",
+    "interpolate",
+    "interpolate_matrix",
     "pr_curve",
     "roc_curve",
 ]

@@ -171,6 +171,75 @@ def polyline_range(x, y, q):
             return v, v
     raise ValueError(f"{q} is outside the polyline")
 
+# --- issue 4: grid interpolation
+# Per grid value: scan every vertex pair, no pointer walk, no shared code with
+# prroc_numba/_kernels/grid.py. Same documented conventions (see that module).
+
+
+def precision_at_recall(tp, fp, grid):
+    """Precision of the count-interpolated curve at each recall in ``grid``.
+
+    Recall 0: the limit from the right (the first segment that gains positives,
+    evaluated at a vanishing TP). Recall r > 0: among vertices with tp / P == r the
+    lowest FP; otherwise the segment with tp_a / P < r < tp_b / P, FP linear in TP.
+    """
+    tp = [float(v) for v in tp]
+    fp = [float(v) for v in fp]
+    P = tp[-1]
+    out = []
+    for r in grid:
+        r = float(r)
+        if P <= 0 or r < 0 or r > 1:
+            out.append(math.nan)
+            continue
+        if r == 0:
+            for a in range(len(tp) - 1):
+                if tp[a + 1] > tp[a]:
+                    # segment a -> a+1 is the first to gain positives (tp[a] == 0).
+                    # From the origin, FP = skew * TP, so precision is constant;
+                    # from (0, FP > 0) precision tends to 0 as TP -> 0.
+                    if fp[a] > 0:
+                        out.append(0.0)
+                    else:
+                        out.append(tp[a + 1] / (tp[a + 1] + fp[a + 1]))
+                    break
+            continue
+        exact = [i for i in range(len(tp)) if tp[i] / P == r]
+        if exact:
+            t = tp[exact[0]]
+            out.append(t / (t + min(fp[i] for i in exact)))
+            continue
+        for a in range(len(tp) - 1):
+            if tp[a] / P < r < tp[a + 1] / P:
+                t = r * P
+                f = fp[a] + (fp[a + 1] - fp[a]) * (t - tp[a]) / (tp[a + 1] - tp[a])
+                out.append(t / (t + f))
+                break
+    return np.array(out)
+
+
+def tpr_at_fpr(tp, fp, grid):
+    """TPR, linear in FPR, at each FPR in ``grid``; at an FPR shared by several vertices
+    the highest TPR."""
+    tp = [float(v) for v in tp]
+    fp = [float(v) for v in fp]
+    P, N = tp[-1], fp[-1]
+    out = []
+    for x in grid:
+        x = float(x)
+        if P <= 0 or N <= 0 or x < 0 or x > 1:
+            out.append(math.nan)
+            continue
+        exact = [tp[i] for i in range(len(tp)) if fp[i] / N == x]
+        if exact:
+            out.append(max(exact) / P)
+            continue
+        for a in range(len(tp) - 1):
+            if fp[a] / N < x < fp[a + 1] / N:
+                t = tp[a] + (tp[a + 1] - tp[a]) * (x * N - fp[a]) / (fp[a + 1] - fp[a])
+                out.append(t / P)
+                break
+
 
 # --- issue 5: bootstrap / DeLong
 

@@ -10,10 +10,12 @@ README = (ROOT / "README.md").read_text()
 
 
 def test_python_blocks_run():
+    """The blocks run top to bottom in one namespace, as a reader would paste them."""
     blocks = re.findall(r"```python\n(.*?)```", README, flags=re.S)
     assert blocks
+    namespace = {"__name__": "readme"}
     for block in blocks:
-        exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+        exec(compile(block, "README.md", "exec"), namespace)
 
 
 def test_ci_runs_the_readme_test_command():

@@ -22,5 +22,7 @@ Modules:
   start at recall 0;
 * :mod:`.thresholds` -- TP/FP of every curve at given thresholds;
 * :mod:`.area` -- AUC estimators on one curve's (tp, fp) vertices, and the fused
-  sort + sweep + area batch kernel.
+  sort + sweep + area batch kernel;
+* :mod:`.grid` -- curves onto shared grids (precision at recall, count-interpolated;
+  TPR at FPR), batched over curves, and the packing of curves given as points.
 """
