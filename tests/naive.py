@@ -239,6 +239,7 @@ def tpr_at_fpr(tp, fp, grid):
                 t = tp[a] + (tp[a + 1] - tp[a]) * (x * N - fp[a]) / (fp[a + 1] - fp[a])
                 out.append(t / P)
                 break
+    return np.array(out)
 
 
 # --- issue 5: bootstrap / DeLong
