@@ -20,7 +20,6 @@ or with pytest-benchmark::
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import time
@@ -174,7 +173,4 @@ def test_peak_memory_not_b_times_n(benchmark):
 
 
 if __name__ == "__main__":
-    table, mem = report()
-    out = ROOT / "benchmarks" / "bench_bootstrap_last.json"
-    out.write_text(json.dumps({"table": table.to_dict("records"), "peak_rss_mb": mem},
-                              indent=1))
+    report()
