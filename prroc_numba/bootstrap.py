@@ -354,8 +354,9 @@ _BOOT_DOC = """
         and the interval also carries the sampling variance of the prevalence (right
         when the prevalence itself was sampled). AUC-PR depends on the prevalence, so
         the two differ. On binormal data with a known population AUC-PR, the percentile
-        interval covers about 93% at n = 2,000 and about 95% at n = 5,000 when the
-        design matches the resampling, and clearly less when it does not.
+        interval covers about 93-95% at n = 2,000 and about 95% at n = 5,000 when the
+        design matches the resampling; a stratified bootstrap of data whose prevalence
+        was sampled covers less (about 92-93% in ``benchmarks/coverage_study.py``).
         Stratified resampling needs hard 0/1 labels (not soft labels).
     seed : int, default=None
         Seed of the counter-based random streams (one per group and replicate): the
