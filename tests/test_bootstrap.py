@@ -16,16 +16,24 @@ from prroc_numba._kernels import rng as R
 from prroc_numba._kernels.area import _area_batch
 from prroc_numba._kernels.resample import (
     _area_with_counts,
+    _multinomial_cells,
     _grouped_counts_one,
     _paired_counts_one,
     _segments_batch,
 )
+from prroc_numba._kernels.rng import _stream
 from prroc_numba._methods import method_code
 from prroc_numba._ragged import pack
 from tests import naive
 from tests.conftest import random_batch
 
 boot_mod = importlib.import_module("prroc_numba.bootstrap")
+
+
+@numba.njit
+def _multinomial_cells_one(k, seed, out):
+    _multinomial_cells(_stream(seed, 0, 0), k, k.sum(), out)
+
 
 METHODS = [("pr", "dg"), ("pr", "integral"), ("pr", "ap"), ("pr", "trapezoid"),
            ("roc", "trapezoid")]
@@ -226,6 +234,60 @@ def test_grouped_segment_counts_are_multinomial():
     np.testing.assert_allclose(draws.mean(axis=0), expect, atol=0.08)
     np.testing.assert_allclose(draws.var(axis=0), P * (sp / P) * (1 - sp / P), atol=0.1)
     assert (draws.sum(axis=1) == P).all()
+
+
+@pytest.mark.parametrize("k", [[50.0, 100.0, 0.0, 30.0, 20.0],  # conditional binomials
+                               [1.0, 2.0, 1.0, 0.0, 1.0, 3.0]])   # row draws
+def test_multinomial_cells_moments(k):
+    """Both branches of the per-cell sampler give Multinomial(n; k / n) counts."""
+    k = np.array(k)
+    n = k.sum()
+    draws = np.array([_cells(k, seed) for seed in range(20000)])
+    assert (draws.sum(axis=1) == n).all() and (draws[:, k == 0] == 0).all()
+    p = k / n
+    np.testing.assert_allclose(draws.mean(axis=0), n * p, atol=4 * np.sqrt(n / 20000))
+    cov = np.cov(draws.T)
+    expect = n * (np.diag(p) - np.outer(p, p))
+    np.testing.assert_allclose(cov, expect, atol=0.06 * n / 4)
+    # one cell's marginal against scipy's binomial (chi-square, pooled tails)
+    i = int(np.argmax(k))
+    obs = np.bincount(draws[:, i], minlength=int(n) + 1)
+    pmf = stats.binom.pmf(np.arange(int(n) + 1), int(n), p[i])
+    keep = pmf * draws.shape[0] >= 5
+    o = np.r_[obs[keep], obs[~keep].sum()]
+    e = np.r_[pmf[keep], pmf[~keep].sum()] * draws.shape[0]
+    if e[-1] < 5:
+        o[-2] += o[-1]
+        e[-2] += e[-1]
+        o, e = o[:-1], e[:-1]
+    assert stats.chi2.sf(np.sum((o - e) ** 2 / e), o.size - 1) > 1e-4
+
+
+def _cells(k, seed):
+    out = np.empty(k.size, dtype=np.int64)
+    _multinomial_cells_one(k, seed, out)
+    return out
+
+
+def test_int32_counts_for_large_strata():
+    """A stratum above 65,535 rows switches the count vector to int32; same results as
+    the materialised replicate."""
+    rng = np.random.default_rng(11)
+    n = 70000
+    y = (rng.random(n) < 0.02).astype(int)
+    df = pd.DataFrame({"y": y, "a": np.round(y + rng.normal(size=n), 2),
+                       "b": np.round(rng.normal(size=n), 2)})
+    batch = pack(df, score=["a", "b"], label="y")
+    plan = boot_mod._Plan(batch, True)
+    assert plan.count_type.dtype == np.int32
+    _, reps = prn.bootstrap(df, score=["a", "b"], label="y", method="ap", n_boot=2, seed=1,
+                            progress=False, return_replicates=True)
+    cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, boot_mod._seed(1),
+                             1)[plan.slot]
+    for m in ["a", "b"]:
+        ref = prn.auc_pr(df.y, df[m], sample_weight=cnt, method="ap")
+        got = reps[(reps.model == m) & (reps.replicate == 1)].estimate.iloc[0]
+        assert got == pytest.approx(ref, rel=1e-12)
 
 
 def test_grouped_and_paired_paths_agree_in_distribution():
