@@ -16,8 +16,8 @@ from prroc_numba._kernels import rng as R
 from prroc_numba._kernels.area import _area_batch
 from prroc_numba._kernels.resample import (
     _area_with_counts,
-    _multinomial_cells,
     _grouped_counts_one,
+    _multinomial_cells,
     _paired_counts_one,
     _segments_batch,
 )
