@@ -211,7 +211,24 @@ def _run(args) -> None:
 
 
 def main(argv=None) -> int:
-    """Entry point of ``prroc-numba``; returns the exit status (0 ok, 2 error)."""
+    """Entry point of ``prroc-numba``; returns the exit status (0 ok, 2 error).
+
+    Parameters
+    ----------
+    argv : list of str, default=None
+        The arguments after the program name; None reads ``sys.argv``.
+
+    Returns
+    -------
+    int
+        0 on success, 2 for bad input (one line on stderr), 130 when interrupted.
+
+    Examples
+    --------
+    >>> from prroc_numba.cli import main
+    >>> main(["auc", "no_such_file.csv", "--label", "y", "--score", "m1"])
+    2
+    """
     parser = _parser()
     try:
         args = parser.parse_args(argv)
