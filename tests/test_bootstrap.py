@@ -174,16 +174,18 @@ def test_paired_replicates_with_weights_equal_materialised_data():
             assert got == pytest.approx(ref, rel=1e-12)
 
 
-@pytest.mark.parametrize("curve,method", METHODS)
+@pytest.mark.parametrize("curve,method,hull", [(c, m, False) for c, m in METHODS]
+                         + [("pr", "dg", True), ("roc", "trapezoid", True)])
 @pytest.mark.parametrize("stratified", [True, False])
-def test_grouped_replicates_equal_materialised_data(curve, method, stratified):
+def test_grouped_replicates_equal_materialised_data(curve, method, hull, stratified):
     """One model per group: counts drawn per segment; a segment's drawn positives
     (negatives) are given to one of its positive (negative) rows, the data repeated
     accordingly, and its AUC computed from scratch."""
     rng = np.random.default_rng(3)
     df = random_batch(rng, 8, 90)
     kw = {"score": "s", "label": "y", "by": "g", "curve": curve, "method": method, "n_boot": 4,
-          "stratified": stratified, "seed": 21, "progress": False, "return_replicates": True}
+          "stratified": stratified, "seed": 21, "progress": False, "return_replicates": True,
+          "hull": hull}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         _, reps = prn.bootstrap(df, **kw)
@@ -214,8 +216,8 @@ def test_grouped_replicates_equal_materialised_data(curve, method, stratified):
             s, p, _ = naive.materialise(x, y, 1 - y, cnt)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                ref = prn.auc(score=s, label=p, curve=curve, method=method)["auc"].iloc[0] \
-                    if s.size else np.nan
+                ref = prn.auc(score=s, label=p, curve=curve, method=method,
+                              hull=hull)["auc"].iloc[0] if s.size else np.nan
             got = reps[(reps.g == df.g.unique()[c]) & (reps.replicate == b)]
             np.testing.assert_allclose(got["estimate"].iloc[0], ref, rtol=1e-12, atol=1e-14,
                                        equal_nan=True)
