@@ -220,8 +220,11 @@ class _Plan:
 
 def _seed(seed):
     """Map ``seed`` (None or int) to a non-negative int63 for the kernels."""
-    if seed is not None and not isinstance(seed, (int, np.integer)):
+    if seed is not None and (isinstance(seed, (bool, np.bool_))
+                             or not isinstance(seed, (int, np.integer))):
         raise TypeError(f"seed must be None or an int, got {type(seed).__name__}")
+    if seed is not None and seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed}")
     state = np.random.SeedSequence(None if seed is None else int(seed)).generate_state(
         2, np.uint32)
     return int((int(state[0]) << 31) ^ int(state[1]))

@@ -304,6 +304,10 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
             est[g * M:(g + 1) * M] = theta
             var_d[g * K:(g + 1) * K] = S[ia, ia] + S[ib, ib] - 2 * S[ia, ib]
         diff = est[ca] - est[cb]
+        if np.any(np.isnan(var_d)):
+            warnings.warn("DeLong's variance needs at least two positives and two negatives "
+                          "in every group; the affected comparisons are NaN",
+                          UndefinedMetricWarning, stacklevel=2)
         with np.errstate(invalid="ignore", divide="ignore"):
             sig = np.sqrt(var_d)
             z = diff / sig

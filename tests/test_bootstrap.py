@@ -426,6 +426,7 @@ def test_curve_without_positives_is_nan_and_warned():
     ({"n_boot": 10.5}, "n_boot"),
     ({"level": 95}, "level"),
     ({"seed": "x"}, "seed"),
+    ({"seed": -3}, "non-negative"),
     ({"curve": "det"}, "curve="),
     ({"method": "dg", "curve": "roc"}, "method="),
     ({"score": "nope"}, "'nope' is not a column"),

@@ -122,3 +122,11 @@ def test_delong_errors(kw, match):
 def test_delong_bad_level():
     with pytest.raises(ValueError, match="level"):
         prn.delong(score=[0.1, 0.4], label=[0, 1], level=2)
+
+
+def test_compare_delong_warns_when_a_group_cannot_have_a_variance():
+    df = pd.DataFrame({"g": [0] * 6 + [1] * 6, "y": [1, 0, 1, 0, 1, 0] + [1, 0, 0, 0, 0, 0],
+                       "s": np.arange(12.0), "t": np.arange(12.0)[::-1] ** 2})
+    with pytest.warns(prn.UndefinedMetricWarning, match="DeLong"):
+        res = prn.compare(df, score=["s", "t"], label="y", by="g", curve="roc", test="delong")
+    assert np.isfinite(res.p_value[0]) and np.isnan(res.p_value[1])
