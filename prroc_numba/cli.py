@@ -240,7 +240,8 @@ def main(argv=None) -> int:
     try:
         _run(args)
     except (CliError, ValueError, TypeError, NotImplementedError) as exc:
-        print(f"prroc-numba {args.command}: error: {exc}", file=sys.stderr)
+        msg = str(exc).replace("Pass pos_label=", "Pass --pos-label")  # name the option
+        print(f"prroc-numba {args.command}: error: {msg}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("prroc-numba: interrupted", file=sys.stderr)

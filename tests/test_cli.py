@@ -84,6 +84,8 @@ def test_curve_bands(preds, tmp_path):
     (["compare", "{path}", "--label", "y", "--score", "m1"], "at least two"),
     (["bootstrap", "{path}", "--label", "y", "--score", "m1", "--n-boot", "1"], "n_boot"),
     (["auc", "{path}", "--label", "m1", "--score", "m2"], "labels must be"),
+    (["auc", "{path}", "--label", "fold", "--score", "m2", "--pos-label", "x"],
+     "is not a value"),
     (["auc", "{bad}", "--label", "y", "--score", "m1"], "cannot read"),
     (["curve", "{path}", "--label", "y", "--score", "m1", "--bands", "--curve", "roc"],
      "--bands"),
