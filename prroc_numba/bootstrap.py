@@ -18,11 +18,13 @@ from . import _frames as F
 from ._kernels.area import _area_batch
 from ._kernels.curve_grid import _grid_batch
 from ._kernels.resample import (
+    POISSON_MAX,
     _boot_grouped,
     _boot_grouped_curve,
     _boot_paired,
     _boot_paired_curve,
     _jackknife_group,
+    _poisson_tables,
     _segments_batch,
 )
 from ._kernels.sweep import _sweep_batch
@@ -105,6 +107,8 @@ class _Plan:
         self.hard = hard
         self.n_pos_slots = np.add.reduceat(b.pos > 0, b.group_offsets[:-1]).astype(np.int64) \
             if n else np.zeros(G, dtype=np.int64)
+        # Poisson inversion tables for the grouped draws, one per distinct cell size
+        self.lp, self.ln, self.tabs = _cell_tables(self.sp, self.sn, self.grouped)
         # work per replicate (row or segment visits), to size chunks and the progress bar
         if self.grouped:
             self.work = float(self.sp.size) * 4.0
@@ -151,7 +155,8 @@ class _Plan:
             out = np.empty((C, b1 - b0))
             if self.grouped:
                 _boot_grouped(self.seg_offsets, self.sp, self.sn, curves, b.curve_group,
-                              seed, b0, b1, self.stratified, code, hull, out)
+                              seed, b0, b1, self.stratified, code, hull, self.lp, self.ln,
+                              self.tabs, out)
             else:
                 _boot_paired(self.slot_order, self.ps, self.ns, b.offsets, self.seg_offsets,
                              self.seg_end, self.strata_offsets, self.n_strata, b.n_models,
@@ -174,7 +179,8 @@ class _Plan:
             out = np.empty((C, b1 - b0, grid.size))
             if self.grouped:
                 _boot_grouped_curve(self.seg_offsets, self.sp, self.sn, curves, b.curve_group,
-                                    seed, b0, b1, self.stratified, grid, hull, out)
+                                    seed, b0, b1, self.stratified, grid, hull, self.lp,
+                                    self.ln, self.tabs, out)
             else:
                 _boot_paired_curve(self.slot_order, self.ps, self.ns, b.offsets,
                                    self.seg_offsets, self.seg_end, self.strata_offsets,
@@ -216,6 +222,23 @@ class _Plan:
             for m in range(M):
                 out[g * M + m] = vals[:, m]
         return out
+
+
+def _cell_tables(sp, sn, grouped):
+    """Per-cell table numbers (-1: none) and the Poisson tables of the distinct cell
+    sizes up to ``POISSON_MAX`` (only for grouped draws)."""
+    vals = np.concatenate([sp, sn])
+    small = (vals > 0) & (vals <= POISSON_MAX)
+    lams = np.unique(vals[small]) if grouped else np.empty(0)
+    if lams.size == 0:
+        lams = np.ones(1)
+    tabs = _poisson_tables(lams)
+
+    def index(k):
+        ok = (k > 0) & (k <= POISSON_MAX) & grouped
+        return np.where(ok, np.searchsorted(lams, k), -1).astype(np.int64)
+
+    return index(sp), index(sn), tabs
 
 
 def _seed(seed):

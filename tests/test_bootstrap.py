@@ -18,6 +18,8 @@ from prroc_numba._kernels.resample import (
     _area_with_counts,
     _grouped_counts_one,
     _multinomial_cells,
+    _multinomial_poisson,
+    _multinomial_stratum,
     _paired_counts_one,
     _segments_batch,
 )
@@ -191,6 +193,7 @@ def test_grouped_replicates_equal_materialised_data(curve, method, hull, stratif
         _, reps = prn.bootstrap(df, **kw)
     batch = pack(df, score="s", label="y", by="g")
     order, _, _, so, se, sp, sn = _segments(batch)
+    tabs = boot_mod._cell_tables(sp, sn, True)
     seed = boot_mod._seed(21)
     for c in range(batch.n_curves):
         a, e = batch.offsets[c], batch.offsets[c + 1]
@@ -199,7 +202,7 @@ def test_grouped_replicates_equal_materialised_data(curve, method, hull, stratif
         srt = order[a:e]
         for b in range(4):
             xp, xn = _grouped_counts_one(so, sp, sn, c, batch.curve_group[c], seed, b,
-                                             stratified)
+                                         stratified, *tabs)
             if stratified:
                 assert xp.sum() == y.sum() and xn.sum() == (1 - y).sum()
             else:
@@ -229,7 +232,8 @@ def test_grouped_segment_counts_are_multinomial():
     batch = pack(df, score="s", label="y")
     _order, _, _, so, _se, sp, sn = _segments(batch)
     np.testing.assert_array_equal(sp, [1, 1, 2, 0, 1, 0])
-    draws = np.array([_grouped_counts_one(so, sp, sn, 0, 0, 99, b, True)[0]
+    tabs = boot_mod._cell_tables(sp, sn, True)
+    draws = np.array([_grouped_counts_one(so, sp, sn, 0, 0, 99, b, True, *tabs)[0]
                       for b in range(4000)])
     P = 5
     expect = sp / P * P
@@ -238,13 +242,24 @@ def test_grouped_segment_counts_are_multinomial():
     assert (draws.sum(axis=1) == P).all()
 
 
-@pytest.mark.parametrize("k", [[50.0, 100.0, 0.0, 30.0, 20.0],  # conditional binomials
-                               [1.0, 2.0, 1.0, 0.0, 1.0, 3.0]])   # row draws
-def test_multinomial_cells_moments(k):
-    """Both branches of the per-cell sampler give Multinomial(n; k / n) counts."""
+@pytest.mark.parametrize("kind,k", [
+    ("cells", [50.0, 100.0, 0.0, 30.0, 20.0]),                 # conditional binomials
+    ("cells", [1.0, 2.0, 1.0, 0.0, 1.0, 3.0]),                 # row draws
+    ("poisson", [50.0, 100.0, 0.0, 30.0, 20.0]),               # Poisson + fix-up
+    ("poisson", [3.0, 1.0, 7.0, 2.0, 40.0, 1.0, 1.0, 900.0]),
+    ("stratum", [30.0, 1500.0, 12.0, 8.0]),                    # a cell above POISSON_MAX
+])
+def test_multinomial_cells_moments(kind, k):
+    """Every branch of the per-cell samplers gives Multinomial(n; k / n) counts."""
     k = np.array(k)
     n = k.sum()
-    draws = np.array([_cells(k, seed) for seed in range(20000)])
+    if kind == "cells":
+        draws = np.array([_cells(k, seed) for seed in range(20000)])
+    else:
+        zeros = np.zeros(0)
+        lp, _, tabs = boot_mod._cell_tables(k, zeros, True)
+        assert (lp[k > 1000] == -1).all() and (lp[(k > 0) & (k <= 1000)] >= 0).all()
+        draws = _draws_tabled(k, lp, *tabs, kind == "poisson", 20000)
     assert (draws.sum(axis=1) == n).all() and (draws[:, k == 0] == 0).all()
     p = k / n
     np.testing.assert_allclose(draws.mean(axis=0), n * p, atol=4 * np.sqrt(n / 20000))
@@ -263,6 +278,18 @@ def test_multinomial_cells_moments(k):
         e[-2] += e[-1]
         o, e = o[:-1], e[:-1]
     assert stats.chi2.sf(np.sum((o - e) ** 2 / e), o.size - 1) > 1e-4
+
+
+@numba.njit
+def _draws_tabled(k, lam_idx, lo, off, cdf, guide, direct, n_draws):
+    out = np.empty((n_draws, k.size), dtype=np.int64)
+    for r in range(n_draws):
+        st = _stream(r, 0, 0)
+        if direct:
+            _multinomial_poisson(st, k, k.sum(), lam_idx, lo, off, cdf, guide, out[r])
+        else:
+            _multinomial_stratum(st, k, k.sum(), lam_idx, lo, off, cdf, guide, out[r])
+    return out
 
 
 def _cells(k, seed):

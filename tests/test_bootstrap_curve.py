@@ -65,12 +65,14 @@ def test_grouped_bands_from_materialised_replicates():
     batch = pack(df, score="m1", label="y", by="g")
     order, _, _, so, se, sp, sn = boot_mod._segments_batch(
         batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start)
+    tabs = boot_mod._cell_tables(sp, sn, True)
     for c, g in enumerate(["a", "b"]):
         a, e = batch.offsets[c], batch.offsets[c + 1]
         x, y, srt = batch.values[a:e], batch.pos[a:e], order[a:e]
         reps = []
         for b in range(B):
-            xp, xn = _grouped_counts_one(so, sp, sn, c, c, boot_mod._seed(5), b, True)
+            xp, xn = _grouped_counts_one(so, sp, sn, c, c, boot_mod._seed(5), b, True,
+                                         *tabs)
             cnt = np.zeros(e - a)
             start = 0
             for k, end in enumerate(se[so[c]:so[c + 1]]):

@@ -17,8 +17,10 @@ adds no vertex (as if its rows were absent from the resampled data).
 Two ways to draw a replicate:
 
 * **grouped** (:func:`_boot_grouped`; one model per group, unweighted 0/1 labels): the
-  multinomial counts per segment are drawn directly by conditional binomials, so a
-  replicate costs O(segments) -- O(positive-bearing blocks), not O(rows);
+  multinomial counts per segment are drawn directly -- Poisson draws from precomputed
+  inversion tables plus an exact fix-up, conditional binomials, or row draws where
+  cells are small (:func:`_multinomial_stratum`) -- so a replicate costs O(segments),
+  i.e. O(positive-bearing blocks), not O(rows);
 * **paired rows** (:func:`_boot_paired`; several models on the same rows, or weights /
   soft labels): one row-count vector per group and replicate (as many uniform row
   indices per stratum as it has rows), reused for every model of the group, then one
@@ -30,13 +32,15 @@ not depend on the thread count or on how replicates are chunked.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import prange
 
 from .._numba import jit
 from .area import _area_of_sweep
 from .curve_grid import _precision_on_grid
-from .rng import _GAMMA, _S11, _TWO_M53, _binomial, _index, _mix64, _stream
+from .rng import _GAMMA, _S11, _TWO_M53, _binomial, _index, _mix64, _stream, _uniform
 from .sort import _argsort_desc
 
 # ------------------------------------------------------------------ segment structure
@@ -189,16 +193,167 @@ def _multinomial_cells(st, k, total, out):
 
 
 @jit
-def _draw_segment_counts(st, sp, sn, P, N, stratified, xp, xn):
+def _poisson_tables(lams):
+    """Inversion tables of Poisson(lam) for each (integer-valued, ascending) ``lams``.
+
+    Returns ``(lo, offsets, cdf)``: for ``lams[d]``, ``cdf[offsets[d]:offsets[d + 1]]``
+    holds ``P(X <= lo[d] + j)``, over ``lam +- (10 sqrt(lam) + 10)``; the mass left out
+    is below 1e-20, under the resolution of a 53-bit uniform, and the last entry is set
+    to 1.
+    """
+    nd = lams.size
+    lo = np.empty(nd, dtype=np.int64)
+    offsets = np.zeros(nd + 1, dtype=np.int64)
+    for d in range(nd):
+        half = 10.0 * math.sqrt(lams[d]) + 10.0
+        lo[d] = max(0, np.int64(math.floor(lams[d] - half)))
+        hi = np.int64(math.ceil(lams[d] + half))
+        offsets[d + 1] = offsets[d] + (hi - lo[d] + 1)
+    cdf = np.empty(offsets[nd])
+    for d in range(nd):
+        lam = lams[d]
+        loglam = math.log(lam)
+        acc = 0.0
+        for j in range(offsets[d + 1] - offsets[d]):
+            x = lo[d] + j
+            acc += math.exp(-lam + x * loglam - math.lgamma(x + 1.0))
+            cdf[offsets[d] + j] = acc
+        cdf[offsets[d + 1] - 1] = 1.0
+    # guide table (Chen & Asau 1974): guide[g] = first j with cdf[j] > g / size, so a
+    # draw starts next to its answer and scans about one entry
+    guide = np.empty(offsets[nd], dtype=np.int64)
+    for d in range(nd):
+        a = offsets[d]
+        size = offsets[d + 1] - a
+        j = 0
+        for g in range(size):
+            while cdf[a + j] <= g / size:
+                j += 1
+            guide[a + g] = j
+    return lo, offsets, cdf, guide
+
+
+@jit
+def _poisson_draw(st, d, tab_lo, tab_off, tab_cdf, tab_guide):
+    """One Poisson draw from table ``d`` (see :func:`_poisson_tables`): inversion, the
+    first CDF entry above a uniform, found from the guide table."""
+    u = _uniform(st)
+    a = tab_off[d]
+    size = tab_off[d + 1] - a
+    j = tab_guide[a + np.int64(u * size)]
+    while tab_cdf[a + j] <= u:
+        j += 1
+    return tab_lo[d] + j
+
+
+@jit
+def _multinomial_poisson(st, k, total, lam_idx, tab_lo, tab_off, tab_cdf, tab_guide, out):
+    """Multinomial(total; k / total) over cells, for ``total == sum(k)`` rows drawn
+    among the cells' rows, by Poisson draws and an exact fix-up.
+
+    Each non-empty cell draws ``X_i ~ Poisson(k_i)`` (tables, :func:`_poisson_tables`;
+    ``lam_idx[i]`` names cell ``i``'s table). Given their sum ``T`` the ``X`` are
+    Multinomial(T; k / total), i.e. ``T`` independent row draws. If ``T > total``,
+    ``T - total`` of those draws are removed uniformly at random (what remains is
+    ``total`` independent draws); if ``T < total``, ``total - T`` fresh draws are added.
+    Either way the result is exactly Multinomial(total; k / total), at the cost of one
+    table lookup per cell and about ``sqrt(total)`` fix-ups, O(log cells) each.
+    """
+    m = k.size
+    T = 0
+    for i in range(m):
+        if k[i] > 0.0:
+            x = _poisson_draw(st, lam_idx[i], tab_lo, tab_off, tab_cdf, tab_guide)
+        else:
+            x = 0
+        out[i] = x
+        T += x
+    n = np.int64(total)
+    if T > n:
+        # remove T - n draws: Fenwick tree over the cells' counts, rank -> cell
+        tree = np.zeros(m + 1, dtype=np.int64)
+        for i in range(m):
+            j = i + 1
+            while j <= m:
+                tree[j] += out[i]
+                j += j & (-j)
+        top = 1
+        while top * 2 <= m:
+            top *= 2
+        rem = T
+        for _ in range(T - n):
+            r = _index(st, rem)
+            pos = 0
+            step = top
+            while step > 0:
+                nxt = pos + step
+                if nxt <= m and tree[nxt] <= r:
+                    pos = nxt
+                    r -= tree[nxt]
+                step >>= 1
+            out[pos] -= 1  # cell pos (0-based) holds the chosen draw
+            j = pos + 1
+            while j <= m:
+                tree[j] -= 1
+                j += j & (-j)
+            rem -= 1
+    elif T < n:
+        # add n - T draws: a uniform row, then its cell (cumulative row counts)
+        cum = np.empty(m)
+        acc = 0.0
+        for i in range(m):
+            acc += k[i]
+            cum[i] = acc
+        for _ in range(n - T):
+            r = np.float64(_index(st, n))
+            a = 0
+            b = m - 1
+            while a < b:  # first cell with cum > r
+                mid = (a + b) >> 1
+                if cum[mid] > r:
+                    b = mid
+                else:
+                    a = mid + 1
+            out[a] += 1
+
+
+#: Poisson tables are built for cells of at most this many rows (a stratum with a
+#: bigger cell uses conditional binomials); this bounds the tables' memory
+POISSON_MAX = 1000
+
+
+@jit
+def _multinomial_stratum(st, k, total, lam_idx, tab_lo, tab_off, tab_cdf, tab_guide, out):
+    """Multinomial(total; k / total) over one stratum's cells, by the cheapest exact
+    method: row draws when cells hold few draws each (:func:`_multinomial_cells`),
+    Poisson draws with a fix-up when every cell has a table (:func:`_multinomial_poisson`,
+    ``lam_idx[i] >= 0``), conditional binomials otherwise."""
+    nnz = 0
+    tabled = True
+    for i in range(k.size):
+        if k[i] > 0.0:
+            nnz += 1
+            if lam_idx[i] < 0:
+                tabled = False
+    if total <= 4 * nnz or not tabled:
+        _multinomial_cells(st, k, total, out)
+    else:
+        _multinomial_poisson(st, k, total, lam_idx, tab_lo, tab_off, tab_cdf, tab_guide, out)
+
+
+@jit
+def _draw_segment_counts(st, sp, sn, P, N, stratified, xp, xn, lp, ln, tab_lo, tab_off,
+                         tab_cdf, tab_guide):
     """Resampled positive / negative rows per segment for one replicate.
 
     Stratified: ``P`` positives drawn among the positive rows and ``N`` negatives
-    among the negative rows. Otherwise ``P + N`` rows drawn among all rows (cells in
+    among the negative rows (:func:`_multinomial_stratum`; ``lp``/``ln`` name each
+    cell's Poisson table, -1 for none). Otherwise ``P + N`` rows drawn among all rows (cells in
     sorted order, a segment's positives before its negatives).
     """
     if stratified:
-        _multinomial_cells(st, sp, P, xp)
-        _multinomial_cells(st, sn, N, xn)
+        _multinomial_stratum(st, sp, P, lp, tab_lo, tab_off, tab_cdf, tab_guide, xp)
+        _multinomial_stratum(st, sn, N, ln, tab_lo, tab_off, tab_cdf, tab_guide, xn)
         return
     n_rem = np.int64(P + N)
     k_rem = P + N
@@ -237,7 +392,7 @@ def _grouped_vertices(xp, xn, tp, fp):
 
 
 @jit
-def _grouped_replicate(seg_offsets, sp, sn, c, group, seed, b, stratified):
+def _grouped_replicate(seg_offsets, sp, sn, c, group, seed, b, stratified, lp, ln, tabs):
     """Vertices ``(tp, fp)`` of replicate ``b`` of curve ``c`` (grouped draw)."""
     s0 = seg_offsets[c]
     s1 = seg_offsets[c + 1]
@@ -250,7 +405,8 @@ def _grouped_replicate(seg_offsets, sp, sn, c, group, seed, b, stratified):
     xp = np.empty(m, dtype=np.int64)
     xn = np.empty(m, dtype=np.int64)
     st = _stream(seed, group, b)
-    _draw_segment_counts(st, sp[s0:s1], sn[s0:s1], P, N, stratified, xp, xn)
+    _draw_segment_counts(st, sp[s0:s1], sn[s0:s1], P, N, stratified, xp, xn, lp[s0:s1],
+                         ln[s0:s1], tabs[0], tabs[1], tabs[2], tabs[3])
     tp = np.empty(m + 1)
     fp = np.empty(m + 1)
     v = _grouped_vertices(xp, xn, tp, fp)
@@ -259,7 +415,7 @@ def _grouped_replicate(seg_offsets, sp, sn, c, group, seed, b, stratified):
 
 @jit(parallel=True)
 def _boot_grouped_curve(seg_offsets, sp, sn, curves, groups, seed, b0, b1, stratified, grid,
-                        hull, out):
+                        hull, lp, ln, tabs, out):
     """Like :func:`_boot_grouped`, but each replicate's PR curve interpolated onto the
     recall ``grid``: writes ``out[k, b - b0, :]``."""
     nc = curves.size
@@ -268,13 +424,13 @@ def _boot_grouped_curve(seg_offsets, sp, sn, curves, groups, seed, b0, b1, strat
         k = t // nb
         j = t - k * nb
         tp, fp = _grouped_replicate(seg_offsets, sp, sn, curves[k], groups[k], seed, b0 + j,
-                                    stratified)
+                                    stratified, lp, ln, tabs)
         _precision_on_grid(tp, fp, grid, out[k, j], hull)
 
 
 @jit(parallel=True)
 def _boot_grouped(seg_offsets, sp, sn, curves, groups, seed, b0, b1, stratified, method,
-                  hull, out):
+                  hull, lp, ln, tabs, out):
     """Replicates ``b0 .. b1-1`` of the curves ``curves`` (group ids ``groups``).
 
     Requires unweighted 0/1 labels (``sp``/``sn`` are row counts). Writes
@@ -286,7 +442,7 @@ def _boot_grouped(seg_offsets, sp, sn, curves, groups, seed, b0, b1, stratified,
         k = t // nb
         j = t - k * nb
         tp, fp = _grouped_replicate(seg_offsets, sp, sn, curves[k], groups[k], seed, b0 + j,
-                                    stratified)
+                                    stratified, lp, ln, tabs)
         out[k, j] = _area_of_sweep(tp, fp, method, hull)
 
 
@@ -502,7 +658,7 @@ def _jackknife_group(order, ps, ns, offsets, seg_offsets, seg_end, first_curve, 
 
 
 @jit
-def _grouped_counts_one(seg_offsets, sp, sn, c, group, seed, b, stratified):
+def _grouped_counts_one(seg_offsets, sp, sn, c, group, seed, b, stratified, lp, ln, tabs):
     """The segment counts that :func:`_boot_grouped` draws for one replicate (tests)."""
     s0 = seg_offsets[c]
     s1 = seg_offsets[c + 1]
@@ -514,7 +670,8 @@ def _grouped_counts_one(seg_offsets, sp, sn, c, group, seed, b, stratified):
     xp = np.empty(s1 - s0, dtype=np.int64)
     xn = np.empty(s1 - s0, dtype=np.int64)
     st = _stream(seed, group, b)
-    _draw_segment_counts(st, sp[s0:s1], sn[s0:s1], P, N, stratified, xp, xn)
+    _draw_segment_counts(st, sp[s0:s1], sn[s0:s1], P, N, stratified, xp, xn, lp[s0:s1],
+                         ln[s0:s1], tabs[0], tabs[1], tabs[2], tabs[3])
     return xp, xn
 
 
