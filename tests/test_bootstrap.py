@@ -248,6 +248,7 @@ def test_grouped_segment_counts_are_multinomial():
     ("poisson", [50.0, 100.0, 0.0, 30.0, 20.0]),               # Poisson + fix-up
     ("poisson", [3.0, 1.0, 7.0, 2.0, 40.0, 1.0, 1.0, 900.0]),
     ("stratum", [30.0, 1500.0, 12.0, 8.0]),                    # a cell above POISSON_MAX
+    ("stratum", [30.0, 1500.0, 0.0, 1200.0, 12.0, 8.0, 40.0]),  # two big cells
 ])
 def test_multinomial_cells_moments(kind, k):
     """Every branch of the per-cell samplers gives Multinomial(n; k / n) counts."""
@@ -266,18 +267,18 @@ def test_multinomial_cells_moments(kind, k):
     cov = np.cov(draws.T)
     expect = n * (np.diag(p) - np.outer(p, p))
     np.testing.assert_allclose(cov, expect, atol=0.06 * n / 4)
-    # one cell's marginal against scipy's binomial (chi-square, pooled tails)
-    i = int(np.argmax(k))
-    obs = np.bincount(draws[:, i], minlength=int(n) + 1)
-    pmf = stats.binom.pmf(np.arange(int(n) + 1), int(n), p[i])
-    keep = pmf * draws.shape[0] >= 5
-    o = np.r_[obs[keep], obs[~keep].sum()]
-    e = np.r_[pmf[keep], pmf[~keep].sum()] * draws.shape[0]
-    if e[-1] < 5:
-        o[-2] += o[-1]
-        e[-2] += e[-1]
-        o, e = o[:-1], e[:-1]
-    assert stats.chi2.sf(np.sum((o - e) ** 2 / e), o.size - 1) > 1e-4
+    # every cell's marginal against scipy's binomial (chi-square, pooled tails)
+    for i in np.flatnonzero(k > 0):
+        obs = np.bincount(draws[:, i], minlength=int(n) + 1)
+        pmf = stats.binom.pmf(np.arange(int(n) + 1), int(n), p[i])
+        keep = pmf * draws.shape[0] >= 5
+        o = np.r_[obs[keep], obs[~keep].sum()]
+        e = np.r_[pmf[keep], pmf[~keep].sum()] * draws.shape[0]
+        if e[-1] < 5:
+            o[-2] += o[-1]
+            e[-2] += e[-1]
+            o, e = o[:-1], e[:-1]
+        assert stats.chi2.sf(np.sum((o - e) ** 2 / e), max(o.size - 1, 1)) > 1e-4, i
 
 
 @numba.njit
@@ -286,7 +287,8 @@ def _draws_tabled(k, lam_idx, lo, off, cdf, guide, direct, n_draws):
     for r in range(n_draws):
         st = _stream(r, 0, 0)
         if direct:
-            _multinomial_poisson(st, k, k.sum(), lam_idx, lo, off, cdf, guide, out[r])
+            _multinomial_poisson(st, k, np.int64(k.sum()), lam_idx, lo, off, cdf, guide,
+                                 out[r])
         else:
             _multinomial_stratum(st, k, k.sum(), lam_idx, lo, off, cdf, guide, out[r])
     return out

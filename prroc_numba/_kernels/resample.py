@@ -247,36 +247,37 @@ def _poisson_draw(st, d, tab_lo, tab_off, tab_cdf, tab_guide):
 
 
 @jit
-def _multinomial_poisson(st, k, total, lam_idx, tab_lo, tab_off, tab_cdf, tab_guide, out):
-    """Multinomial(total; k / total) over cells, for ``total == sum(k)`` rows drawn
-    among the cells' rows, by Poisson draws and an exact fix-up.
+def _multinomial_poisson(st, k, n, lam_idx, tab_lo, tab_off, tab_cdf, tab_guide, out):
+    """Multinomial(n; k / K) over the **tabled** cells (``lam_idx[i] >= 0``; ``K`` their
+    rows), by Poisson draws and an exact fix-up. Other cells with rows are left as they
+    are; empty cells get 0.
 
-    Each non-empty cell draws ``X_i ~ Poisson(k_i)`` (tables, :func:`_poisson_tables`;
-    ``lam_idx[i]`` names cell ``i``'s table). Given their sum ``T`` the ``X`` are
-    Multinomial(T; k / total), i.e. ``T`` independent row draws. If ``T > total``,
-    ``T - total`` of those draws are removed uniformly at random (what remains is
-    ``total`` independent draws); if ``T < total``, ``total - T`` fresh draws are added.
-    Either way the result is exactly Multinomial(total; k / total), at the cost of one
-    table lookup per cell and about ``sqrt(total)`` fix-ups, O(log cells) each.
+    Each tabled cell draws ``X_i ~ Poisson(k_i)`` (inversion tables,
+    :func:`_poisson_tables`). Given their sum ``T`` the ``X`` are Multinomial(T; k / K),
+    i.e. ``T`` independent row draws. If ``T > n``, ``T - n`` of those draws are removed
+    uniformly at random (what remains is ``n`` independent draws); if ``T < n``,
+    ``n - T`` fresh draws are added. Either way the result is exactly
+    Multinomial(n; k / K), at the cost of one table lookup per cell and about
+    ``sqrt(n)`` fix-ups of O(log cells) each.
     """
     m = k.size
     T = 0
     for i in range(m):
-        if k[i] > 0.0:
+        if k[i] <= 0.0:
+            out[i] = 0
+        elif lam_idx[i] >= 0:
             x = _poisson_draw(st, lam_idx[i], tab_lo, tab_off, tab_cdf, tab_guide)
-        else:
-            x = 0
-        out[i] = x
-        T += x
-    n = np.int64(total)
+            out[i] = x
+            T += x
     if T > n:
-        # remove T - n draws: Fenwick tree over the cells' counts, rank -> cell
+        # remove T - n draws: Fenwick tree over the tabled cells' counts, rank -> cell
         tree = np.zeros(m + 1, dtype=np.int64)
         for i in range(m):
-            j = i + 1
-            while j <= m:
-                tree[j] += out[i]
-                j += j & (-j)
+            if k[i] > 0.0 and lam_idx[i] >= 0:
+                j = i + 1
+                while j <= m:
+                    tree[j] += out[i]
+                    j += j & (-j)
         top = 1
         while top * 2 <= m:
             top *= 2
@@ -298,14 +299,16 @@ def _multinomial_poisson(st, k, total, lam_idx, tab_lo, tab_off, tab_cdf, tab_gu
                 j += j & (-j)
             rem -= 1
     elif T < n:
-        # add n - T draws: a uniform row, then its cell (cumulative row counts)
+        # add n - T draws: a uniform row of the tabled cells, then its cell
         cum = np.empty(m)
         acc = 0.0
         for i in range(m):
-            acc += k[i]
+            if k[i] > 0.0 and lam_idx[i] >= 0:
+                acc += k[i]
             cum[i] = acc
+        K = np.int64(acc)
         for _ in range(n - T):
-            r = np.float64(_index(st, n))
+            r = np.float64(_index(st, K))
             a = 0
             b = m - 1
             while a < b:  # first cell with cum > r
@@ -325,20 +328,38 @@ POISSON_MAX = 1000
 @jit
 def _multinomial_stratum(st, k, total, lam_idx, tab_lo, tab_off, tab_cdf, tab_guide, out):
     """Multinomial(total; k / total) over one stratum's cells, by the cheapest exact
-    method: row draws when cells hold few draws each (:func:`_multinomial_cells`),
-    Poisson draws with a fix-up when every cell has a table (:func:`_multinomial_poisson`,
-    ``lam_idx[i] >= 0``), conditional binomials otherwise."""
+    method: row draws when cells hold few draws each (:func:`_multinomial_cells`);
+    otherwise Poisson draws with a fix-up (:func:`_multinomial_poisson`) for the cells
+    with a table and conditional binomials for the big cells without one, after a
+    binomial split of ``total`` between the two sets (given the split, the two sets
+    are independent multinomials)."""
     nnz = 0
-    tabled = True
+    k_big = 0.0
     for i in range(k.size):
         if k[i] > 0.0:
             nnz += 1
             if lam_idx[i] < 0:
-                tabled = False
-    if total <= 4 * nnz or not tabled:
+                k_big += k[i]
+    if total <= 4 * nnz or k_big >= total:
         _multinomial_cells(st, k, total, out)
-    else:
-        _multinomial_poisson(st, k, total, lam_idx, tab_lo, tab_off, tab_cdf, tab_guide, out)
+        return
+    n = np.int64(total)
+    n_big = _binomial(st, n, k_big / total) if k_big > 0.0 else np.int64(0)
+    if k_big > 0.0:
+        n_rem = n_big
+        k_rem = k_big
+        for i in range(k.size):
+            if k[i] > 0.0 and lam_idx[i] < 0:
+                if n_rem == 0:
+                    x = 0
+                elif k[i] >= k_rem:
+                    x = n_rem
+                else:
+                    x = _binomial(st, n_rem, k[i] / k_rem)
+                out[i] = x
+                n_rem -= x
+                k_rem -= k[i]
+    _multinomial_poisson(st, k, n - n_big, lam_idx, tab_lo, tab_off, tab_cdf, tab_guide, out)
 
 
 @jit
