@@ -3,10 +3,14 @@
 Public API (see ``DESIGN.md``): :func:`confusion`, :func:`roc_curve`, :func:`pr_curve`,
 :func:`auc`, :func:`auc_pr`, :func:`auc_roc`;
 curves given as points (:class:`PRCurve`, :class:`ROCCurve`) and many curves on shared
-grids (:func:`interpolate`, :func:`interpolate_matrix`, :func:`average_curves`).
+grids (:func:`interpolate`, :func:`interpolate_matrix`, :func:`average_curves`);
+bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_curve`,
+:func:`compare`, :func:`delong`).
 """
 
 from ._ragged import UndefinedMetricWarning
+from .bootstrap import bootstrap, bootstrap_curve  # (issue 5)
+from .compare import compare, delong  # (issue 5)
 from .curves import confusion, pr_curve, roc_curve
 from .metrics import auc, auc_pr, auc_roc
 from .points import PRCurve, ROCCurve, average_curves, interpolate, interpolate_matrix
@@ -21,7 +25,11 @@ __all__ = [
     "auc_pr",
     "auc_roc",
     "average_curves",
+    "bootstrap",
+    "bootstrap_curve",
+    "compare",
     "confusion",
+    "delong",
     "interpolate",
     "interpolate_matrix",
     "pr_curve",

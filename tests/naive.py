@@ -240,3 +240,76 @@ def tpr_at_fpr(tp, fp, grid):
                 out.append(t / P)
                 break
     return np.array(out)
+
+
+# --- issue 5: bootstrap / DeLong
+
+
+def materialise(score, pos, neg, cnt):
+    """The resampled data set that a count vector stands for: row ``r`` repeated
+    ``cnt[r]`` times (scores, positive mass, negative mass)."""
+    k = np.asarray(cnt).astype(np.int64)
+    return np.repeat(score, k), np.repeat(pos, k), np.repeat(neg, k)
+
+
+def delong_placements(score, y):
+    """DeLong's placement values by definition, O(m * n):
+    V10[i] = mean over negatives j of psi(x_i, y_j), V01[j] = mean over positives i,
+    with psi = 1 if x > y, 1/2 if tied, 0 otherwise."""
+    xs = [s for s, t in zip(score, y) if t == 1]
+    ys = [s for s, t in zip(score, y) if t == 0]
+
+    def psi(a, b):
+        return 1.0 if a > b else 0.5 if a == b else 0.0
+
+    v10 = np.array([sum(psi(a, b) for b in ys) / len(ys) for a in xs])
+    v01 = np.array([sum(psi(a, b) for a in xs) / len(xs) for b in ys])
+    return v10, v01
+
+
+def delong_cov(score1, score2, y):
+    """(auc1, auc2, var1, var2, cov) of two paired ROC AUCs (DeLong 1988, pROC's
+    estimator: sample covariances with n - 1)."""
+    a10, a01 = delong_placements(score1, y)
+    b10, b01 = delong_placements(score2, y)
+    m, n = len(a10), len(a01)
+
+    def cov(u, v):
+        return float(np.sum((u - u.mean()) * (v - v.mean())) / (len(u) - 1))
+
+    return (float(a10.mean()), float(b10.mean()),
+            cov(a10, a10) / m + cov(a01, a01) / n, cov(b10, b10) / m + cov(b01, b01) / n,
+            cov(a10, b10) / m + cov(a01, b01) / n)
+
+
+def jackknife_acceleration(values):
+    """BCa acceleration from delete-one jackknife values (Efron 1987, eq. 6.6)."""
+    t = np.asarray(values, dtype=float)
+    d = t.mean() - t
+    return float(np.sum(d ** 3) / (6.0 * np.sum(d ** 2) ** 1.5))
+
+
+def precision_on_recall_grid(tp, fp, grid):
+    """Precision of the count-interpolated PR curve at each recall of ``grid``, by the
+    definition: at recall r (t = r P), the first vertex with exactly that recall, else
+    the point between the two vertices around t with FP linear in TP; at recall 0 the
+    precision of the first vertex with a positive, or 0 when the curve leaves the origin
+    along negatives."""
+    P = tp[-1]
+    out = []
+    for r in grid:
+        if r == 0:
+            j = next(i for i in range(len(tp)) if tp[i] > 0)
+            out.append(0.0 if fp[j - 1] > 0 else tp[j] / (tp[j] + fp[j]))
+            continue
+        hit = [i for i in range(len(tp)) if tp[i] / P == r]
+        if hit:
+            i = hit[0]
+            out.append(tp[i] / (tp[i] + fp[i]))
+            continue
+        b = next(i for i in range(len(tp)) if tp[i] / P > r)
+        a = b - 1
+        t = r * P
+        f = fp[a] + (t - tp[a]) * (fp[b] - fp[a]) / (tp[b] - tp[a])
+        out.append(t / (t + f))
+    return np.array(out)

@@ -7,7 +7,9 @@ import importlib
 
 import pytest
 
-PUBLIC_MODULES = ["prroc_numba.curves", "prroc_numba.metrics"]
+PUBLIC_MODULES = ["prroc_numba.curves", "prroc_numba.metrics",
+                  "prroc_numba.bootstrap", "prroc_numba.compare", "prroc_numba.data",
+                  "prroc_numba.cli"]
 
 
 @pytest.mark.parametrize("name", PUBLIC_MODULES)

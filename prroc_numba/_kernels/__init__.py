@@ -24,5 +24,11 @@ Modules:
 * :mod:`.area` -- AUC estimators on one curve's (tp, fp) vertices, and the fused
   sort + sweep + area batch kernel;
 * :mod:`.grid` -- curves onto shared grids (precision at recall, count-interpolated;
-  TPR at FPR), batched over curves, and the packing of curves given as points.
+  TPR at FPR), batched over curves, and the packing of curves given as points;
+* :mod:`.rng` -- counter-based random streams per (seed, group, replicate) and an exact
+  binomial sampler;
+* :mod:`.resample` -- bootstrap replicates as count vectors over each curve's sorted
+  segments (grouped and paired draws), fused with the sweep and the estimators;
+* :mod:`.curve_grid` -- replicate PR curves onto a recall grid (adaptor to :mod:`.grid`);
+* :mod:`.delong` -- DeLong placement values from the sorted order.
 """

@@ -1,0 +1,706 @@
+"""Bootstrap replicates without re-sorting: a replicate is a vector of counts.
+
+Each curve is sorted once (:func:`_segments_batch`) and cut into **segments** along its
+descending score order:
+
+* every tied block of scores that holds positive mass is one segment;
+* every maximal run of tied blocks with no positive mass (negatives only) is merged
+  into one segment -- the "gap" between two positive-bearing blocks.
+
+A replicate's ROC/PR vertices are the cumulative (resampled) positive and negative mass
+at the segment ends, origin first. Merging a gap's blocks only removes vertices that
+lie on a straight run of constant TP, which no estimator of :mod:`.area` (nor the hull)
+depends on: they all use, for each TP step, only the vertex just before it, and ROC
+trapezoids are linear along such a run. A segment that draws no rows in a replicate
+adds no vertex (as if its rows were absent from the resampled data).
+
+Two ways to draw a replicate:
+
+* **grouped** (:func:`_boot_grouped`; one model per group, unweighted 0/1 labels): the
+  multinomial counts per segment are drawn directly -- Poisson draws from precomputed
+  inversion tables plus an exact fix-up, conditional binomials, or row draws where
+  cells are small (:func:`_multinomial_stratum`) -- so a replicate costs O(segments),
+  i.e. O(positive-bearing blocks), not O(rows);
+* **paired rows** (:func:`_boot_paired`; several models on the same rows, or weights /
+  soft labels): one row-count vector per group and replicate (as many uniform row
+  indices per stratum as it has rows), reused for every model of the group, then one
+  pass over each model's sorted rows. Memory per thread is O(rows of a group), never O(B x N).
+
+Random numbers come from :mod:`.rng`: stream ``(seed, group, replicate)``, so results do
+not depend on the thread count or on how replicates are chunked.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import prange
+
+from .._numba import jit
+from .area import _area_of_sweep
+from .curve_grid import _precision_on_grid
+from .rng import _GAMMA, _S11, _TWO_M53, _binomial, _index, _mix64, _stream, _uniform
+from .sort import _argsort_desc
+
+# ------------------------------------------------------------------ segment structure
+
+
+@jit
+def _count_segments(x, pos, order):
+    n = order.size
+    k = 0
+    in_gap = False
+    i = 0
+    while i < n:
+        has_pos = False
+        j = i
+        while True:
+            if pos[order[j]] > 0.0:
+                has_pos = True
+            if j == n - 1 or x[order[j + 1]] != x[order[j]]:
+                break
+            j += 1
+        if has_pos:
+            k += 1
+            in_gap = False
+        elif not in_gap:
+            k += 1
+            in_gap = True
+        i = j + 1
+    return k
+
+
+@jit
+def _fill_segments(x, pos, neg, order, seg_end, sp, sn):
+    """Write segment ends (exclusive positions in sorted order) and their masses."""
+    n = order.size
+    k = -1
+    in_gap = False
+    i = 0
+    while i < n:
+        has_pos = False
+        tp = 0.0
+        tn = 0.0
+        j = i
+        while True:
+            r = order[j]
+            tp += pos[r]
+            tn += neg[r]
+            if pos[r] > 0.0:
+                has_pos = True
+            if j == n - 1 or x[order[j + 1]] != x[r]:
+                break
+            j += 1
+        if has_pos or not in_gap:
+            k += 1
+            sp[k] = tp
+            sn[k] = tn
+        else:
+            sp[k] += tp
+            sn[k] += tn
+        in_gap = not has_pos
+        seg_end[k] = j + 1
+        i = j + 1
+
+
+@jit(parallel=True)
+def _segments_batch(values, offsets, pos, neg, label_start):
+    """Sort every curve once and cut it into segments.
+
+    Returns ``(order, ps, ns, seg_offsets, seg_end, sp, sn)``:
+    ``order[offsets[c]:offsets[c+1]]`` is curve ``c``'s descending argsort (local row
+    indices) and ``ps``/``ns`` its rows' positive / negative mass in that order; its
+    segments are ``[seg_offsets[c]:seg_offsets[c+1]]`` with exclusive end positions
+    ``seg_end`` (in sorted order) and positive / negative mass ``sp`` / ``sn``.
+    """
+    n_curves = offsets.size - 1
+    order = np.empty(values.size, dtype=np.int64)
+    ps = np.empty(values.size)
+    ns = np.empty(values.size)
+    counts = np.empty(n_curves, dtype=np.int64)
+    for c in prange(n_curves):
+        a = offsets[c]
+        b = offsets[c + 1]
+        ls = label_start[c]
+        o = _argsort_desc(values[a:b])
+        order[a:b] = o
+        for i in range(b - a):
+            ps[a + i] = pos[ls + o[i]]
+            ns[a + i] = neg[ls + o[i]]
+        counts[c] = _count_segments(values[a:b], pos[ls : ls + b - a], o)
+    seg_offsets = np.zeros(n_curves + 1, dtype=np.int64)
+    for c in range(n_curves):
+        seg_offsets[c + 1] = seg_offsets[c] + counts[c]
+    total = seg_offsets[n_curves]
+    seg_end = np.empty(total, dtype=np.int64)
+    sp = np.empty(total)
+    sn = np.empty(total)
+    for c in prange(n_curves):
+        a = offsets[c]
+        b = offsets[c + 1]
+        ls = label_start[c]
+        u = seg_offsets[c]
+        v = seg_offsets[c + 1]
+        _fill_segments(values[a:b], pos[ls : ls + b - a], neg[ls : ls + b - a], order[a:b],
+                       seg_end[u:v], sp[u:v], sn[u:v])
+    return order, ps, ns, seg_offsets, seg_end, sp, sn
+
+
+# ------------------------------------------------------- grouped (one model) replicates
+
+
+@jit
+def _multinomial_cells(st, k, total, out):
+    """Multinomial(total; k / sum(k)) over cells.
+
+    ``k`` holds each cell's number of rows (exact integers as float64), ``total`` their
+    sum; the draw of ``total`` rows with replacement lands ``out[i]`` rows in cell ``i``.
+    With many rows per cell: conditional binomials, O(cells) (empty cells use no random
+    numbers); with at most 4 rows per non-empty cell on average: ``total`` uniform row
+    draws counted per cell, which is cheaper there.
+    """
+    n_rem = np.int64(total)
+    nnz = 0
+    for i in range(k.size):
+        if k[i] > 0.0:
+            nnz += 1
+    if n_rem <= 4 * nnz:
+        # few draws per cell (e.g. one positive per tied block): draw the rows
+        # themselves -- n_rem uniform indices -- and count them per cell
+        cell = np.empty(n_rem, dtype=np.int64)
+        j = 0
+        for i in range(k.size):
+            out[i] = 0
+            for _ in range(np.int64(k[i])):
+                cell[j] = i
+                j += 1
+        for _ in range(n_rem):
+            out[cell[_index(st, n_rem)]] += 1
+        return
+    k_rem = total
+    for i in range(k.size):
+        ki = k[i]
+        if ki <= 0.0 or n_rem == 0:
+            x = 0
+        elif ki >= k_rem:
+            x = n_rem
+        else:
+            x = _binomial(st, n_rem, ki / k_rem)
+        out[i] = x
+        n_rem -= x
+        k_rem -= ki
+
+
+@jit
+def _poisson_tables(lams):
+    """Inversion tables of Poisson(lam) for each (integer-valued, ascending) ``lams``.
+
+    Returns ``(lo, offsets, cdf)``: for ``lams[d]``, ``cdf[offsets[d]:offsets[d + 1]]``
+    holds ``P(X <= lo[d] + j)``, over ``lam +- (10 sqrt(lam) + 10)``; the mass left out
+    is below 1e-20, under the resolution of a 53-bit uniform, and the last entry is set
+    to 1.
+    """
+    nd = lams.size
+    lo = np.empty(nd, dtype=np.int64)
+    offsets = np.zeros(nd + 1, dtype=np.int64)
+    for d in range(nd):
+        half = 10.0 * math.sqrt(lams[d]) + 10.0
+        lo[d] = max(0, np.int64(math.floor(lams[d] - half)))
+        hi = np.int64(math.ceil(lams[d] + half))
+        offsets[d + 1] = offsets[d] + (hi - lo[d] + 1)
+    cdf = np.empty(offsets[nd])
+    for d in range(nd):
+        lam = lams[d]
+        loglam = math.log(lam)
+        acc = 0.0
+        for j in range(offsets[d + 1] - offsets[d]):
+            x = lo[d] + j
+            acc += math.exp(-lam + x * loglam - math.lgamma(x + 1.0))
+            cdf[offsets[d] + j] = acc
+        cdf[offsets[d + 1] - 1] = 1.0
+    # guide table (Chen & Asau 1974): guide[g] = first j with cdf[j] > g / size, so a
+    # draw starts next to its answer and scans about one entry
+    guide = np.empty(offsets[nd], dtype=np.int64)
+    for d in range(nd):
+        a = offsets[d]
+        size = offsets[d + 1] - a
+        j = 0
+        for g in range(size):
+            while cdf[a + j] <= g / size:
+                j += 1
+            guide[a + g] = j
+    return lo, offsets, cdf, guide
+
+
+@jit
+def _poisson_draw(st, d, tab_lo, tab_off, tab_cdf, tab_guide):
+    """One Poisson draw from table ``d`` (see :func:`_poisson_tables`): inversion, the
+    first CDF entry above a uniform, found from the guide table."""
+    u = _uniform(st)
+    a = tab_off[d]
+    size = tab_off[d + 1] - a
+    j = tab_guide[a + np.int64(u * size)]
+    while tab_cdf[a + j] <= u:
+        j += 1
+    return tab_lo[d] + j
+
+
+@jit
+def _multinomial_poisson(st, k, n, lam_idx, tab_lo, tab_off, tab_cdf, tab_guide, out):
+    """Multinomial(n; k / K) over the **tabled** cells (``lam_idx[i] >= 0``; ``K`` their
+    rows), by Poisson draws and an exact fix-up. Other cells with rows are left as they
+    are; empty cells get 0.
+
+    Each tabled cell draws ``X_i ~ Poisson(k_i)`` (inversion tables,
+    :func:`_poisson_tables`). Given their sum ``T`` the ``X`` are Multinomial(T; k / K),
+    i.e. ``T`` independent row draws. If ``T > n``, ``T - n`` of those draws are removed
+    uniformly at random (what remains is ``n`` independent draws); if ``T < n``,
+    ``n - T`` fresh draws are added. Either way the result is exactly
+    Multinomial(n; k / K), at the cost of one table lookup per cell and about
+    ``sqrt(n)`` fix-ups of O(log cells) each.
+    """
+    m = k.size
+    T = 0
+    for i in range(m):
+        if k[i] <= 0.0:
+            out[i] = 0
+        elif lam_idx[i] >= 0:
+            x = _poisson_draw(st, lam_idx[i], tab_lo, tab_off, tab_cdf, tab_guide)
+            out[i] = x
+            T += x
+    if T > n:
+        # remove T - n draws: Fenwick tree over the tabled cells' counts, rank -> cell
+        tree = np.zeros(m + 1, dtype=np.int64)
+        for i in range(m):
+            if k[i] > 0.0 and lam_idx[i] >= 0:
+                j = i + 1
+                while j <= m:
+                    tree[j] += out[i]
+                    j += j & (-j)
+        top = 1
+        while top * 2 <= m:
+            top *= 2
+        rem = T
+        for _ in range(T - n):
+            r = _index(st, rem)
+            pos = 0
+            step = top
+            while step > 0:
+                nxt = pos + step
+                if nxt <= m and tree[nxt] <= r:
+                    pos = nxt
+                    r -= tree[nxt]
+                step >>= 1
+            out[pos] -= 1  # cell pos (0-based) holds the chosen draw
+            j = pos + 1
+            while j <= m:
+                tree[j] -= 1
+                j += j & (-j)
+            rem -= 1
+    elif T < n:
+        # add n - T draws: a uniform row of the tabled cells, then its cell
+        cum = np.empty(m)
+        acc = 0.0
+        for i in range(m):
+            if k[i] > 0.0 and lam_idx[i] >= 0:
+                acc += k[i]
+            cum[i] = acc
+        K = np.int64(acc)
+        for _ in range(n - T):
+            r = np.float64(_index(st, K))
+            a = 0
+            b = m - 1
+            while a < b:  # first cell with cum > r
+                mid = (a + b) >> 1
+                if cum[mid] > r:
+                    b = mid
+                else:
+                    a = mid + 1
+            out[a] += 1
+
+
+#: Poisson tables are built for cells of at most this many rows (a stratum with a
+#: bigger cell uses conditional binomials); this bounds the tables' memory
+POISSON_MAX = 1000
+
+
+@jit
+def _multinomial_stratum(st, k, total, lam_idx, tab_lo, tab_off, tab_cdf, tab_guide, out):
+    """Multinomial(total; k / total) over one stratum's cells, by the cheapest exact
+    method: row draws when cells hold few draws each (:func:`_multinomial_cells`);
+    otherwise Poisson draws with a fix-up (:func:`_multinomial_poisson`) for the cells
+    with a table and conditional binomials for the big cells without one, after a
+    binomial split of ``total`` between the two sets (given the split, the two sets
+    are independent multinomials)."""
+    nnz = 0
+    k_big = 0.0
+    for i in range(k.size):
+        if k[i] > 0.0:
+            nnz += 1
+            if lam_idx[i] < 0:
+                k_big += k[i]
+    if total <= 4 * nnz or k_big >= total:
+        _multinomial_cells(st, k, total, out)
+        return
+    n = np.int64(total)
+    n_big = _binomial(st, n, k_big / total) if k_big > 0.0 else np.int64(0)
+    if k_big > 0.0:
+        n_rem = n_big
+        k_rem = k_big
+        for i in range(k.size):
+            if k[i] > 0.0 and lam_idx[i] < 0:
+                if n_rem == 0:
+                    x = 0
+                elif k[i] >= k_rem:
+                    x = n_rem
+                else:
+                    x = _binomial(st, n_rem, k[i] / k_rem)
+                out[i] = x
+                n_rem -= x
+                k_rem -= k[i]
+    _multinomial_poisson(st, k, n - n_big, lam_idx, tab_lo, tab_off, tab_cdf, tab_guide, out)
+
+
+@jit
+def _draw_segment_counts(st, sp, sn, P, N, stratified, xp, xn, lp, ln, tab_lo, tab_off,
+                         tab_cdf, tab_guide):
+    """Resampled positive / negative rows per segment for one replicate.
+
+    Stratified: ``P`` positives drawn among the positive rows and ``N`` negatives
+    among the negative rows (:func:`_multinomial_stratum`; ``lp``/``ln`` name each
+    cell's Poisson table, -1 for none). Otherwise ``P + N`` rows drawn among all rows (cells in
+    sorted order, a segment's positives before its negatives).
+    """
+    if stratified:
+        _multinomial_stratum(st, sp, P, lp, tab_lo, tab_off, tab_cdf, tab_guide, xp)
+        _multinomial_stratum(st, sn, N, ln, tab_lo, tab_off, tab_cdf, tab_guide, xn)
+        return
+    n_rem = np.int64(P + N)
+    k_rem = P + N
+    for i in range(sp.size):
+        for cls in range(2):
+            ki = sp[i] if cls == 0 else sn[i]
+            if ki <= 0.0 or n_rem == 0:
+                x = 0
+            elif ki >= k_rem:
+                x = n_rem
+            else:
+                x = _binomial(st, n_rem, ki / k_rem)
+            if cls == 0:
+                xp[i] = x
+            else:
+                xn[i] = x
+            n_rem -= x
+            k_rem -= ki
+
+
+@jit
+def _grouped_vertices(xp, xn, tp, fp):
+    """Cumulate per-segment counts into vertices (origin first); returns their number.
+
+    A segment that drew no row adds no vertex (as if its rows were absent).
+    """
+    tp[0] = 0.0
+    fp[0] = 0.0
+    v = 0
+    for i in range(xp.size):
+        if xp[i] != 0 or xn[i] != 0:
+            tp[v + 1] = tp[v] + xp[i]
+            fp[v + 1] = fp[v] + xn[i]
+            v += 1
+    return v + 1
+
+
+@jit
+def _grouped_replicate(seg_offsets, sp, sn, c, group, seed, b, stratified, lp, ln, tabs):
+    """Vertices ``(tp, fp)`` of replicate ``b`` of curve ``c`` (grouped draw)."""
+    s0 = seg_offsets[c]
+    s1 = seg_offsets[c + 1]
+    m = s1 - s0
+    P = 0.0
+    N = 0.0
+    for s in range(s0, s1):
+        P += sp[s]
+        N += sn[s]
+    xp = np.empty(m, dtype=np.int64)
+    xn = np.empty(m, dtype=np.int64)
+    st = _stream(seed, group, b)
+    _draw_segment_counts(st, sp[s0:s1], sn[s0:s1], P, N, stratified, xp, xn, lp[s0:s1],
+                         ln[s0:s1], tabs[0], tabs[1], tabs[2], tabs[3])
+    tp = np.empty(m + 1)
+    fp = np.empty(m + 1)
+    v = _grouped_vertices(xp, xn, tp, fp)
+    return tp[:v], fp[:v]
+
+
+@jit(parallel=True)
+def _boot_grouped_curve(seg_offsets, sp, sn, curves, groups, seed, b0, b1, stratified, grid,
+                        hull, lp, ln, tabs, out):
+    """Like :func:`_boot_grouped`, but each replicate's PR curve interpolated onto the
+    recall ``grid``: writes ``out[k, b - b0, :]``."""
+    nc = curves.size
+    nb = b1 - b0
+    for t in prange(nc * nb):
+        k = t // nb
+        j = t - k * nb
+        tp, fp = _grouped_replicate(seg_offsets, sp, sn, curves[k], groups[k], seed, b0 + j,
+                                    stratified, lp, ln, tabs)
+        _precision_on_grid(tp, fp, grid, out[k, j], hull)
+
+
+@jit(parallel=True)
+def _boot_grouped(seg_offsets, sp, sn, curves, groups, seed, b0, b1, stratified, method,
+                  hull, lp, ln, tabs, out):
+    """Replicates ``b0 .. b1-1`` of the curves ``curves`` (group ids ``groups``).
+
+    Requires unweighted 0/1 labels (``sp``/``sn`` are row counts). Writes
+    ``out[k, b - b0]`` for ``curves[k]``.
+    """
+    nc = curves.size
+    nb = b1 - b0
+    for t in prange(nc * nb):
+        k = t // nb
+        j = t - k * nb
+        tp, fp = _grouped_replicate(seg_offsets, sp, sn, curves[k], groups[k], seed, b0 + j,
+                                    stratified, lp, ln, tabs)
+        out[k, j] = _area_of_sweep(tp, fp, method, hull)
+
+
+# ---------------------------------------------------------- paired (row) replicates
+
+
+@jit
+def _walk_vertices(order, seg_end, ps, ns, cnt, tp, fp):
+    """Vertices of one curve whose sorted row ``i`` carries multiplicity
+    ``cnt[order[i]]``, written into ``tp``/``fp`` (length ``seg_end.size + 1``);
+    returns their number. ``ps``/``ns`` are the rows' masses in sorted order (streamed);
+    only ``cnt`` is read at random, and without branches. A segment that drew no mass
+    adds no vertex.
+    """
+    tp[0] = 0.0
+    fp[0] = 0.0
+    t = 0.0
+    f = 0.0
+    i = 0
+    v = 0
+    for s in range(seg_end.size):
+        e = seg_end[s]
+        while i < e:
+            w = cnt[order[i]]
+            t += w * ps[i]
+            f += w * ns[i]
+            i += 1
+        if t != tp[v] or f != fp[v]:
+            v += 1
+            tp[v] = t
+            fp[v] = f
+    return v + 1
+
+
+@jit
+def _walk_vertices_hard(slots, seg_end, n_pos, cnt, tp, fp):
+    """:func:`_walk_vertices` for unweighted 0/1 labels: slot ``s < n_pos`` is a
+    positive, so only the slot numbers are read, not the masses."""
+    tp[0] = 0.0
+    fp[0] = 0.0
+    t = 0
+    f = 0
+    i = 0
+    v = 0
+    for s in range(seg_end.size):
+        e = seg_end[s]
+        while i < e:
+            q = slots[i]
+            if q < n_pos:
+                t += cnt[q]
+            else:
+                f += cnt[q]
+            i += 1
+        if t != tp[v] or f != fp[v]:
+            v += 1
+            tp[v] = t
+            fp[v] = f
+    return v + 1
+
+
+@jit
+def _walk_area(order, seg_end, ps, ns, cnt, method, hull):
+    """Area of one curve whose sorted row ``i`` carries multiplicity ``cnt[order[i]]``."""
+    tp = np.empty(seg_end.size + 1)
+    fp = np.empty(seg_end.size + 1)
+    v = _walk_vertices(order, seg_end, ps, ns, cnt, tp, fp)
+    return _area_of_sweep(tp[:v], fp[:v], method, hull)
+
+
+@jit
+def _walk_area_hard(slots, seg_end, n_pos, cnt, method, hull):
+    """:func:`_walk_area` for unweighted 0/1 labels (see :func:`_walk_vertices_hard`)."""
+    tp = np.empty(seg_end.size + 1)
+    fp = np.empty(seg_end.size + 1)
+    v = _walk_vertices_hard(slots, seg_end, n_pos, cnt, tp, fp)
+    return _area_of_sweep(tp[:v], fp[:v], method, hull)
+
+
+@jit
+def _fill_slot_counts(st, strata_offsets, n_strata, g, cnt):
+    """Add one bootstrap draw of group ``g``'s rows to ``cnt``.
+
+    The group's rows are numbered by **slot**: stratum by stratum, in the order of
+    ``strata_offsets`` (``[strata_offsets[g*n_strata+s] : ...+1]`` is stratum ``s``,
+    counted from the group's first slot). Each stratum gets as many uniform draws, with
+    replacement, as it has rows. The stream state is kept in a register for speed.
+    """
+    base = strata_offsets[g * n_strata]
+    z = st[0]
+    for s in range(n_strata):
+        u0 = strata_offsets[g * n_strata + s] - base
+        L = strata_offsets[g * n_strata + s + 1] - strata_offsets[g * n_strata + s]
+        Lf = np.float64(L)
+        for _ in range(L):
+            z = z + _GAMMA
+            k = np.int64(np.float64(_mix64(z) >> _S11) * _TWO_M53 * Lf)
+            if k >= L:
+                k = L - 1
+            cnt[u0 + k] += 1
+    st[0] = z
+
+
+@jit(parallel=True)
+def _boot_paired(slot_order, ps, ns, offsets, seg_offsets, seg_end, strata_offsets, n_strata,
+                 n_models, groups, seed, b0, b1, method, hull, count_type, hard, n_pos_slots,
+                 out):
+    """Replicates ``b0 .. b1-1`` of every model of the groups ``groups``.
+
+    Per group and replicate one slot-count vector is drawn (:func:`_fill_slot_counts`)
+    and reused for all ``n_models`` curves of the group (curve ``g * n_models + model``);
+    ``slot_order`` gives the slot of each curve's sorted rows (rows of zero weight point
+    at an extra slot that is never drawn). Writes ``out[k * n_models + model, b - b0]``.
+
+    Counts are held in an array like ``count_type`` (a length-0 array): ``uint16`` when
+    no stratum has more than 65,535 rows (a count never exceeds its stratum's size), so
+    the vector that every model gathers from stays small in cache; ``int32`` otherwise.
+    With ``hard`` (unweighted 0/1 labels) slots ``[0, n_pos_slots[g])`` are the
+    positives, so the walk reads only the slot numbers, not the masses.
+    """
+    ng = groups.size
+    nb = b1 - b0
+    for t in prange(ng * nb):
+        k = t // nb
+        j = t - k * nb
+        g = groups[k]
+        n_slots = strata_offsets[(g + 1) * n_strata] - strata_offsets[g * n_strata]
+        cnt = np.zeros(n_slots + 1, dtype=count_type.dtype)
+        st = _stream(seed, g, b0 + j)
+        _fill_slot_counts(st, strata_offsets, n_strata, g, cnt)
+        for mdl in range(n_models):
+            c = g * n_models + mdl
+            u = offsets[c]
+            v = offsets[c + 1]
+            if hard:
+                out[k * n_models + mdl, j] = _walk_area_hard(
+                    slot_order[u:v], seg_end[seg_offsets[c]:seg_offsets[c + 1]],
+                    n_pos_slots[g], cnt, method, hull,
+                )
+            else:
+                out[k * n_models + mdl, j] = _walk_area(
+                    slot_order[u:v], seg_end[seg_offsets[c]:seg_offsets[c + 1]], ps[u:v],
+                    ns[u:v], cnt, method, hull,
+                )
+
+
+@jit(parallel=True)
+def _boot_paired_curve(slot_order, ps, ns, offsets, seg_offsets, seg_end, strata_offsets,
+                       n_strata, n_models, groups, seed, b0, b1, grid, hull, count_type, hard,
+                       n_pos_slots, out):
+    """Like :func:`_boot_paired`, but each replicate's PR curve interpolated onto the
+    recall ``grid``: writes ``out[k * n_models + model, b - b0, :]``."""
+    ng = groups.size
+    nb = b1 - b0
+    for t in prange(ng * nb):
+        k = t // nb
+        j = t - k * nb
+        g = groups[k]
+        n_slots = strata_offsets[(g + 1) * n_strata] - strata_offsets[g * n_strata]
+        cnt = np.zeros(n_slots + 1, dtype=count_type.dtype)
+        st = _stream(seed, g, b0 + j)
+        _fill_slot_counts(st, strata_offsets, n_strata, g, cnt)
+        for mdl in range(n_models):
+            c = g * n_models + mdl
+            u = offsets[c]
+            v = offsets[c + 1]
+            se = seg_end[seg_offsets[c]:seg_offsets[c + 1]]
+            tp = np.empty(se.size + 1)
+            fp = np.empty(se.size + 1)
+            if hard:
+                nv = _walk_vertices_hard(slot_order[u:v], se, n_pos_slots[g], cnt, tp, fp)
+            else:
+                nv = _walk_vertices(slot_order[u:v], se, ps[u:v], ns[u:v], cnt, tp, fp)
+            _precision_on_grid(tp[:nv], fp[:nv], grid, out[k * n_models + mdl, j], hull)
+
+
+@jit(parallel=True)
+def _area_with_counts(order, ps, ns, offsets, seg_offsets, seg_end, label_start, cnt,
+                      method, hull):
+    """Area of every curve when label row ``r`` carries multiplicity ``cnt[r]``."""
+    n_curves = offsets.size - 1
+    out = np.empty(n_curves)
+    for c in prange(n_curves):
+        a = offsets[c]
+        b = offsets[c + 1]
+        ls = label_start[c]
+        out[c] = _walk_area(order[a:b], seg_end[seg_offsets[c]:seg_offsets[c + 1]],
+                            ps[a:b], ns[a:b], cnt[ls:ls + b - a], method, hull)
+    return out
+
+
+@jit(parallel=True)
+def _jackknife_group(order, ps, ns, offsets, seg_offsets, seg_end, first_curve, n_models,
+                     block, n_blocks, method, hull):
+    """Delete-a-block jackknife of the ``n_models`` curves of one group.
+
+    ``block`` has one entry per row of the group; rows with ``block[r] == j`` are left
+    out of jackknife value ``j``. Returns float64 ``(n_blocks, n_models)``.
+    """
+    n = block.size
+    out = np.empty((n_blocks, n_models))
+    for j in prange(n_blocks):
+        cnt = np.ones(n)
+        for r in range(n):
+            if block[r] == j:
+                cnt[r] = 0.0
+        for mdl in range(n_models):
+            c = first_curve + mdl
+            u = offsets[c]
+            v = offsets[c + 1]
+            out[j, mdl] = _walk_area(order[u:v], seg_end[seg_offsets[c]:seg_offsets[c + 1]],
+                                     ps[u:v], ns[u:v], cnt, method, hull)
+    return out
+
+
+@jit
+def _grouped_counts_one(seg_offsets, sp, sn, c, group, seed, b, stratified, lp, ln, tabs):
+    """The segment counts that :func:`_boot_grouped` draws for one replicate (tests)."""
+    s0 = seg_offsets[c]
+    s1 = seg_offsets[c + 1]
+    P = 0.0
+    N = 0.0
+    for s in range(s0, s1):
+        P += sp[s]
+        N += sn[s]
+    xp = np.empty(s1 - s0, dtype=np.int64)
+    xn = np.empty(s1 - s0, dtype=np.int64)
+    st = _stream(seed, group, b)
+    _draw_segment_counts(st, sp[s0:s1], sn[s0:s1], P, N, stratified, xp, xn, lp[s0:s1],
+                         ln[s0:s1], tabs[0], tabs[1], tabs[2], tabs[3])
+    return xp, xn
+
+
+@jit
+def _paired_counts_one(strata_offsets, n_strata, g, seed, b):
+    """The slot-count vector that :func:`_boot_paired` draws for one replicate (tests)."""
+    n_slots = strata_offsets[(g + 1) * n_strata] - strata_offsets[g * n_strata]
+    cnt = np.zeros(n_slots + 1)
+    st = _stream(seed, g, b)
+    _fill_slot_counts(st, strata_offsets, n_strata, g, cnt)
+    return cnt

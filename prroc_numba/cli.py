@@ -1,0 +1,257 @@
+"""The ``prroc-numba`` command line.
+
+::
+
+    prroc-numba demo                                  # bundled example: AUC-PR CIs + comparisons
+    prroc-numba auc preds.csv --label y --score m1 m2 [--curve roc] [--by fold]
+    prroc-numba bootstrap preds.csv --label y --score m1 m2 --n-boot 2000 --out ci.csv
+    prroc-numba compare preds.csv --label y --score m1 m2 m3 --curve pr --out results.csv
+    prroc-numba curve preds.csv --label y --score m1 [--curve roc] [--hull] --out points.csv
+    prroc-numba curve preds.csv --label y --score m1 m2 --bands --grid 101 --out bands.csv
+
+Input: CSV (also ``.csv.gz``, ``.tsv``) or Parquet. Output: a readable table on stdout;
+``--out FILE`` also writes it as CSV. Errors (a missing file or column, bad labels) print
+one line to stderr and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+__all__ = ["main"]
+
+
+class CliError(Exception):
+    """An error to report in one line (exit status 2)."""
+
+
+def _read(path: str) -> pd.DataFrame:
+    p = Path(path)
+    if not p.exists():
+        raise CliError(f"file not found: {path}")
+    if p.is_dir():
+        raise CliError(f"{path} is a directory; pass a CSV or Parquet file")
+    name = p.name.lower()
+    try:
+        if name.endswith((".parquet", ".pq")):
+            return pd.read_parquet(p)
+        if name.endswith((".tsv", ".tsv.gz", ".tab")):
+            return pd.read_csv(p, sep="\t")
+        return pd.read_csv(p)
+    except ImportError as exc:
+        raise CliError(f"cannot read {path}: {exc} (install pyarrow for Parquet)") from None
+    except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as exc:
+        raise CliError(f"cannot read {path} as a table: {exc}") from None
+
+
+def _table(frame: pd.DataFrame) -> str:
+    """Four decimals; p-values with three significant digits (they can be tiny)."""
+    fmt = {c: (lambda v: f"{v:.3g}") for c in frame.columns if str(c).startswith("p_")}
+    return frame.to_string(index=False, float_format=lambda v: f"{v:.4f}", formatters=fmt)
+
+
+def _emit(frame: pd.DataFrame, args, title: str | None = None) -> None:
+    if title:
+        print(title)
+    print(_table(frame))
+    if getattr(args, "out", None):
+        try:
+            frame.to_csv(args.out, index=False)
+        except OSError as exc:
+            raise CliError(f"cannot write {args.out}: {exc}") from None
+        print(f"\nwrote {len(frame)} rows to {args.out}", file=sys.stderr)
+
+
+def _common(p: argparse.ArgumentParser, *, boot: bool) -> None:
+    p.add_argument("file", help="CSV or Parquet file with one row per scored example")
+    p.add_argument("--label", required=True, help="label column (0/1, -1/1 or bool)")
+    p.add_argument("--score", required=True, nargs="+", metavar="COL",
+                   help="score column(s); several columns = several models on the same rows")
+    p.add_argument("--by", nargs="+", metavar="COL", default=None,
+                   help="grouping column(s): one curve per group")
+    p.add_argument("--weight", default=None, help="sample-weight column")
+    p.add_argument("--pos-label", default=None,
+                   help="value of the label column that marks a positive")
+    p.add_argument("--curve", choices=["pr", "roc"], default="pr")
+    p.add_argument("--method", default=None,
+                   help="AUC estimator: dg (default for pr), integral, ap, trapezoid")
+    p.add_argument("--hull", action="store_true",
+                   help="use the ROC convex hull / achievable PR curve")
+    p.add_argument("--out", default=None, metavar="FILE", help="also write the table as CSV")
+    if boot:
+        p.add_argument("--n-boot", type=int, default=2000, help="bootstrap replicates")
+        p.add_argument("--level", type=float, default=0.95, help="confidence level")
+        p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+        p.add_argument("--no-stratified", action="store_true",
+                       help="resample rows regardless of class (default: stratified)")
+        p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="prroc-numba",
+        description="Correct and fast PR / ROC analysis: AUCs, bootstrap confidence "
+                    "intervals and paired model comparison.")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    d = sub.add_parser("demo", help="run on the bundled example predictions")
+    d.add_argument("--n-boot", type=int, default=1000)
+    d.add_argument("--seed", type=int, default=0)
+    d.add_argument("--no-progress", action="store_true")
+    a = sub.add_parser("auc", help="area under the PR or ROC curve")
+    _common(a, boot=False)
+    b = sub.add_parser("bootstrap", help="bootstrap confidence intervals of the AUC")
+    _common(b, boot=True)
+    b.add_argument("--interval", choices=["percentile", "basic", "bca"], default="percentile")
+    c = sub.add_parser("compare", help="paired comparison of several models")
+    _common(c, boot=True)
+    c.add_argument("--baseline", default=None, help="compare every model with this one")
+    c.add_argument("--adjust", choices=["holm", "bonferroni", "bh", "none"], default="holm")
+    c.add_argument("--test", choices=["bootstrap", "delong"], default="bootstrap")
+    v = sub.add_parser("curve", help="PR or ROC curve points, or PR bootstrap bands")
+    _common(v, boot=True)
+    v.add_argument("--interpolate", choices=["dg", "continuous"], default=None,
+                   help="PR only: add the interpolated points between vertices")
+    v.add_argument("--bands", action="store_true",
+                   help="PR only: pointwise bootstrap bands on a recall grid instead")
+    v.add_argument("--grid", type=int, default=101, help="recall grid size for --bands")
+    return ap
+
+
+def _pos_label(value, frame, label):
+    """--pos-label comes as text; match the label column's type when it is numeric."""
+    if value is None or label not in frame:
+        return value
+    kind = frame[label].dtype.kind
+    try:
+        if kind in "iu":
+            return int(value)
+        if kind == "f":
+            return float(value)
+        if kind == "b":
+            return value.lower() in ("1", "true", "yes")
+    except ValueError:
+        raise CliError(f"--pos-label {value!r} is not a value of the numeric column "
+                       f"{label!r}") from None
+    return value
+
+
+def _args_to_kw(args, frame):
+    score = args.score[0] if len(args.score) == 1 else list(args.score)
+    return {"score": score, "label": args.label, "by": args.by, "weight": args.weight,
+            "pos_label": _pos_label(args.pos_label, frame, args.label)}
+
+
+def _demo(args) -> None:
+    import prroc_numba as prn
+    from prroc_numba.data import DEMO_MODELS, load_demo
+
+    df = load_demo()
+    progress = False if args.no_progress else None
+    print(f"Demo predictions: {len(df):,} rows, {int(df.y.sum()):,} positives "
+          f"({df.y.mean():.1%}), models {', '.join(DEMO_MODELS)}\n")
+    ci = prn.bootstrap(df, score=DEMO_MODELS, label="y", curve="pr", method="dg",
+                       n_boot=args.n_boot, seed=args.seed, progress=progress)
+    roc = prn.auc(df, score=DEMO_MODELS, label="y", curve="roc").rename(
+        columns={"auc": "auc_roc"})
+    table = ci.drop(columns=["n_degenerate"]).rename(columns={"estimate": "auc_pr"}).merge(
+        roc, on="model")
+    table = table.sort_values("auc_pr", ascending=False)
+    print(f"AUC-PR (Davis-Goadrich) with 95% stratified bootstrap CIs, "
+          f"B = {args.n_boot}, paired:")
+    print(_table(table))
+    cmp = prn.compare(df, score=DEMO_MODELS, label="y", curve="pr", n_boot=args.n_boot,
+                      seed=args.seed, progress=progress)
+    print("\nPairwise differences in AUC-PR (diff = a - b), Holm-adjusted p-values:")
+    print(_table(cmp))
+    dl = prn.compare(df, score=DEMO_MODELS[:3], label="y", curve="roc", test="delong")
+    print("\nAUC-ROC, DeLong's paired test (as pROC's roc.test):")
+    print(_table(dl))
+
+
+def _run(args) -> None:
+    import prroc_numba as prn
+
+    if args.command == "demo":
+        _demo(args)
+        return
+    frame = _read(args.file)
+    kw = _args_to_kw(args, frame)
+    if args.command == "auc":
+        res = prn.auc(frame, curve=args.curve, method=args.method, hull=args.hull, **kw)
+    elif args.command == "curve" and args.bands:
+        if args.curve != "pr" or args.interpolate:
+            raise CliError("--bands gives PR curve bands; drop --curve roc / --interpolate")
+        res = prn.bootstrap_curve(frame, hull=args.hull, n_boot=args.n_boot, level=args.level,
+                                  stratified=not args.no_stratified, seed=args.seed,
+                                  progress=False if args.no_progress else None,
+                                  grid=args.grid, **kw)
+    elif args.command == "curve":
+        if args.curve == "roc":
+            if args.interpolate:
+                raise CliError("--interpolate applies to PR curves only (--curve pr)")
+            res = prn.roc_curve(frame, hull=args.hull, **kw)
+        else:
+            res = prn.pr_curve(frame, hull=args.hull, interpolate=args.interpolate, **kw)
+    else:
+        boot = {"curve": args.curve, "method": args.method, "hull": args.hull, "n_boot": args.n_boot,
+                    "level": args.level, "stratified": not args.no_stratified, "seed": args.seed,
+                    "progress": False if args.no_progress else None}
+        if args.command == "bootstrap":
+            res = prn.bootstrap(frame, interval=args.interval, **boot, **kw)
+        else:
+            if len(args.score) < 2:
+                raise CliError("compare needs at least two --score columns")
+            res = prn.compare(frame, baseline=args.baseline, adjust=args.adjust,
+                              test=args.test, **boot, **kw)
+    _emit(res, args)
+
+
+def main(argv=None) -> int:
+    """Entry point of ``prroc-numba``; returns the exit status (0 ok, 2 error).
+
+    Parameters
+    ----------
+    argv : list of str, default=None
+        The arguments after the program name; None reads ``sys.argv``.
+
+    Returns
+    -------
+    int
+        0 on success, 2 for bad input (one line on stderr), 130 when interrupted.
+
+    Examples
+    --------
+    >>> from prroc_numba.cli import main
+    >>> main(["auc", "no_such_file.csv", "--label", "y", "--score", "m1"])
+    2
+    """
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
+        return int(exc.code or 0)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        _run(args)
+    except (CliError, ValueError, TypeError, NotImplementedError) as exc:
+        msg = str(exc).replace("Pass pos_label=", "Pass --pos-label")  # name the option
+        print(f"prroc-numba {args.command}: error: {msg}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("prroc-numba: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. `prroc-numba demo | head`: stop quietly
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

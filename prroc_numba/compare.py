@@ -1,0 +1,348 @@
+"""Paired comparison of many models: bootstrap differences, DeLong's test, adjustment.
+
+:func:`compare` resamples all models of a group together (one row-count vector per
+replicate, see :mod:`prroc_numba._kernels.resample`), so each replicate gives every
+pairwise difference at once. :func:`delong` gives DeLong's variance and interval of
+each ROC AUC, as pROC does.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import warnings
+from statistics import NormalDist
+
+import numpy as np
+import pandas as pd
+
+from . import _frames as F
+from ._kernels.delong import _placements_batch
+from ._ragged import MODEL, UndefinedMetricWarning, pack, warn_undefined
+from .curves import _doc
+
+_boot = importlib.import_module(".bootstrap", __package__)
+
+MODEL_A, MODEL_B = "model_a", "model_b"
+ESTIMATE_A, ESTIMATE_B, DIFF = "estimate_a", "estimate_b", "diff"
+P_VALUE, P_ADJUSTED, Z = "p_value", "p_adjusted", "z"
+VAR = "var"
+
+ADJUSTMENTS = ("holm", "bonferroni", "bh", "none")
+TESTS = ("bootstrap", "delong")
+
+_NORM = NormalDist()
+
+
+# ------------------------------------------------------------------ adjustment
+
+
+def adjust_pvalues(p, method="holm"):
+    """Adjust a family of p-values for multiple comparisons.
+
+    Parameters
+    ----------
+    p : array-like of shape (n_tests,)
+        Raw p-values; NaN entries are left NaN and do not count in the family.
+    method : {"holm", "bonferroni", "bh", "none"}, default="holm"
+        Holm's step-down (controls the family-wise error rate), Bonferroni, or
+        Benjamini-Hochberg (controls the false discovery rate); ``"none"`` (or None)
+        returns ``p`` unchanged.
+
+    Returns
+    -------
+    ndarray of shape (n_tests,)
+
+    Examples
+    --------
+    >>> from prroc_numba.compare import adjust_pvalues
+    >>> adjust_pvalues([0.01, 0.04, 0.03], "holm").round(3).tolist()
+    [0.03, 0.06, 0.06]
+    >>> adjust_pvalues([0.01, 0.04, 0.03], "bh").round(3).tolist()
+    [0.03, 0.04, 0.04]
+    """
+    if method is None:
+        method = "none"
+    if method not in ADJUSTMENTS:
+        raise ValueError(f"adjust={method!r} is not known; use one of {ADJUSTMENTS}")
+    p = np.asarray(p, dtype=np.float64)
+    out = p.copy()
+    ok = np.flatnonzero(np.isfinite(p))
+    m = ok.size
+    if method == "none" or m == 0:
+        return out
+    q = p[ok]
+    if method == "bonferroni":
+        out[ok] = np.minimum(1.0, q * m)
+        return out
+    order = np.argsort(q, kind="stable")
+    qs = q[order]
+    if method == "holm":
+        adj = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * qs))
+    else:  # bh
+        adj = np.minimum.accumulate((m / np.arange(m, 0, -1)) * qs[::-1])[::-1]
+        adj = np.minimum(1.0, adj)
+    res = np.empty(m)
+    res[order] = adj
+    out[ok] = res
+    return out
+
+
+# ---------------------------------------------------------------------- DeLong
+
+
+def _delong_parts(batch):
+    """Placement values split by class, per group: list of (V10 (m, M), V01 (n, M))."""
+    if not np.all(((batch.pos == 0) | (batch.pos == 1)) & (batch.pos + batch.neg == 1)):
+        raise ValueError(
+            "DeLong's test needs hard 0/1 labels without sample weights (as in pROC); "
+            "drop weight= / soft_labels=, or use test='bootstrap'"
+        )
+    v = _placements_batch(batch.values, batch.offsets, batch.pos, batch.label_start)
+    M = batch.n_models
+    parts = []
+    for g in range(batch.group_offsets.size - 1):
+        a, e = batch.group_offsets[g], batch.group_offsets[g + 1]
+        n = e - a
+        block = v[batch.offsets[g * M]:batch.offsets[g * M + M]].reshape(M, n).T
+        y = batch.pos[a:e] == 1
+        parts.append((block[y], block[~y]))
+    return parts
+
+
+def _delong_cov(v10, v01):
+    """(theta (M,), S (M, M)): AUCs and DeLong's covariance (sample covariances, n-1)."""
+    m, n = v10.shape[0], v01.shape[0]
+    theta = v10.mean(axis=0) if m else np.full(v10.shape[1], np.nan)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d10 = v10 - theta
+        d01 = v01 - theta
+        s10 = d10.T @ d10 / (m - 1) if m > 1 else np.full((v10.shape[1],) * 2, np.nan)
+        s01 = d01.T @ d01 / (n - 1) if n > 1 else np.full((v10.shape[1],) * 2, np.nan)
+        S = s10 / m + s01 / n
+    return theta, S
+
+
+def _check_level(level):
+    if not isinstance(level, (float, int, np.floating)) or not 0.0 < level < 1.0:
+        raise ValueError(f"level must be in (0, 1), e.g. 0.95, got {level!r}")
+
+
+def delong(data=None, *, score, label, by=None, level=0.95, pos_label=None):
+    """ROC AUC with DeLong's variance and confidence interval (as pROC's ``ci.auc``).
+
+    The placement values are computed in O(N log N) from each curve's sorted order
+    (Sun & Xu 2014); the variance is ``var(V10)/m + var(V01)/n`` with sample variances
+    over the ``m`` positives and ``n`` negatives, and the interval is the normal one,
+    clipped to [0, 1] as pROC does.
+
+    Parameters
+    ----------
+    data : DataFrame or None, default=None
+    score : str, list of str, or array-like
+        As in :func:`prroc_numba.auc`.
+    label : str or array-like
+        Hard binary labels (no weights or soft labels: DeLong's estimator is unweighted).
+    by : str, list of str, or array-like, default=None
+    level : float, default=0.95
+    pos_label : scalar, default=None
+
+    Returns
+    -------
+    DataFrame
+        Key columns, then ``auc``, ``var``, ``se``, ``ci_low``, ``ci_high``: one row per
+        curve. The variance is NaN (warned) with fewer than two positives or negatives.
+
+    Examples
+    --------
+    >>> import prroc_numba as prn
+    >>> res = prn.delong(score=[0.9, 0.8, 0.7, 0.6, 0.4, 0.3], label=[1, 1, 0, 1, 0, 0])
+    >>> res.round(4)
+          auc     var      se  ci_low  ci_high
+    0  0.8889  0.0247  0.1571  0.5809      1.0
+    """
+    _check_level(level)
+    batch = pack(data, score=score, label=label, by=by, pos_label=pos_label)
+    parts = _delong_parts(batch)
+    auc = np.empty(batch.n_curves)
+    var = np.empty(batch.n_curves)
+    M = batch.n_models
+    for g, (v10, v01) in enumerate(parts):
+        theta, S = _delong_cov(v10, v01)
+        auc[g * M:(g + 1) * M] = theta
+        var[g * M:(g + 1) * M] = np.diag(S)
+    warn_undefined(batch, ~np.isfinite(var),
+                   "DeLong's variance needs at least two positives and two negatives: NaN")
+    se = np.sqrt(var)
+    z = _NORM.inv_cdf(1 - (1 - level) / 2)
+    lo = np.clip(auc - z * se, 0.0, 1.0)
+    hi = np.clip(auc + z * se, 0.0, 1.0)
+    return F.curves_frame(batch.keys, {F.AUC: auc, VAR: var, _boot.SE: se,
+                                       _boot.CI_LOW: lo, _boot.CI_HIGH: hi})
+
+
+# --------------------------------------------------------------------- compare
+
+
+def _pairs(names, baseline):
+    M = len(names)
+    if baseline is None:
+        return [(i, j) for i in range(M) for j in range(i + 1, M)]
+    hits = [i for i, nm in enumerate(names) if nm == baseline]
+    if not hits:
+        raise ValueError(
+            f"baseline={baseline!r} is not one of the models {list(names)}; name one of "
+            "the score columns"
+        )
+    b = hits[0]
+    return [(i, b) for i in range(M) if i != b]
+
+
+@_doc
+def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
+            hull=False, n_boot=2000, level=0.95, stratified=True, seed=None, progress=None,
+            baseline=None, adjust="holm", test="bootstrap", pos_label=None,
+            soft_labels=False):
+    """Paired comparison of the AUCs of several models scored on the same rows.
+
+    Every pair of models (or every model against ``baseline``) is compared by the
+    difference ``diff = estimate_a - estimate_b``. With ``test="bootstrap"`` the models
+    are resampled together (paired: each replicate draws one set of rows for all of
+    them), which gives the bootstrap distribution of each difference: its percentile
+    interval and a two-sided p-value. With ``test="delong"`` (ROC only) DeLong's paired
+    test gives the z statistic, p-value and normal interval, as pROC's ``roc.test``.
+
+    Parameters
+    ----------
+    {shared}
+    {boot}
+    baseline : str or int, default=None
+        None: all pairs, ``model_a`` before ``model_b`` in column order. A model name:
+        every other model (``model_a``) against it (``model_b``).
+    adjust : {"holm", "bonferroni", "bh", "none"}, default="holm"
+        Multiple-comparison adjustment of ``p_value`` across the family (all pairs of
+        one group; each ``by`` group is its own family): Holm, Bonferroni,
+        Benjamini-Hochberg, or none.
+    test : {"bootstrap", "delong"}, default="bootstrap"
+        ``"bootstrap"``: the p-value is twice the smaller share of replicate differences
+        on either side of 0, ``min(1, 2 min(1 + #(d* <= 0), 1 + #(d* >= 0)) / (B + 1))``
+        -- the smallest level at which the percentile interval excludes 0 (two
+        identical models give 1). Degenerate replicates are left out (see
+        :func:`~prroc_numba.bootstrap`). ``"delong"``: needs ``curve="roc"``, hard
+        labels and no weights; ``n_boot``, ``seed`` and ``stratified`` are unused.
+
+    Returns
+    -------
+    DataFrame
+        ``by`` columns (if any), then ``model_a``, ``model_b``, ``estimate_a``,
+        ``estimate_b``, ``diff``, ``ci_low``, ``ci_high``, ``p_value``, ``p_adjusted``;
+        ``test="delong"`` adds ``z``. One row per pair.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, prroc_numba as prn
+    >>> rng = np.random.default_rng(1)
+    >>> y = rng.random(3000) < 0.1
+    >>> df = pd.DataFrame({{"y": y, "good": 1.5 * y + rng.normal(size=3000),
+    ...                    "weak": 0.5 * y + rng.normal(size=3000)}})
+    >>> res = prn.compare(df, score=["good", "weak"], label="y", n_boot=500, seed=0)
+    >>> res[["model_a", "model_b"]].values.tolist()
+    [['good', 'weak']]
+    >>> bool(res.p_value.iloc[0] < 0.01)
+    True
+    >>> dl = prn.compare(df, score=["good", "weak"], label="y", curve="roc", test="delong")
+    >>> dl[["estimate_a", "estimate_b", "diff"]].round(3).to_numpy().tolist()
+    [[0.842, 0.625, 0.217]]
+    """
+    if test not in TESTS:
+        raise ValueError(f"test={test!r} is not known; use one of {TESTS}")
+    if adjust is None:
+        adjust = "none"
+    if adjust not in ADJUSTMENTS:
+        raise ValueError(f"adjust={adjust!r} is not known; use one of {ADJUSTMENTS}")
+    _boot._check_common(n_boot, level)
+    if isinstance(score, str) or (not isinstance(score, (list, tuple, pd.DataFrame))
+                                  and np.ndim(score) < 2):
+        raise ValueError(
+            "compare needs several models scored on the same rows: pass score= as a list "
+            "of columns (wide input) or a 2-D array"
+        )
+    if test == "delong":
+        if curve != "roc":
+            raise ValueError("test='delong' compares ROC AUCs; pass curve='roc' "
+                             "(for PR curves use test='bootstrap')")
+        if weight is not None or soft_labels:
+            raise ValueError("test='delong' needs hard 0/1 labels without weights, as in "
+                             "pROC; drop weight= / soft_labels= or use test='bootstrap'")
+        if hull or method not in (None, "trapezoid"):
+            raise ValueError("test='delong' is for the empirical ROC AUC (method="
+                             "'trapezoid', hull=False)")
+        batch = pack(data, score=score, label=label, by=by, pos_label=pos_label)
+    else:
+        batch, _plan, _code, est, reps, _ = _boot._replicates(
+            data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
+            progress, pos_label, soft_labels, label_bar="compare")
+    M = batch.n_models
+    if M < 2:
+        raise ValueError("compare needs at least two score columns (models)")
+    names = list(batch.keys[MODEL].iloc[:M]) if MODEL in batch.keys else list(range(M))
+    pairs = _pairs(names, baseline)
+    G = batch.group_offsets.size - 1
+    K = len(pairs)
+    ia = np.array([i for i, _ in pairs], dtype=np.int64)
+    ib = np.array([j for _, j in pairs], dtype=np.int64)
+    ca = (np.arange(G)[:, None] * M + ia[None, :]).ravel()
+    cb = (np.arange(G)[:, None] * M + ib[None, :]).ravel()
+
+    extra = {}
+    if test == "delong":
+        parts = _delong_parts(batch)
+        est = np.empty(batch.n_curves)
+        var_d = np.empty(G * K)
+        for g, (v10, v01) in enumerate(parts):
+            theta, S = _delong_cov(v10, v01)
+            est[g * M:(g + 1) * M] = theta
+            var_d[g * K:(g + 1) * K] = S[ia, ia] + S[ib, ib] - 2 * S[ia, ib]
+        diff = est[ca] - est[cb]
+        if np.any(np.isnan(var_d)):
+            warnings.warn("DeLong's variance needs at least two positives and two negatives "
+                          "in every group; the affected comparisons are NaN",
+                          UndefinedMetricWarning, stacklevel=2)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            sig = np.sqrt(var_d)
+            z = diff / sig
+        z = np.where(np.isnan(z) & (diff == 0), 0.0, z)  # identical AUCs: z = 0 (pROC)
+        p = np.array([math.erfc(abs(v) / math.sqrt(2)) if np.isfinite(v) else np.nan
+                      for v in z])
+        q = _NORM.inv_cdf(1 - (1 - level) / 2)
+        lo, hi = diff - q * sig, diff + q * sig
+        extra[Z] = z
+    else:
+        d = reps[ca] - reps[cb]
+        diff = est[ca] - est[cb]
+        n_bad = int(np.where(np.isfinite(diff), np.isnan(d).sum(axis=1), 0).sum())
+        if n_bad:
+            warnings.warn(
+                f"{n_bad} bootstrap replicate differences had a resample with no positives "
+                "(or, for ROC, no negatives) and were left out; use stratified=True to keep "
+                "the class counts fixed", UndefinedMetricWarning, stacklevel=2)
+        _, lo, hi = _boot._intervals(d, diff, level, "percentile")
+        valid = np.isfinite(d)
+        B = valid.sum(axis=1)
+        below = ((d <= 0) & valid).sum(axis=1)
+        above = ((d >= 0) & valid).sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p = np.minimum(1.0, 2.0 * np.minimum(below + 1, above + 1) / (B + 1))
+        p = np.where(np.isfinite(diff) & (B > 0), p, np.nan)
+    p_adj = np.concatenate([adjust_pvalues(p[g * K:(g + 1) * K], adjust) for g in range(G)]) \
+        if K else p
+    keys = batch.keys.iloc[ca].drop(columns=[MODEL], errors="ignore").reset_index(drop=True)
+    cols = {MODEL_A: np.asarray(names, dtype=object)[np.tile(ia, G)],
+            MODEL_B: np.asarray(names, dtype=object)[np.tile(ib, G)],
+            ESTIMATE_A: est[ca], ESTIMATE_B: est[cb], DIFF: diff,
+            _boot.CI_LOW: lo, _boot.CI_HIGH: hi, P_VALUE: p, P_ADJUSTED: p_adj, **extra}
+    return F.curves_frame(keys, cols)
+
+
+compare.__doc__ = compare.__doc__.replace("    {boot}", _boot._BOOT_DOC.strip("\n")).replace(
+    "{{", "{").replace("}}", "}")
