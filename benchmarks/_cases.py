@@ -98,7 +98,7 @@ class Case:
 
 
 def _fmt_n(n):
-    e = int(round(np.log10(n)))
+    e = round(float(np.log10(n)))
     return f"1e{e}" if 10**e == n else f"{n:,}"
 
 
@@ -217,7 +217,7 @@ def _scipy_hull(y, s):
     pts = np.column_stack([np.r_[fpr, 1.0], np.r_[tpr, 0.0]])  # close with (1, 0)
     try:
         return ConvexHull(pts).vertices
-    except Exception:  # degenerate (collinear) curves: the diagonal is its own hull
+    except Exception:  # noqa: BLE001 -- qhull errors on degenerate (collinear) curves
         return np.array([0, len(fpr) - 1])
 
 

@@ -58,6 +58,6 @@ def test_sklearn(benchmark, data):
 
 
 def test_argsort_floor(benchmark, data):
-    n, y, s = data
+    n, _, s = data
     benchmark.group = f"curves N={n:.0e}"
     run(benchmark, lambda: np.argsort(s), rounds=_rounds(n))

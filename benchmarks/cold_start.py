@@ -73,8 +73,8 @@ def measure(warm_runs: int = 3) -> dict:
 
 def markdown(res: dict) -> str:
     rows = [
-        "| Numba cache | import prroc_numba | first `auc()` | import + first `auc()` "
-        "| whole process (incl. Python start-up) |",
+        ("| Numba cache | import prroc_numba | first `auc()` | import + first `auc()` "
+         "| whole process (incl. Python start-up) |"),
         "|---|---:|---:|---:|---:|",
     ]
     for name, label in [("empty", "empty (first run ever)"), ("warm", "warm (every later run)")]:

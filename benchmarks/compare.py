@@ -102,7 +102,7 @@ def run(capabilities, scale, log=print):
         probe, build = _cases.CAPABILITIES[cap]
         try:
             probe()
-        except Exception as err:  # the feature is not in this checkout (yet)
+        except Exception as err:  # noqa: BLE001 -- any failure: the feature is not here
             msg = f"{type(err).__name__}: {str(err).splitlines()[0][:120]}"
             skipped.append({"capability": cap, "reason": msg})
             log(f"[skip] {cap}: not available in this checkout ({msg})")
@@ -145,8 +145,9 @@ def _busy_warning(load, cores):
     """A line warning that the figures are unreliable when other work shared the CPU."""
     if not load or not cores or load[0] <= 0.5 * cores:
         return []
-    return ["", f"**Warning: the machine was busy (1-minute load average {load[0]:.1f} on "
-            f"{cores} cores) -- the figures below are noisy; re-run on a quiet machine.**"]
+    return ["", (f"**Warning: the machine was busy (1-minute load average {load[0]:.1f} on "
+                 f"{cores} cores) -- the figures below are noisy; re-run on a quiet "
+                 "machine.**")]
 
 
 def markdown(result) -> str:
@@ -154,20 +155,20 @@ def markdown(result) -> str:
     lines = [
         f"Command: `{result['command']}`  ",
         f"Run: {result['date']}  ",
-        f"Machine: {m['cpu']}, {m['cores_usable']} usable cores (Numba threads: "
-        f"{m['numba_threads']}), {m['memory']} RAM, {m['os']}; Python {m['python']}, "
-        f"numpy {m['numpy']}, numba {m['numba']}, pandas {m['pandas']}, "
-        f"scikit-learn {m['scikit-learn']}; load average at start "
-        f"{', '.join(f'{x:.2f}' for x in m['load_avg_at_start'] or [])}.",
+        (f"Machine: {m['cpu']}, {m['cores_usable']} usable cores (Numba threads: "
+         f"{m['numba_threads']}), {m['memory']} RAM, {m['os']}; Python {m['python']}, "
+         f"numpy {m['numpy']}, numba {m['numba']}, pandas {m['pandas']}, "
+         f"scikit-learn {m['scikit-learn']}; load average at start "
+         f"{', '.join(f'{x:.2f}' for x in m['load_avg_at_start'] or [])}."),
         *(_busy_warning(m["load_avg_at_start"], m["cores_usable"])),
         "",
-        "Times are the minimum of a few repeats after a warm-up call; *speed-up* = peer "
-        "time / our time, both measured in this run on the same input. *one call vs "
-        "argsort*: one `pr_curve` call divided by `np.argsort` of the same scores (the "
-        "sorting floor).",
+        ("Times are the minimum of a few repeats after a warm-up call; *speed-up* = peer "
+         "time / our time, both measured in this run on the same input. *one call vs "
+         "argsort*: one `pr_curve` call divided by `np.argsort` of the same scores (the "
+         "sorting floor)."),
         "",
-        "| capability | case | prroc_numba | peer | speed-up | one call vs argsort | "
-        "DESIGN target | peer |",
+        ("| capability | case | prroc_numba | peer | speed-up | one call vs argsort | "
+         "DESIGN target | peer |"),
         "|---|---|---:|---:|---:|---:|---|---|",
     ]
     for r in result["rows"]:
@@ -183,9 +184,9 @@ def markdown(result) -> str:
         lines.append(f"* {s['capability']}: skipped, not available in this checkout "
                      f"({s['reason']})")
     if result.get("cold_start"):
-        lines += ["", "Cold start (fresh Python processes; `NUMBA_CACHE_DIR` set to a new "
-                  "temporary directory, then reused):", "", cold_start.markdown(
-                      result["cold_start"])]
+        lines += ["", ("Cold start (fresh Python processes; `NUMBA_CACHE_DIR` set to a new "
+                       "temporary directory, then reused):"), "",
+                  cold_start.markdown(result["cold_start"])]
     return "\n".join(lines) + "\n"
 
 
