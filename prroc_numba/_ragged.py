@@ -364,6 +364,9 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
         values = np.empty(n * M)
         for m, col in enumerate(cols):  # a loop over models, not samples
             values[dest + m * step] = col[order]
+    # one specialisation per kernel: Numba types read-only arrays (pandas copy-on-write
+    # views) separately, so hand kernels writable ones (tests/test_specialisations.py)
+    values, pos, neg = (a if a.flags.writeable else a.copy() for a in (values, pos, neg))
     batch = Batch(values, offsets, pos, neg, group_offsets, curve_group, batch_keys, M)
 
     # scores must be finite; name the model and the group of the first bad one

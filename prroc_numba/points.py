@@ -1054,7 +1054,9 @@ def _pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
         else:
             tp, fp = y * Pcol, x * Ncol
 
-    tp, fp = np.ascontiguousarray(tp), np.ascontiguousarray(fp)
+    # writable and contiguous: pandas hands out read-only views, a second kernel
+    # specialisation (tests/test_specialisations.py)
+    tp, fp = (np.require(a, np.float64, ["C", "W"]) for a in (tp, fp))
     # rows ordered by (curve, TP, FP): pr_curve output already is, so no sort then
     if _is_sorted(codes, tp, fp):
         order = None

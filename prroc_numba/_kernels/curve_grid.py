@@ -10,14 +10,20 @@ can change without touching the resampling code.
 from __future__ import annotations
 
 from .._numba import jit
-from .grid import _interp_one, _precision_at_recall_batch
+from .grid import _precision_at_recall, _precision_at_recall_batch
+from .hull import _hull_indices
 
 
 @jit
 def _precision_on_grid(tp, fp, grid, out, hull):
     """Precision on ``grid`` of one curve's vertices (``hull=True``: of its achievable
-    PR curve), written into ``out``."""
-    _interp_one(tp, fp, grid, out, False, hull)
+    PR curve), written into ``out``. (Not through ``grid._interp_one``: a constant
+    ``space_roc`` would compile it a second time, typed as a literal.)"""
+    if hull:
+        idx = _hull_indices(tp, fp)
+        _precision_at_recall(tp[idx], fp[idx], grid, out)
+    else:
+        _precision_at_recall(tp, fp, grid, out)
 
 
 def _grid_batch(tp, fp, offsets, grid, hull):

@@ -174,7 +174,12 @@ def _interp_batch_into(tp, fp, offsets, grid, hull, space_roc, out):
         _interp_one(tp[a:b], fp[a:b], grid, out[c], space_roc, hull)
 
 
-@jit
+# The two wrappers below are plain Python on purpose: called from jitted code, the
+# constant ``space_roc`` would be typed as a literal and compile ``_interp_batch_into``
+# (and its callees) twice; from Python it is a runtime bool: one specialisation
+# (tests/test_specialisations.py).
+
+
 def _precision_at_recall_batch(tp, fp, offsets, grid, hull):
     """Precision at each recall of ``grid`` for every curve of a ragged batch.
 
@@ -182,15 +187,14 @@ def _precision_at_recall_batch(tp, fp, offsets, grid, hull):
     order. Returns float64 ``(n_curves, grid.size)``.
     """
     out = np.empty((offsets.size - 1, grid.size))
-    _interp_batch_into(tp, fp, offsets, grid, hull, False, out)
+    _interp_batch_into(tp, fp, offsets, grid, bool(hull), False, out)
     return out
 
 
-@jit
 def _tpr_at_fpr_batch(tp, fp, offsets, grid, hull):
     """TPR at each FPR of ``grid`` for every curve of a ragged batch (see the PR twin)."""
     out = np.empty((offsets.size - 1, grid.size))
-    _interp_batch_into(tp, fp, offsets, grid, hull, True, out)
+    _interp_batch_into(tp, fp, offsets, grid, bool(hull), True, out)
     return out
 
 
@@ -279,7 +283,9 @@ def _check_points(starts, tp, fp, P_row, N_row, tol):
     rows = np.empty(n_curves, dtype=np.int64)
     comp = np.empty(n_curves, dtype=np.bool_)
     for c in prange(n_curves):
-        s, r, k = _check_curve(starts[c], starts[c + 1], tp, fp, P_row, N_row, tol, P, N, c)
+        # np.int64: the prange index is typed differently in the parallel body
+        s, r, k = _check_curve(starts[c], starts[c + 1], tp, fp, P_row, N_row, tol, P, N,
+                               np.int64(c))
         st[c] = s
         rows[c] = r
         comp[c] = k

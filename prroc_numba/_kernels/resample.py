@@ -176,7 +176,7 @@ def _multinomial_cells(st, k, total, out):
                 cell[j] = i
                 j += 1
         for _ in range(n_rem):
-            out[cell[_index(st, n_rem)]] += 1
+            out[cell[_index(st, np.int64(n_rem))]] += 1
         return
     k_rem = total
     for i in range(k.size):
@@ -283,7 +283,7 @@ def _multinomial_poisson(st, k, n, lam_idx, tab_lo, tab_off, tab_cdf, tab_guide,
             top *= 2
         rem = T
         for _ in range(T - n):
-            r = _index(st, rem)
+            r = _index(st, np.int64(rem))  # np.int64: never a literal type
             pos = 0
             step = top
             while step > 0:

@@ -144,8 +144,8 @@ def _binomial_btrs(st, n, p):
         bound = ((m + 0.5) * math.log((m + 1.0) / (r * (nf - m + 1.0)))
                  + (nf + 1.0) * math.log((nf - m + 1.0) / (nf - k + 1.0))
                  + (k + 0.5) * math.log(r * (nf - k + 1.0) / (k + 1.0))
-                 + _stirling_tail(m) + _stirling_tail(nf - m)
-                 - _stirling_tail(k) - _stirling_tail(nf - k))
+                 + _stirling_tail(np.float64(m)) + _stirling_tail(nf - m)
+                 - _stirling_tail(np.float64(k)) - _stirling_tail(nf - k))
         if lv <= bound:
             return np.int64(k)
 

@@ -1,0 +1,384 @@
+"""Benchmark data and cases shared by ``compare.py`` and the pytest-benchmark files.
+
+Every case pairs one prroc_numba call with its peer -- what users run today
+(a scikit-learn loop; for interpolation a per-curve numpy loop) -- on the same input,
+so every figure is a ratio measured in one run. ``CAPABILITIES`` maps a capability to
+``(probe, build)``: ``probe()`` makes a tiny call and raises when the feature is not in
+this checkout (compare.py then skips the capability and says why); ``build(scale)``
+returns the list of :class:`Case` for the compact grid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+import prroc_numba as prn
+
+SEED = 20060625  # ICML 2006
+
+
+# ----------------------------------------------------------------------------- data
+
+
+def binormal(n, *, prevalence=0.05, shift=1.0, n_models=1, decimals=None, seed=SEED):
+    """``(y, S)``: labels (int8, ``prevalence`` positives) and ``(n, n_models)`` scores,
+    each model binormal with its own separation (``shift`` to ``shift/2``)."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < prevalence).astype(np.int8)
+    shifts = np.linspace(shift, shift / 2, n_models)
+    S = rng.standard_normal((n, n_models)) + y[:, None] * shifts[None, :]
+    if decimals is not None:
+        S = np.round(S, decimals)
+    return y, S
+
+
+def long_frame(n_curves, rows_per_curve, *, prevalence=0.05, seed=SEED):
+    """A long frame: ``n_curves`` groups ``g`` of ``rows_per_curve`` rows (score ``s``,
+    label ``y``), each group with at least one positive and one negative."""
+    n = n_curves * rows_per_curve
+    y, S = binormal(n, prevalence=prevalence, seed=seed)
+    g = np.repeat(np.arange(n_curves, dtype=np.int64), rows_per_curve)
+    starts = np.arange(n_curves) * rows_per_curve
+    y[starts] = 1
+    y[starts + 1] = 0
+    return pd.DataFrame({"g": g, "s": S[:, 0], "y": y})
+
+
+def split_groups(df):
+    """Per-curve (y, s) arrays of a long frame (prepared before timing the peer loop)."""
+    bounds = np.flatnonzero(np.diff(df["g"].to_numpy())) + 1
+    ys = np.split(df["y"].to_numpy(), bounds)
+    ss = np.split(df["s"].to_numpy(), bounds)
+    return list(zip(ys, ss))
+
+
+PEER_MAX_CURVES = 1000
+
+
+def _peer_subset(parts):
+    """Per-curve peer loops over more than ``PEER_MAX_CURVES`` curves are timed on the
+    first ``PEER_MAX_CURVES`` (same sizes) and scaled up: (parts, scale, note)."""
+    if len(parts) <= PEER_MAX_CURVES:
+        return parts, 1.0, ""
+    scale = len(parts) / PEER_MAX_CURVES
+    return parts[:PEER_MAX_CURVES], scale, (
+        f"; peer loop timed on {PEER_MAX_CURVES:,} of the {len(parts):,} curves x {scale:g}")
+
+
+# ---------------------------------------------------------------------------- cases
+
+
+@dataclass
+class Case:
+    """One row of the ratio table.
+
+    ``peer_scale``: the peer is timed on a subset (e.g. 20 of B replicates) and its time
+    multiplied by this factor -- used only where the peer is a loop of identical,
+    independent iterations, and said in ``note``.
+    """
+
+    capability: str
+    name: str
+    ours: Callable
+    peer: Callable
+    peer_name: str
+    floor: Callable | None = None
+    repeats: int = 5
+    peer_repeats: int | None = None
+    peer_warmup: Callable | None = None
+    peer_scale: float = 1.0
+    note: str = ""
+    extra: dict = field(default_factory=dict)
+    check: Callable | None = None  # asserts ours and the peer agree (run once, untimed)
+    target: float | None = None  # DESIGN.md's speed-up target for this case, if any
+
+
+def _fmt_n(n):
+    e = round(float(np.log10(n)))
+    return f"1e{e}" if 10**e == n else f"{n:,}"
+
+
+# curves: pr_curve + roc_curve vs precision_recall_curve + roc_curve -----------------
+
+
+def _probe_curves():
+    prn.pr_curve(score=[0.3, 0.2], label=[1, 0])
+
+
+def _build_curves(scale=1.0):
+    from sklearn.metrics import precision_recall_curve, roc_curve
+
+    cases = []
+    for n in [10**3, 10**4, 10**5, 10**6]:
+        n = max(int(n * scale), 100)
+        y, S = binormal(n)
+        s = S[:, 0].copy()
+
+        def ours(s=s, y=y):
+            prn.pr_curve(score=s, label=y)
+            prn.roc_curve(score=s, label=y)
+
+        def peer(s=s, y=y):
+            precision_recall_curve(y, s)
+            roc_curve(y, s, drop_intermediate=False)
+
+        cases.append(Case(
+            "curves", f"1 curve, N={_fmt_n(n)}", ours, peer,
+            "sklearn precision_recall_curve + roc_curve", floor=lambda s=s: np.argsort(s),
+            repeats=25 if n <= 10**4 else (7 if n <= 10**5 else 3),
+            note="floor: np.argsort of the same scores (per call; ours makes 2 calls)",
+            extra={"single_call": lambda s=s, y=y: prn.pr_curve(score=s, label=y),
+                   "floor_target": 1.5 if n == 10**6 else None},
+            target=5.0 if n == 10**6 else None,
+        ))
+    return cases
+
+
+# auc: wide and long batches vs a loop of average_precision_score + roc_auc_score -----
+
+
+def _probe_auc():
+    prn.auc(score=[0.3, 0.2], label=[1, 0])
+
+
+def _build_auc(scale=1.0):
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    cases = []
+    n = max(int(10**5 * scale), 1000)
+    y, S = binormal(n, n_models=100)
+    S = np.ascontiguousarray(S)
+    cols = [np.ascontiguousarray(S[:, j]) for j in range(S.shape[1])]
+
+    def ours_wide():
+        prn.auc(score=S, label=y, curve="pr", method="dg")
+        prn.auc(score=S, label=y, curve="roc")
+
+    def peer_wide():
+        for c in cols:
+            average_precision_score(y, c)
+            roc_auc_score(y, c)
+
+    def warm():
+        average_precision_score(y[:1000], cols[0][:1000])
+        roc_auc_score(y[:1000], cols[0][:1000])
+
+    def check_wide():
+        got = prn.auc(score=S[:, :5], label=y, curve="roc")["auc"].to_numpy()
+        np.testing.assert_allclose(got, [roc_auc_score(y, c) for c in cols[:5]], rtol=1e-12)
+        got = prn.auc(score=S[:, :5], label=y, method="ap")["auc"].to_numpy()
+        np.testing.assert_allclose(got, [average_precision_score(y, c) for c in cols[:5]],
+                                   rtol=1e-12)
+
+    cases.append(Case("auc", f"100 models x N={_fmt_n(n)} (wide)", ours_wide, peer_wide,
+                      "loop of average_precision_score + roc_auc_score",
+                      repeats=3, peer_repeats=2, peer_warmup=warm, check=check_wide,
+                      target=20.0 if n == 10**5 else None,
+                      note="ours: PR by dg + ROC"))
+    for n_curves, rows in [(1, 10**4), (100, 10**3), (10_000, 100)]:
+        df = long_frame(n_curves, max(int(rows * scale), 20))
+        parts, peer_scale, note = _peer_subset(split_groups(df))
+
+        def ours_long(df=df):
+            prn.auc(df, score="s", label="y", by="g", curve="pr", method="dg")
+            prn.auc(df, score="s", label="y", by="g", curve="roc")
+
+        def peer_long(parts=parts):
+            for yy, ss in parts:
+                average_precision_score(yy, ss)
+                roc_auc_score(yy, ss)
+
+        plural = "curve" if n_curves == 1 else "curves"
+        cases.append(Case("auc", f"{n_curves:,} {plural} x {len(df) // n_curves:,} rows (long)",
+                          ours_long, peer_long,
+                          "loop of average_precision_score + roc_auc_score",
+                          repeats=3, peer_repeats=1 if n_curves >= 1000 else 3,
+                          peer_warmup=warm, peer_scale=peer_scale,
+                          note="ours: PR by dg + ROC" + note))
+    return cases
+
+
+# hull: roc_curve(hull=True) vs sklearn roc_curve + scipy ConvexHull per curve --------
+
+
+def _probe_hull():
+    prn.roc_curve(score=[0.3, 0.2, 0.1], label=[1, 0, 1], hull=True)
+
+
+def _scipy_hull(y, s):
+    from scipy.spatial import ConvexHull
+    from sklearn.metrics import roc_curve
+
+    fpr, tpr, _ = roc_curve(y, s, drop_intermediate=False)
+    pts = np.column_stack([np.r_[fpr, 1.0], np.r_[tpr, 0.0]])  # close with (1, 0)
+    try:
+        return ConvexHull(pts).vertices
+    except Exception:  # noqa: BLE001 -- qhull errors on degenerate (collinear) curves
+        return np.array([0, len(fpr) - 1])
+
+
+def _build_hull(scale=1.0):
+    cases = []
+    for n_curves, rows in [(1, 10**6), (100, 10**4), (10_000, 100)]:
+        rows = max(int(rows * scale), 20)
+        df = long_frame(n_curves, rows)
+        parts, peer_scale, note = _peer_subset(split_groups(df))
+        by = "g" if n_curves > 1 else None
+
+        def ours(df=df, by=by):
+            prn.roc_curve(df, score="s", label="y", by=by, hull=True)
+
+        def peer(parts=parts):
+            for yy, ss in parts:
+                _scipy_hull(yy, ss)
+
+        plural = "curve" if n_curves == 1 else "curves"
+        cases.append(Case("hull", f"{n_curves:,} {plural} x {_fmt_n(rows)} rows", ours, peer,
+                          "per curve: sklearn roc_curve + scipy ConvexHull", repeats=3,
+                          peer_repeats=1 if n_curves >= 1000 else 3,
+                          peer_warmup=lambda parts=parts: _scipy_hull(*parts[0]),
+                          peer_scale=peer_scale, note=note.lstrip("; ")))
+    return cases
+
+
+# interpolation: interpolate(points, grid=) vs a per-curve numpy loop -----------------
+
+
+def _probe_interpolate():
+    pts = prn.pr_curve(pd.DataFrame({"g": [0, 0, 0], "s": [0.3, 0.2, 0.1], "y": [1, 0, 1]}),
+                       score="s", label="y", by="g")
+    prn.interpolate(pts, grid=5, by="g")
+
+
+def _numpy_pr_interp(tp, fp, P, grid):
+    """The correct PR interpolation of one curve at recall ``grid`` (the per-curve peer):
+    FP linear in TP between the vertices around each recall; at a recall reached by
+    several vertices the best (lowest FP); at recall 0 the flat start."""
+    rec = tp / P
+    i = np.clip(np.searchsorted(rec, grid, side="left"), 1, tp.size - 1)  # first rec >= r
+    t = grid * P
+    t0, t1, f0, f1 = tp[i - 1], tp[i], fp[i - 1], fp[i]
+    exact = rec[i] == grid
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f = f0 + (f1 - f0) * (t - t0) / (t1 - t0)
+        prec = np.where(exact, t1 / (t1 + f1), t / (t + f))
+    j = np.argmax(tp > 0)
+    prec[grid == 0] = 0.0 if fp[j - 1] > 0 else tp[j] / (tp[j] + fp[j])
+    return prec
+
+
+def _build_interpolate(scale=1.0):
+    grid = np.linspace(0, 1, 101)
+    cases = []
+    for n_curves, rows in [(1, 10**5), (1000, 1000), (10_000, 100)]:
+        rows = max(int(rows * scale), 20)
+        df = long_frame(n_curves, rows)
+        pts = prn.pr_curve(df, score="s", label="y", by="g")
+
+        def ours(pts=pts):
+            prn.interpolate(pts, grid=grid, by="g")
+
+        def peer(pts=pts):
+            # what one writes today: loop over the frame's curves, numpy inside
+            out = []
+            for _, sub in pts.groupby("g", sort=False):
+                tp, fp = sub["tp"].to_numpy(), sub["fp"].to_numpy()
+                out.append(_numpy_pr_interp(tp, fp, tp[-1], grid))
+            return np.concatenate(out)
+
+        def check(pts=pts, peer=peer):
+            ours = prn.interpolate(pts, grid=grid, by="g")["precision"].to_numpy()
+            np.testing.assert_allclose(ours, peer(), rtol=1e-12, atol=1e-12)
+
+        plural = "curve" if n_curves == 1 else "curves"
+        cases.append(Case("interpolation", f"{n_curves:,} {plural} x {_fmt_n(rows)} rows, "
+                          "101-point grid", ours, peer,
+                          "per-curve numpy loop over the frame's groups (np.interp of "
+                          "FP at TP = recall*P)", repeats=3,
+                          note="both start from the same pr_curve frame; results checked "
+                               "equal", check=check))
+    return cases
+
+
+# bootstrap: bootstrap(n_boot=1000) vs a scikit-learn loop over resamples -------------
+
+
+def _probe_bootstrap():
+    prn.bootstrap(score=[0.3, 0.2, 0.1, 0.05], label=[1, 0, 1, 0], n_boot=10, seed=0)
+
+
+def _stratified_indices(rng, pos_idx, neg_idx):
+    return np.concatenate([rng.choice(pos_idx, pos_idx.size), rng.choice(neg_idx, neg_idx.size)])
+
+
+def _sklearn_boot(y, cols, n_rep, seed=0):
+    """The peer: ``n_rep`` stratified resamples, AUC-PR (AP) of every model on each
+    (paired: all models see the same rows)."""
+    from sklearn.metrics import average_precision_score
+
+    rng = np.random.default_rng(seed)
+    pos_idx, neg_idx = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
+    out = np.empty((n_rep, len(cols)))
+    for b in range(n_rep):
+        idx = _stratified_indices(rng, pos_idx, neg_idx)
+        yb = y[idx]
+        for j, c in enumerate(cols):
+            out[b, j] = average_precision_score(yb, c[idx])
+    return out
+
+
+def _build_bootstrap(scale=1.0, capability="bootstrap"):
+    n = max(int(10**5 * scale), 1000)
+    n_boot, n_peer = 1000, 10
+    cases = []
+    for n_models in [1, 10]:
+        y, S = binormal(n, n_models=n_models)
+        cols = [np.ascontiguousarray(S[:, j]) for j in range(n_models)]
+        frame = pd.DataFrame({f"m{j}": c for j, c in enumerate(cols)})
+        frame["y"] = y
+        score = [f"m{j}" for j in range(n_models)] if n_models > 1 else "m0"
+        if capability == "bootstrap":
+            def ours(frame=frame, score=score):
+                prn.bootstrap(frame, score=score, label="y", n_boot=n_boot, seed=1)
+            what = "paired " if n_models > 1 else ""
+            name = f"{n_models} model{'s' if n_models > 1 else ''} {what}x N={_fmt_n(n)}, " \
+                   f"B={n_boot}"
+        else:
+            if n_models < 2:
+                continue
+
+            def ours(frame=frame, score=score):
+                prn.compare(frame, score=score, label="y", n_boot=n_boot, seed=1)
+            name = f"{n_models} models, all pairs, N={_fmt_n(n)}, B={n_boot}"
+
+        def peer(y=y, cols=cols):
+            _sklearn_boot(y, cols, n_peer)
+
+        cases.append(Case(capability, name, ours, peer,
+                          "loop: stratified resample + average_precision_score per model",
+                          repeats=2, peer_repeats=2, peer_scale=n_boot / n_peer,
+                          target=100.0 if (capability == "bootstrap" and n == 10**5) else None,
+                          peer_warmup=lambda y=y, cols=cols: _sklearn_boot(y[:2000], [
+                              c[:2000] for c in cols[:1]], 1),
+                          note=f"peer timed on {n_peer} resamples x {n_boot // n_peer} "
+                               "(a loop of identical iterations); ours: dg"))
+    return cases
+
+
+def _probe_compare():
+    prn.compare(score=np.array([[0.3, 0.1], [0.2, 0.3], [0.1, 0.2], [0.05, 0.0]]),
+                label=[1, 0, 1, 0], n_boot=10, seed=0)
+
+
+CAPABILITIES = {
+    "curves": (_probe_curves, _build_curves),
+    "auc": (_probe_auc, _build_auc),
+    "hull": (_probe_hull, _build_hull),
+    "interpolation": (_probe_interpolate, _build_interpolate),
+    "bootstrap": (_probe_bootstrap, _build_bootstrap),
+    "compare": (_probe_compare, lambda scale=1.0: _build_bootstrap(scale, "compare")),
+}

@@ -1,0 +1,647 @@
+"""Plots of PR and ROC curves from the library's tidy frames (matplotlib, optional).
+
+Every function takes a tidy frame as the library returns it (key columns first, then
+fixed column names), draws one line per curve -- the key columns (``by`` columns and
+``model``) pick the colour, or ``hue=`` names them -- and returns the matplotlib
+``Axes``, so plots compose: pass ``ax=`` to overlay a hull, bands or another frame.
+
+PR curves are drawn the way Davis & Goadrich (2006, section 4) say they must be read:
+between two points, true and false positives grow together linearly, so precision is
+*not* a straight line in recall. When the frame has ``tp`` and ``fp`` columns (as
+:func:`prroc_numba.pr_curve` returns), :func:`plot_pr` draws that exact curve between
+the points (``connect="curve"``, the default); ``connect="line"`` draws the straight,
+over-optimistic segments and ``connect="step"`` the average-precision steps, to compare.
+
+matplotlib is imported only when a function here is called (``import prroc_numba`` does
+not import it); install it with ``pip install prroc-numba[plot]``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from . import _frames as F
+
+__all__ = [
+    "add_iso_f1",
+    "add_no_skill",
+    "plot_bands",
+    "plot_intervals",
+    "plot_pr",
+    "plot_roc",
+]
+
+# Columns that hold values, not keys: everything else in a frame is a key column.
+_VALUE_COLUMNS = {
+    F.THRESHOLD, F.TP, F.FP, F.FN, F.TN, F.FPR, F.TPR, F.RECALL, F.PRECISION, F.AUC,
+    "ci_low", "ci_high", "estimate", "se", "estimate_a", "estimate_b", "diff", "p_value",
+    "p_adjusted", "model_a", "model_b", "n_pos", "n_neg", "prevalence", "sd", "n_curves",
+    "n_degenerate",
+}
+_QUANTILE = re.compile(r"^q[0-9.e-]+$")  # average_curves' quantile columns, e.g. q0.025
+
+_CONNECT = ("curve", "line", "step")
+
+
+def _pyplot():
+    """Import matplotlib.pyplot lazily with a message that says how to install it."""
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as err:  # pragma: no cover - exercised with a patched import
+        raise ImportError(
+            "prroc_numba.plot needs matplotlib, which is not installed; install the "
+            "optional extra with `pip install prroc-numba[plot]` (or `pip install "
+            "matplotlib`)"
+        ) from err
+    return plt
+
+
+def _axes(ax):
+    if ax is None:
+        plt = _pyplot()
+        _, ax = plt.subplots(figsize=(5.5, 4.5))
+    else:
+        _pyplot()
+    return ax
+
+
+def _require(frame, columns, func, hint):
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"{func}() needs a DataFrame, got {type(frame).__name__}")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(
+            f"{func}() needs the columns {columns}; the frame lacks {missing} "
+            f"(columns: {list(frame.columns)}). {hint}"
+        )
+
+
+def _key_columns(frame, hue):
+    """The columns whose values name one curve (one colour)."""
+    if hue is None:
+        # key columns come first in every frame of the library; the first value column
+        # ends them (later unknown columns, e.g. counts of degenerate replicates, are
+        # values too)
+        keys = []
+        for c in frame.columns:
+            if c in _VALUE_COLUMNS or _QUANTILE.match(str(c)):
+                break
+            keys.append(c)
+        return keys
+    cols = [hue] if isinstance(hue, str) else list(hue)
+    for c in cols:
+        if c not in frame.columns:
+            raise ValueError(
+                f"hue={c!r} is not a column of the frame; available: {list(frame.columns)}"
+            )
+    return cols
+
+
+def _groups(frame, keys):
+    """[(label, sub-frame)] in order of first appearance (frame order kept inside)."""
+    if not keys:
+        return [(None, frame)]
+    out = []
+    for name, sub in frame.groupby(keys, sort=False, dropna=False):
+        if not isinstance(name, tuple):
+            name = (name,)
+        if len(keys) == 1:
+            label = str(name[0])
+        else:
+            label = ", ".join(f"{k}={v}" for k, v in zip(keys, name))
+        out.append((label, sub))
+    return out
+
+
+def _colors(n):
+    plt = _pyplot()
+    cycle = plt.rcParams["axes.prop_cycle"].by_key().get("color", ["C0"])
+    if n <= len(cycle):
+        return list(cycle[:n])
+    cmap = plt.get_cmap("viridis")
+    return [cmap(x) for x in np.linspace(0.0, 0.95, n)]
+
+
+def _auc_suffixes(auc, keys, groups):
+    """``{key: " (AUC 0.812)"}`` from an :func:`prroc_numba.auc` frame (empty when None)."""
+    if auc is None:
+        return {}
+    if not isinstance(auc, pd.DataFrame) or F.AUC not in auc.columns:
+        raise ValueError("auc= must be a frame with an 'auc' column, as prroc_numba.auc returns")
+    missing = [k for k in keys if k not in auc.columns]
+    if missing:
+        raise ValueError(
+            f"auc= frame lacks the key column(s) {missing} of the curves; compute it with "
+            "the same by=/score= as the curves"
+        )
+    out = {}
+    for key, sub in groups:
+        mask = np.ones(len(auc), dtype=bool)
+        for k in keys:
+            mask &= (auc[k] == sub[k].iloc[0]).to_numpy()
+        vals = auc.loc[mask, F.AUC]
+        out[key] = f" (AUC {float(vals.iloc[0]):.3f})" if len(vals) == 1 else ""
+    return out
+
+
+def _legend_text(label, key, suffixes, single):
+    """Legend entry of one curve: the user's label (alone when there is one curve) or the
+    key values, then the AUC."""
+    if label is not None:
+        name = label if single or key is None else f"{label} {key}"
+    else:
+        name = key
+    suffix = suffixes.get(key, "")
+    if name is None:
+        return f"curve{suffix}" if suffix else None
+    return name + suffix
+
+
+def _pr_curve_xy(sub, connect, max_points):
+    """(recall, precision) to draw for one curve's rows."""
+    r = sub[F.RECALL].to_numpy(dtype=float)
+    p = sub[F.PRECISION].to_numpy(dtype=float)
+    if connect == "line" or r.size < 2:
+        return r, p
+    if connect == "step":
+        # average precision's reading: point i's precision over (recall[i-1], recall[i]]
+        x = np.repeat(r, 2)[:-1]
+        y = np.repeat(p, 2)[1:]
+        return x, y
+    if F.TP not in sub.columns or F.FP not in sub.columns:
+        return r, p
+    tp = sub[F.TP].to_numpy(dtype=float)
+    fp = sub[F.FP].to_numpy(dtype=float)
+    j = int(np.argmax(tp))
+    if not (tp[j] > 0 and r[j] > 0 and np.isfinite(r[j])):
+        return r, p
+    total_pos = tp[j] / r[j]
+    dtp, dfp = np.diff(tp), np.diff(fp)
+    n_seg = dtp.size
+    k = int(np.clip(max_points // max(n_seg, 1), 1, 64))
+    t = np.broadcast_to(np.arange(1, k + 1) / k, (n_seg, k))
+    if k >= 4:
+        # half the samples evenly in t, half evenly in precision (where the curve is
+        # steep, e.g. just after a vertex followed by many negatives): invert
+        # p(t) = (a + b t) / (c + d t)
+        h = k // 2
+        a, b = tp[:-1, None], dtp[:, None]
+        c, d = (tp + fp)[:-1, None], (dtp + dfp)[:, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p0, p1 = a / c, (a + b) / (c + d)
+            q = p0 + (p1 - p0) * (np.arange(1, h + 1) / (h + 1))
+            tq = (a - q * c) / (q * d - b)
+        tq = np.where(np.isfinite(tq) & (tq > 0) & (tq < 1), tq, np.nan)
+        tu = np.broadcast_to(np.arange(1, k - h + 1) / (k - h), (n_seg, k - h))
+        t = np.sort(np.concatenate([tq, tu], axis=1), axis=1)  # NaN sorts last
+        t = np.where(np.isnan(t), 1.0, t)  # unused samples repeat the segment's end
+    seg_tp = tp[:-1, None] + dtp[:, None] * t
+    seg_fp = fp[:-1, None] + dfp[:, None] * t
+    # a segment along which TP does not move is a straight (vertical) line: its end will do
+    straight = dtp <= 0
+    seg_tp[straight, :-1] = np.nan
+    all_tp = np.concatenate([tp[:1], seg_tp.ravel()])
+    all_fp = np.concatenate([fp[:1], seg_fp.ravel()])
+    keep = ~np.isnan(all_tp)
+    all_tp, all_fp = all_tp[keep], all_fp[keep]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        prec = all_tp / (all_tp + all_fp)
+    if all_tp[0] + all_fp[0] == 0:
+        # the origin: precision is the limit along the first segment that moves
+        moving = np.flatnonzero((dtp + dfp) > 0)
+        if moving.size:
+            m = moving[0]
+            prec[0] = dtp[m] / (dtp[m] + dfp[m]) if dtp[m] + dfp[m] > 0 else p[0]
+        else:
+            prec[0] = p[0]
+    prec = np.where(np.isnan(prec), 0.0, prec)
+    return all_tp / total_pos, prec
+
+
+def _prevalences(frame, keys):
+    """Per-curve share of positives, read from the last point (everything predicted
+    positive: precision = P / (P + N))."""
+    out = []
+    for _, sub in _groups(frame, keys):
+        if F.TP in sub.columns and F.FP in sub.columns:
+            j = int(np.argmax(sub[F.TP].to_numpy() + sub[F.FP].to_numpy()))
+            t, f = float(sub[F.TP].iloc[j]), float(sub[F.FP].iloc[j])
+            if t + f > 0:
+                out.append(t / (t + f))
+                continue
+        rec = sub[F.RECALL].to_numpy(dtype=float)
+        if rec.size and np.nanmax(rec) >= 1.0:
+            # the all-positive point has recall 1 and the smallest precision there
+            out.append(float(np.nanmin(sub[F.PRECISION].to_numpy(dtype=float)[rec >= 1.0])))
+    return out
+
+
+def add_iso_f1(ax=None, levels=(0.2, 0.4, 0.6, 0.8), *, color="0.75", label=True, **kwargs):
+    """Draw iso-F1 lines on a PR plot: the (recall, precision) pairs with F1 = level.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes, default=None
+        The axes of a PR plot; a new figure when None.
+    levels : sequence of float, default=(0.2, 0.4, 0.6, 0.8)
+        F1 values in (0, 1).
+    color : matplotlib colour, default="0.75"
+    label : bool, default=True
+        Write ``F1=level`` at the top end of each line.
+    **kwargs
+        Passed to ``Axes.plot``.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> from prroc_numba.plot import add_iso_f1
+    >>> ax = add_iso_f1(levels=[0.5])
+    >>> len(ax.lines)
+    1
+    """
+    ax = _axes(ax)
+    kwargs.setdefault("lw", 0.8)
+    kwargs.setdefault("zorder", 0)
+    for f in levels:
+        if not 0 < f < 1:
+            raise ValueError(f"levels must lie in (0, 1), got {f}")
+        # F1 = 2 r p / (r + p)  ->  p = f r / (2 r - f), defined for r > f / 2
+        r = np.linspace(f / (2 - f), 1.0, 200)
+        p = f * r / (2 * r - f)
+        ax.plot(r, p, color=color, ls="-", **kwargs)
+        if label:
+            ax.annotate(f"F1={f:g}", xy=(r[0], min(p[0], 1.0)), xytext=(2, -10),
+                        textcoords="offset points", fontsize=7, color=color)
+    return ax
+
+
+def add_no_skill(ax=None, prevalence=None, *, curve="pr", color="0.5", label=True, **kwargs):
+    """Draw the no-skill baseline: precision = prevalence on PR, the diagonal on ROC.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes, default=None
+    prevalence : float or sequence of float, default=None
+        Share of positives (PR only): a random ranking has this precision at every
+        recall. One line per distinct value.
+    curve : {"pr", "roc"}, default="pr"
+    color : matplotlib colour, default="0.5"
+    label : bool, default=True
+        Add a legend entry.
+    **kwargs
+        Passed to ``Axes.plot``.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> from prroc_numba.plot import add_no_skill
+    >>> ax = add_no_skill(prevalence=0.05)
+    >>> ax.lines[0].get_ydata().tolist()
+    [0.05, 0.05]
+    """
+    ax = _axes(ax)
+    kwargs.setdefault("lw", 1.0)
+    kwargs.setdefault("ls", "--")
+    if curve == "roc":
+        ax.plot([0, 1], [0, 1], color=color, label="no skill" if label else None, **kwargs)
+        return ax
+    if curve != "pr":
+        raise ValueError(f"curve must be 'pr' or 'roc', got {curve!r}")
+    if prevalence is None:
+        raise ValueError("add_no_skill(curve='pr') needs prevalence= (share of positives)")
+    values = np.unique(np.round(np.atleast_1d(np.asarray(prevalence, dtype=float)), 12))
+    for i, v in enumerate(values):
+        if not 0 <= v <= 1:
+            raise ValueError(f"prevalence must lie in [0, 1], got {v}")
+        text = None
+        if label and i == 0:
+            text = f"no skill ({v:.3g})" if values.size == 1 else "no skill"
+        ax.plot([0, 1], [v, v], color=color, label=text, **kwargs)
+    return ax
+
+
+def _finish(ax, xlabel, ylabel, legend, n_labels):
+    ax.set_xlim(-0.01, 1.01)
+    ax.set_ylim(-0.01, 1.02)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if legend and n_labels:
+        ax.legend(loc="best", fontsize=8, frameon=False)
+    return ax
+
+
+def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
+            baseline=True, iso_f1=False, label=None, legend=True, max_points=200_000,
+            **kwargs):
+    """Plot precision-recall curves from a tidy frame, one line per curve.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        Key columns, then at least ``recall`` and ``precision`` (e.g.
+        :func:`prroc_numba.pr_curve`'s output; with ``tp`` and ``fp`` for the exact
+        interpolation).
+    ax : matplotlib Axes, default=None
+        Draw into these axes; a new figure when None.
+    hue : str or list of str, default=None
+        Column(s) whose values pick the colour; default: all key columns (every column
+        that is not a value column such as ``recall`` or ``tp``).
+    connect : {"curve", "line", "step"}, default="curve"
+        How points are joined. ``"curve"``: the correct PR interpolation (Davis &
+        Goadrich 2006: TP and FP grow together linearly between points), computed from
+        ``tp`` and ``fp`` (straight lines when the frame lacks them); ``"line"``:
+        straight segments in PR space (over-optimistic; to compare); ``"step"``: the
+        average-precision steps.
+    hull : DataFrame, default=None
+        An achievable-PR-curve frame (``pr_curve(..., hull=True)``), drawn dashed over
+        each curve in its colour.
+    auc : DataFrame, default=None
+        An :func:`prroc_numba.auc` frame with the same keys: its values go in the legend.
+    baseline : bool or float, default=True
+        The no-skill line at the prevalence (read from each curve's last point, where
+        everything is predicted positive), or at the given value; False for none.
+    iso_f1 : bool or sequence of float, default=False
+        Iso-F1 lines (True: 0.2, 0.4, 0.6, 0.8).
+    label : str, default=None
+        Legend text for the curves (prefixed to the key values when there are several).
+    legend : bool, default=True
+    max_points : int, default=200000
+        Upper bound on the points drawn per curve by ``connect="curve"``.
+    **kwargs
+        Passed to ``Axes.plot`` (e.g. ``lw``, ``alpha``, ``color``).
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import prroc_numba as prn
+    >>> from prroc_numba.plot import plot_pr
+    >>> pts = prn.pr_curve(score=[0.9, 0.8, 0.7, 0.4, 0.2], label=[1, 0, 1, 0, 0])
+    >>> ax = plot_pr(pts, iso_f1=True)
+    >>> ax.get_xlabel()
+    'recall'
+    """
+    _require(frame, [F.RECALL, F.PRECISION], "plot_pr",
+             "Pass the output of prroc_numba.pr_curve (or interpolate/bootstrap_curve).")
+    if connect not in _CONNECT:
+        raise ValueError(f"connect must be one of {_CONNECT}, got {connect!r}")
+    ax = _axes(ax)
+    keys = _key_columns(frame, hue)
+    groups = _groups(frame, keys)
+    colors = _colors(len(groups))
+    suffixes = _auc_suffixes(auc, keys, groups)
+    hull_groups = {}
+    if hull is not None:
+        _require(hull, [F.RECALL, F.PRECISION], "plot_pr",
+                 "hull= takes the output of pr_curve(..., hull=True).")
+        hull_groups = dict(_groups(hull, [k for k in keys if k in hull.columns]))
+    if iso_f1 is not False:
+        add_iso_f1(ax, levels=(0.2, 0.4, 0.6, 0.8) if iso_f1 is True else iso_f1)
+    n_labels = 0
+    for (key, sub), color in zip(groups, colors):
+        x, y = _pr_curve_xy(sub, connect, max_points)
+        kw = dict(kwargs)
+        kw.setdefault("color", color)
+        kw.setdefault("lw", 1.5)
+        text = _legend_text(label, key, suffixes, len(groups) == 1)
+        ax.plot(x, y, label=text if legend else None, **kw)
+        n_labels += text is not None
+        if key in hull_groups:
+            hx, hy = _pr_curve_xy(hull_groups[key], "curve", max_points)
+            ax.plot(hx, hy, color=kw["color"], ls="--", lw=kw["lw"],
+                    label=(f"{key} achievable" if key is not None else "achievable")
+                    if legend else None)
+            n_labels += 1
+    if baseline is not False and baseline is not None:
+        prev = _prevalences(frame, keys) if baseline is True else [float(baseline)]
+        if prev:
+            add_no_skill(ax, prev, curve="pr", label=legend)
+            n_labels += 1
+    ax.set_title(ax.get_title() or "Precision-recall")
+    return _finish(ax, "recall", "precision", legend, n_labels)
+
+
+def plot_roc(frame, *, ax=None, hue=None, hull=None, auc=None, diagonal=True, label=None,
+             legend=True, **kwargs):
+    """Plot ROC curves from a tidy frame, one line per curve.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        Key columns, then at least ``fpr`` and ``tpr`` (e.g.
+        :func:`prroc_numba.roc_curve`'s output). Points are joined by straight lines,
+        which is correct in ROC space.
+    ax : matplotlib Axes, default=None
+    hue : str or list of str, default=None
+        Column(s) that pick the colour; default: all key columns.
+    hull : DataFrame, default=None
+        A ROC convex hull frame (``roc_curve(..., hull=True)``), drawn dashed in each
+        curve's colour.
+    auc : DataFrame, default=None
+        An :func:`prroc_numba.auc` frame (``curve="roc"``) whose values go in the legend.
+    diagonal : bool, default=True
+        The no-skill diagonal.
+    label : str, default=None
+        Legend text for the curves (prefixed to the key values when there are several).
+    legend : bool, default=True
+    **kwargs
+        Passed to ``Axes.plot``.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import prroc_numba as prn
+    >>> from prroc_numba.plot import plot_roc
+    >>> pts = prn.roc_curve(score=[0.9, 0.8, 0.7, 0.4, 0.2], label=[1, 0, 1, 0, 0])
+    >>> ax = plot_roc(pts)
+    >>> ax.get_ylabel()
+    'true positive rate'
+    """
+    _require(frame, [F.FPR, F.TPR], "plot_roc", "Pass the output of prroc_numba.roc_curve.")
+    ax = _axes(ax)
+    keys = _key_columns(frame, hue)
+    groups = _groups(frame, keys)
+    colors = _colors(len(groups))
+    suffixes = _auc_suffixes(auc, keys, groups)
+    hull_groups = {}
+    if hull is not None:
+        _require(hull, [F.FPR, F.TPR], "plot_roc",
+                 "hull= takes the output of roc_curve(..., hull=True).")
+        hull_groups = dict(_groups(hull, [k for k in keys if k in hull.columns]))
+    n_labels = 0
+    for (key, sub), color in zip(groups, colors):
+        kw = dict(kwargs)
+        kw.setdefault("color", color)
+        kw.setdefault("lw", 1.5)
+        text = _legend_text(label, key, suffixes, len(groups) == 1)
+        ax.plot(sub[F.FPR].to_numpy(float), sub[F.TPR].to_numpy(float),
+                label=text if legend else None, **kw)
+        n_labels += text is not None
+        if key in hull_groups:
+            h = hull_groups[key]
+            ax.plot(h[F.FPR].to_numpy(float), h[F.TPR].to_numpy(float), color=kw["color"],
+                    ls="--", lw=kw["lw"], marker="o", ms=3,
+                    label=(f"{key} hull" if key is not None else "convex hull")
+                    if legend else None)
+            n_labels += 1
+    if diagonal:
+        add_no_skill(ax, curve="roc", label=legend)
+        n_labels += 1
+    ax.set_title(ax.get_title() or "ROC")
+    return _finish(ax, "false positive rate", "true positive rate", legend, n_labels)
+
+
+def plot_bands(frame, *, ax=None, hue=None, low="ci_low", high="ci_high", alpha=0.2,
+               legend=True, baseline=None, **kwargs):
+    """Plot curves with pointwise confidence bands (:func:`prroc_numba.bootstrap_curve`).
+
+    Parameters
+    ----------
+    frame : DataFrame
+        Key columns, then ``recall``, ``precision``, ``ci_low``, ``ci_high`` (PR) or
+        ``fpr``, ``tpr``, ``ci_low``, ``ci_high`` (ROC); one row per grid point.
+    ax : matplotlib Axes, default=None
+    hue : str or list of str, default=None
+        Column(s) that pick the colour; default: all key columns.
+    low, high : str, default="ci_low", "ci_high"
+        The band's columns; e.g. ``low="q0.025", high="q0.975"`` for
+        :func:`prroc_numba.average_curves` output.
+    alpha : float, default=0.2
+        Opacity of the bands.
+    legend : bool, default=True
+    baseline : float, default=None
+        Draw the no-skill line at this prevalence (PR).
+    **kwargs
+        Passed to ``Axes.plot`` for the centre lines.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from prroc_numba.plot import plot_bands
+    >>> band = pd.DataFrame({"recall": [0, .5, 1], "precision": [1, .8, .5],
+    ...                      "ci_low": [.9, .7, .45], "ci_high": [1, .9, .55]})
+    >>> ax = plot_bands(band)
+    >>> len(ax.collections)
+    1
+    """
+    if isinstance(frame, pd.DataFrame) and F.FPR in frame.columns and F.RECALL not in frame:
+        x_col, y_col, xlabel, ylabel = F.FPR, F.TPR, "false positive rate", "true positive rate"
+    else:
+        x_col, y_col, xlabel, ylabel = F.RECALL, F.PRECISION, "recall", "precision"
+    _require(frame, [x_col, y_col, low, high], "plot_bands",
+             "Pass the output of prroc_numba.bootstrap_curve (or average_curves with "
+             "low='q0.025', high='q0.975').")
+    ax = _axes(ax)
+    keys = _key_columns(frame, hue)
+    groups = _groups(frame, keys)
+    colors = _colors(len(groups))
+    n_labels = 0
+    for (label, sub), color in zip(groups, colors):
+        sub = sub.sort_values(x_col, kind="stable")
+        x = sub[x_col].to_numpy(float)
+        kw = dict(kwargs)
+        kw.setdefault("color", color)
+        kw.setdefault("lw", 1.5)
+        ax.fill_between(x, sub[low].to_numpy(float), sub[high].to_numpy(float),
+                        color=kw["color"], alpha=alpha, lw=0)
+        ax.plot(x, sub[y_col].to_numpy(float), label=label if legend else None, **kw)
+        n_labels += label is not None
+    if baseline is not None:
+        add_no_skill(ax, baseline, curve="pr" if y_col == F.PRECISION else "roc", label=legend)
+        n_labels += 1
+    return _finish(ax, xlabel, ylabel, legend, n_labels)
+
+
+def plot_intervals(frame, *, ax=None, estimate=None, label=None, reference=None, sort=True,
+                   **kwargs):
+    """Forest plot: one row per curve (or pair) with its estimate and interval.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        :func:`prroc_numba.bootstrap` output (keys, ``estimate``, ``ci_low``,
+        ``ci_high``) or :func:`prroc_numba.compare` output (``model_a``, ``model_b``,
+        ``diff``, ``ci_low``, ``ci_high``).
+    ax : matplotlib Axes, default=None
+    estimate : str, default=None
+        The column of point estimates: ``"estimate"``, else ``"diff"``.
+    label : str or list of str, default=None
+        Column(s) naming each row: the key columns, or ``model_a - model_b``.
+    reference : float, default=None
+        A vertical reference line (0 for differences by default).
+    sort : bool, default=True
+        Order rows by estimate (largest at the top).
+    **kwargs
+        Passed to ``Axes.errorbar``.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from prroc_numba.plot import plot_intervals
+    >>> boot = pd.DataFrame({"model": ["a", "b"], "estimate": [.6, .7],
+    ...                      "ci_low": [.5, .65], "ci_high": [.7, .75]})
+    >>> ax = plot_intervals(boot)
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['a', 'b']
+    """
+    if estimate is None:
+        estimate = "estimate" if isinstance(frame, pd.DataFrame) and "estimate" in frame \
+            else "diff"
+    _require(frame, [estimate, "ci_low", "ci_high"], "plot_intervals",
+             "Pass the output of prroc_numba.bootstrap or prroc_numba.compare.")
+    ax = _axes(ax)
+    df = frame.reset_index(drop=True)
+    if sort:
+        df = df.sort_values(estimate, kind="stable").reset_index(drop=True)
+    if label is None and {"model_a", "model_b"} <= set(df.columns):
+        names = (df["model_a"].astype(str) + " - " + df["model_b"].astype(str)).tolist()
+        if reference is None:
+            reference = 0.0
+    else:
+        cols = _key_columns(df, label)
+        if cols:
+            names = df[cols].astype(str).agg(", ".join, axis=1).tolist()
+        else:
+            names = [str(i) for i in range(len(df))]
+    y = np.arange(len(df))
+    est = df[estimate].to_numpy(float)
+    err = np.vstack([est - df["ci_low"].to_numpy(float), df["ci_high"].to_numpy(float) - est])
+    kwargs.setdefault("fmt", "o")
+    kwargs.setdefault("capsize", 3)
+    kwargs.setdefault("color", _colors(1)[0])
+    ax.errorbar(est, y, xerr=err, **kwargs)
+    if reference is not None:
+        ax.axvline(reference, color="0.5", ls="--", lw=1)
+    ax.set_yticks(y)
+    ax.set_yticklabels(names)
+    ax.set_xlabel(estimate if estimate != "diff" else "difference (a - b)")
+    ax.set_ylim(-0.6, len(df) - 0.4)
+    return ax
