@@ -239,7 +239,7 @@ def main(argv=None) -> int:
         return 2
     try:
         _run(args)
-    except (CliError, ValueError, TypeError, NotImplementedError) as exc:
+    except (CliError, ValueError, TypeError) as exc:
         msg = str(exc).replace("Pass pos_label=", "Pass --pos-label")  # name the option
         print(f"prroc-numba {args.command}: error: {msg}", file=sys.stderr)
         return 2

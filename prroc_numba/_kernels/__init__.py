@@ -14,6 +14,7 @@ Layout shared by every kernel (CSR-like "ragged batch"):
 
 Modules:
 
+* :mod:`.layout` -- offsets of a ragged output from its counting pass;
 * :mod:`.sort` -- stable descending argsort (LSD radix) of one curve's scores;
 * :mod:`.sweep` -- cumulative TP/FP at every distinct score (the confusion sweep);
 * :mod:`.hull` -- upper convex hull of ROC points (one curve, or a ragged sweep);

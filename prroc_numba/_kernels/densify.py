@@ -29,6 +29,7 @@ import numpy as np
 from numba import prange
 
 from .._numba import jit
+from .layout import _offsets_from_counts
 
 DG = 0
 CONTINUOUS = 1
@@ -68,9 +69,7 @@ def _densify_batch(thr, tp, fp, offsets, tp_step, mode):
         for i in range(a + 1, b):
             k += _n_between(tp[i - 1], tp[i], mode, tp_step[c])
         counts[c] = k
-    out_offsets = np.zeros(n_curves + 1, dtype=np.int64)
-    for c in range(n_curves):
-        out_offsets[c + 1] = out_offsets[c] + counts[c]
+    out_offsets = _offsets_from_counts(counts)
     total = out_offsets[n_curves]
     othr = np.empty(total)
     otp = np.empty(total)

@@ -14,6 +14,7 @@ import numpy as np
 from numba import prange
 
 from .._numba import jit
+from .layout import _offsets_from_counts
 
 
 @jit
@@ -81,9 +82,7 @@ def _hull_batch(tp, fp, offsets):
         a = offsets[c]
         b = offsets[c + 1]
         counts[c] = _hull_into(tp[a:b], fp[a:b], scratch[a:b])
-    out_offsets = np.zeros(n_curves + 1, dtype=np.int64)
-    for c in range(n_curves):
-        out_offsets[c + 1] = out_offsets[c] + counts[c]
+    out_offsets = _offsets_from_counts(counts)
     idx = np.empty(out_offsets[n_curves], dtype=np.int64)
     for c in prange(n_curves):
         a = offsets[c]

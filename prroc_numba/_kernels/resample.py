@@ -40,6 +40,7 @@ from numba import prange
 from .._numba import jit
 from .area import _area_of_sweep
 from .curve_grid import _precision_on_grid
+from .layout import _offsets_from_counts
 from .rng import _GAMMA, _S11, _TWO_M53, _binomial, _index, _mix64, _stream, _uniform
 from .sort import _argsort_desc
 
@@ -129,9 +130,7 @@ def _segments_batch(values, offsets, pos, neg, label_start):
             ps[a + i] = pos[ls + o[i]]
             ns[a + i] = neg[ls + o[i]]
         counts[c] = _count_segments(values[a:b], pos[ls : ls + b - a], o)
-    seg_offsets = np.zeros(n_curves + 1, dtype=np.int64)
-    for c in range(n_curves):
-        seg_offsets[c + 1] = seg_offsets[c] + counts[c]
+    seg_offsets = _offsets_from_counts(counts)
     total = seg_offsets[n_curves]
     seg_end = np.empty(total, dtype=np.int64)
     sp = np.empty(total)

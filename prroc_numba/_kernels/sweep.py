@@ -12,6 +12,7 @@ import numpy as np
 from numba import prange
 
 from .._numba import jit
+from .layout import _offsets_from_counts
 from .sort import _sort_desc
 
 
@@ -99,9 +100,7 @@ def _sweep_batch(values, offsets, pos, neg, label_start):
         order[a:b] = o
         sorted_values[a:b] = xs
         counts[c] = _n_vertices_sorted(xs)
-    out_offsets = np.zeros(n_curves + 1, dtype=np.int64)
-    for c in range(n_curves):
-        out_offsets[c + 1] = out_offsets[c] + counts[c]
+    out_offsets = _offsets_from_counts(counts)
     total = out_offsets[n_curves]
     thr = np.empty(total)
     tp = np.empty(total)
