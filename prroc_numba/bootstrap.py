@@ -15,6 +15,8 @@ from statistics import NormalDist
 import numpy as np
 
 from . import _frames as F
+from . import _multiclass
+from ._dataframes import with_output
 from ._kernels.area import _area_batch
 from ._kernels.curve_grid import _grid_batch
 from ._kernels.resample import (
@@ -61,6 +63,10 @@ class _Plan:
         b = batch
         (self.order, self.ps, self.ns, self.seg_offsets, self.seg_end, self.sp,
          self.sn) = _segments_batch(b.values, b.offsets, b.pos, b.neg, b.label_start)
+        if b.multi is not None:  # multiclass: curves map label rows back to original rows
+            _multiclass.plan_rows(self, b, stratified)
+            self.lp, self.ln, self.tabs = _cell_tables(self.sp, self.sn, False)
+            return
         both = (b.pos > 0) & (b.neg > 0)
         if self.stratified and both.any():
             raise ValueError(
@@ -194,6 +200,9 @@ class _Plan:
     def jackknife(self, seed, code, hull):
         """Jackknife areas per curve (list of 1-D arrays), for the BCa acceleration."""
         b = self.batch
+        if b.multi is not None:
+            raise ValueError("interval='bca' is not available for multiclass/multilabel "
+                             "input; use interval='percentile' or 'basic'")
         M = b.n_models
         rng = np.random.default_rng(seed)
         out = [None] * b.n_curves
@@ -261,11 +270,17 @@ def _check_common(n_boot, level):
 
 
 def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, stratified,
-                seed, progress, pos_label, soft_labels, label_bar="bootstrap"):
-    """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed)."""
+                seed, progress, pos_label, soft_labels, label_bar="bootstrap", **multi):
+    """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed).
+
+    ``multi``: the multiclass arguments; the estimates and replicates then come reduced
+    to the output rows (per class, pair or average) and ``batch`` is a view of those.
+    """
     code = method_code(curve, method)
+    if multi.get("multiclass") == "ovo":
+        _multiclass.check_args("ovo", multi.get("classes"), multi.get("average"), False, curve)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+                 pos_label=pos_label, soft_labels=soft_labels, **multi)
     plan = _Plan(batch, stratified)
     hull = bool(hull)
     est = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start,
@@ -277,6 +292,7 @@ def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, str
     s = _seed(seed)
     reps = plan.run(s, int(n_boot), code, hull, progress, label_bar)
     reps[bad] = np.nan
+    batch, est, reps = _multiclass.reduce_replicates(batch, est, reps)
     return batch, plan, code, est, reps, s
 
 
@@ -397,11 +413,12 @@ _BOOT_DOC = """
         Read ``label`` as P(positive) (needs ``stratified=False``)."""
 
 
+@with_output
 @_doc
 def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
               hull=False, n_boot=2000, level=0.95, interval="percentile", stratified=True,
               seed=None, progress=None, return_replicates=False, pos_label=None,
-              soft_labels=False):
+              soft_labels=False, multiclass=None, classes=None, average=None):
     """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.
 
     Each curve is sorted once; a replicate is a vector of counts over its sorted rows, so
@@ -456,10 +473,14 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
     """
     if interval not in INTERVALS:
         raise ValueError(f"interval={interval!r} is not known; use one of {INTERVALS}")
+    if interval == "bca" and (multiclass is not None or _multiclass.is_multilabel(data, label)):
+        raise ValueError("interval='bca' is not available for multiclass/multilabel input; "
+                         "use interval='percentile' or 'basic'")
     _check_common(n_boot, level)
     batch, plan, code, est, reps, s = _replicates(
         data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
-        progress, pos_label, soft_labels)
+        progress, pos_label, soft_labels, multiclass=multiclass, classes=classes,
+        average=average)
     n_bad = _degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
     se, lo, hi = _intervals(reps, est, level, interval, jack)
@@ -495,10 +516,12 @@ def _recall_grid(grid):
     return np.ascontiguousarray(g)
 
 
+@with_output
 @_doc
 def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False,
                     n_boot=2000, level=0.95, stratified=True, seed=None, progress=None,
-                    grid=101, pos_label=None, soft_labels=False):
+                    grid=101, pos_label=None, soft_labels=False, multiclass=None,
+                    classes=None, average=None):
     """Pointwise bootstrap confidence bands of PR curves on a shared recall grid.
 
     Every replicate's PR curve (the same count resampling as :func:`bootstrap`; wide
@@ -548,8 +571,12 @@ def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False
     """
     _check_common(n_boot, level)
     g = _recall_grid(grid)
+    if multiclass == "ovo" or average in ("macro", "weighted"):
+        raise ValueError("bootstrap_curve gives one-vs-rest bands: use multiclass='ovr' with "
+                         "average=None (one band per class) or 'micro' (the pooled curve)")
     batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+                 pos_label=pos_label, soft_labels=soft_labels, multiclass=multiclass,
+                 classes=classes, average=average)
     plan = _Plan(batch, stratified)
     hull = bool(hull)
     P, _ = batch.totals()

@@ -17,6 +17,8 @@ import numpy as np
 import pandas as pd
 
 from . import _frames as F
+from . import _multiclass
+from ._dataframes import with_output
 from ._kernels.delong import _placements_batch
 from ._ragged import MODEL, UndefinedMetricWarning, pack, warn_undefined
 from .curves import _doc
@@ -128,6 +130,7 @@ def _check_level(level):
         raise ValueError(f"level must be in (0, 1), e.g. 0.95, got {level!r}")
 
 
+@with_output
 def delong(data=None, *, score, label, by=None, level=0.95, pos_label=None):
     """ROC AUC with DeLong's variance and confidence interval (as pROC's ``ci.auc``).
 
@@ -184,6 +187,23 @@ def delong(data=None, *, score, label, by=None, level=0.95, pos_label=None):
 # --------------------------------------------------------------------- compare
 
 
+def _multi_args(data, label, multiclass, classes, average, test):
+    """The multiclass arguments for pack (models = the ``by`` groups, paired), or {}."""
+    if multiclass is None and not _multiclass.is_multilabel(data, label):
+        _multiclass.check_args(multiclass, classes, average, False)
+        return {}
+    if average not in ("macro", "weighted", "micro"):
+        raise ValueError(
+            "compare with multiclass/multilabel input compares one number per model: pass "
+            "average='macro', 'weighted' or 'micro' (for one class, compare its one-vs-rest "
+            "scores as binary input)"
+        )
+    if test != "bootstrap":
+        raise ValueError("multiclass comparisons use test='bootstrap'")
+    return {"multiclass": multiclass, "classes": classes, "average": average,
+            "pair_models": True}
+
+
 def _pairs(names, baseline):
     M = len(names)
     if baseline is None:
@@ -198,11 +218,12 @@ def _pairs(names, baseline):
     return [(i, b) for i in range(M) if i != b]
 
 
+@with_output
 @_doc
 def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
             hull=False, n_boot=2000, level=0.95, stratified=True, seed=None, progress=None,
             baseline=None, adjust="holm", test="bootstrap", pos_label=None,
-            soft_labels=False):
+            soft_labels=False, multiclass=None, classes=None, average=None):
     """Paired comparison of the AUCs of several models scored on the same rows.
 
     Every pair of models (or every model against ``baseline``) is compared by the
@@ -261,7 +282,8 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
     if adjust not in ADJUSTMENTS:
         raise ValueError(f"adjust={adjust!r} is not known; use one of {ADJUSTMENTS}")
     _boot._check_common(n_boot, level)
-    if isinstance(score, str) or (not isinstance(score, (list, tuple, pd.DataFrame))
+    multi = _multi_args(data, label, multiclass, classes, average, test)
+    if not multi and isinstance(score, str) or (not multi and not isinstance(score, (list, tuple, pd.DataFrame))
                                   and np.ndim(score) < 2):
         raise ValueError(
             "compare needs several models scored on the same rows: pass score= as a list "
@@ -281,7 +303,7 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
     else:
         batch, _plan, _code, est, reps, _ = _boot._replicates(
             data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
-            progress, pos_label, soft_labels, label_bar="compare")
+            progress, pos_label, soft_labels, label_bar="compare", **multi)
     M = batch.n_models
     if M < 2:
         raise ValueError("compare needs at least two score columns (models)")

@@ -10,17 +10,20 @@ from __future__ import annotations
 import numpy as np
 
 from . import _frames as F
+from ._dataframes import with_output
 from ._kernels import densify
 from ._kernels.hull import _hull_batch
 from ._kernels.sweep import _sweep_batch
 from ._kernels.thresholds import _counts_at_batch
+from ._multiclass import MULTICLASS_DOC
 from ._ragged import pack, warn_undefined
 from ._thresholds import ragged_thresholds
 
 _SHARED_PARAMS = """
     data : DataFrame or None, default=None
-        Table holding the columns named by ``score``, ``label``, ``by`` and ``weight``;
-        None when arrays are passed directly.
+        Table holding the columns named by ``score``, ``label``, ``by`` and ``weight``
+        (pandas; or polars DataFrame/LazyFrame or pyarrow Table, of which only those
+        columns are read); None when arrays are passed directly.
     score : str, list of str, or array-like of shape (n_samples,) or (n_samples, n_models)
         Score column; a list of columns (wide input: one model per column, output gets
         a ``model`` column); or arrays (2-D: one model per column). Higher scores mean
@@ -37,11 +40,13 @@ _SHARED_PARAMS = """
         The value of ``label`` that marks a positive.
     soft_labels : bool, default=False
         Read ``label`` as P(positive) in [0, 1]: a row adds ``weight*label`` to the
-        positives and ``weight*(1-label)`` to the negatives (PRROC's soft labels)."""
+        positives and ``weight*(1-label)`` to the negatives (PRROC's soft labels).
+"""
 
 
 def _doc(f):
-    f.__doc__ = f.__doc__.replace("    {shared}", _SHARED_PARAMS.strip("\n")).replace(
+    shared = _SHARED_PARAMS.strip("\n") + MULTICLASS_DOC.rstrip("\n")
+    f.__doc__ = f.__doc__.replace("    {shared}", shared).replace(
         "    {thresholds}", _THRESHOLDS_DOC.strip("\n"))
     return f
 
@@ -82,6 +87,20 @@ def _points(batch, thresholds, hull=False):
     return thr, tp, fp, off, np.repeat(P, lengths), np.repeat(N, lengths), P, N
 
 
+def _pack_curves(data, score, label, by, weight, pos_label, soft_labels, multiclass, classes,
+                 average):
+    """pack(), with the multiclass arguments of the curve functions checked."""
+    if multiclass == "ovo" or average in ("macro", "weighted"):
+        raise ValueError(
+            f"curves are one-vs-rest: multiclass={multiclass!r}, average={average!r} has no "
+            "single curve; use multiclass='ovr' with average=None (one curve per class) or "
+            "'micro' (the pooled curve). Averaged areas: auc(..., average='macro')"
+        )
+    return pack(data, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
+                soft_labels=soft_labels, multiclass=multiclass, classes=classes,
+                average=average)
+
+
 def _check_hull_thresholds(hull, thresholds):
     if hull and thresholds is not None:
         raise ValueError(
@@ -91,9 +110,10 @@ def _check_hull_thresholds(hull, thresholds):
         )
 
 
+@with_output
 @_doc
 def confusion(data=None, *, score, label, by=None, weight=None, thresholds=None,
-              pos_label=None, soft_labels=False):
+              pos_label=None, soft_labels=False, multiclass=None, classes=None, average=None):
     """Confusion matrix at every distinct score, for many curves at once.
 
     Parameters
@@ -137,17 +157,18 @@ def confusion(data=None, *, score, label, by=None, weight=None, thresholds=None,
     4  b        inf  0.0  0.0  2.0  2.0
     5  b        1.0  2.0  2.0  0.0  0.0
     """
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+    batch = _pack_curves(data, score, label, by, weight, pos_label, soft_labels, multiclass,
+                         classes, average)
     thr, tp, fp, off, Pp, Np, _, _ = _points(batch, thresholds)
     return F.points_frame(batch.keys, off, {
         F.THRESHOLD: thr, F.TP: tp, F.FP: fp, F.FN: Pp - tp, F.TN: Np - fp,
     })
 
 
+@with_output
 @_doc
 def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thresholds=None,
-              pos_label=None, soft_labels=False):
+              pos_label=None, soft_labels=False, multiclass=None, classes=None, average=None):
     """ROC curves (every distinct threshold, or their convex hull) for many curves at once.
 
     Parameters
@@ -190,8 +211,8 @@ def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thre
     3        1.0  1.0  1.0  2.0  2.0
     """
     _check_hull_thresholds(hull, thresholds)
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+    batch = _pack_curves(data, score, label, by, weight, pos_label, soft_labels, multiclass,
+                         classes, average)
     thr, tp, fp, off, Pp, Np, P, N = _points(batch, thresholds, bool(hull))
     warn_undefined(batch, (P <= 0) | (N <= 0), "no positives or no negatives: tpr or fpr is NaN")
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -205,9 +226,11 @@ def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thre
 _INTERPOLATE = {"dg": densify.DG, "continuous": densify.CONTINUOUS}
 
 
+@with_output
 @_doc
 def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, interpolate=None,
-             thresholds=None, pos_label=None, soft_labels=False, recall_step=None):
+             thresholds=None, pos_label=None, soft_labels=False, recall_step=None,
+             multiclass=None, classes=None, average=None):
     """Precision-recall curves for many curves at once: raw, achievable, interpolated.
 
     Parameters
@@ -307,8 +330,8 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
         if isinstance(recall_step, bool) or not isinstance(recall_step, (int, float, np.number)) \
                 or not 0 < float(recall_step) <= 1:
             raise ValueError(f"recall_step must be a number in (0, 1], got {recall_step!r}")
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+    batch = _pack_curves(data, score, label, by, weight, pos_label, soft_labels, multiclass,
+                         classes, average)
     thr, tp, fp, off, Pp, _, P, _ = _points(batch, thresholds, bool(hull))
     warn_undefined(batch, P <= 0, "no positives: recall is NaN")
     if interpolate is not None:

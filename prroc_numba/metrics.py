@@ -9,8 +9,11 @@ from __future__ import annotations
 import numpy as np
 
 from . import _frames as F
+from ._dataframes import with_output
 from ._kernels.area import _area_batch
 from ._methods import method_code
+from ._multiclass import check_args
+from ._multiclass import curves_frame as multi_frame
 from ._ragged import pack, warn_undefined
 from .curves import _doc
 
@@ -44,9 +47,10 @@ _METHODS_DOC = """
         tuning-set method pass tuning-hull thresholds to the curve functions."""
 
 
+@with_output
 @_doc
 def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=None, hull=False,
-        pos_label=None, soft_labels=False):
+        pos_label=None, soft_labels=False, multiclass=None, classes=None, average=None):
     """Area under the PR or ROC curve of many curves at once.
 
     Parameters
@@ -57,7 +61,8 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
     Returns
     -------
     DataFrame
-        Key columns, then ``auc``: one row per curve. NaN (with an
+        Key columns, then ``auc``: one row per curve (multiclass: per class, pair or
+        average, see ``average``). NaN (with an
         :class:`~prroc_numba.UndefinedMetricWarning` naming the curves) where the area is
         undefined: no positives (PR, ROC) or no negatives (ROC).
 
@@ -72,15 +77,18 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
     1  b  1.0
     """
     code = method_code(curve, method)
+    if multiclass == "ovo":
+        check_args(multiclass, classes, average, False, curve)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+                 pos_label=pos_label, soft_labels=soft_labels, multiclass=multiclass,
+                 classes=classes, average=average)
     out = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start,
                       code, bool(hull))
     P, N = batch.totals()
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
     warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
                    + (" or no negatives)" if curve == "roc" else ")") + ": NaN")
-    return F.curves_frame(batch.keys, {F.AUC: out})
+    return multi_frame(batch, {F.AUC: out})
 
 
 auc.__doc__ = auc.__doc__.replace("    {methods}", _METHODS_DOC.strip("\n"))
@@ -92,7 +100,7 @@ def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label):
         raise ValueError(
             f"y_score must be 1-D (one curve), got shape {s.shape}; use auc() for many curves"
         )
-    frame = auc(score=s, label=y_true, weight=sample_weight, curve=curve, method=method,
+    frame = auc.__wrapped__(score=s, label=y_true, weight=sample_weight, curve=curve, method=method,
                 hull=hull, pos_label=pos_label)
     return float(frame[F.AUC].iloc[0])
 

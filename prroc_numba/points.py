@@ -52,6 +52,7 @@ import numpy as np
 import pandas as pd
 
 from . import _frames as F
+from ._dataframes import to_pandas, with_output
 from ._kernels.area import _area
 from ._kernels.grid import (
     BAD_FP,
@@ -970,6 +971,7 @@ def _pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
     Returns ``(tp, fp, offsets, keys, P, N)``: per curve the origin, the points sorted
     by (TP, FP), and the end ``(P, N)``; keys one row per curve (sorted key order).
     """
+    points = to_pandas(points, every=True)  # polars / pyarrow frames of points
     if not isinstance(points, pd.DataFrame):
         raise TypeError(f"points must be a pandas DataFrame (e.g. the output of pr_curve), "
                         f"got {type(points).__name__}")
@@ -1228,6 +1230,7 @@ def interpolate_matrix(points, *, grid, by=None, space="pr", hull=False, n_pos=N
     return keys, mat
 
 
+@with_output
 def interpolate(points, *, grid, by=None, space="pr", hull=False, n_pos=None, n_neg=None,
                 pos_neg_ratio=None):
     """Many curves' points onto one shared grid, in one call (a tidy frame).
@@ -1273,6 +1276,7 @@ def _quantile_name(q):
     return f"q{q:g}"
 
 
+@with_output
 def average_curves(points, *, grid, curve, by=None, space="pr", hull=False,
                    quantiles=(0.025, 0.5, 0.975), n_pos=None, n_neg=None, pos_neg_ratio=None):
     """Vertical averaging: mean, sd and quantiles of many curves at each grid point.
