@@ -64,7 +64,12 @@ MULTICLASS_DOC = """
         (score, is-this-class) pairs as one curve. A class absent from a group has an
         undefined area: NaN, with an :class:`~prroc_numba.UndefinedMetricWarning` naming
         the class and group; the macro average of that group is then NaN too, while
-        "weighted" gives an absent class weight 0 (as scikit-learn)."""
+        "weighted" gives an absent class weight 0 (as scikit-learn). Resampling
+        (``bootstrap``, ``compare``, ``bootstrap_curve``) draws the original rows once
+        per replicate for every class, pair and the micro curve (paired), stratified by
+        class (multilabel: by label pattern) unless ``stratified=False``; "weighted"
+        replicates keep the data's class weights (with ``stratified=True`` they are
+        also every replicate's own)."""
 AVERAGES = (None, "macro", "weighted", "micro")
 
 
@@ -250,6 +255,8 @@ def pack_multi(data, *, score, label, by, weight, multiclass, classes, average,
     scored on the same rows (same length, labels and weights, in order); they become one
     resampling group so that every replicate draws the rows once for all models.
     """
+    if isinstance(by, (list, tuple)) and len(by) == 0:
+        by = None
     multilabel = is_multilabel(data, label)
     check_args(multiclass, classes, average, multilabel)
     cols, names = _resolve_scores(data, score)
