@@ -129,9 +129,14 @@ POINTS = """
         Interpolate the ROC convex hull (in PR space: the achievable PR curve).
     n_pos, n_neg : float or str, default=None
         Class totals (numbers, or column names constant within each curve). Default
-        with ``tp``/``fp`` columns: the largest ``tp`` and ``fp`` of each curve (right
-        for :func:`pr_curve` output, which ends at ``(P, N)``). Needed for rate columns
-        (or ``pos_neg_ratio``), except ``fpr``/``tpr`` with ``space="roc"``.
+        with ``tp``/``fp`` columns: read from the rate columns next to them, as
+        :func:`pr_curve` and :func:`roc_curve` return them -- ``P = tp / recall`` (or
+        ``tp / tpr``) and ``N = fp / fpr``, checked to agree on every row of a curve.
+        Without ``fpr`` (a PR frame) precision beyond a curve's last point is NaN
+        (warned) unless that point is at recall 1; without ``recall``/``tpr`` the totals
+        are unknown and must be given (a ValueError says so). Needed for
+        ``recall``/``precision`` points (or ``pos_neg_ratio``), and for ``fpr``/``tpr``
+        points except with ``space="roc"``.
     pos_neg_ratio : float or str, default=None
         ``P / N`` instead of ``n_pos`` and ``n_neg``."""
 

@@ -441,6 +441,103 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
     return batch
 
 
+def _curve_name(key_frame, codes, c):
+    """``k1='a'`` of curve ``c`` (its first row's keys), or "the curve"."""
+    if key_frame.shape[1] == 0:
+        return "the curve"
+    return describe_row(key_frame.iloc[int(np.argmax(codes == c))])
+
+
+def _total_from_rate(count, rate, codes, n_curves, key_frame, names):
+    """Each curve's class total ``count / rate`` (``tp/recall`` or ``fp/fpr``).
+
+    The total comes from the curve's row of the largest rate; every row with a rate > 0
+    must agree with it (relative ``1e-6``). A curve whose counts are all 0 and rates all
+    NaN (0/0: the class is absent) has total 0. Any other curve without a row of rate
+    > 0 (all rows at recall 0, say) has no known total: ValueError naming it.
+    """
+    cname, rname, arg = names
+    ok = rate > 0  # NaN compares False
+    est = np.full(count.size, np.nan)
+    est[ok] = count[ok] / rate[ok]
+    order = np.lexsort((np.where(ok, rate, -1.0), codes))
+    cs = codes[order]
+    ends = np.flatnonzero(np.r_[cs[1:] != cs[:-1], True])
+    total = np.full(n_curves, np.nan)
+    total[cs[ends]] = est[order[ends]]
+    absent = np.bincount(codes, weights=(count != 0) | ~np.isnan(rate),
+                         minlength=n_curves) == 0
+    total[absent] = 0.0
+    unknown = np.isnan(total)
+    if unknown.any():
+        c = int(np.argmax(unknown))
+        raise ValueError(
+            f"the number of {cname} of {_curve_name(key_frame, codes, c)} cannot be known "
+            f"from its points: no row has {rname} > 0 (so {rname} does not fix the "
+            f"total); pass {arg}= (a number or a column name)"
+        )
+    ref = total[codes]
+    bad = ok & (np.abs(est - ref) > 1e-6 * ref)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise ValueError(
+            f"the rows of {_curve_name(key_frame, codes, int(codes[k]))} disagree on its "
+            f"number of {cname}: row {k} gives {est[k]:.10g} ({rname} {rate[k]!r}), others "
+            f"{ref[k]:.10g}; are several curves mixed under one key (check by=)? Or pass "
+            f"{arg}= explicitly"
+        )
+    return ref
+
+
+def _totals_from_rates(points, codes, key_frame, tp, fp, space):
+    """Per-row class totals (P, N) of count points, read from their rate columns.
+
+    ``P = tp / recall`` (or ``tp / tpr``), ``N = fp / fpr``; every frame that
+    :func:`~prroc_numba.pr_curve` / :func:`~prroc_numba.roc_curve` return carries
+    them. Without ``fpr`` (a PR frame) N is taken as each curve's largest FP: exact in
+    PR space up to the curve's last point (and on the whole curve when that point is at
+    recall 1: later points of recall 1 only lower the precision there); ``open_end``
+    then holds, per curve, the recall beyond which the curve is not known. In ROC space
+    the FPR axis needs N itself: taken as the largest FP for a curve that reaches
+    recall 1 (the last point of a :func:`~prroc_numba.pr_curve` sweep holds every row),
+    an error for one that does not. Returns ``(P_row, N_row, open_end or None)``.
+    """
+    cols = points.columns
+    rate_p = S.RECALL if S.RECALL in cols else S.TPR
+    rate_n = S.FPR if S.FPR in cols else None
+
+    def rate(col):
+        try:
+            return points[col].to_numpy(dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"points column {col!r} must be numeric") from None
+
+    n_curves = int(codes.max()) + 1 if codes.size else 0
+    P = _total_from_rate(tp, rate(rate_p), codes, n_curves, key_frame,
+                         ("positives", rate_p, "n_pos"))
+    if rate_n is not None:
+        N = _total_from_rate(fp, rate(rate_n), codes, n_curves, key_frame,
+                             ("negatives", rate_n, "n_neg"))
+        return P, N, None
+    n_max = np.zeros(n_curves)
+    np.maximum.at(n_max, codes, np.where(np.isfinite(fp), fp, 0.0))
+    t_max = np.zeros(n_curves)
+    np.maximum.at(t_max, codes, np.where(np.isfinite(tp), tp, 0.0))
+    P_c = np.zeros(n_curves)
+    P_c[codes] = P
+    with np.errstate(invalid="ignore", divide="ignore"):
+        reach = np.where(P_c > 0, t_max / P_c, 1.0)
+    reach = np.where(reach >= 1.0 - POINTS_TOL, 1.0, reach)
+    if space == "roc" and (reach < 1.0).any():
+        c = int(np.argmax(reach < 1.0))
+        raise ValueError(
+            f"space='roc' needs the number of negatives of {_curve_name(key_frame, codes, c)}"
+            f", which stops at recall {reach[c]:.6g}, and points has no 'fpr' column; pass "
+            "n_pos= and n_neg= (numbers or column names), or the output of roc_curve"
+        )
+    return P, n_max[codes], reach
+
+
 # -------------------------------------------------------------- packing points
 
 
@@ -476,8 +573,11 @@ def _frame_column(points, spec, arg):
 def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
     """Validate a tidy frame of many curves' points and lay them out as ragged counts.
 
-    Returns ``(tp, fp, offsets, keys, P, N)``: per curve the origin, the points sorted
-    by (TP, FP), and the end ``(P, N)``; keys one row per curve (sorted key order).
+    Returns ``(tp, fp, offsets, keys, P, N, open_end)``: per curve the origin, the
+    points sorted by (TP, FP), and the end ``(P, N)``; keys one row per curve (sorted
+    key order). Class totals come from ``n_pos``/``n_neg``/``pos_neg_ratio``, else from
+    the rate columns next to ``tp``/``fp`` (:func:`_totals_from_rates`); ``open_end``
+    is None, or per curve the recall beyond which it is unknown (N not known).
     """
     if not isinstance(points, pd.DataFrame):
         raise TypeError(f"points must be a pandas DataFrame (e.g. the output of pr_curve), "
@@ -542,9 +642,14 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
         return f"row {k} ({keys}" + ", ".join(
             f"{c}={_plain(points[c].iloc[k])!r}" for c in cols_used) + ")"
 
+    open_end = None
+    totals_unknown = False
     if kind == "counts":
         cols_used = [S.TP, S.FP]
         tp, fp = num(S.TP, check=False), num(S.FP, check=False)
+        if Pcol is None and (S.RECALL in cols or S.TPR in cols):
+            Pcol, Ncol, open_end = _totals_from_rates(points, codes, key_frame, tp, fp, space)
+        totals_unknown = Pcol is None
     else:
         cols_used = [S.RECALL, S.PRECISION] if kind == "pr" else [S.FPR, S.TPR]
         x, y = num(cols_used[0]), num(cols_used[1])
@@ -608,6 +713,13 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
             f"but fewer false positives than {where(orig(row - 1))}; FP must not decrease "
             "as TP grows (check the by= columns: does each key identify one curve?)"
         )
+    if totals_unknown:  # the points are valid, but P and N are not known
+        raise ValueError(
+            "points has 'tp' and 'fp' columns but no 'recall' (or 'tpr') column, so the "
+            "class totals of each curve are unknown (the largest tp is not P when a curve "
+            "stops short of recall 1); pass n_pos= and n_neg= (numbers or column names), "
+            "or keep the 'recall'/'fpr' columns that pr_curve/roc_curve return"
+        )
     if complete:  # every curve runs from the origin to (P, N): use the input as it is
         T, Fp, off = tp, fp, starts
     else:
@@ -615,7 +727,7 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
     first = starts[:-1] if order is None else order[starts[:-1]]
     keys = (key_frame.iloc[first].reset_index(drop=True) if by is not None
             else pd.DataFrame(index=range(1)))
-    return T, Fp, off, keys, P, N
+    return T, Fp, off, keys, P, N, open_end
 
 
 def warn_undefined(batch: Batch, bad: np.ndarray, what: str, stacklevel: int = 3) -> None:

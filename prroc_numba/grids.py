@@ -36,9 +36,27 @@ def _describe_curves(keys, bad):
 
 def _interp(points, grid, by, space, hull, n_pos, n_neg, pos_neg_ratio):
     g = check_grid(grid, "recall" if space == "pr" else "FPR")
-    tp, fp, off, keys, P, N = pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio)
+    tp, fp, off, keys, P, N, open_end = pack_points(points, by, space, n_pos, n_neg,
+                                                    pos_neg_ratio)
+    short = None if open_end is None else np.flatnonzero(open_end < 1.0)
+    if short is not None and short.size and hull:
+        raise ValueError(
+            f"{_describe_curves(keys, open_end < 1.0)} stops at recall "
+            f"{open_end[short[0]]:.6g} and points has no 'fpr' column: the achievable "
+            "curve (hull=True) needs the number of negatives; pass n_pos= and n_neg="
+        )
     kern = _precision_at_recall_batch if space == "pr" else _tpr_at_fpr_batch
     mat = kern(tp, fp, off, g, bool(hull))
+    if short is not None and short.size:
+        beyond = g[None, :] > open_end[short, None] + 1e-12
+        if beyond.any():
+            mat[short] = np.where(beyond, np.nan, mat[short])
+            warnings.warn(
+                f"precision beyond the last point's recall is NaN for "
+                f"{_describe_curves(keys, open_end < 1.0)}: without an 'fpr' column the "
+                "number of negatives, which fixes the curve from there to recall 1, is "
+                "unknown; pass n_pos= and n_neg= to interpolate up to recall 1",
+                UndefinedMetricWarning, stacklevel=3)
     bad = (P <= 0) if space == "pr" else (P <= 0) | (N <= 0)
     if bad.any():
         what = "no positives" if space == "pr" else "no positives or no negatives"
@@ -71,8 +89,10 @@ def interpolate_matrix(points, *, grid, by=None, space="pr", hull=False, n_pos=N
     Examples
     --------
     >>> import pandas as pd, prroc_numba as prn
-    >>> pts = pd.DataFrame({"m": ["a", "a", "b"], "tp": [5, 10, 3], "fp": [5, 30, 1]})
-    >>> keys, values = prn.interpolate_matrix(pts, grid=[0.5, 1.0], by="m")
+    >>> pts = pd.DataFrame({"m": ["a", "a", "b"], "tp": [5, 10, 3], "fp": [5, 30, 1],
+    ...                     "P": [10, 10, 3], "N": [30, 30, 1]})
+    >>> keys, values = prn.interpolate_matrix(pts, grid=[0.5, 1.0], by="m", n_pos="P",
+    ...                                       n_neg="N")
     >>> keys
        m
     0  a
@@ -163,7 +183,8 @@ def average_curves(points, *, grid, curve, by=None, space="pr", hull=False,
     --------
     >>> import pandas as pd, prroc_numba as prn
     >>> pts = pd.DataFrame({"rep": [0, 0, 1, 1], "tp": [1, 2, 1, 2], "fp": [1, 2, 0, 2]})
-    >>> prn.average_curves(pts, grid=[0.5, 1.0], curve="rep", quantiles=[0.5])
+    >>> prn.average_curves(pts, grid=[0.5, 1.0], curve="rep", quantiles=[0.5], n_pos=2,
+    ...                    n_neg=2)
        recall  precision        sd  n_curves  q0.5
     0     0.5       0.75  0.353553         2  0.75
     1     1.0       0.50  0.000000         2  0.50
