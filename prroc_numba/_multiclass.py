@@ -40,36 +40,7 @@ from ._ragged import (
 CLASS, CLASS_A, CLASS_B = "class", "class_a", "class_b"
 MULTICLASS = ("ovr", "ovo")
 
-MULTICLASS_DOC = """
-    multiclass : {None, "ovr", "ovo"}, default=None
-        Multiclass input: ``score`` holds one column per class (a list of columns or a
-        2-D array such as ``predict_proba``), ``label`` the class values. ``"ovr"``:
-        one curve per class, that class against the rest. ``"ovo"`` (``curve="roc"``
-        areas only): Hand & Till's one-vs-one AUC -- for each pair of classes (a, b),
-        on the rows of class a or b, the mean of the AUC of ``score_a`` for a-vs-b and
-        of ``score_b`` for b-vs-a. Several models: stack their rows (long input) and
-        pass ``by="model"``. Multilabel input needs no ``multiclass``: pass ``label=``
-        a list of 0/1 columns, one per score column.
-    classes : list, default=None
-        The class value of each score column, in column order (e.g. an estimator's
-        ``classes_``). Default: the score column names when every label value is one
-        of them, else the sorted label values (their number must equal the number of
-        score columns). A label value outside ``classes`` is an error. Multilabel: the
-        names of the labels (default: the label columns).
-    average : {None, "macro", "weighted", "micro"}, default=None
-        None: one row per class (``class`` column; one-vs-one: per pair, ``class_a``,
-        ``class_b``). ``"macro"``: the mean over classes (pairs); ``"weighted"``: weighted
-        by class prevalence (the classes' weighted counts; one-vs-one: the pair's, as
-        scikit-learn); ``"micro"``: the pooled one-vs-rest problem, all ``K * n``
-        (score, is-this-class) pairs as one curve. A class absent from a group has an
-        undefined area: NaN, with an :class:`~prroc_numba.UndefinedMetricWarning` naming
-        the class and group; the macro average of that group is then NaN too, while
-        "weighted" gives an absent class weight 0 (as scikit-learn). Resampling
-        (``bootstrap``, ``compare``, ``bootstrap_curve``) draws the original rows once
-        per replicate for every class, pair and the micro curve (paired), stratified by
-        class (multilabel: by label pattern) unless ``stratified=False``; "weighted"
-        replicates keep the data's class weights (with ``stratified=True`` they are
-        also every replicate's own)."""
+
 AVERAGES = (None, "macro", "weighted", "micro")
 
 

@@ -10,7 +10,7 @@ METRICS = ("auc_pr", "auc_roc")
 def _score(y_true, y_pred, *, metric, method=None, hull=False, multiclass=None, classes=None,
            average="macro", sample_weight=None, _classes=None):
     """The metric of one fold from the estimator's probabilities or decision values."""
-    from .metrics import auc
+    from .areas import auc
 
     y_pred = np.asarray(y_pred)
     if y_pred.dtype.kind not in "biuf":

@@ -29,6 +29,13 @@ class CliError(Exception):
     """An error to report in one line (exit status 2)."""
 
 
+_READ_ERRORS = (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError)
+
+
+def _polars_errors(pl):
+    return (pl.exceptions.PolarsError,) if pl is not None else ()
+
+
 def _read(path: str, columns=None) -> pd.DataFrame:
     """The file as a pandas frame of ``columns`` (all if None).
 
@@ -66,7 +73,7 @@ def _read(path: str, columns=None) -> pd.DataFrame:
         raise CliError(f"cannot read {path}: {exc} (install pyarrow for Parquet)") from None
     except CliError:
         raise
-    except Exception as exc:  # polars, pyarrow and pandas parser errors alike
+    except _READ_ERRORS + _polars_errors(pl) as exc:
         raise CliError(f"cannot read {path} as a table: {exc}") from None
 
 
