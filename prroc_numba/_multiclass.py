@@ -179,9 +179,12 @@ def _resolve_classes(y, names, classes, K):
                 "order), e.g. the estimator's classes_"
             )
     lookup = {_key(c): i for i, c in enumerate(cls)}
-    codes = pd.Series(y).map(lambda v: lookup.get(_key(v), -1)).to_numpy(np.int64)
-    if (codes < 0).any():
-        unknown = pd.unique(y[codes < 0])
+    # one dictionary look-up per distinct label value, not per row
+    inv, uniq = pd.factorize(y)
+    ucodes = np.array([lookup.get(_key(v), -1) for v in uniq], dtype=np.int64)
+    codes = ucodes[inv]
+    if (ucodes < 0).any():
+        unknown = [v for v, c in zip(uniq, ucodes) if c < 0]
         raise ValueError(
             f"label has values {{{_show_values(unknown)}}} that are not among the classes "
             f"{[_plain(c) for c in cls]}; pass classes= listing every class in score column "
@@ -238,7 +241,9 @@ def pack_multi(data, *, score, label, by, weight, multiclass, classes, average,
     n = cols[0].shape[0]
     if n == 0:
         raise ValueError("empty input: score has no rows")
-    S = np.column_stack(cols)
+    S = np.empty((n, K), order="F")  # columns contiguous: one gather per curve
+    for k, col in enumerate(cols):  # a loop over classes, not rows
+        S[:, k] = col
     if not np.isfinite(S).all():
         raise ValueError(f"score has {int((~np.isfinite(S)).sum())} NaN or infinite values; "
                          "drop or impute those rows before computing curves")
@@ -286,16 +291,17 @@ def pack_multi(data, *, score, label, by, weight, multiclass, classes, average,
     goff = np.zeros(counts.size + 1, dtype=np.int64)
     np.cumsum(counts, out=goff[1:])
     gkeys = key_frame.iloc[order[goff[:-1]]].reset_index(drop=True)
-    S, w = S[order], w[order]
+    G = counts.size
+    if G > 1:
+        S, w = np.asfortranarray(S[order]), w[order]
     if Y is None:
         codes = codes[order]
-        Y = (codes[:, None] == np.arange(K)[None, :]).astype(np.float64)
+        Y = np.asfortranarray((codes[:, None] == np.arange(K)[None, :]).astype(np.float64))
         stratum = codes
     else:
-        Y = Y[order]
+        Y = np.asfortranarray(Y[order]) if G > 1 else Y
         _, stratum = np.unique(Y, axis=0, return_inverse=True)
         stratum = stratum.ravel().astype(np.int64)
-    G = counts.size
 
     # resampling groups and the models of each one
     if pair_models:
@@ -341,6 +347,11 @@ def pack_multi(data, *, score, label, by, weight, multiclass, classes, average,
         a, e = int(roff[r]), int(roff[r + 1])
         rows = np.arange(a, e)
         Yg, wgt = Yr[a:e], wr[a:e]
+        if ovo:  # the rows of each class (one stable sort per group, not one scan per pair)
+            by_cls = np.argsort(stratum[a:e], kind="stable")
+            cut = np.searchsorted(stratum[a:e][by_cls], np.arange(K + 1))
+            rows_of = [rows[by_cls[cut[k]:cut[k + 1]]] for k in range(K)]
+            w_of = [wgt[by_cls[cut[k]:cut[k + 1]]] for k in range(K)]
         # label rows of each spec in this group
         blocks = []
         for s, t in specs:
@@ -351,10 +362,10 @@ def pack_multi(data, *, score, label, by, weight, multiclass, classes, average,
             elif t is None:
                 sel = rows
                 p, q = Yg[:, s] * wgt, (1.0 - Yg[:, s]) * wgt
-            else:
-                m_ab = (Yg[:, s] > 0) | (Yg[:, t] > 0)
-                sel = rows[m_ab]
-                p, q = Yg[m_ab, s] * wgt[m_ab], Yg[m_ab, t] * wgt[m_ab]
+            else:  # rows of class s (positives) then of class t (negatives)
+                sel = np.concatenate([rows_of[s], rows_of[t]])
+                p = np.concatenate([w_of[s], np.zeros(rows_of[t].size)])
+                q = np.concatenate([np.zeros(rows_of[s].size), w_of[t]])
             blocks.append((sel, p, q))
             lab_rows.append(sel)
             pos.append(p)
