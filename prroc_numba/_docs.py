@@ -171,8 +171,8 @@ MULTICLASS = """
         (``bootstrap``, ``compare``, ``bootstrap_curve``) draws the original rows once
         per replicate for every class, pair and the micro curve (paired), stratified by
         class (multilabel: by label pattern) unless ``stratified=False``; "weighted"
-        replicates keep the data's class weights (with ``stratified=True`` they are
-        also every replicate's own)."""
+        replicates keep the data's class weights (with ``stratified=True`` and no sample
+        weights they are also every replicate's own)."""
 
 # every function taking ``{shared}`` also takes the multiclass arguments
 SHARED = SHARED + MULTICLASS
