@@ -39,10 +39,18 @@ from ._kernels.grid import (
     _is_sorted,
     _with_ends_batch,
 )
+from ._kernels.layout import _offsets_from_counts
 from ._schema import GROUP, MODEL
 
 #: relative tolerance for counts computed from rates (rounding in recall/precision)
 POINTS_TOL = 1e-9
+
+
+def lengths_to_offsets(lengths) -> np.ndarray:
+    """CSR offsets (int64, length ``len(lengths) + 1``) from per-curve lengths: the
+    ragged layout's one offsets builder (:func:`prroc_numba._kernels.layout._offsets_from_counts`,
+    which the kernels call too)."""
+    return _offsets_from_counts(np.require(lengths, np.int64, ["C", "W"]))
 
 
 class UndefinedMetricWarning(UserWarning):
@@ -384,9 +392,7 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
         group_keys = pd.DataFrame(index=range(1))
     else:
         order = np.argsort(codes, kind="stable")
-        counts = np.bincount(codes)
-        group_offsets = np.zeros(counts.size + 1, dtype=np.int64)
-        np.cumsum(counts, out=group_offsets[1:])
+        group_offsets = lengths_to_offsets(np.bincount(codes))
         group_keys = key_frame.iloc[order[group_offsets[:-1]]].reset_index(drop=True)
         y = y[order]
         w = None if w is None else w[order]
@@ -407,8 +413,7 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
 
     # scores laid out curve by curve: group by group, model by model
     lengths = np.diff(group_offsets)
-    offsets = np.zeros(n_groups * M + 1, dtype=np.int64)
-    np.cumsum(np.repeat(lengths, M), out=offsets[1:])
+    offsets = lengths_to_offsets(np.repeat(lengths, M))
     if n_groups == 1:
         values = np.ascontiguousarray(cols[0]) if M == 1 else np.concatenate(cols)
     elif M == 1:
@@ -601,9 +606,7 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
             Pcol, Ncol = Pcol[order], Ncol[order]
         p_rate = p_rate[order] if p_rate.size else p_rate
         n_rate = n_rate[order] if n_rate.size else n_rate
-    counts = np.bincount(codes)
-    starts = np.zeros(counts.size + 1, dtype=np.int64)
-    np.cumsum(counts, out=starts[1:])
+    starts = lengths_to_offsets(np.bincount(codes))
     status, row, P, N, complete = _check_points(
         starts, tp, fp, empty if Pcol is None else Pcol, empty if Ncol is None else Ncol,
         p_rate, n_rate, POINTS_TOL)
