@@ -14,6 +14,7 @@ from statistics import NormalDist
 
 import numpy as np
 
+from . import _device
 from . import _frames as F
 from ._kernels.area import _area_batch
 from ._kernels.curve_grid import _grid_batch
@@ -261,13 +262,18 @@ def _check_common(n_boot, level):
 
 
 def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, stratified,
-                seed, progress, pos_label, soft_labels, label_bar="bootstrap"):
-    """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed)."""
+                seed, progress, pos_label, soft_labels, label_bar="bootstrap", device="cpu"):
+    """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed).
+
+    ``device="cuda"``: the Poisson bootstrap on the GPU (``plan`` is None).
+    """
     code = method_code(curve, method)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
-    plan = _Plan(batch, stratified)
     hull = bool(hull)
+    if device == "cuda":
+        return _replicates_cuda(batch, curve, code, hull, n_boot, stratified, seed)
+    plan = _Plan(batch, stratified)
     est = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start,
                       code, hull)
     P, N = batch.totals()
@@ -278,6 +284,28 @@ def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, str
     reps = plan.run(s, int(n_boot), code, hull, progress, label_bar)
     reps[bad] = np.nan
     return batch, plan, code, est, reps, s
+
+
+def _replicates_cuda(batch, curve, code, hull, n_boot, stratified, seed):
+    """The Poisson bootstrap on the GPU (see :func:`bootstrap`'s ``device``)."""
+    if stratified:
+        raise ValueError(
+            "device='cuda' runs the Poisson bootstrap (each row counts Poisson(1) times), "
+            "which does not keep the class counts fixed; pass stratified=False (the "
+            "interval then also carries the prevalence's sampling variance)")
+    if hull:
+        raise ValueError("the bootstrap with hull=True runs on the CPU only; pass "
+                         "device='cpu'")
+    gpu = _device.backend()
+    est = gpu.area_batch(batch, code, False)
+    P, N = batch.totals()
+    bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
+    warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
+                   + (" or no negatives)" if curve == "roc" else ")") + ": NaN", stacklevel=5)
+    s = _seed(seed)
+    reps = gpu.poisson_replicates(batch, code, s, int(n_boot), batch.rows)
+    reps[bad] = np.nan
+    return batch, None, code, est, reps, s
 
 
 def _degenerate(batch, est, reps, n_boot, what="replicates", stacklevel=4):
@@ -401,7 +429,7 @@ _BOOT_DOC = """
 def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
               hull=False, n_boot=2000, level=0.95, interval="percentile", stratified=True,
               seed=None, progress=None, return_replicates=False, pos_label=None,
-              soft_labels=False):
+              soft_labels=False, device=None):
     """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.
 
     Each curve is sorted once; a replicate is a vector of counts over its sorted rows, so
@@ -426,6 +454,15 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
         which costs 500 passes over the rows instead of N.
     return_replicates : bool, default=False
         Also return the replicate values as a tidy frame.
+    device : {"cpu", "cuda"}, default=None
+        Where it runs (None: ``"cuda"`` for GPU arrays, else ``"cpu"``; see
+        :func:`~prroc_numba.auc`). ``"cuda"`` runs the **Poisson bootstrap** on the GPU:
+        in replicate ``b`` each input row counts ``Poisson(1)`` times, a pure function
+        of (seed, ``b``, row number), so every model of a group sees the same counts
+        (paired) and memory stays O(rows + replicates x rows / 1024). It needs
+        ``stratified=False`` (Poisson counts do not fix the class counts), ``hull=False``
+        and ``interval`` "percentile" or "basic". ``frame.attrs["device"]`` says which
+        ran.
 
     Returns
     -------
@@ -457,21 +494,26 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
     if interval not in INTERVALS:
         raise ValueError(f"interval={interval!r} is not known; use one of {INTERVALS}")
     _check_common(n_boot, level)
+    device, score, label, weight = _device.prepare(device, score, label, weight)
+    if device == "cuda" and interval == "bca":
+        raise ValueError("interval='bca' needs the jackknife, which runs on the CPU only; "
+                         "use interval='percentile' or 'basic', or device='cpu'")
     batch, plan, code, est, reps, s = _replicates(
         data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
-        progress, pos_label, soft_labels)
+        progress, pos_label, soft_labels, device=device)
     n_bad = _degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
     se, lo, hi = _intervals(reps, est, level, interval, jack)
     out = F.curves_frame(batch.keys, {ESTIMATE: est, SE: se, CI_LOW: lo, CI_HIGH: hi,
                                       N_DEGENERATE: n_bad.astype(np.int64)})
+    _device.tag(out, device)
     if not return_replicates:
         return out
     C, B = reps.shape
     keys = batch.keys.iloc[np.repeat(np.arange(C), B)].reset_index(drop=True)
     keys[REPLICATE] = np.tile(np.arange(B, dtype=np.int64), C)
     keys[ESTIMATE] = reps.ravel()
-    return out, keys
+    return out, _device.tag(keys, device)
 
 
 bootstrap.__doc__ = bootstrap.__doc__.replace("    {boot}", _BOOT_DOC.strip("\n")).replace(

@@ -1,0 +1,253 @@
+"""CUDA kernels (numba.cuda) on the sorted ragged batch, chunked along the rows.
+
+Layout (built by :mod:`prroc_numba._kernels.cuda.driver`): every curve's rows sorted by
+descending score (``xs``), their positive/negative mass and label-row id gathered into
+sorted order (``sp``, ``sn``, ``rid``) and ``last[i] = 1`` at the last row of each block
+of tied scores. Each curve is cut into chunks of about ``chunk`` rows whose starts fall
+on tie-block starts (``starts``; ``chunk_off`` are the CSR offsets of the chunks per
+curve), so no tie block spans two chunks. A chunk may be empty (inside a long tie run).
+
+Every pass runs one thread per (chunk, replicate); the threads of a warp take
+consecutive replicates of the *same* chunk, so their loads of the chunk's rows are
+broadcasts. Without resampling (``use_counts == 0``) there is one "replicate" and each
+row counts once; with it, row ``rid[i]`` counts ``poisson_count(key(seed, b), rid[i])``
+times -- the Poisson(1) stream of :mod:`prroc_numba._kernels.poisson`, compiled here
+from the same plain functions as on the CPU. Counts are never stored.
+
+1. :func:`chunk_sums` -- per (chunk, replicate): sums of TP and FP mass and the
+   number of tie blocks;
+2. :func:`chunk_scan` -- per (curve, replicate): exclusive scan over the curve's chunks
+   (one thread walks the chunks; the chunk count is N / chunk) and the totals P, N;
+3. :func:`chunk_area` -- per (chunk, replicate): walk the chunk again from its starting
+   (TP, FP) and add each vertex's segment term (:mod:`prroc_numba._kernels.segments`);
+   tie blocks whose (resampled) mass is zero make no vertex, exactly as a zero-weight
+   row is no row on the CPU;
+4. :func:`curve_area` -- per (curve, replicate): the sum over chunks, normalised.
+
+No atomics and no warp-synchronous code: every thread writes its own cells, and sums
+run in a fixed order, so a seed gives the same numbers on any GPU and in the simulator.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import cuda
+
+from .. import poisson, segments
+from ..hull import _hull_into as _hull_into_cpu
+
+_segment = cuda.jit(device=True)(segments.segment_area)
+_finish = cuda.jit(device=True)(segments.finish_area)
+_replicate_key = cuda.jit(device=True)(poisson.replicate_key)
+_poisson_count = cuda.jit(device=True)(poisson.poisson_count)
+_hull_into = cuda.jit(device=True)(_hull_into_cpu.py_func)
+
+
+@cuda.jit(device=True)
+def _chunk_end(j, c, chunk_off, starts, offsets):
+    if j + 1 < chunk_off[c + 1]:
+        return starts[j + 1]
+    return offsets[c + 1]
+
+
+@cuda.jit
+def chunk_starts(xs, offsets, chunk_curve, chunk_off, chunk, starts):
+    """``starts[j]``: the first tie-block start at or after chunk j's nominal start."""
+    j = cuda.grid(1)
+    if j >= starts.size:
+        return
+    c = chunk_curve[j]
+    a = offsets[c]
+    b = offsets[c + 1]
+    p = a + (j - chunk_off[c]) * chunk
+    while p > a and p < b and xs[p] == xs[p - 1]:
+        p += 1
+    starts[j] = p
+
+
+@cuda.jit
+def gather(perm, xs, offsets, label_start, pos, neg, chunk_curve, chunk_off, starts,
+           sp, sn, rid, last):
+    """Rows' masses and label-row ids in sorted order, and the tie-block ends."""
+    j = cuda.grid(1)
+    if j >= starts.size:
+        return
+    c = chunk_curve[j]
+    a = offsets[c]
+    ls = label_start[c]
+    e = _chunk_end(j, c, chunk_off, starts, offsets)
+    for i in range(starts[j], e):
+        r = ls + perm[i] - a
+        sp[i] = pos[r]
+        sn[i] = neg[r]
+        rid[i] = r
+        last[i] = 1 if (i == e - 1 or xs[i + 1] != xs[i]) else 0
+
+
+@cuda.jit
+def chunk_sums(sp, sn, rid, row_ids, last, offsets, chunk_curve, chunk_off, starts,
+               use_counts, seed, b0, ctp, cfp, cnv):
+    """Pass 1: per (chunk j, replicate b) the chunk's TP and FP mass and tie blocks."""
+    tid = cuda.grid(1)
+    n_rep = ctp.shape[1]
+    j = tid // n_rep
+    b = tid - j * n_rep
+    if j >= starts.size:
+        return
+    c = chunk_curve[j]
+    e = _chunk_end(j, c, chunk_off, starts, offsets)
+    key = _replicate_key(seed, b0 + b) if use_counts else seed
+    t = 0.0
+    f = 0.0
+    nv = 0
+    for i in range(starts[j], e):
+        if use_counts:
+            k = _poisson_count(key, row_ids[rid[i]])
+            if k > 0:
+                w = float(k)
+                t += w * sp[i]
+                f += w * sn[i]
+        else:
+            t += sp[i]
+            f += sn[i]
+        nv += last[i]
+    ctp[j, b] = t
+    cfp[j, b] = f
+    cnv[j, b] = nv
+
+
+@cuda.jit
+def chunk_scan(chunk_off, ctp, cfp, cnv, base_tp, base_fp, base_nv, P, N, NV):
+    """Exclusive scan over each curve's chunks, per (curve, replicate); totals P, N, NV."""
+    tid = cuda.grid(1)
+    n_rep = ctp.shape[1]
+    c = tid // n_rep
+    b = tid - c * n_rep
+    if c >= P.shape[0]:
+        return
+    t = 0.0
+    f = 0.0
+    nv = 0
+    for j in range(chunk_off[c], chunk_off[c + 1]):
+        base_tp[j, b] = t
+        base_fp[j, b] = f
+        base_nv[j, b] = nv
+        t += ctp[j, b]
+        f += cfp[j, b]
+        nv += cnv[j, b]
+    P[c, b] = t
+    N[c, b] = f
+    NV[c, b] = nv
+
+
+@cuda.jit
+def chunk_area(sp, sn, rid, row_ids, last, offsets, chunk_curve, chunk_off, starts,
+               use_counts, seed, b0, method, base_tp, base_fp, partial):
+    """Pass 2: per (chunk, replicate) the sum of the segment terms of its vertices."""
+    tid = cuda.grid(1)
+    n_rep = base_tp.shape[1]
+    j = tid // n_rep
+    b = tid - j * n_rep
+    if j >= starts.size:
+        return
+    c = chunk_curve[j]
+    e = _chunk_end(j, c, chunk_off, starts, offsets)
+    key = _replicate_key(seed, b0 + b) if use_counts else seed
+    t = base_tp[j, b]
+    f = base_fp[j, b]
+    pt = t
+    pf = f
+    s = 0.0
+    for i in range(starts[j], e):
+        if use_counts:
+            k = _poisson_count(key, row_ids[rid[i]])
+            if k > 0:
+                w = float(k)
+                t += w * sp[i]
+                f += w * sn[i]
+        else:
+            t += sp[i]
+            f += sn[i]
+        if last[i] and (t != pt or f != pf):
+            s += _segment(method, pt, pf, t, f)
+            pt = t
+            pf = f
+    partial[j, b] = s
+
+
+@cuda.jit
+def curve_area(chunk_off, partial, P, N, method, out):
+    """Per (curve, replicate): the area from the chunks' partial sums (fixed order)."""
+    tid = cuda.grid(1)
+    n_rep = partial.shape[1]
+    c = tid // n_rep
+    b = tid - c * n_rep
+    if c >= out.shape[0]:
+        return
+    s = 0.0
+    for j in range(chunk_off[c], chunk_off[c + 1]):
+        s += partial[j, b]
+    out[c, b] = _finish(method, s, P[c, b], N[c, b])
+
+
+@cuda.jit
+def sweep_vertices(xs, sp, sn, last, offsets, chunk_curve, chunk_off, starts, base_tp,
+                   base_fp, base_nv, out_off, thr, tp, fp):
+    """The sweep: one vertex per tie block at ``out_off[c] + 1 + (blocks before it)``."""
+    j = cuda.grid(1)
+    if j >= starts.size:
+        return
+    c = chunk_curve[j]
+    e = _chunk_end(j, c, chunk_off, starts, offsets)
+    t = base_tp[j, 0]
+    f = base_fp[j, 0]
+    u = out_off[c] + 1 + base_nv[j, 0]
+    for i in range(starts[j], e):
+        t += sp[i]
+        f += sn[i]
+        if last[i]:
+            thr[u] = xs[i]
+            tp[u] = t
+            fp[u] = f
+            u += 1
+
+
+@cuda.jit
+def origins(out_off, thr, tp, fp):
+    """Vertex 0 of every curve: threshold +inf, tp = fp = 0."""
+    c = cuda.grid(1)
+    if c >= out_off.size - 1:
+        return
+    u = out_off[c]
+    thr[u] = math.inf
+    tp[u] = 0.0
+    fp[u] = 0.0
+
+
+@cuda.jit
+def hull_counts(tp, fp, off, scratch, counts):
+    """Per curve: the ROC hull's vertex indices (local) into ``scratch``, their number."""
+    c = cuda.grid(1)
+    if c >= counts.size:
+        return
+    a = off[c]
+    b = off[c + 1]
+    counts[c] = _hull_into(tp[a:b], fp[a:b], scratch[a:b])
+
+
+@cuda.jit
+def hull_area(tp, fp, off, scratch, counts, method, out):
+    """Per curve: the area over its hull vertices (after :func:`hull_counts`)."""
+    c = cuda.grid(1)
+    if c >= counts.size:
+        return
+    a = off[c]
+    m = counts[c]
+    s = 0.0
+    for q in range(1, m):
+        i0 = a + scratch[a + q - 1]
+        i1 = a + scratch[a + q]
+        s += _segment(method, tp[i0], fp[i0], tp[i1], fp[i1])
+    last = a + scratch[a + m - 1]
+    out[c] = _finish(method, s, tp[last], fp[last])
