@@ -34,7 +34,7 @@ def is_gpu_array(x) -> bool:
     try:
         if hasattr(x, "__cuda_array_interface__"):
             return True
-    except Exception:  # e.g. a CPU tensor raising inside the property
+    except Exception:  # noqa: BLE001 -- e.g. a CPU tensor raising inside the property
         return False
     mod = type(x).__module__ or ""
     if mod.startswith("numba.cuda") and hasattr(x, "copy_to_host"):
@@ -43,7 +43,7 @@ def is_gpu_array(x) -> bool:
     if dev is not None:
         try:
             return int(dev()[0]) in _DLPACK_CUDA
-        except Exception:
+        except Exception:  # noqa: BLE001 -- a foreign object's protocol failing: not ours
             return False
     return False
 

@@ -59,7 +59,7 @@ def segment_area(method, ta, fa, tb, fb):
         prev_t = ta
         prev_p = ta / (ta + fa) if started else 0.0
         skew = (fb - fa) / dt
-        n_unit = int(math.floor(dt))
+        n_unit = int(math.floor(dt))  # noqa: RUF046 -- an int on every target
         n_pts = n_unit if ta + n_unit >= tb else n_unit + 1
         for x in range(1, n_pts + 1):
             if x <= n_unit:

@@ -27,8 +27,8 @@ def _same(a, b):
                                                ("pr", "ap", False), ("roc", None, True)])
 def test_auc(curve, method, hull):
     df = _df()
-    kw = dict(score=["s", "s2"], label="y", by="g", weight="w", curve=curve, method=method,
-              hull=hull)
+    kw = {"score": ["s", "s2"], "label": "y", "by": "g", "weight": "w", "curve": curve,
+          "method": method, "hull": hull}
     got = prn.auc(df, device="cuda", **kw)
     assert got.attrs["device"] == "cuda"
     want = prn.auc(df, device="cpu", **kw)
@@ -39,7 +39,7 @@ def test_auc(curve, method, hull):
 @pytest.mark.parametrize("hull", [False, True])
 def test_curves(hull):
     df = _df()
-    kw = dict(score=["s", "s2"], label="y", by="g", weight="w")
+    kw = {"score": ["s", "s2"], "label": "y", "by": "g", "weight": "w"}
     _same(prn.roc_curve(df, hull=hull, device="cuda", **kw),
           prn.roc_curve(df, hull=hull, device="cpu", **kw))
     _same(prn.pr_curve(df, hull=hull, device="cuda", **kw),

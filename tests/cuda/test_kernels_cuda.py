@@ -97,6 +97,7 @@ def test_empty_curve():
     np.testing.assert_array_equal(goff, off)
     np.testing.assert_array_equal(gthr, thr)
     np.testing.assert_array_equal(gtp, tp)
+    np.testing.assert_array_equal(gfp, fp)
     assert np.isnan(gpu.area_batch(b, area.DG, False)[1])
 
 

@@ -46,7 +46,10 @@ def _device_sort(values, offsets):
     cp = _cupy()
     if cp is not None:
         v = cp.asarray(values)
-        perm = cp.lexsort(cp.stack([-v, cp.asarray(curve_id, dtype=cp.float64)]))
+        if lengths.size == 1:
+            perm = cp.argsort(-v)
+        else:  # last key is the primary one
+            perm = cp.lexsort(cp.stack([-v, cp.asarray(curve_id, dtype=cp.float64)]))
         xs = v[perm] + 0.0
         return cuda.as_cuda_array(perm.astype(cp.int64)), cuda.as_cuda_array(xs)
     perm = np.lexsort((-values, curve_id)).astype(np.int64)
@@ -153,7 +156,7 @@ def area_batch(batch, method, hull, chunk=CHUNK):
     s = Sorted(batch, chunk)
     if not hull:
         return s.areas(int(method)).copy_to_host()[:, 0]
-    thr, tp, fp, out_off = s.sweep()
+    _, tp, fp, out_off = s.sweep()
     d_off, scratch, counts = _hull_scratch(tp, fp, out_off)
     out = cuda.device_array(s.n_curves, dtype=np.float64)
     _launch(K.hull_area, s.n_curves, tp, fp, d_off, scratch, counts, int(method), out)

@@ -24,7 +24,8 @@ from the same plain functions as on the CPU. Counts are never stored.
    row is no row on the CPU;
 4. :func:`curve_area` -- per (curve, replicate): the sum over chunks, normalised.
 
-No atomics and no warp-synchronous code: every thread writes its own cells, and sums
+Kernels are compiled with ``cache=True`` (the cold start of a later process reads the
+cache). No atomics and no warp-synchronous code: every thread writes its own cells, and sums
 run in a fixed order, so a seed gives the same numbers on any GPU and in the simulator.
 """
 
@@ -51,7 +52,7 @@ def _chunk_end(j, c, chunk_off, starts, offsets):
     return offsets[c + 1]
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def chunk_starts(xs, offsets, chunk_curve, chunk_off, chunk, starts):
     """``starts[j]``: the first tie-block start at or after chunk j's nominal start."""
     j = cuda.grid(1)
@@ -66,7 +67,7 @@ def chunk_starts(xs, offsets, chunk_curve, chunk_off, chunk, starts):
     starts[j] = p
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def gather(perm, xs, offsets, label_start, pos, neg, chunk_curve, chunk_off, starts,
            sp, sn, rid, last):
     """Rows' masses and label-row ids in sorted order, and the tie-block ends."""
@@ -85,7 +86,7 @@ def gather(perm, xs, offsets, label_start, pos, neg, chunk_curve, chunk_off, sta
         last[i] = 1 if (i == e - 1 or xs[i + 1] != xs[i]) else 0
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def chunk_sums(sp, sn, rid, row_ids, last, offsets, chunk_curve, chunk_off, starts,
                use_counts, seed, b0, ctp, cfp, cnv):
     """Pass 1: per (chunk j, replicate b) the chunk's TP and FP mass and tie blocks."""
@@ -117,7 +118,7 @@ def chunk_sums(sp, sn, rid, row_ids, last, offsets, chunk_curve, chunk_off, star
     cnv[j, b] = nv
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def chunk_scan(chunk_off, ctp, cfp, cnv, base_tp, base_fp, base_nv, P, N, NV):
     """Exclusive scan over each curve's chunks, per (curve, replicate); totals P, N, NV."""
     tid = cuda.grid(1)
@@ -141,7 +142,7 @@ def chunk_scan(chunk_off, ctp, cfp, cnv, base_tp, base_fp, base_nv, P, N, NV):
     NV[c, b] = nv
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def chunk_area(sp, sn, rid, row_ids, last, offsets, chunk_curve, chunk_off, starts,
                use_counts, seed, b0, method, base_tp, base_fp, partial):
     """Pass 2: per (chunk, replicate) the sum of the segment terms of its vertices."""
@@ -176,7 +177,7 @@ def chunk_area(sp, sn, rid, row_ids, last, offsets, chunk_curve, chunk_off, star
     partial[j, b] = s
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def curve_area(chunk_off, partial, P, N, method, out):
     """Per (curve, replicate): the area from the chunks' partial sums (fixed order)."""
     tid = cuda.grid(1)
@@ -191,7 +192,7 @@ def curve_area(chunk_off, partial, P, N, method, out):
     out[c, b] = _finish(method, s, P[c, b], N[c, b])
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def sweep_vertices(xs, sp, sn, last, offsets, chunk_curve, chunk_off, starts, base_tp,
                    base_fp, base_nv, out_off, thr, tp, fp):
     """The sweep: one vertex per tie block at ``out_off[c] + 1 + (blocks before it)``."""
@@ -213,7 +214,7 @@ def sweep_vertices(xs, sp, sn, last, offsets, chunk_curve, chunk_off, starts, ba
             u += 1
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def origins(out_off, thr, tp, fp):
     """Vertex 0 of every curve: threshold +inf, tp = fp = 0."""
     c = cuda.grid(1)
@@ -225,7 +226,7 @@ def origins(out_off, thr, tp, fp):
     fp[u] = 0.0
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def hull_counts(tp, fp, off, scratch, counts):
     """Per curve: the ROC hull's vertex indices (local) into ``scratch``, their number."""
     c = cuda.grid(1)
@@ -236,7 +237,7 @@ def hull_counts(tp, fp, off, scratch, counts):
     counts[c] = _hull_into(tp[a:b], fp[a:b], scratch[a:b])
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def hull_area(tp, fp, off, scratch, counts, method, out):
     """Per curve: the area over its hull vertices (after :func:`hull_counts`)."""
     c = cuda.grid(1)
