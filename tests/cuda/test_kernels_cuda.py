@@ -17,7 +17,9 @@ from prroc_numba._kernels.sweep import _sweep_batch
 from prroc_numba._ragged import Batch, pack
 
 METHODS = [area.AP, area.PR_TRAPEZOID, area.DG, area.INTEGRAL, area.ROC_TRAPEZOID]
-CHUNKS = [1, 3, 16, 1024]
+# (rows per chunk, chunks per super-chunk): tiny sizes put chunk and super-chunk
+# boundaries everywhere, including inside long tie runs
+CHUNKS = [(1, 2), (3, 1), (16, 3), (1024, 256)]
 
 
 def _batches():
@@ -59,22 +61,22 @@ def _close(got, want):
 
 
 @pytest.mark.parametrize("name", sorted(BATCHES))
-@pytest.mark.parametrize("chunk", CHUNKS)
-def test_areas_equal_cpu(name, chunk):
+@pytest.mark.parametrize("chunk,sup", CHUNKS)
+def test_areas_equal_cpu(name, chunk, sup):
     b = BATCHES[name]
     for method in METHODS:
         for hull in (False, True):
             want = _area_batch(b.values, b.offsets, b.pos, b.neg, b.label_start, method, hull)
-            got = gpu.area_batch(b, method, hull, chunk=chunk)
+            got = gpu.area_batch(b, method, hull, chunk=chunk, sup=sup)
             _close(got, want)
 
 
 @pytest.mark.parametrize("name", sorted(BATCHES))
-@pytest.mark.parametrize("chunk", [1, 7, 1024])
-def test_sweep_and_hull_equal_cpu(name, chunk):
+@pytest.mark.parametrize("chunk,sup", [(1, 3), (7, 2), (1024, 256)])
+def test_sweep_and_hull_equal_cpu(name, chunk, sup):
     b = BATCHES[name]
     thr, tp, fp, off = _sweep_batch(b.values, b.offsets, b.pos, b.neg, b.label_start)
-    gthr, gtp, gfp, goff = gpu.sweep_batch(b, chunk=chunk)
+    gthr, gtp, gfp, goff = gpu.sweep_batch(b, chunk=chunk, sup=sup)
     np.testing.assert_array_equal(goff, off)
     np.testing.assert_array_equal(gthr, thr)
     np.testing.assert_allclose(gtp, tp, rtol=1e-12, atol=1e-12)
@@ -89,9 +91,9 @@ def test_empty_curve():
     b = _empty_curve_batch()
     for method in METHODS:
         want = _area_batch(b.values, b.offsets, b.pos, b.neg, b.label_start, method, False)
-        _close(gpu.area_batch(b, method, False, chunk=2), want)
+        _close(gpu.area_batch(b, method, False, chunk=2, sup=1), want)
         want = _area_batch(b.values, b.offsets, b.pos, b.neg, b.label_start, method, True)
-        _close(gpu.area_batch(b, method, True, chunk=2), want)
+        _close(gpu.area_batch(b, method, True, chunk=2, sup=1), want)
     thr, tp, fp, off = _sweep_batch(b.values, b.offsets, b.pos, b.neg, b.label_start)
     gthr, gtp, gfp, goff = gpu.sweep_batch(b, chunk=2)
     np.testing.assert_array_equal(goff, off)

@@ -70,14 +70,15 @@ def test_replicates_equal_reference(key, weights):
     np.testing.assert_allclose(res["estimate"], est["auc"], rtol=1e-12, atol=1e-12)
 
 
-@pytest.mark.parametrize("chunk", [1, 4, 1024])
-def test_kernel_chunking_does_not_change_replicates(chunk):
-    """Chunk boundaries (inside long tie runs at chunk=1, 4) change nothing."""
+@pytest.mark.parametrize("chunk,sup", [(1, 2), (4, 3), (1024, 256)])
+def test_kernel_chunking_does_not_change_replicates(chunk, sup):
+    """Chunk and super-chunk boundaries (inside long tie runs at chunk=1, 4) change
+    nothing."""
     rng = np.random.default_rng(3)
     df = _frame(rng)
     b = pack(df, score=["m2", "m1"], label="y", by="g")
     ref = gpu.poisson_replicates(b, area.DG, 5, 3, b.rows, chunk=1024)
-    got = gpu.poisson_replicates(b, area.DG, 5, 3, b.rows, chunk=chunk)
+    got = gpu.poisson_replicates(b, area.DG, 5, 3, b.rows, chunk=chunk, sup=sup)
     np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-12)
 
 

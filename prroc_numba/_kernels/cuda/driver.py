@@ -18,6 +18,7 @@ from numba import config, cuda
 from . import kernels as K
 
 CHUNK = 1024  # rows per chunk (a chunk grows to the end of a tie block that crosses it)
+SUPER = 256  # chunks per super-chunk of the two-level scan
 THREADS = 128
 _MAX_CELLS = 1 << 24  # (chunk, replicate) cells per launch: bounds memory to O(chunks * B)
 
@@ -60,7 +61,7 @@ def _device_sort(values, offsets):
 class Sorted:
     """A batch sorted and chunked on the device (see :mod:`.kernels` for the layout)."""
 
-    def __init__(self, batch, chunk=CHUNK, row_ids=None):
+    def __init__(self, batch, chunk=CHUNK, row_ids=None, sup=SUPER):
         offsets = np.ascontiguousarray(batch.offsets, dtype=np.int64)
         lengths = np.diff(offsets)
         self.n_curves = lengths.size
@@ -69,6 +70,14 @@ class Sorted:
         np.cumsum(n_chunks, out=chunk_off[1:])
         self.n_chunks = int(chunk_off[-1])
         chunk_curve = np.repeat(np.arange(self.n_curves, dtype=np.int64), n_chunks)
+        n_super = (n_chunks + sup - 1) // sup
+        super_off = np.zeros(self.n_curves + 1, dtype=np.int64)
+        np.cumsum(n_super, out=super_off[1:])
+        self.sup = int(sup)
+        self.n_super = int(super_off[-1])
+        self.super_off = cuda.to_device(super_off)
+        self.super_curve = cuda.to_device(
+            np.repeat(np.arange(self.n_curves, dtype=np.int64), n_super))
         n = int(offsets[-1])
         perm, self.xs = _device_sort(np.ascontiguousarray(batch.values, dtype=np.float64),
                                      offsets)
@@ -94,36 +103,42 @@ class Sorted:
         return (self.sp, self.sn, self.rid, self.row_ids, self.last, self.offsets,
                 self.chunk_curve, self.chunk_off, self.starts)
 
+    def _super_args(self):
+        return self.super_curve, self.super_off, self.chunk_off, self.sup
+
     def scan(self, use_counts, seed, b0, n_rep):
-        """Pass 1 and the scan: per-chunk starting (TP, FP, blocks), per-curve totals."""
-        cells = self.n_chunks * n_rep
-        ctp = cuda.device_array((self.n_chunks, n_rep), dtype=np.float64)
-        cfp = cuda.device_array((self.n_chunks, n_rep), dtype=np.float64)
-        cnv = cuda.device_array((self.n_chunks, n_rep), dtype=np.int64)
-        _launch(K.chunk_sums, cells, *self._rows(), use_counts, np.uint64(seed), b0,
-                ctp, cfp, cnv)
-        base = [cuda.device_array((self.n_chunks, n_rep), dtype=dt)
-                for dt in (np.float64, np.float64, np.int64)]
-        tot = [cuda.device_array((self.n_curves, n_rep), dtype=dt)
-               for dt in (np.float64, np.float64, np.int64)]
-        _launch(K.chunk_scan, self.n_curves * n_rep, self.chunk_off, ctp, cfp, cnv,
-                *base, *tot)
-        return base, tot
+        """Pass 1 and the two-level scan: local per-chunk and per-super-chunk starting
+        (TP, FP, blocks), per-curve totals."""
+        def arrays(n):
+            return [cuda.device_array((n, n_rep), dtype=dt)
+                    for dt in (np.float64, np.float64, np.int64)]
+        cells = arrays(self.n_chunks)
+        _launch(K.chunk_sums, self.n_chunks * n_rep, *self._rows(), use_counts,
+                np.uint64(seed), b0, *cells)
+        base, sums, sbase, tot = (arrays(self.n_chunks), arrays(self.n_super),
+                                  arrays(self.n_super), arrays(self.n_curves))
+        _launch(K.super_scan, self.n_super * n_rep, *self._super_args(), *cells, *base,
+                *sums)
+        _launch(K.chunk_scan, self.n_curves * n_rep, self.super_off, *sums, *sbase, *tot)
+        return base, sbase, tot
 
     def areas(self, method, use_counts=0, seed=0, b0=0, n_rep=1):
         """AUC per (curve, replicate), shape (n_curves, n_rep), on the device."""
-        (btp, bfp, _), (P, N, _) = self.scan(use_counts, seed, b0, n_rep)
+        (btp, bfp, _), (sbtp, sbfp, _), (P, N, _) = self.scan(use_counts, seed, b0, n_rep)
         partial = cuda.device_array((self.n_chunks, n_rep), dtype=np.float64)
         _launch(K.chunk_area, self.n_chunks * n_rep, *self._rows(), use_counts,
-                np.uint64(seed), b0, method, btp, bfp, partial)
+                np.uint64(seed), b0, method, self.super_off, self.sup, btp, bfp, sbtp,
+                sbfp, partial)
+        spart = cuda.device_array((self.n_super, n_rep), dtype=np.float64)
+        _launch(K.super_sum, self.n_super * n_rep, *self._super_args(), partial, spart)
         out = cuda.device_array((self.n_curves, n_rep), dtype=np.float64)
-        _launch(K.curve_area, self.n_curves * n_rep, self.chunk_off, partial, P, N,
+        _launch(K.curve_area, self.n_curves * n_rep, self.super_off, spart, P, N,
                 method, out)
         return out
 
     def sweep(self):
         """Device arrays ``(thr, tp, fp)`` and host ``out_offsets`` of every curve."""
-        (btp, bfp, bnv), (_, _, NV) = self.scan(0, 0, 0, 1)
+        base, sbase, (_, _, NV) = self.scan(0, 0, 0, 1)
         counts = NV.copy_to_host()[:, 0] + 1
         out_off = np.zeros(self.n_curves + 1, dtype=np.int64)
         np.cumsum(counts, out=out_off[1:])
@@ -134,8 +149,8 @@ class Sorted:
         d_off = cuda.to_device(out_off)
         _launch(K.origins, self.n_curves, d_off, thr, tp, fp)
         _launch(K.sweep_vertices, self.n_chunks, self.xs, self.sp, self.sn, self.last,
-                self.offsets, self.chunk_curve, self.chunk_off, self.starts, btp, bfp, bnv,
-                d_off, thr, tp, fp)
+                self.offsets, self.chunk_curve, self.chunk_off, self.starts, self.super_off,
+                self.sup, *base, *sbase, d_off, thr, tp, fp)
         return thr, tp, fp, out_off
 
 
@@ -151,9 +166,9 @@ def _hull_scratch(tp, fp, out_off):
 # ----------------------------------------------------------------- entry points (host)
 
 
-def area_batch(batch, method, hull, chunk=CHUNK):
+def area_batch(batch, method, hull, chunk=CHUNK, sup=SUPER):
     """One AUC per curve (float64, host), as :func:`prroc_numba._kernels.area._area_batch`."""
-    s = Sorted(batch, chunk)
+    s = Sorted(batch, chunk, sup=sup)
     if not hull:
         return s.areas(int(method)).copy_to_host()[:, 0]
     _, tp, fp, out_off = s.sweep()
@@ -163,9 +178,9 @@ def area_batch(batch, method, hull, chunk=CHUNK):
     return out.copy_to_host()
 
 
-def sweep_batch(batch, chunk=CHUNK):
+def sweep_batch(batch, chunk=CHUNK, sup=SUPER):
     """``(thr, tp, fp, out_offsets)`` on the host, as :func:`.sweep._sweep_batch`."""
-    thr, tp, fp, out_off = Sorted(batch, chunk).sweep()
+    thr, tp, fp, out_off = Sorted(batch, chunk, sup=sup).sweep()
     return thr.copy_to_host(), tp.copy_to_host(), fp.copy_to_host(), out_off
 
 
@@ -184,7 +199,7 @@ def hull_batch(tp, fp, out_off):
     return idx.astype(np.int64), h_off
 
 
-def poisson_replicates(batch, method, seed, n_boot, row_ids=None, chunk=CHUNK):
+def poisson_replicates(batch, method, seed, n_boot, row_ids=None, chunk=CHUNK, sup=SUPER):
     """Poisson-bootstrap AUCs, shape (n_curves, n_boot), host float64.
 
     Replicate ``b`` gives label row ``r`` the count ``poisson_count(replicate_key(seed, b),
@@ -192,7 +207,7 @@ def poisson_replicates(batch, method, seed, n_boot, row_ids=None, chunk=CHUNK):
     they are resampled paired. Replicates run in blocks so that the per-(chunk,
     replicate) arrays stay below ``_MAX_CELLS`` cells: memory O(N + chunks * block).
     """
-    s = Sorted(batch, chunk, row_ids)
+    s = Sorted(batch, chunk, row_ids, sup)
     out = np.empty((s.n_curves, n_boot))
     block = max(1, min(n_boot, _MAX_CELLS // max(s.n_chunks, 1)))
     for b0 in range(0, n_boot, block):  # a loop over blocks of replicates, not rows

@@ -16,13 +16,18 @@ from the same plain functions as on the CPU. Counts are never stored.
 
 1. :func:`chunk_sums` -- per (chunk, replicate): sums of TP and FP mass and the
    number of tie blocks;
-2. :func:`chunk_scan` -- per (curve, replicate): exclusive scan over the curve's chunks
-   (one thread walks the chunks; the chunk count is N / chunk) and the totals P, N;
+2. the scan over each curve's chunks, in two levels so that no thread walks more than
+   ``super`` chunks or super-chunks in series (a curve of 1e8 rows has ~1e5 chunks):
+   :func:`super_scan` -- per (super-chunk of ``super`` chunks, replicate): the local
+   exclusive scan and the super-chunk's totals; :func:`chunk_scan` over the super-chunks
+   -- per (curve, replicate): their exclusive scan and the totals P, N; a chunk's
+   starting counts are its local base plus its super-chunk's base (:func:`_super`);
 3. :func:`chunk_area` -- per (chunk, replicate): walk the chunk again from its starting
    (TP, FP) and add each vertex's segment term (:mod:`prroc_numba._kernels.segments`);
    tie blocks whose (resampled) mass is zero make no vertex, exactly as a zero-weight
    row is no row on the CPU;
-4. :func:`curve_area` -- per (curve, replicate): the sum over chunks, normalised.
+4. :func:`super_sum` then :func:`curve_area` -- the sum over chunks, in the same two
+   levels, normalised.
 
 Kernels are compiled with ``cache=True`` (the cold start of a later process reads the
 cache). No atomics and no warp-synchronous code: every thread writes its own cells, and sums
@@ -50,6 +55,60 @@ def _chunk_end(j, c, chunk_off, starts, offsets):
     if j + 1 < chunk_off[c + 1]:
         return starts[j + 1]
     return offsets[c + 1]
+
+
+@cuda.jit(device=True)
+def _super(j, c, chunk_off, super_off, sup):
+    """The super-chunk of chunk ``j`` (of curve ``c``)."""
+    return super_off[c] + (j - chunk_off[c]) // sup
+
+
+@cuda.jit(device=True)
+def _super_range(k, c, chunk_off, super_off, sup):
+    lo = chunk_off[c] + (k - super_off[c]) * sup
+    return lo, min(lo + sup, chunk_off[c + 1])
+
+
+@cuda.jit(cache=True)
+def super_scan(super_curve, super_off, chunk_off, sup, ctp, cfp, cnv, base_tp, base_fp,
+               base_nv, stp, sfp, snv):
+    """Per (super-chunk k, replicate): exclusive scan of its chunks, and its totals."""
+    tid = cuda.grid(1)
+    n_rep = ctp.shape[1]
+    k = tid // n_rep
+    b = tid - k * n_rep
+    if k >= super_curve.size:
+        return
+    lo, hi = _super_range(k, super_curve[k], chunk_off, super_off, sup)
+    t = 0.0
+    f = 0.0
+    nv = 0
+    for j in range(lo, hi):
+        base_tp[j, b] = t
+        base_fp[j, b] = f
+        base_nv[j, b] = nv
+        t += ctp[j, b]
+        f += cfp[j, b]
+        nv += cnv[j, b]
+    stp[k, b] = t
+    sfp[k, b] = f
+    snv[k, b] = nv
+
+
+@cuda.jit(cache=True)
+def super_sum(super_curve, super_off, chunk_off, sup, partial, spart):
+    """Per (super-chunk, replicate): the sum of its chunks' partial areas."""
+    tid = cuda.grid(1)
+    n_rep = partial.shape[1]
+    k = tid // n_rep
+    b = tid - k * n_rep
+    if k >= super_curve.size:
+        return
+    lo, hi = _super_range(k, super_curve[k], chunk_off, super_off, sup)
+    s = 0.0
+    for j in range(lo, hi):
+        s += partial[j, b]
+    spart[k, b] = s
 
 
 @cuda.jit(cache=True)
@@ -120,7 +179,8 @@ def chunk_sums(sp, sn, rid, row_ids, last, offsets, chunk_curve, chunk_off, star
 
 @cuda.jit(cache=True)
 def chunk_scan(chunk_off, ctp, cfp, cnv, base_tp, base_fp, base_nv, P, N, NV):
-    """Exclusive scan over each curve's chunks, per (curve, replicate); totals P, N, NV."""
+    """Exclusive scan over each curve's cells ``chunk_off[c]:chunk_off[c + 1]`` (here: the
+    super-chunks), per (curve, replicate); totals P, N, NV."""
     tid = cuda.grid(1)
     n_rep = ctp.shape[1]
     c = tid // n_rep
@@ -144,7 +204,8 @@ def chunk_scan(chunk_off, ctp, cfp, cnv, base_tp, base_fp, base_nv, P, N, NV):
 
 @cuda.jit(cache=True)
 def chunk_area(sp, sn, rid, row_ids, last, offsets, chunk_curve, chunk_off, starts,
-               use_counts, seed, b0, method, base_tp, base_fp, partial):
+               use_counts, seed, b0, method, super_off, sup, base_tp, base_fp, sbase_tp,
+               sbase_fp, partial):
     """Pass 2: per (chunk, replicate) the sum of the segment terms of its vertices."""
     tid = cuda.grid(1)
     n_rep = base_tp.shape[1]
@@ -155,8 +216,9 @@ def chunk_area(sp, sn, rid, row_ids, last, offsets, chunk_curve, chunk_off, star
     c = chunk_curve[j]
     e = _chunk_end(j, c, chunk_off, starts, offsets)
     key = _replicate_key(seed, b0 + b) if use_counts else seed
-    t = base_tp[j, b]
-    f = base_fp[j, b]
+    k_sup = _super(j, c, chunk_off, super_off, sup)
+    t = sbase_tp[k_sup, b] + base_tp[j, b]
+    f = sbase_fp[k_sup, b] + base_fp[j, b]
     pt = t
     pf = f
     s = 0.0
@@ -179,7 +241,8 @@ def chunk_area(sp, sn, rid, row_ids, last, offsets, chunk_curve, chunk_off, star
 
 @cuda.jit(cache=True)
 def curve_area(chunk_off, partial, P, N, method, out):
-    """Per (curve, replicate): the area from the chunks' partial sums (fixed order)."""
+    """Per (curve, replicate): the area from the partial sums of the cells
+    ``chunk_off[c]:chunk_off[c + 1]`` (here: the super-chunks), in a fixed order."""
     tid = cuda.grid(1)
     n_rep = partial.shape[1]
     c = tid // n_rep
@@ -193,17 +256,19 @@ def curve_area(chunk_off, partial, P, N, method, out):
 
 
 @cuda.jit(cache=True)
-def sweep_vertices(xs, sp, sn, last, offsets, chunk_curve, chunk_off, starts, base_tp,
-                   base_fp, base_nv, out_off, thr, tp, fp):
+def sweep_vertices(xs, sp, sn, last, offsets, chunk_curve, chunk_off, starts, super_off, sup,
+                   base_tp, base_fp, base_nv, sbase_tp, sbase_fp, sbase_nv, out_off, thr,
+                   tp, fp):
     """The sweep: one vertex per tie block at ``out_off[c] + 1 + (blocks before it)``."""
     j = cuda.grid(1)
     if j >= starts.size:
         return
     c = chunk_curve[j]
     e = _chunk_end(j, c, chunk_off, starts, offsets)
-    t = base_tp[j, 0]
-    f = base_fp[j, 0]
-    u = out_off[c] + 1 + base_nv[j, 0]
+    k = _super(j, c, chunk_off, super_off, sup)
+    t = sbase_tp[k, 0] + base_tp[j, 0]
+    f = sbase_fp[k, 0] + base_fp[j, 0]
+    u = out_off[c] + 1 + sbase_nv[k, 0] + base_nv[j, 0]
     for i in range(starts[j], e):
         t += sp[i]
         f += sn[i]
