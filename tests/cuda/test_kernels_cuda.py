@@ -112,3 +112,27 @@ def test_all_tied_curve_single_chunk_run():
     for method in METHODS:
         want = _area_batch(b.values, b.offsets, b.pos, b.neg, b.label_start, method, False)
         _close(gpu.area_batch(b, method, False, chunk=2), want)
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 5])
+def test_chunk_layout(chunk):
+    """Chunks partition each curve's sorted rows, start on tie-block starts, keep every
+    tie block whole; a chunk inside a tie run is empty (its rows go to the run's chunk)."""
+    from prroc_numba._kernels.cuda.driver import Sorted
+
+    x = np.array([3.0, 3, 3, 3, 3, 3, 2, 1, 1, 1, 0.5, 5, 5, 5, 5, 4])
+    y = np.array([1.0, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0])
+    b = pack(score=x, label=y, by=np.repeat([0, 1], [11, 5]))
+    s = Sorted(b, chunk)
+    starts, ends = s.starts.copy_to_host(), s.ends.copy_to_host()
+    xs = s.xs.copy_to_host()
+    chunk_off = s.chunk_off.copy_to_host()
+    for c in range(2):
+        a, e = b.offsets[c], b.offsets[c + 1]
+        rows = []
+        for j in range(chunk_off[c], chunk_off[c + 1]):
+            if ends[j] > starts[j]:
+                assert starts[j] == a or xs[starts[j]] != xs[starts[j] - 1]
+                assert ends[j] == e or xs[ends[j]] != xs[ends[j] - 1]
+                rows += range(starts[j], ends[j])
+        assert rows == list(range(a, e))

@@ -87,6 +87,9 @@ class Sorted:
         self.starts = cuda.device_array(self.n_chunks, dtype=np.int64)
         _launch(K.chunk_starts, self.n_chunks, self.xs, self.offsets, self.chunk_curve,
                 self.chunk_off, chunk, self.starts)
+        self.ends = cuda.device_array(self.n_chunks, dtype=np.int64)
+        _launch(K.chunk_ends, self.n_chunks, self.offsets, self.chunk_curve, self.chunk_off,
+                chunk, self.starts, self.ends)
         if row_ids is None:
             row_ids = np.arange(batch.pos.size, dtype=np.int64)
         self.row_ids = cuda.to_device(np.ascontiguousarray(row_ids, dtype=np.int64))
@@ -94,13 +97,13 @@ class Sorted:
         self.sn = cuda.device_array(n, dtype=np.float64)
         self.rid = cuda.device_array(n, dtype=np.int64)
         self.last = cuda.device_array(n, dtype=np.uint8)
-        _launch(K.gather, self.n_chunks, perm, self.xs, self.offsets,
+        _launch(K.gather, self.n_chunks, perm, self.xs, self.offsets, self.ends,
                 cuda.to_device(np.ascontiguousarray(batch.label_start, dtype=np.int64)),
                 cuda.to_device(batch.pos), cuda.to_device(batch.neg), self.chunk_curve,
                 self.chunk_off, self.starts, self.sp, self.sn, self.rid, self.last)
 
     def _rows(self):
-        return (self.sp, self.sn, self.rid, self.row_ids, self.last, self.offsets,
+        return (self.sp, self.sn, self.rid, self.row_ids, self.last, self.ends,
                 self.chunk_curve, self.chunk_off, self.starts)
 
     def _super_args(self):
@@ -149,7 +152,7 @@ class Sorted:
         d_off = cuda.to_device(out_off)
         _launch(K.origins, self.n_curves, d_off, thr, tp, fp)
         _launch(K.sweep_vertices, self.n_chunks, self.xs, self.sp, self.sn, self.last,
-                self.offsets, self.chunk_curve, self.chunk_off, self.starts, self.super_off,
+                self.ends, self.chunk_curve, self.chunk_off, self.starts, self.super_off,
                 self.sup, *base, *sbase, d_off, thr, tp, fp)
         return thr, tp, fp, out_off
 

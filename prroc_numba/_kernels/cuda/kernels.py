@@ -4,8 +4,9 @@ Layout (built by :mod:`prroc_numba._kernels.cuda.driver`): every curve's rows so
 descending score (``xs``), their positive/negative mass and label-row id gathered into
 sorted order (``sp``, ``sn``, ``rid``) and ``last[i] = 1`` at the last row of each block
 of tied scores. Each curve is cut into chunks of about ``chunk`` rows whose starts fall
-on tie-block starts (``starts``; ``chunk_off`` are the CSR offsets of the chunks per
-curve), so no tie block spans two chunks. A chunk may be empty (inside a long tie run).
+on tie-block starts (``starts``, ``ends``; ``chunk_off`` are the CSR offsets of the chunks
+per curve), so no tie block spans two chunks. A chunk whose nominal rows lie inside a
+tie run is empty, and the chunk holding the run's start takes the whole run.
 
 Every pass runs one thread per (chunk, replicate); the threads of a warp take
 consecutive replicates of the *same* chunk, so their loads of the chunk's rows are
@@ -51,10 +52,8 @@ _hull_into = cuda.jit(device=True)(_hull_into_cpu.py_func)
 
 
 @cuda.jit(device=True)
-def _chunk_end(j, c, chunk_off, starts, offsets):
-    if j + 1 < chunk_off[c + 1]:
-        return starts[j + 1]
-    return offsets[c + 1]
+def _chunk_end(j, c, chunk_off, starts, ends):
+    return ends[j]
 
 
 @cuda.jit(device=True)
@@ -111,23 +110,48 @@ def super_sum(super_curve, super_off, chunk_off, sup, partial, spart):
     spart[k, b] = s
 
 
+@cuda.jit(device=True)
+def _nominal_end(j, c, offsets, chunk_off, chunk):
+    return min(offsets[c] + (j - chunk_off[c] + 1) * chunk, offsets[c + 1])
+
+
 @cuda.jit(cache=True)
 def chunk_starts(xs, offsets, chunk_curve, chunk_off, chunk, starts):
-    """``starts[j]``: the first tie-block start at or after chunk j's nominal start."""
+    """``starts[j]``: the first tie-block start in chunk j's nominal rows, or the nominal
+    end when a tie run covers them all (then chunk j is empty). Reads at most ``chunk``
+    rows per thread, whatever the tie runs."""
     j = cuda.grid(1)
     if j >= starts.size:
         return
     c = chunk_curve[j]
     a = offsets[c]
-    b = offsets[c + 1]
     p = a + (j - chunk_off[c]) * chunk
-    while p > a and p < b and xs[p] == xs[p - 1]:
+    q = _nominal_end(j, c, offsets, chunk_off, chunk)
+    while p > a and p < q and xs[p] == xs[p - 1]:
         p += 1
     starts[j] = p
 
 
 @cuda.jit(cache=True)
-def gather(perm, xs, offsets, label_start, pos, neg, chunk_curve, chunk_off, starts,
+def chunk_ends(offsets, chunk_curve, chunk_off, chunk, starts, ends):
+    """``ends[j]``: the next chunk's tie-block start (skipping chunks inside a tie run),
+    or the curve's end; an empty chunk ends where it starts."""
+    j = cuda.grid(1)
+    if j >= starts.size:
+        return
+    c = chunk_curve[j]
+    if starts[j] >= _nominal_end(j, c, offsets, chunk_off, chunk):
+        ends[j] = starts[j]
+        return
+    jj = j + 1
+    while jj < chunk_off[c + 1] and starts[jj] >= _nominal_end(jj, c, offsets, chunk_off,
+                                                               chunk):
+        jj += 1
+    ends[j] = starts[jj] if jj < chunk_off[c + 1] else offsets[c + 1]
+
+
+@cuda.jit(cache=True)
+def gather(perm, xs, offsets, ends, label_start, pos, neg, chunk_curve, chunk_off, starts,
            sp, sn, rid, last):
     """Rows' masses and label-row ids in sorted order, and the tie-block ends."""
     j = cuda.grid(1)
@@ -136,7 +160,7 @@ def gather(perm, xs, offsets, label_start, pos, neg, chunk_curve, chunk_off, sta
     c = chunk_curve[j]
     a = offsets[c]
     ls = label_start[c]
-    e = _chunk_end(j, c, chunk_off, starts, offsets)
+    e = _chunk_end(j, c, chunk_off, starts, ends)
     for i in range(starts[j], e):
         r = ls + perm[i] - a
         sp[i] = pos[r]
@@ -146,7 +170,7 @@ def gather(perm, xs, offsets, label_start, pos, neg, chunk_curve, chunk_off, sta
 
 
 @cuda.jit(cache=True)
-def chunk_sums(sp, sn, rid, row_ids, last, offsets, chunk_curve, chunk_off, starts,
+def chunk_sums(sp, sn, rid, row_ids, last, ends, chunk_curve, chunk_off, starts,
                use_counts, seed, b0, ctp, cfp, cnv):
     """Pass 1: per (chunk j, replicate b) the chunk's TP and FP mass and tie blocks."""
     tid = cuda.grid(1)
@@ -156,7 +180,7 @@ def chunk_sums(sp, sn, rid, row_ids, last, offsets, chunk_curve, chunk_off, star
     if j >= starts.size:
         return
     c = chunk_curve[j]
-    e = _chunk_end(j, c, chunk_off, starts, offsets)
+    e = _chunk_end(j, c, chunk_off, starts, ends)
     key = _replicate_key(seed, b0 + b) if use_counts else seed
     t = 0.0
     f = 0.0
@@ -203,7 +227,7 @@ def chunk_scan(chunk_off, ctp, cfp, cnv, base_tp, base_fp, base_nv, P, N, NV):
 
 
 @cuda.jit(cache=True)
-def chunk_area(sp, sn, rid, row_ids, last, offsets, chunk_curve, chunk_off, starts,
+def chunk_area(sp, sn, rid, row_ids, last, ends, chunk_curve, chunk_off, starts,
                use_counts, seed, b0, method, super_off, sup, base_tp, base_fp, sbase_tp,
                sbase_fp, partial):
     """Pass 2: per (chunk, replicate) the sum of the segment terms of its vertices."""
@@ -214,7 +238,7 @@ def chunk_area(sp, sn, rid, row_ids, last, offsets, chunk_curve, chunk_off, star
     if j >= starts.size:
         return
     c = chunk_curve[j]
-    e = _chunk_end(j, c, chunk_off, starts, offsets)
+    e = _chunk_end(j, c, chunk_off, starts, ends)
     key = _replicate_key(seed, b0 + b) if use_counts else seed
     k_sup = _super(j, c, chunk_off, super_off, sup)
     t = sbase_tp[k_sup, b] + base_tp[j, b]
@@ -256,7 +280,7 @@ def curve_area(chunk_off, partial, P, N, method, out):
 
 
 @cuda.jit(cache=True)
-def sweep_vertices(xs, sp, sn, last, offsets, chunk_curve, chunk_off, starts, super_off, sup,
+def sweep_vertices(xs, sp, sn, last, ends, chunk_curve, chunk_off, starts, super_off, sup,
                    base_tp, base_fp, base_nv, sbase_tp, sbase_fp, sbase_nv, out_off, thr,
                    tp, fp):
     """The sweep: one vertex per tie block at ``out_off[c] + 1 + (blocks before it)``."""
@@ -264,7 +288,7 @@ def sweep_vertices(xs, sp, sn, last, offsets, chunk_curve, chunk_off, starts, su
     if j >= starts.size:
         return
     c = chunk_curve[j]
-    e = _chunk_end(j, c, chunk_off, starts, offsets)
+    e = _chunk_end(j, c, chunk_off, starts, ends)
     k = _super(j, c, chunk_off, super_off, sup)
     t = sbase_tp[k, 0] + base_tp[j, 0]
     f = sbase_fp[k, 0] + base_fp[j, 0]
