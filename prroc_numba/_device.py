@@ -13,14 +13,6 @@ and everything after it run on the device.
 from __future__ import annotations
 
 DEVICES = ("cpu", "cuda")
-
-DEVICE_DOC = """
-    device : {"cpu", "cuda"}, default=None
-        Where the kernels run. None: ``"cuda"`` when ``score``/``label``/``weight`` are
-        GPU arrays (CuPy, PyTorch CUDA tensors, ``__cuda_array_interface__``, DLPack),
-        else ``"cpu"``. ``"cuda"`` needs ``pip install 'prroc-numba[cuda]'`` and a GPU;
-        inputs are validated on the host, then sorted, swept and summed on the GPU.
-        The result is the same frame; ``frame.attrs["device"]`` says which ran."""
 _DLPACK_CUDA = (2, 3, 13)  # kDLCUDA, kDLCUDAHost, kDLCUDAManaged
 
 INSTALL = ("pip install 'prroc-numba[cuda]' (numba-cuda; CuPy is optional and sorts on "
