@@ -136,3 +136,19 @@ def test_chunk_layout(chunk):
                 assert ends[j] == e or xs[ends[j]] != xs[ends[j] - 1]
                 rows += range(starts[j], ends[j])
         assert rows == list(range(a, e))
+
+
+@pytest.mark.gpu
+def test_device_sort_equals_host_sort(monkeypatch):
+    """On a GPU with CuPy: the device sort (cupy) gives what the host fallback gives."""
+    pytest.importorskip("cupy")
+    from prroc_numba._kernels.cuda import driver
+
+    b = BATCHES["long_ties"]
+    with_cupy = [gpu.area_batch(b, m, False) for m in METHODS]
+    sweep = gpu.sweep_batch(b)
+    monkeypatch.setattr(driver, "_cupy", lambda: None)
+    for m, got in zip(METHODS, with_cupy):
+        _close(got, gpu.area_batch(b, m, False))
+    for got, want in zip(sweep, gpu.sweep_batch(b)):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
