@@ -86,19 +86,19 @@ def backend():
     return kernels
 
 
-def prepare(device, score, label, weight=None):
+def prepare(device, score, label, weight=None, by=None):
     """Resolve ``device`` and bring GPU arrays among the inputs to the host.
 
     ``device=None`` picks "cuda" when any of ``score``, ``label``, ``weight`` is a GPU
-    array, else "cpu". Returns ``(device, score, label, weight)``.
+    array, else "cpu". Returns ``(device, score, label, weight, by)``.
     """
     if device is not None and device not in DEVICES:
         raise ValueError(f"device={device!r} is not known; use 'cpu' or 'cuda' (or None: "
                          "'cuda' when the arrays are on a GPU)")
-    args = [score, label, weight]
+    args = [score, label, weight, by]
     on_gpu = [is_gpu_array(a) for a in args]
     if device is None:
-        device = "cuda" if any(on_gpu) else "cpu"
+        device = "cuda" if any(on_gpu[:3]) else "cpu"
     if device == "cuda":
         backend()  # fail early and clearly
     args = [to_host(a) if g else a for a, g in zip(args, on_gpu)]

@@ -46,7 +46,7 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
     1  b  1.0
     """
     code = method_code(curve, method)
-    device, score, label, weight = _device.prepare(device, score, label, weight)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
     if device == "cuda":

@@ -256,7 +256,7 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
     if adjust not in ADJUSTMENTS:
         raise ValueError(f"adjust={adjust!r} is not known; use one of {ADJUSTMENTS}")
     check_n_boot(n_boot)
-    device, score, label, weight = _device.prepare(device, score, label, weight)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     check_level(level)
     if isinstance(score, str) or (not isinstance(score, (list, tuple, pd.DataFrame))
                                   and np.ndim(score) < 2):

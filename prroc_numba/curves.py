@@ -110,7 +110,7 @@ def confusion(data=None, *, score, label, by=None, weight=None, thresholds=None,
     4  b        inf  0.0  0.0  2.0  2.0
     5  b        1.0  2.0  2.0  0.0  0.0
     """
-    device, score, label, weight = _device.prepare(device, score, label, weight)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
     thr, tp, fp, off, Pp, Np, _, _ = _points(batch, thresholds, device=device)
@@ -165,7 +165,7 @@ def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thre
     3        1.0  1.0  1.0  2.0  2.0
     """
     _check_hull_thresholds(hull, thresholds)
-    device, score, label, weight = _device.prepare(device, score, label, weight)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
     thr, tp, fp, off, Pp, Np, P, N = _points(batch, thresholds, bool(hull), device)
@@ -287,7 +287,7 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
         if isinstance(recall_step, bool) or not isinstance(recall_step, (int, float, np.number)) \
                 or not 0 < float(recall_step) <= 1:
             raise ValueError(f"recall_step must be a number in (0, 1], got {recall_step!r}")
-    device, score, label, weight = _device.prepare(device, score, label, weight)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
     thr, tp, fp, off, Pp, _, P, _ = _points(batch, thresholds, bool(hull), device)

@@ -99,7 +99,7 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
         raise ValueError(f"interval={interval!r} is not known; use one of {INTERVALS}")
     check_n_boot(n_boot)
     check_level(level)
-    device, score, label, weight = _device.prepare(device, score, label, weight)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     if device == "cuda" and interval == "bca":
         raise ValueError("interval='bca' needs the jackknife, which runs on the CPU only; "
                          "use interval='percentile' or 'basic', or device='cpu'")

@@ -71,6 +71,10 @@ def test_gpu_arrays_select_the_gpu():
     assert got.attrs["device"] == "cuda"
     assert got.auc.iloc[0] == pytest.approx(prn.auc(score=x, label=y).auc.iloc[0], abs=1e-12)
     assert prn.auc(score=d_x, label=d_y, device="cpu").attrs["device"] == "cpu"
+    g = np.repeat([0, 1], 25)
+    by_gpu = prn.auc(score=d_x, label=d_y, by=cuda.to_device(g))
+    pd.testing.assert_frame_equal(by_gpu, prn.auc(score=x, label=y, by=g),
+                                  check_exact=False, rtol=1e-12, atol=1e-12)
     assert prn.auc_pr(d_y, d_x, method="ap") == pytest.approx(
         prn.auc_pr(y, x, method="ap"), abs=1e-12)
     assert prn.auc_roc(d_y, d_x) == pytest.approx(prn.auc_roc(y, x), abs=1e-12)
