@@ -456,19 +456,15 @@ def pack_multi(data, *, score, label, by, weight, multiclass, classes, average,
                 M * len(specs), np.asarray(out_idx, dtype=np.int64),
                 np.asarray(coefs, dtype=np.float64), okeys)
     return Batch(vals, offsets, pos, neg, group_offsets,
-                 np.asarray(curve_block, dtype=np.int64), keys, M * len(specs), rows)
+                 np.asarray(curve_block, dtype=np.int64), keys, M * len(specs), multi=rows)
 
 
-def check_curves(batch, average, fn):
-    """Curve functions give per-class curves or the micro curve, not averaged areas."""
-    if batch.multi is None:
-        return
-    if average in ("macro", "weighted"):
-        raise ValueError(
-            f"{fn}(average={average!r}) would average curves; average= 'macro'/'weighted' "
-            "apply to areas (auc, bootstrap, compare). Use average=None for one curve per "
-            "class (then average_curves) or average='micro' for the pooled curve"
-        )
+def check_device(batch, device):
+    """Multiclass/multilabel batches run on the CPU (their per-curve label rows and
+    row map are not wired into the GPU kernels yet)."""
+    if batch.multi is not None and device == "cuda":
+        raise ValueError("multiclass and multilabel input run on the CPU for now; pass "
+                         "device='cpu' (or leave device= unset with host arrays)")
 
 
 def curves_frame(batch, columns):

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _device
 from . import _schema as S
 from ._checks import method_code
 from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.area import _area_batch
-from ._multiclass import check_args
+from ._multiclass import check_args, check_device
 from ._multiclass import curves_frame as multi_frame
 from ._ragged import pack, warn_undefined
 
@@ -21,13 +22,15 @@ from ._ragged import pack, warn_undefined
 @with_output
 @fill_doc
 def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=None, hull=False,
-        pos_label=None, soft_labels=False, multiclass=None, classes=None, average=None):
+        pos_label=None, soft_labels=False, multiclass=None, classes=None, average=None,
+        device=None):
     """Area under the PR or ROC curve of many curves at once.
 
     Parameters
     ----------
     {shared}
     {methods}
+    {device}
 
     Returns
     -------
@@ -50,30 +53,37 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
     code = method_code(curve, method)
     if multiclass == "ovo":
         check_args(multiclass, classes, average, False, curve)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels, multiclass=multiclass,
                  classes=classes, average=average)
-    out = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start,
-                      code, bool(hull))
+    check_device(batch, device)
+    if device == "cuda":
+        out = _device.backend().area_batch(batch, code, bool(hull))
+    else:
+        out = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg,
+                          batch.label_start, code, bool(hull))
     P, N = batch.totals()
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
     warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
                    + (" or no negatives)" if curve == "roc" else ")") + ": NaN")
-    return multi_frame(batch, {S.AUC: out})
+    return _device.tag(multi_frame(batch, {S.AUC: out}), device)
 
 
-def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label):
-    s = np.asarray(y_score)
-    if s.ndim != 1:
+
+def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label, device):
+    s = y_score if _device.is_gpu_array(y_score) else np.asarray(y_score)
+    if len(s.shape) != 1:
         raise ValueError(
             f"y_score must be 1-D (one curve), got shape {s.shape}; use auc() for many curves"
         )
     frame = auc.__wrapped__(score=s, label=y_true, weight=sample_weight, curve=curve,
-                            method=method, hull=hull, pos_label=pos_label)
+                            method=method, hull=hull, pos_label=pos_label, device=device)
     return float(frame[S.AUC].iloc[0])
 
 
-def auc_pr(y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_label=None):
+def auc_pr(y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_label=None,
+           device=None):
     """Area under one precision-recall curve (scikit-learn style).
 
     Parameters
@@ -88,6 +98,8 @@ def auc_pr(y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_
     hull : bool, default=False
         Area under the achievable PR curve.
     pos_label : scalar, default=None
+    device : {"cpu", "cuda"}, default=None
+        See :func:`auc`; GPU arrays run on the GPU.
 
     Returns
     -------
@@ -99,10 +111,10 @@ def auc_pr(y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_
     >>> round(prn.auc_pr([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], method="ap"), 6)
     0.833333
     """
-    return _one(y_true, y_score, sample_weight, "pr", method, hull, pos_label)
+    return _one(y_true, y_score, sample_weight, "pr", method, hull, pos_label, device)
 
 
-def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None):
+def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None, device=None):
     """Area under one ROC curve (scikit-learn's ``roc_auc_score`` for binary labels).
 
     Parameters
@@ -113,6 +125,8 @@ def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None):
     hull : bool, default=False
         Area under the ROC convex hull.
     pos_label : scalar, default=None
+    device : {"cpu", "cuda"}, default=None
+        See :func:`auc`; GPU arrays run on the GPU.
 
     Returns
     -------
@@ -124,4 +138,4 @@ def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None):
     >>> prn.auc_roc([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
     0.75
     """
-    return _one(y_true, y_score, sample_weight, "roc", None, hull, pos_label)
+    return _one(y_true, y_score, sample_weight, "roc", None, hull, pos_label, device)

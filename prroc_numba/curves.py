@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _device
 from . import _frames as F
 from . import _schema as S
 from ._dataframes import with_output
@@ -17,15 +18,28 @@ from ._kernels import densify
 from ._kernels.hull import _hull_batch
 from ._kernels.sweep import _sweep_batch
 from ._kernels.thresholds import _counts_at_batch
+from ._multiclass import check_device
 from ._ragged import pack, warn_undefined
 from ._thresholds import ragged_thresholds
 
 
-def _points(batch, thresholds, hull=False):
+def _points(batch, thresholds, hull=False, device="cpu"):
     """Sweep (or counts at ``thresholds``), then optionally the hull vertices.
 
     Returns thr, tp, fp, out_offsets and P, N per point, P, N per curve.
     """
+    if device == "cuda":
+        if thresholds is not None:
+            raise ValueError("thresholds= is evaluated on the CPU only; pass device='cpu' "
+                             "(or leave device=None with host arrays)")
+        gpu = _device.backend()
+        thr, tp, fp, off = gpu.sweep_batch(batch)
+        if hull:
+            idx, off = gpu.hull_batch(tp, fp, off)
+            thr, tp, fp = thr[idx], tp[idx], fp[idx]
+        P, N = batch.totals()
+        lengths = np.diff(off)
+        return thr, tp, fp, off, np.repeat(P, lengths), np.repeat(N, lengths), P, N
     if thresholds is None:
         thr, tp, fp, off = _sweep_batch(
             batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
@@ -43,7 +57,7 @@ def _points(batch, thresholds, hull=False):
 
 
 def _pack_curves(data, score, label, by, weight, pos_label, soft_labels, multiclass, classes,
-                 average):
+                 average, device="cpu"):
     """pack(), with the multiclass arguments of the curve functions checked."""
     if multiclass == "ovo" or average in ("macro", "weighted"):
         raise ValueError(
@@ -51,9 +65,11 @@ def _pack_curves(data, score, label, by, weight, pos_label, soft_labels, multicl
             "single curve; use multiclass='ovr' with average=None (one curve per class) or "
             "'micro' (the pooled curve). Averaged areas: auc(..., average='macro')"
         )
-    return pack(data, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-                soft_labels=soft_labels, multiclass=multiclass, classes=classes,
-                average=average)
+    batch = pack(data, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
+                 soft_labels=soft_labels, multiclass=multiclass, classes=classes,
+                 average=average)
+    check_device(batch, device)
+    return batch
 
 
 def _check_hull_thresholds(hull, thresholds):
@@ -68,13 +84,15 @@ def _check_hull_thresholds(hull, thresholds):
 @with_output
 @fill_doc
 def confusion(data=None, *, score, label, by=None, weight=None, thresholds=None,
-              pos_label=None, soft_labels=False, multiclass=None, classes=None, average=None):
+              pos_label=None, soft_labels=False, multiclass=None, classes=None, average=None,
+              device=None):
     """Confusion matrix at every distinct score, for many curves at once.
 
     Parameters
     ----------
     {shared}
     {thresholds}
+    {device}
 
     Returns
     -------
@@ -112,18 +130,20 @@ def confusion(data=None, *, score, label, by=None, weight=None, thresholds=None,
     4  b        inf  0.0  0.0  2.0  2.0
     5  b        1.0  2.0  2.0  0.0  0.0
     """
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = _pack_curves(data, score, label, by, weight, pos_label, soft_labels, multiclass,
-                         classes, average)
-    thr, tp, fp, off, Pp, Np, _, _ = _points(batch, thresholds)
-    return F.points_frame(batch.keys, off, {
+                         classes, average, device)
+    thr, tp, fp, off, Pp, Np, _, _ = _points(batch, thresholds, device=device)
+    return _device.tag(F.points_frame(batch.keys, off, {
         S.THRESHOLD: thr, S.TP: tp, S.FP: fp, S.FN: Pp - tp, S.TN: Np - fp,
-    })
+    }), device)
 
 
 @with_output
 @fill_doc
 def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thresholds=None,
-              pos_label=None, soft_labels=False, multiclass=None, classes=None, average=None):
+              pos_label=None, soft_labels=False, multiclass=None, classes=None, average=None,
+              device=None):
     """ROC curves (every distinct threshold, or their convex hull) for many curves at once.
 
     Parameters
@@ -138,6 +158,7 @@ def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thre
         weighted counts, so it works with sample weights and soft labels.
     {thresholds}
         Cannot be combined with ``hull=True``.
+    {device}
 
     Returns
     -------
@@ -166,16 +187,17 @@ def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thre
     3        1.0  1.0  1.0  2.0  2.0
     """
     _check_hull_thresholds(hull, thresholds)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = _pack_curves(data, score, label, by, weight, pos_label, soft_labels, multiclass,
-                         classes, average)
-    thr, tp, fp, off, Pp, Np, P, N = _points(batch, thresholds, bool(hull))
+                         classes, average, device)
+    thr, tp, fp, off, Pp, Np, P, N = _points(batch, thresholds, bool(hull), device)
     warn_undefined(batch, (P <= 0) | (N <= 0), "no positives or no negatives: tpr or fpr is NaN")
     with np.errstate(divide="ignore", invalid="ignore"):
         fpr = np.where(Np > 0, fp / Np, np.nan)
         tpr = np.where(Pp > 0, tp / Pp, np.nan)
-    return F.points_frame(batch.keys, off, {
+    return _device.tag(F.points_frame(batch.keys, off, {
         S.THRESHOLD: thr, S.FPR: fpr, S.TPR: tpr, S.TP: tp, S.FP: fp,
-    })
+    }), device)
 
 
 _INTERPOLATE = {"dg": densify.DG, "continuous": densify.CONTINUOUS}
@@ -185,7 +207,7 @@ _INTERPOLATE = {"dg": densify.DG, "continuous": densify.CONTINUOUS}
 @fill_doc
 def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, interpolate=None,
              thresholds=None, pos_label=None, soft_labels=False, recall_step=None,
-             multiclass=None, classes=None, average=None):
+             multiclass=None, classes=None, average=None, device=None):
     """Precision-recall curves for many curves at once: raw, achievable, interpolated.
 
     Parameters
@@ -219,6 +241,9 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
     recall_step : float in (0, 1], default=None
         Largest recall gap between points for ``interpolate="continuous"`` (None means
         0.01); only valid with that option.
+    {device}
+        The sweep and the hull run on the device; interpolation of the (few) vertices
+        runs on the host.
 
     Returns
     -------
@@ -285,9 +310,10 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
         if isinstance(recall_step, bool) or not isinstance(recall_step, (int, float, np.number)) \
                 or not 0 < float(recall_step) <= 1:
             raise ValueError(f"recall_step must be a number in (0, 1], got {recall_step!r}")
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = _pack_curves(data, score, label, by, weight, pos_label, soft_labels, multiclass,
-                         classes, average)
-    thr, tp, fp, off, Pp, _, P, _ = _points(batch, thresholds, bool(hull))
+                         classes, average, device)
+    thr, tp, fp, off, Pp, _, P, _ = _points(batch, thresholds, bool(hull), device)
     warn_undefined(batch, P <= 0, "no positives: recall is NaN")
     if interpolate is not None:
         step = 0.01 if recall_step is None else float(recall_step)
@@ -302,9 +328,9 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
         precision = densify._precision_flat_start(tp, fp, off)
     else:
         precision = _raw_precision(tp, fp, off)
-    return F.points_frame(batch.keys, off, {
+    return _device.tag(F.points_frame(batch.keys, off, {
         S.THRESHOLD: thr, S.RECALL: recall, S.PRECISION: precision, S.TP: tp, S.FP: fp,
-    })
+    }), device)
 
 
 def _raw_precision(tp, fp, off):

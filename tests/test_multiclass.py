@@ -328,3 +328,10 @@ def test_rows_reduce_nan_rules():
                             pd.DataFrame(index=range(1)))
     assert rows.reduce(np.array([0.2, 0.4, np.nan]))[0] == pytest.approx(0.3)
     assert np.isnan(rows.reduce(np.array([np.nan, 0.4, 0.1]))[0])
+
+
+def test_multiclass_runs_on_the_cpu(df):
+    batch = pack(df, score=CLASSES, label="y", multiclass="ovr")
+    _multiclass.check_device(batch, "cpu")
+    with pytest.raises(ValueError, match="run on the CPU for now"):
+        _multiclass.check_device(batch, "cuda")
