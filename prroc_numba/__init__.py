@@ -1,7 +1,7 @@
 """prroc_numba: correct and fast precision-recall and ROC analysis for many curves at once.
 
 Public API (see ``DESIGN.md``): :func:`confusion`, :func:`roc_curve`, :func:`pr_curve`,
-:func:`auc`, :func:`auc_pr`, :func:`auc_roc`;
+:func:`auc`, :func:`auc_pr`, :func:`auc_roc`, :func:`metrics`;
 curves given as points (:class:`PRCurve`, :class:`ROCCurve`) and many curves on shared
 grids (:func:`interpolate`, :func:`interpolate_matrix`, :func:`average_curves`);
 bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_curve`,
@@ -12,7 +12,7 @@ from ._ragged import UndefinedMetricWarning
 from .bootstrap import bootstrap, bootstrap_curve  # (issue 5)
 from .compare import compare, delong  # (issue 5)
 from .curves import confusion, pr_curve, roc_curve
-from .metrics import auc, auc_pr, auc_roc
+from .areas import auc, auc_pr, auc_roc, metrics
 from .points import PRCurve, ROCCurve, average_curves, interpolate, interpolate_matrix
 
 __version__ = "0.1.0"
@@ -32,6 +32,7 @@ __all__ = [
     "delong",
     "interpolate",
     "interpolate_matrix",
+    "metrics",
     "pr_curve",
     "roc_curve",
 ]

@@ -15,7 +15,6 @@ from statistics import NormalDist
 import numpy as np
 
 from . import _frames as F
-from ._kernels.area import _area_batch
 from ._kernels.curve_grid import _grid_batch
 from ._kernels.resample import (
     POISSON_MAX,
@@ -28,6 +27,7 @@ from ._kernels.resample import (
     _segments_batch,
 )
 from ._kernels.sweep import _sweep_batch
+from .areas import _areas
 from ._methods import method_code
 from ._ragged import UndefinedMetricWarning, pack, warn_undefined
 from .curves import _doc
@@ -268,8 +268,7 @@ def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, str
                  pos_label=pos_label, soft_labels=soft_labels)
     plan = _Plan(batch, stratified)
     hull = bool(hull)
-    est = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start,
-                      code, hull)
+    est = _areas(batch, [code], [hull])[:, 0]
     P, N = batch.totals()
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
     warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"

@@ -12,8 +12,10 @@ import numpy as np
 from . import _frames as F
 from ._kernels import densify
 from ._kernels.hull import _hull_batch
+from ._kernels.split_sort import _split_sweep_batch
 from ._kernels.sweep import _sweep_batch
 from ._kernels.thresholds import _counts_at_batch
+from ._presort import split_sorted
 from ._ragged import pack, warn_undefined
 from ._thresholds import ragged_thresholds
 
@@ -66,7 +68,10 @@ def _points(batch, thresholds, hull=False):
 
     Returns thr, tp, fp, out_offsets and P, N per point, P, N per curve.
     """
-    if thresholds is None:
+    split = split_sorted(batch) if thresholds is None else None
+    if split is not None:  # hard, unweighted labels: keys-only sorts, no argsort
+        thr, tp, fp, off = _split_sweep_batch(split[0], batch.offsets, split[1])
+    elif thresholds is None:
         thr, tp, fp, off = _sweep_batch(
             batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
         )

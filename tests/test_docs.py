@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-PUBLIC_MODULES = ["prroc_numba.curves", "prroc_numba.metrics",
+PUBLIC_MODULES = ["prroc_numba.curves", "prroc_numba.areas",
                   "prroc_numba.bootstrap", "prroc_numba.compare", "prroc_numba.data",
                   "prroc_numba.cli"]
 

@@ -217,14 +217,38 @@ def _area_of_sweep(tp, fp, method, hull):
     return _area(tp, fp, method)
 
 
-@jit(parallel=True)
-def _area_batch(values, offsets, pos, neg, label_start, method, hull):
-    """Fused sort + sweep (+ hull) + area for every curve of a ragged batch.
+@jit
+def _areas_of_sweep(tp, fp, codes, hulls, out):
+    """Write area ``k`` (estimator ``codes[k]``, on the hull where ``hulls[k]``) of one
+    curve's sweep into ``out[k]``; the hull is taken once, whatever the number of areas."""
+    need_hull = False
+    for k in range(codes.size):
+        need_hull = need_hull or hulls[k]
+    if need_hull:
+        idx = _hull_indices(tp, fp)
+        htp = tp[idx]
+        hfp = fp[idx]
+    else:
+        htp = tp[:0]
+        hfp = fp[:0]
+    for k in range(codes.size):
+        if hulls[k]:
+            out[k] = _area(htp, hfp, codes[k])
+        else:
+            out[k] = _area(tp, fp, codes[k])
 
-    Returns a float64 array of one area per curve; nothing of size N outlives a curve.
+
+@jit(parallel=True)
+def _areas_batch(values, offsets, pos, neg, label_start, codes, hulls):
+    """Fused sort + sweep (+ hull) + every requested area, for every curve of a batch.
+
+    ``codes[k]``/``hulls[k]`` name area ``k``; returns float64 ``(n_curves, codes.size)``.
+    One sort and one sweep per curve; nothing of size N outlives a curve. (Hard,
+    unweighted labels take :func:`.split_sort._split_areas_batch` instead, without the
+    argsort.)
     """
     n_curves = offsets.size - 1
-    out = np.empty(n_curves)
+    out = np.empty((n_curves, codes.size))
     for c in prange(n_curves):
         a = offsets[c]
         b = offsets[c + 1]
@@ -235,5 +259,5 @@ def _area_batch(values, offsets, pos, neg, label_start, method, hull):
         tp = np.empty(k)
         fp = np.empty(k)
         _fill_sweep_sorted(xs, pos[ls : ls + b - a], neg[ls : ls + b - a], order, thr, tp, fp)
-        out[c] = _area_of_sweep(tp, fp, method, hull)
+        _areas_of_sweep(tp, fp, codes, hulls, out[c])
     return out
