@@ -9,10 +9,10 @@ bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_c
 """
 
 from ._ragged import UndefinedMetricWarning
+from .areas import auc, auc_pr, auc_roc, metrics
 from .bootstrap import bootstrap, bootstrap_curve  # (issue 5)
 from .compare import compare, delong  # (issue 5)
 from .curves import confusion, pr_curve, roc_curve
-from .areas import auc, auc_pr, auc_roc, metrics
 from .points import PRCurve, ROCCurve, average_curves, interpolate, interpolate_matrix
 
 __version__ = "0.1.0"

@@ -11,8 +11,8 @@ import numpy as np
 from . import _frames as F
 from ._kernels.area import _areas_batch
 from ._kernels.split_sort import _split_areas_batch
-from ._methods import AREA_METRICS, metric_names, method_code
-from ._presort import split_sorted
+from ._methods import AREA_METRICS, method_code, metric_names
+from ._presort import split_sorted, sweep_buffers
 from ._ragged import pack, warn_undefined
 from .curves import _doc
 
@@ -97,7 +97,8 @@ def _areas(batch, codes, hulls):
     hulls = np.asarray(hulls, dtype=np.bool_)
     split = split_sorted(batch)
     if split is not None:
-        return _split_areas_batch(split[0], batch.offsets, split[1], codes, hulls)
+        return _split_areas_batch(split[0], batch.offsets, split[1], codes, hulls,
+                                  *sweep_buffers(batch))
     return _areas_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start,
                         codes, hulls)
 

@@ -27,9 +27,9 @@ from ._kernels.resample import (
     _segments_batch,
 )
 from ._kernels.sweep import _sweep_batch
-from .areas import _areas
 from ._methods import method_code
 from ._ragged import UndefinedMetricWarning, pack, warn_undefined
+from .areas import _areas
 from .curves import _doc
 
 ESTIMATE, SE, CI_LOW, CI_HIGH = "estimate", "se", "ci_low", "ci_high"

@@ -30,7 +30,7 @@ ALL = AREAS + [a + "_hull" for a in AREAS] + ["n_pos", "n_neg", "prevalence"]
 @pytest.fixture(params=["split", "argsort"])
 def path(request, monkeypatch):
     """Run a test through the class-split sort (every batch) or the argsort (none)."""
-    monkeypatch.setattr(_presort, "MIN_MEAN_GROUP_VALUES",
+    monkeypatch.setattr(_presort, "MIN_MEAN_CURVE_VALUES",
                         0 if request.param == "split" else 10**18)
     return request.param
 
@@ -63,7 +63,7 @@ def test_published_values(name, path):
 
 
 def _naive_row(s, p, q):
-    thr, tp, fp = naive.sweep(s, p, q)
+    _, tp, fp = naive.sweep(s, p, q)
     h = naive.upper_hull(tp, fp)
     P, N = tp[-1], fp[-1]
 
@@ -157,7 +157,9 @@ def test_auc_functions_share_the_path(path):
 def _sweeps(batch):
     split = _presort.split_sorted(batch)
     assert split is not None
-    a = _split_sweep_batch(split[0], batch.offsets, split[1])
+    thr, tp, fp = _presort.sweep_buffers(batch)
+    off = _split_sweep_batch(split[0], batch.offsets, split[1], thr, tp, fp)
+    a = thr[: off[-1]], tp[: off[-1]], fp[: off[-1]], off
     b = _sweep_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start)
     return a, b
 
@@ -166,7 +168,7 @@ def _sweeps(batch):
 def test_split_sweep_equals_argsort_sweep(seed, monkeypatch):
     """Bit-identical thresholds and counts, with ties, -0.0/+0.0, float32-exact scores,
     wide input with groups, a class absent from a group, one-row curves."""
-    monkeypatch.setattr(_presort, "MIN_MEAN_GROUP_VALUES", 0)
+    monkeypatch.setattr(_presort, "MIN_MEAN_CURVE_VALUES", 0)
     rng = np.random.default_rng(seed)
     n = 3000
     g = rng.integers(0, 5, size=n)
@@ -195,7 +197,7 @@ def test_split_sweep_equals_argsort_sweep(seed, monkeypatch):
 
 
 def test_split_path_only_for_hard_unweighted_labels(monkeypatch):
-    monkeypatch.setattr(_presort, "MIN_MEAN_GROUP_VALUES", 0)
+    monkeypatch.setattr(_presort, "MIN_MEAN_CURVE_VALUES", 0)
     s = np.array([0.3, 0.2, 0.9, 0.5])
     assert _presort.split_sorted(pack(score=s, label=[1, 0, 1, 0])) is not None
     assert _presort.split_sorted(pack(score=s, label=[1, 0, 1, 0], weight=[1, 1, 1, 1])) \
@@ -207,7 +209,7 @@ def test_split_path_only_for_hard_unweighted_labels(monkeypatch):
 def test_curves_through_split_path_match_sklearn(monkeypatch):
     from sklearn.metrics import roc_curve as sk_roc
 
-    monkeypatch.setattr(_presort, "MIN_MEAN_GROUP_VALUES", 0)
+    monkeypatch.setattr(_presort, "MIN_MEAN_CURVE_VALUES", 0)
     rng = np.random.default_rng(11)
     y = (rng.random(5000) < 0.2).astype(int)
     s = np.round(rng.normal(size=5000) + y, 2)
