@@ -223,8 +223,7 @@ def _probe_metrics():
 
 
 def _build_metrics(scale=1.0):
-    from sklearn.metrics import auc, average_precision_score, precision_recall_curve, \
-        roc_auc_score
+    from sklearn.metrics import auc, average_precision_score, precision_recall_curve, roc_auc_score
 
     def sk_three(y, s):
         """AUC-PR (the usual trapezoids over precision_recall_curve), AP, ROC AUC."""
