@@ -289,3 +289,4 @@ def _area_sorted_batch(values, offsets, order, pos, neg, label_start, method, hu
         o = order[a:b]
         xs = values[a:b][o]
         out[c] = _area_sorted(xs, pos[ls : ls + b - a], neg[ls : ls + b - a], o, method, hull)
+    return out
