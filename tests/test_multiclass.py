@@ -335,3 +335,15 @@ def test_multiclass_runs_on_the_cpu(df):
     _multiclass.check_device(batch, "cpu")
     with pytest.raises(ValueError, match="run on the CPU for now"):
         _multiclass.check_device(batch, "cuda")
+
+
+@pytest.mark.parametrize("average", [None, "macro", "weighted", "micro"])
+def test_metrics_matches_auc(df, average):
+    got = prn.metrics(df, score=CLASSES, label="y", weight="w", multiclass="ovr",
+                      average=average, metrics=("ap", "auc_roc", "auc_pr"))
+    for col, kw in (("ap", {"method": "ap"}), ("auc_roc", {"curve": "roc"}), ("auc_pr", {})):
+        ref = prn.auc(df, score=CLASSES, label="y", weight="w", multiclass="ovr",
+                      average=average, **kw)
+        np.testing.assert_allclose(got[col].to_numpy(), ref.auc.to_numpy(), atol=TOL)
+    with pytest.raises(ValueError, match="metrics\\(\\) takes multiclass='ovr'"):
+        prn.metrics(df, score=CLASSES, label="y", multiclass="ovo")
