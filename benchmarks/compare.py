@@ -35,9 +35,9 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-import _cases
-import cold_start
-import numpy as np
+import _cases  # noqa: E402
+import cold_start  # noqa: E402
+import numpy as np  # noqa: E402
 
 
 def best_time(fn, repeats, warmup=None):

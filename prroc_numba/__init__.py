@@ -1,12 +1,15 @@
 """prroc_numba: correct and fast precision-recall and ROC analysis for many curves at once.
 
-Public API (see ``DESIGN.md``): :func:`confusion`, :func:`roc_curve`, :func:`pr_curve`,
+Public API (the contract: ``docs/design.md``; the layout of the code:
+``docs/architecture.md``): :func:`confusion`, :func:`roc_curve`, :func:`pr_curve`,
 :func:`auc`, :func:`auc_pr`, :func:`auc_roc`;
 curves given as points (:class:`PRCurve`, :class:`ROCCurve`) and many curves on shared
 grids (:func:`interpolate`, :func:`interpolate_matrix`, :func:`average_curves`);
 bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_curve`,
 :func:`compare`, :func:`delong`).
 """
+
+from importlib import metadata as _metadata
 
 from ._ragged import UndefinedMetricWarning
 from .areas import auc, auc_pr, auc_roc
@@ -16,7 +19,10 @@ from .grids import average_curves, interpolate, interpolate_matrix
 from .point_curves import PRCurve, ROCCurve
 from .resampling import bootstrap, bootstrap_curve
 
-__version__ = "0.1.0"
+try:  # one source for the version: pyproject.toml, through the installed metadata
+    __version__ = _metadata.version("prroc-numba")
+except _metadata.PackageNotFoundError:  # a source checkout that is not installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "PRCurve",

@@ -49,7 +49,8 @@ POINTS_TOL = 1e-9
 def lengths_to_offsets(lengths) -> np.ndarray:
     """CSR offsets (int64, length ``len(lengths) + 1``) from per-curve lengths: the
     ragged layout's one offsets builder (:func:`prroc_numba._kernels.layout._offsets_from_counts`,
-    which the kernels call too)."""
+    which the kernels call too).
+    """
     return _offsets_from_counts(np.require(lengths, np.int64, ["C", "W"]))
 
 

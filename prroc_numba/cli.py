@@ -197,7 +197,8 @@ def _run(args) -> None:
         else:
             res = prn.pr_curve(frame, hull=args.hull, interpolate=args.interpolate, **kw)
     else:
-        boot = {"curve": args.curve, "method": args.method, "hull": args.hull, "n_boot": args.n_boot,
+        boot = {"curve": args.curve, "method": args.method, "hull": args.hull,
+                "n_boot": args.n_boot,
                     "level": args.level, "stratified": not args.no_stratified, "seed": args.seed,
                     "progress": False if args.no_progress else None}
         if args.command == "bootstrap":

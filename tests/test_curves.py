@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import warnings
 
+import naive
 import numpy as np
 import pandas as pd
 import pytest
@@ -16,7 +17,6 @@ from sklearn.metrics import (
 )
 from sklearn.metrics import roc_curve as sk_roc_curve
 
-import naive
 import prroc_numba as prn
 
 METHODS = [("pr", "ap"), ("pr", "dg"), ("pr", "integral"), ("pr", "trapezoid"), ("roc", None)]
@@ -150,7 +150,7 @@ def test_integer_weight_is_duplication(batch):
 
 def test_batch_equals_each_curve_alone(batch):
     together = _all_aucs(batch, weight="w")
-    for i, (g, part) in enumerate(_groups(batch)):
+    for i, (_g, part) in enumerate(_groups(batch)):
         alone = _all_aucs(part, weight="w", by=None)
         np.testing.assert_array_equal(together[i], alone[0])
     conf = prn.confusion(batch, score="s", label="y", by="g", weight="w")

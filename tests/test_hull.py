@@ -11,9 +11,9 @@ import naive
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import CASE_NAMES, load_case, random_batch
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from conftest import CASE_NAMES, load_case, random_batch
 
 import prroc_numba as prn
 from prroc_numba._kernels.hull import _hull_batch, _hull_indices
@@ -232,7 +232,7 @@ def test_every_pr_estimator_over_the_achievable_curve(name):
     """hull=True applies the same estimator to the hull vertices (all modes); the
     vertices themselves are checked against brute force above."""
     case = load_case(name)
-    for mode, kw, pos, neg in case.modes():
+    for mode, kw, _pos, _neg in case.modes():
         h = prn.roc_curve(case.frame, score="score", hull=True, **kw)
         t, f = h["tp"].to_numpy(), h["fp"].to_numpy()
         got = {m: prn.auc(case.frame, score="score", method=m, hull=True, **kw)["auc"].iloc[0]

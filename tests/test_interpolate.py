@@ -531,7 +531,8 @@ def test_interpolate_without_fpr_is_nan_beyond_the_last_point():
         out = prn.interpolate(pts, grid=[0.5, 0.99])
     assert np.isfinite(out["precision"].iloc[0]) and np.isnan(out["precision"].iloc[1])
     assert last < 0.99
-    with pytest.raises(ValueError, match=r"achievable curve \(hull=True\) needs the number of negatives"):
+    with pytest.raises(ValueError,
+                       match=r"achievable curve \(hull=True\) needs the number of negatives"):
         prn.interpolate(pts, grid=[0.5], hull=True)
     P, N = int(df.y.sum()), int((1 - df.y).sum())
     full = prn.interpolate(pts, grid=[0.5, 0.99], n_pos=P, n_neg=N)  # totals given: known

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import naive
 import numpy as np
 import pytest
 
-import naive
 from prroc_numba._kernels.area import DG, INTEGRAL, _area_batch, _pr_dg, _pr_integral
 from prroc_numba._kernels.hull import _hull_indices
 from prroc_numba._kernels.sort import _argsort_desc
