@@ -43,7 +43,7 @@ data = pd.DataFrame({"label": y})
 data["boosting"] = 2.2 * y + 0.6 * latent + rng.standard_normal(n)
 data["forest"] = 2.0 * y + 0.6 * latent + rng.standard_normal(n)
 data["logistic"] = 1.5 * y + rng.standard_normal(n)
-data["scorecard"] = np.round(1.6 * y + rng.standard_normal(n))      # 7 distinct scores
+data["scorecard"] = np.round(1.6 * y + rng.standard_normal(n))  # 7 distinct scores
 data["heuristic"] = 0.9 * y + rng.standard_normal(n)
 data["baseline"] = 0.5 * y + rng.standard_normal(n)
 models = ["boosting", "forest", "logistic", "scorecard", "heuristic", "baseline"]
@@ -58,8 +58,13 @@ print(f"{n} rows, {y.sum()} positives ({y.mean():.1%})")
 # whose few points are far apart.
 
 # %%
-table = pd.concat({m: prn.auc(data, score=models, label="label", method=m).set_index("model")["auc"]
-                   for m in ["dg", "integral", "ap", "trapezoid"]}, axis=1)
+table = pd.concat(
+    {
+        m: prn.auc(data, score=models, label="label", method=m).set_index("model")["auc"]
+        for m in ["dg", "integral", "ap", "trapezoid"]
+    },
+    axis=1,
+)
 table["AUC-ROC"] = prn.auc(data, score=models, label="label", curve="roc")["auc"].to_numpy()
 assert table.loc["scorecard", "trapezoid"] > table.loc["scorecard", "integral"] + 0.03
 table
@@ -119,13 +124,13 @@ fig.tight_layout()
 # negative (as PRROC).
 
 # %%
-bands = prn.bootstrap_curve(data, score=["boosting", "logistic", "heuristic"], label="label",
-                            n_boot=300, seed=1, grid=101)
+bands = prn.bootstrap_curve(
+    data, score=["boosting", "logistic", "heuristic"], label="label", n_boot=300, seed=1, grid=101
+)
 fig, ax = plt.subplots(figsize=(6, 4.5))
 pplot.plot_bands(bands, ax=ax, baseline=y.mean())
 pplot.add_iso_f1(ax, levels=[0.3, 0.5])
-ax.set_title("PR curves with 95% pointwise bands");
-
+ax.set_title("PR curves with 95% pointwise bands")
 # %% [markdown]
 # The same figure pieces compose by hand: `add_no_skill` draws the prevalence line (PR)
 # or the diagonal (ROC), `add_iso_f1` the F1 contours, on any axes.
@@ -134,10 +139,27 @@ ax.set_title("PR curves with 95% pointwise bands");
 fig, ax = plt.subplots(figsize=(5, 4))
 pplot.add_iso_f1(ax, levels=[0.2, 0.4, 0.6, 0.8])
 pplot.add_no_skill(ax, prevalence=y.mean())
-pplot.plot_pr(pr[pr.model == "scorecard"], ax=ax, connect="step", baseline=False,
-              label="steps (AP)", color="tab:gray")
-pplot.plot_pr(pr[pr.model == "scorecard"], ax=ax, connect="line", baseline=False,
-              label="straight lines (trapezoid)", color="tab:red")
-pplot.plot_pr(pr[pr.model == "scorecard"], ax=ax, baseline=False,
-              label="interpolated (dg / integral)", color="tab:blue")
-ax.set_title("One coarse model, three readings");
+pplot.plot_pr(
+    pr[pr.model == "scorecard"],
+    ax=ax,
+    connect="step",
+    baseline=False,
+    label="steps (AP)",
+    color="tab:gray",
+)
+pplot.plot_pr(
+    pr[pr.model == "scorecard"],
+    ax=ax,
+    connect="line",
+    baseline=False,
+    label="straight lines (trapezoid)",
+    color="tab:red",
+)
+pplot.plot_pr(
+    pr[pr.model == "scorecard"],
+    ax=ax,
+    baseline=False,
+    label="interpolated (dg / integral)",
+    color="tab:blue",
+)
+ax.set_title("One coarse model, three readings")

@@ -41,8 +41,9 @@ pd.set_option("display.precision", 4)
 # negatives (the setting of the paper's Table 1).
 
 # %%
-reported = pd.DataFrame({"recall": [0.1, 0.25, 0.35, 0.5, 0.8],
-                         "precision": [1.0, 0.5, 0.2, 0.25, 0.05]})
+reported = pd.DataFrame(
+    {"recall": [0.1, 0.25, 0.35, 0.5, 0.8], "precision": [1.0, 0.5, 0.2, 0.25, 0.05]}
+)
 curve = prn.PRCurve(reported, n_pos=20, n_neg=2000)
 curve
 
@@ -63,7 +64,7 @@ np.testing.assert_allclose(roc.to_pr().points()[1:-1], reported.to_numpy(), atol
 print(curve.precision_at([0.3, 0.35, 0.4, 0.45]).round(3))
 achievable = curve.precision_at([0.3, 0.35, 0.4, 0.45], hull=True).round(3)
 print(achievable)
-assert achievable.tolist() == [0.375, 0.318, 0.286, 0.265]   # Table 1
+assert achievable.tolist() == [0.375, 0.318, 0.286, 0.265]  # Table 1
 areas = {m: curve.auc(m) for m in ["dg", "integral", "trapezoid"]}
 areas["achievable (hull, dg)"] = curve.auc("dg", hull=True)
 assert areas["trapezoid"] > areas["integral"]
@@ -72,10 +73,10 @@ pd.Series(areas, name="AUC-PR").to_frame()
 # %%
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.5))
 pts = curve.to_frame()
-pplot.plot_pr(pts, ax=ax1, connect="line", color="tab:red", baseline=False,
-              label="straight lines (wrong)")
-pplot.plot_pr(pts, ax=ax1, hull=curve.hull().to_frame(), color="tab:blue",
-              label="interpolated")
+pplot.plot_pr(
+    pts, ax=ax1, connect="line", color="tab:red", baseline=False, label="straight lines (wrong)"
+)
+pplot.plot_pr(pts, ax=ax1, hull=curve.hull().to_frame(), color="tab:blue", label="interpolated")
 ax1.plot(reported.recall, reported.precision, "ko", ms=4, label="reported points")
 ax1.legend(fontsize=8)
 ax1.set_title("The reported PR points")
@@ -105,8 +106,12 @@ except ValueError as err:
     print("ValueError:", err)
 
 ratio_only = prn.PRCurve(reported, pos_neg_ratio=20 / 2000)
-print("integral with only the ratio:", round(ratio_only.auc("integral"), 6),
-      "== with counts:", round(curve.auc("integral"), 6))
+print(
+    "integral with only the ratio:",
+    round(ratio_only.auc("integral"), 6),
+    "== with counts:",
+    round(curve.auc("integral"), 6),
+)
 assert np.isclose(ratio_only.auc("integral"), curve.auc("integral"))
 
 # %% [markdown]
@@ -122,8 +127,9 @@ folds = []
 for fold in range(20):
     n = 1500
     y = (rng.random(n) < 0.05).astype(int)
-    folds.append(pd.DataFrame({"fold": fold, "label": y,
-                               "score": rng.standard_normal(n) + 1.4 * y}))
+    folds.append(
+        pd.DataFrame({"fold": fold, "label": y, "score": rng.standard_normal(n) + 1.4 * y})
+    )
 folds = pd.concat(folds, ignore_index=True)
 fold_curves = prn.pr_curve(folds, score="score", label="label", by="fold")
 on_grid = prn.interpolate(fold_curves, grid=101, by="fold")
@@ -134,6 +140,7 @@ on_grid.head()
 avg = prn.average_curves(fold_curves, grid=101, curve="fold")
 fig, ax = plt.subplots(figsize=(6, 4.5))
 pplot.plot_pr(fold_curves, ax=ax, color="0.8", lw=0.6, legend=False, baseline=False)
-pplot.plot_bands(avg, ax=ax, low="q0.025", high="q0.975", baseline=folds.label.mean(),
-                 color="tab:blue")
-ax.set_title("20 folds: mean curve and 95% range");
+pplot.plot_bands(
+    avg, ax=ax, low="q0.025", high="q0.975", baseline=folds.label.mean(), color="tab:blue"
+)
+ax.set_title("20 folds: mean curve and 95% range")

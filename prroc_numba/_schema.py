@@ -43,8 +43,23 @@ CURVE_COLUMNS = frozenset({THRESHOLD, TP, FP, FN, TN, FPR, TPR, RECALL, PRECISIO
 
 #: every column that holds values, never keys (plots treat the rest as keys)
 VALUE_COLUMNS = CURVE_COLUMNS | {
-    CI_LOW, CI_HIGH, ESTIMATE, SE, ESTIMATE_A, ESTIMATE_B, DIFF, P_VALUE, P_ADJUSTED,
-    MODEL_A, MODEL_B, N_POS, N_NEG, PREVALENCE, SD, N_CURVES, N_DEGENERATE,
+    CI_LOW,
+    CI_HIGH,
+    ESTIMATE,
+    SE,
+    ESTIMATE_A,
+    ESTIMATE_B,
+    DIFF,
+    P_VALUE,
+    P_ADJUSTED,
+    MODEL_A,
+    MODEL_B,
+    N_POS,
+    N_NEG,
+    PREVALENCE,
+    SD,
+    N_CURVES,
+    N_DEGENERATE,
 }
 
 #: quantile columns of average_curves, e.g. ``q0.025``

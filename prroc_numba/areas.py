@@ -17,8 +17,19 @@ from ._ragged import pack, warn_undefined
 
 
 @fill_doc
-def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=None, hull=False,
-        pos_label=None, soft_labels=False):
+def auc(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    curve="pr",
+    method=None,
+    hull=False,
+    pos_label=None,
+    soft_labels=False,
+):
     """Area under the PR or ROC curve of many curves at once.
 
     Parameters
@@ -44,16 +55,28 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
     1  b  1.0
     """
     code = method_code(curve, method)
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
-    out = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start,
-                      code, bool(hull))
+    batch = pack(
+        data,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        soft_labels=soft_labels,
+    )
+    out = _area_batch(
+        batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start, code, bool(hull)
+    )
     P, N = batch.totals()
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
-    warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
-                   + (" or no negatives)" if curve == "roc" else ")") + ": NaN")
+    warn_undefined(
+        batch,
+        bad,
+        f"AUC-{curve.upper()} is undefined (no positives"
+        + (" or no negatives)" if curve == "roc" else ")")
+        + ": NaN",
+    )
     return F.curves_frame(batch.keys, {S.AUC: out})
-
 
 
 def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label):
@@ -62,8 +85,15 @@ def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label):
         raise ValueError(
             f"y_score must be 1-D (one curve), got shape {s.shape}; use auc() for many curves"
         )
-    frame = auc(score=s, label=y_true, weight=sample_weight, curve=curve, method=method,
-                hull=hull, pos_label=pos_label)
+    frame = auc(
+        score=s,
+        label=y_true,
+        weight=sample_weight,
+        curve=curve,
+        method=method,
+        hull=hull,
+        pos_label=pos_label,
+    )
     return float(frame[S.AUC].iloc[0])
 
 

@@ -46,9 +46,9 @@ def test_sweep_batch_equals_one_by_one():
     for c in range(sizes.size):
         a, b = offsets[c], offsets[c + 1]
         t1, p1, f1 = _sweep_one(values[a:b], w[a:b] * y[a:b], w[a:b] * (1 - y[a:b]))
-        np.testing.assert_array_equal(thr[out[c]:out[c + 1]], t1)
-        np.testing.assert_array_equal(tp[out[c]:out[c + 1]], p1)
-        np.testing.assert_array_equal(fp[out[c]:out[c + 1]], f1)
+        np.testing.assert_array_equal(thr[out[c] : out[c + 1]], t1)
+        np.testing.assert_array_equal(tp[out[c] : out[c + 1]], p1)
+        np.testing.assert_array_equal(fp[out[c] : out[c + 1]], f1)
 
 
 def test_shared_label_rows():
@@ -76,11 +76,11 @@ def test_hull_equals_brute_force():
 
 def test_hull_degenerate():
     np.testing.assert_array_equal(_hull_indices(np.zeros(2), np.zeros(2)), [0, 1])
-    np.testing.assert_array_equal(_hull_indices(np.array([0.0, 3.0]), np.array([0.0, 2.0])),
-                                  [0, 1])
+    np.testing.assert_array_equal(_hull_indices(np.array([0.0, 3.0]), np.array([0.0, 2.0])), [0, 1])
     # collinear middle point is dropped
     np.testing.assert_array_equal(
-        _hull_indices(np.array([0.0, 1.0, 2.0]), np.array([0.0, 1.0, 2.0])), [0, 2])
+        _hull_indices(np.array([0.0, 1.0, 2.0]), np.array([0.0, 1.0, 2.0])), [0, 2]
+    )
 
 
 def test_integral_equals_numeric_integration():

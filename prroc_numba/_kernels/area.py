@@ -244,8 +244,7 @@ def _area_batch(values, offsets, pos, neg, label_start, method, hull):
         b = offsets[c + 1]
         ls = label_start[c]
         order, xs = _sort_desc(values[a:b])
-        out[c] = _area_sorted(xs, pos[ls : ls + b - a], neg[ls : ls + b - a], order, method,
-                              hull)
+        out[c] = _area_sorted(xs, pos[ls : ls + b - a], neg[ls : ls + b - a], order, method, hull)
     return out
 
 
