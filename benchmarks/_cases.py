@@ -3,9 +3,7 @@
 Every case pairs one prroc_numba call with its peer -- what users run today
 (a scikit-learn loop; for interpolation a per-curve numpy loop) -- on the same input,
 so every figure is a ratio measured in one run. ``CAPABILITIES`` maps a capability to
-``(probe, build)``: ``probe()`` makes a tiny call and raises when the feature is not in
-this checkout (compare.py then skips the capability and says why); ``build(scale)``
-returns the list of :class:`Case` for the compact grid.
+``build(scale)``, which returns the list of :class:`Case` for the compact grid.
 """
 
 from __future__ import annotations
@@ -108,10 +106,6 @@ def _fmt_n(n):
 # curves: pr_curve + roc_curve vs precision_recall_curve + roc_curve -----------------
 
 
-def _probe_curves():
-    prn.pr_curve(score=[0.3, 0.2], label=[1, 0])
-
-
 def _build_curves(scale=1.0):
     from sklearn.metrics import precision_recall_curve, roc_curve
 
@@ -150,10 +144,6 @@ def _build_curves(scale=1.0):
 
 
 # auc: wide and long batches vs a loop of average_precision_score + roc_auc_score -----
-
-
-def _probe_auc():
-    prn.auc(score=[0.3, 0.2], label=[1, 0])
 
 
 def _build_auc(scale=1.0):
@@ -235,10 +225,6 @@ def _build_auc(scale=1.0):
 # hull: roc_curve(hull=True) vs sklearn roc_curve + scipy ConvexHull per curve --------
 
 
-def _probe_hull():
-    prn.roc_curve(score=[0.3, 0.2, 0.1], label=[1, 0, 1], hull=True)
-
-
 def _scipy_hull(y, s):
     from scipy.spatial import ConvexHull
     from sklearn.metrics import roc_curve
@@ -285,16 +271,6 @@ def _build_hull(scale=1.0):
 
 
 # interpolation: interpolate(points, grid=) vs a per-curve numpy loop -----------------
-
-
-def _probe_interpolate():
-    pts = prn.pr_curve(
-        pd.DataFrame({"g": [0, 0, 0], "s": [0.3, 0.2, 0.1], "y": [1, 0, 1]}),
-        score="s",
-        label="y",
-        by="g",
-    )
-    prn.interpolate(pts, grid=5, by="g")
 
 
 def _numpy_pr_interp(tp, fp, P, grid):
@@ -354,10 +330,6 @@ def _build_interpolate(scale=1.0):
 
 
 # bootstrap: bootstrap(n_boot=1000) vs a scikit-learn loop over resamples -------------
-
-
-def _probe_bootstrap():
-    prn.bootstrap(score=[0.3, 0.2, 0.1, 0.05], label=[1, 0, 1, 0], n_boot=10, seed=0)
 
 
 def _stratified_indices(rng, pos_idx, neg_idx):
@@ -432,20 +404,11 @@ def _build_bootstrap(scale=1.0, capability="bootstrap"):
     return cases
 
 
-def _probe_compare():
-    prn.compare(
-        score=np.array([[0.3, 0.1], [0.2, 0.3], [0.1, 0.2], [0.05, 0.0]]),
-        label=[1, 0, 1, 0],
-        n_boot=10,
-        seed=0,
-    )
-
-
 CAPABILITIES = {
-    "curves": (_probe_curves, _build_curves),
-    "auc": (_probe_auc, _build_auc),
-    "hull": (_probe_hull, _build_hull),
-    "interpolation": (_probe_interpolate, _build_interpolate),
-    "bootstrap": (_probe_bootstrap, _build_bootstrap),
-    "compare": (_probe_compare, lambda scale=1.0: _build_bootstrap(scale, "compare")),
+    "curves": _build_curves,
+    "auc": _build_auc,
+    "hull": _build_hull,
+    "interpolation": _build_interpolate,
+    "bootstrap": _build_bootstrap,
+    "compare": lambda scale=1.0: _build_bootstrap(scale, "compare"),
 }

@@ -10,8 +10,7 @@ loop) on the same input in this process: one warm-up call first (Numba compilati
 first-call overheads are excluded), then the minimum of a few repeats with the garbage
 collector off (as ``timeit`` does). ``speed-up`` is peer time / our time. For the
 curves, ``vs argsort`` is our time per call divided by ``np.argsort`` of the same scores
-(the sorting floor). A capability whose feature is missing from this checkout is
-skipped with the reason. Cold start (fresh processes, empty and warm Numba cache) comes
+(the sorting floor). Cold start (fresh processes, empty and warm Numba cache) comes
 from ``cold_start.py``.
 
 Writes ``benchmarks/results/latest.json`` (all figures) and
@@ -102,16 +101,9 @@ def _ms(t):
 
 
 def run(capabilities, scale, log=print):
-    rows, skipped = [], []
+    rows = []
     for cap in capabilities:
-        probe, build = _cases.CAPABILITIES[cap]
-        try:
-            probe()
-        except Exception as err:  # noqa: BLE001 -- any failure: the feature is not here
-            msg = f"{type(err).__name__}: {str(err).splitlines()[0][:120]}"
-            skipped.append({"capability": cap, "reason": msg})
-            log(f"[skip] {cap}: not available in this checkout ({msg})")
-            continue
+        build = _cases.CAPABILITIES[cap]
         for case in build(scale):
             if case.check is not None:
                 case.check()  # ours and the peer agree on this input (raises otherwise)
@@ -144,7 +136,7 @@ def run(capabilities, scale, log=print):
                 f"{cap:14s} {case.name:45s} ours {_ms(t_ours):>11s}  peer {_ms(t_peer):>11s}"
                 f"  speed-up {row['speedup']:7.1f}x{extra}"
             )
-    return rows, skipped
+    return rows
 
 
 def _target_text(r):
@@ -210,10 +202,6 @@ def markdown(result) -> str:
     if notes:
         lines.append("")
         lines += [f"* {cap}: {note}" for cap, note in notes]
-    for s in result["skipped"]:
-        lines.append(
-            f"* {s['capability']}: skipped, not available in this checkout ({s['reason']})"
-        )
     if result.get("cold_start"):
         lines += [
             "",
@@ -255,14 +243,13 @@ def main(argv=None):
         print("cold start (fresh processes) ...", flush=True)
         cold = cold_start.measure()
         print(cold_start.markdown(cold) + "\n", flush=True)
-    rows, skipped = run(caps, scale, log=lambda s: print(s, flush=True))
+    rows = run(caps, scale, log=lambda s: print(s, flush=True))
     result = {
         "command": command.strip(),
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": info,
         "scale": scale,
         "rows": rows,
-        "skipped": skipped,
         "cold_start": cold,
         "total_s": time.perf_counter() - t0,
     }
