@@ -79,6 +79,9 @@ class Batch:
     n_models : int
         Number of score columns; curve ``c`` is model ``c % n_models`` of group
         ``c // n_models``.
+    rows : int64 (n_rows,) or None
+        The input row number of each label row (rows sorted by group, zero-weight rows
+        dropped); the Poisson bootstrap keys its counts on it. None: ``arange(n_rows)``.
     """
 
     values: np.ndarray
@@ -89,6 +92,7 @@ class Batch:
     curve_group: np.ndarray
     keys: pd.DataFrame
     n_models: int
+    rows: np.ndarray | None = None
 
     @property
     def n_curves(self) -> int:
@@ -364,6 +368,7 @@ def pack(
                 f"(first: {w[bad][0]!r}); sample weights must be finite and >= 0"
             )
     codes, key_frame = _group_codes(data, by, n)
+    rows = None  # input row numbers of the label rows, when they are not arange(n)
     if w is not None and not (w > 0).all():
         # zero-weight rows change no count; like scikit-learn, they add no threshold
         # either, so that zero weight is exactly the removal of the row
@@ -383,6 +388,7 @@ def pack(
             raise ValueError("weight is 0 for every row: there is nothing to evaluate")
         cols = [col[keep] for col in cols]
         y, w = y[keep], w[keep]
+        rows = np.flatnonzero(keep)
         n = y.shape[0]
 
     # rows sorted by group (stable: rows keep their order inside a group)
@@ -396,6 +402,7 @@ def pack(
         group_keys = key_frame.iloc[order[group_offsets[:-1]]].reset_index(drop=True)
         y = y[order]
         w = None if w is None else w[order]
+        rows = order if rows is None else rows[order]
     n_groups = group_offsets.size - 1
     M = len(cols)
 
@@ -428,7 +435,17 @@ def pack(
     # one specialisation per kernel: Numba types read-only arrays (pandas copy-on-write
     # views) separately, so hand kernels writable ones (tests/test_specialisations.py)
     values, pos, neg = (a if a.flags.writeable else a.copy() for a in (values, pos, neg))
-    batch = Batch(values, offsets, pos, neg, group_offsets, curve_group, batch_keys, M)
+    batch = Batch(
+        values,
+        offsets,
+        pos,
+        neg,
+        group_offsets,
+        curve_group,
+        batch_keys,
+        M,
+        None if rows is None else rows.astype(np.int64),
+    )
 
     # scores must be finite; name the model and the group of the first bad one
     finite = np.isfinite(values)

@@ -17,6 +17,7 @@ from statistics import NormalDist
 
 import numpy as np
 
+from . import _device
 from ._checks import check_seed, method_code
 from ._kernels.area import _area_sorted_batch
 from ._kernels.resample import (
@@ -293,8 +294,12 @@ def _replicates(
     pos_label,
     soft_labels,
     label_bar="bootstrap",
+    device="cpu",
 ):
-    """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed)."""
+    """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed).
+
+    ``device="cuda"``: the Poisson bootstrap on the GPU (``plan`` is None).
+    """
     code = method_code(curve, method)
     batch = pack(
         data,
@@ -305,8 +310,10 @@ def _replicates(
         pos_label=pos_label,
         soft_labels=soft_labels,
     )
-    plan = _Plan(batch, stratified)
     hull = bool(hull)
+    if device == "cuda":
+        return _replicates_cuda(batch, curve, code, hull, n_boot, stratified, seed)
+    plan = _Plan(batch, stratified)
     # the estimate from the plan's order: no second sort of any curve
     est = _area_sorted_batch(
         batch.values, batch.offsets, plan.order, batch.pos, batch.neg, batch.label_start, code, hull
@@ -325,6 +332,34 @@ def _replicates(
     reps = plan.run(s, int(n_boot), hull, progress, label_bar, code=code)
     reps[bad] = np.nan
     return batch, plan, code, est, reps, s
+
+
+def _replicates_cuda(batch, curve, code, hull, n_boot, stratified, seed):
+    """The Poisson bootstrap on the GPU (see :func:`~prroc_numba.bootstrap`'s ``device``)."""
+    if stratified:
+        raise ValueError(
+            "device='cuda' runs the Poisson bootstrap (each row counts Poisson(1) times), "
+            "which does not keep the class counts fixed; pass stratified=False (the "
+            "interval then also carries the prevalence's sampling variance)"
+        )
+    if hull:
+        raise ValueError("the bootstrap with hull=True runs on the CPU only; pass device='cpu'")
+    gpu = _device.backend()
+    est = gpu.area_batch(batch, code, False)
+    P, N = batch.totals()
+    bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
+    warn_undefined(
+        batch,
+        bad,
+        f"AUC-{curve.upper()} is undefined (no positives"
+        + (" or no negatives)" if curve == "roc" else ")")
+        + ": NaN",
+        stacklevel=5,
+    )
+    s = _seed(seed)
+    reps = gpu.poisson_replicates(batch, code, s, int(n_boot), batch.rows)
+    reps[bad] = np.nan
+    return batch, None, code, est, reps, s
 
 
 def _degenerate(batch, est, reps, n_boot, what="replicates", stacklevel=4):

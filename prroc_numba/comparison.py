@@ -15,6 +15,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
+from . import _device
 from . import _frames as F
 from . import _schema as S
 from ._checks import check_level, check_n_boot
@@ -213,6 +214,7 @@ def compare(
     test="bootstrap",
     pos_label=None,
     soft_labels=False,
+    device=None,
 ):
     """Paired comparison of the AUCs of several models scored on the same rows.
 
@@ -241,6 +243,10 @@ def compare(
         identical models give 1). Degenerate replicates are left out (see
         :func:`~prroc_numba.bootstrap`). ``"delong"``: needs ``curve="roc"``, hard
         labels and no weights; ``n_boot``, ``seed`` and ``stratified`` are unused.
+    device : {"cpu", "cuda"}, default=None
+        ``"cuda"``: the paired Poisson bootstrap on the GPU (see
+        :func:`~prroc_numba.bootstrap`; needs ``stratified=False``); DeLong runs on the
+        CPU only. ``frame.attrs["device"]`` says which ran.
 
     Returns
     -------
@@ -272,6 +278,7 @@ def compare(
     if adjust not in ADJUSTMENTS:
         raise ValueError(f"adjust={adjust!r} is not known; use one of {ADJUSTMENTS}")
     check_n_boot(n_boot)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     check_level(level)
     if isinstance(score, str) or (
         not isinstance(score, (list, tuple, pd.DataFrame)) and np.ndim(score) < 2
@@ -281,6 +288,10 @@ def compare(
             "of columns (wide input) or a 2-D array"
         )
     if test == "delong":
+        if device == "cuda":
+            raise ValueError(
+                "test='delong' runs on the CPU only; pass device='cpu' or test='bootstrap'"
+            )
         if curve != "roc":
             raise ValueError(
                 "test='delong' compares ROC AUCs; pass curve='roc' "
@@ -313,6 +324,7 @@ def compare(
             pos_label,
             soft_labels,
             label_bar="compare",
+            device=device,
         )
     M = batch.n_models
     if M < 2:
@@ -389,4 +401,4 @@ def compare(
         S.P_ADJUSTED: p_adj,
         **extra,
     }
-    return F.curves_frame(keys, cols)
+    return _device.tag(F.curves_frame(keys, cols), device)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _device
 from . import _frames as F
 from . import _schema as S
 from ._checks import check_grid, check_level, check_n_boot
@@ -48,6 +49,7 @@ def bootstrap(
     return_replicates=False,
     pos_label=None,
     soft_labels=False,
+    device=None,
 ):
     """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.
 
@@ -73,6 +75,15 @@ def bootstrap(
         which costs 500 passes over the rows instead of N.
     return_replicates : bool, default=False
         Also return the replicate values as a tidy frame.
+    device : {"cpu", "cuda"}, default=None
+        Where it runs (None: ``"cuda"`` for GPU arrays, else ``"cpu"``; see
+        :func:`~prroc_numba.auc`). ``"cuda"`` runs the **Poisson bootstrap** on the GPU:
+        in replicate ``b`` each input row counts ``Poisson(1)`` times, a pure function
+        of (seed, ``b``, row number), so every model of a group sees the same counts
+        (paired) and memory stays O(rows + replicates x rows / 1024). It needs
+        ``stratified=False`` (Poisson counts do not fix the class counts), ``hull=False``
+        and ``interval`` "percentile" or "basic". ``frame.attrs["device"]`` says which
+        ran.
 
     Returns
     -------
@@ -105,6 +116,12 @@ def bootstrap(
         raise ValueError(f"interval={interval!r} is not known; use one of {INTERVALS}")
     check_n_boot(n_boot)
     check_level(level)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
+    if device == "cuda" and interval == "bca":
+        raise ValueError(
+            "interval='bca' needs the jackknife, which runs on the CPU only; "
+            "use interval='percentile' or 'basic', or device='cpu'"
+        )
     batch, plan, code, est, reps, s = _replicates(
         data,
         score,
@@ -120,6 +137,7 @@ def bootstrap(
         progress,
         pos_label,
         soft_labels,
+        device=device,
     )
     n_bad = _degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
@@ -134,13 +152,14 @@ def bootstrap(
             S.N_DEGENERATE: n_bad.astype(np.int64),
         },
     )
+    _device.tag(out, device)
     if not return_replicates:
         return out
     C, B = reps.shape
     keys = batch.keys.iloc[np.repeat(np.arange(C), B)].reset_index(drop=True)
     keys[S.REPLICATE] = np.tile(np.arange(B, dtype=np.int64), C)
     keys[S.ESTIMATE] = reps.ravel()
-    return out, keys
+    return out, _device.tag(keys, device)
 
 
 @fill_doc
