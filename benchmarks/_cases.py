@@ -3,7 +3,9 @@
 Every case pairs one prroc_numba call with its peer -- what users run today
 (a scikit-learn loop; for interpolation a per-curve numpy loop) -- on the same input,
 so every figure is a ratio measured in one run. ``CAPABILITIES`` maps a capability to
-``build(scale)``, which returns the list of :class:`Case` for the compact grid.
+``(probe, build)``: ``probe()`` makes a tiny call and raises when the feature is not in
+this checkout (compare.py then skips the capability and says why); ``build(scale)``
+returns the list of :class:`Case` for the compact grid.
 """
 
 from __future__ import annotations
@@ -20,6 +22,11 @@ SEED = 20060625  # ICML 2006
 
 
 # ----------------------------------------------------------------------------- data
+
+
+def _rows(df, n_curves):
+    """The score column of a long frame of equal-size curves as (n_curves, rows)."""
+    return np.ascontiguousarray(df["s"].to_numpy().reshape(n_curves, -1))
 
 
 def binormal(n, *, prevalence=0.05, shift=1.0, n_models=1, decimals=None, seed=SEED):
@@ -96,6 +103,11 @@ class Case:
     extra: dict = field(default_factory=dict)
     check: Callable | None = None  # asserts ours and the peer agree (run once, untimed)
     target: float | None = None  # DESIGN.md's speed-up target for this case, if any
+    # the scores our call reads, one row per curve (or 1-D for one curve): compare.py
+    # times the floor on them -- np.sort of each row (keys only) and one pass (np.sum)
+    scores: np.ndarray | None = None
+    sort_target: float | None = None  # issue 10: our time <= this x the np.sort floor
+    sort_floor: bool = True  # False where sorting is not part of the job (interpolation)
 
 
 def _fmt_n(n):
@@ -104,6 +116,10 @@ def _fmt_n(n):
 
 
 # curves: pr_curve + roc_curve vs precision_recall_curve + roc_curve -----------------
+
+
+def _probe_curves():
+    prn.pr_curve(score=[0.3, 0.2], label=[1, 0])
 
 
 def _build_curves(scale=1.0):
@@ -138,12 +154,17 @@ def _build_curves(scale=1.0):
                     "floor_target": 1.5 if n == 10**6 else None,
                 },
                 target=5.0 if n == 10**6 else None,
+                scores=s,
             )
         )
     return cases
 
 
 # auc: wide and long batches vs a loop of average_precision_score + roc_auc_score -----
+
+
+def _probe_auc():
+    prn.auc(score=[0.3, 0.2], label=[1, 0])
 
 
 def _build_auc(scale=1.0):
@@ -188,6 +209,7 @@ def _build_auc(scale=1.0):
             peer_warmup=warm,
             check=check_wide,
             target=20.0 if n == 10**5 else None,
+            scores=np.ascontiguousarray(S.T),
             note="ours: PR by dg + ROC",
         )
     )
@@ -216,13 +238,102 @@ def _build_auc(scale=1.0):
                 peer_repeats=1 if n_curves >= 1000 else 3,
                 peer_warmup=warm,
                 peer_scale=peer_scale,
+                scores=_rows(df, n_curves),
                 note="ours: PR by dg + ROC" + note,
             )
         )
     return cases
 
 
+# metrics: one metrics() call vs scikit-learn computing the same metrics -------------
+
+METRICS3 = ("auc_pr", "ap", "auc_roc")
+
+
+def _probe_metrics():
+    prn.metrics(score=[0.3, 0.2], label=[1, 0], metrics=METRICS3)
+
+
+def _build_metrics(scale=1.0):
+    from sklearn.metrics import auc, average_precision_score, precision_recall_curve, roc_auc_score
+
+    def sk_three(y, s):
+        """AUC-PR (the usual trapezoids over precision_recall_curve), AP, ROC AUC."""
+        p, r, _ = precision_recall_curve(y, s)
+        return auc(r, p), average_precision_score(y, s), roc_auc_score(y, s)
+
+    cases = []
+    n = max(int(10**6 * scale), 1000)
+    y, S = binormal(n)
+    s = S[:, 0].copy()
+
+    def check_one(s=s, y=y):
+        got = prn.metrics(score=s, label=y, metrics=METRICS3)
+        _, ap, roc = sk_three(y, s)
+        np.testing.assert_allclose([got["ap"][0], got["auc_roc"][0]], [ap, roc], rtol=1e-12)
+
+    cases.append(
+        Case(
+            "metrics",
+            f"1 curve, N={_fmt_n(n)}: auc_pr, ap, auc_roc",
+            lambda s=s, y=y: prn.metrics(score=s, label=y, metrics=METRICS3),
+            lambda s=s, y=y: sk_three(y, s),
+            "sklearn precision_recall_curve + auc, average_precision_score, roc_auc_score",
+            repeats=5,
+            check=check_one,
+            scores=s,
+            target=10.0 if n == 10**6 else None,
+            sort_target=2.5 if n == 10**6 else None,
+            note="ours: one call (DG, AP, ROC) from one sort",
+        )
+    )
+
+    n = max(int(10**5 * scale), 1000)
+    y, S = binormal(n, n_models=100)
+    S = np.ascontiguousarray(S)
+    cols = [np.ascontiguousarray(S[:, j]) for j in range(S.shape[1])]
+
+    def peer_wide():
+        for c in cols:
+            average_precision_score(y, c)
+            roc_auc_score(y, c)
+
+    def check_wide():
+        got = prn.metrics(score=S[:, :5], label=y, metrics=METRICS3)
+        np.testing.assert_allclose(
+            got["ap"], [average_precision_score(y, c) for c in cols[:5]], rtol=1e-12
+        )
+        np.testing.assert_allclose(
+            got["auc_roc"], [roc_auc_score(y, c) for c in cols[:5]], rtol=1e-12
+        )
+
+    cases.append(
+        Case(
+            "metrics",
+            f"100 models x N={_fmt_n(n)} (wide): auc_pr, ap, auc_roc",
+            lambda: prn.metrics(score=S, label=y, metrics=METRICS3),
+            peer_wide,
+            "loop of average_precision_score + roc_auc_score",
+            repeats=3,
+            peer_repeats=2,
+            peer_warmup=lambda: (
+                average_precision_score(y[:1000], cols[0][:1000]),
+                roc_auc_score(y[:1000], cols[0][:1000]),
+            ),
+            check=check_wide,
+            scores=np.ascontiguousarray(S.T),
+            target=20.0 if n == 10**5 else None,
+            note="ours: one call (DG, AP, ROC) from one sort",
+        )
+    )
+    return cases
+
+
 # hull: roc_curve(hull=True) vs sklearn roc_curve + scipy ConvexHull per curve --------
+
+
+def _probe_hull():
+    prn.roc_curve(score=[0.3, 0.2, 0.1], label=[1, 0, 1], hull=True)
 
 
 def _scipy_hull(y, s):
@@ -265,12 +376,23 @@ def _build_hull(scale=1.0):
                 peer_warmup=lambda parts=parts: _scipy_hull(*parts[0]),
                 peer_scale=peer_scale,
                 note=note.lstrip("; "),
+                scores=_rows(df, n_curves),
             )
         )
     return cases
 
 
 # interpolation: interpolate(points, grid=) vs a per-curve numpy loop -----------------
+
+
+def _probe_interpolate():
+    pts = prn.pr_curve(
+        pd.DataFrame({"g": [0, 0, 0], "s": [0.3, 0.2, 0.1], "y": [1, 0, 1]}),
+        score="s",
+        label="y",
+        by="g",
+    )
+    prn.interpolate(pts, grid=5, by="g")
 
 
 def _numpy_pr_interp(tp, fp, P, grid):
@@ -322,6 +444,8 @@ def _build_interpolate(scale=1.0):
                 peer,
                 "per-curve numpy loop over the frame's groups (np.interp of FP at TP = recall*P)",
                 repeats=3,
+                scores=pts["tp"].to_numpy(),
+                sort_floor=False,
                 note="both start from the same pr_curve frame; results checked equal",
                 check=check,
             )
@@ -330,6 +454,10 @@ def _build_interpolate(scale=1.0):
 
 
 # bootstrap: bootstrap(n_boot=1000) vs a scikit-learn loop over resamples -------------
+
+
+def _probe_bootstrap():
+    prn.bootstrap(score=[0.3, 0.2, 0.1, 0.05], label=[1, 0, 1, 0], n_boot=10, seed=0)
 
 
 def _stratified_indices(rng, pos_idx, neg_idx):
@@ -393,10 +521,11 @@ def _build_bootstrap(scale=1.0, capability="bootstrap"):
                 repeats=2,
                 peer_repeats=2,
                 peer_scale=n_boot / n_peer,
-                target=100.0 if (capability == "bootstrap" and n == 10**5) else None,
+                target=150.0 if (capability == "bootstrap" and n == 10**5) else None,
                 peer_warmup=lambda y=y, cols=cols: _sklearn_boot(
                     y[:2000], [c[:2000] for c in cols[:1]], 1
                 ),
+                scores=np.ascontiguousarray(S.T),
                 note=f"peer timed on {n_peer} resamples x {n_boot // n_peer} "
                 "(a loop of identical iterations); ours: dg",
             )
@@ -404,11 +533,21 @@ def _build_bootstrap(scale=1.0, capability="bootstrap"):
     return cases
 
 
+def _probe_compare():
+    prn.compare(
+        score=np.array([[0.3, 0.1], [0.2, 0.3], [0.1, 0.2], [0.05, 0.0]]),
+        label=[1, 0, 1, 0],
+        n_boot=10,
+        seed=0,
+    )
+
+
 CAPABILITIES = {
-    "curves": _build_curves,
-    "auc": _build_auc,
-    "hull": _build_hull,
-    "interpolation": _build_interpolate,
-    "bootstrap": _build_bootstrap,
-    "compare": lambda scale=1.0: _build_bootstrap(scale, "compare"),
+    "curves": (_probe_curves, _build_curves),
+    "auc": (_probe_auc, _build_auc),
+    "metrics": (_probe_metrics, _build_metrics),
+    "hull": (_probe_hull, _build_hull),
+    "interpolation": (_probe_interpolate, _build_interpolate),
+    "bootstrap": (_probe_bootstrap, _build_bootstrap),
+    "compare": (_probe_compare, lambda scale=1.0: _build_bootstrap(scale, "compare")),
 }
