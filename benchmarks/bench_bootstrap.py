@@ -32,7 +32,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import prroc_numba as prn
+import prroc_numba as prn  # noqa: E402
 
 N, PREV, B, M = 100_000, 0.05, 1000, 10
 B_SKLEARN = 20

@@ -39,9 +39,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import prroc_numba as prn
-from prroc_numba._kernels import area
-from prroc_numba._ragged import pack
+import prroc_numba as prn  # noqa: E402
+from prroc_numba._kernels import area  # noqa: E402
+from prroc_numba._ragged import pack  # noqa: E402
 
 
 def _opt(name):

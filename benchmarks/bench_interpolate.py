@@ -8,8 +8,8 @@ Run (from the repository root; benchmarks are outside the default test paths)::
 Benchmarks: the batch kernel on ragged arrays (allocating its output, and writing into
 a preallocated matrix), the same with ``hull=True``, and the public
 ``interpolate_matrix`` from a tidy frame of 10 million point rows (grouping, checks and
-packing included). Peer in the same run: a per-curve numpy loop (``np.interp`` of FP at each grid TP,
-then precision ``t / (t + f)``; ``np.interp`` of TPR at each grid FPR for ROC). The
+packing included). Peer in the same run: a per-curve numpy loop (``np.interp`` of FP at
+each grid TP, then precision ``t / (t + f)``; ``np.interp`` of TPR at each grid FPR for ROC). The
 curves have strictly increasing TP and FP, so the peer's plain linear interpolation is
 the same curve and the results are compared before timing. Ratios, not absolute times,
 are the claim: compare the medians of one run.

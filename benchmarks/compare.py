@@ -12,8 +12,9 @@ collector off (as ``timeit`` does). ``speed-up`` is peer time / our time. Every 
 with scores also reads against the floor of this machine: ``ours / np.sort`` is our
 time divided by ``np.sort`` of the same scores (keys only, each curve sorted), ``ours /
 one pass`` our time divided by one ``np.sum`` over them (memory bandwidth). For the
-curves, ``vs argsort`` is one call divided by ``np.argsort`` of the same scores. A capability whose feature is missing from this checkout is
-skipped with the reason. Cold start (fresh processes, empty and warm Numba cache) comes
+curves, ``vs argsort`` is one call divided by ``np.argsort`` of the same scores. A
+capability whose feature is missing from this checkout is skipped with the reason.
+Cold start (fresh processes, empty and warm Numba cache) comes
 from ``cold_start.py``.
 
 Writes ``benchmarks/results/latest.json`` (all figures) and
@@ -37,9 +38,9 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-import _cases
-import cold_start
-import numpy as np
+import _cases  # noqa: E402
+import cold_start  # noqa: E402
+import numpy as np  # noqa: E402
 
 
 def best_time(fn, repeats, warmup=None):

@@ -1,6 +1,7 @@
 """prroc_numba: correct and fast precision-recall and ROC analysis for many curves at once.
 
-Public API (see ``DESIGN.md``): :func:`confusion`, :func:`roc_curve`, :func:`pr_curve`,
+Public API (the contract: ``docs/design.md``; the layout of the code:
+``docs/architecture.md``): :func:`confusion`, :func:`roc_curve`, :func:`pr_curve`,
 :func:`auc`, :func:`auc_pr`, :func:`auc_roc`, :func:`metrics`;
 curves given as points (:class:`PRCurve`, :class:`ROCCurve`) and many curves on shared
 grids (:func:`interpolate`, :func:`interpolate_matrix`, :func:`average_curves`);
@@ -9,6 +10,8 @@ bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_c
 ``average=``) and a scikit-learn scorer (:func:`scorer`); polars and pyarrow frames as
 ``data``.
 """
+
+from importlib import metadata as _metadata
 
 from ._ragged import UndefinedMetricWarning
 from ._sklearn import scorer
@@ -19,7 +22,10 @@ from .grids import average_curves, interpolate, interpolate_matrix
 from .point_curves import PRCurve, ROCCurve
 from .resampling import bootstrap, bootstrap_curve
 
-__version__ = "0.1.0"
+try:  # one source for the version: pyproject.toml, through the installed metadata
+    __version__ = _metadata.version("prroc-numba")
+except _metadata.PackageNotFoundError:  # a source checkout that is not installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "PRCurve",

@@ -107,7 +107,7 @@ def check_grid(grid, axis, *, strict=False):
         raise ValueError(f"grid {axis} values must be finite and in [0, 1]; got {g[bad][0]!r}")
     step = np.diff(g)
     if (step < 0).any():
-        raise ValueError("grid must be ascending; sort it (np.sort(grid)) first")
+        raise ValueError("grid must be ascending (increasing); sort it (np.sort(grid)) first")
     if strict and (step == 0).any():
         raise ValueError(
             "grid must be strictly increasing (no repeated values); pass np.unique(grid)"

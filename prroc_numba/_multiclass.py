@@ -444,7 +444,7 @@ def pack_multi(
                     n_out += 1
             elif average is None:  # ovo pairs: both directions, 1/2 each
                 pair_of = {}
-                for j, (s, t) in enumerate(specs):
+                for s, t in specs:
                     pr = (min(s, t), max(s, t))
                     if pr not in pair_of:
                         pair_of[pr] = n_out
@@ -516,7 +516,8 @@ def pack_multi(
 
 def check_device(batch, device):
     """Multiclass/multilabel batches run on the CPU (their per-curve label rows and
-    row map are not wired into the GPU kernels yet)."""
+    row map are not wired into the GPU kernels yet).
+    """
     if batch.multi is not None and device == "cuda":
         raise ValueError(
             "multiclass and multilabel input run on the CPU for now; pass "

@@ -27,7 +27,8 @@ def _sort_runs(buf, offsets, npos):
     """Sort each curve's two runs of ``buf`` in place (ascending), one numpy call each.
 
     ``np.sort`` releases the GIL: with several curves, a second thread sorts beside the
-    first (the machine's cores, as Numba's thread count says)."""
+    first (the machine's cores, as Numba's thread count says).
+    """
     runs = []
     for c in range(offsets.size - 1):  # a loop over curves (few, large), not samples
         a, b = int(offsets[c]), int(offsets[c + 1])
@@ -69,6 +70,7 @@ def sweep_buffers(batch):
     """``(thr, tp, fp)``: scratch for the split kernels, ``n_values + n_curves`` long.
 
     Allocated here (numpy asks for huge pages) rather than in the kernel: see
-    :func:`prroc_numba._kernels.split_sort._class_split`."""
+    :func:`prroc_numba._kernels.split_sort._class_split`.
+    """
     n = batch.values.size + batch.n_curves
     return np.empty(n), np.empty(n), np.empty(n)

@@ -49,7 +49,8 @@ POINTS_TOL = 1e-9
 def lengths_to_offsets(lengths) -> np.ndarray:
     """CSR offsets (int64, length ``len(lengths) + 1``) from per-curve lengths: the
     ragged layout's one offsets builder (:func:`prroc_numba._kernels.layout._offsets_from_counts`,
-    which the kernels call too)."""
+    which the kernels call too).
+    """
     return _offsets_from_counts(np.require(lengths, np.int64, ["C", "W"]))
 
 
@@ -696,28 +697,24 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
         if status in (BAD_TP, BAD_FP):
             col = S.TP if status == BAD_TP else S.FP
             raise ValueError(f"points column {col!r} must be finite and >= 0; {where(k)}")
-        if status in (P_UNKNOWN, N_UNKNOWN):
-            cname, rname, arg = (
-                ("positives", cols_used[2], "n_pos")
-                if status == P_UNKNOWN
-                else ("negatives", S.FPR, "n_neg")
+        if status in (P_UNKNOWN, N_UNKNOWN, P_DISAGREE, N_DISAGREE):
+            positives = status in (P_UNKNOWN, P_DISAGREE)
+            cname, count, rname, arg = (
+                ("positives", S.TP, cols_used[2], "n_pos")
+                if positives
+                else ("negatives", S.FP, S.FPR, "n_neg")
             )
+            if status in (P_UNKNOWN, N_UNKNOWN):
+                raise ValueError(
+                    f"the number of {cname} of the curve of {where(k)} cannot be known from "
+                    f"its points: no row of that curve has {rname} > 0; pass {arg}= (a "
+                    "number or a column name)"
+                )
             raise ValueError(
-                f"the number of {cname} of the curve of {where(k)} cannot be known from its "
-                f"points: no row of that curve has {rname} > 0; pass {arg}= (a number or "
-                "a column name)"
-            )
-        if status in (P_DISAGREE, N_DISAGREE):
-            cname, rname, arg = (
-                ("positives", cols_used[2], "n_pos")
-                if status == P_DISAGREE
-                else ("negatives", S.FPR, "n_neg")
-            )
-            raise ValueError(
-                f"the rows of one curve disagree on its number of {cname} "
-                f"({'tp' if cname == 'positives' else 'fp'} / {rname}): {where(k)} gives "
-                f"another total than the row of its largest {rname}; are several curves "
-                f"mixed under one key (check by=)? Or pass {arg}= explicitly"
+                f"the rows of one curve disagree on its number of {cname} ({count} / "
+                f"{rname}): {where(k)} gives another total than the row of its largest "
+                f"{rname}; are several curves mixed under one key (check by=)? Or pass "
+                f"{arg}= explicitly"
             )
         if status == TOTALS_VARY:
             raise ValueError(

@@ -264,7 +264,8 @@ class _Plan:
 
 def _cell_tables(sp, sn, grouped):
     """Per-cell table numbers (-1: none) and the Poisson tables of the distinct cell
-    sizes up to ``POISSON_MAX`` (only for grouped draws)."""
+    sizes up to ``POISSON_MAX`` (only for grouped draws).
+    """
     vals = np.concatenate([sp, sn])
     small = (vals > 0) & (vals <= POISSON_MAX)
     lams = np.unique(vals[small]) if grouped else np.empty(0)
@@ -396,7 +397,8 @@ def _degenerate(batch, est, reps, n_boot, what="replicates", stacklevel=4):
 def _row_quantiles(reps, q, sorted_reps=None):
     """Per-row quantiles ignoring NaN, numpy's default ("linear") definition; ``q`` has
     one level per row; ``sorted_reps``: ``np.sort(reps, axis=1)`` when the caller has it.
-    The one quantile helper (intervals, bands, average_curves)."""
+    The one quantile helper (intervals, bands, average_curves).
+    """
     s = np.sort(reps, axis=1) if sorted_reps is None else sorted_reps  # NaN last
     n = np.isfinite(s).sum(axis=1)
     out = np.full(reps.shape[0], np.nan)

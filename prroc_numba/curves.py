@@ -447,8 +447,9 @@ def pr_curve(
 
 
 def _raw_precision(tp, fp, off):
-    """tp / (tp + fp); where undefined: 1 at a curve's first row (scikit-learn's origin),
-    0 elsewhere."""
+    """Tp / (tp + fp); where undefined: 1 at a curve's first row (scikit-learn's origin),
+    0 elsewhere.
+    """
     d = tp + fp
     with np.errstate(divide="ignore", invalid="ignore"):
         precision = np.where(d > 0, tp / d, 0.0)

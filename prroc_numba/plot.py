@@ -144,7 +144,8 @@ def _auc_suffixes(auc, keys, groups):
 
 def _legend_text(label, key, suffixes, single):
     """Legend entry of one curve: the user's label (alone when there is one curve) or the
-    key values, then the AUC."""
+    key values, then the AUC.
+    """
     if label is not None:
         name = label if single or key is None else f"{label} {key}"
     else:
@@ -218,7 +219,8 @@ def _pr_curve_xy(sub, connect, max_points):
 
 def _prevalences(frame, keys):
     """Per-curve share of positives, read from the last point (everything predicted
-    positive: precision = P / (P + N))."""
+    positive: precision = P / (P + N)).
+    """
     out = []
     for _, sub in _groups(frame, keys):
         if S.TP in sub.columns and S.FP in sub.columns:

@@ -163,7 +163,7 @@ def test_integer_weight_is_duplication(batch):
 
 def test_batch_equals_each_curve_alone(batch):
     together = _all_aucs(batch, weight="w")
-    for i, (g, part) in enumerate(_groups(batch)):
+    for i, (_g, part) in enumerate(_groups(batch)):
         alone = _all_aucs(part, weight="w", by=None)
         np.testing.assert_array_equal(together[i], alone[0])
     conf = prn.confusion(batch, score="s", label="y", by="g", weight="w")

@@ -256,7 +256,7 @@ def test_every_pr_estimator_over_the_achievable_curve(name):
     """hull=True applies the same estimator to the hull vertices (all modes); the
     vertices themselves are checked against brute force above."""
     case = load_case(name)
-    for mode, kw, pos, neg in case.modes():
+    for mode, kw, _pos, _neg in case.modes():
         h = prn.roc_curve(case.frame, score="score", hull=True, **kw)
         t, f = h["tp"].to_numpy(), h["fp"].to_numpy()
         got = {

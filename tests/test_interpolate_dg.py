@@ -27,7 +27,7 @@ def _mode_cases():
     out = []
     for name in CASE_NAMES:
         case = load_case(name)
-        for mode, kw, _, _ in case.modes():
+        for mode, _kw, _, _ in case.modes():
             for col in case.scores:
                 out.append((name, mode, col))
     return out

@@ -1,6 +1,7 @@
 """The example notebooks run top to bottom, cleanly, with the current interpreter.
 
-Each notebook in ``notebooks/`` is executed with nbclient (kernel "python3", working
+Each notebook in ``notebooks/`` (a jupytext percent script, the only source) is read with
+jupytext and executed with nbclient (kernel "python3", working
 directory ``notebooks/``), in a kernel that imports this checkout's package. A cell that
 raises fails the test, and so does anything written to stderr (warnings included): the
 notebooks are documentation and must run clean. Their own ``assert`` cells check the
@@ -13,13 +14,13 @@ import os
 import time
 from pathlib import Path
 
+import jupytext
 import nbclient
-import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-NAMES = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
+NAMES = sorted(p.name for p in NOTEBOOKS.glob("[0-9]*.py"))
 
 
 def test_notebooks_are_present():
@@ -31,7 +32,7 @@ def test_notebook_runs_clean(name, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     monkeypatch.setenv("MPLBACKEND", "Agg")
     monkeypatch.setenv("PYDEVD_DISABLE_FILE_VALIDATION", "1")
-    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+    nb = jupytext.read(NOTEBOOKS / name)
     client = nbclient.NotebookClient(
         nb, kernel_name="python3", timeout=120, resources={"metadata": {"path": str(NOTEBOOKS)}}
     )

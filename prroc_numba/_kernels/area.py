@@ -119,8 +119,9 @@ def _pr_dg(tp, fp):
     with ``FP_A + x * (FP_B - FP_A) / (TP_B - TP_A)``, joined by trapezoids that start
     at A itself. At the origin precision is undefined, so the curve starts flat at
     recall 0 with the first point's precision; a top block of negatives only starts it
-    at precision 0 instead (PRROC; the AUCCalculator jar drops such points). For non-integer TP steps (weights, soft labels) the
-    points are unit TP steps from A and then B itself.
+    at precision 0 instead (PRROC; the AUCCalculator jar drops such points). For
+    non-integer TP steps (weights, soft labels) the points are unit TP steps from A and
+    then B itself.
     """
     P = tp[-1]
     if P <= 0.0:
@@ -220,7 +221,8 @@ def _area_of_sweep(tp, fp, method, hull):
 @jit
 def _areas_of_sweep(tp, fp, codes, hulls, out):
     """Write area ``k`` (estimator ``codes[k]``, on the hull where ``hulls[k]``) of one
-    curve's sweep into ``out[k]``; the hull is taken once, whatever the number of areas."""
+    curve's sweep into ``out[k]``; the hull is taken once, whatever the number of areas.
+    """
     need_hull = False
     for k in range(codes.size):
         need_hull = need_hull or hulls[k]
@@ -266,7 +268,8 @@ def _areas_batch(values, offsets, pos, neg, label_start, codes, hulls):
 @jit
 def _area_sorted(xs, pos, neg, order, method, hull):
     """Sweep (+ hull) + area of one curve given its descending order ``order`` and the
-    sorted scores ``xs`` (``pos``/``neg`` unsorted, read through ``order``)."""
+    sorted scores ``xs`` (``pos``/``neg`` unsorted, read through ``order``).
+    """
     k = _n_vertices_sorted(xs)
     thr = np.empty(k)
     tp = np.empty(k)
@@ -278,8 +281,10 @@ def _area_sorted(xs, pos, neg, order, method, hull):
 @jit(parallel=True)
 def _area_sorted_batch(values, offsets, order, pos, neg, label_start, method, hull):
     """One area per curve, as :func:`_areas_batch`, for curves already sorted:
-    ``order[offsets[c]:offsets[c+1]]`` is curve ``c``'s descending argsort (local row indices), as the bootstrap plan
-    holds it. The same sweep and areas, bit for bit, without a second sort."""
+    ``order[offsets[c]:offsets[c+1]]`` is curve ``c``'s descending argsort (local row
+    indices), as the bootstrap plan holds it. The same sweep and areas, bit for bit,
+    without a second sort.
+    """
     n_curves = offsets.size - 1
     out = np.empty(n_curves)
     for c in prange(n_curves):

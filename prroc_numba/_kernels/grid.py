@@ -154,7 +154,8 @@ def _precision_on_grid(tp, fp, grid, out, hull):
     """Precision on ``grid`` of one curve's vertices (``hull=True``: of its achievable
     PR curve), written into ``out`` (the replicate kernels' entry). Not through
     :func:`_interp_one`: a constant ``space_roc`` would compile that a second time,
-    typed as a literal."""
+    typed as a literal.
+    """
     if hull:
         idx = _hull_indices(tp, fp)
         _precision_at_recall(tp[idx], fp[idx], grid, out)
@@ -180,7 +181,8 @@ def _interp_one(tp, fp, grid, out, space_roc, hull):
 @jit(parallel=True)
 def _interp_batch_into(tp, fp, offsets, grid, hull, space_roc, out):
     """Fill ``out`` (float64 ``(n_curves, grid.size)``, C order): row ``c`` is curve
-    ``c`` (``tp[offsets[c]:offsets[c + 1]]``) on ``grid``; ``prange`` over curves."""
+    ``c`` (``tp[offsets[c]:offsets[c + 1]]``) on ``grid``; ``prange`` over curves.
+    """
     for c in prange(offsets.size - 1):
         a = offsets[c]
         b = offsets[c + 1]
@@ -247,7 +249,8 @@ def _total_from_rate(a, b, count, rate):
     the largest rate; every row of rate > 0 must agree (``RATE_TOL``). Returns
     ``(total, bad_row)``: ``bad_row`` -1 when fine, ``-2`` when no row has a rate > 0
     and the class is present (counts > 0 or rates not NaN), else the disagreeing row.
-    A class that is absent (every count 0, every rate NaN = 0/0) has total 0."""
+    A class that is absent (every count 0, every rate NaN = 0/0) has total 0.
+    """
     best = -1.0
     total = 0.0
     absent = True
@@ -328,7 +331,8 @@ def _check_points(starts, tp, fp, P_row, N_row, p_rate, n_rate, tol):
     Rows of curve ``c`` are ``[starts[c]:starts[c + 1]]`` (non-empty), ordered by
     (TP, FP). ``P_row``/``N_row``: per-row class totals, or empty arrays to read them
     from the rates ``p_rate`` (recall or TPR: ``P = tp / rate``) and ``n_rate`` (FPR)
-    where given (non-empty), else to take each curve's largest TP and FP. Returns ``(status, row, P, N, complete)``: the problem
+    where given (non-empty), else to take each curve's largest TP and FP.
+    Returns ``(status, row, P, N, complete)``: the problem
     of the first curve that has one (a status code above and the sorted row it
     concerns; for ``NOT_MONOTONE`` the later of the two rows), and whether every curve
     already starts at the origin, ends at ``(P, N)`` and needs no rounding fix (then

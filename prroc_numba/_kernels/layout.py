@@ -10,7 +10,8 @@ from .._numba import jit
 @jit
 def _offsets_from_counts(counts):
     """CSR offsets (int64, length ``counts.size + 1``) from per-curve sizes ``counts``:
-    curve ``c``'s slice of a ragged output is ``[offsets[c]:offsets[c + 1]]``."""
+    curve ``c``'s slice of a ragged output is ``[offsets[c]:offsets[c + 1]]``.
+    """
     n = counts.size
     offsets = np.zeros(n + 1, dtype=np.int64)
     for c in range(n):

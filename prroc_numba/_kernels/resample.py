@@ -254,7 +254,8 @@ def _boot_grouped_curve(
     seg_offsets, sp, sn, curves, groups, seed, b0, b1, stratified, grid, hull, lp, ln, tabs, out
 ):
     """Like :func:`_boot_grouped`, but each replicate's PR curve interpolated onto the
-    recall ``grid``: writes ``out[k, b - b0, :]``."""
+    recall ``grid``: writes ``out[k, b - b0, :]``.
+    """
     nc = curves.size
     nb = b1 - b0
     for t in prange(nc * nb):
@@ -320,7 +321,8 @@ def _walk_vertices(order, seg_end, ps, ns, cnt, tp, fp):
 @jit
 def _walk_vertices_hard(slots, seg_end, n_pos, cnt, tp, fp):
     """:func:`_walk_vertices` for unweighted 0/1 labels: slot ``s < n_pos`` is a
-    positive, so only the slot numbers are read, not the masses."""
+    positive, so only the slot numbers are read, not the masses.
+    """
     tp[0] = 0.0
     fp[0] = 0.0
     t = 0
@@ -478,7 +480,8 @@ def _boot_paired_curve(
     out,
 ):
     """Like :func:`_boot_paired`, but each replicate's PR curve interpolated onto the
-    recall ``grid``: writes ``out[k * n_models + model, b - b0, :]``."""
+    recall ``grid``: writes ``out[k * n_models + model, b - b0, :]``.
+    """
     ng = groups.size
     nb = b1 - b0
     for t in prange(ng * nb):

@@ -119,7 +119,8 @@ _TAIL = np.array(
 @jit
 def _stirling_tail(k):
     """``lgamma(k + 1) - [(k + 1/2) log(k + 1) - (k + 1) + log(2 pi)/2]``: a table for
-    k <= 9, Stirling's series otherwise (relative error below 1e-13 there)."""
+    k <= 9, Stirling's series otherwise (relative error below 1e-13 there).
+    """
     if k <= 9.0:
         return _TAIL[np.int64(k)]
     kp1sq = (k + 1.0) * (k + 1.0)
@@ -273,7 +274,8 @@ def _poisson_tables(lams):
 @jit
 def _poisson_draw(st, d, tab_lo, tab_off, tab_cdf, tab_guide):
     """One Poisson draw from table ``d`` (see :func:`_poisson_tables`): inversion, the
-    first CDF entry above a uniform, found from the guide table."""
+    first CDF entry above a uniform, found from the guide table.
+    """
     u = _uniform(st)
     a = tab_off[d]
     size = tab_off[d + 1] - a
@@ -369,7 +371,8 @@ def _multinomial_stratum(st, k, total, lam_idx, tab_lo, tab_off, tab_cdf, tab_gu
     otherwise Poisson draws with a fix-up (:func:`_multinomial_poisson`) for the cells
     with a table and conditional binomials for the big cells without one, after a
     binomial split of ``total`` between the two sets (given the split, the two sets
-    are independent multinomials)."""
+    are independent multinomials).
+    """
     nnz = 0
     k_big = 0.0
     for i in range(k.size):

@@ -68,7 +68,8 @@ def _class_split(values, offsets, pos, label_start, svals):
 @jit
 def _all_float32(x):
     """True when every value of ``x`` is exactly a float32 (sorting float32 keys is 2x
-    faster, and converting back is exact)."""
+    faster, and converting back is exact).
+    """
     for i in range(x.size):
         if np.float64(np.float32(x[i])) != x[i]:
             return False

@@ -150,7 +150,8 @@ class Sorted:
 
     def scan(self, use_counts, seed, b0, n_rep):
         """Pass 1 and the two-level scan: local per-chunk and per-super-chunk starting
-        (TP, FP, blocks), per-curve totals."""
+        (TP, FP, blocks), per-curve totals.
+        """
 
         def arrays(n):
             return [
@@ -251,7 +252,7 @@ def _hull_scratch(tp, fp, out_off):
 
 
 def area_batch(batch, method, hull, chunk=CHUNK, sup=SUPER):
-    """One AUC per curve (float64, host), as :func:`prroc_numba._kernels.area._areas_batch` with one area."""
+    """One AUC per curve (float64, host), as :func:`.area._areas_batch` with one area."""
     s = Sorted(batch, chunk, sup=sup)
     if not hull:
         return s.areas(int(method)).copy_to_host()[:, 0]

@@ -120,7 +120,8 @@ def _nominal_end(j, c, offsets, chunk_off, chunk):
 def chunk_starts(xs, offsets, chunk_curve, chunk_off, chunk, starts):
     """``starts[j]``: the first tie-block start in chunk j's nominal rows, or the nominal
     end when a tie run covers them all (then chunk j is empty). Reads at most ``chunk``
-    rows per thread, whatever the tie runs."""
+    rows per thread, whatever the tie runs.
+    """
     j = cuda.grid(1)
     if j >= starts.size:
         return
@@ -136,7 +137,8 @@ def chunk_starts(xs, offsets, chunk_curve, chunk_off, chunk, starts):
 @cuda.jit(cache=True)
 def chunk_ends(offsets, chunk_curve, chunk_off, chunk, starts, ends):
     """``ends[j]``: the next chunk's tie-block start (skipping chunks inside a tie run),
-    or the curve's end; an empty chunk ends where it starts."""
+    or the curve's end; an empty chunk ends where it starts.
+    """
     j = cuda.grid(1)
     if j >= starts.size:
         return
@@ -233,7 +235,8 @@ def chunk_sums(
 @cuda.jit(cache=True)
 def chunk_scan(chunk_off, ctp, cfp, cnv, base_tp, base_fp, base_nv, P, N, NV):
     """Exclusive scan over each curve's cells ``chunk_off[c]:chunk_off[c + 1]`` (here: the
-    super-chunks), per (curve, replicate); totals P, N, NV."""
+    super-chunks), per (curve, replicate); totals P, N, NV.
+    """
     tid = cuda.grid(1)
     n_rep = ctp.shape[1]
     c = tid // n_rep
@@ -314,7 +317,8 @@ def chunk_area(
 @cuda.jit(cache=True)
 def curve_area(chunk_off, partial, P, N, method, out):
     """Per (curve, replicate): the area from the partial sums of the cells
-    ``chunk_off[c]:chunk_off[c + 1]`` (here: the super-chunks), in a fixed order."""
+    ``chunk_off[c]:chunk_off[c + 1]`` (here: the super-chunks), in a fixed order.
+    """
     tid = cuda.grid(1)
     n_rep = partial.shape[1]
     c = tid // n_rep
