@@ -10,6 +10,7 @@ bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_c
 
 from ._ragged import UndefinedMetricWarning
 from .bootstrap import bootstrap, bootstrap_curve  # (issue 5)
+from .closed_form import auc_ci
 from .compare import compare, delong  # (issue 5)
 from .curves import confusion, pr_curve, roc_curve
 from .metrics import auc, auc_pr, auc_roc
@@ -22,6 +23,7 @@ __all__ = [
     "ROCCurve",
     "UndefinedMetricWarning",
     "auc",
+    "auc_ci",
     "auc_pr",
     "auc_roc",
     "average_curves",
