@@ -14,6 +14,7 @@ from .closed_form import auc_ci
 from .compare import compare, delong  # (issue 5)
 from .curves import confusion, pr_curve, roc_curve
 from .metrics import auc, auc_pr, auc_roc
+from .operating import operating_points
 from .points import PRCurve, ROCCurve, average_curves, interpolate, interpolate_matrix
 
 __version__ = "0.1.0"
@@ -34,6 +35,7 @@ __all__ = [
     "delong",
     "interpolate",
     "interpolate_matrix",
+    "operating_points",
     "pr_curve",
     "roc_curve",
 ]

@@ -313,3 +313,51 @@ def precision_on_recall_grid(tp, fp, grid):
         f = fp[a] + (t - tp[a]) * (fp[b] - fp[a]) / (tp[b] - tp[a])
         out.append(t / (t + f))
     return np.array(out)
+
+
+# --- issue 11: operating points, partial areas
+
+
+def operating_point(score, pos, neg, target, beta=1.0):
+    """Brute force over every distinct score (the origin excluded): ``(threshold, tp,
+    fp)`` of the threshold that meets ``target`` best, or None.
+
+    Counts by definition at each threshold (score >= t); every candidate gets the key
+    (primary, secondary, threshold), larger is better, and the maximum wins -- so ties
+    go to the secondary metric and then to the higher threshold.
+    """
+    P, N = float(np.sum(pos)), float(np.sum(neg))
+    if P <= 0:
+        return None
+    b2 = beta * beta
+    cands = []
+    for t in sorted({float(s) for s, p, q in zip(score, pos, neg) if p + q > 0}):
+        tp = sum(float(p) for s, p in zip(score, pos) if s >= t)
+        fp = sum(float(q) for s, q in zip(score, neg) if s >= t)
+        rec = tp / P
+        prec = tp / (tp + fp)
+        fpr = fp / N if N > 0 else math.nan
+        f = (1 + b2) * tp / ((1 + b2) * tp + b2 * (P - tp) + fp)
+        if target == "max_f1":
+            key = (f, 0.0)
+        elif target == "youden":
+            key = (rec - fpr, 0.0)
+        elif target == "closest_topleft":
+            key = (-(fpr * fpr + (1 - rec) * (1 - rec)), 0.0)
+        else:
+            name, x = (target.split(">=") + [None])[:2] if ">=" in target \
+                else target.split("<=")
+            x = float(x)
+            ok = {"precision": prec >= x, "recall": rec >= x, "tpr": rec >= x,
+                  "fpr": fpr <= x}[name]
+            if not ok:
+                continue
+            key = {"precision": (rec, prec), "recall": (prec, rec), "fpr": (rec, -fpr),
+                   "tpr": (-fpr, rec)}[name]
+        if any(math.isnan(k) for k in key):
+            continue
+        cands.append((key[0], key[1], t, tp, fp))
+    if not cands:
+        return None
+    best = max(cands)
+    return best[2], best[3], best[4]

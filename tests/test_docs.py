@@ -9,7 +9,8 @@ import pytest
 
 PUBLIC_MODULES = ["prroc_numba.curves", "prroc_numba.metrics",
                   "prroc_numba.bootstrap", "prroc_numba.compare", "prroc_numba.data",
-                  "prroc_numba.cli", "prroc_numba.closed_form"]
+                  "prroc_numba.cli", "prroc_numba.closed_form",
+                  "prroc_numba.operating"]
 
 
 @pytest.mark.parametrize("name", PUBLIC_MODULES)

@@ -103,6 +103,11 @@ def _typical_session():
         lambda: prn.compare(df, score=["s", "si"], label="y", n_boot=20, seed=0),
         lambda: prn.bootstrap_curve(df, score="s", label="y", n_boot=20, seed=0, grid=11),
         lambda: _points_session(df),
+        lambda: prn.operating_points(df, score=["s", "si"], label="y", n_boot=20, seed=0,
+                                     targets=["max_f1", "recall>=0.5"]),
+        lambda: prn.operating_points(df, score="s", label="y", by="g", thresholds=(
+            prn.operating_points(df, score="s", label="y", by="g")), n_boot=20, seed=0),
+        lambda: prn.auc_ci(df, score="s", label="y", weight="w"),
     ]
     for call in calls:
         call()
