@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _frames as F
+from . import _partial
 from ._kernels.area import _area_batch
 from ._methods import method_code
 from ._ragged import pack, warn_undefined
@@ -46,13 +47,15 @@ _METHODS_DOC = """
 
 @_doc
 def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=None, hull=False,
-        pos_label=None, soft_labels=False):
+        partial=None, partial_focus="fpr", standardize=False, pos_label=None,
+        soft_labels=False):
     """Area under the PR or ROC curve of many curves at once.
 
     Parameters
     ----------
     {shared}
     {methods}
+    {partial}
 
     Returns
     -------
@@ -70,12 +73,27 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
        m  auc
     0  a  0.5
     1  b  1.0
+
+    Partial areas: the ROC area up to FPR 0.1 (McClish-standardized, as scikit-learn's
+    ``roc_auc_score(max_fpr=0.1)``), and the PR area over recalls 0.5 to 1:
+
+    >>> prn.auc(df, score="s", label="y", curve="roc", partial=(0, 0.5),
+    ...         standardize=True)
+            auc
+    0  0.703704
+    >>> prn.auc(df, score="s", label="y", method="integral", partial=(0.5, 1)).round(4)
+          auc
+    0  0.3433
     """
     code = method_code(curve, method)
+    spec = _partial.check_partial(curve, partial, partial_focus, standardize)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
-    out = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start,
-                      code, bool(hull))
+    if spec is None:
+        out = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg,
+                          batch.label_start, code, bool(hull))
+    else:
+        out = _partial.partial_areas(batch, code, bool(hull), curve, spec, standardize)
     P, N = batch.totals()
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
     warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
@@ -83,21 +101,25 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
     return F.curves_frame(batch.keys, {F.AUC: out})
 
 
-auc.__doc__ = auc.__doc__.replace("    {methods}", _METHODS_DOC.strip("\n"))
+auc.__doc__ = auc.__doc__.replace("    {methods}", _METHODS_DOC.strip("\n")).replace(
+    "    {partial}", _partial.DOC.strip("\n"))
 
 
-def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label):
+def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label, partial=None,
+         partial_focus="fpr", standardize=False):
     s = np.asarray(y_score)
     if s.ndim != 1:
         raise ValueError(
             f"y_score must be 1-D (one curve), got shape {s.shape}; use auc() for many curves"
         )
     frame = auc(score=s, label=y_true, weight=sample_weight, curve=curve, method=method,
-                hull=hull, pos_label=pos_label)
+                hull=hull, pos_label=pos_label, partial=partial, partial_focus=partial_focus,
+                standardize=standardize)
     return float(frame[F.AUC].iloc[0])
 
 
-def auc_pr(y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_label=None):
+def auc_pr(y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_label=None,
+           partial=None, standardize=False):
     """Area under one precision-recall curve (scikit-learn style).
 
     Parameters
@@ -112,6 +134,10 @@ def auc_pr(y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_
     hull : bool, default=False
         Area under the achievable PR curve.
     pos_label : scalar, default=None
+    partial : (float, float), default=None
+        Only the area over this recall range (see :func:`auc`).
+    standardize : bool, default=False
+        Divide the partial area by the range's width.
 
     Returns
     -------
@@ -123,10 +149,12 @@ def auc_pr(y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_
     >>> round(prn.auc_pr([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], method="ap"), 6)
     0.833333
     """
-    return _one(y_true, y_score, sample_weight, "pr", method, hull, pos_label)
+    return _one(y_true, y_score, sample_weight, "pr", method, hull, pos_label, partial,
+                "fpr", standardize)
 
 
-def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None):
+def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None, partial=None,
+            partial_focus="fpr", standardize=False):
     """Area under one ROC curve (scikit-learn's ``roc_auc_score`` for binary labels).
 
     Parameters
@@ -137,6 +165,12 @@ def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None):
     hull : bool, default=False
         Area under the ROC convex hull.
     pos_label : scalar, default=None
+    partial : (float, float), default=None
+        Only the area over this FPR range (TPR range with ``partial_focus="tpr"``).
+    partial_focus : {"fpr", "tpr"}, default="fpr"
+    standardize : bool, default=False
+        McClish's correction; ``auc_roc(y, s, partial=(0, x), standardize=True)`` equals
+        scikit-learn's ``roc_auc_score(y, s, max_fpr=x)``.
 
     Returns
     -------
@@ -148,4 +182,5 @@ def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None):
     >>> prn.auc_roc([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
     0.75
     """
-    return _one(y_true, y_score, sample_weight, "roc", None, hull, pos_label)
+    return _one(y_true, y_score, sample_weight, "roc", None, hull, pos_label, partial,
+                partial_focus, standardize)

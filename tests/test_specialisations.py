@@ -108,6 +108,8 @@ def _typical_session():
         lambda: prn.operating_points(df, score="s", label="y", by="g", thresholds=(
             prn.operating_points(df, score="s", label="y", by="g")), n_boot=20, seed=0),
         lambda: prn.auc_ci(df, score="s", label="y", weight="w"),
+        lambda: prn.auc(df, score=["s", "si"], label="y", by="g", partial=(0, 0.3)),
+        lambda: prn.auc_roc(df["y"], df["s"], partial=(0, 0.1), standardize=True),
     ]
     for call in calls:
         call()
