@@ -130,6 +130,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--baseline", default=None, help="compare every model with this one")
     c.add_argument("--adjust", choices=["holm", "bonferroni", "bh", "none"], default="holm")
     c.add_argument("--test", choices=["bootstrap", "delong"], default="bootstrap")
+    c.add_argument("--p-value", choices=["wald", "percentile"], default="wald",
+                   help="bootstrap p-value: Wald (default) or percentile (floor 2/(B+1))")
     v = sub.add_parser("curve", help="PR or ROC curve points, or PR bootstrap bands")
     _common(v, boot=True)
     v.add_argument("--interpolate", choices=["dg", "continuous"], default=None,
@@ -238,7 +240,7 @@ def _run(args) -> None:
             if len(args.score) < 2:
                 raise CliError("compare needs at least two --score columns")
             res = prn.compare(frame, baseline=args.baseline, adjust=args.adjust,
-                              test=args.test, **boot, **kw)
+                              test=args.test, p_value=args.p_value, **boot, **kw)
     _emit(res, args)
 
 
