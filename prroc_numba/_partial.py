@@ -11,26 +11,7 @@ from ._kernels.sweep import _sweep_batch
 
 FOCUS = {"fpr": FOCUS_FPR, "tpr": FOCUS_TPR}
 
-DOC = """
-    partial : (float, float), default=None
-        Only the area over this range ``(lo, hi)``, ``0 <= lo < hi <= 1``. ROC: an FPR
-        range (or a TPR range with ``partial_focus="tpr"``), under the trapezoid curve
-        (or the hull). PR: a recall range, under each estimator's own curve: ``"dg"``
-        and ``"integral"`` under the count-interpolated curve, whose ends are valued
-        exactly in counts at ``lo`` and ``hi`` (never by straight PR lines); ``"ap"``
-        under its step curve; ``"trapezoid"`` under its straight lines (over-optimistic,
-        for comparison). Over ``(0, 1)`` every partial area is the whole area.
-    partial_focus : {"fpr", "tpr"}, default="fpr"
-        ROC only: ``"fpr"`` integrates TPR over the FPR range (scikit-learn's
-        ``max_fpr``, pROC's ``focus="sp"``); ``"tpr"`` integrates specificity
-        (1 - FPR) over the TPR range (pROC's ``focus="se"``). For PR the range is
-        always over recall (``"fpr"``, the default, and ``"tpr"`` are both accepted).
-    standardize : bool, default=False
-        ROC: McClish's correction ``(1 + (A - min) / (max - min)) / 2``, with ``max``
-        the range's width and ``min`` the area of the chance diagonal over it: 0.5 for
-        a useless model and 1 for a perfect one; with ``partial=(0, x)`` it equals
-        scikit-learn's ``roc_auc_score(max_fpr=x)``. PR: the area divided by the
-        range's width (the mean precision over the recall range)."""
+# the parameters' documentation: prroc_numba._docs.PARTIAL
 
 
 def check_partial(curve, partial, partial_focus, standardize):

@@ -14,20 +14,14 @@ from statistics import NormalDist
 import numpy as np
 
 from . import _frames as F
+from . import _schema as S
+from ._checks import check_level, method_code
+from ._docs import fill_doc
 from ._kernels.area import _area_batch
-from ._methods import method_code
 from ._ragged import pack, warn_undefined
-from .curves import _doc
 
-ESTIMATE, CI_LOW, CI_HIGH = "estimate", "ci_low", "ci_high"
 CIS = ("logit", "binomial", "delong")
 _NORM = NormalDist()
-
-
-def _check_level(level):
-    if isinstance(level, bool) or not isinstance(level, (float, int, np.floating)) \
-            or not 0.0 < level < 1.0:
-        raise ValueError(f"level must be in (0, 1), e.g. 0.95, got {level!r}")
 
 
 def boyd_interval(theta, n, level, ci):
@@ -65,7 +59,7 @@ def _effective_positives(batch):
     return n[batch.curve_group]
 
 
-@_doc
+@fill_doc
 def auc_ci(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
            ci="logit", level=0.95, pos_label=None, soft_labels=False):
     """Closed-form confidence intervals of AUC-PR (Boyd et al. 2013) or AUC-ROC (DeLong).
@@ -122,8 +116,8 @@ def auc_ci(data=None, *, score, label, by=None, weight=None, curve="pr", method=
     >>> import numpy as np, pandas as pd, prroc_numba as prn
     >>> rng = np.random.default_rng(0)
     >>> y = rng.random(2000) < 0.1
-    >>> df = pd.DataFrame({{"y": y, "m1": y + rng.normal(size=2000),
-    ...                    "m2": 2 * y + rng.normal(size=2000)}})
+    >>> df = pd.DataFrame({"y": y, "m1": y + rng.normal(size=2000),
+    ...                    "m2": 2 * y + rng.normal(size=2000)})
     >>> prn.auc_ci(df, score=["m1", "m2"], label="y").round(3)
       model  estimate  ci_low  ci_high
     0    m1     0.282   0.225    0.347
@@ -134,7 +128,7 @@ def auc_ci(data=None, *, score, label, by=None, weight=None, curve="pr", method=
     """
     if ci not in CIS:
         raise ValueError(f"ci={ci!r} is not known; use one of {CIS}")
-    _check_level(level)
+    check_level(level)
     if curve not in ("pr", "roc"):
         raise ValueError(f"curve={curve!r} is not known; use 'pr' or 'roc'")
     if ci == "delong":
@@ -146,13 +140,13 @@ def auc_ci(data=None, *, score, label, by=None, weight=None, curve="pr", method=
         if weight is not None or soft_labels:
             raise ValueError("ci='delong' needs hard 0/1 labels without weights, as in pROC; "
                              "drop weight= / soft_labels=, or use prn.bootstrap")
-        from .compare import delong
+        from .comparison import delong
 
         res = delong(data, score=score, label=label, by=by, level=level, pos_label=pos_label)
-        keys = res.drop(columns=[F.AUC, "var", "se", CI_LOW, CI_HIGH])
-        return F.curves_frame(keys, {ESTIMATE: res[F.AUC].to_numpy(),
-                                     CI_LOW: res[CI_LOW].to_numpy(),
-                                     CI_HIGH: res[CI_HIGH].to_numpy()})
+        keys = res.drop(columns=[S.AUC, S.VAR, S.SE, S.CI_LOW, S.CI_HIGH])
+        return F.curves_frame(keys, {S.ESTIMATE: res[S.AUC].to_numpy(),
+                                     S.CI_LOW: res[S.CI_LOW].to_numpy(),
+                                     S.CI_HIGH: res[S.CI_HIGH].to_numpy()})
     if curve != "pr":
         raise ValueError(f"ci={ci!r} is Boyd et al.'s interval for AUC-PR; pass curve='pr', "
                          "or use ci='delong' for the ROC AUC")
@@ -164,7 +158,5 @@ def auc_ci(data=None, *, score, label, by=None, weight=None, curve="pr", method=
     P, _ = batch.totals()
     warn_undefined(batch, P <= 0, "AUC-PR is undefined (no positives): NaN")
     lo, hi = boyd_interval(est, _effective_positives(batch), level, ci)
-    return F.curves_frame(batch.keys, {ESTIMATE: est, CI_LOW: lo, CI_HIGH: hi})
+    return F.curves_frame(batch.keys, {S.ESTIMATE: est, S.CI_LOW: lo, S.CI_HIGH: hi})
 
-
-auc_ci.__doc__ = auc_ci.__doc__.replace("{{", "{").replace("}}", "}")

@@ -3,12 +3,11 @@
 One sweep per curve (:func:`prroc_numba._kernels.sweep._sweep_batch`), then one kernel
 pass choosing the best vertex per curve and target
 (:mod:`prroc_numba._kernels.operating`). Intervals re-run the choice on every bootstrap
-replicate (the replicate draws of :mod:`prroc_numba.bootstrap`).
+replicate (the replicate draws of :mod:`prroc_numba._resampling`).
 """
 
 from __future__ import annotations
 
-import importlib
 import re
 import warnings
 
@@ -16,15 +15,14 @@ import numpy as np
 import pandas as pd
 
 from . import _frames as F
+from . import _resampling as R
+from . import _schema as S
+from ._checks import check_level, check_n_boot
+from ._docs import fill_doc
 from ._kernels import operating as K
 from ._kernels.sweep import _sweep_batch
 from ._kernels.thresholds import _counts_at_batch
 from ._ragged import UndefinedMetricWarning, describe_row, pack, warn_undefined
-from .curves import _doc
-
-TARGET = "target"
-SPECIFICITY, F_BETA = "specificity", "f_beta"
-METRICS = (F.THRESHOLD, F.PRECISION, F.RECALL, F.FPR, SPECIFICITY, F_BETA)
 
 _NAMED = {"max_f1": K.MAX_FBETA, "youden": K.YOUDEN, "closest_topleft": K.TOPLEFT}
 _BOUND = {("precision", ">="): K.PRECISION_GE, ("recall", ">="): K.RECALL_GE,
@@ -106,7 +104,7 @@ def _tuning_rows(batch, frame):
             f"(key columns, 'target', 'threshold'), got {type(frame).__name__}"
         )
     keys = batch.key_names
-    need = [*keys, TARGET, F.THRESHOLD]
+    need = [*keys, S.TARGET, S.THRESHOLD]
     missing = [c for c in need if c not in frame.columns]
     if missing:
         raise ValueError(
@@ -117,10 +115,10 @@ def _tuning_rows(batch, frame):
     if len(frame) == 0:
         raise ValueError("the thresholds frame is empty")
     try:
-        thr = frame[F.THRESHOLD].to_numpy(np.float64)
+        thr = frame[S.THRESHOLD].to_numpy(np.float64)
     except (TypeError, ValueError):
         raise TypeError("the thresholds frame's 'threshold' column must be numeric") from None
-    targets = frame[TARGET].to_numpy(object)
+    targets = frame[S.TARGET].to_numpy(object)
     if not keys:
         return np.zeros(len(frame), dtype=np.int64), thr, targets
     left = frame[keys].reset_index(drop=True).copy()
@@ -150,7 +148,7 @@ def _tuning_rows(batch, frame):
     return curve, thr, targets
 
 
-@_doc
+@fill_doc
 def operating_points(data=None, *, score, label, by=None, weight=None, targets=("max_f1",),
                      beta=1.0, thresholds=None, n_boot=None, level=0.95, stratified=True,
                      seed=None, progress=None, pos_label=None, soft_labels=False):
@@ -214,8 +212,8 @@ def operating_points(data=None, *, score, label, by=None, weight=None, targets=(
     Examples
     --------
     >>> import pandas as pd, prroc_numba as prn
-    >>> df = pd.DataFrame({{"s": [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2],
-    ...                    "y": [1, 1, 0, 1, 0, 1, 0, 0]}})
+    >>> df = pd.DataFrame({"s": [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2],
+    ...                    "y": [1, 1, 0, 1, 0, 1, 0, 0]})
     >>> op = prn.operating_points(df, score="s", label="y",
     ...                           targets=["max_f1", "precision>=0.9", "tpr>=0.75"])
     >>> op[["target", "threshold", "tp", "fp", "precision", "recall", "fpr"]]
@@ -236,7 +234,8 @@ def operating_points(data=None, *, score, label, by=None, weight=None, targets=(
     """
     beta = _check_beta(beta)
     if n_boot is not None:
-        _boot()._check_common(n_boot, level)
+        check_n_boot(n_boot)
+        check_level(level)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
     C = batch.n_curves
@@ -285,8 +284,8 @@ def operating_points(data=None, *, score, label, by=None, weight=None, targets=(
                            "tuning data): NaN rows")
     Pr, Nr = P[curve], N[curve]
     fn, tn, prec, rec, fpr, spec, fb = _metrics(tp, fp, Pr, Nr, beta)
-    cols = {TARGET: target_col, F.THRESHOLD: thr, F.TP: tp, F.FP: fp, F.FN: fn, F.TN: tn,
-            F.PRECISION: prec, F.RECALL: rec, F.FPR: fpr, SPECIFICITY: spec, F_BETA: fb}
+    cols = {S.TARGET: target_col, S.THRESHOLD: thr, S.TP: tp, S.FP: fp, S.FN: fn, S.TN: tn,
+            S.PRECISION: prec, S.RECALL: rec, S.FPR: fpr, S.SPECIFICITY: spec, S.F_BETA: fb}
     if n_boot is not None:
         if thresholds is None:
             reps = _replicate_targets(batch, thr_s, off, kinds, bounds, beta, n_boot,
@@ -300,32 +299,23 @@ def operating_points(data=None, *, score, label, by=None, weight=None, targets=(
     return F.points_frame(batch.keys, offsets, cols)
 
 
-operating_points.__doc__ = operating_points.__doc__.replace("{{", "{").replace("}}", "}")
 
 
 # ------------------------------------------------------------------------- bootstrap
 
 
-def _boot():
-    # the replicate machinery (plan, seeds, chunks); the package attribute
-    # ``bootstrap`` is the function, so import the module by name
-    return importlib.import_module(".bootstrap", __package__)
-
-
 def _plan_arrays(batch, stratified):
     """The replicate plan and each curve's scores in its sorted order."""
-    b = _boot()
-    plan = b._Plan(batch, stratified)
+    plan = R._Plan(batch, stratified)
     start = np.repeat(batch.offsets[:-1], np.diff(batch.offsets))
     xs = np.ascontiguousarray(batch.values[start + plan.order])
-    return b, plan, xs
+    return plan, xs
 
 
 def _run(batch, n_boot, stratified, seed, progress, thr, thr_off, n_rows, pick, kinds,
          bounds, beta):
-    b = _boot()
-    _, plan, xs = _plan_arrays(batch, stratified)
-    s = b._seed(seed)
+    plan, xs = _plan_arrays(batch, stratified)
+    s = R._seed(seed)
     B = int(n_boot)
     C = batch.n_curves
     out = np.empty((n_rows, B, 3))
@@ -388,10 +378,11 @@ def _intervals(batch, curve, target_col, reps, beta, level, thr):
             f"were left out of its interval (most: target {target_col[r]!r} for "
             f"{batch.describe(int(curve[r]))}, {int(unmet[r])} of {tp.shape[1]})",
             UndefinedMetricWarning, stacklevel=3)
-    for name, v in zip(METRICS, (rthr, prec, rec, fpr, spec, fb)):
+    for name, v in zip(S.OPERATING_METRICS, (rthr, prec, rec, fpr, spec, fb)):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN rows give NaN
             q = np.nanquantile(v, [alpha / 2, 1 - alpha / 2], axis=1)
-        cols[f"{name}_ci_low"] = q[0]
-        cols[f"{name}_ci_high"] = q[1]
+        lo_name, hi_name = S.ci_names(name)
+        cols[lo_name] = q[0]
+        cols[hi_name] = q[1]
     return cols

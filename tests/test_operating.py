@@ -10,12 +10,12 @@ import pandas as pd
 import pytest
 
 import prroc_numba as prn
-from prroc_numba._kernels.resample import _paired_counts_one
 from prroc_numba._ragged import pack
 from tests import naive
 from tests.conftest import load_case, random_batch
+from tests.kernel_probes import _paired_counts_one
 
-boot_mod = importlib.import_module("prroc_numba.bootstrap")
+boot_mod = importlib.import_module("prroc_numba._resampling")
 op_mod = importlib.import_module("prroc_numba.operating")
 
 TARGETS = ["max_f1", "youden", "closest_topleft", "precision>=0.6", "recall>=0.7",
