@@ -161,6 +161,8 @@ PARTIAL = """
         scikit-learn's ``roc_auc_score(max_fpr=x)``. PR: the area divided by the
         range's width (the mean precision over the recall range)."""
 
+from ._clusters import DOC as CLUSTER
+
 _BLOCKS = {
     "shared": SHARED,
     "thresholds": THRESHOLDS,
@@ -168,6 +170,7 @@ _BLOCKS = {
     "boot": BOOT,
     "points": POINTS,
     "partial": PARTIAL,
+    "cluster": CLUSTER,
 }
 
 

@@ -76,6 +76,11 @@ class Batch:
     curve_group: np.ndarray
     keys: pd.DataFrame
     n_models: int
+    #: input row of each label row (after zero-weight rows are dropped and rows are
+    #: sorted by group); None when the label rows are the input rows in input order
+    rows: np.ndarray | None = None
+    #: number of input rows (before zero-weight rows are dropped)
+    n_input: int = 0
 
     @property
     def n_curves(self) -> int:
@@ -352,6 +357,8 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
                 f"(first: {w[bad][0]!r}); sample weights must be finite and >= 0"
             )
     codes, key_frame = _group_codes(data, by, n)
+    rows = None
+    n_input = n
     if w is not None and not (w > 0).all():
         # zero-weight rows change no count; like scikit-learn, they add no threshold
         # either, so that zero weight is exactly the removal of the row
@@ -372,6 +379,7 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
         cols = [col[keep] for col in cols]
         y, w = y[keep], w[keep]
         n = y.shape[0]
+        rows = np.flatnonzero(keep)
 
     # rows sorted by group (stable: rows keep their order inside a group)
     if codes is None:
@@ -386,6 +394,7 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
         group_keys = key_frame.iloc[order[group_offsets[:-1]]].reset_index(drop=True)
         y = y[order]
         w = None if w is None else w[order]
+        rows = order if rows is None else rows[order]
     n_groups = group_offsets.size - 1
     M = len(cols)
 
@@ -419,7 +428,8 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
     # one specialisation per kernel: Numba types read-only arrays (pandas copy-on-write
     # views) separately, so hand kernels writable ones (tests/test_specialisations.py)
     values, pos, neg = (a if a.flags.writeable else a.copy() for a in (values, pos, neg))
-    batch = Batch(values, offsets, pos, neg, group_offsets, curve_group, batch_keys, M)
+    batch = Batch(values, offsets, pos, neg, group_offsets, curve_group, batch_keys, M, rows,
+                  n_input)
 
     # scores must be finite; name the model and the group of the first bad one
     finite = np.isfinite(values)

@@ -18,6 +18,7 @@ from statistics import NormalDist
 import numpy as np
 
 from ._checks import check_seed, method_code
+from ._clusters import cluster_codes, cluster_slots
 from ._kernels.area import _area_batch
 from ._kernels.resample import (
     POISSON_MAX,
@@ -48,8 +49,9 @@ _NORM = NormalDist()
 class _Plan:
     """Everything the replicate kernels need, computed once per call."""
 
-    def __init__(self, batch, stratified):
+    def __init__(self, batch, stratified, cluster=None):
         self.batch = batch
+        self.clustered = cluster is not None
         self.stratified = bool(stratified)
         b = batch
         (self.order, self.ps, self.ns, self.seg_offsets, self.seg_end, self.sp,
@@ -107,6 +109,25 @@ class _Plan:
             self.work = float(self.sp.size) * 4.0
         else:
             self.work = float(n) * (1.0 + b.n_models)
+        if cluster is not None:
+            self._use_clusters(cluster)
+
+    def _use_clusters(self, codes):
+        """Draw clusters instead of rows (see :mod:`prroc_numba._clusters`): a row's
+        slot becomes its cluster's, so the paired draws count clusters and every row of
+        a drawn cluster comes along; the walk reads masses (not the slot numbers)."""
+        b = self.batch
+        slot, self.strata_offsets, self.n_strata, counts = cluster_slots(
+            b, codes, self.stratified)
+        self.slot = slot
+        self.strata_rows = None  # no row jackknife for clusters
+        row_base = np.repeat(b.label_start, np.diff(b.offsets))
+        self.slot_order = slot[row_base + self.order].astype(np.int32)
+        big = counts.max(initial=0) > np.iinfo(np.uint16).max
+        self.count_type = np.empty(0, dtype=np.int32 if big else np.uint16)
+        self.grouped = False
+        self.hard = False
+        self.work = float(b.pos.size) * (1.0 + b.n_models)
 
     def _chunks(self, n_boot, progress, label, kernel, extra=0):
         """Call ``kernel(b0, b1)`` on chunks of replicates, advancing a progress bar.
@@ -243,12 +264,12 @@ def _seed(seed):
 
 
 def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, stratified,
-                seed, progress, pos_label, soft_labels, label_bar="bootstrap"):
+                seed, progress, pos_label, soft_labels, label_bar="bootstrap", cluster=None):
     """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed)."""
     code = method_code(curve, method)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
-    plan = _Plan(batch, stratified)
+    plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch))
     hull = bool(hull)
     est = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start,
                       code, hull)

@@ -207,7 +207,7 @@ def _pairs(names, baseline):
 def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
             hull=False, n_boot=2000, level=0.95, stratified=True, seed=None, progress=None,
             baseline=None, adjust="holm", test="bootstrap", p_value="wald", pos_label=None,
-            soft_labels=False):
+            soft_labels=False, cluster=None):
     """Paired comparison of the AUCs of several models scored on the same rows.
 
     Every pair of models (or every model against ``baseline``) is compared by the
@@ -244,6 +244,8 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
         It needs no normality but **cannot go below 2 / (B + 1)** (0.001 at
         ``n_boot=2000``): with many models every clear difference gets that same floor
         before adjustment. Two identical models give 1 either way.
+    {cluster}
+        Not with ``test="delong"`` (DeLong's variance assumes independent rows).
 
     Returns
     -------
@@ -285,6 +287,9 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
             "of columns (wide input) or a 2-D array"
         )
     if test == "delong":
+        if cluster is not None:
+            raise ValueError("test='delong' assumes independent rows; for clustered data "
+                             "use test='bootstrap' with cluster=")
         if curve != "roc":
             raise ValueError("test='delong' compares ROC AUCs; pass curve='roc' "
                              "(for PR curves use test='bootstrap')")
@@ -298,7 +303,7 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
     else:
         batch, _plan, _code, est, reps, _ = _replicates(
             data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
-            progress, pos_label, soft_labels, label_bar="compare")
+            progress, pos_label, soft_labels, label_bar="compare", cluster=cluster)
     M = batch.n_models
     if M < 2:
         raise ValueError("compare needs at least two score columns (models)")

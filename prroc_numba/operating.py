@@ -18,6 +18,7 @@ from . import _frames as F
 from . import _resampling as R
 from . import _schema as S
 from ._checks import check_level, check_n_boot
+from ._clusters import cluster_codes
 from ._docs import fill_doc
 from ._kernels import operating as K
 from ._kernels.sweep import _sweep_batch
@@ -151,7 +152,8 @@ def _tuning_rows(batch, frame):
 @fill_doc
 def operating_points(data=None, *, score, label, by=None, weight=None, targets=("max_f1",),
                      beta=1.0, thresholds=None, n_boot=None, level=0.95, stratified=True,
-                     seed=None, progress=None, pos_label=None, soft_labels=False):
+                     seed=None, progress=None, pos_label=None, soft_labels=False,
+                     cluster=None):
     """Operating points: the threshold meeting each target, with its confusion matrix.
 
     For every curve and target the best **distinct score** is chosen as the threshold (a
@@ -199,6 +201,7 @@ def operating_points(data=None, *, score, label, by=None, weight=None, targets=(
         :func:`~prroc_numba.bootstrap`).
     seed : int, default=None
     progress : bool, default=None
+    {cluster}
 
     Returns
     -------
@@ -238,6 +241,9 @@ def operating_points(data=None, *, score, label, by=None, weight=None, targets=(
         check_level(level)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
+    codes = cluster_codes(data, cluster, batch)
+    if codes is not None and n_boot is None:
+        raise ValueError("cluster= only changes the bootstrap intervals; pass n_boot= too")
     C = batch.n_curves
     P, N = batch.totals()
     if thresholds is None:
@@ -289,10 +295,10 @@ def operating_points(data=None, *, score, label, by=None, weight=None, targets=(
     if n_boot is not None:
         if thresholds is None:
             reps = _replicate_targets(batch, thr_s, off, kinds, bounds, beta, n_boot,
-                                      stratified, seed, progress)
+                                      stratified, seed, progress, codes)
         else:
             reps = _replicate_fixed(batch, sorted_thr, thr_off, order, n_boot, stratified,
-                                    seed, progress)
+                                    seed, progress, codes)
         cols.update(_intervals(batch, curve, target_col, reps, beta, level, thr))
     offsets = np.zeros(C + 1, dtype=np.int64)
     np.cumsum(np.bincount(curve, minlength=C), out=offsets[1:])
@@ -304,17 +310,17 @@ def operating_points(data=None, *, score, label, by=None, weight=None, targets=(
 # ------------------------------------------------------------------------- bootstrap
 
 
-def _plan_arrays(batch, stratified):
+def _plan_arrays(batch, stratified, cluster):
     """The replicate plan and each curve's scores in its sorted order."""
-    plan = R._Plan(batch, stratified)
+    plan = R._Plan(batch, stratified, cluster)
     start = np.repeat(batch.offsets[:-1], np.diff(batch.offsets))
     xs = np.ascontiguousarray(batch.values[start + plan.order])
     return plan, xs
 
 
 def _run(batch, n_boot, stratified, seed, progress, thr, thr_off, n_rows, pick, kinds,
-         bounds, beta):
-    plan, xs = _plan_arrays(batch, stratified)
+         bounds, beta, cluster=None):
+    plan, xs = _plan_arrays(batch, stratified, cluster)
     s = R._seed(seed)
     B = int(n_boot)
     C = batch.n_curves
@@ -335,7 +341,7 @@ def _run(batch, n_boot, stratified, seed, progress, thr, thr_off, n_rows, pick, 
 
 
 def _replicate_targets(batch, thr_s, off, kinds, bounds, beta, n_boot, stratified, seed,
-                       progress):
+                       progress, cluster=None):
     # the curve's distinct scores, descending (the sweep without its origin)
     keep = np.ones(thr_s.size, dtype=bool)
     keep[off[:-1]] = False
@@ -343,15 +349,16 @@ def _replicate_targets(batch, thr_s, off, kinds, bounds, beta, n_boot, stratifie
     thr_off = off - np.arange(off.size, dtype=np.int64)
     C = batch.n_curves
     out, totals = _run(batch, n_boot, stratified, seed, progress, thr, thr_off,
-                       C * kinds.size, True, kinds, bounds, beta)
+                       C * kinds.size, True, kinds, bounds, beta, cluster)
     return out, np.repeat(totals, kinds.size, axis=0)
 
 
-def _replicate_fixed(batch, sorted_thr, thr_off, order, n_boot, stratified, seed, progress):
+def _replicate_fixed(batch, sorted_thr, thr_off, order, n_boot, stratified, seed, progress,
+                     cluster=None):
     kinds = np.zeros(1, dtype=np.int64)
     bounds = np.zeros(1)
     out, totals = _run(batch, n_boot, stratified, seed, progress, sorted_thr, thr_off,
-                       sorted_thr.size, False, kinds, bounds, 1.0)
+                       sorted_thr.size, False, kinds, bounds, 1.0, cluster)
     curve_sorted = np.repeat(np.arange(batch.n_curves), np.diff(thr_off))
     res = np.empty_like(out)
     res[order] = out

@@ -12,6 +12,7 @@ import numpy as np
 from . import _frames as F
 from . import _schema as S
 from ._checks import check_level, check_n_boot, recall_grid
+from ._clusters import cluster_codes
 from ._docs import fill_doc
 from ._kernels.grid import _precision_at_recall_batch
 from ._kernels.sweep import _sweep_batch
@@ -32,7 +33,7 @@ INTERVALS = ("percentile", "basic", "bca")
 def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
               hull=False, n_boot=2000, level=0.95, interval="percentile", stratified=True,
               seed=None, progress=None, return_replicates=False, pos_label=None,
-              soft_labels=False):
+              soft_labels=False, cluster=None):
     """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.
 
     Each curve is sorted once; a replicate is a vector of counts over its sorted rows, so
@@ -54,7 +55,8 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
         ``[1/(2B), 1 - 1/(2B)]``), the acceleration from a jackknife of the estimate:
         delete-one up to 2,000 rows per group, and at larger N a delete-a-block
         jackknife over 500 random blocks (each class spread evenly over the blocks),
-        which costs 500 passes over the rows instead of N.
+        which costs 500 passes over the rows instead of N. Not with ``cluster=``.
+    {cluster}
     return_replicates : bool, default=False
         Also return the replicate values as a tidy frame.
 
@@ -89,9 +91,14 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
         raise ValueError(f"interval={interval!r} is not known; use one of {INTERVALS}")
     check_n_boot(n_boot)
     check_level(level)
+    if interval == "bca" and cluster is not None:
+        raise ValueError(
+            "interval='bca' with cluster= would need a delete-a-cluster jackknife, which "
+            "is not implemented; use interval='percentile' or 'basic'"
+        )
     batch, plan, code, est, reps, s = _replicates(
         data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
-        progress, pos_label, soft_labels)
+        progress, pos_label, soft_labels, cluster=cluster)
     n_bad = _degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
     se, lo, hi = _intervals(reps, est, level, interval, jack)
@@ -110,7 +117,7 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
 @fill_doc
 def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False,
                     n_boot=2000, level=0.95, stratified=True, seed=None, progress=None,
-                    grid=101, pos_label=None, soft_labels=False):
+                    grid=101, pos_label=None, soft_labels=False, cluster=None):
     """Pointwise bootstrap confidence bands of PR curves on a shared recall grid.
 
     Every replicate's PR curve (the same count resampling as :func:`bootstrap`; wide
@@ -136,6 +143,7 @@ def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False
     grid : int or array-like of float, default=101
         Number of evenly spaced recalls in [0, 1], or the recalls themselves (strictly
         increasing, in [0, 1]).
+    {cluster}
 
     Returns
     -------
@@ -163,7 +171,7 @@ def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False
     g = recall_grid(grid)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
-    plan = _Plan(batch, stratified)
+    plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch))
     hull = bool(hull)
     P, _ = batch.totals()
     warn_undefined(batch, P <= 0, "the PR curve is undefined (no positives): NaN",
