@@ -20,6 +20,7 @@ import numpy as np
 from ._checks import check_seed, method_code
 from ._clusters import cluster_codes, cluster_slots
 from ._kernels.area import _area_batch
+from ._kernels.partial import _boot_partial
 from ._kernels.resample import (
     POISSON_MAX,
     _boot_grouped,
@@ -30,6 +31,7 @@ from ._kernels.resample import (
     _poisson_tables,
     _segments_batch,
 )
+from ._partial import check_partial, partial_areas, standardized
 from ._ragged import UndefinedMetricWarning, pack, warn_undefined
 
 #: replicates per chunk are sized so a chunk does about this many row visits
@@ -157,8 +159,9 @@ class _Plan:
             if bar is not None:
                 bar.close()
 
-    def run(self, seed, n_boot, code, hull, progress, label="bootstrap"):
-        """Replicate areas, float64 (n_curves, n_boot)."""
+    def run(self, seed, n_boot, code, hull, progress, label="bootstrap", partial=None):
+        """Replicate areas, float64 (n_curves, n_boot); ``partial``: ``(lo, hi, focus)``
+        of a partial area (:mod:`prroc_numba._kernels.partial`, paired draws)."""
         b = self.batch
         C = b.n_curves
         reps = np.empty((C, n_boot))
@@ -167,7 +170,12 @@ class _Plan:
 
         def kernel(b0, b1):
             out = np.empty((C, b1 - b0))
-            if self.grouped:
+            if partial is not None:
+                _boot_partial(self.slot_order, self.ps, self.ns, b.offsets, self.seg_offsets,
+                              self.seg_end, self.strata_offsets, self.n_strata, b.n_models,
+                              seed, b0, b1, self.count_type, code, hull, partial[0],
+                              partial[1], partial[2], out)
+            elif self.grouped:
                 _boot_grouped(self.seg_offsets, self.sp, self.sn, curves, b.curve_group,
                               seed, b0, b1, self.stratified, code, hull, self.lp, self.ln,
                               self.tabs, out)
@@ -264,21 +272,28 @@ def _seed(seed):
 
 
 def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, stratified,
-                seed, progress, pos_label, soft_labels, label_bar="bootstrap", cluster=None):
+                seed, progress, pos_label, soft_labels, label_bar="bootstrap", cluster=None,
+                partial=None, partial_focus="fpr", standardize=False):
     """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed)."""
     code = method_code(curve, method)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
     plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch))
     hull = bool(hull)
-    est = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start,
-                      code, hull)
+    spec = check_partial(curve, partial, partial_focus, standardize)
+    if spec is None:
+        est = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg,
+                          batch.label_start, code, hull)
+    else:
+        est = partial_areas(batch, code, hull, curve, spec, standardize)
     P, N = batch.totals()
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
     warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
                    + (" or no negatives)" if curve == "roc" else ")") + ": NaN", stacklevel=4)
     s = _seed(seed)
-    reps = plan.run(s, int(n_boot), code, hull, progress, label_bar)
+    reps = plan.run(s, int(n_boot), code, hull, progress, label_bar, spec)
+    if spec is not None and standardize:
+        reps = standardized(reps, curve, *spec)
     reps[bad] = np.nan
     return batch, plan, code, est, reps, s
 

@@ -94,6 +94,15 @@ def _common(p: argparse.ArgumentParser, *, boot: bool) -> None:
         p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
+def _partial_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--partial", nargs=2, type=float, metavar=("LO", "HI"), default=None,
+                   help="only the area over this FPR (ROC) or recall (PR) range")
+    p.add_argument("--partial-focus", choices=["fpr", "tpr"], default="fpr",
+                   help="ROC: the range is over FPR (default) or TPR")
+    p.add_argument("--standardize", action="store_true",
+                   help="McClish's correction (ROC) / divide by the width (PR)")
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="prroc-numba",
@@ -106,12 +115,7 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--no-progress", action="store_true")
     a = sub.add_parser("auc", help="area under the PR or ROC curve")
     _common(a, boot=False)
-    a.add_argument("--partial", nargs=2, type=float, metavar=("LO", "HI"), default=None,
-                   help="only the area over this FPR (ROC) or recall (PR) range")
-    a.add_argument("--partial-focus", choices=["fpr", "tpr"], default="fpr",
-                   help="ROC: the range is over FPR (default) or TPR")
-    a.add_argument("--standardize", action="store_true",
-                   help="McClish's correction (ROC) / divide by the width (PR)")
+    _partial_args(a)
     a.add_argument("--ci", choices=["logit", "binomial", "delong"], default=None,
                    help="closed-form interval: Boyd et al. logit / binomial (PR), "
                         "DeLong (ROC)")
@@ -125,6 +129,7 @@ def _parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bootstrap", help="bootstrap confidence intervals of the AUC")
     _common(b, boot=True)
     b.add_argument("--interval", choices=["percentile", "basic", "bca"], default="percentile")
+    _partial_args(b)
     c = sub.add_parser("compare", help="paired comparison of several models")
     _common(c, boot=True)
     c.add_argument("--baseline", default=None, help="compare every model with this one")
@@ -132,6 +137,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--test", choices=["bootstrap", "delong"], default="bootstrap")
     c.add_argument("--p-value", choices=["wald", "percentile"], default="wald",
                    help="bootstrap p-value: Wald (default) or percentile (floor 2/(B+1))")
+    _partial_args(c)
     v = sub.add_parser("curve", help="PR or ROC curve points, or PR bootstrap bands")
     _common(v, boot=True)
     v.add_argument("--interpolate", choices=["dg", "continuous"], default=None,
@@ -234,6 +240,8 @@ def _run(args) -> None:
         boot = {"curve": args.curve, "method": args.method, "hull": args.hull, "n_boot": args.n_boot,
                     "level": args.level, "stratified": not args.no_stratified, "seed": args.seed,
                     "progress": False if args.no_progress else None}
+        boot.update(partial=args.partial, partial_focus=args.partial_focus,
+                    standardize=args.standardize)
         if args.command == "bootstrap":
             res = prn.bootstrap(frame, interval=args.interval, **boot, **kw)
         else:

@@ -207,7 +207,8 @@ def _pairs(names, baseline):
 def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
             hull=False, n_boot=2000, level=0.95, stratified=True, seed=None, progress=None,
             baseline=None, adjust="holm", test="bootstrap", p_value="wald", pos_label=None,
-            soft_labels=False, cluster=None):
+            soft_labels=False, cluster=None, partial=None, partial_focus="fpr",
+            standardize=False):
     """Paired comparison of the AUCs of several models scored on the same rows.
 
     Every pair of models (or every model against ``baseline``) is compared by the
@@ -246,6 +247,8 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
         before adjustment. Two identical models give 1 either way.
     {cluster}
         Not with ``test="delong"`` (DeLong's variance assumes independent rows).
+    {partial}
+        Compares partial areas (``test="bootstrap"`` only).
 
     Returns
     -------
@@ -287,6 +290,9 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
             "of columns (wide input) or a 2-D array"
         )
     if test == "delong":
+        if partial is not None:
+            raise ValueError("test='delong' compares whole ROC AUCs; for partial areas use "
+                             "test='bootstrap'")
         if cluster is not None:
             raise ValueError("test='delong' assumes independent rows; for clustered data "
                              "use test='bootstrap' with cluster=")
@@ -303,7 +309,8 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
     else:
         batch, _plan, _code, est, reps, _ = _replicates(
             data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
-            progress, pos_label, soft_labels, label_bar="compare", cluster=cluster)
+            progress, pos_label, soft_labels, label_bar="compare", cluster=cluster,
+            partial=partial, partial_focus=partial_focus, standardize=standardize)
     M = batch.n_models
     if M < 2:
         raise ValueError("compare needs at least two score columns (models)")

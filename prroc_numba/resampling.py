@@ -33,7 +33,8 @@ INTERVALS = ("percentile", "basic", "bca")
 def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
               hull=False, n_boot=2000, level=0.95, interval="percentile", stratified=True,
               seed=None, progress=None, return_replicates=False, pos_label=None,
-              soft_labels=False, cluster=None):
+              soft_labels=False, cluster=None, partial=None, partial_focus="fpr",
+              standardize=False):
     """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.
 
     Each curve is sorted once; a replicate is a vector of counts over its sorted rows, so
@@ -55,8 +56,11 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
         ``[1/(2B), 1 - 1/(2B)]``), the acceleration from a jackknife of the estimate:
         delete-one up to 2,000 rows per group, and at larger N a delete-a-block
         jackknife over 500 random blocks (each class spread evenly over the blocks),
-        which costs 500 passes over the rows instead of N. Not with ``cluster=``.
+        which costs 500 passes over the rows instead of N. Not with ``cluster=`` or
+        ``partial=``.
     {cluster}
+    {partial}
+        Replicates of a partial area use the paired row draws (also for one model).
     return_replicates : bool, default=False
         Also return the replicate values as a tidy frame.
 
@@ -91,14 +95,15 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
         raise ValueError(f"interval={interval!r} is not known; use one of {INTERVALS}")
     check_n_boot(n_boot)
     check_level(level)
-    if interval == "bca" and cluster is not None:
+    if interval == "bca" and (cluster is not None or partial is not None):
         raise ValueError(
-            "interval='bca' with cluster= would need a delete-a-cluster jackknife, which "
-            "is not implemented; use interval='percentile' or 'basic'"
+            "interval='bca' with cluster= or partial= is not implemented (its jackknife "
+            "deletes rows and takes whole areas); use interval='percentile' or 'basic'"
         )
     batch, plan, code, est, reps, s = _replicates(
         data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
-        progress, pos_label, soft_labels, cluster=cluster)
+        progress, pos_label, soft_labels, cluster=cluster, partial=partial,
+        partial_focus=partial_focus, standardize=standardize)
     n_bad = _degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
     se, lo, hi = _intervals(reps, est, level, interval, jack)

@@ -151,3 +151,7 @@ def test_auc_partial_ci_and_operating_points(preds, tmp_path):
     assert "precision_ci_low" in pd.read_csv(out)
     assert main(["auc", str(path), "--label", "y", "--score", "m1", "--partial", "0.5",
                  "0.2"]) == 2
+    assert main(["bootstrap", str(path), "--label", "y", "--score", "m1", "--partial", "0",
+                 "0.5", "--n-boot", "20", "--out", str(out), "--no-progress"]) == 0
+    ref = prn.bootstrap(df, score="m1", label="y", partial=(0, 0.5), n_boot=20, seed=0)
+    np.testing.assert_allclose(pd.read_csv(out)["ci_low"], ref["ci_low"], rtol=1e-12)

@@ -158,3 +158,46 @@ def test_errors():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         prn.auc(**kw, partial=[0, 0.5])  # a list is fine
+
+
+@pytest.mark.parametrize("curve,method,standardize,hull", [
+    ("pr", "dg", False, False), ("pr", "integral", True, True), ("pr", "ap", False, False),
+    ("roc", None, True, False), ("roc", None, False, True)])
+def test_bootstrap_replicates_are_partial_areas_of_the_resampled_rows(curve, method,
+                                                                     standardize, hull):
+    import importlib
+
+    from prroc_numba._ragged import pack
+    from tests.kernel_probes import _paired_counts_one
+
+    R = importlib.import_module("prroc_numba._resampling")
+    rng = np.random.default_rng(4)
+    n = 150
+    y = (rng.random(n) < 0.3).astype(float)
+    df = pd.DataFrame({"y": y, "s": np.round(y + rng.normal(size=n), 1)})
+    kw = {"curve": curve, "method": method, "partial": (0.05, 0.4), "hull": hull,
+          "standardize": standardize}
+    est, reps = prn.bootstrap(df, score="s", label="y", n_boot=6, seed=2,
+                              return_replicates=True, **kw)
+    assert est.estimate[0] == pytest.approx(prn.auc(df, score="s", label="y", **kw).auc[0])
+    batch = pack(df, score="s", label="y")
+    plan = R._Plan(batch, True)
+    for b in range(6):
+        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, R._seed(2),
+                                 b)[plan.slot]
+        ref = prn.auc(score=df.s, label=df.y, weight=cnt, **kw).auc[0]
+        assert reps.estimate[b] == pytest.approx(ref, rel=1e-12)
+
+
+def test_compare_partial_areas():
+    case = load_case("c13_n5000_r20_paired")
+    kw = {"score": ["score", "score2"], "label": "label", "curve": "roc",
+          "partial": (0, 0.1), "standardize": True}
+    res = prn.compare(case.frame, n_boot=200, seed=0, **kw)
+    est = prn.auc(case.frame, **kw).auc.to_numpy()
+    assert res["diff"][0] == pytest.approx(est[0] - est[1], rel=1e-12)
+    assert res.ci_low[0] <= res["diff"][0] <= res.ci_high[0]
+    with pytest.raises(ValueError, match="test='delong' compares whole"):
+        prn.compare(case.frame, test="delong", **kw)
+    with pytest.raises(ValueError, match="interval='bca'"):
+        prn.bootstrap(case.frame, interval="bca", n_boot=10, **kw)

@@ -110,6 +110,8 @@ def _typical_session():
         lambda: prn.auc_ci(df, score="s", label="y", weight="w"),
         lambda: prn.auc(df, score=["s", "si"], label="y", by="g", partial=(0, 0.3)),
         lambda: prn.auc_roc(df["y"], df["s"], partial=(0, 0.1), standardize=True),
+        lambda: prn.bootstrap(df, score="s", label="y", n_boot=20, seed=0, partial=(0, 0.5),
+                              cluster="g", stratified=False),
     ]
     for call in calls:
         call()
