@@ -56,7 +56,7 @@ CURVE_COLUMNS = frozenset({THRESHOLD, TP, FP, FN, TN, FPR, TPR, RECALL, PRECISIO
 VALUE_COLUMNS = CURVE_COLUMNS | {
     CI_LOW, CI_HIGH, ESTIMATE, SE, ESTIMATE_A, ESTIMATE_B, DIFF, P_VALUE, P_ADJUSTED,
     MODEL_A, MODEL_B, N_POS, N_NEG, PREVALENCE, SD, N_CURVES, N_DEGENERATE,
-    SPECIFICITY, F_BETA, *(c for m in OPERATING_METRICS for c in ci_names(m)),
+    SPECIFICITY, F_BETA, TARGET, *(c for m in OPERATING_METRICS for c in ci_names(m)),
 }
 
 #: quantile columns of average_curves, e.g. ``q0.025``
