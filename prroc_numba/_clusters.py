@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._ragged import _as_1d, _column
+from ._ragged import _as_1d, _column, lengths_to_offsets
 
 DOC = """
     cluster : str or array-like of shape (n_samples,), default=None
@@ -93,8 +93,7 @@ def cluster_slots(batch, codes, stratified):
     units, unit = np.unique(key, return_inverse=True)
     unit_stratum = units // (codes.max(initial=0) + 1)
     counts = np.bincount(unit_stratum, minlength=G * n_strata)
-    strata_offsets = np.zeros(G * n_strata + 1, dtype=np.int64)
-    np.cumsum(counts, out=strata_offsets[1:])
+    strata_offsets = lengths_to_offsets(counts)
     first = strata_offsets[np.arange(G) * n_strata]
     slot = unit.astype(np.int64) - first[g_of_row]
     return slot, strata_offsets, n_strata, counts

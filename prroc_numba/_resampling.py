@@ -19,20 +19,19 @@ import numpy as np
 
 from ._checks import check_seed, method_code
 from ._clusters import cluster_codes, cluster_slots
-from ._kernels.area import _area_batch
+from ._kernels.area import _area_sorted_batch
 from ._kernels.partial import _boot_partial
 from ._kernels.resample import (
-    POISSON_MAX,
     _boot_grouped,
     _boot_grouped_curve,
     _boot_paired,
     _boot_paired_curve,
     _jackknife_group,
-    _poisson_tables,
     _segments_batch,
 )
+from ._kernels.rng import POISSON_MAX, _poisson_tables
 from ._partial import check_partial, partial_areas, standardized
-from ._ragged import UndefinedMetricWarning, pack, warn_undefined
+from ._ragged import UndefinedMetricWarning, lengths_to_offsets, pack, warn_undefined
 
 #: replicates per chunk are sized so a chunk does about this many row visits
 _CHUNK_WORK = 2e7
@@ -86,8 +85,7 @@ class _Plan:
         # labels a slot's class is then known from its number alone
         idx = np.lexsort(((b.pos <= 0)[keep], key))
         counts = np.bincount(key, minlength=G * self.n_strata)
-        self.strata_offsets = np.zeros(G * self.n_strata + 1, dtype=np.int64)
-        np.cumsum(counts, out=self.strata_offsets[1:])
+        self.strata_offsets = lengths_to_offsets(counts)
         # slot of each row: its place among its group's drawable rows, stratum by
         # stratum; zero-weight rows get the group's extra slot (never drawn)
         first = self.strata_offsets[np.arange(G) * self.n_strata]
@@ -159,58 +157,52 @@ class _Plan:
             if bar is not None:
                 bar.close()
 
-    def run(self, seed, n_boot, code, hull, progress, label="bootstrap", partial=None):
-        """Replicate areas, float64 (n_curves, n_boot); ``partial``: ``(lo, hi, focus)``
-        of a partial area (:mod:`prroc_numba._kernels.partial`, paired draws)."""
+    def run(self, seed, n_boot, hull, progress, label, *, code=-1, grid=None, partial=None):
+        """Replicates of every curve, chunk by chunk: one driver for both draw kinds.
+
+        ``grid`` None: areas by estimator ``code``, float64 ``(n_curves, n_boot)``.
+        Otherwise precisions on the recall ``grid``, float64 ``(n_curves, n_grid,
+        n_boot)`` -- grid points by replicates, so each (curve, grid point) is one
+        contiguous row for the quantiles. ``partial``: ``(lo, hi, focus)`` of a partial
+        area by estimator ``code`` (:mod:`prroc_numba._kernels.partial`, paired draws).
+        """
         b = self.batch
         C = b.n_curves
-        reps = np.empty((C, n_boot))
         curves = np.arange(C, dtype=np.int64)
         groups = np.arange(self.n_groups, dtype=np.int64)
+        on_grid = grid is not None
+        reps = np.empty((C, grid.size, n_boot) if on_grid else (C, n_boot))
 
         def kernel(b0, b1):
-            out = np.empty((C, b1 - b0))
+            out = np.empty((C, b1 - b0, grid.size) if on_grid else (C, b1 - b0))
             if partial is not None:
                 _boot_partial(self.slot_order, self.ps, self.ns, b.offsets, self.seg_offsets,
                               self.seg_end, self.strata_offsets, self.n_strata, b.n_models,
                               seed, b0, b1, self.count_type, code, hull, partial[0],
                               partial[1], partial[2], out)
             elif self.grouped:
-                _boot_grouped(self.seg_offsets, self.sp, self.sn, curves, b.curve_group,
-                              seed, b0, b1, self.stratified, code, hull, self.lp, self.ln,
-                              self.tabs, out)
+                args = (self.seg_offsets, self.sp, self.sn, curves, b.curve_group, seed, b0,
+                        b1, self.stratified)
+                tail = (hull, self.lp, self.ln, self.tabs, out)
+                if on_grid:
+                    _boot_grouped_curve(*args, grid, *tail)
+                else:
+                    _boot_grouped(*args, code, *tail)
             else:
-                _boot_paired(self.slot_order, self.ps, self.ns, b.offsets, self.seg_offsets,
-                             self.seg_end, self.strata_offsets, self.n_strata, b.n_models,
-                             groups, seed, b0, b1, code, hull, self.count_type, self.hard,
-                             self.n_pos_slots, out)
-            reps[:, b0:b1] = out
-
-        self._chunks(n_boot, progress, label, kernel)
-        return reps
-
-    def run_curve(self, seed, n_boot, grid, hull, progress):
-        """Replicate precisions on the recall grid, float64 (n_curves, n_boot, n_grid)."""
-        b = self.batch
-        C = b.n_curves
-        reps = np.empty((C, n_boot, grid.size))
-        curves = np.arange(C, dtype=np.int64)
-        groups = np.arange(self.n_groups, dtype=np.int64)
-
-        def kernel(b0, b1):
-            out = np.empty((C, b1 - b0, grid.size))
-            if self.grouped:
-                _boot_grouped_curve(self.seg_offsets, self.sp, self.sn, curves, b.curve_group,
-                                    seed, b0, b1, self.stratified, grid, hull, self.lp,
-                                    self.ln, self.tabs, out)
+                args = (self.slot_order, self.ps, self.ns, b.offsets, self.seg_offsets,
+                        self.seg_end, self.strata_offsets, self.n_strata, b.n_models, groups,
+                        seed, b0, b1)
+                tail = (hull, self.count_type, self.hard, self.n_pos_slots, out)
+                if on_grid:
+                    _boot_paired_curve(*args, grid, *tail)
+                else:
+                    _boot_paired(*args, code, *tail)
+            if on_grid:
+                reps[:, :, b0:b1] = out.transpose(0, 2, 1)
             else:
-                _boot_paired_curve(self.slot_order, self.ps, self.ns, b.offsets,
-                                   self.seg_offsets, self.seg_end, self.strata_offsets,
-                                   self.n_strata, b.n_models, groups, seed, b0, b1, grid, hull,
-                                   self.count_type, self.hard, self.n_pos_slots, out)
-            reps[:, b0:b1] = out
+                reps[:, b0:b1] = out
 
-        self._chunks(n_boot, progress, "bootstrap_curve", kernel, extra=grid.size)
+        self._chunks(n_boot, progress, label, kernel, extra=grid.size if on_grid else 0)
         return reps
 
     def jackknife(self, seed, code, hull):
@@ -282,8 +274,9 @@ def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, str
     hull = bool(hull)
     spec = check_partial(curve, partial, partial_focus, standardize)
     if spec is None:
-        est = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg,
-                          batch.label_start, code, hull)
+        # the estimate from the plan's order: no second sort of any curve
+        est = _area_sorted_batch(batch.values, batch.offsets, plan.order, batch.pos,
+                                 batch.neg, batch.label_start, code, hull)
     else:
         est = partial_areas(batch, code, hull, curve, spec, standardize)
     P, N = batch.totals()
@@ -291,7 +284,7 @@ def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, str
     warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
                    + (" or no negatives)" if curve == "roc" else ")") + ": NaN", stacklevel=4)
     s = _seed(seed)
-    reps = plan.run(s, int(n_boot), code, hull, progress, label_bar, spec)
+    reps = plan.run(s, int(n_boot), hull, progress, label_bar, code=code, partial=spec)
     if spec is not None and standardize:
         reps = standardized(reps, curve, *spec)
     reps[bad] = np.nan
@@ -311,9 +304,11 @@ def _degenerate(batch, est, reps, n_boot, what="replicates", stacklevel=4):
     return n_bad
 
 
-def _row_quantiles(reps, q):
-    """Per-row linear-interpolation quantiles ignoring NaN; ``q`` has one level per row."""
-    s = np.sort(reps, axis=1)  # NaN last
+def _row_quantiles(reps, q, sorted_reps=None):
+    """Per-row quantiles ignoring NaN, numpy's default ("linear") definition; ``q`` has
+    one level per row; ``sorted_reps``: ``np.sort(reps, axis=1)`` when the caller has it.
+    The one quantile helper (intervals, bands, average_curves)."""
+    s = np.sort(reps, axis=1) if sorted_reps is None else sorted_reps  # NaN last
     n = np.isfinite(s).sum(axis=1)
     out = np.full(reps.shape[0], np.nan)
     ok = (n > 0) & np.isfinite(q)
@@ -354,8 +349,9 @@ def _intervals(reps, est, level, interval, jack=None):
                 w = z0 + z
                 den = 1.0 - a * w
                 store[c] = _NORM.cdf(z0 + w / den) if den > 0 else (0.0 if z < 0 else 1.0)
-    q_lo = _row_quantiles(reps, lo_q)
-    q_hi = _row_quantiles(reps, hi_q)
+    srt = np.sort(reps, axis=1)  # NaN last
+    q_lo = _row_quantiles(reps, lo_q, sorted_reps=srt)
+    q_hi = _row_quantiles(reps, hi_q, sorted_reps=srt)
     if interval == "basic":
         lo, hi = 2 * est - q_hi, 2 * est - q_lo
     else:

@@ -23,7 +23,13 @@ from ._docs import fill_doc
 from ._kernels import operating as K
 from ._kernels.sweep import _sweep_batch
 from ._kernels.thresholds import _counts_at_batch
-from ._ragged import UndefinedMetricWarning, describe_row, pack, warn_undefined
+from ._ragged import (
+    UndefinedMetricWarning,
+    describe_row,
+    lengths_to_offsets,
+    pack,
+    warn_undefined,
+)
 
 _NAMED = {"max_f1": K.MAX_FBETA, "youden": K.YOUDEN, "closest_topleft": K.TOPLEFT}
 _BOUND = {("precision", ">="): K.PRECISION_GE, ("recall", ">="): K.RECALL_GE,
@@ -272,8 +278,7 @@ def operating_points(data=None, *, score, label, by=None, weight=None, targets=(
         curve, thr_in, target_col = _tuning_rows(batch, thresholds)
         order = np.lexsort((-np.nan_to_num(thr_in, nan=np.inf), curve))
         sorted_thr = np.ascontiguousarray(np.nan_to_num(thr_in[order], nan=np.inf))
-        thr_off = np.zeros(C + 1, dtype=np.int64)
-        np.cumsum(np.bincount(curve, minlength=C), out=thr_off[1:])
+        thr_off = lengths_to_offsets(np.bincount(curve, minlength=C))
         tps, fps = _counts_at_batch(batch.values, batch.offsets, batch.pos, batch.neg,
                                     batch.label_start, sorted_thr, thr_off)
         tp = np.empty(curve.size)
@@ -300,8 +305,7 @@ def operating_points(data=None, *, score, label, by=None, weight=None, targets=(
             reps = _replicate_fixed(batch, sorted_thr, thr_off, order, n_boot, stratified,
                                     seed, progress, codes)
         cols.update(_intervals(batch, curve, target_col, reps, beta, level, thr))
-    offsets = np.zeros(C + 1, dtype=np.int64)
-    np.cumsum(np.bincount(curve, minlength=C), out=offsets[1:])
+    offsets = lengths_to_offsets(np.bincount(curve, minlength=C))
     return F.points_frame(batch.keys, offsets, cols)
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _frames as F
 from . import _schema as S
-from ._checks import check_level, check_n_boot, recall_grid
+from ._checks import check_grid, check_level, check_n_boot
 from ._clusters import cluster_codes
 from ._docs import fill_doc
 from ._kernels.grid import _precision_at_recall_batch
@@ -173,7 +173,7 @@ def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False
     """
     check_n_boot(n_boot)
     check_level(level)
-    g = recall_grid(grid)
+    g = check_grid(grid, "recall", strict=True)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
     plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch))
@@ -184,12 +184,13 @@ def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False
     _, tp, fp, vo = _sweep_batch(batch.values, batch.offsets, batch.pos, batch.neg,
                                  batch.label_start)
     est = _precision_at_recall_batch(tp, fp, vo, g, hull)
-    reps = plan.run_curve(_seed(seed), int(n_boot), g, hull, progress)
-    C, B, G = reps.shape
-    flat = np.ascontiguousarray(reps.transpose(0, 2, 1)).reshape(C * G, B)
+    reps = plan.run(_seed(seed), int(n_boot), hull, progress, "bootstrap_curve", grid=g)
+    C, G, B = reps.shape
+    flat = reps.reshape(C * G, B)  # (curve, grid point) rows: no relayout copy
     alpha = 1.0 - level
-    lo = _row_quantiles(flat, np.full(C * G, alpha / 2))
-    hi = _row_quantiles(flat, np.full(C * G, 1 - alpha / 2))
+    srt = np.sort(flat, axis=1)  # NaN last
+    lo = _row_quantiles(flat, np.full(C * G, alpha / 2), sorted_reps=srt)
+    hi = _row_quantiles(flat, np.full(C * G, 1 - alpha / 2), sorted_reps=srt)
     bad = np.repeat(P <= 0, G)
     lo[bad] = np.nan
     hi[bad] = np.nan
