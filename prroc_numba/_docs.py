@@ -161,10 +161,21 @@ PARTIAL = """
         scikit-learn's ``roc_auc_score(max_fpr=x)``. PR: the area divided by the
         range's width (the mean precision over the recall range)."""
 
-from ._clusters import DOC as CLUSTER
+
+DEVICE = """
+    device : {"cpu", "cuda"}, default=None
+        Where the kernels run. None: ``"cuda"`` when ``score``/``label``/``weight`` are
+        GPU arrays (CuPy, PyTorch CUDA tensors, ``__cuda_array_interface__``, DLPack),
+        else ``"cpu"``. ``"cuda"`` needs ``pip install 'prroc-numba[cuda]'`` and a GPU;
+        inputs are validated on the host, then sorted, swept and summed on the GPU.
+        The result is the same frame; ``frame.attrs["device"]`` says which ran."""
+
+
+from ._clusters import DOC as CLUSTER  # the block lives with its code
 
 _BLOCKS = {
     "shared": SHARED,
+    "device": DEVICE,
     "thresholds": THRESHOLDS,
     "methods": METHODS,
     "boot": BOOT,

@@ -78,6 +78,9 @@ class Batch:
     n_models : int
         Number of score columns; curve ``c`` is model ``c % n_models`` of group
         ``c // n_models``.
+    rows : int64 (n_rows,) or None
+        The input row number of each label row (rows sorted by group, zero-weight rows
+        dropped); the Poisson bootstrap keys its counts on it. None: ``arange(n_rows)``.
     """
 
     values: np.ndarray
@@ -369,7 +372,7 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
                 f"(first: {w[bad][0]!r}); sample weights must be finite and >= 0"
             )
     codes, key_frame = _group_codes(data, by, n)
-    rows = None
+    rows = None  # input row numbers of the label rows, when they are not arange(n)
     n_input = n
     if w is not None and not (w > 0).all():
         # zero-weight rows change no count; like scikit-learn, they add no threshold
@@ -390,8 +393,8 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
             raise ValueError("weight is 0 for every row: there is nothing to evaluate")
         cols = [col[keep] for col in cols]
         y, w = y[keep], w[keep]
-        n = y.shape[0]
         rows = np.flatnonzero(keep)
+        n = y.shape[0]
 
     # rows sorted by group (stable: rows keep their order inside a group)
     if codes is None:
@@ -437,8 +440,8 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
     # one specialisation per kernel: Numba types read-only arrays (pandas copy-on-write
     # views) separately, so hand kernels writable ones (tests/test_specialisations.py)
     values, pos, neg = (a if a.flags.writeable else a.copy() for a in (values, pos, neg))
-    batch = Batch(values, offsets, pos, neg, group_offsets, curve_group, batch_keys, M, rows,
-                  n_input)
+    batch = Batch(values, offsets, pos, neg, group_offsets, curve_group, batch_keys, M,
+                  None if rows is None else rows.astype(np.int64), n_input)
 
     # scores must be finite; name the model and the group of the first bad one
     finite = np.isfinite(values)

@@ -17,6 +17,7 @@ from statistics import NormalDist
 
 import numpy as np
 
+from . import _device
 from ._checks import check_seed, method_code
 from ._clusters import cluster_codes, cluster_slots
 from ._kernels.area import _area_sorted_batch
@@ -264,15 +265,22 @@ def _seed(seed):
 
 
 def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, stratified,
-                seed, progress, pos_label, soft_labels, label_bar="bootstrap", cluster=None,
-                partial=None, partial_focus="fpr", standardize=False):
-    """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed)."""
+                seed, progress, pos_label, soft_labels, label_bar="bootstrap", device="cpu",
+                cluster=None, partial=None, partial_focus="fpr", standardize=False):
+    """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed).
+
+    ``device="cuda"``: the Poisson bootstrap on the GPU (``plan`` is None).
+    """
     code = method_code(curve, method)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
-    plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch))
     hull = bool(hull)
     spec = check_partial(curve, partial, partial_focus, standardize)
+    if device == "cuda":
+        if cluster is not None or spec is not None:
+            raise ValueError("cluster= and partial= run on the CPU only; pass device='cpu'")
+        return _replicates_cuda(batch, curve, code, hull, n_boot, stratified, seed)
+    plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch))
     if spec is None:
         # the estimate from the plan's order: no second sort of any curve
         est = _area_sorted_batch(batch.values, batch.offsets, plan.order, batch.pos,
@@ -289,6 +297,28 @@ def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, str
         reps = standardized(reps, curve, *spec)
     reps[bad] = np.nan
     return batch, plan, code, est, reps, s
+
+
+def _replicates_cuda(batch, curve, code, hull, n_boot, stratified, seed):
+    """The Poisson bootstrap on the GPU (see :func:`~prroc_numba.bootstrap`'s ``device``)."""
+    if stratified:
+        raise ValueError(
+            "device='cuda' runs the Poisson bootstrap (each row counts Poisson(1) times), "
+            "which does not keep the class counts fixed; pass stratified=False (the "
+            "interval then also carries the prevalence's sampling variance)")
+    if hull:
+        raise ValueError("the bootstrap with hull=True runs on the CPU only; pass "
+                         "device='cpu'")
+    gpu = _device.backend()
+    est = gpu.area_batch(batch, code, False)
+    P, N = batch.totals()
+    bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
+    warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
+                   + (" or no negatives)" if curve == "roc" else ")") + ": NaN", stacklevel=5)
+    s = _seed(seed)
+    reps = gpu.poisson_replicates(batch, code, s, int(n_boot), batch.rows)
+    reps[bad] = np.nan
+    return batch, None, code, est, reps, s
 
 
 def _degenerate(batch, est, reps, n_boot, what="replicates", stacklevel=4):

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _device, _partial
 from . import _frames as F
-from . import _partial
 from . import _schema as S
 from ._checks import method_code
 from ._docs import fill_doc
@@ -20,7 +20,7 @@ from ._ragged import pack, warn_undefined
 @fill_doc
 def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=None, hull=False,
         partial=None, partial_focus="fpr", standardize=False, pos_label=None,
-        soft_labels=False):
+        soft_labels=False, device=None):
     """Area under the PR or ROC curve of many curves at once.
 
     Parameters
@@ -28,6 +28,7 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
     {shared}
     {methods}
     {partial}
+    {device}
 
     Returns
     -------
@@ -59,36 +60,39 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
     """
     code = method_code(curve, method)
     spec = _partial.check_partial(curve, partial, partial_focus, standardize)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
-    if spec is None:
+    if spec is not None:  # partial areas run on the CPU (validated on the host anyway)
+        out = _partial.partial_areas(batch, code, bool(hull), curve, spec, standardize)
+    elif device == "cuda":
+        out = _device.backend().area_batch(batch, code, bool(hull))
+    else:
         out = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg,
                           batch.label_start, code, bool(hull))
-    else:
-        out = _partial.partial_areas(batch, code, bool(hull), curve, spec, standardize)
     P, N = batch.totals()
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
     warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
                    + (" or no negatives)" if curve == "roc" else ")") + ": NaN")
-    return F.curves_frame(batch.keys, {S.AUC: out})
+    return _device.tag(F.curves_frame(batch.keys, {S.AUC: out}), device)
 
 
 
-def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label, partial=None,
-         partial_focus="fpr", standardize=False):
-    s = np.asarray(y_score)
-    if s.ndim != 1:
+def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label, device,
+         partial=None, partial_focus="fpr", standardize=False):
+    s = y_score if _device.is_gpu_array(y_score) else np.asarray(y_score)
+    if len(s.shape) != 1:
         raise ValueError(
             f"y_score must be 1-D (one curve), got shape {s.shape}; use auc() for many curves"
         )
     frame = auc(score=s, label=y_true, weight=sample_weight, curve=curve, method=method,
-                hull=hull, pos_label=pos_label, partial=partial, partial_focus=partial_focus,
-                standardize=standardize)
+                hull=hull, pos_label=pos_label, device=device, partial=partial,
+                partial_focus=partial_focus, standardize=standardize)
     return float(frame[S.AUC].iloc[0])
 
 
 def auc_pr(y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_label=None,
-           partial=None, standardize=False):
+           device=None, partial=None, standardize=False):
     """Area under one precision-recall curve (scikit-learn style).
 
     Parameters
@@ -103,6 +107,8 @@ def auc_pr(y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_
     hull : bool, default=False
         Area under the achievable PR curve.
     pos_label : scalar, default=None
+    device : {"cpu", "cuda"}, default=None
+        See :func:`auc`; GPU arrays run on the GPU.
     partial : (float, float), default=None
         Only the area over this recall range (see :func:`auc`).
     standardize : bool, default=False
@@ -118,12 +124,12 @@ def auc_pr(y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_
     >>> round(prn.auc_pr([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], method="ap"), 6)
     0.833333
     """
-    return _one(y_true, y_score, sample_weight, "pr", method, hull, pos_label, partial,
-                "fpr", standardize)
+    return _one(y_true, y_score, sample_weight, "pr", method, hull, pos_label, device,
+                partial, "fpr", standardize)
 
 
-def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None, partial=None,
-            partial_focus="fpr", standardize=False):
+def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None, device=None,
+            partial=None, partial_focus="fpr", standardize=False):
     """Area under one ROC curve (scikit-learn's ``roc_auc_score`` for binary labels).
 
     Parameters
@@ -134,6 +140,8 @@ def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None, 
     hull : bool, default=False
         Area under the ROC convex hull.
     pos_label : scalar, default=None
+    device : {"cpu", "cuda"}, default=None
+        See :func:`auc`; GPU arrays run on the GPU.
     partial : (float, float), default=None
         Only the area over this FPR range (TPR range with ``partial_focus="tpr"``).
     partial_focus : {"fpr", "tpr"}, default="fpr"
@@ -151,5 +159,5 @@ def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None, 
     >>> prn.auc_roc([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
     0.75
     """
-    return _one(y_true, y_score, sample_weight, "roc", None, hull, pos_label, partial,
-                partial_focus, standardize)
+    return _one(y_true, y_score, sample_weight, "roc", None, hull, pos_label, device,
+                partial, partial_focus, standardize)

@@ -15,6 +15,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
+from . import _device
 from . import _frames as F
 from . import _schema as S
 from ._checks import check_level, check_n_boot
@@ -207,7 +208,7 @@ def _pairs(names, baseline):
 def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
             hull=False, n_boot=2000, level=0.95, stratified=True, seed=None, progress=None,
             baseline=None, adjust="holm", test="bootstrap", p_value="wald", pos_label=None,
-            soft_labels=False, cluster=None, partial=None, partial_focus="fpr",
+            soft_labels=False, device=None, cluster=None, partial=None, partial_focus="fpr",
             standardize=False):
     """Paired comparison of the AUCs of several models scored on the same rows.
 
@@ -249,6 +250,10 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
         Not with ``test="delong"`` (DeLong's variance assumes independent rows).
     {partial}
         Compares partial areas (``test="bootstrap"`` only).
+    device : {"cpu", "cuda"}, default=None
+        ``"cuda"``: the paired Poisson bootstrap on the GPU (see
+        :func:`~prroc_numba.bootstrap`; needs ``stratified=False``); DeLong runs on the
+        CPU only. ``frame.attrs["device"]`` says which ran.
 
     Returns
     -------
@@ -282,6 +287,7 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
     if adjust not in ADJUSTMENTS:
         raise ValueError(f"adjust={adjust!r} is not known; use one of {ADJUSTMENTS}")
     check_n_boot(n_boot)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     check_level(level)
     if isinstance(score, str) or (not isinstance(score, (list, tuple, pd.DataFrame))
                                   and np.ndim(score) < 2):
@@ -296,6 +302,9 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
         if cluster is not None:
             raise ValueError("test='delong' assumes independent rows; for clustered data "
                              "use test='bootstrap' with cluster=")
+        if device == "cuda":
+            raise ValueError("test='delong' runs on the CPU only; pass device='cpu' or "
+                             "test='bootstrap'")
         if curve != "roc":
             raise ValueError("test='delong' compares ROC AUCs; pass curve='roc' "
                              "(for PR curves use test='bootstrap')")
@@ -309,8 +318,9 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
     else:
         batch, _plan, _code, est, reps, _ = _replicates(
             data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
-            progress, pos_label, soft_labels, label_bar="compare", cluster=cluster,
-            partial=partial, partial_focus=partial_focus, standardize=standardize)
+            progress, pos_label, soft_labels, label_bar="compare", device=device,
+            cluster=cluster, partial=partial, partial_focus=partial_focus,
+            standardize=standardize)
     M = batch.n_models
     if M < 2:
         raise ValueError("compare needs at least two score columns (models)")
@@ -373,5 +383,5 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
             S.MODEL_B: np.asarray(names, dtype=object)[np.tile(ib, G)],
             S.ESTIMATE_A: est[ca], S.ESTIMATE_B: est[cb], S.DIFF: diff,
             S.CI_LOW: lo, S.CI_HIGH: hi, S.P_VALUE: p, S.P_ADJUSTED: p_adj, **extra}
-    return F.curves_frame(keys, cols)
+    return _device.tag(F.curves_frame(keys, cols), device)
 

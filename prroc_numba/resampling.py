@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _device
 from . import _frames as F
 from . import _schema as S
 from ._checks import check_grid, check_level, check_n_boot
@@ -33,7 +34,7 @@ INTERVALS = ("percentile", "basic", "bca")
 def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
               hull=False, n_boot=2000, level=0.95, interval="percentile", stratified=True,
               seed=None, progress=None, return_replicates=False, pos_label=None,
-              soft_labels=False, cluster=None, partial=None, partial_focus="fpr",
+              soft_labels=False, device=None, cluster=None, partial=None, partial_focus="fpr",
               standardize=False):
     """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.
 
@@ -63,6 +64,15 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
         Replicates of a partial area use the paired row draws (also for one model).
     return_replicates : bool, default=False
         Also return the replicate values as a tidy frame.
+    device : {"cpu", "cuda"}, default=None
+        Where it runs (None: ``"cuda"`` for GPU arrays, else ``"cpu"``; see
+        :func:`~prroc_numba.auc`). ``"cuda"`` runs the **Poisson bootstrap** on the GPU:
+        in replicate ``b`` each input row counts ``Poisson(1)`` times, a pure function
+        of (seed, ``b``, row number), so every model of a group sees the same counts
+        (paired) and memory stays O(rows + replicates x rows / 1024). It needs
+        ``stratified=False`` (Poisson counts do not fix the class counts), ``hull=False``
+        and ``interval`` "percentile" or "basic". ``frame.attrs["device"]`` says which
+        ran.
 
     Returns
     -------
@@ -95,6 +105,10 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
         raise ValueError(f"interval={interval!r} is not known; use one of {INTERVALS}")
     check_n_boot(n_boot)
     check_level(level)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
+    if device == "cuda" and interval == "bca":
+        raise ValueError("interval='bca' needs the jackknife, which runs on the CPU only; "
+                         "use interval='percentile' or 'basic', or device='cpu'")
     if interval == "bca" and (cluster is not None or partial is not None):
         raise ValueError(
             "interval='bca' with cluster= or partial= is not implemented (its jackknife "
@@ -102,20 +116,21 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
         )
     batch, plan, code, est, reps, s = _replicates(
         data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
-        progress, pos_label, soft_labels, cluster=cluster, partial=partial,
+        progress, pos_label, soft_labels, device=device, cluster=cluster, partial=partial,
         partial_focus=partial_focus, standardize=standardize)
     n_bad = _degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
     se, lo, hi = _intervals(reps, est, level, interval, jack)
     out = F.curves_frame(batch.keys, {S.ESTIMATE: est, S.SE: se, S.CI_LOW: lo, S.CI_HIGH: hi,
                                       S.N_DEGENERATE: n_bad.astype(np.int64)})
+    _device.tag(out, device)
     if not return_replicates:
         return out
     C, B = reps.shape
     keys = batch.keys.iloc[np.repeat(np.arange(C), B)].reset_index(drop=True)
     keys[S.REPLICATE] = np.tile(np.arange(B, dtype=np.int64), C)
     keys[S.ESTIMATE] = reps.ravel()
-    return out, keys
+    return out, _device.tag(keys, device)
 
 
 
