@@ -17,8 +17,8 @@ from . import _frames as F
 from . import _schema as S
 from ._checks import check_level, method_code
 from ._docs import fill_doc
-from ._kernels.area import _area_batch
 from ._ragged import pack, warn_undefined
+from .areas import _areas
 
 CIS = ("logit", "binomial", "delong")
 _NORM = NormalDist()
@@ -153,8 +153,7 @@ def auc_ci(data=None, *, score, label, by=None, weight=None, curve="pr", method=
     code = method_code(curve, method)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
-    est = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start,
-                      code, False)
+    est = _areas(batch, [code], [False])[:, 0]
     P, _ = batch.totals()
     warn_undefined(batch, P <= 0, "AUC-PR is undefined (no positives): NaN")
     lo, hi = boyd_interval(est, _effective_positives(batch), level, ci)
