@@ -47,6 +47,7 @@ def population_auc_pr(mu, prevalence):
         r = stats.norm.sf(t - mu)
         f = stats.norm.sf(t)
         return prevalence * r / (prevalence * r + (1 - prevalence) * f) * stats.norm.pdf(t - mu)
+
     return integrate.quad(integrand, mu - 12, mu + 12, limit=200)[0]
 
 
@@ -56,8 +57,9 @@ def simulate(n_sets, n, prevalence, mu, design, rng):
         y = np.tile(np.r_[np.ones(n_pos), np.zeros(n - n_pos)], n_sets)
     else:
         y = (rng.random(n_sets * n) < prevalence).astype(float)
-    return pd.DataFrame({"g": np.repeat(np.arange(n_sets), n), "y": y,
-                         "s": rng.normal(size=y.size) + mu * y})
+    return pd.DataFrame(
+        {"g": np.repeat(np.arange(n_sets), n), "y": y, "s": rng.normal(size=y.size) + mu * y}
+    )
 
 
 def study(n_sets=500, n_boot=1000, mu=1.5, prevalence=0.1, seed=0):
@@ -71,18 +73,35 @@ def study(n_sets=500, n_boot=1000, mu=1.5, prevalence=0.1, seed=0):
                     if interval == "bca" and n > 2000:
                         continue  # the jackknife makes BCa slower; one size is enough
                     t = time.perf_counter()
-                    res = prn.bootstrap(df, score="s", label="y", by="g", n_boot=n_boot,
-                                        stratified=stratified, interval=interval, seed=seed,
-                                        progress=False)
+                    res = prn.bootstrap(
+                        df,
+                        score="s",
+                        label="y",
+                        by="g",
+                        n_boot=n_boot,
+                        stratified=stratified,
+                        interval=interval,
+                        seed=seed,
+                        progress=False,
+                    )
                     cover = np.mean((res.ci_low <= truth) & (truth <= res.ci_high))
-                    rows.append({"n": n, "design": design, "stratified": stratified,
-                                 "interval": interval, "coverage": cover,
-                                 "mc_se": np.sqrt(cover * (1 - cover) / n_sets),
-                                 "mean_width": float((res.ci_high - res.ci_low).mean()),
-                                 "seconds": time.perf_counter() - t})
+                    rows.append(
+                        {
+                            "n": n,
+                            "design": design,
+                            "stratified": stratified,
+                            "interval": interval,
+                            "coverage": cover,
+                            "mc_se": np.sqrt(cover * (1 - cover) / n_sets),
+                            "mean_width": float((res.ci_high - res.ci_low).mean()),
+                            "seconds": time.perf_counter() - t,
+                        }
+                    )
     table = pd.DataFrame(rows)
-    print(f"binormal mu = {mu}, prevalence {prevalence}, population AUC-PR {truth:.4f}; "
-          f"{n_sets} data sets, B = {n_boot}, 95% intervals (method dg)")
+    print(
+        f"binormal mu = {mu}, prevalence {prevalence}, population AUC-PR {truth:.4f}; "
+        f"{n_sets} data sets, B = {n_boot}, 95% intervals (method dg)"
+    )
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     return table
 
@@ -91,23 +110,37 @@ def _cover(res, truth, lo="ci_low", hi="ci_high"):
     return float(np.mean((res[lo] <= truth) & (truth <= res[hi])))
 
 
-def menu(n_sets=1000, n_boot=1000, mu=1.5, seed=0, ns=(500, 2000, 5000),
-         prevalences=(0.01, 0.05, 0.2), bca_max_n=2000):
+def menu(
+    n_sets=1000,
+    n_boot=1000,
+    mu=1.5,
+    seed=0,
+    ns=(500, 2000, 5000),
+    prevalences=(0.01, 0.05, 0.2),
+    bca_max_n=2000,
+):
     """Coverage of the interval menu, fixed class counts (stratified bootstrap)."""
     rows = []
     for prevalence in prevalences:
         truth = population_auc_pr(mu, prevalence)
         for n in ns:
             df = simulate(n_sets, n, prevalence, mu, "fixed", np.random.default_rng(seed))
-            row = {"prevalence": prevalence, "n": n, "n_pos": round(n * prevalence),
-                   "truth": truth}
+            row = {"prevalence": prevalence, "n": n, "n_pos": round(n * prevalence), "truth": truth}
             t = time.perf_counter()
             for interval in ("percentile", "bca"):
                 if interval == "bca" and n > bca_max_n:
                     row[interval] = np.nan  # the jackknife is slow; see bca_max_n
                     continue
-                res = prn.bootstrap(df, score="s", label="y", by="g", n_boot=n_boot,
-                                    interval=interval, seed=seed, progress=False)
+                res = prn.bootstrap(
+                    df,
+                    score="s",
+                    label="y",
+                    by="g",
+                    n_boot=n_boot,
+                    interval=interval,
+                    seed=seed,
+                    progress=False,
+                )
                 row[interval] = _cover(res, truth)
             for ci in ("logit", "binomial"):
                 with warnings.catch_warnings():
@@ -117,15 +150,18 @@ def menu(n_sets=1000, n_boot=1000, mu=1.5, seed=0, ns=(500, 2000, 5000),
             row["seconds"] = time.perf_counter() - t
             rows.append(row)
     table = pd.DataFrame(rows)
-    print(f"interval menu: binormal mu = {mu}, fixed class counts, {n_sets} data sets, "
-          f"B = {n_boot}, 95% intervals of AUC-PR (method dg); Monte Carlo SE of a "
-          f"coverage near 0.95: {np.sqrt(0.95 * 0.05 / n_sets):.3f}")
+    print(
+        f"interval menu: binormal mu = {mu}, fixed class counts, {n_sets} data sets, "
+        f"B = {n_boot}, 95% intervals of AUC-PR (method dg); Monte Carlo SE of a "
+        f"coverage near 0.95: {np.sqrt(0.95 * 0.05 / n_sets):.3f}"
+    )
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     return table
 
 
-def clustered(n_sets=1000, n_boot=1000, mu=1.5, size=5, n=2000, prevalence=0.1,
-              effect_sd=1.0, seed=0):
+def clustered(
+    n_sets=1000, n_boot=1000, mu=1.5, size=5, n=2000, prevalence=0.1, effect_sd=1.0, seed=0
+):
     """Clusters of ``size`` rows sharing their label and a N(0, effect_sd) score effect;
     the marginal score of a row is binormal with separation mu / sqrt(1 + effect_sd^2)."""
     rng = np.random.default_rng(seed)
@@ -134,22 +170,45 @@ def clustered(n_sets=1000, n_boot=1000, mu=1.5, size=5, n=2000, prevalence=0.1,
     yc[:, 0] = 1.0  # every set has a positive cluster
     effect = rng.normal(size=(n_sets, n_cl)) * effect_sd
     y = np.repeat(yc, size, axis=1).ravel()
-    s = (mu * y + np.repeat(effect, size, axis=1).ravel()
-         + rng.normal(size=y.size)) / np.sqrt(1 + effect_sd ** 2)
-    df = pd.DataFrame({"g": np.repeat(np.arange(n_sets), n_cl * size), "y": y, "s": s,
-                       "c": np.tile(np.repeat(np.arange(n_cl), size), n_sets)})
-    truth = population_auc_pr(mu / np.sqrt(1 + effect_sd ** 2), prevalence)
+    s = (mu * y + np.repeat(effect, size, axis=1).ravel() + rng.normal(size=y.size)) / np.sqrt(
+        1 + effect_sd**2
+    )
+    df = pd.DataFrame(
+        {
+            "g": np.repeat(np.arange(n_sets), n_cl * size),
+            "y": y,
+            "s": s,
+            "c": np.tile(np.repeat(np.arange(n_cl), size), n_sets),
+        }
+    )
+    truth = population_auc_pr(mu / np.sqrt(1 + effect_sd**2), prevalence)
     rows = []
     for stratified in (True, False):
         for cluster in (None, "c"):
-            res = prn.bootstrap(df, score="s", label="y", by="g", n_boot=n_boot, seed=seed,
-                                stratified=stratified, cluster=cluster, progress=False)
-            rows.append({"stratified": stratified, "cluster": cluster or "-",
-                         "coverage": _cover(res, truth),
-                         "mean_width": float((res.ci_high - res.ci_low).mean())})
+            res = prn.bootstrap(
+                df,
+                score="s",
+                label="y",
+                by="g",
+                n_boot=n_boot,
+                seed=seed,
+                stratified=stratified,
+                cluster=cluster,
+                progress=False,
+            )
+            rows.append(
+                {
+                    "stratified": stratified,
+                    "cluster": cluster or "-",
+                    "coverage": _cover(res, truth),
+                    "mean_width": float((res.ci_high - res.ci_low).mean()),
+                }
+            )
     table = pd.DataFrame(rows)
-    print(f"clustered: {n_sets} sets of {n_cl} clusters x {size} rows, cluster-level "
-          f"prevalence {prevalence} (sampled), population AUC-PR {truth:.4f}, B = {n_boot}")
+    print(
+        f"clustered: {n_sets} sets of {n_cl} clusters x {size} rows, cluster-level "
+        f"prevalence {prevalence} (sampled), population AUC-PR {truth:.4f}, B = {n_boot}"
+    )
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     return table
 

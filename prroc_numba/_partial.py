@@ -48,8 +48,9 @@ def standardized(area, curve, lo, hi, focus):
 def partial_areas(batch, code, hull, curve, spec, standardize):
     """Partial area of every curve of ``batch`` (spec from :func:`check_partial`)."""
     lo, hi, focus = spec
-    _, tp, fp, off = _sweep_batch(batch.values, batch.offsets, batch.pos, batch.neg,
-                                  batch.label_start)
+    _, tp, fp, off = _sweep_batch(
+        batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
+    )
     if hull:
         idx, off = _hull_batch(tp, fp, off)
         tp, fp = np.ascontiguousarray(tp[idx]), np.ascontiguousarray(fp[idx])

@@ -56,8 +56,9 @@ class _Plan:
         self.clustered = cluster is not None
         self.stratified = bool(stratified)
         b = batch
-        (self.order, self.ps, self.ns, self.seg_offsets, self.seg_end, self.sp,
-         self.sn) = _segments_batch(b.values, b.offsets, b.pos, b.neg, b.label_start)
+        (self.order, self.ps, self.ns, self.seg_offsets, self.seg_end, self.sp, self.sn) = (
+            _segments_batch(b.values, b.offsets, b.pos, b.neg, b.label_start)
+        )
         both = (b.pos > 0) & (b.neg > 0)
         if self.stratified and both.any():
             raise ValueError(
@@ -101,8 +102,11 @@ class _Plan:
         big = counts.max(initial=0) > np.iinfo(np.uint16).max
         self.count_type = np.empty(0, dtype=np.int32 if big else np.uint16)
         self.hard = hard
-        self.n_pos_slots = np.add.reduceat(b.pos > 0, b.group_offsets[:-1]).astype(np.int64) \
-            if n else np.zeros(G, dtype=np.int64)
+        self.n_pos_slots = (
+            np.add.reduceat(b.pos > 0, b.group_offsets[:-1]).astype(np.int64)
+            if n
+            else np.zeros(G, dtype=np.int64)
+        )
         # Poisson inversion tables for the grouped draws, one per distinct cell size
         self.lp, self.ln, self.tabs = _cell_tables(self.sp, self.sn, self.grouped)
         # work per replicate (row or segment visits), to size chunks and the progress bar
@@ -118,8 +122,7 @@ class _Plan:
         slot becomes its cluster's, so the paired draws count clusters and every row of
         a drawn cluster comes along; the walk reads masses (not the slot numbers)."""
         b = self.batch
-        slot, self.strata_offsets, self.n_strata, counts = cluster_slots(
-            b, codes, self.stratified)
+        slot, self.strata_offsets, self.n_strata, counts = cluster_slots(b, codes, self.stratified)
         self.slot = slot
         self.strata_rows = None  # no row jackknife for clusters
         row_base = np.repeat(b.label_start, np.diff(b.offsets))
@@ -145,6 +148,7 @@ class _Plan:
         if show:
             try:
                 from tqdm.auto import tqdm
+
                 bar = tqdm(total=n_boot, desc=label, unit="rep", leave=False)
             except ImportError:  # progress is optional
                 bar = None
@@ -177,22 +181,60 @@ class _Plan:
         def kernel(b0, b1):
             out = np.empty((C, b1 - b0, grid.size) if on_grid else (C, b1 - b0))
             if partial is not None:
-                _boot_partial(self.slot_order, self.ps, self.ns, b.offsets, self.seg_offsets,
-                              self.seg_end, self.strata_offsets, self.n_strata, b.n_models,
-                              seed, b0, b1, self.count_type, code, hull, partial[0],
-                              partial[1], partial[2], out)
+                _boot_partial(
+                    self.slot_order,
+                    self.ps,
+                    self.ns,
+                    b.offsets,
+                    self.seg_offsets,
+                    self.seg_end,
+                    self.strata_offsets,
+                    self.n_strata,
+                    b.n_models,
+                    seed,
+                    b0,
+                    b1,
+                    self.count_type,
+                    code,
+                    hull,
+                    partial[0],
+                    partial[1],
+                    partial[2],
+                    out,
+                )
             elif self.grouped:
-                args = (self.seg_offsets, self.sp, self.sn, curves, b.curve_group, seed, b0,
-                        b1, self.stratified)
+                args = (
+                    self.seg_offsets,
+                    self.sp,
+                    self.sn,
+                    curves,
+                    b.curve_group,
+                    seed,
+                    b0,
+                    b1,
+                    self.stratified,
+                )
                 tail = (hull, self.lp, self.ln, self.tabs, out)
                 if on_grid:
                     _boot_grouped_curve(*args, grid, *tail)
                 else:
                     _boot_grouped(*args, code, *tail)
             else:
-                args = (self.slot_order, self.ps, self.ns, b.offsets, self.seg_offsets,
-                        self.seg_end, self.strata_offsets, self.n_strata, b.n_models, groups,
-                        seed, b0, b1)
+                args = (
+                    self.slot_order,
+                    self.ps,
+                    self.ns,
+                    b.offsets,
+                    self.seg_offsets,
+                    self.seg_end,
+                    self.strata_offsets,
+                    self.n_strata,
+                    b.n_models,
+                    groups,
+                    seed,
+                    b0,
+                    b1,
+                )
                 tail = (hull, self.count_type, self.hard, self.n_pos_slots, out)
                 if on_grid:
                     _boot_paired_curve(*args, grid, *tail)
@@ -216,9 +258,14 @@ class _Plan:
             a, e = int(b.group_offsets[g]), int(b.group_offsets[g + 1])
             n = e - a
             block = np.full(n, -1, dtype=np.int64)
-            rows = [self.strata_rows[self.strata_offsets[g * self.n_strata + s]:
-                                     self.strata_offsets[g * self.n_strata + s + 1]]
-                    for s in range(self.n_strata)]
+            rows = [
+                self.strata_rows[
+                    self.strata_offsets[g * self.n_strata + s] : self.strata_offsets[
+                        g * self.n_strata + s + 1
+                    ]
+                ]
+                for s in range(self.n_strata)
+            ]
             n_kept = sum(r.size for r in rows)
             if n_kept <= _JACK_EXACT:
                 kept = np.sort(np.concatenate(rows))
@@ -232,8 +279,20 @@ class _Plan:
                     perm = rng.permutation(r)
                     block[perm] = (start + np.arange(perm.size)) % n_blocks
                     start += perm.size
-            vals = _jackknife_group(self.order, self.ps, self.ns, b.offsets, self.seg_offsets,
-                                    self.seg_end, g * M, M, block, n_blocks, code, hull)
+            vals = _jackknife_group(
+                self.order,
+                self.ps,
+                self.ns,
+                b.offsets,
+                self.seg_offsets,
+                self.seg_end,
+                g * M,
+                M,
+                block,
+                n_blocks,
+                code,
+                hull,
+            )
             for m in range(M):
                 out[g * M + m] = vals[:, m]
         return out
@@ -259,21 +318,46 @@ def _cell_tables(sp, sn, grouped):
 def _seed(seed):
     """Map ``seed`` (None or int) to a non-negative int63 for the kernels."""
     check_seed(seed)
-    state = np.random.SeedSequence(None if seed is None else int(seed)).generate_state(
-        2, np.uint32)
+    state = np.random.SeedSequence(None if seed is None else int(seed)).generate_state(2, np.uint32)
     return int((int(state[0]) << 31) ^ int(state[1]))
 
 
-def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, stratified,
-                seed, progress, pos_label, soft_labels, label_bar="bootstrap", device="cpu",
-                cluster=None, partial=None, partial_focus="fpr", standardize=False):
+def _replicates(
+    data,
+    score,
+    label,
+    by,
+    weight,
+    curve,
+    method,
+    hull,
+    n_boot,
+    stratified,
+    seed,
+    progress,
+    pos_label,
+    soft_labels,
+    label_bar="bootstrap",
+    device="cpu",
+    cluster=None,
+    partial=None,
+    partial_focus="fpr",
+    standardize=False,
+):
     """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed).
 
     ``device="cuda"``: the Poisson bootstrap on the GPU (``plan`` is None).
     """
     code = method_code(curve, method)
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+    batch = pack(
+        data,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        soft_labels=soft_labels,
+    )
     hull = bool(hull)
     spec = check_partial(curve, partial, partial_focus, standardize)
     if device == "cuda":
@@ -283,14 +367,28 @@ def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, str
     plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch))
     if spec is None:
         # the estimate from the plan's order: no second sort of any curve
-        est = _area_sorted_batch(batch.values, batch.offsets, plan.order, batch.pos,
-                                 batch.neg, batch.label_start, code, hull)
+        est = _area_sorted_batch(
+            batch.values,
+            batch.offsets,
+            plan.order,
+            batch.pos,
+            batch.neg,
+            batch.label_start,
+            code,
+            hull,
+        )
     else:
         est = partial_areas(batch, code, hull, curve, spec, standardize)
     P, N = batch.totals()
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
-    warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
-                   + (" or no negatives)" if curve == "roc" else ")") + ": NaN", stacklevel=4)
+    warn_undefined(
+        batch,
+        bad,
+        f"AUC-{curve.upper()} is undefined (no positives"
+        + (" or no negatives)" if curve == "roc" else ")")
+        + ": NaN",
+        stacklevel=4,
+    )
     s = _seed(seed)
     reps = plan.run(s, int(n_boot), hull, progress, label_bar, code=code, partial=spec)
     if spec is not None and standardize:
@@ -305,16 +403,22 @@ def _replicates_cuda(batch, curve, code, hull, n_boot, stratified, seed):
         raise ValueError(
             "device='cuda' runs the Poisson bootstrap (each row counts Poisson(1) times), "
             "which does not keep the class counts fixed; pass stratified=False (the "
-            "interval then also carries the prevalence's sampling variance)")
+            "interval then also carries the prevalence's sampling variance)"
+        )
     if hull:
-        raise ValueError("the bootstrap with hull=True runs on the CPU only; pass "
-                         "device='cpu'")
+        raise ValueError("the bootstrap with hull=True runs on the CPU only; pass device='cpu'")
     gpu = _device.backend()
     est = gpu.area_batch(batch, code, False)
     P, N = batch.totals()
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
-    warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
-                   + (" or no negatives)" if curve == "roc" else ")") + ": NaN", stacklevel=5)
+    warn_undefined(
+        batch,
+        bad,
+        f"AUC-{curve.upper()} is undefined (no positives"
+        + (" or no negatives)" if curve == "roc" else ")")
+        + ": NaN",
+        stacklevel=5,
+    )
     s = _seed(seed)
     reps = gpu.poisson_replicates(batch, code, s, int(n_boot), batch.rows)
     reps[bad] = np.nan
@@ -330,7 +434,9 @@ def _degenerate(batch, est, reps, n_boot, what="replicates", stacklevel=4):
             f"{int(n_bad.sum())} bootstrap {what} had no positives (or, for ROC, no "
             f"negatives) and were left out (most in {batch.describe(c)}: {int(n_bad[c])} "
             f"of {n_boot}); use stratified=True to keep the class counts fixed",
-            UndefinedMetricWarning, stacklevel=stacklevel)
+            UndefinedMetricWarning,
+            stacklevel=stacklevel,
+        )
     return n_bad
 
 
@@ -402,4 +508,4 @@ def _acceleration(theta):
     s2 = np.sum(d * d)
     if s2 <= 0:
         return 0.0
-    return float(np.sum(d ** 3) / (6.0 * s2 ** 1.5))
+    return float(np.sum(d**3) / (6.0 * s2**1.5))

@@ -20,9 +20,23 @@ from ._ragged import pack, warn_undefined
 
 
 @fill_doc
-def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=None, hull=False,
-        partial=None, partial_focus="fpr", standardize=False, pos_label=None,
-        soft_labels=False, device=None):
+def auc(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    curve="pr",
+    method=None,
+    hull=False,
+    partial=None,
+    partial_focus="fpr",
+    standardize=False,
+    pos_label=None,
+    soft_labels=False,
+    device=None,
+):
     """Area under the PR or ROC curve of many curves at once.
 
     Parameters
@@ -63,8 +77,15 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
     code = method_code(curve, method)
     spec = _partial.check_partial(curve, partial, partial_focus, standardize)
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+    batch = pack(
+        data,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        soft_labels=soft_labels,
+    )
     if spec is not None:  # partial areas run on the CPU (validated on the host anyway)
         out = _partial.partial_areas(batch, code, bool(hull), curve, spec, standardize)
     elif device == "cuda":
@@ -73,10 +94,14 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
         out = _areas(batch, [code], [bool(hull)])[:, 0]
     P, N = batch.totals()
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
-    warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
-                   + (" or no negatives)" if curve == "roc" else ")") + ": NaN")
+    warn_undefined(
+        batch,
+        bad,
+        f"AUC-{curve.upper()} is undefined (no positives"
+        + (" or no negatives)" if curve == "roc" else ")")
+        + ": NaN",
+    )
     return _device.tag(F.curves_frame(batch.keys, {S.AUC: out}), device)
-
 
 
 def _areas(batch, codes, hulls):
@@ -89,15 +114,26 @@ def _areas(batch, codes, hulls):
     hulls = np.asarray(hulls, dtype=np.bool_)
     split = split_sorted(batch)
     if split is not None:
-        return _split_areas_batch(split[0], batch.offsets, split[1], codes, hulls,
-                                  *sweep_buffers(batch))
-    return _areas_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start,
-                        codes, hulls)
+        return _split_areas_batch(
+            split[0], batch.offsets, split[1], codes, hulls, *sweep_buffers(batch)
+        )
+    return _areas_batch(
+        batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start, codes, hulls
+    )
 
 
 @fill_doc
-def metrics(data=None, *, score, label, by=None, weight=None, metrics=("auc_pr", "auc_roc"),
-            pos_label=None, soft_labels=False):
+def metrics(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    metrics=("auc_pr", "auc_roc"),
+    pos_label=None,
+    soft_labels=False,
+):
     """Many metrics of many curves at once, from one sort and one sweep per curve.
 
     Parameters
@@ -140,21 +176,32 @@ def metrics(data=None, *, score, label, by=None, weight=None, metrics=("auc_pr",
     1  b  1.000000      1.0    1.0
     """
     names = metric_names(metrics)
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+    batch = pack(
+        data,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        soft_labels=soft_labels,
+    )
     areas = [nm for nm in names if nm in AREA_METRICS]
     cols = {}
     if areas:
-        out = _areas(batch, [AREA_METRICS[nm][1] for nm in areas],
-                     [AREA_METRICS[nm][2] for nm in areas])
+        out = _areas(
+            batch, [AREA_METRICS[nm][1] for nm in areas], [AREA_METRICS[nm][2] for nm in areas]
+        )
         cols = {nm: out[:, k] for k, nm in enumerate(areas)}
     P, N = batch.totals()
     curves = {AREA_METRICS[nm][0] for nm in areas}
     if curves:
-        what = {frozenset({"pr"}): "AUC-PR is undefined (no positives)",
-                frozenset({"roc"}): "AUC-ROC is undefined (no positives or no negatives)",
-                frozenset({"pr", "roc"}): ("AUC-PR is undefined without positives, AUC-ROC "
-                                           "without positives or negatives")}[frozenset(curves)]
+        what = {
+            frozenset({"pr"}): "AUC-PR is undefined (no positives)",
+            frozenset({"roc"}): "AUC-ROC is undefined (no positives or no negatives)",
+            frozenset({"pr", "roc"}): (
+                "AUC-PR is undefined without positives, AUC-ROC without positives or negatives"
+            ),
+        }[frozenset(curves)]
         bad = (P <= 0) | (N <= 0) if "roc" in curves else P <= 0
         warn_undefined(batch, bad, what + ": NaN")
     counts = {S.N_POS: P, S.N_NEG: N, S.PREVALENCE: P / (P + N)}
@@ -162,21 +209,52 @@ def metrics(data=None, *, score, label, by=None, weight=None, metrics=("auc_pr",
     return F.curves_frame(batch.keys, columns)
 
 
-def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label, device,
-         partial=None, partial_focus="fpr", standardize=False):
+def _one(
+    y_true,
+    y_score,
+    sample_weight,
+    curve,
+    method,
+    hull,
+    pos_label,
+    device,
+    partial=None,
+    partial_focus="fpr",
+    standardize=False,
+):
     s = y_score if _device.is_gpu_array(y_score) else np.asarray(y_score)
     if len(s.shape) != 1:
         raise ValueError(
             f"y_score must be 1-D (one curve), got shape {s.shape}; use auc() for many curves"
         )
-    frame = auc(score=s, label=y_true, weight=sample_weight, curve=curve, method=method,
-                hull=hull, pos_label=pos_label, device=device, partial=partial,
-                partial_focus=partial_focus, standardize=standardize)
+    frame = auc(
+        score=s,
+        label=y_true,
+        weight=sample_weight,
+        curve=curve,
+        method=method,
+        hull=hull,
+        pos_label=pos_label,
+        device=device,
+        partial=partial,
+        partial_focus=partial_focus,
+        standardize=standardize,
+    )
     return float(frame[S.AUC].iloc[0])
 
 
-def auc_pr(y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_label=None,
-           device=None, partial=None, standardize=False):
+def auc_pr(
+    y_true,
+    y_score,
+    *,
+    sample_weight=None,
+    method="dg",
+    hull=False,
+    pos_label=None,
+    device=None,
+    partial=None,
+    standardize=False,
+):
     """Area under one precision-recall curve (scikit-learn style).
 
     Parameters
@@ -208,12 +286,33 @@ def auc_pr(y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_
     >>> round(prn.auc_pr([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], method="ap"), 6)
     0.833333
     """
-    return _one(y_true, y_score, sample_weight, "pr", method, hull, pos_label, device,
-                partial, "fpr", standardize)
+    return _one(
+        y_true,
+        y_score,
+        sample_weight,
+        "pr",
+        method,
+        hull,
+        pos_label,
+        device,
+        partial,
+        "fpr",
+        standardize,
+    )
 
 
-def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None, device=None,
-            partial=None, partial_focus="fpr", standardize=False):
+def auc_roc(
+    y_true,
+    y_score,
+    *,
+    sample_weight=None,
+    hull=False,
+    pos_label=None,
+    device=None,
+    partial=None,
+    partial_focus="fpr",
+    standardize=False,
+):
     """Area under one ROC curve (scikit-learn's ``roc_auc_score`` for binary labels).
 
     Parameters
@@ -243,5 +342,16 @@ def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None, 
     >>> prn.auc_roc([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
     0.75
     """
-    return _one(y_true, y_score, sample_weight, "roc", None, hull, pos_label, device,
-                partial, partial_focus, standardize)
+    return _one(
+        y_true,
+        y_score,
+        sample_weight,
+        "roc",
+        None,
+        hull,
+        pos_label,
+        device,
+        partial,
+        partial_focus,
+        standardize,
+    )

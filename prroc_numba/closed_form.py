@@ -60,8 +60,20 @@ def _effective_positives(batch):
 
 
 @fill_doc
-def auc_ci(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
-           ci="logit", level=0.95, pos_label=None, soft_labels=False):
+def auc_ci(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    curve="pr",
+    method=None,
+    ci="logit",
+    level=0.95,
+    pos_label=None,
+    soft_labels=False,
+):
     """Closed-form confidence intervals of AUC-PR (Boyd et al. 2013) or AUC-ROC (DeLong).
 
     No resampling: one row per curve, as fast as :func:`~prroc_numba.auc`. Boyd, Eng &
@@ -133,29 +145,46 @@ def auc_ci(data=None, *, score, label, by=None, weight=None, curve="pr", method=
         raise ValueError(f"curve={curve!r} is not known; use 'pr' or 'roc'")
     if ci == "delong":
         if curve != "roc":
-            raise ValueError("ci='delong' is DeLong's interval of the ROC AUC; pass "
-                             "curve='roc', or use ci='logit' / 'binomial' for AUC-PR")
+            raise ValueError(
+                "ci='delong' is DeLong's interval of the ROC AUC; pass "
+                "curve='roc', or use ci='logit' / 'binomial' for AUC-PR"
+            )
         if method not in (None, "trapezoid"):
             raise ValueError("ci='delong' is for the empirical ROC AUC (method='trapezoid')")
         if weight is not None or soft_labels:
-            raise ValueError("ci='delong' needs hard 0/1 labels without weights, as in pROC; "
-                             "drop weight= / soft_labels=, or use prn.bootstrap")
+            raise ValueError(
+                "ci='delong' needs hard 0/1 labels without weights, as in pROC; "
+                "drop weight= / soft_labels=, or use prn.bootstrap"
+            )
         from .comparison import delong
 
         res = delong(data, score=score, label=label, by=by, level=level, pos_label=pos_label)
         keys = res.drop(columns=[S.AUC, S.VAR, S.SE, S.CI_LOW, S.CI_HIGH])
-        return F.curves_frame(keys, {S.ESTIMATE: res[S.AUC].to_numpy(),
-                                     S.CI_LOW: res[S.CI_LOW].to_numpy(),
-                                     S.CI_HIGH: res[S.CI_HIGH].to_numpy()})
+        return F.curves_frame(
+            keys,
+            {
+                S.ESTIMATE: res[S.AUC].to_numpy(),
+                S.CI_LOW: res[S.CI_LOW].to_numpy(),
+                S.CI_HIGH: res[S.CI_HIGH].to_numpy(),
+            },
+        )
     if curve != "pr":
-        raise ValueError(f"ci={ci!r} is Boyd et al.'s interval for AUC-PR; pass curve='pr', "
-                         "or use ci='delong' for the ROC AUC")
+        raise ValueError(
+            f"ci={ci!r} is Boyd et al.'s interval for AUC-PR; pass curve='pr', "
+            "or use ci='delong' for the ROC AUC"
+        )
     code = method_code(curve, method)
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+    batch = pack(
+        data,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        soft_labels=soft_labels,
+    )
     est = _areas(batch, [code], [False])[:, 0]
     P, _ = batch.totals()
     warn_undefined(batch, P <= 0, "AUC-PR is undefined (no positives): NaN")
     lo, hi = boyd_interval(est, _effective_positives(batch), level, ci)
     return F.curves_frame(batch.keys, {S.ESTIMATE: est, S.CI_LOW: lo, S.CI_HIGH: hi})
-

@@ -30,8 +30,10 @@ def _points(batch, thresholds, hull=False, device="cpu"):
     """
     if device == "cuda":
         if thresholds is not None:
-            raise ValueError("thresholds= is evaluated on the CPU only; pass device='cpu' "
-                             "(or leave device=None with host arrays)")
+            raise ValueError(
+                "thresholds= is evaluated on the CPU only; pass device='cpu' "
+                "(or leave device=None with host arrays)"
+            )
         gpu = _device.backend()
         thr, tp, fp, off = gpu.sweep_batch(batch)
         if hull:
@@ -51,8 +53,9 @@ def _points(batch, thresholds, hull=False, device="cpu"):
         )
     else:
         thr, off = ragged_thresholds(batch, thresholds)
-        tp, fp = _counts_at_batch(batch.values, batch.offsets, batch.pos, batch.neg,
-                                  batch.label_start, thr, off)
+        tp, fp = _counts_at_batch(
+            batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start, thr, off
+        )
     if hull:
         idx, off = _hull_batch(tp, fp, off)
         thr, tp, fp = thr[idx], tp[idx], fp[idx]
@@ -71,8 +74,18 @@ def _check_hull_thresholds(hull, thresholds):
 
 
 @fill_doc
-def confusion(data=None, *, score, label, by=None, weight=None, thresholds=None,
-              pos_label=None, soft_labels=False, device=None):
+def confusion(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    thresholds=None,
+    pos_label=None,
+    soft_labels=False,
+    device=None,
+):
     """Confusion matrix at every distinct score, for many curves at once.
 
     Parameters
@@ -118,17 +131,46 @@ def confusion(data=None, *, score, label, by=None, weight=None, thresholds=None,
     5  b        1.0  2.0  2.0  0.0  0.0
     """
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+    batch = pack(
+        data,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        soft_labels=soft_labels,
+    )
     thr, tp, fp, off, Pp, Np, _, _ = _points(batch, thresholds, device=device)
-    return _device.tag(F.points_frame(batch.keys, off, {
-        S.THRESHOLD: thr, S.TP: tp, S.FP: fp, S.FN: Pp - tp, S.TN: Np - fp,
-    }), device)
+    return _device.tag(
+        F.points_frame(
+            batch.keys,
+            off,
+            {
+                S.THRESHOLD: thr,
+                S.TP: tp,
+                S.FP: fp,
+                S.FN: Pp - tp,
+                S.TN: Np - fp,
+            },
+        ),
+        device,
+    )
 
 
 @fill_doc
-def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thresholds=None,
-              pos_label=None, soft_labels=False, device=None):
+def roc_curve(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    hull=False,
+    thresholds=None,
+    pos_label=None,
+    soft_labels=False,
+    device=None,
+):
     """ROC curves (every distinct threshold, or their convex hull) for many curves at once.
 
     Parameters
@@ -173,25 +215,55 @@ def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thre
     """
     _check_hull_thresholds(hull, thresholds)
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+    batch = pack(
+        data,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        soft_labels=soft_labels,
+    )
     thr, tp, fp, off, Pp, Np, P, N = _points(batch, thresholds, bool(hull), device)
     warn_undefined(batch, (P <= 0) | (N <= 0), "no positives or no negatives: tpr or fpr is NaN")
     with np.errstate(divide="ignore", invalid="ignore"):
         fpr = np.where(Np > 0, fp / Np, np.nan)
         tpr = np.where(Pp > 0, tp / Pp, np.nan)
-    return _device.tag(F.points_frame(batch.keys, off, {
-        S.THRESHOLD: thr, S.FPR: fpr, S.TPR: tpr, S.TP: tp, S.FP: fp,
-    }), device)
+    return _device.tag(
+        F.points_frame(
+            batch.keys,
+            off,
+            {
+                S.THRESHOLD: thr,
+                S.FPR: fpr,
+                S.TPR: tpr,
+                S.TP: tp,
+                S.FP: fp,
+            },
+        ),
+        device,
+    )
 
 
 _INTERPOLATE = {"dg": densify.DG, "continuous": densify.CONTINUOUS}
 
 
 @fill_doc
-def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, interpolate=None,
-             thresholds=None, pos_label=None, soft_labels=False, recall_step=None,
-             device=None):
+def pr_curve(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    hull=False,
+    interpolate=None,
+    thresholds=None,
+    pos_label=None,
+    soft_labels=False,
+    recall_step=None,
+    device=None,
+):
     """Precision-recall curves for many curves at once: raw, achievable, interpolated.
 
     Parameters
@@ -291,18 +363,32 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
                 "recall_step= applies only to interpolate='continuous'; drop it or set "
                 "interpolate='continuous'"
             )
-        if isinstance(recall_step, bool) or not isinstance(recall_step, (int, float, np.number)) \
-                or not 0 < float(recall_step) <= 1:
+        if (
+            isinstance(recall_step, bool)
+            or not isinstance(recall_step, (int, float, np.number))
+            or not 0 < float(recall_step) <= 1
+        ):
             raise ValueError(f"recall_step must be a number in (0, 1], got {recall_step!r}")
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+    batch = pack(
+        data,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        soft_labels=soft_labels,
+    )
     thr, tp, fp, off, Pp, _, P, _ = _points(batch, thresholds, bool(hull), device)
     warn_undefined(batch, P <= 0, "no positives: recall is NaN")
     if interpolate is not None:
         step = 0.01 if recall_step is None else float(recall_step)
         thr, tp, fp, off = densify._densify_batch(
-            thr, tp, fp, off, np.ascontiguousarray(P * step, dtype=np.float64),
+            thr,
+            tp,
+            fp,
+            off,
+            np.ascontiguousarray(P * step, dtype=np.float64),
             _INTERPOLATE[interpolate],
         )
         Pp = np.repeat(P, np.diff(off))
@@ -312,9 +398,20 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
         precision = densify._precision_flat_start(tp, fp, off)
     else:
         precision = _raw_precision(tp, fp, off)
-    return _device.tag(F.points_frame(batch.keys, off, {
-        S.THRESHOLD: thr, S.RECALL: recall, S.PRECISION: precision, S.TP: tp, S.FP: fp,
-    }), device)
+    return _device.tag(
+        F.points_frame(
+            batch.keys,
+            off,
+            {
+                S.THRESHOLD: thr,
+                S.RECALL: recall,
+                S.PRECISION: precision,
+                S.TP: tp,
+                S.FP: fp,
+            },
+        ),
+        device,
+    )
 
 
 def _raw_precision(tp, fp, off):

@@ -32,8 +32,12 @@ from ._ragged import (
 )
 
 _NAMED = {"max_f1": K.MAX_FBETA, "youden": K.YOUDEN, "closest_topleft": K.TOPLEFT}
-_BOUND = {("precision", ">="): K.PRECISION_GE, ("recall", ">="): K.RECALL_GE,
-          ("tpr", ">="): K.TPR_GE, ("fpr", "<="): K.FPR_LE}
+_BOUND = {
+    ("precision", ">="): K.PRECISION_GE,
+    ("recall", ">="): K.RECALL_GE,
+    ("tpr", ">="): K.TPR_GE,
+    ("fpr", "<="): K.FPR_LE,
+}
 _RE = re.compile(r"^\s*(precision|recall|tpr|fpr)\s*(>=|<=)\s*([0-9.eE+-]+)\s*$")
 _NEEDS_NEG = {K.YOUDEN, K.TOPLEFT, K.FPR_LE, K.TPR_GE}
 
@@ -45,8 +49,7 @@ def parse_targets(targets):
     try:
         names = list(targets)
     except TypeError:
-        raise TypeError(f"targets must be a string or a list of strings, got {targets!r}") \
-            from None
+        raise TypeError(f"targets must be a string or a list of strings, got {targets!r}") from None
     if not names:
         raise ValueError("targets is empty; pass e.g. targets=('max_f1', 'recall>=0.8')")
     if len(set(names)) != len(names):
@@ -79,8 +82,12 @@ def parse_targets(targets):
 
 
 def _check_beta(beta):
-    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)) \
-            or not np.isfinite(beta) or beta <= 0:
+    if (
+        isinstance(beta, bool)
+        or not isinstance(beta, (int, float, np.integer, np.floating))
+        or not np.isfinite(beta)
+        or beta <= 0
+    ):
         raise ValueError(f"beta must be a positive number (1 gives F1), got {beta!r}")
     return float(beta)
 
@@ -135,8 +142,9 @@ def _tuning_rows(batch, frame):
     try:
         merged = left.merge(right, on=keys, how="left", sort=False, validate="many_to_one")
     except ValueError as err:
-        raise ValueError(f"cannot match the thresholds frame to the curves on {keys}: {err}") \
-            from None
+        raise ValueError(
+            f"cannot match the thresholds frame to the curves on {keys}: {err}"
+        ) from None
     curve = merged.sort_values("__row")["__curve"].to_numpy(np.float64)
     if np.isnan(curve).any():
         bad = frame[keys][np.isnan(curve)].iloc[0]
@@ -156,10 +164,25 @@ def _tuning_rows(batch, frame):
 
 
 @fill_doc
-def operating_points(data=None, *, score, label, by=None, weight=None, targets=("max_f1",),
-                     beta=1.0, thresholds=None, n_boot=None, level=0.95, stratified=True,
-                     seed=None, progress=None, pos_label=None, soft_labels=False,
-                     cluster=None):
+def operating_points(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    targets=("max_f1",),
+    beta=1.0,
+    thresholds=None,
+    n_boot=None,
+    level=0.95,
+    stratified=True,
+    seed=None,
+    progress=None,
+    pos_label=None,
+    soft_labels=False,
+    cluster=None,
+):
     """Operating points: the threshold meeting each target, with its confusion matrix.
 
     For every curve and target the best **distinct score** is chosen as the threshold (a
@@ -245,8 +268,15 @@ def operating_points(data=None, *, score, label, by=None, weight=None, targets=(
     if n_boot is not None:
         check_n_boot(n_boot)
         check_level(level)
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+    batch = pack(
+        data,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        soft_labels=soft_labels,
+    )
     codes = cluster_codes(data, cluster, batch)
     if codes is not None and n_boot is None:
         raise ValueError("cluster= only changes the bootstrap intervals; pass n_boot= too")
@@ -255,8 +285,9 @@ def operating_points(data=None, *, score, label, by=None, weight=None, targets=(
     if thresholds is None:
         names, kinds, bounds = parse_targets(targets)
         T = len(names)
-        thr_s, tp_s, fp_s, off = _sweep_batch(batch.values, batch.offsets, batch.pos,
-                                              batch.neg, batch.label_start)
+        thr_s, tp_s, fp_s, off = _sweep_batch(
+            batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
+        )
         idx = K._pick_batch(tp_s, fp_s, off, kinds, bounds, beta).ravel()
         ok = idx >= 0
         safe = np.where(ok, idx, 0)
@@ -268,19 +299,28 @@ def operating_points(data=None, *, score, label, by=None, weight=None, targets=(
         for k, name in enumerate(names):
             miss = ~ok.reshape(C, T)[:, k]
             undefined = (P <= 0) | ((N <= 0) & (kinds[k] in _NEEDS_NEG))
-            warn_undefined(batch, miss & undefined,
-                           f"target {name!r} is undefined (no positives"
-                           + (" or no negatives" if kinds[k] in _NEEDS_NEG else "")
-                           + "): NaN row")
-            warn_undefined(batch, miss & ~undefined,
-                           f"no threshold meets target {name!r}: NaN row")
+            warn_undefined(
+                batch,
+                miss & undefined,
+                f"target {name!r} is undefined (no positives"
+                + (" or no negatives" if kinds[k] in _NEEDS_NEG else "")
+                + "): NaN row",
+            )
+            warn_undefined(batch, miss & ~undefined, f"no threshold meets target {name!r}: NaN row")
     else:
         curve, thr_in, target_col = _tuning_rows(batch, thresholds)
         order = np.lexsort((-np.nan_to_num(thr_in, nan=np.inf), curve))
         sorted_thr = np.ascontiguousarray(np.nan_to_num(thr_in[order], nan=np.inf))
         thr_off = lengths_to_offsets(np.bincount(curve, minlength=C))
-        tps, fps = _counts_at_batch(batch.values, batch.offsets, batch.pos, batch.neg,
-                                    batch.label_start, sorted_thr, thr_off)
+        tps, fps = _counts_at_batch(
+            batch.values,
+            batch.offsets,
+            batch.pos,
+            batch.neg,
+            batch.label_start,
+            sorted_thr,
+            thr_off,
+        )
         tp = np.empty(curve.size)
         fp = np.empty(curve.size)
         tp[order] = tps
@@ -290,25 +330,39 @@ def operating_points(data=None, *, score, label, by=None, weight=None, targets=(
         fp[nan] = np.nan
         thr = thr_in
         if nan.any():
-            warn_undefined(batch, np.bincount(curve[nan], minlength=C) > 0,
-                           "the thresholds frame has NaN thresholds (targets unmet on the "
-                           "tuning data): NaN rows")
+            warn_undefined(
+                batch,
+                np.bincount(curve[nan], minlength=C) > 0,
+                "the thresholds frame has NaN thresholds (targets unmet on the "
+                "tuning data): NaN rows",
+            )
     Pr, Nr = P[curve], N[curve]
     fn, tn, prec, rec, fpr, spec, fb = _metrics(tp, fp, Pr, Nr, beta)
-    cols = {S.TARGET: target_col, S.THRESHOLD: thr, S.TP: tp, S.FP: fp, S.FN: fn, S.TN: tn,
-            S.PRECISION: prec, S.RECALL: rec, S.FPR: fpr, S.SPECIFICITY: spec, S.F_BETA: fb}
+    cols = {
+        S.TARGET: target_col,
+        S.THRESHOLD: thr,
+        S.TP: tp,
+        S.FP: fp,
+        S.FN: fn,
+        S.TN: tn,
+        S.PRECISION: prec,
+        S.RECALL: rec,
+        S.FPR: fpr,
+        S.SPECIFICITY: spec,
+        S.F_BETA: fb,
+    }
     if n_boot is not None:
         if thresholds is None:
-            reps = _replicate_targets(batch, thr_s, off, kinds, bounds, beta, n_boot,
-                                      stratified, seed, progress, codes)
+            reps = _replicate_targets(
+                batch, thr_s, off, kinds, bounds, beta, n_boot, stratified, seed, progress, codes
+            )
         else:
-            reps = _replicate_fixed(batch, sorted_thr, thr_off, order, n_boot, stratified,
-                                    seed, progress, codes)
+            reps = _replicate_fixed(
+                batch, sorted_thr, thr_off, order, n_boot, stratified, seed, progress, codes
+            )
         cols.update(_intervals(batch, curve, target_col, reps, beta, level, thr))
     offsets = lengths_to_offsets(np.bincount(curve, minlength=C))
     return F.points_frame(batch.keys, offsets, cols)
-
-
 
 
 # ------------------------------------------------------------------------- bootstrap
@@ -322,8 +376,21 @@ def _plan_arrays(batch, stratified, cluster):
     return plan, xs
 
 
-def _run(batch, n_boot, stratified, seed, progress, thr, thr_off, n_rows, pick, kinds,
-         bounds, beta, cluster=None):
+def _run(
+    batch,
+    n_boot,
+    stratified,
+    seed,
+    progress,
+    thr,
+    thr_off,
+    n_rows,
+    pick,
+    kinds,
+    bounds,
+    beta,
+    cluster=None,
+):
     plan, xs = _plan_arrays(batch, stratified, cluster)
     s = R._seed(seed)
     B = int(n_boot)
@@ -334,9 +401,28 @@ def _run(batch, n_boot, stratified, seed, progress, thr, thr_off, n_rows, pick, 
     def kernel(b0, b1):
         o = np.empty((n_rows, b1 - b0, 3))
         t = np.empty((C, b1 - b0, 2))
-        K._boot_operating(xs, plan.slot_order, plan.ps, plan.ns, batch.offsets, thr, thr_off,
-                          plan.strata_offsets, plan.n_strata, batch.n_models, s, b0, b1,
-                          plan.count_type, kinds, bounds, beta, pick, o, t)
+        K._boot_operating(
+            xs,
+            plan.slot_order,
+            plan.ps,
+            plan.ns,
+            batch.offsets,
+            thr,
+            thr_off,
+            plan.strata_offsets,
+            plan.n_strata,
+            batch.n_models,
+            s,
+            b0,
+            b1,
+            plan.count_type,
+            kinds,
+            bounds,
+            beta,
+            pick,
+            o,
+            t,
+        )
         out[:, b0:b1] = o
         totals[:, b0:b1] = t
 
@@ -344,25 +430,53 @@ def _run(batch, n_boot, stratified, seed, progress, thr, thr_off, n_rows, pick, 
     return out, totals
 
 
-def _replicate_targets(batch, thr_s, off, kinds, bounds, beta, n_boot, stratified, seed,
-                       progress, cluster=None):
+def _replicate_targets(
+    batch, thr_s, off, kinds, bounds, beta, n_boot, stratified, seed, progress, cluster=None
+):
     # the curve's distinct scores, descending (the sweep without its origin)
     keep = np.ones(thr_s.size, dtype=bool)
     keep[off[:-1]] = False
     thr = np.ascontiguousarray(thr_s[keep])
     thr_off = off - np.arange(off.size, dtype=np.int64)
     C = batch.n_curves
-    out, totals = _run(batch, n_boot, stratified, seed, progress, thr, thr_off,
-                       C * kinds.size, True, kinds, bounds, beta, cluster)
+    out, totals = _run(
+        batch,
+        n_boot,
+        stratified,
+        seed,
+        progress,
+        thr,
+        thr_off,
+        C * kinds.size,
+        True,
+        kinds,
+        bounds,
+        beta,
+        cluster,
+    )
     return out, np.repeat(totals, kinds.size, axis=0)
 
 
-def _replicate_fixed(batch, sorted_thr, thr_off, order, n_boot, stratified, seed, progress,
-                     cluster=None):
+def _replicate_fixed(
+    batch, sorted_thr, thr_off, order, n_boot, stratified, seed, progress, cluster=None
+):
     kinds = np.zeros(1, dtype=np.int64)
     bounds = np.zeros(1)
-    out, totals = _run(batch, n_boot, stratified, seed, progress, sorted_thr, thr_off,
-                       sorted_thr.size, False, kinds, bounds, 1.0, cluster)
+    out, totals = _run(
+        batch,
+        n_boot,
+        stratified,
+        seed,
+        progress,
+        sorted_thr,
+        thr_off,
+        sorted_thr.size,
+        False,
+        kinds,
+        bounds,
+        1.0,
+        cluster,
+    )
     curve_sorted = np.repeat(np.arange(batch.n_curves), np.diff(thr_off))
     res = np.empty_like(out)
     res[order] = out
@@ -388,7 +502,9 @@ def _intervals(batch, curve, target_col, reps, beta, level, thr):
             f"{int(unmet[hit].sum())} bootstrap replicates did not meet their target and "
             f"were left out of its interval (most: target {target_col[r]!r} for "
             f"{batch.describe(int(curve[r]))}, {int(unmet[r])} of {tp.shape[1]})",
-            UndefinedMetricWarning, stacklevel=3)
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )
     for name, v in zip(S.OPERATING_METRICS, (rthr, prec, rec, fpr, spec, fb)):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN rows give NaN

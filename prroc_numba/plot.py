@@ -274,8 +274,14 @@ def add_iso_f1(ax=None, levels=(0.2, 0.4, 0.6, 0.8), *, color="0.75", label=True
         p = f * r / (2 * r - f)
         ax.plot(r, p, color=color, ls="-", **kwargs)
         if label:
-            ax.annotate(f"F1={f:g}", xy=(r[0], min(p[0], 1.0)), xytext=(2, -10),
-                        textcoords="offset points", fontsize=7, color=color)
+            ax.annotate(
+                f"F1={f:g}",
+                xy=(r[0], min(p[0], 1.0)),
+                xytext=(2, -10),
+                textcoords="offset points",
+                fontsize=7,
+                color=color,
+            )
     return ax
 
 
@@ -328,8 +334,9 @@ def add_no_skill(ax=None, prevalence=None, *, curve="pr", color="0.5", label=Tru
     return ax
 
 
-def add_operating_points(frame, *, ax=None, curve="pr", hue=None, colors=None,
-                         annotate=True, **kwargs):
+def add_operating_points(
+    frame, *, ax=None, curve="pr", hue=None, colors=None, annotate=True, **kwargs
+):
     """Mark operating points (:func:`prroc_numba.operating_points`) with interval bars.
 
     Parameters
@@ -368,8 +375,12 @@ def add_operating_points(frame, *, ax=None, curve="pr", hue=None, colors=None,
     if curve not in ("pr", "roc"):
         raise ValueError(f"curve must be 'pr' or 'roc', got {curve!r}")
     xcol, ycol = (S.RECALL, S.PRECISION) if curve == "pr" else (S.FPR, S.RECALL)
-    _require(frame, [S.TARGET, xcol, ycol], "add_operating_points",
-             "Pass the output of prroc_numba.operating_points.")
+    _require(
+        frame,
+        [S.TARGET, xcol, ycol],
+        "add_operating_points",
+        "Pass the output of prroc_numba.operating_points.",
+    )
     ax = _axes(ax)
     keys = _key_columns(frame, hue)
     groups = _groups(frame, keys)
@@ -398,13 +409,27 @@ def add_operating_points(frame, *, ax=None, curve="pr", hue=None, colors=None,
         ax.errorbar(x, y, xerr=bar(xcol, x), yerr=bar(ycol, y), color=color, **kw)
         if annotate:
             for xi, yi, t in zip(x, y, sub[S.TARGET]):
-                ax.annotate(str(t), xy=(xi, yi), xytext=(4, 4), textcoords="offset points",
-                            fontsize=7, color=color)
+                ax.annotate(
+                    str(t),
+                    xy=(xi, yi),
+                    xytext=(4, 4),
+                    textcoords="offset points",
+                    fontsize=7,
+                    color=color,
+                )
     return ax
 
 
-def add_partial_range(ax=None, partial=(0.0, 1.0), *, curve="pr", partial_focus="fpr",
-                      color="0.6", alpha=0.15, **kwargs):
+def add_partial_range(
+    ax=None,
+    partial=(0.0, 1.0),
+    *,
+    curve="pr",
+    partial_focus="fpr",
+    color="0.6",
+    alpha=0.15,
+    **kwargs,
+):
     """Shade the range of a partial area (``auc(..., partial=(lo, hi))``).
 
     Parameters
@@ -454,9 +479,23 @@ def _finish(ax, xlabel, ylabel, legend, n_labels):
     return ax
 
 
-def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
-            baseline=True, iso_f1=False, label=None, legend=True, max_points=200_000,
-            operating_points=None, partial=None, **kwargs):
+def plot_pr(
+    frame,
+    *,
+    ax=None,
+    hue=None,
+    connect="curve",
+    hull=None,
+    auc=None,
+    baseline=True,
+    iso_f1=False,
+    label=None,
+    legend=True,
+    max_points=200_000,
+    operating_points=None,
+    partial=None,
+    **kwargs,
+):
     """Plot precision-recall curves from a tidy frame, one line per curve.
 
     Parameters
@@ -514,8 +553,12 @@ def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
     >>> ax.get_xlabel()
     'recall'
     """
-    _require(frame, [S.RECALL, S.PRECISION], "plot_pr",
-             "Pass the output of prroc_numba.pr_curve (or interpolate/bootstrap_curve).")
+    _require(
+        frame,
+        [S.RECALL, S.PRECISION],
+        "plot_pr",
+        "Pass the output of prroc_numba.pr_curve (or interpolate/bootstrap_curve).",
+    )
     if connect not in _CONNECT:
         raise ValueError(f"connect must be one of {_CONNECT}, got {connect!r}")
     ax = _axes(ax)
@@ -525,8 +568,12 @@ def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
     suffixes = _auc_suffixes(auc, keys, groups)
     hull_groups = {}
     if hull is not None:
-        _require(hull, [S.RECALL, S.PRECISION], "plot_pr",
-                 "hull= takes the output of pr_curve(..., hull=True).")
+        _require(
+            hull,
+            [S.RECALL, S.PRECISION],
+            "plot_pr",
+            "hull= takes the output of pr_curve(..., hull=True).",
+        )
         hull_groups = dict(_groups(hull, [k for k in keys if k in hull.columns]))
     if iso_f1 is not False:
         add_iso_f1(ax, levels=(0.2, 0.4, 0.6, 0.8) if iso_f1 is True else iso_f1)
@@ -541,9 +588,16 @@ def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
         n_labels += text is not None
         if key in hull_groups:
             hx, hy = _pr_curve_xy(hull_groups[key], "curve", max_points)
-            ax.plot(hx, hy, color=kw["color"], ls="--", lw=kw["lw"],
-                    label=(f"{key} achievable" if key is not None else "achievable")
-                    if legend else None)
+            ax.plot(
+                hx,
+                hy,
+                color=kw["color"],
+                ls="--",
+                lw=kw["lw"],
+                label=(f"{key} achievable" if key is not None else "achievable")
+                if legend
+                else None,
+            )
             n_labels += 1
     if baseline is not False and baseline is not None:
         prev = _prevalences(frame, keys) if baseline is True else [float(baseline)]
@@ -552,17 +606,34 @@ def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
             n_labels += 1
     colors_of = {key: c for (key, _), c in zip(groups, colors)}
     if operating_points is not None:
-        add_operating_points(operating_points, ax=ax, curve="pr", colors=colors_of,
-                             hue=[k for k in keys if k in operating_points.columns])
+        add_operating_points(
+            operating_points,
+            ax=ax,
+            curve="pr",
+            colors=colors_of,
+            hue=[k for k in keys if k in operating_points.columns],
+        )
     if partial is not None:
         add_partial_range(ax, partial, curve="pr")
     ax.set_title(ax.get_title() or "Precision-recall")
     return _finish(ax, "recall", "precision", legend, n_labels)
 
 
-def plot_roc(frame, *, ax=None, hue=None, hull=None, auc=None, diagonal=True, label=None,
-             legend=True, operating_points=None, partial=None, partial_focus="fpr",
-             **kwargs):
+def plot_roc(
+    frame,
+    *,
+    ax=None,
+    hue=None,
+    hull=None,
+    auc=None,
+    diagonal=True,
+    label=None,
+    legend=True,
+    operating_points=None,
+    partial=None,
+    partial_focus="fpr",
+    **kwargs,
+):
     """Plot ROC curves from a tidy frame, one line per curve.
 
     Parameters
@@ -615,8 +686,9 @@ def plot_roc(frame, *, ax=None, hue=None, hull=None, auc=None, diagonal=True, la
     suffixes = _auc_suffixes(auc, keys, groups)
     hull_groups = {}
     if hull is not None:
-        _require(hull, [S.FPR, S.TPR], "plot_roc",
-                 "hull= takes the output of roc_curve(..., hull=True).")
+        _require(
+            hull, [S.FPR, S.TPR], "plot_roc", "hull= takes the output of roc_curve(..., hull=True)."
+        )
         hull_groups = dict(_groups(hull, [k for k in keys if k in hull.columns]))
     n_labels = 0
     for (key, sub), color in zip(groups, colors):
@@ -624,31 +696,56 @@ def plot_roc(frame, *, ax=None, hue=None, hull=None, auc=None, diagonal=True, la
         kw.setdefault("color", color)
         kw.setdefault("lw", 1.5)
         text = _legend_text(label, key, suffixes, len(groups) == 1)
-        ax.plot(sub[S.FPR].to_numpy(float), sub[S.TPR].to_numpy(float),
-                label=text if legend else None, **kw)
+        ax.plot(
+            sub[S.FPR].to_numpy(float),
+            sub[S.TPR].to_numpy(float),
+            label=text if legend else None,
+            **kw,
+        )
         n_labels += text is not None
         if key in hull_groups:
             h = hull_groups[key]
-            ax.plot(h[S.FPR].to_numpy(float), h[S.TPR].to_numpy(float), color=kw["color"],
-                    ls="--", lw=kw["lw"], marker="o", ms=3,
-                    label=(f"{key} hull" if key is not None else "convex hull")
-                    if legend else None)
+            ax.plot(
+                h[S.FPR].to_numpy(float),
+                h[S.TPR].to_numpy(float),
+                color=kw["color"],
+                ls="--",
+                lw=kw["lw"],
+                marker="o",
+                ms=3,
+                label=(f"{key} hull" if key is not None else "convex hull") if legend else None,
+            )
             n_labels += 1
     if diagonal:
         add_no_skill(ax, curve="roc", label=legend)
         n_labels += 1
     colors_of = {key: c for (key, _), c in zip(groups, colors)}
     if operating_points is not None:
-        add_operating_points(operating_points, ax=ax, curve="roc", colors=colors_of,
-                             hue=[k for k in keys if k in operating_points.columns])
+        add_operating_points(
+            operating_points,
+            ax=ax,
+            curve="roc",
+            colors=colors_of,
+            hue=[k for k in keys if k in operating_points.columns],
+        )
     if partial is not None:
         add_partial_range(ax, partial, curve="roc", partial_focus=partial_focus)
     ax.set_title(ax.get_title() or "ROC")
     return _finish(ax, "false positive rate", "true positive rate", legend, n_labels)
 
 
-def plot_bands(frame, *, ax=None, hue=None, low="ci_low", high="ci_high", alpha=0.2,
-               legend=True, baseline=None, **kwargs):
+def plot_bands(
+    frame,
+    *,
+    ax=None,
+    hue=None,
+    low="ci_low",
+    high="ci_high",
+    alpha=0.2,
+    legend=True,
+    baseline=None,
+    **kwargs,
+):
     """Plot curves with pointwise confidence bands (:func:`prroc_numba.bootstrap_curve`).
 
     Parameters
@@ -689,9 +786,13 @@ def plot_bands(frame, *, ax=None, hue=None, low="ci_low", high="ci_high", alpha=
         x_col, y_col, xlabel, ylabel = S.FPR, S.TPR, "false positive rate", "true positive rate"
     else:
         x_col, y_col, xlabel, ylabel = S.RECALL, S.PRECISION, "recall", "precision"
-    _require(frame, [x_col, y_col, low, high], "plot_bands",
-             "Pass the output of prroc_numba.bootstrap_curve (or average_curves with "
-             "low='q0.025', high='q0.975').")
+    _require(
+        frame,
+        [x_col, y_col, low, high],
+        "plot_bands",
+        "Pass the output of prroc_numba.bootstrap_curve (or average_curves with "
+        "low='q0.025', high='q0.975').",
+    )
     ax = _axes(ax)
     keys = _key_columns(frame, hue)
     groups = _groups(frame, keys)
@@ -703,8 +804,14 @@ def plot_bands(frame, *, ax=None, hue=None, low="ci_low", high="ci_high", alpha=
         kw = dict(kwargs)
         kw.setdefault("color", color)
         kw.setdefault("lw", 1.5)
-        ax.fill_between(x, sub[low].to_numpy(float), sub[high].to_numpy(float),
-                        color=kw["color"], alpha=alpha, lw=0)
+        ax.fill_between(
+            x,
+            sub[low].to_numpy(float),
+            sub[high].to_numpy(float),
+            color=kw["color"],
+            alpha=alpha,
+            lw=0,
+        )
         ax.plot(x, sub[y_col].to_numpy(float), label=label if legend else None, **kw)
         n_labels += label is not None
     if baseline is not None:
@@ -713,8 +820,9 @@ def plot_bands(frame, *, ax=None, hue=None, low="ci_low", high="ci_high", alpha=
     return _finish(ax, xlabel, ylabel, legend, n_labels)
 
 
-def plot_intervals(frame, *, ax=None, estimate=None, label=None, reference=None, sort=True,
-                   **kwargs):
+def plot_intervals(
+    frame, *, ax=None, estimate=None, label=None, reference=None, sort=True, **kwargs
+):
     """Forest plot: one row per curve (or pair) with its estimate and interval.
 
     Parameters
@@ -751,10 +859,13 @@ def plot_intervals(frame, *, ax=None, estimate=None, label=None, reference=None,
     ['a', 'b']
     """
     if estimate is None:
-        estimate = S.ESTIMATE if isinstance(frame, pd.DataFrame) and S.ESTIMATE in frame \
-            else S.DIFF
-    _require(frame, [estimate, S.CI_LOW, S.CI_HIGH], "plot_intervals",
-             "Pass the output of prroc_numba.bootstrap or prroc_numba.compare.")
+        estimate = S.ESTIMATE if isinstance(frame, pd.DataFrame) and S.ESTIMATE in frame else S.DIFF
+    _require(
+        frame,
+        [estimate, S.CI_LOW, S.CI_HIGH],
+        "plot_intervals",
+        "Pass the output of prroc_numba.bootstrap or prroc_numba.compare.",
+    )
     ax = _axes(ax)
     df = frame.reset_index(drop=True)
     if sort:

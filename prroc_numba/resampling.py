@@ -31,11 +31,31 @@ INTERVALS = ("percentile", "basic", "bca")
 
 
 @fill_doc
-def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
-              hull=False, n_boot=2000, level=0.95, interval="percentile", stratified=True,
-              seed=None, progress=None, return_replicates=False, pos_label=None,
-              soft_labels=False, device=None, cluster=None, partial=None, partial_focus="fpr",
-              standardize=False):
+def bootstrap(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    curve="pr",
+    method=None,
+    hull=False,
+    n_boot=2000,
+    level=0.95,
+    interval="percentile",
+    stratified=True,
+    seed=None,
+    progress=None,
+    return_replicates=False,
+    pos_label=None,
+    soft_labels=False,
+    device=None,
+    cluster=None,
+    partial=None,
+    partial_focus="fpr",
+    standardize=False,
+):
     """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.
 
     Each curve is sorted once; a replicate is a vector of counts over its sorted rows, so
@@ -107,22 +127,49 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
     check_level(level)
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     if device == "cuda" and interval == "bca":
-        raise ValueError("interval='bca' needs the jackknife, which runs on the CPU only; "
-                         "use interval='percentile' or 'basic', or device='cpu'")
+        raise ValueError(
+            "interval='bca' needs the jackknife, which runs on the CPU only; "
+            "use interval='percentile' or 'basic', or device='cpu'"
+        )
     if interval == "bca" and (cluster is not None or partial is not None):
         raise ValueError(
             "interval='bca' with cluster= or partial= is not implemented (its jackknife "
             "deletes rows and takes whole areas); use interval='percentile' or 'basic'"
         )
     batch, plan, code, est, reps, s = _replicates(
-        data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
-        progress, pos_label, soft_labels, device=device, cluster=cluster, partial=partial,
-        partial_focus=partial_focus, standardize=standardize)
+        data,
+        score,
+        label,
+        by,
+        weight,
+        curve,
+        method,
+        hull,
+        n_boot,
+        stratified,
+        seed,
+        progress,
+        pos_label,
+        soft_labels,
+        device=device,
+        cluster=cluster,
+        partial=partial,
+        partial_focus=partial_focus,
+        standardize=standardize,
+    )
     n_bad = _degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
     se, lo, hi = _intervals(reps, est, level, interval, jack)
-    out = F.curves_frame(batch.keys, {S.ESTIMATE: est, S.SE: se, S.CI_LOW: lo, S.CI_HIGH: hi,
-                                      S.N_DEGENERATE: n_bad.astype(np.int64)})
+    out = F.curves_frame(
+        batch.keys,
+        {
+            S.ESTIMATE: est,
+            S.SE: se,
+            S.CI_LOW: lo,
+            S.CI_HIGH: hi,
+            S.N_DEGENERATE: n_bad.astype(np.int64),
+        },
+    )
     _device.tag(out, device)
     if not return_replicates:
         return out
@@ -133,11 +180,25 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
     return out, _device.tag(keys, device)
 
 
-
 @fill_doc
-def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False,
-                    n_boot=2000, level=0.95, stratified=True, seed=None, progress=None,
-                    grid=101, pos_label=None, soft_labels=False, cluster=None):
+def bootstrap_curve(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    hull=False,
+    n_boot=2000,
+    level=0.95,
+    stratified=True,
+    seed=None,
+    progress=None,
+    grid=101,
+    pos_label=None,
+    soft_labels=False,
+    cluster=None,
+):
     """Pointwise bootstrap confidence bands of PR curves on a shared recall grid.
 
     Every replicate's PR curve (the same count resampling as :func:`bootstrap`; wide
@@ -189,15 +250,22 @@ def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False
     check_n_boot(n_boot)
     check_level(level)
     g = check_grid(grid, "recall", strict=True)
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+    batch = pack(
+        data,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        soft_labels=soft_labels,
+    )
     plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch))
     hull = bool(hull)
     P, _ = batch.totals()
-    warn_undefined(batch, P <= 0, "the PR curve is undefined (no positives): NaN",
-                   stacklevel=3)
-    _, tp, fp, vo = _sweep_batch(batch.values, batch.offsets, batch.pos, batch.neg,
-                                 batch.label_start)
+    warn_undefined(batch, P <= 0, "the PR curve is undefined (no positives): NaN", stacklevel=3)
+    _, tp, fp, vo = _sweep_batch(
+        batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
+    )
     est = _precision_at_recall_batch(tp, fp, vo, g, hull)
     reps = plan.run(_seed(seed), int(n_boot), hull, progress, "bootstrap_curve", grid=g)
     C, G, B = reps.shape
@@ -210,7 +278,8 @@ def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False
     lo[bad] = np.nan
     hi[bad] = np.nan
     offsets = np.arange(C + 1, dtype=np.int64) * G
-    return F.points_frame(batch.keys, offsets, {S.RECALL: np.tile(g, C),
-                                                S.PRECISION: est.ravel(),
-                                                S.CI_LOW: lo, S.CI_HIGH: hi})
-
+    return F.points_frame(
+        batch.keys,
+        offsets,
+        {S.RECALL: np.tile(g, C), S.PRECISION: est.ravel(), S.CI_LOW: lo, S.CI_HIGH: hi},
+    )

@@ -39,12 +39,14 @@ def _boyd(theta, n, level, ci):
 
 @pytest.mark.parametrize("ci", ["logit", "binomial"])
 @pytest.mark.parametrize("level", [0.9, 0.95])
-@pytest.mark.parametrize("name", ["c03_n200_r20", "c04_n5000_r1", "c06_n5000_r200",
-                                  "c13_n5000_r20_paired"])
+@pytest.mark.parametrize(
+    "name", ["c03_n200_r20", "c04_n5000_r1", "c06_n5000_r200", "c13_n5000_r20_paired"]
+)
 def test_boyd_formulas_on_the_oracle_cases(name, level, ci):
     case = load_case(name)
-    res = prn.auc_ci(case.frame, score=case.scores, label="label", ci=ci, level=level,
-                     method="integral")
+    res = prn.auc_ci(
+        case.frame, score=case.scores, label="label", ci=ci, level=level, method="integral"
+    )
     n_pos = int(case.frame["label"].sum())
     for i, col in enumerate(case.scores):
         theta = case.ref["prroc"]["hard"][col]["pr_auc_integral"]  # PRROC's estimate
@@ -104,8 +106,9 @@ def test_weights_use_kish_effective_positives():
 
 
 def test_by_groups_and_undefined():
-    df = pd.DataFrame({"g": list("aaaabbbb"), "s": [4, 3, 2, 1, 4, 3, 2, 1],
-                       "y": [1, 0, 1, 0, 0, 0, 0, 0]})
+    df = pd.DataFrame(
+        {"g": list("aaaabbbb"), "s": [4, 3, 2, 1, 4, 3, 2, 1], "y": [1, 0, 1, 0, 0, 0, 0, 0]}
+    )
     with pytest.warns(prn.UndefinedMetricWarning, match="g='b'"):
         res = prn.auc_ci(df, score="s", label="y", by="g")
     assert list(res.columns) == ["g", "estimate", "ci_low", "ci_high"]

@@ -20,9 +20,14 @@ R = importlib.import_module("prroc_numba._resampling")
 def _rows(n=600, seed=0):
     rng = np.random.default_rng(seed)
     y = (rng.random(n) < 0.2).astype(int)
-    return pd.DataFrame({"y": y, "m1": y + rng.normal(size=n),
-                         "m2": np.round(0.6 * y + rng.normal(size=n), 1),
-                         "w": rng.choice([0.0, 1.0, 2.0], size=n, p=[0.1, 0.6, 0.3])})
+    return pd.DataFrame(
+        {
+            "y": y,
+            "m1": y + rng.normal(size=n),
+            "m2": np.round(0.6 * y + rng.normal(size=n), 1),
+            "w": rng.choice([0.0, 1.0, 2.0], size=n, p=[0.1, 0.6, 0.3]),
+        }
+    )
 
 
 def _clustered(n_clusters=300, size=5, seed=0):
@@ -41,18 +46,26 @@ def test_one_row_clusters_give_exactly_the_paired_row_bootstrap(curve):
     """Wide input takes the paired row path; one-row clusters, numbered in row order,
     give the same slots and streams, hence the same replicates bit for bit."""
     df = _rows()
-    kw = {"score": ["m1", "m2"], "label": "y", "curve": curve, "n_boot": 50, "seed": 3,
-          "return_replicates": True}
+    kw = {
+        "score": ["m1", "m2"],
+        "label": "y",
+        "curve": curve,
+        "n_boot": 50,
+        "seed": 3,
+        "return_replicates": True,
+    }
     _, rows = prn.bootstrap(df, **kw)
     _, clus = prn.bootstrap(df, cluster=np.arange(len(df)), **kw)
     np.testing.assert_array_equal(rows.estimate, clus.estimate)
     a = prn.compare(df, score=["m1", "m2"], label="y", n_boot=50, seed=3)
-    b = prn.compare(df, score=["m1", "m2"], label="y", n_boot=50, seed=3,
-                    cluster=np.arange(len(df)))
+    b = prn.compare(
+        df, score=["m1", "m2"], label="y", n_boot=50, seed=3, cluster=np.arange(len(df))
+    )
     pd.testing.assert_frame_equal(a, b)
     a = prn.bootstrap_curve(df, score=["m1", "m2"], label="y", n_boot=30, seed=3, grid=11)
-    b = prn.bootstrap_curve(df, score=["m1", "m2"], label="y", n_boot=30, seed=3, grid=11,
-                            cluster=np.arange(len(df)))
+    b = prn.bootstrap_curve(
+        df, score=["m1", "m2"], label="y", n_boot=30, seed=3, grid=11, cluster=np.arange(len(df))
+    )
     pd.testing.assert_frame_equal(a, b)
 
 
@@ -70,14 +83,20 @@ def test_one_row_clusters_match_the_one_model_row_bootstrap_in_distribution():
 def test_replicates_equal_the_materialised_cluster_resample():
     df = _clustered(60, 4)
     df = df.assign(w=np.random.default_rng(2).choice([0.5, 1.0, 2.0], size=len(df)))
-    kw = {"score": ["s", "s2"], "label": "y", "weight": "w", "method": "integral",
-          "n_boot": 5, "seed": 7, "stratified": False}
+    kw = {
+        "score": ["s", "s2"],
+        "label": "y",
+        "weight": "w",
+        "method": "integral",
+        "n_boot": 5,
+        "seed": 7,
+        "stratified": False,
+    }
     _, reps = prn.bootstrap(df, cluster="c", return_replicates=True, **kw)
     batch = pack(df, score=["s", "s2"], label="y", weight="w")
     plan = R._Plan(batch, False, cluster_codes(df, "c", batch))
     for b in range(5):
-        mult = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, R._seed(7),
-                                  b)[plan.slot]
+        mult = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, R._seed(7), b)[plan.slot]
         # every row of a cluster comes along as often as its cluster was drawn
         per_cluster = pd.Series(mult).groupby(df.c.to_numpy()).agg(["min", "max"])
         assert (per_cluster["min"] == per_cluster["max"]).all()
@@ -96,20 +115,31 @@ def test_clustered_data_get_wider_intervals(stratified):
     clus = prn.bootstrap(df, cluster="c", **kw)
     assert clus.se[0] > 1.5 * rows.se[0]
     assert clus.ci_high[0] - clus.ci_low[0] > 1.5 * (rows.ci_high[0] - rows.ci_low[0])
-    op_rows = prn.operating_points(df, score="s", label="y", targets=["max_f1"],
-                                   n_boot=300, seed=0, stratified=stratified)
-    op_clus = prn.operating_points(df, score="s", label="y", targets=["max_f1"],
-                                   n_boot=300, seed=0, stratified=stratified, cluster="c")
-    width = {k: (f.recall_ci_high - f.recall_ci_low)[0]
-             for k, f in (("rows", op_rows), ("clus", op_clus))}
+    op_rows = prn.operating_points(
+        df, score="s", label="y", targets=["max_f1"], n_boot=300, seed=0, stratified=stratified
+    )
+    op_clus = prn.operating_points(
+        df,
+        score="s",
+        label="y",
+        targets=["max_f1"],
+        n_boot=300,
+        seed=0,
+        stratified=stratified,
+        cluster="c",
+    )
+    width = {
+        k: (f.recall_ci_high - f.recall_ci_low)[0]
+        for k, f in (("rows", op_rows), ("clus", op_clus))
+    }
     assert width["clus"] > width["rows"]
 
 
 def test_by_groups_resample_their_own_clusters():
-    df = pd.concat([_clustered(100, 3, seed=1).assign(g="a"),
-                    _clustered(100, 3, seed=2).assign(g="b")])
-    res = prn.bootstrap(df, score=["s", "s2"], label="y", by="g", cluster="c", n_boot=100,
-                        seed=1)
+    df = pd.concat(
+        [_clustered(100, 3, seed=1).assign(g="a"), _clustered(100, 3, seed=2).assign(g="b")]
+    )
+    res = prn.bootstrap(df, score=["s", "s2"], label="y", by="g", cluster="c", n_boot=100, seed=1)
     assert list(res.g) == ["a", "a", "b", "b"] and res.se.notna().all()
 
 
@@ -122,13 +152,17 @@ def test_errors():
     with pytest.raises(ValueError, match="interval='bca' with cluster="):
         prn.bootstrap(df, score="s", label="y", cluster="c", n_boot=10, interval="bca")
     with pytest.raises(ValueError, match="test='delong'"):
-        prn.compare(df, score=["s", "s2"], label="y", cluster="c", test="delong",
-                    curve="roc")
+        prn.compare(df, score=["s", "s2"], label="y", cluster="c", test="delong", curve="roc")
     with pytest.raises(ValueError, match="cluster has 3 rows"):
         prn.bootstrap(df, score="s", label="y", cluster=[1, 2, 3], n_boot=10)
     with pytest.raises(ValueError, match="missing values"):
-        prn.bootstrap(df.assign(c=np.where(df.c == 3, np.nan, df.c)), score="s", label="y",
-                      cluster="c", n_boot=10)
+        prn.bootstrap(
+            df.assign(c=np.where(df.c == 3, np.nan, df.c)),
+            score="s",
+            label="y",
+            cluster="c",
+            n_boot=10,
+        )
     with pytest.raises(ValueError, match="'cc' is not a column"):
         prn.bootstrap(df, score="s", label="y", cluster="cc", n_boot=10)
     with pytest.raises(ValueError, match="pass n_boot"):

@@ -18,8 +18,18 @@ from tests.kernel_probes import _paired_counts_one
 boot_mod = importlib.import_module("prroc_numba._resampling")
 op_mod = importlib.import_module("prroc_numba.operating")
 
-TARGETS = ["max_f1", "youden", "closest_topleft", "precision>=0.6", "recall>=0.7",
-           "fpr<=0.2", "tpr>=0.9", "precision>=0.999", "fpr<=0.0", "recall>=0"]
+TARGETS = [
+    "max_f1",
+    "youden",
+    "closest_topleft",
+    "precision>=0.6",
+    "recall>=0.7",
+    "fpr<=0.2",
+    "tpr>=0.9",
+    "precision>=0.999",
+    "fpr<=0.0",
+    "recall>=0",
+]
 
 
 def _check_rows(res, score, pos, neg, targets, beta=1.0):
@@ -43,8 +53,7 @@ def _check_rows(res, score, pos, neg, targets, beta=1.0):
             assert row["fpr"] == pytest.approx(fp / N)
             assert row["specificity"] == pytest.approx(1 - fp / N)
         b2 = beta * beta
-        assert row["f_beta"] == pytest.approx((1 + b2) * tp / ((1 + b2) * tp + b2 * (P - tp)
-                                                               + fp))
+        assert row["f_beta"] == pytest.approx((1 + b2) * tp / ((1 + b2) * tp + b2 * (P - tp) + fp))
 
 
 @pytest.mark.parametrize("weights", [False, True])
@@ -55,44 +64,78 @@ def test_random_batches_with_ties_and_weights_match_brute_force(seed, weights):
     beta = [1.0, 2.0, 0.5, 1.0][seed]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", prn.UndefinedMetricWarning)  # unmet targets
-        res = prn.operating_points(df, score="s", label="y", by="g",
-                                   weight="w" if weights else None, targets=TARGETS,
-                                   beta=beta)
-    assert list(res.columns) == ["g", "target", "threshold", "tp", "fp", "fn", "tn",
-                                 "precision", "recall", "fpr", "specificity", "f_beta"]
+        res = prn.operating_points(
+            df,
+            score="s",
+            label="y",
+            by="g",
+            weight="w" if weights else None,
+            targets=TARGETS,
+            beta=beta,
+        )
+    assert list(res.columns) == [
+        "g",
+        "target",
+        "threshold",
+        "tp",
+        "fp",
+        "fn",
+        "tn",
+        "precision",
+        "recall",
+        "fpr",
+        "specificity",
+        "f_beta",
+    ]
     for g, sub in df.groupby("g"):
         w = sub.w.to_numpy() if weights else np.ones(len(sub))
         y = sub.y.to_numpy()
-        _check_rows(res[res.g == g].reset_index(drop=True), sub.s.to_numpy(), w * y,
-                    w * (1 - y), TARGETS, beta)
+        _check_rows(
+            res[res.g == g].reset_index(drop=True),
+            sub.s.to_numpy(),
+            w * y,
+            w * (1 - y),
+            TARGETS,
+            beta,
+        )
 
 
 def test_oracle_case_wide_input_and_soft_labels():
     case = load_case("c13_n5000_r20_paired")
     df = case.frame.iloc[:400]
-    targets = ["max_f1", "youden", "closest_topleft", "precision>=0.2", "recall>=0.7",
-               "fpr<=0.2", "tpr>=0.9"]
+    targets = [
+        "max_f1",
+        "youden",
+        "closest_topleft",
+        "precision>=0.2",
+        "recall>=0.7",
+        "fpr<=0.2",
+        "tpr>=0.9",
+    ]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", prn.UndefinedMetricWarning)  # unmet: NaN checked
-        res = prn.operating_points(df, score=["score", "score2"], label="label",
-                                   targets=targets)
+        res = prn.operating_points(df, score=["score", "score2"], label="label", targets=targets)
     y = df.label.to_numpy(float)
     for i, col in enumerate(["score", "score2"]):
-        _check_rows(res[res.model == col].reset_index(drop=True), df[col].to_numpy(), y,
-                    1 - y, targets)
+        _check_rows(
+            res[res.model == col].reset_index(drop=True), df[col].to_numpy(), y, 1 - y, targets
+        )
     soft = load_case("c10_n200_soft").frame
-    res = prn.operating_points(soft, score="score", label="weight", soft_labels=True,
-                               targets=TARGETS[:7])
+    res = prn.operating_points(
+        soft, score="score", label="weight", soft_labels=True, targets=TARGETS[:7]
+    )
     w = soft.weight.to_numpy()
     _check_rows(res, soft.score.to_numpy(), w, 1 - w, TARGETS[:7])
 
 
 def test_unmet_target_gives_nan_row_and_warning_naming_the_curve():
-    df = pd.DataFrame({"g": list("aaaabbbb"), "s": [4, 3, 2, 1, 4, 3, 2, 1],
-                       "y": [0, 1, 1, 0, 1, 1, 0, 0]})
+    df = pd.DataFrame(
+        {"g": list("aaaabbbb"), "s": [4, 3, 2, 1, 4, 3, 2, 1], "y": [0, 1, 1, 0, 1, 1, 0, 0]}
+    )
     with pytest.warns(prn.UndefinedMetricWarning, match=r"'precision>=0.9'.*g='a'"):
-        res = prn.operating_points(df, score="s", label="y", by="g",
-                                   targets=["precision>=0.9", "max_f1"])
+        res = prn.operating_points(
+            df, score="s", label="y", by="g", targets=["precision>=0.9", "max_f1"]
+        )
     assert res.threshold.isna().tolist() == [True, False, False, False]
     nob = pd.DataFrame({"s": [3, 2, 1], "y": [1, 1, 1]})
     with pytest.warns(prn.UndefinedMetricWarning, match="'youden' is undefined"):
@@ -127,20 +170,27 @@ def test_replicates_equal_brute_force_on_the_materialised_resample():
     rng = np.random.default_rng(7)
     n = 80
     y = (rng.random(n) < 0.3).astype(float)
-    df = pd.DataFrame({"y": y, "m1": np.round(y + rng.normal(size=n), 1),
-                       "m2": np.round(0.5 * y + rng.normal(size=n), 1)})
+    df = pd.DataFrame(
+        {
+            "y": y,
+            "m1": np.round(y + rng.normal(size=n), 1),
+            "m2": np.round(0.5 * y + rng.normal(size=n), 1),
+        }
+    )
     targets = TARGETS[:7]
     batch = pack(df, score=["m1", "m2"], label="y")
     _, kinds, bounds = op_mod.parse_targets(targets)
     from prroc_numba._kernels.sweep import _sweep_batch
-    thr_s, _, _, off = _sweep_batch(batch.values, batch.offsets, batch.pos, batch.neg,
-                                    batch.label_start)
-    out, _ = op_mod._replicate_targets(batch, thr_s, off, kinds, bounds, 1.0, 5, True, 3,
-                                       False)
+
+    thr_s, _, _, off = _sweep_batch(
+        batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
+    )
+    out, _ = op_mod._replicate_targets(batch, thr_s, off, kinds, bounds, 1.0, 5, True, 3, False)
     plan = boot_mod._Plan(batch, True)
     for b in range(5):
-        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, boot_mod._seed(3),
-                                 b)[plan.slot]
+        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, boot_mod._seed(3), b)[
+            plan.slot
+        ]
         for m, col in enumerate(["m1", "m2"]):
             s, p, q = naive.materialise(df[col].to_numpy(), y, 1 - y, cnt)
             for k, target in enumerate(targets):
@@ -160,13 +210,13 @@ def test_fixed_threshold_replicates_equal_counts_on_the_resample():
     thr = op.threshold.to_numpy()
     order = np.argsort(-thr, kind="stable")
     sthr = np.ascontiguousarray(thr[order])
-    out, _ = op_mod._replicate_fixed(batch, sthr, np.array([0, 2]), order, 4, False, 9,
-                                     False)
+    out, _ = op_mod._replicate_fixed(batch, sthr, np.array([0, 2]), order, 4, False, 9, False)
     plan = boot_mod._Plan(batch, False)
     y = df.y.to_numpy()
     for b in range(4):
-        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, boot_mod._seed(9),
-                                 b)[plan.slot]
+        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, boot_mod._seed(9), b)[
+            plan.slot
+        ]
         tp, fp = naive.counts_at(df.s.to_numpy(), y * cnt, (1 - y) * cnt, thr)
         np.testing.assert_allclose(out[:, b, 0], tp)
         np.testing.assert_allclose(out[:, b, 1], fp)
@@ -177,8 +227,7 @@ def test_intervals_cover_the_estimate_and_are_reproducible():
     n = 1500
     y = rng.random(n) < 0.2
     df = pd.DataFrame({"y": y, "m": y + rng.normal(size=n)})
-    kw = {"score": "m", "label": "y", "targets": ["max_f1", "fpr<=0.1"], "n_boot": 300,
-          "seed": 4}
+    kw = {"score": "m", "label": "y", "targets": ["max_f1", "fpr<=0.1"], "n_boot": 300, "seed": 4}
     a = prn.operating_points(df, **kw)
     b = prn.operating_points(df, **kw)
     pd.testing.assert_frame_equal(a, b)

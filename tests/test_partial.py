@@ -30,15 +30,19 @@ def _curves(seed, n_curves=5, n_max=60, weights=False):
 @pytest.mark.parametrize("max_fpr", [0.05, 0.1, 0.3, 0.5, 0.8, 1.0])
 def test_mcclish_equals_sklearn_max_fpr_with_ties(seed, max_fpr):
     df = _curves(seed)
-    res = prn.auc(df, score="s", label="y", by="g", curve="roc", partial=(0, max_fpr),
-                  standardize=max_fpr < 1)
+    res = prn.auc(
+        df, score="s", label="y", by="g", curve="roc", partial=(0, max_fpr), standardize=max_fpr < 1
+    )
     for g, sub in df.groupby("g"):
         ref = roc_auc_score(sub.y, sub.s, max_fpr=max_fpr if max_fpr < 1 else None)
         assert res.loc[res.g == g, "auc"].iloc[0] == pytest.approx(ref, abs=1e-12)
     y, s = df.y.to_numpy(), df.s.to_numpy()
     assert prn.auc_roc(y, s, partial=(0, max_fpr), standardize=True) == pytest.approx(
-        roc_auc_score(y, s, max_fpr=max_fpr) if max_fpr < 1 else 0.5 * (1 + (
-            roc_auc_score(y, s) - 0.5) / 0.5), abs=1e-12)
+        roc_auc_score(y, s, max_fpr=max_fpr)
+        if max_fpr < 1
+        else 0.5 * (1 + (roc_auc_score(y, s) - 0.5) / 0.5),
+        abs=1e-12,
+    )
 
 
 @pytest.mark.parametrize("focus", ["fpr", "tpr"])
@@ -46,8 +50,17 @@ def test_mcclish_equals_sklearn_max_fpr_with_ties(seed, max_fpr):
 @pytest.mark.parametrize("lohi", RANGES)
 def test_roc_partial_equals_dense_integration(lohi, hull, focus):
     df = _curves(11, weights=True)
-    res = prn.auc(df, score="s", label="y", by="g", weight="w", curve="roc", hull=hull,
-                  partial=lohi, partial_focus=focus)
+    res = prn.auc(
+        df,
+        score="s",
+        label="y",
+        by="g",
+        weight="w",
+        curve="roc",
+        hull=hull,
+        partial=lohi,
+        partial_focus=focus,
+    )
     for g, sub in df.groupby("g"):
         w = sub.w.to_numpy()
         y = sub.y.to_numpy()
@@ -63,11 +76,17 @@ def test_roc_partial_equals_dense_integration(lohi, hull, focus):
 
 @pytest.mark.parametrize("lohi", RANGES)
 @pytest.mark.parametrize("weights", [False, True])
-def test_pr_integral_equals_dense_integration_of_the_count_interpolated_curve(lohi,
-                                                                                weights):
+def test_pr_integral_equals_dense_integration_of_the_count_interpolated_curve(lohi, weights):
     df = _curves(3, weights=weights)
-    res = prn.auc(df, score="s", label="y", by="g", weight="w" if weights else None,
-                  method="integral", partial=lohi)
+    res = prn.auc(
+        df,
+        score="s",
+        label="y",
+        by="g",
+        weight="w" if weights else None,
+        method="integral",
+        partial=lohi,
+    )
     for g, sub in df.groupby("g"):
         w = sub.w.to_numpy() if weights else np.ones(len(sub))
         y = sub.y.to_numpy()
@@ -80,11 +99,9 @@ def test_pr_integral_equals_dense_integration_of_the_count_interpolated_curve(lo
 @pytest.mark.parametrize("hull", [False, True])
 def test_pr_dg_ap_trapezoid_partial_equal_slow_references(lohi, hull):
     df = _curves(5)
-    refs = {"dg": naive.dg_partial, "ap": naive.ap_partial,
-            "trapezoid": naive.pr_trapezoid_partial}
+    refs = {"dg": naive.dg_partial, "ap": naive.ap_partial, "trapezoid": naive.pr_trapezoid_partial}
     for method, fn in refs.items():
-        res = prn.auc(df, score="s", label="y", by="g", method=method, partial=lohi,
-                      hull=hull)
+        res = prn.auc(df, score="s", label="y", by="g", method=method, partial=lohi, hull=hull)
         for g, sub in df.groupby("g"):
             y = sub.y.to_numpy()
             _, tp, fp = naive.sweep(sub.s.to_numpy(), y, 1 - y)
@@ -127,11 +144,13 @@ def test_roc_tpr_focus_standardized_bounds():
     y = np.array([1, 1, 1, 0, 0, 0])
     s = np.arange(6, 0, -1.0)
     for focus in ["fpr", "tpr"]:
-        assert prn.auc_roc(y, s, partial=(0.1, 0.6), partial_focus=focus,
-                           standardize=True) == pytest.approx(1.0)
+        assert prn.auc_roc(
+            y, s, partial=(0.1, 0.6), partial_focus=focus, standardize=True
+        ) == pytest.approx(1.0)
         # all tied: the diagonal gives exactly 0.5
-        assert prn.auc_roc(y, np.zeros(6), partial=(0.1, 0.6), partial_focus=focus,
-                           standardize=True) == pytest.approx(0.5)
+        assert prn.auc_roc(
+            y, np.zeros(6), partial=(0.1, 0.6), partial_focus=focus, standardize=True
+        ) == pytest.approx(0.5)
 
 
 def test_auc_pr_and_undefined_curves():
@@ -160,11 +179,19 @@ def test_errors():
         prn.auc(**kw, partial=[0, 0.5])  # a list is fine
 
 
-@pytest.mark.parametrize("curve,method,standardize,hull", [
-    ("pr", "dg", False, False), ("pr", "integral", True, True), ("pr", "ap", False, False),
-    ("roc", None, True, False), ("roc", None, False, True)])
-def test_bootstrap_replicates_are_partial_areas_of_the_resampled_rows(curve, method,
-                                                                     standardize, hull):
+@pytest.mark.parametrize(
+    "curve,method,standardize,hull",
+    [
+        ("pr", "dg", False, False),
+        ("pr", "integral", True, True),
+        ("pr", "ap", False, False),
+        ("roc", None, True, False),
+        ("roc", None, False, True),
+    ],
+)
+def test_bootstrap_replicates_are_partial_areas_of_the_resampled_rows(
+    curve, method, standardize, hull
+):
     import importlib
 
     from prroc_numba._ragged import pack
@@ -175,24 +202,34 @@ def test_bootstrap_replicates_are_partial_areas_of_the_resampled_rows(curve, met
     n = 150
     y = (rng.random(n) < 0.3).astype(float)
     df = pd.DataFrame({"y": y, "s": np.round(y + rng.normal(size=n), 1)})
-    kw = {"curve": curve, "method": method, "partial": (0.05, 0.4), "hull": hull,
-          "standardize": standardize}
-    est, reps = prn.bootstrap(df, score="s", label="y", n_boot=6, seed=2,
-                              return_replicates=True, **kw)
+    kw = {
+        "curve": curve,
+        "method": method,
+        "partial": (0.05, 0.4),
+        "hull": hull,
+        "standardize": standardize,
+    }
+    est, reps = prn.bootstrap(
+        df, score="s", label="y", n_boot=6, seed=2, return_replicates=True, **kw
+    )
     assert est.estimate[0] == pytest.approx(prn.auc(df, score="s", label="y", **kw).auc[0])
     batch = pack(df, score="s", label="y")
     plan = R._Plan(batch, True)
     for b in range(6):
-        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, R._seed(2),
-                                 b)[plan.slot]
+        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, R._seed(2), b)[plan.slot]
         ref = prn.auc(score=df.s, label=df.y, weight=cnt, **kw).auc[0]
         assert reps.estimate[b] == pytest.approx(ref, rel=1e-12)
 
 
 def test_compare_partial_areas():
     case = load_case("c13_n5000_r20_paired")
-    kw = {"score": ["score", "score2"], "label": "label", "curve": "roc",
-          "partial": (0, 0.1), "standardize": True}
+    kw = {
+        "score": ["score", "score2"],
+        "label": "label",
+        "curve": "roc",
+        "partial": (0, 0.1),
+        "standardize": True,
+    }
     res = prn.compare(case.frame, n_boot=200, seed=0, **kw)
     est = prn.auc(case.frame, **kw).auc.to_numpy()
     assert res["diff"][0] == pytest.approx(est[0] - est[1], rel=1e-12)

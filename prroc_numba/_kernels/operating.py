@@ -60,8 +60,7 @@ def _pick_one(tp, fp, kinds, xs, beta, out):
         best = -1
         k1 = 0.0
         k2 = 0.0
-        if P > 0.0 and (N > 0.0 or kind == MAX_FBETA or kind == PRECISION_GE
-                        or kind == RECALL_GE):
+        if P > 0.0 and (N > 0.0 or kind == MAX_FBETA or kind == PRECISION_GE or kind == RECALL_GE):
             for i in range(1, n):
                 t = tp[i]
                 f = fp[i]
@@ -152,9 +151,28 @@ def _walk_cuts(xs, slots, ps, ns, cnt, thr, tp, fp):
 
 
 @jit(parallel=True)
-def _boot_operating(xs, slot_order, ps, ns, offsets, thr, thr_offsets, strata_offsets,
-                    n_strata, n_models, seed, b0, b1, count_type, kinds, xv, beta,
-                    pick, out, totals):
+def _boot_operating(
+    xs,
+    slot_order,
+    ps,
+    ns,
+    offsets,
+    thr,
+    thr_offsets,
+    strata_offsets,
+    n_strata,
+    n_models,
+    seed,
+    b0,
+    b1,
+    count_type,
+    kinds,
+    xv,
+    beta,
+    pick,
+    out,
+    totals,
+):
     """Replicates ``b0 .. b1-1`` of the counts at operating points, every curve.
 
     Per group and replicate one slot-count vector is drawn (the same streams and draws
@@ -190,8 +208,7 @@ def _boot_operating(xs, slot_order, ps, ns, offsets, thr, thr_offsets, strata_of
             h1 = thr_offsets[c + 1]
             ctp = np.empty(h1 - h0)
             cfp = np.empty(h1 - h0)
-            P, N = _walk_cuts(xs[u:v], slot_order[u:v], ps[u:v], ns[u:v], cnt, thr[h0:h1],
-                              ctp, cfp)
+            P, N = _walk_cuts(xs[u:v], slot_order[u:v], ps[u:v], ns[u:v], cnt, thr[h0:h1], ctp, cfp)
             totals[c, j, 0] = P
             totals[c, j, 1] = N
             if not pick:

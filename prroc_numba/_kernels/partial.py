@@ -223,9 +223,27 @@ def _partial_batch(tp, fp, offsets, method, lo, hi, focus):
 
 
 @jit(parallel=True)
-def _boot_partial(slot_order, ps, ns, offsets, seg_offsets, seg_end, strata_offsets,
-                  n_strata, n_models, seed, b0, b1, count_type, method, hull, lo, hi, focus,
-                  out):
+def _boot_partial(
+    slot_order,
+    ps,
+    ns,
+    offsets,
+    seg_offsets,
+    seg_end,
+    strata_offsets,
+    n_strata,
+    n_models,
+    seed,
+    b0,
+    b1,
+    count_type,
+    method,
+    hull,
+    lo,
+    hi,
+    focus,
+    out,
+):
     """Partial areas of replicates ``b0 .. b1-1`` of every curve: the paired draws of
     :func:`.resample._boot_paired` (one slot-count vector per group and replicate, the
     same streams; slots are rows, or clusters), each model's replicate vertices walked
@@ -246,7 +264,7 @@ def _boot_partial(slot_order, ps, ns, offsets, seg_offsets, seg_end, strata_offs
             c = g * n_models + mdl
             u = offsets[c]
             v = offsets[c + 1]
-            se = seg_end[seg_offsets[c]:seg_offsets[c + 1]]
+            se = seg_end[seg_offsets[c] : seg_offsets[c + 1]]
             tp = np.empty(se.size + 1)
             fp = np.empty(se.size + 1)
             nv = _walk_vertices(slot_order[u:v], se, ps[u:v], ns[u:v], cnt, tp, fp)
