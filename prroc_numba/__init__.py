@@ -16,9 +16,11 @@ from importlib import metadata as _metadata
 from ._ragged import UndefinedMetricWarning
 from ._sklearn import scorer
 from .areas import auc, auc_pr, auc_roc, metrics
+from .closed_form import auc_ci
 from .comparison import compare, delong
 from .curves import confusion, pr_curve, roc_curve
 from .grids import average_curves, interpolate, interpolate_matrix
+from .operating import operating_points
 from .point_curves import PRCurve, ROCCurve
 from .resampling import bootstrap, bootstrap_curve
 
@@ -32,6 +34,7 @@ __all__ = [
     "ROCCurve",
     "UndefinedMetricWarning",
     "auc",
+    "auc_ci",
     "auc_pr",
     "auc_roc",
     "average_curves",
@@ -43,6 +46,7 @@ __all__ = [
     "interpolate",
     "interpolate_matrix",
     "metrics",
+    "operating_points",
     "pr_curve",
     "roc_curve",
     "scorer",

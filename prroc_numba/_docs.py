@@ -7,6 +7,8 @@ no placeholders and docstrings need no brace escaping.
 
 from __future__ import annotations
 
+from ._clusters import DOC as CLUSTER  # the block lives with its code
+
 SHARED = """
     data : DataFrame or None, default=None
         Table holding the columns named by ``score``, ``label``, ``by`` and ``weight``
@@ -143,6 +145,28 @@ POINTS = """
     pos_neg_ratio : float or str, default=None
         ``P / N`` instead of ``n_pos`` and ``n_neg``."""
 
+PARTIAL = """
+    partial : (float, float), default=None
+        Only the area over this range ``(lo, hi)``, ``0 <= lo < hi <= 1``. ROC: an FPR
+        range (or a TPR range with ``partial_focus="tpr"``), under the trapezoid curve
+        (or the hull). PR: a recall range, under each estimator's own curve: ``"dg"``
+        and ``"integral"`` under the count-interpolated curve, whose ends are valued
+        exactly in counts at ``lo`` and ``hi`` (never by straight PR lines); ``"ap"``
+        under its step curve; ``"trapezoid"`` under its straight lines (over-optimistic,
+        for comparison). Over ``(0, 1)`` every partial area is the whole area.
+    partial_focus : {"fpr", "tpr"}, default="fpr"
+        ROC only: ``"fpr"`` integrates TPR over the FPR range (scikit-learn's
+        ``max_fpr``, pROC's ``focus="sp"``); ``"tpr"`` integrates specificity
+        (1 - FPR) over the TPR range (pROC's ``focus="se"``). For PR the range is
+        always over recall (``"fpr"``, the default, and ``"tpr"`` are both accepted).
+    standardize : bool, default=False
+        ROC: McClish's correction ``(1 + (A - min) / (max - min)) / 2``, with ``max``
+        the range's width and ``min`` the area of the chance diagonal over it: 0.5 for
+        a useless model and 1 for a perfect one; with ``partial=(0, x)`` it equals
+        scikit-learn's ``roc_auc_score(max_fpr=x)``. PR: the area divided by the
+        range's width (the mean precision over the recall range)."""
+
+
 DEVICE = """
     device : {"cpu", "cuda"}, default=None
         Where the kernels run. None: ``"cuda"`` when ``score``/``label``/``weight`` are
@@ -185,6 +209,7 @@ MULTICLASS = """
 # every function taking ``{shared}`` also takes the multiclass arguments
 SHARED = SHARED + MULTICLASS
 
+
 _BLOCKS = {
     "shared": SHARED,
     "device": DEVICE,
@@ -192,6 +217,8 @@ _BLOCKS = {
     "methods": METHODS,
     "boot": BOOT,
     "points": POINTS,
+    "partial": PARTIAL,
+    "cluster": CLUSTER,
 }
 
 

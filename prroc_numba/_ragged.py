@@ -96,7 +96,11 @@ class Batch:
     curve_group: np.ndarray
     keys: pd.DataFrame
     n_models: int
+    #: input row of each label row (after zero-weight rows are dropped and rows are
+    #: sorted by group); None when the label rows are the input rows in input order
     rows: np.ndarray | None = None
+    #: number of input rows (before zero-weight rows are dropped)
+    n_input: int = 0
     #: multiclass / multilabel input: each curve's own label rows and how they map back
     #: to the original rows (:class:`prroc_numba._multiclass.Rows`); None otherwise
     multi: object = None
@@ -412,6 +416,7 @@ def pack(
             )
     codes, key_frame = _group_codes(data, by, n)
     rows = None  # input row numbers of the label rows, when they are not arange(n)
+    n_input = n
     if w is not None and not (w > 0).all():
         # zero-weight rows change no count; like scikit-learn, they add no threshold
         # either, so that zero weight is exactly the removal of the row
@@ -488,6 +493,7 @@ def pack(
         batch_keys,
         M,
         None if rows is None else rows.astype(np.int64),
+        n_input,
     )
 
     # scores must be finite; name the model and the group of the first bad one

@@ -19,7 +19,9 @@ import numpy as np
 
 from . import _device, _multiclass
 from ._checks import check_seed, method_code
+from ._clusters import cluster_codes, cluster_slots
 from ._kernels.area import _area_sorted_batch
+from ._kernels.partial import _boot_partial
 from ._kernels.resample import (
     _boot_grouped,
     _boot_grouped_curve,
@@ -29,6 +31,7 @@ from ._kernels.resample import (
     _segments_batch,
 )
 from ._kernels.rng import POISSON_MAX, _poisson_tables
+from ._partial import check_partial, partial_areas, standardized
 from ._ragged import UndefinedMetricWarning, lengths_to_offsets, pack, warn_undefined
 
 #: replicates per chunk are sized so a chunk does about this many row visits
@@ -48,14 +51,20 @@ _NORM = NormalDist()
 class _Plan:
     """Everything the replicate kernels need, computed once per call."""
 
-    def __init__(self, batch, stratified):
+    def __init__(self, batch, stratified, cluster=None):
         self.batch = batch
+        self.clustered = cluster is not None
         self.stratified = bool(stratified)
         b = batch
         (self.order, self.ps, self.ns, self.seg_offsets, self.seg_end, self.sp, self.sn) = (
             _segments_batch(b.values, b.offsets, b.pos, b.neg, b.label_start)
         )
         if b.multi is not None:  # multiclass: curves map label rows back to original rows
+            if self.clustered:
+                raise ValueError(
+                    "cluster= is not available with multiclass or multilabel input yet; "
+                    "drop cluster= (rows are then resampled one by one)"
+                )
             _multiclass.plan_rows(self, b, stratified)
             self.lp, self.ln, self.tabs = _cell_tables(self.sp, self.sn, False)
             return
@@ -114,6 +123,25 @@ class _Plan:
             self.work = float(self.sp.size) * 4.0
         else:
             self.work = float(n) * (1.0 + b.n_models)
+        if cluster is not None:
+            self._use_clusters(cluster)
+
+    def _use_clusters(self, codes):
+        """Draw clusters instead of rows (see :mod:`prroc_numba._clusters`): a row's
+        slot becomes its cluster's, so the paired draws count clusters and every row of
+        a drawn cluster comes along; the walk reads masses (not the slot numbers).
+        """
+        b = self.batch
+        slot, self.strata_offsets, self.n_strata, counts = cluster_slots(b, codes, self.stratified)
+        self.slot = slot
+        self.strata_rows = None  # no row jackknife for clusters
+        row_base = np.repeat(b.label_start, np.diff(b.offsets))
+        self.slot_order = slot[row_base + self.order].astype(np.int32)
+        big = counts.max(initial=0) > np.iinfo(np.uint16).max
+        self.count_type = np.empty(0, dtype=np.int32 if big else np.uint16)
+        self.grouped = False
+        self.hard = False
+        self.work = float(b.pos.size) * (1.0 + b.n_models)
 
     def _chunks(self, n_boot, progress, label, kernel, extra=0):
         """Call ``kernel(b0, b1)`` on chunks of replicates, advancing a progress bar.
@@ -144,13 +172,14 @@ class _Plan:
             if bar is not None:
                 bar.close()
 
-    def run(self, seed, n_boot, hull, progress, label, *, code=-1, grid=None):
+    def run(self, seed, n_boot, hull, progress, label, *, code=-1, grid=None, partial=None):
         """Replicates of every curve, chunk by chunk: one driver for both draw kinds.
 
         ``grid`` None: areas by estimator ``code``, float64 ``(n_curves, n_boot)``.
         Otherwise precisions on the recall ``grid``, float64 ``(n_curves, n_grid,
         n_boot)`` -- grid points by replicates, so each (curve, grid point) is one
-        contiguous row for the quantiles.
+        contiguous row for the quantiles. ``partial``: ``(lo, hi, focus)`` of a partial
+        area by estimator ``code`` (:mod:`prroc_numba._kernels.partial`, paired draws).
         """
         b = self.batch
         C = b.n_curves
@@ -161,7 +190,29 @@ class _Plan:
 
         def kernel(b0, b1):
             out = np.empty((C, b1 - b0, grid.size) if on_grid else (C, b1 - b0))
-            if self.grouped:
+            if partial is not None:
+                _boot_partial(
+                    self.slot_order,
+                    self.ps,
+                    self.ns,
+                    b.offsets,
+                    self.seg_offsets,
+                    self.seg_end,
+                    self.strata_offsets,
+                    self.n_strata,
+                    b.n_models,
+                    seed,
+                    b0,
+                    b1,
+                    self.count_type,
+                    code,
+                    hull,
+                    partial[0],
+                    partial[1],
+                    partial[2],
+                    out,
+                )
+            elif self.grouped:
                 args = (
                     self.seg_offsets,
                     self.sp,
@@ -304,6 +355,10 @@ def _replicates(
     soft_labels,
     label_bar="bootstrap",
     device="cpu",
+    cluster=None,
+    partial=None,
+    partial_focus="fpr",
+    standardize=False,
     **multi,
 ):
     """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed).
@@ -327,13 +382,26 @@ def _replicates(
     )
     _multiclass.check_device(batch, device)
     hull = bool(hull)
+    spec = check_partial(curve, partial, partial_focus, standardize)
     if device == "cuda":
+        if cluster is not None or spec is not None:
+            raise ValueError("cluster= and partial= run on the CPU only; pass device='cpu'")
         return _replicates_cuda(batch, curve, code, hull, n_boot, stratified, seed)
-    plan = _Plan(batch, stratified)
-    # the estimate from the plan's order: no second sort of any curve
-    est = _area_sorted_batch(
-        batch.values, batch.offsets, plan.order, batch.pos, batch.neg, batch.label_start, code, hull
-    )
+    plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch))
+    if spec is None:
+        # the estimate from the plan's order: no second sort of any curve
+        est = _area_sorted_batch(
+            batch.values,
+            batch.offsets,
+            plan.order,
+            batch.pos,
+            batch.neg,
+            batch.label_start,
+            code,
+            hull,
+        )
+    else:
+        est = partial_areas(batch, code, hull, curve, spec, standardize)
     P, N = batch.totals()
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
     warn_undefined(
@@ -345,7 +413,9 @@ def _replicates(
         stacklevel=4,
     )
     s = _seed(seed)
-    reps = plan.run(s, int(n_boot), hull, progress, label_bar, code=code)
+    reps = plan.run(s, int(n_boot), hull, progress, label_bar, code=code, partial=spec)
+    if spec is not None and standardize:
+        reps = standardized(reps, curve, *spec)
     reps[bad] = np.nan
     batch, est, reps = _multiclass.reduce_replicates(batch, est, reps)
     return batch, plan, code, est, reps, s

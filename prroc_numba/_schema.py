@@ -31,6 +31,17 @@ ESTIMATE_A, ESTIMATE_B, DIFF = "estimate_a", "estimate_b", "diff"
 P_VALUE, P_ADJUSTED, Z = "p_value", "p_adjusted", "z"
 VAR = "var"
 
+# operating points (operating_points); intervals add <metric>_ci_low / _ci_high
+TARGET = "target"
+SPECIFICITY, F_BETA = "specificity", "f_beta"
+OPERATING_METRICS = (THRESHOLD, PRECISION, RECALL, FPR, SPECIFICITY, F_BETA)
+
+
+def ci_names(metric: str) -> tuple:
+    """The interval columns of ``metric`` in :func:`prroc_numba.operating_points`."""
+    return f"{metric}_{CI_LOW}", f"{metric}_{CI_HIGH}"
+
+
 # curve averaging (average_curves); quantile columns are quantile_name(q)
 SD = "sd"
 N_CURVES = "n_curves"
@@ -76,6 +87,10 @@ VALUE_COLUMNS = CURVE_COLUMNS | {
     N_CURVES,
     N_DEGENERATE,
     *METRIC_AREAS,
+    SPECIFICITY,
+    F_BETA,
+    TARGET,
+    *(c for m in OPERATING_METRICS for c in ci_names(m)),
 }
 
 #: quantile columns of average_curves, e.g. ``q0.025``

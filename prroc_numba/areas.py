@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _device
+from . import _device, _partial
 from . import _schema as S
 from ._checks import AREA_METRICS, method_code, metric_names
 from ._dataframes import with_output
@@ -33,6 +33,9 @@ def auc(
     curve="pr",
     method=None,
     hull=False,
+    partial=None,
+    partial_focus="fpr",
+    standardize=False,
     pos_label=None,
     soft_labels=False,
     multiclass=None,
@@ -46,6 +49,7 @@ def auc(
     ----------
     {shared}
     {methods}
+    {partial}
     {device}
 
     Returns
@@ -65,10 +69,22 @@ def auc(
        m  auc
     0  a  0.5
     1  b  1.0
+
+    Partial areas: the ROC area up to FPR 0.1 (McClish-standardized, as scikit-learn's
+    ``roc_auc_score(max_fpr=0.1)``), and the PR area over recalls 0.5 to 1:
+
+    >>> prn.auc(df, score="s", label="y", curve="roc", partial=(0, 0.5),
+    ...         standardize=True)
+            auc
+    0  0.703704
+    >>> prn.auc(df, score="s", label="y", method="integral", partial=(0.5, 1)).round(4)
+          auc
+    0  0.3433
     """
     code = method_code(curve, method)
     if multiclass == "ovo":
         check_args(multiclass, classes, average, False, curve)
+    spec = _partial.check_partial(curve, partial, partial_focus, standardize)
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(
         data,
@@ -83,7 +99,9 @@ def auc(
         average=average,
     )
     check_device(batch, device)
-    if device == "cuda":
+    if spec is not None:  # partial areas run on the CPU (validated on the host anyway)
+        out = _partial.partial_areas(batch, code, bool(hull), curve, spec, standardize)
+    elif device == "cuda":
         out = _device.backend().area_batch(batch, code, bool(hull))
     else:
         out = _areas(batch, [code], [bool(hull)])[:, 0]
@@ -217,7 +235,19 @@ def metrics(
     return multi_frame(batch, columns)
 
 
-def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label, device):
+def _one(
+    y_true,
+    y_score,
+    sample_weight,
+    curve,
+    method,
+    hull,
+    pos_label,
+    device,
+    partial=None,
+    partial_focus="fpr",
+    standardize=False,
+):
     s = y_score if _device.is_gpu_array(y_score) else np.asarray(y_score)
     if len(s.shape) != 1:
         raise ValueError(
@@ -232,12 +262,24 @@ def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label, device)
         hull=hull,
         pos_label=pos_label,
         device=device,
+        partial=partial,
+        partial_focus=partial_focus,
+        standardize=standardize,
     )
     return float(frame[S.AUC].iloc[0])
 
 
 def auc_pr(
-    y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_label=None, device=None
+    y_true,
+    y_score,
+    *,
+    sample_weight=None,
+    method="dg",
+    hull=False,
+    pos_label=None,
+    device=None,
+    partial=None,
+    standardize=False,
 ):
     """Area under one precision-recall curve (scikit-learn style).
 
@@ -255,6 +297,10 @@ def auc_pr(
     pos_label : scalar, default=None
     device : {"cpu", "cuda"}, default=None
         See :func:`auc`; GPU arrays run on the GPU.
+    partial : (float, float), default=None
+        Only the area over this recall range (see :func:`auc`).
+    standardize : bool, default=False
+        Divide the partial area by the range's width.
 
     Returns
     -------
@@ -266,10 +312,33 @@ def auc_pr(
     >>> round(prn.auc_pr([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], method="ap"), 6)
     0.833333
     """
-    return _one(y_true, y_score, sample_weight, "pr", method, hull, pos_label, device)
+    return _one(
+        y_true,
+        y_score,
+        sample_weight,
+        "pr",
+        method,
+        hull,
+        pos_label,
+        device,
+        partial,
+        "fpr",
+        standardize,
+    )
 
 
-def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None, device=None):
+def auc_roc(
+    y_true,
+    y_score,
+    *,
+    sample_weight=None,
+    hull=False,
+    pos_label=None,
+    device=None,
+    partial=None,
+    partial_focus="fpr",
+    standardize=False,
+):
     """Area under one ROC curve (scikit-learn's ``roc_auc_score`` for binary labels).
 
     Parameters
@@ -282,6 +351,12 @@ def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None, 
     pos_label : scalar, default=None
     device : {"cpu", "cuda"}, default=None
         See :func:`auc`; GPU arrays run on the GPU.
+    partial : (float, float), default=None
+        Only the area over this FPR range (TPR range with ``partial_focus="tpr"``).
+    partial_focus : {"fpr", "tpr"}, default="fpr"
+    standardize : bool, default=False
+        McClish's correction; ``auc_roc(y, s, partial=(0, x), standardize=True)`` equals
+        scikit-learn's ``roc_auc_score(y, s, max_fpr=x)``.
 
     Returns
     -------
@@ -293,4 +368,16 @@ def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None, 
     >>> prn.auc_roc([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
     0.75
     """
-    return _one(y_true, y_score, sample_weight, "roc", None, hull, pos_label, device)
+    return _one(
+        y_true,
+        y_score,
+        sample_weight,
+        "roc",
+        None,
+        hull,
+        pos_label,
+        device,
+        partial,
+        partial_focus,
+        standardize,
+    )

@@ -4,6 +4,9 @@
 
     prroc-numba demo                                  # bundled example: AUC-PR CIs + comparisons
     prroc-numba auc preds.csv --label y --score m1 m2 [--curve roc] [--by fold]
+    prroc-numba auc preds.csv --label y --score m1 --curve roc --partial 0 0.1 --standardize
+    prroc-numba auc preds.csv --label y --score m1 m2 --ci logit      # closed-form CIs
+    prroc-numba operating-points preds.csv --label y --score m1 --target max_f1 "recall>=0.9"
     prroc-numba bootstrap preds.csv --label y --score m1 m2 --n-boot 2000 --out ci.csv
     prroc-numba compare preds.csv --label y --score m1 m2 m3 --curve pr --out results.csv
     prroc-numba curve preds.csv --label y --score m1 [--curve roc] [--hull] --out points.csv
@@ -139,6 +142,28 @@ def _common(p: argparse.ArgumentParser, *, boot: bool) -> None:
         p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
+def _partial_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--partial",
+        nargs=2,
+        type=float,
+        metavar=("LO", "HI"),
+        default=None,
+        help="only the area over this FPR (ROC) or recall (PR) range",
+    )
+    p.add_argument(
+        "--partial-focus",
+        choices=["fpr", "tpr"],
+        default="fpr",
+        help="ROC: the range is over FPR (default) or TPR",
+    )
+    p.add_argument(
+        "--standardize",
+        action="store_true",
+        help="McClish's correction (ROC) / divide by the width (PR)",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="prroc-numba",
@@ -152,14 +177,40 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--no-progress", action="store_true")
     a = sub.add_parser("auc", help="area under the PR or ROC curve")
     _common(a, boot=False)
+    _partial_args(a)
+    a.add_argument(
+        "--ci",
+        choices=["logit", "binomial", "delong"],
+        default=None,
+        help="closed-form interval: Boyd et al. logit / binomial (PR), DeLong (ROC)",
+    )
+    o = sub.add_parser("operating-points", help="thresholds meeting targets, with metrics")
+    _common(o, boot=True)
+    o.add_argument(
+        "--target",
+        nargs="+",
+        default=["max_f1"],
+        metavar="TARGET",
+        help="max_f1, youden, closest_topleft, 'precision>=x', 'recall>=x', 'fpr<=x', 'tpr>=x'",
+    )
+    o.add_argument("--beta", type=float, default=1.0, help="F-beta's beta (default 1)")
+    o.set_defaults(n_boot=None)
     b = sub.add_parser("bootstrap", help="bootstrap confidence intervals of the AUC")
     _common(b, boot=True)
     b.add_argument("--interval", choices=["percentile", "basic", "bca"], default="percentile")
+    _partial_args(b)
     c = sub.add_parser("compare", help="paired comparison of several models")
     _common(c, boot=True)
     c.add_argument("--baseline", default=None, help="compare every model with this one")
     c.add_argument("--adjust", choices=["holm", "bonferroni", "bh", "none"], default="holm")
     c.add_argument("--test", choices=["bootstrap", "delong"], default="bootstrap")
+    c.add_argument(
+        "--p-value",
+        choices=["wald", "percentile"],
+        default="wald",
+        help="bootstrap p-value: Wald (default) or percentile (floor 2/(B+1))",
+    )
+    _partial_args(c)
     v = sub.add_parser("curve", help="PR or ROC curve points, or PR bootstrap bands")
     _common(v, boot=True)
     v.add_argument(
@@ -260,8 +311,35 @@ def _run(args) -> None:
         return
     frame = _read(args.file, [*args.score, args.label, *(args.by or []), args.weight])
     kw = _args_to_kw(args, frame)
-    if args.command == "auc":
-        res = prn.auc(frame, curve=args.curve, method=args.method, hull=args.hull, **kw)
+    if args.command == "auc" and args.ci:
+        if args.hull or args.partial:
+            raise CliError("--ci is for the whole empirical curve; drop --hull / --partial")
+        res = prn.auc_ci(frame, curve=args.curve, method=args.method, ci=args.ci, **kw)
+    elif args.command == "auc":
+        res = prn.auc(
+            frame,
+            curve=args.curve,
+            method=args.method,
+            hull=args.hull,
+            partial=args.partial,
+            partial_focus=args.partial_focus,
+            standardize=args.standardize,
+            **kw,
+        )
+    elif args.command == "operating-points":
+        if args.curve != "pr" or args.method or args.hull:
+            raise CliError("operating-points takes no --curve / --method / --hull")
+        res = prn.operating_points(
+            frame,
+            targets=args.target,
+            beta=args.beta,
+            n_boot=args.n_boot,
+            level=args.level,
+            stratified=not args.no_stratified,
+            seed=args.seed,
+            progress=False if args.no_progress else None,
+            **kw,
+        )
     elif args.command == "curve" and args.bands:
         if args.curve != "pr" or args.interpolate:
             raise CliError("--bands gives PR curve bands; drop --curve roc / --interpolate")
@@ -294,13 +372,22 @@ def _run(args) -> None:
             "seed": args.seed,
             "progress": False if args.no_progress else None,
         }
+        boot.update(
+            partial=args.partial, partial_focus=args.partial_focus, standardize=args.standardize
+        )
         if args.command == "bootstrap":
             res = prn.bootstrap(frame, interval=args.interval, **boot, **kw)
         else:
             if len(args.score) < 2:
                 raise CliError("compare needs at least two --score columns")
             res = prn.compare(
-                frame, baseline=args.baseline, adjust=args.adjust, test=args.test, **boot, **kw
+                frame,
+                baseline=args.baseline,
+                adjust=args.adjust,
+                test=args.test,
+                p_value=args.p_value,
+                **boot,
+                **kw,
             )
     _emit(res, args)
 

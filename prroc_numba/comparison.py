@@ -27,6 +27,7 @@ from ._resampling import _intervals, _replicates
 
 ADJUSTMENTS = ("holm", "bonferroni", "bh", "none")
 TESTS = ("bootstrap", "delong")
+P_VALUES = ("wald", "percentile")
 
 _NORM = NormalDist()
 
@@ -197,6 +198,22 @@ def _multi_args(data, label, multiclass, classes, average, test):
     return {"multiclass": multiclass, "classes": classes, "average": average, "pair_models": True}
 
 
+def _wald_p(d, diff):
+    """Two-sided normal p-value of ``diff / sd(d)`` per row (NaN replicates left out);
+    a zero spread gives 1 for a zero difference and 0 otherwise.
+    """
+    valid = np.isfinite(d)
+    n = valid.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(valid, d, 0.0).sum(axis=1) / n
+        dev = np.where(valid, d - mean[:, None], 0.0)
+        se = np.sqrt((dev * dev).sum(axis=1) / (n - 1))
+        z = np.where(se > 0, np.abs(diff) / se, np.where(diff == 0, 0.0, np.inf))
+    return np.array(
+        [math.erfc(v / math.sqrt(2)) if np.isfinite(v) or v == np.inf else np.nan for v in z]
+    )
+
+
 def _pairs(names, baseline):
     M = len(names)
     if baseline is None:
@@ -231,12 +248,17 @@ def compare(
     baseline=None,
     adjust="holm",
     test="bootstrap",
+    p_value="wald",
     pos_label=None,
     soft_labels=False,
     multiclass=None,
     classes=None,
     average=None,
     device=None,
+    cluster=None,
+    partial=None,
+    partial_focus="fpr",
+    standardize=False,
 ):
     """Paired comparison of the AUCs of several models scored on the same rows.
 
@@ -259,12 +281,25 @@ def compare(
         one group; each ``by`` group is its own family): Holm, Bonferroni,
         Benjamini-Hochberg, or none.
     test : {"bootstrap", "delong"}, default="bootstrap"
-        ``"bootstrap"``: the p-value is twice the smaller share of replicate differences
-        on either side of 0, ``min(1, 2 min(1 + #(d* <= 0), 1 + #(d* >= 0)) / (B + 1))``
-        -- the smallest level at which the percentile interval excludes 0 (two
-        identical models give 1). Degenerate replicates are left out (see
-        :func:`~prroc_numba.bootstrap`). ``"delong"``: needs ``curve="roc"``, hard
-        labels and no weights; ``n_boot``, ``seed`` and ``stratified`` are unused.
+        ``"bootstrap"``: the interval is the percentile interval of the replicate
+        differences and the p-value is given by ``p_value``. Degenerate replicates are
+        left out (see :func:`~prroc_numba.bootstrap`). ``"delong"``: needs
+        ``curve="roc"``, hard labels and no weights; ``n_boot``, ``seed``,
+        ``stratified`` and ``p_value`` are unused.
+    p_value : {"wald", "percentile"}, default="wald"
+        How the bootstrap test's two-sided p-value is computed. ``"wald"``: ``z = diff
+        / se``, with ``se`` the standard deviation of the replicate differences, and
+        ``p = 2 (1 - Phi(|z|))`` (pROC's bootstrap ``roc.test``); it can be as small as
+        the data warrant. ``"percentile"``: twice the smaller share of replicate
+        differences on either side of 0, ``min(1, 2 min(1 + #(d* <= 0), 1 + #(d* >= 0))
+        / (B + 1))`` -- the smallest level at which the percentile interval excludes 0.
+        It needs no normality but **cannot go below 2 / (B + 1)** (0.001 at
+        ``n_boot=2000``): with many models every clear difference gets that same floor
+        before adjustment. Two identical models give 1 either way.
+    {cluster}
+        Not with ``test="delong"`` (DeLong's variance assumes independent rows).
+    {partial}
+        Compares partial areas (``test="bootstrap"`` only).
     device : {"cpu", "cuda"}, default=None
         ``"cuda"``: the paired Poisson bootstrap on the GPU (see
         :func:`~prroc_numba.bootstrap`; needs ``stratified=False``); DeLong runs on the
@@ -295,6 +330,8 @@ def compare(
     """
     if test not in TESTS:
         raise ValueError(f"test={test!r} is not known; use one of {TESTS}")
+    if p_value not in P_VALUES:
+        raise ValueError(f"p_value={p_value!r} is not known; use one of {P_VALUES}")
     if adjust is None:
         adjust = "none"
     if adjust not in ADJUSTMENTS:
@@ -312,6 +349,15 @@ def compare(
             "of columns (wide input) or a 2-D array"
         )
     if test == "delong":
+        if partial is not None:
+            raise ValueError(
+                "test='delong' compares whole ROC AUCs; for partial areas use test='bootstrap'"
+            )
+        if cluster is not None:
+            raise ValueError(
+                "test='delong' assumes independent rows; for clustered data "
+                "use test='bootstrap' with cluster="
+            )
         if device == "cuda":
             raise ValueError(
                 "test='delong' runs on the CPU only; pass device='cpu' or test='bootstrap'"
@@ -349,6 +395,10 @@ def compare(
             soft_labels,
             label_bar="compare",
             device=device,
+            cluster=cluster,
+            partial=partial,
+            partial_focus=partial_focus,
+            standardize=standardize,
             **multi,
         )
     M = batch.n_models
@@ -403,10 +453,13 @@ def compare(
         _, lo, hi = _intervals(d, diff, level, "percentile")
         valid = np.isfinite(d)
         B = valid.sum(axis=1)
-        below = ((d <= 0) & valid).sum(axis=1)
-        above = ((d >= 0) & valid).sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            p = np.minimum(1.0, 2.0 * np.minimum(below + 1, above + 1) / (B + 1))
+        if p_value == "percentile":
+            below = ((d <= 0) & valid).sum(axis=1)
+            above = ((d >= 0) & valid).sum(axis=1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                p = np.minimum(1.0, 2.0 * np.minimum(below + 1, above + 1) / (B + 1))
+        else:
+            p = _wald_p(d, diff)
         p = np.where(np.isfinite(diff) & (B > 0), p, np.nan)
     p_adj = (
         np.concatenate([adjust_pvalues(p[g * K : (g + 1) * K], adjust) for g in range(G)])

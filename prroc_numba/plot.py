@@ -28,6 +28,8 @@ from . import _schema as S
 __all__ = [
     "add_iso_f1",
     "add_no_skill",
+    "add_operating_points",
+    "add_partial_range",
     "plot_bands",
     "plot_intervals",
     "plot_pr",
@@ -334,6 +336,141 @@ def add_no_skill(ax=None, prevalence=None, *, curve="pr", color="0.5", label=Tru
     return ax
 
 
+def add_operating_points(
+    frame, *, ax=None, curve="pr", hue=None, colors=None, annotate=True, **kwargs
+):
+    """Mark operating points (:func:`prroc_numba.operating_points`) with interval bars.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The output of :func:`prroc_numba.operating_points`; with ``n_boot=`` its
+        ``<metric>_ci_low`` / ``_ci_high`` columns give the bars.
+    ax : matplotlib Axes, default=None
+    curve : {"pr", "roc"}, default="pr"
+        PR: at (``recall``, ``precision``); ROC: at (``fpr``, ``recall``).
+    hue : str or list of str, default=None
+        Column(s) that pick the colour; default: the key columns.
+    colors : dict, default=None
+        Colour of each curve's label (as the plots build them); used by
+        :func:`plot_pr` / :func:`plot_roc` to match their lines.
+    annotate : bool, default=True
+        Write each point's target next to it.
+    **kwargs
+        Passed to ``Axes.errorbar``.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import prroc_numba as prn
+    >>> from prroc_numba.plot import add_operating_points
+    >>> op = prn.operating_points(score=[0.9, 0.8, 0.7, 0.4, 0.2], label=[1, 0, 1, 0, 0],
+    ...                           targets=["max_f1", "youden"])
+    >>> ax = add_operating_points(op, curve="roc")
+    >>> len(ax.containers)
+    1
+    """
+    if curve not in ("pr", "roc"):
+        raise ValueError(f"curve must be 'pr' or 'roc', got {curve!r}")
+    xcol, ycol = (S.RECALL, S.PRECISION) if curve == "pr" else (S.FPR, S.RECALL)
+    _require(
+        frame,
+        [S.TARGET, xcol, ycol],
+        "add_operating_points",
+        "Pass the output of prroc_numba.operating_points.",
+    )
+    ax = _axes(ax)
+    keys = _key_columns(frame, hue)
+    groups = _groups(frame, keys)
+    default = _colors(len(groups))
+    for (key, sub), color in zip(groups, default):
+        if colors is not None and key in colors:
+            color = colors[key]
+        ok = sub[xcol].notna() & sub[ycol].notna()
+        sub = sub[ok]
+        if sub.empty:
+            continue
+        x = sub[xcol].to_numpy(float)
+        y = sub[ycol].to_numpy(float)
+
+        def bar(col, v, sub=sub):
+            lo, hi = S.ci_names(col)
+            if lo not in sub.columns:
+                return None
+            return np.vstack([v - sub[lo].to_numpy(float), sub[hi].to_numpy(float) - v])
+
+        kw = dict(kwargs)
+        kw.setdefault("fmt", "o")
+        kw.setdefault("ms", 5)
+        kw.setdefault("capsize", 2)
+        kw.setdefault("zorder", 3)
+        ax.errorbar(x, y, xerr=bar(xcol, x), yerr=bar(ycol, y), color=color, **kw)
+        if annotate:
+            for xi, yi, t in zip(x, y, sub[S.TARGET]):
+                ax.annotate(
+                    str(t),
+                    xy=(xi, yi),
+                    xytext=(4, 4),
+                    textcoords="offset points",
+                    fontsize=7,
+                    color=color,
+                )
+    return ax
+
+
+def add_partial_range(
+    ax=None,
+    partial=(0.0, 1.0),
+    *,
+    curve="pr",
+    partial_focus="fpr",
+    color="0.6",
+    alpha=0.15,
+    **kwargs,
+):
+    """Shade the range of a partial area (``auc(..., partial=(lo, hi))``).
+
+    Parameters
+    ----------
+    ax : matplotlib Axes, default=None
+    partial : (float, float), default=(0.0, 1.0)
+    curve : {"pr", "roc"}, default="pr"
+        PR: a recall range (vertical band); ROC: an FPR range, or with
+        ``partial_focus="tpr"`` a TPR range (horizontal band).
+    partial_focus : {"fpr", "tpr"}, default="fpr"
+    color : matplotlib colour, default="0.6"
+    alpha : float, default=0.15
+    **kwargs
+        Passed to ``Axes.axvspan`` / ``Axes.axhspan``.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> from prroc_numba.plot import add_partial_range
+    >>> ax = add_partial_range(partial=(0, 0.1), curve="roc")
+    >>> len(ax.patches)
+    1
+    """
+    lo, hi = (float(v) for v in partial)
+    if not 0.0 <= lo < hi <= 1.0:
+        raise ValueError(f"partial=({lo}, {hi}) must satisfy 0 <= lo < hi <= 1")
+    ax = _axes(ax)
+    kwargs.setdefault("zorder", 0)
+    if curve == "roc" and partial_focus == "tpr":
+        ax.axhspan(lo, hi, color=color, alpha=alpha, lw=0, **kwargs)
+    else:
+        ax.axvspan(lo, hi, color=color, alpha=alpha, lw=0, **kwargs)
+    return ax
+
+
 def _finish(ax, xlabel, ylabel, legend, n_labels):
     ax.set_xlim(-0.01, 1.01)
     ax.set_ylim(-0.01, 1.02)
@@ -379,6 +516,8 @@ def plot_pr(
     max_points=200_000,
     micro=None,
     macro=None,
+    operating_points=None,
+    partial=None,
     **kwargs,
 ):
     """Plot precision-recall curves from a tidy frame, one line per curve.
@@ -422,6 +561,12 @@ def plot_pr(
     legend : bool, default=True
     max_points : int, default=200000
         Upper bound on the points drawn per curve by ``connect="curve"``.
+    operating_points : DataFrame, default=None
+        An :func:`prroc_numba.operating_points` frame with the same keys: each point
+        marked in its curve's colour, with interval bars when it has them (see
+        :func:`add_operating_points`).
+    partial : (float, float), default=None
+        Shade this recall range (the range of a partial area).
     **kwargs
         Passed to ``Axes.plot`` (e.g. ``lw``, ``alpha``, ``color``).
 
@@ -500,6 +645,17 @@ def plot_pr(
         if prev:
             add_no_skill(ax, prev, curve="pr", label=legend)
             n_labels += 1
+    colors_of = {key: c for (key, _), c in zip(groups, colors)}
+    if operating_points is not None:
+        add_operating_points(
+            operating_points,
+            ax=ax,
+            curve="pr",
+            colors=colors_of,
+            hue=[k for k in keys if k in operating_points.columns],
+        )
+    if partial is not None:
+        add_partial_range(ax, partial, curve="pr")
     ax.set_title(ax.get_title() or "Precision-recall")
     return _finish(ax, "recall", "precision", legend, n_labels)
 
@@ -516,6 +672,9 @@ def plot_roc(
     legend=True,
     micro=None,
     macro=None,
+    operating_points=None,
+    partial=None,
+    partial_focus="fpr",
     **kwargs,
 ):
     """Plot ROC curves from a tidy frame, one line per curve.
@@ -543,6 +702,12 @@ def plot_roc(
     label : str, default=None
         Legend text for the curves (prefixed to the key values when there are several).
     legend : bool, default=True
+    operating_points : DataFrame, default=None
+        An :func:`prroc_numba.operating_points` frame: each point marked at
+        (``fpr``, ``recall``) in its curve's colour, with interval bars when present.
+    partial : (float, float), default=None
+        Shade this FPR range (TPR range with ``partial_focus="tpr"``).
+    partial_focus : {"fpr", "tpr"}, default="fpr"
     **kwargs
         Passed to ``Axes.plot``.
 
@@ -612,6 +777,17 @@ def plot_roc(
     if diagonal:
         add_no_skill(ax, curve="roc", label=legend)
         n_labels += 1
+    colors_of = {key: c for (key, _), c in zip(groups, colors)}
+    if operating_points is not None:
+        add_operating_points(
+            operating_points,
+            ax=ax,
+            curve="roc",
+            colors=colors_of,
+            hue=[k for k in keys if k in operating_points.columns],
+        )
+    if partial is not None:
+        add_partial_range(ax, partial, curve="roc", partial_focus=partial_focus)
     ax.set_title(ax.get_title() or "ROC")
     return _finish(ax, "false positive rate", "true positive rate", legend, n_labels)
 

@@ -13,6 +13,7 @@ from . import _device, _multiclass
 from . import _frames as F
 from . import _schema as S
 from ._checks import check_grid, check_level, check_n_boot
+from ._clusters import cluster_codes
 from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.grid import _precision_at_recall_batch
@@ -55,6 +56,10 @@ def bootstrap(
     classes=None,
     average=None,
     device=None,
+    cluster=None,
+    partial=None,
+    partial_focus="fpr",
+    standardize=False,
 ):
     """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.
 
@@ -77,7 +82,11 @@ def bootstrap(
         ``[1/(2B), 1 - 1/(2B)]``), the acceleration from a jackknife of the estimate:
         delete-one up to 2,000 rows per group, and at larger N a delete-a-block
         jackknife over 500 random blocks (each class spread evenly over the blocks),
-        which costs 500 passes over the rows instead of N.
+        which costs 500 passes over the rows instead of N. Not with ``cluster=`` or
+        ``partial=``.
+    {cluster}
+    {partial}
+        Replicates of a partial area use the paired row draws (also for one model).
     return_replicates : bool, default=False
         Also return the replicate values as a tidy frame.
     device : {"cpu", "cuda"}, default=None
@@ -132,6 +141,11 @@ def bootstrap(
             "interval='bca' needs the jackknife, which runs on the CPU only; "
             "use interval='percentile' or 'basic', or device='cpu'"
         )
+    if interval == "bca" and (cluster is not None or partial is not None):
+        raise ValueError(
+            "interval='bca' with cluster= or partial= is not implemented (its jackknife "
+            "deletes rows and takes whole areas); use interval='percentile' or 'basic'"
+        )
     batch, plan, code, est, reps, s = _replicates(
         data,
         score,
@@ -151,6 +165,10 @@ def bootstrap(
         multiclass=multiclass,
         classes=classes,
         average=average,
+        cluster=cluster,
+        partial=partial,
+        partial_focus=partial_focus,
+        standardize=standardize,
     )
     n_bad = _degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
@@ -196,6 +214,7 @@ def bootstrap_curve(
     multiclass=None,
     classes=None,
     average=None,
+    cluster=None,
 ):
     """Pointwise bootstrap confidence bands of PR curves on a shared recall grid.
 
@@ -222,6 +241,7 @@ def bootstrap_curve(
     grid : int or array-like of float, default=101
         Number of evenly spaced recalls in [0, 1], or the recalls themselves (strictly
         increasing, in [0, 1]).
+    {cluster}
 
     Returns
     -------
@@ -264,7 +284,7 @@ def bootstrap_curve(
         classes=classes,
         average=average,
     )
-    plan = _Plan(batch, stratified)
+    plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch))
     hull = bool(hull)
     P, _ = batch.totals()
     warn_undefined(batch, P <= 0, "the PR curve is undefined (no positives): NaN", stacklevel=3)

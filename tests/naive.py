@@ -319,3 +319,144 @@ def precision_on_recall_grid(tp, fp, grid):
         f = fp[a] + (t - tp[a]) * (fp[b] - fp[a]) / (tp[b] - tp[a])
         out.append(t / (t + f))
     return np.array(out)
+
+
+# --- issue 11: operating points, partial areas
+
+
+def operating_point(score, pos, neg, target, beta=1.0):
+    """Brute force over every distinct score (the origin excluded): ``(threshold, tp,
+    fp)`` of the threshold that meets ``target`` best, or None.
+
+    Counts by definition at each threshold (score >= t); every candidate gets the key
+    (primary, secondary, threshold), larger is better, and the maximum wins -- so ties
+    go to the secondary metric and then to the higher threshold.
+    """
+    P, N = float(np.sum(pos)), float(np.sum(neg))
+    if P <= 0:
+        return None
+    b2 = beta * beta
+    cands = []
+    for t in sorted({float(s) for s, p, q in zip(score, pos, neg) if p + q > 0}):
+        tp = sum(float(p) for s, p in zip(score, pos) if s >= t)
+        fp = sum(float(q) for s, q in zip(score, neg) if s >= t)
+        rec = tp / P
+        prec = tp / (tp + fp)
+        fpr = fp / N if N > 0 else math.nan
+        f = (1 + b2) * tp / ((1 + b2) * tp + b2 * (P - tp) + fp)
+        if target == "max_f1":
+            key = (f, 0.0)
+        elif target == "youden":
+            key = (rec - fpr, 0.0)
+        elif target == "closest_topleft":
+            key = (-(fpr * fpr + (1 - rec) * (1 - rec)), 0.0)
+        else:
+            name, x = (target.split(">=") + [None])[:2] if ">=" in target else target.split("<=")
+            x = float(x)
+            ok = {"precision": prec >= x, "recall": rec >= x, "tpr": rec >= x, "fpr": fpr <= x}[
+                name
+            ]
+            if not ok:
+                continue
+            key = {
+                "precision": (rec, prec),
+                "recall": (prec, rec),
+                "fpr": (rec, -fpr),
+                "tpr": (-fpr, rec),
+            }[name]
+        if any(math.isnan(k) for k in key):
+            continue
+        cands.append((key[0], key[1], t, tp, fp))
+    if not cands:
+        return None
+    best = max(cands)
+    return best[2], best[3], best[4]
+
+
+def pr_partial_numeric(tp, fp, lo, hi, steps=4000):
+    """Area under the count-interpolated PR curve over recall [lo, hi], by midpoint
+    integration of each segment's part inside the range (FP linear in TP between
+    vertices, precision = TP / (TP + FP))."""
+    P = tp[-1]
+    L, H = lo * P, hi * P
+    area = 0.0
+    for i in range(1, len(tp)):
+        ta, tb, fa, fb = tp[i - 1], tp[i], fp[i - 1], fp[i]
+        a, b = max(ta, L), min(tb, H)
+        if tb <= ta or b <= a:
+            continue
+        h = (b - a) / steps
+        for k in range(steps):
+            t = a + (k + 0.5) * h
+            f = fa + (fb - fa) * (t - ta) / (tb - ta)
+            area += h * t / (t + f)
+    return area / P
+
+
+def _count_precision_at(tp, fp, t):
+    """Precision of the count-interpolated curve at TP t (the segment ending at t or
+    running through it); at t = 0 the first defined precision (flat start)."""
+    if t == 0:
+        return flat_start_precision(tp, fp)[0]
+    for i in range(1, len(tp)):
+        if tp[i - 1] < t <= tp[i]:
+            f = fp[i - 1] + (fp[i] - fp[i - 1]) * (t - tp[i - 1]) / (tp[i] - tp[i - 1])
+            return t / (t + f)
+    raise ValueError(t)
+
+
+def dg_partial(tp, fp, lo, hi):
+    """The DG curve over recall [lo, hi]: the paper's points, plus the two ends valued
+    exactly in counts, joined by trapezoids (integer TP only)."""
+    P = tp[-1]
+    L, H = lo * P, hi * P
+    t, f = dg_points(tp, fp)
+    p = list(flat_start_precision(t, f))
+    t = list(t)
+    j = int(np.searchsorted(t, L, side="left"))
+    t.insert(j, L)
+    p.insert(j, _count_precision_at(tp, fp, L))
+    j = int(np.searchsorted(t, H, side="right"))
+    t.insert(j, H)
+    p.insert(j, _count_precision_at(tp, fp, H))
+    area = 0.0
+    for k in range(1, len(t)):
+        if L <= t[k - 1] and t[k] <= H:
+            area += (t[k] - t[k - 1]) * (p[k] + p[k - 1]) / 2
+    return area / P
+
+
+def ap_partial(tp, fp, lo, hi):
+    """The step curve (precision of vertex i over its recall step) over [lo, hi]."""
+    P = tp[-1]
+    area = 0.0
+    for i in range(1, len(tp)):
+        a, b = max(tp[i - 1] / P, lo), min(tp[i] / P, hi)
+        if b > a:
+            area += (b - a) * tp[i] / (tp[i] + fp[i])
+    return area
+
+
+def pr_trapezoid_partial(tp, fp, lo, hi):
+    """Straight lines in PR space from (0, 1) through the vertices, over [lo, hi]
+    (midpoint rule on each clipped segment: exact for a straight line)."""
+    P = tp[-1]
+    area, prev = 0.0, 1.0
+    for i in range(1, len(tp)):
+        p = tp[i] / (tp[i] + fp[i])
+        ra, rb = tp[i - 1] / P, tp[i] / P
+        a, b = max(ra, lo), min(rb, hi)
+        if rb > ra and b > a:
+            m = 0.5 * (a + b)
+            area += (b - a) * (prev + (p - prev) * (m - ra) / (rb - ra))
+        prev = p
+    return area
+
+
+def polyline_partial_numeric(x, y, lo, hi, steps=200000):
+    """Area under the polyline (x non-decreasing) over [lo, hi] by the midpoint rule
+    on a fine uniform grid (np.interp between the points; between two distinct x it
+    uses the last point of a vertical step on the left and the first on the right)."""
+    h = (hi - lo) / steps
+    mid = lo + (np.arange(steps) + 0.5) * h
+    return float(np.sum(np.interp(mid, np.asarray(x), np.asarray(y))) * h)

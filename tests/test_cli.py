@@ -250,3 +250,116 @@ def test_read_takes_only_the_named_columns(preds, tmp_path):
         got = _read(str(p), ["m1", "y"])
         assert list(got.columns) == ["m1", "y"]
         np.testing.assert_array_equal(got.m1.to_numpy(), df.m1.to_numpy())
+
+
+def test_auc_partial_ci_and_operating_points(preds, tmp_path):
+    df, path = preds
+    out = tmp_path / "o.csv"
+    assert (
+        main(
+            [
+                "auc",
+                str(path),
+                "--label",
+                "y",
+                "--score",
+                "m1",
+                "--curve",
+                "roc",
+                "--partial",
+                "0",
+                "0.2",
+                "--standardize",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    ref = prn.auc(df, score="m1", label="y", curve="roc", partial=(0, 0.2), standardize=True)
+    np.testing.assert_allclose(pd.read_csv(out)["auc"], ref["auc"], rtol=1e-12)
+    assert (
+        main(
+            [
+                "auc",
+                str(path),
+                "--label",
+                "y",
+                "--score",
+                "m1",
+                "m2",
+                "--ci",
+                "binomial",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    ref = prn.auc_ci(df, score=["m1", "m2"], label="y", ci="binomial")
+    np.testing.assert_allclose(pd.read_csv(out)["ci_low"], ref["ci_low"], rtol=1e-12)
+    assert (
+        main(
+            [
+                "operating-points",
+                str(path),
+                "--label",
+                "y",
+                "--score",
+                "m1",
+                "--target",
+                "max_f1",
+                "recall>=0.8",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    ref = prn.operating_points(df, score="m1", label="y", targets=["max_f1", "recall>=0.8"])
+    got = pd.read_csv(out)
+    assert "precision_ci_low" not in got
+    np.testing.assert_allclose(got["threshold"], ref["threshold"], rtol=1e-12)
+    assert (
+        main(
+            [
+                "operating-points",
+                str(path),
+                "--label",
+                "y",
+                "--score",
+                "m1",
+                "--n-boot",
+                "50",
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
+    assert "precision_ci_low" in pd.read_csv(out)
+    assert main(["auc", str(path), "--label", "y", "--score", "m1", "--partial", "0.5", "0.2"]) == 2
+    assert (
+        main(
+            [
+                "bootstrap",
+                str(path),
+                "--label",
+                "y",
+                "--score",
+                "m1",
+                "--partial",
+                "0",
+                "0.5",
+                "--n-boot",
+                "20",
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
+    ref = prn.bootstrap(df, score="m1", label="y", partial=(0, 0.5), n_boot=20, seed=0)
+    np.testing.assert_allclose(pd.read_csv(out)["ci_low"], ref["ci_low"], rtol=1e-12)

@@ -36,7 +36,8 @@ def test_ci_and_p_value_come_from_the_paired_replicates(curve):
         "seed": 4,
         "progress": False,
     }
-    res = prn.compare(df, adjust="none", **kw)
+    res = prn.compare(df, adjust="none", p_value="percentile", **kw)
+    wald = prn.compare(df, adjust="none", **kw)  # p_value="wald" is the default
     _, reps = prn.bootstrap(df, return_replicates=True, **kw)
     est = prn.auc(df, score=["a", "b", "c"], label="y", curve=curve).set_index("model")["auc"]
     assert list(zip(res.model_a, res.model_b)) == [("a", "b"), ("a", "c"), ("b", "c")]
@@ -53,6 +54,22 @@ def test_ci_and_p_value_come_from_the_paired_replicates(curve):
         p = min(1.0, 2 * min(np.sum(d <= 0) + 1, np.sum(d >= 0) + 1) / (d.size + 1))
         assert row.p_value == pytest.approx(p, rel=1e-12)
         assert row.p_adjusted == row.p_value
+        w = wald[(wald.model_a == row.model_a) & (wald.model_b == row.model_b)].iloc[0]
+        assert (w.ci_low, w.ci_high) == (row.ci_low, row.ci_high)
+        z = abs(row["diff"]) / np.std(d, ddof=1)
+        assert w.p_value == pytest.approx(2 * stats.norm.sf(z), rel=1e-9)
+
+
+def test_wald_p_goes_below_the_percentile_floor():
+    """The percentile p-value cannot go below 2 / (B + 1); the Wald p-value can."""
+    df = _frame(seed=6)
+    kw = {"score": ["a", "c"], "label": "y", "n_boot": 199, "seed": 2, "progress": False}
+    perc = prn.compare(df, p_value="percentile", **kw)
+    wald = prn.compare(df, **kw)
+    assert perc.p_value[0] == pytest.approx(2 / 200)
+    assert wald.p_value[0] < 0.1 * 2 / 200
+    with pytest.raises(ValueError, match="p_value='exact'"):
+        prn.compare(df, p_value="exact", **kw)
 
 
 def test_identical_models_have_zero_difference():

@@ -375,3 +375,39 @@ def test_multiclass_one_colour_per_class_and_averages_marked():
     )
     assert "micro-average" in [t.get_text() for t in ax.get_legend().get_texts()]
     plt.close("all")
+
+
+def test_operating_points_and_partial_range_are_drawn_where_they_belong():
+    rng = np.random.default_rng(0)
+    n = 400
+    y = rng.random(n) < 0.3
+    df = pd.DataFrame({"y": y, "m1": y + rng.normal(size=n), "m2": rng.normal(size=n)})
+    op = prn.operating_points(
+        df, score=["m1", "m2"], label="y", targets=["max_f1", "recall>=0.5"], n_boot=50, seed=0
+    )
+    pts = prn.pr_curve(df, score=["m1", "m2"], label="y")
+    ax = pp.plot_pr(pts, operating_points=op, partial=(0.2, 0.6))
+    assert len(ax.containers) == 2  # one errorbar set per model
+    for cont, model in zip(ax.containers, ["m1", "m2"]):
+        sub = op[op.model == model]
+        x, yv = cont.lines[0].get_data()
+        np.testing.assert_allclose(x, sub.recall)
+        np.testing.assert_allclose(yv, sub.precision)
+        assert cont.has_xerr and cont.has_yerr
+    line_colors = [ln.get_color() for ln in ax.lines[:2]]
+    assert [c.lines[0].get_color() for c in ax.containers] == line_colors
+    band = ax.patches[0].get_extents() if ax.patches else None
+    assert band is not None
+    _png_pixels(ax)
+    roc = prn.roc_curve(df, score=["m1", "m2"], label="y")
+    ax = pp.plot_roc(
+        roc,
+        operating_points=op.drop(columns=[c for c in op if "_ci_" in c]),
+        partial=(0.8, 1.0),
+        partial_focus="tpr",
+    )
+    x, yv = ax.containers[0].lines[0].get_data()
+    np.testing.assert_allclose(x, op[op.model == "m1"].fpr)
+    assert not ax.containers[0].has_yerr
+    with pytest.raises(ValueError, match="0 <= lo < hi <= 1"):
+        pp.add_partial_range(partial=(0.5, 0.1))

@@ -106,6 +106,31 @@ def _typical_session():
         lambda: prn.compare(df, score=["s", "si"], label="y", n_boot=20, seed=0),
         lambda: prn.bootstrap_curve(df, score="s", label="y", n_boot=20, seed=0, grid=11),
         lambda: _points_session(df),
+        lambda: prn.operating_points(
+            df, score=["s", "si"], label="y", n_boot=20, seed=0, targets=["max_f1", "recall>=0.5"]
+        ),
+        lambda: prn.operating_points(
+            df,
+            score="s",
+            label="y",
+            by="g",
+            thresholds=(prn.operating_points(df, score="s", label="y", by="g")),
+            n_boot=20,
+            seed=0,
+        ),
+        lambda: prn.auc_ci(df, score="s", label="y", weight="w"),
+        lambda: prn.auc(df, score=["s", "si"], label="y", by="g", partial=(0, 0.3)),
+        lambda: prn.auc_roc(df["y"], df["s"], partial=(0, 0.1), standardize=True),
+        lambda: prn.bootstrap(
+            df,
+            score="s",
+            label="y",
+            n_boot=20,
+            seed=0,
+            partial=(0, 0.5),
+            cluster="g",
+            stratified=False,
+        ),
     ]
     for call in calls:
         call()

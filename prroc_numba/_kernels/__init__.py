@@ -30,5 +30,8 @@ Modules:
   binomial sampler;
 * :mod:`.resample` -- bootstrap replicates as count vectors over each curve's sorted
   segments (grouped and paired draws), fused with the sweep and the estimators;
-* :mod:`.delong` -- DeLong placement values from the sorted order.
+* :mod:`.delong` -- DeLong placement values from the sorted order;
+* :mod:`.partial` -- partial areas (an FPR / TPR / recall range) on one curve's vertices;
+* :mod:`.operating` -- the best vertex per curve and operating-point target, and the
+  bootstrap counts at chosen (or re-chosen) thresholds.
 """

@@ -1,0 +1,191 @@
+"""Closed-form AUC intervals: no resampling, one row per curve, instant.
+
+* ``"logit"`` and ``"binomial"`` -- the two intervals for AUC-PR that Boyd, Eng & Page
+  (2013, "Area under the precision-recall curve: point estimates and confidence
+  intervals", ECML PKDD) recommend, with ``n`` the number of positives;
+* ``"delong"`` -- DeLong's interval for the ROC AUC (:func:`prroc_numba.delong`, the
+  same numbers as pROC's ``ci.auc``).
+"""
+
+from __future__ import annotations
+
+from statistics import NormalDist
+
+import numpy as np
+
+from . import _frames as F
+from . import _schema as S
+from ._checks import check_level, method_code
+from ._docs import fill_doc
+from ._ragged import pack, warn_undefined
+from .areas import _areas
+
+CIS = ("logit", "binomial", "delong")
+_NORM = NormalDist()
+
+
+def boyd_interval(theta, n, level, ci):
+    """Boyd et al.'s (2013) ``"logit"`` or ``"binomial"`` interval, elementwise.
+
+    ``binomial``: ``theta +- z sqrt(theta (1 - theta) / n)``, clipped to [0, 1];
+    ``logit``: ``expit(logit(theta) +- z / sqrt(n theta (1 - theta)))`` (inside (0, 1)
+    by construction; NaN where ``theta`` is 0 or 1, where the logit is infinite).
+    """
+    theta = np.asarray(theta, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    z = _NORM.inv_cdf(1.0 - (1.0 - level) / 2.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        v = theta * (1.0 - theta)
+        if ci == "binomial":
+            half = z * np.sqrt(v / n)
+            return np.clip(theta - half, 0.0, 1.0), np.clip(theta + half, 0.0, 1.0)
+        eta = np.log(theta / (1.0 - theta))
+        tau = 1.0 / np.sqrt(n * v)
+        ok = (theta > 0.0) & (theta < 1.0) & (n > 0)
+        lo = np.where(ok, 1.0 / (1.0 + np.exp(-(eta - z * tau))), np.nan)
+        hi = np.where(ok, 1.0 / (1.0 + np.exp(-(eta + z * tau))), np.nan)
+    return lo, hi
+
+
+def _effective_positives(batch):
+    """Kish's effective number of positives per curve: ``(sum p)^2 / sum p^2`` over the
+    rows' positive mass ``p = weight * label`` (the count of positives when unweighted).
+    """
+    p = batch.pos
+    starts = batch.group_offsets[:-1]
+    s1 = np.add.reduceat(p, starts) if p.size else p
+    s2 = np.add.reduceat(p * p, starts) if p.size else p
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n = np.where(s2 > 0, s1 * s1 / s2, 0.0)
+    return n[batch.curve_group]
+
+
+@fill_doc
+def auc_ci(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    curve="pr",
+    method=None,
+    ci="logit",
+    level=0.95,
+    pos_label=None,
+    soft_labels=False,
+):
+    """Closed-form confidence intervals of AUC-PR (Boyd et al. 2013) or AUC-ROC (DeLong).
+
+    No resampling: one row per curve, as fast as :func:`~prroc_numba.auc`. Boyd, Eng &
+    Page (2013) compared AUC-PR estimators and intervals by simulation and recommend
+    two closed forms, with ``n`` the number of positives and ``theta`` the estimate:
+
+    * ``"binomial"``: ``theta +- z sqrt(theta (1 - theta) / n)`` (clipped to [0, 1]);
+    * ``"logit"``: ``logit(theta) +- z / sqrt(n theta (1 - theta))``, back-transformed
+      with the logistic function, so the interval stays inside (0, 1) and is skewed
+      away from the nearer bound -- Boyd et al.'s preferred one for small ``n``.
+
+    Both treat ``theta`` like a proportion over ``n`` positives: they are quick and
+    reasonable when the positives are not few (see the coverage table in the README,
+    ``benchmarks/coverage_study.py``), but carry no information about the scores'
+    dependence, so prefer :func:`~prroc_numba.bootstrap` when it matters. For ROC,
+    ``ci="delong"`` gives DeLong's normal interval (clipped to [0, 1]; the same numbers
+    as :func:`~prroc_numba.delong` and pROC's ``ci.auc``).
+
+    Parameters
+    ----------
+    {shared}
+    curve : {"pr", "roc"}, default="pr"
+        ``"logit"`` and ``"binomial"`` are for ``curve="pr"``; ``"delong"`` for
+        ``curve="roc"``.
+    method : str, default=None
+        AUC-PR estimator (see :func:`~prroc_numba.auc`); ``"dg"`` by default. For ROC
+        only ``"trapezoid"`` (DeLong's interval is for the empirical AUC).
+    ci : {"logit", "binomial", "delong"}, default="logit"
+    level : float, default=0.95
+
+    Returns
+    -------
+    DataFrame
+        Key columns, then ``estimate``, ``ci_low``, ``ci_high``: one row per curve.
+        NaN (with an :class:`~prroc_numba.UndefinedMetricWarning`) where the AUC is
+        undefined; the logit interval is NaN where the estimate is exactly 0 or 1.
+
+    Notes
+    -----
+    With sample weights or soft labels ``n`` is Kish's effective number of positives,
+    ``(sum p)^2 / sum p^2`` over the rows' positive mass ``p = weight * label``: the
+    count of positives when every positive weighs the same, fewer when a few rows carry
+    most of the weight, and unchanged when all weights are scaled.
+
+    References
+    ----------
+    K. Boyd, K. H. Eng, C. D. Page (2013). Area under the precision-recall curve: point
+    estimates and confidence intervals. ECML PKDD, LNCS 8190, 451-466.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, prroc_numba as prn
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(2000) < 0.1
+    >>> df = pd.DataFrame({"y": y, "m1": y + rng.normal(size=2000),
+    ...                    "m2": 2 * y + rng.normal(size=2000)})
+    >>> prn.auc_ci(df, score=["m1", "m2"], label="y").round(3)
+      model  estimate  ci_low  ci_high
+    0    m1     0.282   0.225    0.347
+    1    m2     0.634   0.566    0.696
+    >>> prn.auc_ci(df, score="m2", label="y", curve="roc", ci="delong").round(3)
+       estimate  ci_low  ci_high
+    0     0.916   0.897    0.935
+    """
+    if ci not in CIS:
+        raise ValueError(f"ci={ci!r} is not known; use one of {CIS}")
+    check_level(level)
+    if curve not in ("pr", "roc"):
+        raise ValueError(f"curve={curve!r} is not known; use 'pr' or 'roc'")
+    if ci == "delong":
+        if curve != "roc":
+            raise ValueError(
+                "ci='delong' is DeLong's interval of the ROC AUC; pass "
+                "curve='roc', or use ci='logit' / 'binomial' for AUC-PR"
+            )
+        if method not in (None, "trapezoid"):
+            raise ValueError("ci='delong' is for the empirical ROC AUC (method='trapezoid')")
+        if weight is not None or soft_labels:
+            raise ValueError(
+                "ci='delong' needs hard 0/1 labels without weights, as in pROC; "
+                "drop weight= / soft_labels=, or use prn.bootstrap"
+            )
+        from .comparison import delong
+
+        res = delong(data, score=score, label=label, by=by, level=level, pos_label=pos_label)
+        keys = res.drop(columns=[S.AUC, S.VAR, S.SE, S.CI_LOW, S.CI_HIGH])
+        return F.curves_frame(
+            keys,
+            {
+                S.ESTIMATE: res[S.AUC].to_numpy(),
+                S.CI_LOW: res[S.CI_LOW].to_numpy(),
+                S.CI_HIGH: res[S.CI_HIGH].to_numpy(),
+            },
+        )
+    if curve != "pr":
+        raise ValueError(
+            f"ci={ci!r} is Boyd et al.'s interval for AUC-PR; pass curve='pr', "
+            "or use ci='delong' for the ROC AUC"
+        )
+    code = method_code(curve, method)
+    batch = pack(
+        data,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        soft_labels=soft_labels,
+    )
+    est = _areas(batch, [code], [False])[:, 0]
+    P, _ = batch.totals()
+    warn_undefined(batch, P <= 0, "AUC-PR is undefined (no positives): NaN")
+    lo, hi = boyd_interval(est, _effective_positives(batch), level, ci)
+    return F.curves_frame(batch.keys, {S.ESTIMATE: est, S.CI_LOW: lo, S.CI_HIGH: hi})

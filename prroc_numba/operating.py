@@ -1,0 +1,515 @@
+"""Operating points: the threshold that meets a target, its confusion matrix and metrics.
+
+One sweep per curve (:func:`prroc_numba._kernels.sweep._sweep_batch`), then one kernel
+pass choosing the best vertex per curve and target
+(:mod:`prroc_numba._kernels.operating`). Intervals re-run the choice on every bootstrap
+replicate (the replicate draws of :mod:`prroc_numba._resampling`).
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from . import _frames as F
+from . import _resampling as R
+from . import _schema as S
+from ._checks import check_level, check_n_boot
+from ._clusters import cluster_codes
+from ._docs import fill_doc
+from ._kernels import operating as K
+from ._kernels.sweep import _sweep_batch
+from ._kernels.thresholds import _counts_at_batch
+from ._ragged import (
+    UndefinedMetricWarning,
+    describe_row,
+    lengths_to_offsets,
+    pack,
+    warn_undefined,
+)
+
+_NAMED = {"max_f1": K.MAX_FBETA, "youden": K.YOUDEN, "closest_topleft": K.TOPLEFT}
+_BOUND = {
+    ("precision", ">="): K.PRECISION_GE,
+    ("recall", ">="): K.RECALL_GE,
+    ("tpr", ">="): K.TPR_GE,
+    ("fpr", "<="): K.FPR_LE,
+}
+_RE = re.compile(r"^\s*(precision|recall|tpr|fpr)\s*(>=|<=)\s*([0-9.eE+-]+)\s*$")
+_NEEDS_NEG = {K.YOUDEN, K.TOPLEFT, K.FPR_LE, K.TPR_GE}
+
+
+def parse_targets(targets):
+    """``(names, kinds int64, bounds float64)`` from the ``targets=`` argument."""
+    if isinstance(targets, str):
+        targets = (targets,)
+    try:
+        names = list(targets)
+    except TypeError:
+        raise TypeError(f"targets must be a string or a list of strings, got {targets!r}") from None
+    if not names:
+        raise ValueError("targets is empty; pass e.g. targets=('max_f1', 'recall>=0.8')")
+    if len(set(names)) != len(names):
+        raise ValueError(f"targets lists a target twice: {names}")
+    kinds, bounds = [], []
+    for t in names:
+        if not isinstance(t, str):
+            raise TypeError(f"each target must be a string, got {t!r}")
+        if t in _NAMED:
+            kinds.append(_NAMED[t])
+            bounds.append(np.nan)
+            continue
+        m = _RE.match(t)
+        key = (m.group(1), m.group(2)) if m else None
+        if key not in _BOUND:
+            raise ValueError(
+                f"target {t!r} is not known; use 'max_f1', 'youden', 'closest_topleft', "
+                "or a constraint 'precision>=x', 'recall>=x', 'tpr>=x', 'fpr<=x' with x "
+                "in [0, 1]"
+            )
+        try:
+            x = float(m.group(3))
+        except ValueError:
+            x = np.nan
+        if not 0.0 <= x <= 1.0:
+            raise ValueError(f"target {t!r}: the bound must be a number in [0, 1]")
+        kinds.append(_BOUND[key])
+        bounds.append(x)
+    return names, np.array(kinds, dtype=np.int64), np.array(bounds, dtype=np.float64)
+
+
+def _check_beta(beta):
+    if (
+        isinstance(beta, bool)
+        or not isinstance(beta, (int, float, np.integer, np.floating))
+        or not np.isfinite(beta)
+        or beta <= 0
+    ):
+        raise ValueError(f"beta must be a positive number (1 gives F1), got {beta!r}")
+    return float(beta)
+
+
+def _metrics(tp, fp, P, N, beta):
+    """Columns from counts (arrays broadcasting together); NaN where undefined."""
+    b2 = beta * beta
+    with np.errstate(divide="ignore", invalid="ignore"):
+        fn = P - tp
+        tn = N - fp
+        prec = np.where(tp + fp > 0, tp / (tp + fp), np.nan)
+        rec = np.where(P > 0, tp / P, np.nan)
+        fpr = np.where(N > 0, fp / N, np.nan)
+        spec = np.where(N > 0, tn / N, np.nan)
+        d = (1 + b2) * tp + b2 * fn + fp
+        fb = np.where(d > 0, (1 + b2) * tp / d, np.nan)
+    return fn, tn, prec, rec, fpr, spec, fb
+
+
+def _tuning_rows(batch, frame):
+    """Map a ``thresholds=`` frame (from :func:`operating_points`) to curves.
+
+    Returns ``(curve, threshold, target)`` per row of the frame, in frame order.
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(
+            "thresholds must be a DataFrame returned by operating_points() on tuning data "
+            f"(key columns, 'target', 'threshold'), got {type(frame).__name__}"
+        )
+    keys = batch.key_names
+    need = [*keys, S.TARGET, S.THRESHOLD]
+    missing = [c for c in need if c not in frame.columns]
+    if missing:
+        raise ValueError(
+            f"the thresholds frame lacks the column(s) {missing}; pass the frame that "
+            f"operating_points(tuning, ...) returned, with the same score/by arguments "
+            f"(columns needed: {need})"
+        )
+    if len(frame) == 0:
+        raise ValueError("the thresholds frame is empty")
+    try:
+        thr = frame[S.THRESHOLD].to_numpy(np.float64)
+    except (TypeError, ValueError):
+        raise TypeError("the thresholds frame's 'threshold' column must be numeric") from None
+    targets = frame[S.TARGET].to_numpy(object)
+    if not keys:
+        return np.zeros(len(frame), dtype=np.int64), thr, targets
+    left = frame[keys].reset_index(drop=True).copy()
+    left["__row"] = np.arange(len(left))
+    right = batch.keys.reset_index(drop=True).copy()
+    right["__curve"] = np.arange(batch.n_curves)
+    try:
+        merged = left.merge(right, on=keys, how="left", sort=False, validate="many_to_one")
+    except ValueError as err:
+        raise ValueError(
+            f"cannot match the thresholds frame to the curves on {keys}: {err}"
+        ) from None
+    curve = merged.sort_values("__row")["__curve"].to_numpy(np.float64)
+    if np.isnan(curve).any():
+        bad = frame[keys][np.isnan(curve)].iloc[0]
+        raise ValueError(
+            f"the thresholds frame has curve(s) that are not in the data (first: "
+            f"{describe_row(bad)}); drop them or check by=/score="
+        )
+    curve = curve.astype(np.int64)
+    absent = np.flatnonzero(np.bincount(curve, minlength=batch.n_curves) == 0)
+    if absent.size:
+        raise ValueError(
+            f"the thresholds frame has no rows for {batch.describe(int(absent[0]))}"
+            f"{f' and {absent.size - 1} more curve(s)' if absent.size > 1 else ''}; give "
+            "every curve of the data its tuning thresholds"
+        )
+    return curve, thr, targets
+
+
+@fill_doc
+def operating_points(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    targets=("max_f1",),
+    beta=1.0,
+    thresholds=None,
+    n_boot=None,
+    level=0.95,
+    stratified=True,
+    seed=None,
+    progress=None,
+    pos_label=None,
+    soft_labels=False,
+    cluster=None,
+):
+    """Operating points: the threshold meeting each target, with its confusion matrix.
+
+    For every curve and target the best **distinct score** is chosen as the threshold (a
+    row is predicted positive when ``score >= threshold``; tied scores form one step;
+    the origin -- nothing predicted positive -- is never chosen). Or, with
+    ``thresholds=``, thresholds chosen on tuning data are evaluated on this data (the
+    tuning-set method: choose on one set, report on another).
+
+    Parameters
+    ----------
+    {shared}
+    targets : str or sequence of str, default=("max_f1",)
+        ``"max_f1"``: the highest F-beta (F1 for ``beta=1``). ``"youden"``: the highest
+        TPR - FPR (Youden's J). ``"closest_topleft"``: the ROC point nearest (0, 1).
+        Constraints, with a bound ``x`` in [0, 1]: ``"precision>=x"`` -- the highest
+        recall whose precision is at least ``x`` (recall at a precision);
+        ``"recall>=x"`` -- the highest precision with recall at least ``x``;
+        ``"fpr<=x"`` -- the highest TPR with FPR at most ``x`` (sensitivity at a
+        specificity of ``1 - x``); ``"tpr>=x"`` -- the lowest FPR with TPR at least
+        ``x``. Ties go to the other metric of the pair (e.g. of two thresholds with the
+        highest recall, the one with the higher precision), then to the higher
+        threshold. A target no threshold meets (or one that needs negatives on a curve
+        without any) gives a row of NaN and an :class:`~prroc_numba.UndefinedMetricWarning`
+        naming the curve.
+    beta : float, default=1.0
+        The F-beta of ``"max_f1"`` and of the ``f_beta`` column: recall weighs ``beta``
+        times as much as precision.
+    thresholds : DataFrame, default=None
+        The frame :func:`operating_points` returned on tuning data (same ``score`` /
+        ``by`` arguments): each curve is evaluated at its own tuning thresholds, one row
+        per row of the frame, ``target`` kept. ``targets`` is then unused. A NaN
+        threshold (a target unmet on the tuning data) gives a NaN row.
+    n_boot : int, default=None
+        With a number of replicates, adds ``<metric>_ci_low`` and ``<metric>_ci_high``
+        for ``threshold``, ``precision``, ``recall``, ``fpr``, ``specificity`` and
+        ``f_beta``: percentile intervals over bootstrap replicates (the resampling of
+        :func:`~prroc_numba.bootstrap`, paired across models). For a target, every
+        replicate **re-picks** its threshold, so the interval includes the variability
+        of the choice (as pROC's ``ci.coords``); with ``thresholds=`` the threshold
+        stays fixed (as pROC's ``ci.thresholds``). Replicates where a target is unmet
+        are left out of its intervals (warned).
+    level : float, default=0.95
+    stratified : bool, default=True
+        Keep the class counts fixed in every replicate (see
+        :func:`~prroc_numba.bootstrap`).
+    seed : int, default=None
+    progress : bool, default=None
+    {cluster}
+
+    Returns
+    -------
+    DataFrame
+        Key columns, ``target``, ``threshold``, ``tp``, ``fp``, ``fn``, ``tn``,
+        ``precision``, ``recall``, ``fpr``, ``specificity``, ``f_beta`` (then the
+        interval columns): one row per curve and target. Counts are float64 (weighted
+        sums). ``precision`` is NaN where nothing is predicted positive (only possible
+        with ``thresholds=``).
+
+    Examples
+    --------
+    >>> import pandas as pd, prroc_numba as prn
+    >>> df = pd.DataFrame({"s": [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2],
+    ...                    "y": [1, 1, 0, 1, 0, 1, 0, 0]})
+    >>> op = prn.operating_points(df, score="s", label="y",
+    ...                           targets=["max_f1", "precision>=0.9", "tpr>=0.75"])
+    >>> op[["target", "threshold", "tp", "fp", "precision", "recall", "fpr"]]
+               target  threshold   tp   fp  precision  recall   fpr
+    0          max_f1        0.4  4.0  2.0   0.666667    1.00  0.50
+    1  precision>=0.9        0.8  2.0  0.0   1.000000    0.50  0.00
+    2       tpr>=0.75        0.6  3.0  1.0   0.750000    0.75  0.25
+
+    The tuning-set method: choose on tuning data, evaluate on test data.
+
+    >>> test = df.assign(s=[0.9, 0.7, 0.8, 0.3, 0.5, 0.6, 0.4, 0.2])
+    >>> prn.operating_points(test, score="s", label="y", thresholds=op)[
+    ...     ["target", "threshold", "tp", "fp"]]
+               target  threshold   tp   fp
+    0          max_f1        0.4  3.0  3.0
+    1  precision>=0.9        0.8  1.0  1.0
+    2       tpr>=0.75        0.6  3.0  1.0
+    """
+    beta = _check_beta(beta)
+    if n_boot is not None:
+        check_n_boot(n_boot)
+        check_level(level)
+    batch = pack(
+        data,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        soft_labels=soft_labels,
+    )
+    codes = cluster_codes(data, cluster, batch)
+    if codes is not None and n_boot is None:
+        raise ValueError("cluster= only changes the bootstrap intervals; pass n_boot= too")
+    C = batch.n_curves
+    P, N = batch.totals()
+    if thresholds is None:
+        names, kinds, bounds = parse_targets(targets)
+        T = len(names)
+        thr_s, tp_s, fp_s, off = _sweep_batch(
+            batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
+        )
+        idx = K._pick_batch(tp_s, fp_s, off, kinds, bounds, beta).ravel()
+        ok = idx >= 0
+        safe = np.where(ok, idx, 0)
+        thr = np.where(ok, thr_s[safe], np.nan)
+        tp = np.where(ok, tp_s[safe], np.nan)
+        fp = np.where(ok, fp_s[safe], np.nan)
+        curve = np.repeat(np.arange(C), T)
+        target_col = np.tile(np.asarray(names, dtype=object), C)
+        for k, name in enumerate(names):
+            miss = ~ok.reshape(C, T)[:, k]
+            undefined = (P <= 0) | ((N <= 0) & (kinds[k] in _NEEDS_NEG))
+            warn_undefined(
+                batch,
+                miss & undefined,
+                f"target {name!r} is undefined (no positives"
+                + (" or no negatives" if kinds[k] in _NEEDS_NEG else "")
+                + "): NaN row",
+            )
+            warn_undefined(batch, miss & ~undefined, f"no threshold meets target {name!r}: NaN row")
+    else:
+        curve, thr_in, target_col = _tuning_rows(batch, thresholds)
+        order = np.lexsort((-np.nan_to_num(thr_in, nan=np.inf), curve))
+        sorted_thr = np.ascontiguousarray(np.nan_to_num(thr_in[order], nan=np.inf))
+        thr_off = lengths_to_offsets(np.bincount(curve, minlength=C))
+        tps, fps = _counts_at_batch(
+            batch.values,
+            batch.offsets,
+            batch.pos,
+            batch.neg,
+            batch.label_start,
+            sorted_thr,
+            thr_off,
+        )
+        tp = np.empty(curve.size)
+        fp = np.empty(curve.size)
+        tp[order] = tps
+        fp[order] = fps
+        nan = np.isnan(thr_in)
+        tp[nan] = np.nan
+        fp[nan] = np.nan
+        thr = thr_in
+        if nan.any():
+            warn_undefined(
+                batch,
+                np.bincount(curve[nan], minlength=C) > 0,
+                "the thresholds frame has NaN thresholds (targets unmet on the "
+                "tuning data): NaN rows",
+            )
+    Pr, Nr = P[curve], N[curve]
+    fn, tn, prec, rec, fpr, spec, fb = _metrics(tp, fp, Pr, Nr, beta)
+    cols = {
+        S.TARGET: target_col,
+        S.THRESHOLD: thr,
+        S.TP: tp,
+        S.FP: fp,
+        S.FN: fn,
+        S.TN: tn,
+        S.PRECISION: prec,
+        S.RECALL: rec,
+        S.FPR: fpr,
+        S.SPECIFICITY: spec,
+        S.F_BETA: fb,
+    }
+    if n_boot is not None:
+        if thresholds is None:
+            reps = _replicate_targets(
+                batch, thr_s, off, kinds, bounds, beta, n_boot, stratified, seed, progress, codes
+            )
+        else:
+            reps = _replicate_fixed(
+                batch, sorted_thr, thr_off, order, n_boot, stratified, seed, progress, codes
+            )
+        cols.update(_intervals(batch, curve, target_col, reps, beta, level, thr))
+    offsets = lengths_to_offsets(np.bincount(curve, minlength=C))
+    return F.points_frame(batch.keys, offsets, cols)
+
+
+# ------------------------------------------------------------------------- bootstrap
+
+
+def _plan_arrays(batch, stratified, cluster):
+    """The replicate plan and each curve's scores in its sorted order."""
+    plan = R._Plan(batch, stratified, cluster)
+    start = np.repeat(batch.offsets[:-1], np.diff(batch.offsets))
+    xs = np.ascontiguousarray(batch.values[start + plan.order])
+    return plan, xs
+
+
+def _run(
+    batch,
+    n_boot,
+    stratified,
+    seed,
+    progress,
+    thr,
+    thr_off,
+    n_rows,
+    pick,
+    kinds,
+    bounds,
+    beta,
+    cluster=None,
+):
+    plan, xs = _plan_arrays(batch, stratified, cluster)
+    s = R._seed(seed)
+    B = int(n_boot)
+    C = batch.n_curves
+    out = np.empty((n_rows, B, 3))
+    totals = np.empty((C, B, 2))
+
+    def kernel(b0, b1):
+        o = np.empty((n_rows, b1 - b0, 3))
+        t = np.empty((C, b1 - b0, 2))
+        K._boot_operating(
+            xs,
+            plan.slot_order,
+            plan.ps,
+            plan.ns,
+            batch.offsets,
+            thr,
+            thr_off,
+            plan.strata_offsets,
+            plan.n_strata,
+            batch.n_models,
+            s,
+            b0,
+            b1,
+            plan.count_type,
+            kinds,
+            bounds,
+            beta,
+            pick,
+            o,
+            t,
+        )
+        out[:, b0:b1] = o
+        totals[:, b0:b1] = t
+
+    plan._chunks(B, progress, "operating_points", kernel)
+    return out, totals
+
+
+def _replicate_targets(
+    batch, thr_s, off, kinds, bounds, beta, n_boot, stratified, seed, progress, cluster=None
+):
+    # the curve's distinct scores, descending (the sweep without its origin)
+    keep = np.ones(thr_s.size, dtype=bool)
+    keep[off[:-1]] = False
+    thr = np.ascontiguousarray(thr_s[keep])
+    thr_off = off - np.arange(off.size, dtype=np.int64)
+    C = batch.n_curves
+    out, totals = _run(
+        batch,
+        n_boot,
+        stratified,
+        seed,
+        progress,
+        thr,
+        thr_off,
+        C * kinds.size,
+        True,
+        kinds,
+        bounds,
+        beta,
+        cluster,
+    )
+    return out, np.repeat(totals, kinds.size, axis=0)
+
+
+def _replicate_fixed(
+    batch, sorted_thr, thr_off, order, n_boot, stratified, seed, progress, cluster=None
+):
+    kinds = np.zeros(1, dtype=np.int64)
+    bounds = np.zeros(1)
+    out, totals = _run(
+        batch,
+        n_boot,
+        stratified,
+        seed,
+        progress,
+        sorted_thr,
+        thr_off,
+        sorted_thr.size,
+        False,
+        kinds,
+        bounds,
+        1.0,
+        cluster,
+    )
+    curve_sorted = np.repeat(np.arange(batch.n_curves), np.diff(thr_off))
+    res = np.empty_like(out)
+    res[order] = out
+    tot = np.empty((order.size,) + totals.shape[1:])
+    tot[order] = totals[curve_sorted]
+    return res, tot
+
+
+def _intervals(batch, curve, target_col, reps, beta, level, thr):
+    out, totals = reps
+    tp, fp, rthr = out[..., 0], out[..., 1], out[..., 2]
+    P, N = totals[..., 0], totals[..., 1]
+    _, _, prec, rec, fpr, spec, fb = _metrics(tp, fp, P, N, beta)
+    # a fixed threshold that was NaN (unmet on tuning data) stays NaN
+    rthr = np.where(np.isnan(thr)[:, None], np.nan, rthr)
+    alpha = 1.0 - level
+    cols = {}
+    unmet = np.isnan(tp).sum(axis=1)
+    hit = (unmet > 0) & np.isfinite(thr)
+    if hit.any():
+        r = int(np.argmax(unmet * hit))
+        warnings.warn(
+            f"{int(unmet[hit].sum())} bootstrap replicates did not meet their target and "
+            f"were left out of its interval (most: target {target_col[r]!r} for "
+            f"{batch.describe(int(curve[r]))}, {int(unmet[r])} of {tp.shape[1]})",
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )
+    for name, v in zip(S.OPERATING_METRICS, (rthr, prec, rec, fpr, spec, fb)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN rows give NaN
+            q = np.nanquantile(v, [alpha / 2, 1 - alpha / 2], axis=1)
+        lo_name, hi_name = S.ci_names(name)
+        cols[lo_name] = q[0]
+        cols[hi_name] = q[1]
+    return cols
