@@ -8,6 +8,7 @@ bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_c
 :func:`compare`, :func:`delong`).
 """
 
+from ._accumulate import Accumulator  # (issue 12)
 from ._ragged import UndefinedMetricWarning
 from .bootstrap import bootstrap, bootstrap_curve  # (issue 5)
 from .compare import compare, delong  # (issue 5)
@@ -18,6 +19,7 @@ from .points import PRCurve, ROCCurve, average_curves, interpolate, interpolate_
 __version__ = "0.1.0"
 
 __all__ = [
+    "Accumulator",
     "PRCurve",
     "ROCCurve",
     "UndefinedMetricWarning",

@@ -1,0 +1,341 @@
+"""The mergeable state of many curves: per curve, distinct score -> (positive, negative) mass.
+
+Every curve, area and hull this library computes depends on a curve's rows only through
+the table *distinct score -> (positive weight, negative weight)*. That table is
+mergeable: tables of two batches of rows are concatenated and equal scores summed. An
+:class:`Accumulator` holds it for every curve (the ``by`` groups times the models of a
+wide input), so rows can arrive in batches (a stream, a training loop) or in partitions
+(Dask workers), and the results equal those of one in-memory call on all the rows.
+
+Results are computed by handing the merged table to the public functions as weighted
+rows: each distinct score becomes one positive row of weight ``P_s`` and one negative row
+of weight ``N_s`` (a zero-weight half is dropped, which changes nothing, as zero weight
+is removal). The sweep, hull and area kernels therefore run unchanged.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ._ragged import MODEL, pack
+
+# internal column names of the weighted-row table (never a user's key column)
+_S, _Y, _W = "__prn_score", "__prn_label", "__prn_weight"
+
+
+def _reduce(curve, score, pos, neg):
+    """Sum ``pos``/``neg`` over equal ``(curve, score)``; sorted by curve, score descending.
+
+    ``-0.0`` and ``+0.0`` are one score, as in the sweep.
+    """
+    score = score + 0.0
+    order = np.lexsort((-score, curve))
+    curve, score, pos, neg = curve[order], score[order], pos[order], neg[order]
+    n = curve.size
+    if n == 0:
+        return curve, score, pos, neg
+    start = np.ones(n, dtype=bool)
+    start[1:] = (curve[1:] != curve[:-1]) | (score[1:] != score[:-1])
+    idx = np.flatnonzero(start)
+    return curve[idx], score[idx], np.add.reduceat(pos, idx), np.add.reduceat(neg, idx)
+
+
+def _column_or_array(data, x):
+    if isinstance(x, str) and data is not None and x in data.columns:
+        return np.asarray(data[x])
+    return None if isinstance(x, str) else np.asarray(x)  # pack explains a bad name
+
+
+def _take(keep, data, *args):
+    """Rows ``keep`` of ``data`` and of every array-like argument (names stay names)."""
+    out = [None if data is None else data[keep]]
+    for x in args:
+        if x is None or isinstance(x, str) or (
+                isinstance(x, (list, tuple)) and x and all(isinstance(v, str) for v in x)):
+            out.append(x)
+        elif isinstance(x, (pd.Series, pd.DataFrame)):
+            out.append(x[keep])
+        else:
+            out.append(np.asarray(x)[keep])
+    return out
+
+
+class Accumulator:
+    """Exact, mergeable state of many ROC / PR curves, fed in batches.
+
+    Rows arrive through :meth:`update` (any number of times: per batch of a stream, per
+    step of a training loop, per partition of a distributed frame); accumulators built
+    apart combine with :meth:`merge`. The results (:meth:`auc`, :meth:`roc_curve`,
+    :meth:`pr_curve`, :meth:`confusion`, :meth:`metrics`) equal those of the in-memory
+    functions called once on all the rows seen (to rounding of weighted sums).
+
+    The state holds, per curve, one entry per distinct score (its positive and negative
+    mass), so memory is O(distinct scores), not O(rows). Scores with many distinct
+    values (floats from a model) keep nearly one entry per row; ``decimals=`` rounds
+    scores on entry to bound the state, which *changes the scores* (and so the curves)
+    exactly as rounding them in the data would. Accumulators pickle (they travel between
+    workers).
+
+    Parameters
+    ----------
+    decimals : int, default=None
+        Round scores to this many decimals on entry (``numpy.round``); None keeps them.
+
+    Examples
+    --------
+    >>> import numpy as np, prroc_numba as prn
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 1000); s = y + rng.normal(size=1000)
+    >>> acc = prn.Accumulator()
+    >>> for i in range(0, 1000, 100):  # ten batches
+    ...     acc.update(score=s[i:i + 100], label=y[i:i + 100])
+    >>> bool(np.isclose(acc.auc(curve="roc")["auc"].iloc[0],
+    ...                 prn.auc_roc(y, s), rtol=0, atol=1e-12))
+    True
+    """
+
+    def __init__(self, decimals=None):
+        if decimals is not None and (isinstance(decimals, bool)
+                                     or not isinstance(decimals, (int, np.integer))):
+            raise TypeError(f"decimals must be an int or None, got {decimals!r}")
+        self.decimals = None if decimals is None else int(decimals)
+        self._by = None  # names of the by columns (list), fixed by the first update
+        self._models = None  # list of model names (wide input) or None
+        self._groups = None  # DataFrame of the by columns, one row per group, sorted
+        self._curve = np.empty(0, dtype=np.int64)
+        self._score = np.empty(0)
+        self._pos = np.empty(0)
+        self._neg = np.empty(0)
+        self._started = False
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def n_entries(self) -> int:
+        """Number of (curve, distinct score) entries held."""
+        return int(self._score.size)
+
+    def table(self) -> pd.DataFrame:
+        """The state as a tidy frame: key columns, ``score``, ``pos``, ``neg``.
+
+        One row per (curve, distinct score), scores descending within a curve.
+        """
+        self._require()
+        keys = self._curve_keys().iloc[self._curve].reset_index(drop=True)
+        out = keys.copy()
+        out["score"], out["pos"], out["neg"] = self._score, self._pos, self._neg
+        return out
+
+    def _n_models(self):
+        return 1 if self._models is None else len(self._models)
+
+    def _curve_keys(self):
+        M = self._n_models()
+        G = len(self._groups)
+        keys = self._groups.iloc[np.repeat(np.arange(G), M)].reset_index(drop=True)
+        if self._models is not None:
+            keys[MODEL] = np.tile(np.asarray(self._models, dtype=object), G)
+        return keys
+
+    def _require(self):
+        if not self._started:
+            raise ValueError("the Accumulator has seen no rows yet; call update(...) first")
+
+    # ----------------------------------------------------------------- update
+
+    def update(self, data=None, *, score, label, by=None, weight=None, pos_label=None,
+               soft_labels=False):
+        """Add rows (arguments as in :func:`~prroc_numba.auc`); returns ``self``.
+
+        Every call must describe the same curves' layout: the same ``by`` column names
+        and the same models (score columns) in the same order. New groups may appear
+        in any call.
+        """
+        if isinstance(by, (list, tuple)) and len(by) == 0:
+            by = None
+        if weight is not None:
+            # rows of weight 0 are removal; a batch may hold a group only through such
+            # rows (pack would call that group empty), so drop them here
+            w = _column_or_array(data, weight)
+            zero = w == 0 if w is not None and w.ndim == 1 else np.zeros(1, dtype=bool)
+            if zero.all():
+                return self
+            if zero.any():
+                data, score, label, by, weight = _take(~zero, data, score, label, by, weight)
+        batch = pack(data, score=score, label=label, by=by, weight=weight,
+                     pos_label=pos_label, soft_labels=soft_labels)
+        M = batch.n_models
+        if by is None:
+            by_names = []
+        elif data is not None and isinstance(by, str):
+            by_names = [by]
+        elif data is not None and isinstance(by, (list, tuple)) and all(
+                isinstance(b, str) for b in by):
+            by_names = list(by)
+        else:
+            by_names = list(batch.keys.columns[:1])  # the "group" column of an array by
+        wide = batch.keys.shape[1] > len(by_names)
+        models = list(batch.keys[MODEL].iloc[:M]) if wide else None
+        G = batch.group_offsets.size - 1
+        groups = batch.keys.iloc[np.arange(G) * M][by_names].reset_index(drop=True)
+        # per value: its curve and its row's masses
+        lengths = np.diff(batch.offsets)
+        curve = np.repeat(np.arange(batch.n_curves, dtype=np.int64), lengths)
+        local = np.arange(batch.values.size, dtype=np.int64) - batch.offsets[curve]
+        row = batch.label_start[curve] + local
+        values = batch.values
+        if self.decimals is not None:
+            values = np.round(values, self.decimals)
+        c, s, p, n = _reduce(curve, values, batch.pos[row], batch.neg[row])
+        self._absorb(by_names, models, groups, c, s, p, n)
+        return self
+
+    def merge(self, other):
+        """Add the rows seen by ``other`` (an :class:`Accumulator`); returns ``self``.
+
+        Both must hold the same curves' layout (``by`` column names, models) and the
+        same ``decimals``.
+        """
+        if not isinstance(other, Accumulator):
+            raise TypeError(f"merge takes an Accumulator, got {type(other).__name__}")
+        if other.decimals != self.decimals:
+            raise ValueError(
+                f"cannot merge accumulators with decimals={self.decimals!r} and "
+                f"decimals={other.decimals!r}; build both with the same rounding"
+            )
+        if not other._started:
+            return self
+        self._absorb(other._by, other._models, other._groups, other._curve, other._score,
+                     other._pos, other._neg)
+        return self
+
+    def _absorb(self, by_names, models, groups, curve, score, pos, neg):
+        if not self._started:
+            self._by, self._models, self._groups = by_names, models, groups
+            self._curve, self._score, self._pos, self._neg = curve, score, pos, neg
+            self._started = True
+            return
+        if by_names != self._by:
+            raise ValueError(
+                f"these rows are grouped by {by_names} but the Accumulator holds curves "
+                f"grouped by {self._by}; pass the same by= in every update"
+            )
+        if (models is None) != (self._models is None) or (
+                models is not None and list(models) != list(self._models)):
+            raise ValueError(
+                f"these rows score the models {models} but the Accumulator holds "
+                f"{self._models}; pass the same score columns, in the same order, every time"
+            )
+        M = self._n_models()
+        if by_names:
+            both = pd.concat([self._groups, groups], ignore_index=True)
+            codes = both.groupby(by_names, sort=True, dropna=False, observed=True).ngroup()
+            codes = codes.to_numpy(np.int64)
+            _uniq, first = np.unique(codes, return_index=True)
+            new_groups = both.iloc[first].reset_index(drop=True)
+            G0 = len(self._groups)
+            map_a, map_b = codes[:G0], codes[G0:]
+            ca = map_a[self._curve // M] * M + self._curve % M
+            cb = map_b[curve // M] * M + curve % M
+        else:
+            new_groups, ca, cb = self._groups, self._curve, curve
+        self._groups = new_groups
+        self._curve, self._score, self._pos, self._neg = _reduce(
+            np.concatenate([ca, cb]), np.concatenate([self._score, score]),
+            np.concatenate([self._pos, pos]), np.concatenate([self._neg, neg]))
+
+    # ---------------------------------------------------------------- results
+
+    def _weighted_rows(self):
+        """The state as weighted rows and the keyword arguments that name them."""
+        self._require()
+        keys = self._curve_keys()
+        key_names = list(keys.columns)
+        if self._models is not None:  # keep the models' order (by sorts its keys)
+            keys[MODEL] = pd.Categorical(keys[MODEL], categories=pd.unique(
+                np.asarray(self._models, dtype=object)), ordered=True)
+        k = self._score.size
+        rows = keys.iloc[np.concatenate([self._curve, self._curve])].reset_index(drop=True)
+        rows[_S] = np.concatenate([self._score, self._score])
+        rows[_Y] = np.concatenate([np.ones(k), np.zeros(k)])
+        rows[_W] = np.concatenate([self._pos, self._neg])
+        return rows, {"score": _S, "label": _Y, "weight": _W, "by": key_names or None}
+
+    def _finish(self, frame):
+        if self._models is not None and MODEL in frame.columns:
+            frame[MODEL] = np.asarray(frame[MODEL].astype(object), dtype=object)
+        return frame
+
+    def _thresholds(self, thresholds):
+        if isinstance(thresholds, pd.DataFrame) and self._models is not None \
+                and MODEL in thresholds.columns:
+            thresholds = thresholds.copy()
+            thresholds[MODEL] = pd.Categorical(thresholds[MODEL], categories=pd.unique(
+                np.asarray(self._models, dtype=object)), ordered=True)
+        return thresholds
+
+    def auc(self, *, curve="pr", method=None, hull=False):
+        """Areas as :func:`~prroc_numba.auc` on all rows seen: key columns, ``auc``."""
+        from .metrics import auc
+        rows, kw = self._weighted_rows()
+        return self._finish(auc(rows, **kw, curve=curve, method=method, hull=hull))
+
+    def roc_curve(self, *, hull=False, thresholds=None):
+        """ROC curves as :func:`~prroc_numba.roc_curve` on all rows seen."""
+        from .curves import roc_curve
+        rows, kw = self._weighted_rows()
+        return self._finish(roc_curve(rows, **kw, hull=hull,
+                                      thresholds=self._thresholds(thresholds)))
+
+    def pr_curve(self, *, hull=False, interpolate=None, thresholds=None, recall_step=None):
+        """PR curves as :func:`~prroc_numba.pr_curve` on all rows seen."""
+        from .curves import pr_curve
+        rows, kw = self._weighted_rows()
+        return self._finish(pr_curve(rows, **kw, hull=hull, interpolate=interpolate,
+                                     thresholds=self._thresholds(thresholds),
+                                     recall_step=recall_step))
+
+    def confusion(self, *, thresholds=None):
+        """Confusion matrices as :func:`~prroc_numba.confusion` on all rows seen."""
+        from .curves import confusion
+        rows, kw = self._weighted_rows()
+        return self._finish(confusion(rows, **kw, thresholds=self._thresholds(thresholds)))
+
+    def metrics(self, metrics=("auc_pr", "auc_roc")):
+        """Several areas per curve: key columns, one column per metric.
+
+        ``"auc_pr"`` (Davis-Goadrich), ``"auc_pr_integral"``, ``"ap"``,
+        ``"auc_pr_trapezoid"``, ``"auc_roc"``; a ``"_hull"`` suffix takes the area under
+        the hull (ROC) or the achievable PR curve.
+        """
+        if isinstance(metrics, str):
+            metrics = (metrics,)
+        out = None
+        for name in metrics:
+            base, hull = (name[:-5], True) if name.endswith("_hull") else (name, False)
+            if base not in _METRICS:
+                raise ValueError(
+                    f"metric {name!r} is not known; use one of {sorted(_METRICS)} "
+                    "(optionally with a '_hull' suffix)")
+            curve, method = _METRICS[base]
+            frame = self.auc(curve=curve, method=method, hull=hull)
+            if out is None:
+                out = frame.drop(columns="auc")
+            out[name] = frame["auc"].to_numpy()
+        return out
+
+    def __repr__(self):
+        if not self._started:
+            return "Accumulator(empty)"
+        return (f"Accumulator({len(self._groups) * self._n_models()} curve(s), "
+                f"{self.n_entries} distinct (curve, score) entries)")
+
+
+_METRICS = {
+    "auc_pr": ("pr", "dg"),
+    "auc_pr_integral": ("pr", "integral"),
+    "ap": ("pr", "ap"),
+    "auc_pr_trapezoid": ("pr", "trapezoid"),
+    "auc_roc": ("roc", "trapezoid"),
+}
