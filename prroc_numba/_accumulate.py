@@ -24,21 +24,72 @@ from ._ragged import MODEL, pack
 _S, _Y, _W = "__prn_score", "__prn_label", "__prn_weight"
 
 
-def _reduce(curve, score, pos, neg):
-    """Sum ``pos``/``neg`` over equal ``(curve, score)``; sorted by curve, score descending.
-
-    ``-0.0`` and ``+0.0`` are one score, as in the sweep.
-    """
+def _sort_entries(curve, score):
+    """Order of values by curve, then score descending, the start of each distinct
+    ``(curve, score)`` run in that order, and the sorted scores (``-0.0`` and ``+0.0``
+    are one score, as in the sweep)."""
     score = score + 0.0
     order = np.lexsort((-score, curve))
-    curve, score, pos, neg = curve[order], score[order], pos[order], neg[order]
-    n = curve.size
-    if n == 0:
-        return curve, score, pos, neg
-    start = np.ones(n, dtype=bool)
-    start[1:] = (curve[1:] != curve[:-1]) | (score[1:] != score[:-1])
-    idx = np.flatnonzero(start)
-    return curve[idx], score[idx], np.add.reduceat(pos, idx), np.add.reduceat(neg, idx)
+    c, s = curve[order], score[order]
+    start = np.ones(c.size, dtype=bool)
+    start[1:] = (c[1:] != c[:-1]) | (s[1:] != s[:-1])
+    return order, np.flatnonzero(start), s
+
+
+def _reduce(curve, score, pos, neg, extra=()):
+    """Sum ``pos``/``neg`` (and the rows of each 2-D array of ``extra``) over equal
+    ``(curve, score)``; the result is sorted by curve, then score descending."""
+    if curve.size == 0:
+        return curve, score, pos, neg, extra
+    order, idx, s = _sort_entries(curve, score)
+    red = tuple(np.add.reduceat(x[order], idx, axis=0) for x in extra)
+    return (curve[order][idx], s[idx], np.add.reduceat(pos[order], idx),
+            np.add.reduceat(neg[order], idx), red)
+
+
+def drop_zero_weight(data, score, label, by, weight):
+    """Rows of weight 0 are removal; a batch may hold a group only through such rows
+    (pack would call that group empty), so drop them first. Returns the arguments and
+    the kept input positions (None: all), or None when no row is left."""
+    if weight is None:
+        return (data, score, label, by, weight), None
+    w = _column_or_array(data, weight)
+    zero = w == 0 if w is not None and w.ndim == 1 else np.zeros(1, dtype=bool)
+    if zero.all():
+        return None
+    if not zero.any():
+        return (data, score, label, by, weight), None
+    return tuple(_take(~zero, data, score, label, by, weight)), np.flatnonzero(~zero)
+
+
+def entries(batch, data, score, by, decimals=None):
+    """The layout of a packed batch's curves and one entry per value.
+
+    Returns ``(by_names, models, groups, curve, values, pos, neg)``: the key layout as
+    :class:`Accumulator` holds it, then per value its curve, score and row masses.
+    """
+    M = batch.n_models
+    if by is None:
+        by_names = []
+    elif data is not None and isinstance(by, str):
+        by_names = [by]
+    elif data is not None and isinstance(by, (list, tuple)) and all(
+            isinstance(b, str) for b in by):
+        by_names = list(by)
+    else:
+        by_names = list(batch.keys.columns[:1])  # the "group" column of an array by
+    wide = batch.keys.shape[1] > len(by_names)
+    models = list(batch.keys[MODEL].iloc[:M]) if wide else None
+    G = batch.group_offsets.size - 1
+    groups = batch.keys.iloc[np.arange(G) * M][by_names].reset_index(drop=True)
+    lengths = np.diff(batch.offsets)
+    curve = np.repeat(np.arange(batch.n_curves, dtype=np.int64), lengths)
+    local = np.arange(batch.values.size, dtype=np.int64) - batch.offsets[curve]
+    row = batch.label_start[curve] + local
+    values = batch.values
+    if decimals is not None:
+        values = np.round(values, decimals)
+    return by_names, models, groups, curve, values, batch.pos[row], batch.neg[row], row
 
 
 def _column_or_array(data, x):
@@ -107,6 +158,7 @@ class Accumulator:
         self._score = np.empty(0)
         self._pos = np.empty(0)
         self._neg = np.empty(0)
+        self._extra = ()  # per-entry 2-D masses (the Poisson replicates of Dask input)
         self._started = False
 
     # ------------------------------------------------------------------ state
@@ -154,42 +206,18 @@ class Accumulator:
         """
         if isinstance(by, (list, tuple)) and len(by) == 0:
             by = None
-        if weight is not None:
-            # rows of weight 0 are removal; a batch may hold a group only through such
-            # rows (pack would call that group empty), so drop them here
-            w = _column_or_array(data, weight)
-            zero = w == 0 if w is not None and w.ndim == 1 else np.zeros(1, dtype=bool)
-            if zero.all():
-                return self
-            if zero.any():
-                data, score, label, by, weight = _take(~zero, data, score, label, by, weight)
+        kept = drop_zero_weight(data, score, label, by, weight)
+        if kept is None:
+            return self
+        data, score, label, by, weight = kept[0]
         batch = pack(data, score=score, label=label, by=by, weight=weight,
                      pos_label=pos_label, soft_labels=soft_labels)
-        M = batch.n_models
-        if by is None:
-            by_names = []
-        elif data is not None and isinstance(by, str):
-            by_names = [by]
-        elif data is not None and isinstance(by, (list, tuple)) and all(
-                isinstance(b, str) for b in by):
-            by_names = list(by)
-        else:
-            by_names = list(batch.keys.columns[:1])  # the "group" column of an array by
-        wide = batch.keys.shape[1] > len(by_names)
-        models = list(batch.keys[MODEL].iloc[:M]) if wide else None
-        G = batch.group_offsets.size - 1
-        groups = batch.keys.iloc[np.arange(G) * M][by_names].reset_index(drop=True)
-        # per value: its curve and its row's masses
-        lengths = np.diff(batch.offsets)
-        curve = np.repeat(np.arange(batch.n_curves, dtype=np.int64), lengths)
-        local = np.arange(batch.values.size, dtype=np.int64) - batch.offsets[curve]
-        row = batch.label_start[curve] + local
-        values = batch.values
-        if self.decimals is not None:
-            values = np.round(values, self.decimals)
-        c, s, p, n = _reduce(curve, values, batch.pos[row], batch.neg[row])
-        self._absorb(by_names, models, groups, c, s, p, n)
+        self.absorb_entries(*entries(batch, data, score, by, self.decimals)[:7])
         return self
+
+    def absorb_entries(self, by_names, models, groups, curve, values, pos, neg, extra=()):
+        """Reduce raw entries (one per value, see :func:`entries`) into the state."""
+        self._absorb(by_names, models, groups, *_reduce(curve, values, pos, neg, extra))
 
     def merge(self, other):
         """Add the rows seen by ``other`` (an :class:`Accumulator`); returns ``self``.
@@ -207,13 +235,14 @@ class Accumulator:
         if not other._started:
             return self
         self._absorb(other._by, other._models, other._groups, other._curve, other._score,
-                     other._pos, other._neg)
+                     other._pos, other._neg, other._extra)
         return self
 
-    def _absorb(self, by_names, models, groups, curve, score, pos, neg):
+    def _absorb(self, by_names, models, groups, curve, score, pos, neg, extra=()):
         if not self._started:
             self._by, self._models, self._groups = by_names, models, groups
             self._curve, self._score, self._pos, self._neg = curve, score, pos, neg
+            self._extra = tuple(extra)
             self._started = True
             return
         if by_names != self._by:
@@ -240,10 +269,14 @@ class Accumulator:
             cb = map_b[curve // M] * M + curve % M
         else:
             new_groups, ca, cb = self._groups, self._curve, curve
+        if len(extra) != len(self._extra) or any(
+                x.shape[1:] != y.shape[1:] for x, y in zip(extra, self._extra)):
+            raise ValueError("cannot merge states holding different bootstrap replicates")
         self._groups = new_groups
-        self._curve, self._score, self._pos, self._neg = _reduce(
+        self._curve, self._score, self._pos, self._neg, self._extra = _reduce(
             np.concatenate([ca, cb]), np.concatenate([self._score, score]),
-            np.concatenate([self._pos, pos]), np.concatenate([self._neg, neg]))
+            np.concatenate([self._pos, pos]), np.concatenate([self._neg, neg]),
+            tuple(np.concatenate([x, y]) for x, y in zip(self._extra, extra)))
 
     # ---------------------------------------------------------------- results
 

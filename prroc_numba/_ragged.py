@@ -61,6 +61,16 @@ class Batch:
     curve_group: np.ndarray
     keys: pd.DataFrame
     n_models: int
+    kept: np.ndarray | None = None  # input positions of the rows kept (None: all)
+    row_order: np.ndarray | None = None  # the sort of kept rows by group (None: none)
+
+    @property
+    def rows(self) -> np.ndarray:
+        """Input position (row id) of each label row, int64 (n_rows,); the Poisson
+        bootstrap keys its counts by it (the same for every model of a row)."""
+        ids = np.arange(self.pos.size, dtype=np.int64) if self.kept is None \
+            else self.kept.astype(np.int64)
+        return ids if self.row_order is None else ids[self.row_order]
 
     @property
     def n_curves(self) -> int:
@@ -88,6 +98,12 @@ class Batch:
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def is_dask(data) -> bool:
+    """Whether ``data`` is a Dask DataFrame (without importing dask)."""
+    return type(data).__module__.split(".")[0] in ("dask", "dask_expr") and hasattr(
+        data, "npartitions")
 
 
 def _plain(v):
@@ -300,6 +316,7 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
                 f"(first: {w[bad][0]!r}); sample weights must be finite and >= 0"
             )
     codes, key_frame = _group_codes(data, by, n)
+    kept = None
     if w is not None and not (w > 0).all():
         # zero-weight rows change no count; like scikit-learn, they add no threshold
         # either, so that zero weight is exactly the removal of the row
@@ -319,6 +336,7 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
             raise ValueError("weight is 0 for every row: there is nothing to evaluate")
         cols = [col[keep] for col in cols]
         y, w = y[keep], w[keep]
+        kept = np.flatnonzero(keep)
         n = y.shape[0]
 
     # rows sorted by group (stable: rows keep their order inside a group)
@@ -367,7 +385,8 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
     # one specialisation per kernel: Numba types read-only arrays (pandas copy-on-write
     # views) separately, so hand kernels writable ones (tests/test_specialisations.py)
     values, pos, neg = (a if a.flags.writeable else a.copy() for a in (values, pos, neg))
-    batch = Batch(values, offsets, pos, neg, group_offsets, curve_group, batch_keys, M)
+    batch = Batch(values, offsets, pos, neg, group_offsets, curve_group, batch_keys, M, kept,
+                  order)
 
     # scores must be finite; name the model and the group of the first bad one
     finite = np.isfinite(values)

@@ -27,9 +27,13 @@ from ._kernels.resample import (
     _poisson_tables,
     _segments_batch,
 )
+from ._kernels.resample_poisson import _boot_poisson, _boot_poisson_curve
 from ._kernels.sweep import _sweep_batch
 from ._methods import method_code
 from ._ragged import UndefinedMetricWarning, pack, warn_undefined
+from ._ragged import is_dask as _is_dask
+from ._resampling_kind import DOC as _RESAMPLING_DOC
+from ._resampling_kind import resolve as _resolve_resampling
 from .curves import _doc
 
 ESTIMATE, SE, CI_LOW, CI_HIGH = "estimate", "se", "ci_low", "ci_high"
@@ -55,9 +59,11 @@ _NORM = NormalDist()
 class _Plan:
     """Everything the replicate kernels need, computed once per call."""
 
-    def __init__(self, batch, stratified):
+    def __init__(self, batch, stratified, poisson=False):
         self.batch = batch
         self.stratified = bool(stratified)
+        self.poisson = bool(poisson)
+        self.rows = batch.rows if self.poisson else None
         b = batch
         (self.order, self.ps, self.ns, self.seg_offsets, self.seg_end, self.sp,
          self.sn) = _segments_batch(b.values, b.offsets, b.pos, b.neg, b.label_start)
@@ -153,7 +159,11 @@ class _Plan:
 
         def kernel(b0, b1):
             out = np.empty((C, b1 - b0))
-            if self.grouped:
+            if self.poisson:
+                _boot_poisson(self.order, self.ps, self.ns, b.offsets, self.seg_offsets,
+                              self.seg_end, b.group_offsets, self.rows, b.n_models, seed,
+                              b0, b1, code, hull, out)
+            elif self.grouped:
                 _boot_grouped(self.seg_offsets, self.sp, self.sn, curves, b.curve_group,
                               seed, b0, b1, self.stratified, code, hull, self.lp, self.ln,
                               self.tabs, out)
@@ -177,7 +187,11 @@ class _Plan:
 
         def kernel(b0, b1):
             out = np.empty((C, b1 - b0, grid.size))
-            if self.grouped:
+            if self.poisson:
+                _boot_poisson_curve(self.order, self.ps, self.ns, b.offsets, self.seg_offsets,
+                                    self.seg_end, b.group_offsets, self.rows, b.n_models,
+                                    seed, b0, b1, grid, hull, out)
+            elif self.grouped:
                 _boot_grouped_curve(self.seg_offsets, self.sp, self.sn, curves, b.curve_group,
                                     seed, b0, b1, self.stratified, grid, hull, self.lp,
                                     self.ln, self.tabs, out)
@@ -261,12 +275,19 @@ def _check_common(n_boot, level):
 
 
 def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, stratified,
-                seed, progress, pos_label, soft_labels, label_bar="bootstrap"):
+                seed, progress, pos_label, soft_labels, label_bar="bootstrap",
+                resampling=None):
     """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed)."""
     code = method_code(curve, method)
+    distributed = _is_dask(data)
+    stratified, poisson = _resolve_resampling(resampling, stratified, distributed)
+    if distributed:
+        from . import _dask
+        return _dask.replicates(data, score, label, by, weight, curve, code, bool(hull),
+                                int(n_boot), _seed(seed), pos_label, soft_labels)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
-    plan = _Plan(batch, stratified)
+    plan = _Plan(batch, stratified, poisson)
     hull = bool(hull)
     est = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start,
                       code, hull)
@@ -372,8 +393,8 @@ _BOOT_DOC = """
         Number of bootstrap replicates.
     level : float, default=0.95
         Confidence level of the intervals.
-    stratified : bool, default=True
-        Resample positives and negatives separately, keeping the class counts fixed
+    stratified : bool, default=None
+        None: True, except with ``resampling="poisson"`` (False). Resample positives and negatives separately, keeping the class counts fixed
         (pROC's default). The interval is then for the AUC at the observed prevalence:
         right for case-control data and fixed test sets. With ``stratified=False`` rows
         are resampled regardless of class, so the prevalence varies between replicates
@@ -383,7 +404,7 @@ _BOOT_DOC = """
         interval covers about 93-95% at n = 2,000 and about 95% at n = 5,000 when the
         design matches the resampling; a stratified bootstrap of data whose prevalence
         was sampled covers less (about 92-93% in ``benchmarks/coverage_study.py``).
-        Stratified resampling needs hard 0/1 labels (not soft labels).
+        Stratified resampling needs hard 0/1 labels (not soft labels).{resampling}
     seed : int, default=None
         Seed of the counter-based random streams (one per group and replicate): the
         same seed gives the same numbers whatever the thread count or chunking. None
@@ -399,9 +420,9 @@ _BOOT_DOC = """
 
 @_doc
 def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
-              hull=False, n_boot=2000, level=0.95, interval="percentile", stratified=True,
+              hull=False, n_boot=2000, level=0.95, interval="percentile", stratified=None,
               seed=None, progress=None, return_replicates=False, pos_label=None,
-              soft_labels=False):
+              soft_labels=False, resampling=None):
     """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.
 
     Each curve is sorted once; a replicate is a vector of counts over its sorted rows, so
@@ -457,9 +478,12 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
     if interval not in INTERVALS:
         raise ValueError(f"interval={interval!r} is not known; use one of {INTERVALS}")
     _check_common(n_boot, level)
+    if interval == "bca" and _is_dask(data):
+        raise ValueError("interval='bca' needs a jackknife over the rows, which Dask input "
+                         "does not offer; use interval='percentile' or 'basic'")
     batch, plan, code, est, reps, s = _replicates(
         data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
-        progress, pos_label, soft_labels)
+        progress, pos_label, soft_labels, resampling=resampling)
     n_bad = _degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
     se, lo, hi = _intervals(reps, est, level, interval, jack)
@@ -473,6 +497,8 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
     keys[ESTIMATE] = reps.ravel()
     return out, keys
 
+
+_BOOT_DOC = _BOOT_DOC.replace("{resampling}", _RESAMPLING_DOC.rstrip())
 
 bootstrap.__doc__ = bootstrap.__doc__.replace("    {boot}", _BOOT_DOC.strip("\n")).replace(
     "{{", "{").replace("}}", "}")
@@ -497,8 +523,8 @@ def _recall_grid(grid):
 
 @_doc
 def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False,
-                    n_boot=2000, level=0.95, stratified=True, seed=None, progress=None,
-                    grid=101, pos_label=None, soft_labels=False):
+                    n_boot=2000, level=0.95, stratified=None, seed=None, progress=None,
+                    grid=101, pos_label=None, soft_labels=False, resampling=None):
     """Pointwise bootstrap confidence bands of PR curves on a shared recall grid.
 
     Every replicate's PR curve (the same count resampling as :func:`bootstrap`; wide
@@ -517,13 +543,15 @@ def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False
     n_boot : int, default=2000
     level : float, default=0.95
         Pointwise confidence level (each recall separately; not a simultaneous band).
-    stratified : bool, default=True
+    stratified : bool, default=None
         Keep the class counts fixed in every replicate (see :func:`bootstrap`).
     seed : int, default=None
     progress : bool, default=None
     grid : int or array-like of float, default=101
         Number of evenly spaced recalls in [0, 1], or the recalls themselves (strictly
         increasing, in [0, 1]).
+    resampling : {"multinomial", "poisson"}, default=None
+        See :func:`bootstrap`.
 
     Returns
     -------
@@ -548,17 +576,25 @@ def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False
     """
     _check_common(n_boot, level)
     g = _recall_grid(grid)
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
-    plan = _Plan(batch, stratified)
     hull = bool(hull)
-    P, _ = batch.totals()
-    warn_undefined(batch, P <= 0, "the PR curve is undefined (no positives): NaN",
-                   stacklevel=3)
-    _, tp, fp, vo = _sweep_batch(batch.values, batch.offsets, batch.pos, batch.neg,
-                                 batch.label_start)
-    est = _grid_batch(tp, fp, vo, g, hull)
-    reps = plan.run_curve(_seed(seed), int(n_boot), g, hull, progress)
+    distributed = _is_dask(data)
+    stratified, poisson = _resolve_resampling(resampling, stratified, distributed)
+    if distributed:
+        from . import _dask
+        batch, P, est, reps = _dask.curve_replicates(
+            data, score, label, by, weight, g, hull, int(n_boot), _seed(seed), pos_label,
+            soft_labels)
+    else:
+        batch = pack(data, score=score, label=label, by=by, weight=weight,
+                     pos_label=pos_label, soft_labels=soft_labels)
+        plan = _Plan(batch, stratified, poisson)
+        P, _ = batch.totals()
+        warn_undefined(batch, P <= 0, "the PR curve is undefined (no positives): NaN",
+                       stacklevel=3)
+        _, tp, fp, vo = _sweep_batch(batch.values, batch.offsets, batch.pos, batch.neg,
+                                     batch.label_start)
+        est = _grid_batch(tp, fp, vo, g, hull)
+        reps = plan.run_curve(_seed(seed), int(n_boot), g, hull, progress)
     C, B, G = reps.shape
     flat = np.ascontiguousarray(reps.transpose(0, 2, 1)).reshape(C * G, B)
     alpha = 1.0 - level

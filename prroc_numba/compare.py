@@ -19,6 +19,7 @@ import pandas as pd
 from . import _frames as F
 from ._kernels.delong import _placements_batch
 from ._ragged import MODEL, UndefinedMetricWarning, pack, warn_undefined
+from ._ragged import is_dask as _is_dask
 from .curves import _doc
 
 _boot = importlib.import_module(".bootstrap", __package__)
@@ -200,9 +201,9 @@ def _pairs(names, baseline):
 
 @_doc
 def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
-            hull=False, n_boot=2000, level=0.95, stratified=True, seed=None, progress=None,
+            hull=False, n_boot=2000, level=0.95, stratified=None, seed=None, progress=None,
             baseline=None, adjust="holm", test="bootstrap", pos_label=None,
-            soft_labels=False):
+            soft_labels=False, resampling=None):
     """Paired comparison of the AUCs of several models scored on the same rows.
 
     Every pair of models (or every model against ``baseline``) is compared by the
@@ -268,6 +269,9 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
             "of columns (wide input) or a 2-D array"
         )
     if test == "delong":
+        if _is_dask(data):
+            raise ValueError("test='delong' needs every row in one place; for Dask input "
+                             "use test='bootstrap' (the Poisson bootstrap)")
         if curve != "roc":
             raise ValueError("test='delong' compares ROC AUCs; pass curve='roc' "
                              "(for PR curves use test='bootstrap')")
@@ -281,7 +285,7 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
     else:
         batch, _plan, _code, est, reps, _ = _boot._replicates(
             data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
-            progress, pos_label, soft_labels, label_bar="compare")
+            progress, pos_label, soft_labels, label_bar="compare", resampling=resampling)
     M = batch.n_models
     if M < 2:
         raise ValueError("compare needs at least two score columns (models)")

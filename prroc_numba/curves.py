@@ -14,7 +14,7 @@ from ._kernels import densify
 from ._kernels.hull import _hull_batch
 from ._kernels.sweep import _sweep_batch
 from ._kernels.thresholds import _counts_at_batch
-from ._ragged import pack, warn_undefined
+from ._ragged import is_dask, pack, warn_undefined
 from ._thresholds import ragged_thresholds
 
 _SHARED_PARAMS = """
@@ -137,6 +137,9 @@ def confusion(data=None, *, score, label, by=None, weight=None, thresholds=None,
     4  b        inf  0.0  0.0  2.0  2.0
     5  b        1.0  2.0  2.0  0.0  0.0
     """
+    if is_dask(data):
+        from . import _dask
+        return _dask.confusion(data, thresholds, score=score, label=label, by=by, weight=weight, pos_label=pos_label, soft_labels=soft_labels)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
     thr, tp, fp, off, Pp, Np, _, _ = _points(batch, thresholds)
@@ -190,6 +193,9 @@ def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thre
     3        1.0  1.0  1.0  2.0  2.0
     """
     _check_hull_thresholds(hull, thresholds)
+    if is_dask(data):
+        from . import _dask
+        return _dask.roc_curve(data, bool(hull), thresholds, score=score, label=label, by=by, weight=weight, pos_label=pos_label, soft_labels=soft_labels)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
     thr, tp, fp, off, Pp, Np, P, N = _points(batch, thresholds, bool(hull))
@@ -307,6 +313,10 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
         if isinstance(recall_step, bool) or not isinstance(recall_step, (int, float, np.number)) \
                 or not 0 < float(recall_step) <= 1:
             raise ValueError(f"recall_step must be a number in (0, 1], got {recall_step!r}")
+    if is_dask(data):
+        from . import _dask
+        return _dask.pr_curve(data, bool(hull), interpolate, thresholds, recall_step,
+                              score=score, label=label, by=by, weight=weight, pos_label=pos_label, soft_labels=soft_labels)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
     thr, tp, fp, off, Pp, _, P, _ = _points(batch, thresholds, bool(hull))

@@ -11,7 +11,7 @@ import numpy as np
 from . import _frames as F
 from ._kernels.area import _area_batch
 from ._methods import method_code
-from ._ragged import pack, warn_undefined
+from ._ragged import is_dask, pack, warn_undefined
 from .curves import _doc
 
 _METHODS_DOC = """
@@ -72,6 +72,9 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
     1  b  1.0
     """
     code = method_code(curve, method)
+    if is_dask(data):
+        from . import _dask
+        return _dask.auc(data, curve, method, hull, score=score, label=label, by=by, weight=weight, pos_label=pos_label, soft_labels=soft_labels)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
     out = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start,
