@@ -313,3 +313,19 @@ def precision_on_recall_grid(tp, fp, grid):
         f = fp[a] + (t - tp[a]) * (fp[b] - fp[a]) / (tp[b] - tp[a])
         out.append(t / (t + f))
     return np.array(out)
+
+
+def poisson_counts(seed, replicate, n_rows):
+    """Poisson(1) count of rows ``0 .. n_rows-1`` in ``replicate``: the documented stream
+    (:mod:`prroc_numba._kernels.poisson`'s plain functions), one row at a time."""
+    from prroc_numba._kernels.poisson import poisson_count, replicate_key
+
+    with np.errstate(over="ignore"):  # uint64 arithmetic wraps by design
+        key = replicate_key(seed, replicate)
+        return np.array([poisson_count(key, r) for r in range(n_rows)], dtype=np.float64)
+
+
+def dg_area(tp, fp):
+    """PRROC's Davis-Goadrich AUC-PR: the paper's integer-TP points, trapezoids, flat
+    start at recall 0."""
+    return trapezoid_pr(*dg_points(tp, fp))
