@@ -310,7 +310,7 @@ class Accumulator:
 
     def auc(self, *, curve="pr", method=None, hull=False):
         """Areas as :func:`~prroc_numba.auc` on all rows seen: key columns, ``auc``."""
-        from .metrics import auc
+        from .areas import auc
         rows, kw = self._weighted_rows()
         return self._finish(auc(rows, **kw, curve=curve, method=method, hull=hull))
 

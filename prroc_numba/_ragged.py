@@ -22,8 +22,23 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-MODEL = "model"
-GROUP = "group"
+from . import _schema as S
+from ._checks import positive_scalar
+from ._kernels.grid import (
+    BAD_FP,
+    BAD_TP,
+    FP_OVER,
+    OK,
+    TOTALS_VARY,
+    TP_OVER,
+    _check_points,
+    _is_sorted,
+    _with_ends_batch,
+)
+from ._schema import GROUP, MODEL
+
+#: relative tolerance for counts computed from rates (rounding in recall/precision)
+POINTS_TOL = 1e-9
 
 
 class UndefinedMetricWarning(UserWarning):
@@ -278,9 +293,46 @@ def _group_codes(data, by, n):
                 f"by column {nm!r} has {int(miss.sum())} missing values; fill them "
                 "(e.g. .fillna('missing')) or drop those rows"
             )
-    codes = frame.groupby(names, sort=True, dropna=False, observed=True).ngroup()
-    codes = codes.to_numpy(np.int64)
+    codes = _sorted_run_codes(frame, names, n)
+    if codes is None:
+        codes = frame.groupby(names, sort=True, dropna=False, observed=True).ngroup()
+        codes = codes.to_numpy(np.int64)
     return codes, frame
+
+
+def _sorted_run_codes(frame, names, n):
+    """Group codes without hashing when the rows already come grouped in ascending key
+    order (as every frame this library returns does), else None.
+
+    Categorical keys (ordered by their categories, not their values) and incomparable
+    values always take the groupby path.
+    """
+    if n < 2:
+        return None
+    cols = []
+    for nm in names:
+        col = frame[nm]
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            return None
+        cols.append(col.to_numpy())
+    change = np.zeros(n - 1, dtype=bool)
+    increasing = np.zeros(n - 1, dtype=bool)
+    equal_so_far = np.ones(n - 1, dtype=bool)
+    try:
+        for a in cols:
+            gt = a[1:] > a[:-1]
+            eq = a[1:] == a[:-1]
+            increasing |= equal_so_far & gt
+            equal_so_far &= eq
+            change |= ~eq
+    except TypeError:
+        return None
+    # every key change goes up: runs are contiguous and in sorted order
+    if not np.array_equal(change, increasing):
+        return None
+    codes = np.zeros(n, dtype=np.int64)
+    np.cumsum(change, out=codes[1:])
+    return codes
 
 
 # ---------------------------------------------------------------------------- packing
@@ -406,6 +458,295 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
             "give its rows positive weight"
         )
     return batch
+
+
+def _curve_name(key_frame, codes, c):
+    """``k1='a'`` of curve ``c`` (its first row's keys), or "the curve"."""
+    if key_frame.shape[1] == 0:
+        return "the curve"
+    return describe_row(key_frame.iloc[int(np.argmax(codes == c))])
+
+
+def _total_from_rate(count, rate, codes, n_curves, key_frame, names):
+    """Each curve's class total ``count / rate`` (``tp/recall`` or ``fp/fpr``).
+
+    The total comes from the curve's row of the largest rate; every row with a rate > 0
+    must agree with it (relative ``1e-6``). A curve whose counts are all 0 and rates all
+    NaN (0/0: the class is absent) has total 0. Any other curve without a row of rate
+    > 0 (all rows at recall 0, say) has no known total: ValueError naming it.
+    """
+    cname, rname, arg = names
+    ok = rate > 0  # NaN compares False
+    est = np.full(count.size, np.nan)
+    est[ok] = count[ok] / rate[ok]
+    order = np.lexsort((np.where(ok, rate, -1.0), codes))
+    cs = codes[order]
+    ends = np.flatnonzero(np.r_[cs[1:] != cs[:-1], True])
+    total = np.full(n_curves, np.nan)
+    total[cs[ends]] = est[order[ends]]
+    absent = np.bincount(codes, weights=(count != 0) | ~np.isnan(rate),
+                         minlength=n_curves) == 0
+    total[absent] = 0.0
+    unknown = np.isnan(total)
+    if unknown.any():
+        c = int(np.argmax(unknown))
+        raise ValueError(
+            f"the number of {cname} of {_curve_name(key_frame, codes, c)} cannot be known "
+            f"from its points: no row has {rname} > 0 (so {rname} does not fix the "
+            f"total); pass {arg}= (a number or a column name)"
+        )
+    ref = total[codes]
+    bad = ok & (np.abs(est - ref) > 1e-6 * ref)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise ValueError(
+            f"the rows of {_curve_name(key_frame, codes, int(codes[k]))} disagree on its "
+            f"number of {cname}: row {k} gives {est[k]:.10g} ({rname} {rate[k]!r}), others "
+            f"{ref[k]:.10g}; are several curves mixed under one key (check by=)? Or pass "
+            f"{arg}= explicitly"
+        )
+    return ref
+
+
+def _totals_from_rates(points, codes, key_frame, tp, fp, space):
+    """Per-row class totals (P, N) of count points, read from their rate columns.
+
+    ``P = tp / recall`` (or ``tp / tpr``), ``N = fp / fpr``; every frame that
+    :func:`~prroc_numba.pr_curve` / :func:`~prroc_numba.roc_curve` return carries
+    them. Without ``fpr`` (a PR frame) N is taken as each curve's largest FP: exact in
+    PR space up to the curve's last point (and on the whole curve when that point is at
+    recall 1: later points of recall 1 only lower the precision there); ``open_end``
+    then holds, per curve, the recall beyond which the curve is not known. In ROC space
+    the FPR axis needs N itself: taken as the largest FP for a curve that reaches
+    recall 1 (the last point of a :func:`~prroc_numba.pr_curve` sweep holds every row),
+    an error for one that does not. Returns ``(P_row, N_row, open_end or None)``.
+    """
+    cols = points.columns
+    rate_p = S.RECALL if S.RECALL in cols else S.TPR
+    rate_n = S.FPR if S.FPR in cols else None
+
+    def rate(col):
+        try:
+            return points[col].to_numpy(dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"points column {col!r} must be numeric") from None
+
+    n_curves = int(codes.max()) + 1 if codes.size else 0
+    P = _total_from_rate(tp, rate(rate_p), codes, n_curves, key_frame,
+                         ("positives", rate_p, "n_pos"))
+    if rate_n is not None:
+        N = _total_from_rate(fp, rate(rate_n), codes, n_curves, key_frame,
+                             ("negatives", rate_n, "n_neg"))
+        return P, N, None
+    n_max = np.zeros(n_curves)
+    np.maximum.at(n_max, codes, np.where(np.isfinite(fp), fp, 0.0))
+    t_max = np.zeros(n_curves)
+    np.maximum.at(t_max, codes, np.where(np.isfinite(tp), tp, 0.0))
+    P_c = np.zeros(n_curves)
+    P_c[codes] = P
+    with np.errstate(invalid="ignore", divide="ignore"):
+        reach = np.where(P_c > 0, t_max / P_c, 1.0)
+    reach = np.where(reach >= 1.0 - POINTS_TOL, 1.0, reach)
+    if space == "roc" and (reach < 1.0).any():
+        c = int(np.argmax(reach < 1.0))
+        raise ValueError(
+            f"space='roc' needs the number of negatives of {_curve_name(key_frame, codes, c)}"
+            f", which stops at recall {reach[c]:.6g}, and points has no 'fpr' column; pass "
+            "n_pos= and n_neg= (numbers or column names), or the output of roc_curve"
+        )
+    return P, n_max[codes], reach
+
+
+# -------------------------------------------------------------- packing points
+
+
+def _pr_to_counts(recall, precision, P, where):
+    """Counts of PR points; ``where(k)`` names point k in messages."""
+    bad = (recall > 0) & (precision <= 0)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise ValueError(
+            f"{where(k)}: precision 0 at recall > 0 is impossible (TP > 0 true positives "
+            "give precision > 0 for any finite number of false positives); drop the point "
+            "or give its real precision"
+        )
+    tp = recall * P
+    pos = recall > 0
+    fp = np.zeros_like(tp)
+    fp[pos] = tp[pos] * (1.0 - precision[pos]) / precision[pos]
+    return tp, fp
+
+
+
+def _frame_column(points, spec, arg):
+    """Per-row float64 values of ``spec``: None, a scalar, or a column name."""
+    if spec is None:
+        return None
+    if isinstance(spec, str):
+        if spec not in points.columns:
+            raise ValueError(f"{arg}={spec!r} is not a column of points")
+        return points[spec].to_numpy(dtype=np.float64)
+    return np.full(len(points), positive_scalar(spec, arg))
+
+
+def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
+    """Validate a tidy frame of many curves' points and lay them out as ragged counts.
+
+    Returns ``(tp, fp, offsets, keys, P, N, open_end)``: per curve the origin, the
+    points sorted by (TP, FP), and the end ``(P, N)``; keys one row per curve (sorted
+    key order). Class totals come from ``n_pos``/``n_neg``/``pos_neg_ratio``, else from
+    the rate columns next to ``tp``/``fp`` (:func:`_totals_from_rates`); ``open_end``
+    is None, or per curve the recall beyond which it is unknown (N not known).
+    """
+    if not isinstance(points, pd.DataFrame):
+        raise TypeError(f"points must be a pandas DataFrame (e.g. the output of pr_curve), "
+                        f"got {type(points).__name__}")
+    if space not in ("pr", "roc"):
+        raise ValueError(f"space={space!r} is not known; use 'pr' or 'roc'")
+    n = len(points)
+    if n == 0:
+        raise ValueError("points is empty; pass a frame with at least one point per curve")
+    if isinstance(by, (list, tuple)) and len(by) == 0:
+        by = None
+    if by is not None and not (isinstance(by, str) or all(isinstance(b, str) for b in by)):
+        raise TypeError("by must be a column name or a list of column names of points")
+    cols = set(points.columns)
+    if {S.TP, S.FP} <= cols:
+        kind = "counts"
+    elif {S.RECALL, S.PRECISION} <= cols:
+        kind = "pr"
+    elif {S.FPR, S.TPR} <= cols:
+        kind = "roc"
+    else:
+        raise ValueError(
+            "points needs columns 'tp' and 'fp' (counts, as pr_curve/roc_curve return), or "
+            "'recall' and 'precision', or 'fpr' and 'tpr'; it has "
+            f"{', '.join(map(repr, list(points.columns)[:20]))}"
+        )
+    Pcol = _frame_column(points, n_pos, "n_pos")
+    Ncol = _frame_column(points, n_neg, "n_neg")
+    Rcol = _frame_column(points, pos_neg_ratio, "pos_neg_ratio")
+    if Rcol is not None and (Pcol is not None or Ncol is not None):
+        raise ValueError("pass either n_pos= and n_neg= or pos_neg_ratio=, not both")
+    if (Pcol is None) != (Ncol is None):
+        raise ValueError("pass both n_pos= and n_neg= (or pos_neg_ratio=)")
+    if Rcol is not None:
+        Pcol, Ncol = Rcol, np.ones(n)
+    for a, arg in ((Pcol, "n_pos"), (Ncol, "n_neg")):
+        if a is not None and (~np.isfinite(a) | (a <= 0)).any():
+            raise ValueError(f"{arg} must be finite and > 0 on every row")
+
+    if by is None:
+        codes, key_frame = np.zeros(n, dtype=np.int64), pd.DataFrame(index=range(n))
+    else:
+        codes, key_frame = _group_codes(points, by, n)
+
+    def num(col, check=True):
+        try:
+            a = points[col].to_numpy(dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"points column {col!r} must be numeric") from None
+        if not check:  # the packing kernel checks counts
+            return a
+        bad = ~np.isfinite(a) | (a < 0)
+        if bad.any():
+            k = int(np.argmax(bad))
+            raise ValueError(f"points column {col!r} must be finite and >= 0; row {k} has "
+                             f"{a[k]!r}")
+        return a
+
+    def where(k):
+        keys = "" if by is None else ", ".join(
+            f"{c}={_plain(key_frame[c].iloc[k])!r}" for c in key_frame.columns) + ", "
+        return f"row {k} ({keys}" + ", ".join(
+            f"{c}={_plain(points[c].iloc[k])!r}" for c in cols_used) + ")"
+
+    open_end = None
+    totals_unknown = False
+    if kind == "counts":
+        cols_used = [S.TP, S.FP]
+        tp, fp = num(S.TP, check=False), num(S.FP, check=False)
+        if Pcol is None and (S.RECALL in cols or S.TPR in cols):
+            Pcol, Ncol, open_end = _totals_from_rates(points, codes, key_frame, tp, fp, space)
+        totals_unknown = Pcol is None
+    else:
+        cols_used = [S.RECALL, S.PRECISION] if kind == "pr" else [S.FPR, S.TPR]
+        x, y = num(cols_used[0]), num(cols_used[1])
+        for a, c in ((x, cols_used[0]), (y, cols_used[1])):
+            if (a > 1).any():
+                k = int(np.argmax(a > 1))
+                raise ValueError(f"points column {c!r} must be in [0, 1]; {where(k)}")
+        needs_counts = kind == "pr" or space == "pr"
+        if Pcol is None:
+            if needs_counts:
+                raise ValueError(
+                    f"points given as {cols_used[0]}/{cols_used[1]} need the class balance "
+                    f"for space={space!r}: pass n_pos= and n_neg= or pos_neg_ratio= (numbers "
+                    "or column names), or give 'tp' and 'fp' columns"
+                )
+            Pcol, Ncol = np.ones(n), np.ones(n)
+        if kind == "pr":
+            tp, fp = _pr_to_counts(x, y, Pcol, where)
+        else:
+            tp, fp = y * Pcol, x * Ncol
+
+    # writable and contiguous: pandas hands out read-only views, a second kernel
+    # specialisation (tests/test_specialisations.py)
+    tp, fp = (np.require(a, np.float64, ["C", "W"]) for a in (tp, fp))
+    # rows ordered by (curve, TP, FP): pr_curve output already is, so no sort then
+    if _is_sorted(codes, tp, fp):
+        order = None
+    else:
+        order = np.lexsort((fp, tp, codes))
+        codes, tp, fp = codes[order], tp[order], fp[order]
+        if Pcol is not None:
+            Pcol, Ncol = Pcol[order], Ncol[order]
+    counts = np.bincount(codes)
+    starts = np.zeros(counts.size + 1, dtype=np.int64)
+    np.cumsum(counts, out=starts[1:])
+    empty = np.empty(0)
+    status, row, P, N, complete = _check_points(
+        starts, tp, fp, empty if Pcol is None else Pcol, empty if Ncol is None else Ncol, POINTS_TOL)
+
+    def orig(i):
+        return int(i) if order is None else int(order[i])
+
+    if status != OK:
+        k = orig(row)
+        c = int(np.searchsorted(starts, row, side="right") - 1)
+        if status in (BAD_TP, BAD_FP):
+            col = S.TP if status == BAD_TP else S.FP
+            raise ValueError(f"points column {col!r} must be finite and >= 0; {where(k)}")
+        if status == TOTALS_VARY:
+            raise ValueError(f"class counts differ between rows of one curve ({where(k)}); "
+                             "n_pos/n_neg/pos_neg_ratio must be constant within a curve")
+        if status == TP_OVER:
+            raise ValueError(f"{where(k)} has more true positives than the curve's "
+                             f"n_pos={P[c]:g}")
+        if status == FP_OVER:
+            raise ValueError(f"{where(k)} implies more false positives than the curve's "
+                             f"n_neg={N[c]:g}: its precision is below what the class balance "
+                             "allows at that recall")
+        raise ValueError(
+            f"points of one curve are not one ranking: {where(k)} has more true positives "
+            f"but fewer false positives than {where(orig(row - 1))}; FP must not decrease "
+            "as TP grows (check the by= columns: does each key identify one curve?)"
+        )
+    if totals_unknown:  # the points are valid, but P and N are not known
+        raise ValueError(
+            "points has 'tp' and 'fp' columns but no 'recall' (or 'tpr') column, so the "
+            "class totals of each curve are unknown (the largest tp is not P when a curve "
+            "stops short of recall 1); pass n_pos= and n_neg= (numbers or column names), "
+            "or keep the 'recall'/'fpr' columns that pr_curve/roc_curve return"
+        )
+    if complete:  # every curve runs from the origin to (P, N): use the input as it is
+        T, Fp, off = tp, fp, starts
+    else:
+        T, Fp, off = _with_ends_batch(starts, tp, fp, P, N)
+    first = starts[:-1] if order is None else order[starts[:-1]]
+    keys = (key_frame.iloc[first].reset_index(drop=True) if by is not None
+            else pd.DataFrame(index=range(1)))
+    return T, Fp, off, keys, P, N, open_end
 
 
 def warn_undefined(batch: Batch, bad: np.ndarray, what: str, stacklevel: int = 3) -> None:

@@ -13,18 +13,6 @@ from __future__ import annotations
 
 RESAMPLINGS = ("multinomial", "poisson")
 
-DOC = """
-    resampling : {"multinomial", "poisson"}, default=None
-        ``"multinomial"`` (None in memory): n rows drawn with replacement (per class
-        when stratified). ``"poisson"``: the Poisson bootstrap -- every row gets an
-        independent Poisson(1) count, a pure function of (seed, replicate, the row's
-        position in the input), so all models of a row get the same count (paired) and
-        a Dask frame (None there: the only choice) gives exactly the replicates of
-        the same rows in memory. It is unstratified: the prevalence varies between
-        replicates as with ``stratified=False``; asking for ``stratified=True`` with it
-        is an error."""
-
-
 def resolve(resampling, stratified, distributed=False):
     """Return ``(stratified, poisson)`` as bools, or raise a ValueError saying why."""
     if resampling is None:

@@ -10,55 +10,14 @@ from __future__ import annotations
 import numpy as np
 
 from . import _frames as F
+from . import _schema as S
+from ._docs import fill_doc
 from ._kernels import densify
 from ._kernels.hull import _hull_batch
 from ._kernels.sweep import _sweep_batch
 from ._kernels.thresholds import _counts_at_batch
 from ._ragged import is_dask, pack, warn_undefined
 from ._thresholds import ragged_thresholds
-
-_SHARED_PARAMS = """
-    data : DataFrame or None, default=None
-        Table holding the columns named by ``score``, ``label``, ``by`` and ``weight``;
-        None when arrays are passed directly.
-    score : str, list of str, or array-like of shape (n_samples,) or (n_samples, n_models)
-        Score column; a list of columns (wide input: one model per column, output gets
-        a ``model`` column); or arrays (2-D: one model per column). Higher scores mean
-        "more positive"; a row is predicted positive when ``score >= threshold``.
-    label : str or array-like of shape (n_samples,)
-        Binary labels: 0/1, -1/1, bool, or any two values with ``pos_label=``;
-        fractional values in [0, 1] only with ``soft_labels=True``.
-    by : str, list of str, or array-like, default=None
-        Grouping column(s) (long input): one curve per group, keys in sorted order.
-    weight : str or array-like of shape (n_samples,), default=None
-        Non-negative sample weights. Rows of weight 0 are ignored, as in scikit-learn:
-        they add no threshold, so zero weight is exactly the removal of the row.
-    pos_label : scalar, default=None
-        The value of ``label`` that marks a positive.
-    soft_labels : bool, default=False
-        Read ``label`` as P(positive) in [0, 1]: a row adds ``weight*label`` to the
-        positives and ``weight*(1-label)`` to the negatives (PRROC's soft labels)."""
-
-
-def _doc(f):
-    f.__doc__ = f.__doc__.replace("    {shared}", _SHARED_PARAMS.strip("\n")).replace(
-        "    {thresholds}", _THRESHOLDS_DOC.strip("\n"))
-    return f
-
-
-_THRESHOLDS_DOC = """
-    thresholds : array-like or DataFrame, default=None
-        Evaluate at exactly these thresholds instead of every distinct score (a row is
-        predicted positive when ``score >= threshold``; ``+inf`` gives the origin,
-        ``-inf`` every row). An array gives the same thresholds to every curve; a
-        DataFrame with the key columns (``by`` columns and/or ``model``) and
-        ``threshold`` gives each curve its own, e.g. the output of
-        ``roc_curve(tuning, ..., hull=True)``: the paper's tuning-set method (Davis &
-        Goadrich 2006, end of section 3) -- pick the hull thresholds on tuning data,
-        apply them to test data. Such a frame may also hold our curve columns
-        (``fpr``, ``tp``, ...); it must cover every curve of the data and no others.
-        Each curve's thresholds come out in descending order; nothing is added (the
-        curve ends at the lowest threshold given)."""
 
 
 def _points(batch, thresholds, hull=False):
@@ -91,7 +50,7 @@ def _check_hull_thresholds(hull, thresholds):
         )
 
 
-@_doc
+@fill_doc
 def confusion(data=None, *, score, label, by=None, weight=None, thresholds=None,
               pos_label=None, soft_labels=False):
     """Confusion matrix at every distinct score, for many curves at once.
@@ -139,16 +98,17 @@ def confusion(data=None, *, score, label, by=None, weight=None, thresholds=None,
     """
     if is_dask(data):
         from . import _dask
-        return _dask.confusion(data, thresholds, score=score, label=label, by=by, weight=weight, pos_label=pos_label, soft_labels=soft_labels)
+        return _dask.confusion(data, thresholds, score=score, label=label, by=by,
+            weight=weight, pos_label=pos_label, soft_labels=soft_labels)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
     thr, tp, fp, off, Pp, Np, _, _ = _points(batch, thresholds)
     return F.points_frame(batch.keys, off, {
-        F.THRESHOLD: thr, F.TP: tp, F.FP: fp, F.FN: Pp - tp, F.TN: Np - fp,
+        S.THRESHOLD: thr, S.TP: tp, S.FP: fp, S.FN: Pp - tp, S.TN: Np - fp,
     })
 
 
-@_doc
+@fill_doc
 def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thresholds=None,
               pos_label=None, soft_labels=False):
     """ROC curves (every distinct threshold, or their convex hull) for many curves at once.
@@ -195,7 +155,8 @@ def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thre
     _check_hull_thresholds(hull, thresholds)
     if is_dask(data):
         from . import _dask
-        return _dask.roc_curve(data, bool(hull), thresholds, score=score, label=label, by=by, weight=weight, pos_label=pos_label, soft_labels=soft_labels)
+        return _dask.roc_curve(data, bool(hull), thresholds, score=score, label=label, by=by,
+            weight=weight, pos_label=pos_label, soft_labels=soft_labels)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
     thr, tp, fp, off, Pp, Np, P, N = _points(batch, thresholds, bool(hull))
@@ -204,14 +165,14 @@ def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thre
         fpr = np.where(Np > 0, fp / Np, np.nan)
         tpr = np.where(Pp > 0, tp / Pp, np.nan)
     return F.points_frame(batch.keys, off, {
-        F.THRESHOLD: thr, F.FPR: fpr, F.TPR: tpr, F.TP: tp, F.FP: fp,
+        S.THRESHOLD: thr, S.FPR: fpr, S.TPR: tpr, S.TP: tp, S.FP: fp,
     })
 
 
 _INTERPOLATE = {"dg": densify.DG, "continuous": densify.CONTINUOUS}
 
 
-@_doc
+@fill_doc
 def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, interpolate=None,
              thresholds=None, pos_label=None, soft_labels=False, recall_step=None):
     """Precision-recall curves for many curves at once: raw, achievable, interpolated.
@@ -316,7 +277,8 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
     if is_dask(data):
         from . import _dask
         return _dask.pr_curve(data, bool(hull), interpolate, thresholds, recall_step,
-                              score=score, label=label, by=by, weight=weight, pos_label=pos_label, soft_labels=soft_labels)
+                              score=score, label=label, by=by,
+            weight=weight, pos_label=pos_label, soft_labels=soft_labels)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
     thr, tp, fp, off, Pp, _, P, _ = _points(batch, thresholds, bool(hull))
@@ -335,7 +297,7 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
     else:
         precision = _raw_precision(tp, fp, off)
     return F.points_frame(batch.keys, off, {
-        F.THRESHOLD: thr, F.RECALL: recall, F.PRECISION: precision, F.TP: tp, F.FP: fp,
+        S.THRESHOLD: thr, S.RECALL: recall, S.PRECISION: precision, S.TP: tp, S.FP: fp,
     })
 
 

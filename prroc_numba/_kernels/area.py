@@ -5,7 +5,7 @@ origin first, as :func:`.sweep._sweep_one` gives them, or a subset such as the h
 vertices) and returns a float. ``P = tp[-1]``, ``N = fp[-1]``. They return NaN when the
 area is undefined (ROC without positives or negatives, PR without positives).
 
-Estimator codes (shared with the public layer, see ``prroc_numba._methods``):
+Estimator codes (shared with the public layer, see ``prroc_numba._checks``):
 
 =====================  ==========================================================
 ``AP``                 average precision, step sum ``sum (R_i - R_{i-1}) P_i``

@@ -150,6 +150,19 @@ def _tpr_at_fpr(tp, fp, fpr_grid, out):
 
 
 @jit
+def _precision_on_grid(tp, fp, grid, out, hull):
+    """Precision on ``grid`` of one curve's vertices (``hull=True``: of its achievable
+    PR curve), written into ``out`` (the replicate kernels' entry). Not through
+    :func:`_interp_one`: a constant ``space_roc`` would compile that a second time,
+    typed as a literal."""
+    if hull:
+        idx = _hull_indices(tp, fp)
+        _precision_at_recall(tp[idx], fp[idx], grid, out)
+    else:
+        _precision_at_recall(tp, fp, grid, out)
+
+
+@jit
 def _interp_one(tp, fp, grid, out, space_roc, hull):
     """One curve onto ``grid``: PR (``space_roc`` False) or ROC, optionally on the hull."""
     if hull:

@@ -39,7 +39,7 @@ from numba import prange
 
 from .._numba import jit
 from .area import _area_of_sweep
-from .curve_grid import _precision_on_grid
+from .grid import _precision_on_grid
 from .layout import _offsets_from_counts
 from .rng import _GAMMA, _S11, _TWO_M53, _binomial, _index, _mix64, _stream, _uniform
 from .sort import _argsort_desc
@@ -639,21 +639,6 @@ def _boot_paired_curve(slot_order, ps, ns, offsets, seg_offsets, seg_end, strata
 
 
 @jit(parallel=True)
-def _area_with_counts(order, ps, ns, offsets, seg_offsets, seg_end, label_start, cnt,
-                      method, hull):
-    """Area of every curve when label row ``r`` carries multiplicity ``cnt[r]``."""
-    n_curves = offsets.size - 1
-    out = np.empty(n_curves)
-    for c in prange(n_curves):
-        a = offsets[c]
-        b = offsets[c + 1]
-        ls = label_start[c]
-        out[c] = _walk_area(order[a:b], seg_end[seg_offsets[c]:seg_offsets[c + 1]],
-                            ps[a:b], ns[a:b], cnt[ls:ls + b - a], method, hull)
-    return out
-
-
-@jit(parallel=True)
 def _jackknife_group(order, ps, ns, offsets, seg_offsets, seg_end, first_curve, n_models,
                      block, n_blocks, method, hull):
     """Delete-a-block jackknife of the ``n_models`` curves of one group.
@@ -675,31 +660,3 @@ def _jackknife_group(order, ps, ns, offsets, seg_offsets, seg_end, first_curve, 
             out[j, mdl] = _walk_area(order[u:v], seg_end[seg_offsets[c]:seg_offsets[c + 1]],
                                      ps[u:v], ns[u:v], cnt, method, hull)
     return out
-
-
-@jit
-def _grouped_counts_one(seg_offsets, sp, sn, c, group, seed, b, stratified, lp, ln, tabs):
-    """The segment counts that :func:`_boot_grouped` draws for one replicate (tests)."""
-    s0 = seg_offsets[c]
-    s1 = seg_offsets[c + 1]
-    P = 0.0
-    N = 0.0
-    for s in range(s0, s1):
-        P += sp[s]
-        N += sn[s]
-    xp = np.empty(s1 - s0, dtype=np.int64)
-    xn = np.empty(s1 - s0, dtype=np.int64)
-    st = _stream(seed, group, b)
-    _draw_segment_counts(st, sp[s0:s1], sn[s0:s1], P, N, stratified, xp, xn, lp[s0:s1],
-                         ln[s0:s1], tabs[0], tabs[1], tabs[2], tabs[3])
-    return xp, xn
-
-
-@jit
-def _paired_counts_one(strata_offsets, n_strata, g, seed, b):
-    """The slot-count vector that :func:`_boot_paired` draws for one replicate (tests)."""
-    n_slots = strata_offsets[(g + 1) * n_strata] - strata_offsets[g * n_strata]
-    cnt = np.zeros(n_slots + 1)
-    st = _stream(seed, g, b)
-    _fill_slot_counts(st, strata_offsets, n_strata, g, cnt)
-    return cnt

@@ -25,7 +25,7 @@ from numba import prange
 
 from .._numba import jit
 from .area import _area_of_sweep
-from .curve_grid import _precision_on_grid
+from .grid import _precision_on_grid
 from .poisson import poisson_count_cpu, replicate_key_cpu
 from .resample import _walk_area, _walk_vertices
 

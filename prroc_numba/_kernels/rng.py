@@ -164,23 +164,3 @@ def _binomial(st, n, p):
     else:
         x = _binomial_btrs(st, n, pp)
     return n - x if flip else x
-
-
-@jit
-def _binomial_many(seed, n, p, size):
-    """``size`` draws from one stream (for tests of the sampler)."""
-    st = _stream(seed, 0, 0)
-    out = np.empty(size, dtype=np.int64)
-    for i in range(size):
-        out[i] = _binomial(st, n, p)
-    return out
-
-
-@jit
-def _uniform_many(seed, group, replicate, size):
-    """``size`` uniforms from one stream (for tests)."""
-    st = _stream(seed, group, replicate)
-    out = np.empty(size)
-    for i in range(size):
-        out[i] = _uniform(st)
-    return out

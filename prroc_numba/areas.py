@@ -1,7 +1,7 @@
 """Areas under ROC and PR curves, one row per curve (or one float).
 
 The estimators themselves live in :mod:`prroc_numba._kernels.area`; this module checks
-the names (:mod:`prroc_numba._methods`) and runs the fused sort + sweep + area kernel.
+the names (:mod:`prroc_numba._checks`) and runs the fused sort + sweep + area kernel.
 """
 
 from __future__ import annotations
@@ -9,42 +9,14 @@ from __future__ import annotations
 import numpy as np
 
 from . import _frames as F
+from . import _schema as S
+from ._checks import method_code
+from ._docs import fill_doc
 from ._kernels.area import _area_batch
-from ._methods import method_code
 from ._ragged import is_dask, pack, warn_undefined
-from .curves import _doc
-
-_METHODS_DOC = """
-    curve : {"pr", "roc"}, default="pr"
-    method : str, default=None
-        For ``curve="pr"``: ``"dg"`` (default) -- Davis & Goadrich: one point per
-        integer TP between vertices, trapezoids, flat start at recall 0 from the first
-        point's precision (PRROC's ``auc.davis.goadrich``; equals the AUCCalculator jar
-        when the top score block holds a positive -- when it holds only negatives the
-        jar drops those points and we follow PRROC, starting at precision 0);
-        ``"integral"`` -- the exact area under the same count-interpolated curve
-        (PRROC's ``auc.integral``; exact for weights and soft labels); ``"ap"`` --
-        average precision, the step sum (scikit-learn's ``average_precision_score``);
-        ``"trapezoid"`` -- straight lines in PR space through scikit-learn's
-        ``precision_recall_curve`` points: over-optimistic (Davis & Goadrich 2006,
-        section 4), offered only to compare. For non-integer TP steps (weights, soft
-        labels) ``"dg"`` takes unit TP steps and then the next vertex (PRROC has no DG
-        there); prefer ``"integral"``. For ``curve="roc"``: ``"trapezoid"`` (default;
-        tied scores count half, equal to the Mann-Whitney statistic).
-    hull : bool, default=False
-        Area under the ROC convex hull (ROC) or under the achievable PR curve (PR,
-        Davis & Goadrich 2006, Corollary 3.1: the hull's vertices mapped to PR space),
-        with the same estimator applied to the hull vertices (see
-        :func:`~prroc_numba.roc_curve` and :func:`~prroc_numba.pr_curve` with
-        ``hull=True`` for the vertices). ``method="integral"`` is then the exact area
-        under the achievable curve, ``"dg"`` the paper's algorithm (hull, then integer-TP
-        interpolation, then trapezoids). A top block of negatives is never a hull
-        vertex, so every hull estimator starts flat at the first vertex's precision. The
-        hull is picked on the data it is measured on (optimistic); for the paper's
-        tuning-set method pass tuning-hull thresholds to the curve functions."""
 
 
-@_doc
+@fill_doc
 def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=None, hull=False,
         pos_label=None, soft_labels=False):
     """Area under the PR or ROC curve of many curves at once.
@@ -74,7 +46,8 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
     code = method_code(curve, method)
     if is_dask(data):
         from . import _dask
-        return _dask.auc(data, curve, method, hull, score=score, label=label, by=by, weight=weight, pos_label=pos_label, soft_labels=soft_labels)
+        return _dask.auc(data, curve, method, hull, score=score, label=label, by=by,
+            weight=weight, pos_label=pos_label, soft_labels=soft_labels)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
     out = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start,
@@ -83,10 +56,8 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
     warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
                    + (" or no negatives)" if curve == "roc" else ")") + ": NaN")
-    return F.curves_frame(batch.keys, {F.AUC: out})
+    return F.curves_frame(batch.keys, {S.AUC: out})
 
-
-auc.__doc__ = auc.__doc__.replace("    {methods}", _METHODS_DOC.strip("\n"))
 
 
 def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label):
@@ -97,7 +68,7 @@ def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label):
         )
     frame = auc(score=s, label=y_true, weight=sample_weight, curve=curve, method=method,
                 hull=hull, pos_label=pos_label)
-    return float(frame[F.AUC].iloc[0])
+    return float(frame[S.AUC].iloc[0])
 
 
 def auc_pr(y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_label=None):

@@ -1,9 +1,12 @@
-"""Bootstrap confidence intervals for AUC-PR / AUC-ROC of many curves at once.
+"""The resampling engine behind :func:`~prroc_numba.bootstrap`,
+:func:`~prroc_numba.bootstrap_curve` and :func:`~prroc_numba.compare`.
 
-The work is done by :mod:`prroc_numba._kernels.resample`: every curve is sorted once; a
-replicate is a vector of counts over the sorted rows (or over its tied blocks), drawn
-from a counter-based random stream per ``(seed, group, replicate)``. Replicates run in
-chunks so a progress bar can advance and Ctrl-C stops between chunks.
+:class:`_Plan` sorts every curve once and lays out what the replicate kernels of
+:mod:`prroc_numba._kernels.resample` need; a replicate is a vector of counts over the
+sorted rows (or over its tied blocks), drawn from a counter-based random stream per
+``(seed, group, replicate)``. Replicates run in chunks so a progress bar can advance and
+Ctrl-C stops between chunks. The intervals (percentile, basic, BCa) and their
+quantiles live here too.
 """
 
 from __future__ import annotations
@@ -14,9 +17,8 @@ from statistics import NormalDist
 
 import numpy as np
 
-from . import _frames as F
+from ._checks import check_seed, method_code
 from ._kernels.area import _area_batch
-from ._kernels.curve_grid import _grid_batch
 from ._kernels.resample import (
     POISSON_MAX,
     _boot_grouped,
@@ -28,19 +30,9 @@ from ._kernels.resample import (
     _segments_batch,
 )
 from ._kernels.resample_poisson import _boot_poisson, _boot_poisson_curve
-from ._kernels.sweep import _sweep_batch
-from ._methods import method_code
 from ._ragged import UndefinedMetricWarning, pack, warn_undefined
 from ._ragged import is_dask as _is_dask
-from ._resampling_kind import DOC as _RESAMPLING_DOC
 from ._resampling_kind import resolve as _resolve_resampling
-from .curves import _doc
-
-ESTIMATE, SE, CI_LOW, CI_HIGH = "estimate", "se", "ci_low", "ci_high"
-N_DEGENERATE = "n_degenerate"
-REPLICATE = "replicate"
-
-INTERVALS = ("percentile", "basic", "bca")
 
 #: replicates per chunk are sized so a chunk does about this many row visits
 _CHUNK_WORK = 2e7
@@ -257,21 +249,10 @@ def _cell_tables(sp, sn, grouped):
 
 def _seed(seed):
     """Map ``seed`` (None or int) to a non-negative int63 for the kernels."""
-    if seed is not None and (isinstance(seed, (bool, np.bool_))
-                             or not isinstance(seed, (int, np.integer))):
-        raise TypeError(f"seed must be None or an int, got {type(seed).__name__}")
-    if seed is not None and seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed}")
+    check_seed(seed)
     state = np.random.SeedSequence(None if seed is None else int(seed)).generate_state(
         2, np.uint32)
     return int((int(state[0]) << 31) ^ int(state[1]))
-
-
-def _check_common(n_boot, level):
-    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 2:
-        raise ValueError(f"n_boot must be an int >= 2, got {n_boot!r}")
-    if not isinstance(level, (float, int, np.floating)) or not 0.0 < level < 1.0:
-        raise ValueError(f"level must be in (0, 1), e.g. 0.95, got {level!r}")
 
 
 def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, stratified,
@@ -380,233 +361,3 @@ def _acceleration(theta):
     if s2 <= 0:
         return 0.0
     return float(np.sum(d ** 3) / (6.0 * s2 ** 1.5))
-
-
-_BOOT_DOC = """
-    curve : {"pr", "roc"}, default="pr"
-    method : str, default=None
-        AUC estimator (see :func:`prroc_numba.auc`): for PR ``"dg"`` (default),
-        ``"integral"``, ``"ap"``, ``"trapezoid"``; for ROC ``"trapezoid"``.
-    hull : bool, default=False
-        Area under the ROC convex hull / achievable PR curve of each replicate.
-    n_boot : int, default=2000
-        Number of bootstrap replicates.
-    level : float, default=0.95
-        Confidence level of the intervals.
-    stratified : bool, default=None
-        None: True, except with ``resampling="poisson"`` (False). Resample positives and negatives separately, keeping the class counts fixed
-        (pROC's default). The interval is then for the AUC at the observed prevalence:
-        right for case-control data and fixed test sets. With ``stratified=False`` rows
-        are resampled regardless of class, so the prevalence varies between replicates
-        and the interval also carries the sampling variance of the prevalence (right
-        when the prevalence itself was sampled). AUC-PR depends on the prevalence, so
-        the two differ. On binormal data with a known population AUC-PR, the percentile
-        interval covers about 93-95% at n = 2,000 and about 95% at n = 5,000 when the
-        design matches the resampling; a stratified bootstrap of data whose prevalence
-        was sampled covers less (about 92-93% in ``benchmarks/coverage_study.py``).
-        Stratified resampling needs hard 0/1 labels (not soft labels).{resampling}
-    seed : int, default=None
-        Seed of the counter-based random streams (one per group and replicate): the
-        same seed gives the same numbers whatever the thread count or chunking. None
-        draws fresh entropy.
-    progress : bool, default=None
-        Show a tqdm progress bar (if tqdm is installed). None: only for long runs when
-        stderr is a terminal. Ctrl-C stops between chunks of replicates.
-    pos_label : scalar, default=None
-        The value of ``label`` that marks a positive.
-    soft_labels : bool, default=False
-        Read ``label`` as P(positive) (needs ``stratified=False``)."""
-
-
-@_doc
-def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
-              hull=False, n_boot=2000, level=0.95, interval="percentile", stratified=None,
-              seed=None, progress=None, return_replicates=False, pos_label=None,
-              soft_labels=False, resampling=None):
-    """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.
-
-    Each curve is sorted once; a replicate is a vector of counts over its sorted rows, so
-    no replicate is ever re-sorted and memory stays O(rows), never O(n_boot x rows).
-    Wide input (several score columns) is resampled **paired**: in every replicate all
-    models of a group see the same resampled rows. Long input (``by=``) resamples each
-    group on its own.
-
-    Parameters
-    ----------
-    {shared}
-    {boot}
-    interval : {"percentile", "basic", "bca"}, default="percentile"
-        ``"percentile"``: the ``(1-level)/2`` and ``(1+level)/2`` quantiles of the
-        replicates. ``"basic"``: the percentile interval reflected about the estimate
-        (``2*estimate - q_high``, ``2*estimate - q_low``). ``"bca"``: bias-corrected and
-        accelerated (Efron 1987); the bias correction ``z0`` comes from the share of
-        replicates below the estimate (ties count half, clipped to
-        ``[1/(2B), 1 - 1/(2B)]``), the acceleration from a jackknife of the estimate:
-        delete-one up to 2,000 rows per group, and at larger N a delete-a-block
-        jackknife over 500 random blocks (each class spread evenly over the blocks),
-        which costs 500 passes over the rows instead of N.
-    return_replicates : bool, default=False
-        Also return the replicate values as a tidy frame.
-
-    Returns
-    -------
-    DataFrame, or (DataFrame, DataFrame) with ``return_replicates=True``
-        Key columns, then ``estimate`` (the AUC of the data), ``se`` (standard deviation
-        of the replicates), ``ci_low``, ``ci_high`` and ``n_degenerate``: one row per
-        curve. The replicates frame has the key columns, ``replicate`` and
-        ``estimate``.
-
-        Degenerate replicates -- a resample with no positives (PR, ROC) or no negatives
-        (ROC), possible only with ``stratified=False`` -- have no AUC: they are left out
-        of ``se`` and of the interval (as pROC does), counted in ``n_degenerate``, NaN in
-        the replicates frame, and an :class:`~prroc_numba.UndefinedMetricWarning` says
-        how many. A curve whose data has no positives gets NaN throughout (warned).
-
-    Examples
-    --------
-    >>> import numpy as np, pandas as pd, prroc_numba as prn
-    >>> rng = np.random.default_rng(0)
-    >>> y = rng.random(2000) < 0.1
-    >>> df = pd.DataFrame({{"y": y, "m1": y + rng.normal(size=2000),
-    ...                    "m2": 0.5 * y + rng.normal(size=2000)}})
-    >>> res = prn.bootstrap(df, score=["m1", "m2"], label="y", n_boot=500, seed=0)
-    >>> list(res.columns)
-    ['model', 'estimate', 'se', 'ci_low', 'ci_high', 'n_degenerate']
-    >>> bool((res.ci_low < res.estimate).all() and (res.estimate < res.ci_high).all())
-    True
-    """
-    if interval not in INTERVALS:
-        raise ValueError(f"interval={interval!r} is not known; use one of {INTERVALS}")
-    _check_common(n_boot, level)
-    if interval == "bca" and _is_dask(data):
-        raise ValueError("interval='bca' needs a jackknife over the rows, which Dask input "
-                         "does not offer; use interval='percentile' or 'basic'")
-    batch, plan, code, est, reps, s = _replicates(
-        data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
-        progress, pos_label, soft_labels, resampling=resampling)
-    n_bad = _degenerate(batch, est, reps, n_boot)
-    jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
-    se, lo, hi = _intervals(reps, est, level, interval, jack)
-    out = F.curves_frame(batch.keys, {ESTIMATE: est, SE: se, CI_LOW: lo, CI_HIGH: hi,
-                                      N_DEGENERATE: n_bad.astype(np.int64)})
-    if not return_replicates:
-        return out
-    C, B = reps.shape
-    keys = batch.keys.iloc[np.repeat(np.arange(C), B)].reset_index(drop=True)
-    keys[REPLICATE] = np.tile(np.arange(B, dtype=np.int64), C)
-    keys[ESTIMATE] = reps.ravel()
-    return out, keys
-
-
-_BOOT_DOC = _BOOT_DOC.replace("{resampling}", _RESAMPLING_DOC.rstrip())
-
-bootstrap.__doc__ = bootstrap.__doc__.replace("    {boot}", _BOOT_DOC.strip("\n")).replace(
-    "{{", "{").replace("}}", "}")
-
-
-def _recall_grid(grid):
-    if isinstance(grid, (bool, np.bool_)):
-        raise TypeError("grid must be an int (number of recall points) or an array of recalls")
-    if isinstance(grid, (int, np.integer)):
-        if grid < 2:
-            raise ValueError(f"grid={grid} points is too few; use at least 2 (e.g. 101)")
-        return np.linspace(0.0, 1.0, int(grid))
-    g = np.asarray(grid, dtype=np.float64)
-    if g.ndim != 1 or g.size == 0:
-        raise ValueError("grid must be an int or a non-empty 1-D array of recalls")
-    if not np.all(np.isfinite(g)) or g.min() < 0 or g.max() > 1:
-        raise ValueError("grid recalls must lie in [0, 1]")
-    if np.any(np.diff(g) <= 0):
-        raise ValueError("grid recalls must be strictly increasing")
-    return np.ascontiguousarray(g)
-
-
-@_doc
-def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False,
-                    n_boot=2000, level=0.95, stratified=None, seed=None, progress=None,
-                    grid=101, pos_label=None, soft_labels=False, resampling=None):
-    """Pointwise bootstrap confidence bands of PR curves on a shared recall grid.
-
-    Every replicate's PR curve (the same count resampling as :func:`bootstrap`; wide
-    input paired) is interpolated onto the recall grid **in counts** -- between two
-    vertices FP grows linearly with TP, so precision is never joined by straight lines
-    in PR space (Davis & Goadrich 2006) -- and the band at each recall is the percentile
-    interval of the replicate precisions there. At recall 0 the curve starts flat at its
-    first positive-bearing vertex's precision (0 when the top scores are negatives); at
-    a recall reached by several vertices the best precision is taken.
-
-    Parameters
-    ----------
-    {shared}
-    hull : bool, default=False
-        Bands of the achievable PR curve (the ROC convex hull in PR space).
-    n_boot : int, default=2000
-    level : float, default=0.95
-        Pointwise confidence level (each recall separately; not a simultaneous band).
-    stratified : bool, default=None
-        Keep the class counts fixed in every replicate (see :func:`bootstrap`).
-    seed : int, default=None
-    progress : bool, default=None
-    grid : int or array-like of float, default=101
-        Number of evenly spaced recalls in [0, 1], or the recalls themselves (strictly
-        increasing, in [0, 1]).
-    resampling : {"multinomial", "poisson"}, default=None
-        See :func:`bootstrap`.
-
-    Returns
-    -------
-    DataFrame
-        Key columns, then ``recall``, ``precision`` (the data's own curve on the grid),
-        ``ci_low``, ``ci_high``: one row per curve and grid point. Replicates without
-        positives (only with ``stratified=False``) are left out.
-
-    Examples
-    --------
-    >>> import numpy as np, pandas as pd, prroc_numba as prn
-    >>> rng = np.random.default_rng(0)
-    >>> y = rng.random(1000) < 0.2
-    >>> df = pd.DataFrame({{"y": y, "m1": y + rng.normal(size=1000),
-    ...                    "m2": rng.normal(size=1000)}})
-    >>> bands = prn.bootstrap_curve(df, score=["m1", "m2"], label="y", grid=11, n_boot=200,
-    ...                             seed=0)
-    >>> list(bands.columns), len(bands)
-    (['model', 'recall', 'precision', 'ci_low', 'ci_high'], 22)
-    >>> bool((bands.ci_low <= bands.ci_high).all())
-    True
-    """
-    _check_common(n_boot, level)
-    g = _recall_grid(grid)
-    hull = bool(hull)
-    distributed = _is_dask(data)
-    stratified, poisson = _resolve_resampling(resampling, stratified, distributed)
-    if distributed:
-        from . import _dask
-        batch, P, est, reps = _dask.curve_replicates(
-            data, score, label, by, weight, g, hull, int(n_boot), _seed(seed), pos_label,
-            soft_labels)
-    else:
-        batch = pack(data, score=score, label=label, by=by, weight=weight,
-                     pos_label=pos_label, soft_labels=soft_labels)
-        plan = _Plan(batch, stratified, poisson)
-        P, _ = batch.totals()
-        warn_undefined(batch, P <= 0, "the PR curve is undefined (no positives): NaN",
-                       stacklevel=3)
-        _, tp, fp, vo = _sweep_batch(batch.values, batch.offsets, batch.pos, batch.neg,
-                                     batch.label_start)
-        est = _grid_batch(tp, fp, vo, g, hull)
-        reps = plan.run_curve(_seed(seed), int(n_boot), g, hull, progress)
-    C, B, G = reps.shape
-    flat = np.ascontiguousarray(reps.transpose(0, 2, 1)).reshape(C * G, B)
-    alpha = 1.0 - level
-    lo = _row_quantiles(flat, np.full(C * G, alpha / 2))
-    hi = _row_quantiles(flat, np.full(C * G, 1 - alpha / 2))
-    bad = np.repeat(P <= 0, G)
-    lo[bad] = np.nan
-    hi[bad] = np.nan
-    offsets = np.arange(C + 1, dtype=np.int64) * G
-    return F.points_frame(batch.keys, offsets, {F.RECALL: np.tile(g, C),
-                                                F.PRECISION: est.ravel(),
-                                                CI_LOW: lo, CI_HIGH: hi})
-
-
-bootstrap_curve.__doc__ = bootstrap_curve.__doc__.replace("{{", "{").replace("}}", "}")
