@@ -55,7 +55,6 @@ class _Plan:
         self.batch = batch
         self.stratified = bool(stratified)
         self.poisson = bool(poisson)
-        self.rows = batch.rows if self.poisson else None
         b = batch
         (self.order, self.ps, self.ns, self.seg_offsets, self.seg_end, self.sp,
          self.sn) = _segments_batch(b.values, b.offsets, b.pos, b.neg, b.label_start)
@@ -98,6 +97,8 @@ class _Plan:
         slot[kept_rows] = np.arange(kept_rows.size) - first[g_of_row[kept_rows]]
         self.slot = slot
         self.strata_rows = local[kept_rows]
+        # Poisson: the input row id of each slot (its count is keyed by it)
+        self.slot_ids = batch.rows[kept_rows] if self.poisson else None
         row_base = np.repeat(b.label_start, np.diff(b.offsets))
         self.slot_order = slot[row_base + self.order].astype(np.int32)
         big = counts.max(initial=0) > np.iinfo(np.uint16).max
@@ -152,9 +153,9 @@ class _Plan:
         def kernel(b0, b1):
             out = np.empty((C, b1 - b0))
             if self.poisson:
-                _boot_poisson(self.order, self.ps, self.ns, b.offsets, self.seg_offsets,
-                              self.seg_end, b.group_offsets, self.rows, b.n_models, seed,
-                              b0, b1, code, hull, out)
+                _boot_poisson(self.slot_order, self.ps, self.ns, b.offsets, self.seg_offsets,
+                              self.seg_end, self.strata_offsets, self.slot_ids, b.n_models,
+                              seed, b0, b1, code, hull, out)
             elif self.grouped:
                 _boot_grouped(self.seg_offsets, self.sp, self.sn, curves, b.curve_group,
                               seed, b0, b1, self.stratified, code, hull, self.lp, self.ln,
@@ -180,9 +181,9 @@ class _Plan:
         def kernel(b0, b1):
             out = np.empty((C, b1 - b0, grid.size))
             if self.poisson:
-                _boot_poisson_curve(self.order, self.ps, self.ns, b.offsets, self.seg_offsets,
-                                    self.seg_end, b.group_offsets, self.rows, b.n_models,
-                                    seed, b0, b1, grid, hull, out)
+                _boot_poisson_curve(self.slot_order, self.ps, self.ns, b.offsets,
+                                    self.seg_offsets, self.seg_end, self.strata_offsets,
+                                    self.slot_ids, b.n_models, seed, b0, b1, grid, hull, out)
             elif self.grouped:
                 _boot_grouped_curve(self.seg_offsets, self.sp, self.sn, curves, b.curve_group,
                                     seed, b0, b1, self.stratified, grid, hull, self.lp,

@@ -8,9 +8,9 @@ stay paired and the engines agree bit for bit on the counts.
 
 * :func:`_boot_poisson` / :func:`_boot_poisson_curve` -- in memory: each curve is sorted
   once (:func:`.resample._segments_batch`); per (group, replicate) the group's counts
-  are computed into one vector and every model's sorted rows are walked with it
-  (:func:`.resample._walk_area`, the areas of :mod:`.area`). Memory per thread is
-  O(rows of a group).
+  are computed into one slot-count vector (the layout of the multinomial paired draws)
+  and every model's sorted rows are walked with it (:func:`.resample._walk_area`, the
+  areas of :mod:`.area`). Memory per thread is O(rows of a group).
 * :func:`_poisson_masses` -- per (curve, distinct score) entry of a table, the
   replicate-weighted positive and negative mass of its rows (the Dask partitions'
   mergeable state: entries x replicates).
@@ -31,52 +31,56 @@ from .resample import _walk_area, _walk_vertices
 
 
 @jit
-def _group_counts(key, rows, cnt):
-    """``cnt[r] = poisson_count(key, rows[r])`` (float64, the multiplicity of row ``r``)."""
-    for r in range(rows.size):
-        cnt[r] = poisson_count_cpu(key, rows[r])
+def _slot_counts(key, slot_ids, cnt):
+    """``cnt[s] = poisson_count(key, slot_ids[s])``: the multiplicity of slot ``s``; the
+    extra last slot (rows of zero weight) stays 0. uint16, like the multinomial paired
+    draws' counts, so the walks compile once for both."""
+    for s in range(slot_ids.size):
+        cnt[s] = poisson_count_cpu(key, slot_ids[s])
+    cnt[slot_ids.size] = 0
 
 
 @jit(parallel=True)
-def _boot_poisson(order, ps, ns, offsets, seg_offsets, seg_end, group_offsets, rows,
+def _boot_poisson(slot_order, ps, ns, offsets, seg_offsets, seg_end, slot_offsets, slot_ids,
                   n_models, seed, b0, b1, method, hull, out):
     """Replicates ``b0 .. b1-1`` of every curve: writes ``out[c, b - b0]``.
 
-    ``rows[group_offsets[g]:group_offsets[g+1]]`` are the input row ids of group ``g``'s
-    label rows; curve ``g * n_models + m`` walks its sorted rows (``order``, local to the
-    group) with the group's counts.
+    The rows of group ``g`` that carry weight are its slots; slot ``s`` is input row
+    ``slot_ids[slot_offsets[g] + s]`` and ``slot_order`` gives the slot of each curve's
+    sorted rows (see :func:`.resample._boot_paired`, whose walks this reuses).
     """
-    G = group_offsets.size - 1
+    G = slot_offsets.size - 1
     nb = b1 - b0
     for t in prange(G * nb):
         g = t // nb
         j = t - g * nb
-        a = group_offsets[g]
-        e = group_offsets[g + 1]
-        cnt = np.empty(e - a)
-        _group_counts(replicate_key_cpu(seed, b0 + j), rows[a:e], cnt)
+        a = slot_offsets[g]
+        e = slot_offsets[g + 1]
+        cnt = np.empty(e - a + 1, dtype=np.uint16)
+        _slot_counts(replicate_key_cpu(seed, b0 + j), slot_ids[a:e], cnt)
         for mdl in range(n_models):
             c = g * n_models + mdl
             u = offsets[c]
             v = offsets[c + 1]
-            out[c, j] = _walk_area(order[u:v], seg_end[seg_offsets[c]:seg_offsets[c + 1]],
+            out[c, j] = _walk_area(slot_order[u:v],
+                                   seg_end[seg_offsets[c]:seg_offsets[c + 1]],
                                    ps[u:v], ns[u:v], cnt, method, hull)
 
 
 @jit(parallel=True)
-def _boot_poisson_curve(order, ps, ns, offsets, seg_offsets, seg_end, group_offsets, rows,
-                        n_models, seed, b0, b1, grid, hull, out):
+def _boot_poisson_curve(slot_order, ps, ns, offsets, seg_offsets, seg_end, slot_offsets,
+                        slot_ids, n_models, seed, b0, b1, grid, hull, out):
     """Like :func:`_boot_poisson`, each replicate's PR curve on the recall ``grid``:
     writes ``out[c, b - b0, :]``."""
-    G = group_offsets.size - 1
+    G = slot_offsets.size - 1
     nb = b1 - b0
     for t in prange(G * nb):
         g = t // nb
         j = t - g * nb
-        a = group_offsets[g]
-        e = group_offsets[g + 1]
-        cnt = np.empty(e - a)
-        _group_counts(replicate_key_cpu(seed, b0 + j), rows[a:e], cnt)
+        a = slot_offsets[g]
+        e = slot_offsets[g + 1]
+        cnt = np.empty(e - a + 1, dtype=np.uint16)
+        _slot_counts(replicate_key_cpu(seed, b0 + j), slot_ids[a:e], cnt)
         for mdl in range(n_models):
             c = g * n_models + mdl
             u = offsets[c]
@@ -84,7 +88,7 @@ def _boot_poisson_curve(order, ps, ns, offsets, seg_offsets, seg_end, group_offs
             se = seg_end[seg_offsets[c]:seg_offsets[c + 1]]
             tp = np.empty(se.size + 1)
             fp = np.empty(se.size + 1)
-            nv = _walk_vertices(order[u:v], se, ps[u:v], ns[u:v], cnt, tp, fp)
+            nv = _walk_vertices(slot_order[u:v], se, ps[u:v], ns[u:v], cnt, tp, fp)
             _precision_on_grid(tp[:nv], fp[:nv], grid, out[c, j], hull)
 
 
