@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ._kernels.sweep import _sweep_batch
 from ._ragged import MODEL, pack
 
 # internal column names of the weighted-row table (never a user's key column)
@@ -45,6 +46,25 @@ def _reduce(curve, score, pos, neg, extra=()):
     red = tuple(np.add.reduceat(x[order], idx, axis=0) for x in extra)
     return (curve[order][idx], s[idx], np.add.reduceat(pos[order], idx),
             np.add.reduceat(neg[order], idx), red)
+
+
+def swept_entries(batch, decimals=None):
+    """``(curve, score, pos, neg)`` reduced by (curve, distinct score), sorted by curve
+    then score descending, from the sweep kernel (one radix sort per curve): the masses
+    are the steps of its cumulative counts (exact for integer masses; otherwise to the
+    rounding of one subtraction)."""
+    values = batch.values if decimals is None else np.round(batch.values, decimals)
+    thr, tp, fp, off = _sweep_batch(values, batch.offsets, batch.pos, batch.neg,
+                                    batch.label_start)
+    keep = np.ones(thr.size, dtype=bool)
+    keep[off[:-1]] = False  # the origins
+    dtp = np.empty_like(tp)
+    dfp = np.empty_like(fp)
+    dtp[0] = dfp[0] = 0.0
+    np.subtract(tp[1:], tp[:-1], out=dtp[1:])
+    np.subtract(fp[1:], fp[:-1], out=dfp[1:])
+    curve = np.repeat(np.arange(batch.n_curves, dtype=np.int64), np.diff(off) - 1)
+    return curve, thr[keep], dtp[keep], dfp[keep]
 
 
 def drop_zero_weight(data, score, label, by, weight):
@@ -212,7 +232,8 @@ class Accumulator:
         data, score, label, by, weight = kept[0]
         batch = pack(data, score=score, label=label, by=by, weight=weight,
                      pos_label=pos_label, soft_labels=soft_labels)
-        self.absorb_entries(*entries(batch, data, score, by, self.decimals)[:7])
+        by_names, models, groups = entries(batch, data, score, by)[:3]
+        self._absorb(by_names, models, groups, *swept_entries(batch, self.decimals))
         return self
 
     def absorb_entries(self, by_names, models, groups, curve, values, pos, neg, extra=()):

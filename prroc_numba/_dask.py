@@ -19,7 +19,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._accumulate import Accumulator, _sort_entries, drop_zero_weight, entries
+from ._accumulate import (
+    Accumulator,
+    _sort_entries,
+    drop_zero_weight,
+    entries,
+    swept_entries,
+)
 from ._kernels.resample_poisson import _poisson_masses, _table_areas, _table_curves
 from ._ragged import _labels, describe_row, pack, warn_undefined
 
@@ -65,19 +71,21 @@ def _partition(part, kw, offset=None, seed=0, n_boot=0):
     (data, score, label, by, weight), keep = kept
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=kw["pos_label"], soft_labels=soft)
+    if offset is None:
+        acc._absorb(*entries(batch, data, score, by)[:3], *swept_entries(batch))
+        return acc, labels
     by_names, models, groups, curve, values, pos, neg, row = entries(batch, data, score, by)
-    extra = ()
-    if offset is not None:
-        local = batch.rows if keep is None else keep[batch.rows]
-        rows = (local + offset)[row]
-        order, starts, _ = _sort_entries(curve, values)
-        bounds = np.append(starts, curve.size).astype(np.int64)
-        pb, nb = _poisson_masses(bounds, rows[order], pos[order], neg[order], seed, n_boot)
-        # one value per entry now: hand the reduced entries over as they are
-        curve, values = curve[order][starts], (values[order] + 0.0)[starts]
-        pos = np.add.reduceat(pos[order], starts)
-        neg = np.add.reduceat(neg[order], starts)
-        extra = (pb, nb)
+    # the Poisson replicate masses need each entry's rows
+    local = batch.rows if keep is None else keep[batch.rows]
+    rows = (local + offset)[row]
+    order, starts, _ = _sort_entries(curve, values)
+    bounds = np.append(starts, curve.size).astype(np.int64)
+    pb, nb = _poisson_masses(bounds, rows[order], pos[order], neg[order], seed, n_boot)
+    # one value per entry now: hand the reduced entries over as they are
+    curve, values = curve[order][starts], (values[order] + 0.0)[starts]
+    pos = np.add.reduceat(pos[order], starts)
+    neg = np.add.reduceat(neg[order], starts)
+    extra = (pb, nb)
     acc.absorb_entries(by_names, models, groups, curve, values, pos, neg, extra)
     return acc, labels
 
