@@ -61,7 +61,7 @@ def _cluster(workers, memory_limit):
     from distributed import Client, LocalCluster
 
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                           memory_limit=memory_limit, dashboard_address=None)
+                           memory_limit=memory_limit, dashboard_address=":0")
     return cluster, Client(cluster)
 
 
@@ -139,6 +139,10 @@ def outofcore(args):
     cluster, client = _cluster(args.workers, args.memory_limit)
     try:
         ddf = dd.read_parquet(str(path))
+        small = dd.from_pandas(_frame(1000, 1, args.decimals, 9), npartitions=2)
+        for curve in ("pr", "roc"):  # warm-up: workers import and load the kernels
+            prn.auc(small, score="m0", label="y", curve=curve)
+        prn.roc_curve(small, score="m0", label="y", hull=True)
         t = time.perf_counter()
         pr = prn.auc(ddf, score="m0", label="y")["auc"].iloc[0]
         roc = prn.auc(ddf, score="m0", label="y", curve="roc")["auc"].iloc[0]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._kernels.sweep import _sweep_batch
+from ._kernels.resample import _segments_batch
 from ._ragged import MODEL, pack
 
 # internal column names of the weighted-row table (never a user's key column)
@@ -49,22 +49,20 @@ def _reduce(curve, score, pos, neg, extra=()):
 
 
 def swept_entries(batch, decimals=None):
-    """``(curve, score, pos, neg)`` reduced by (curve, distinct score), sorted by curve
-    then score descending, from the sweep kernel (one radix sort per curve): the masses
-    are the steps of its cumulative counts (exact for integer masses; otherwise to the
-    rounding of one subtraction)."""
+    """``(curve, score, pos, neg)`` summed over equal (curve, score), sorted by curve then
+    score descending: each curve's rows in the order of the bootstrap plan's one radix
+    sort per curve (:func:`._kernels.resample._segments_batch`), then one sum per run of
+    tied scores."""
     values = batch.values if decimals is None else np.round(batch.values, decimals)
-    thr, tp, fp, off = _sweep_batch(values, batch.offsets, batch.pos, batch.neg,
-                                    batch.label_start)
-    keep = np.ones(thr.size, dtype=bool)
-    keep[off[:-1]] = False  # the origins
-    dtp = np.empty_like(tp)
-    dfp = np.empty_like(fp)
-    dtp[0] = dfp[0] = 0.0
-    np.subtract(tp[1:], tp[:-1], out=dtp[1:])
-    np.subtract(fp[1:], fp[:-1], out=dfp[1:])
-    curve = np.repeat(np.arange(batch.n_curves, dtype=np.int64), np.diff(off) - 1)
-    return curve, thr[keep], dtp[keep], dfp[keep]
+    order, ps, ns = _segments_batch(values, batch.offsets, batch.pos, batch.neg,
+                                    batch.label_start)[:3]
+    lengths = np.diff(batch.offsets)
+    curve = np.repeat(np.arange(batch.n_curves, dtype=np.int64), lengths)
+    xs = values[batch.offsets[curve] + order] + 0.0
+    start = np.ones(xs.size, dtype=bool)
+    start[1:] = (curve[1:] != curve[:-1]) | (xs[1:] != xs[:-1])
+    idx = np.flatnonzero(start)
+    return curve[idx], xs[idx], np.add.reduceat(ps, idx), np.add.reduceat(ns, idx)
 
 
 def drop_zero_weight(data, score, label, by, weight):

@@ -27,7 +27,7 @@ TOL = {"check_exact": False, "rtol": 0, "atol": 1e-12}
 @pytest.fixture(scope="module")
 def client():
     with LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                      dashboard_address=None) as cluster, Client(cluster) as c:
+                      dashboard_address=":0") as cluster, Client(cluster) as c:
         yield c
 
 
