@@ -68,24 +68,6 @@ def positive_scalar(x, arg):
     return v
 
 
-def recall_grid(grid):
-    """The recall grid of bootstrap_curve: an int n means ``linspace(0, 1, n)``."""
-    if isinstance(grid, (bool, np.bool_)):
-        raise TypeError("grid must be an int (number of recall points) or an array of recalls")
-    if isinstance(grid, (int, np.integer)):
-        if grid < 2:
-            raise ValueError(f"grid={grid} points is too few; use at least 2 (e.g. 101)")
-        return np.linspace(0.0, 1.0, int(grid))
-    g = np.asarray(grid, dtype=np.float64)
-    if g.ndim != 1 or g.size == 0:
-        raise ValueError("grid must be an int or a non-empty 1-D array of recalls")
-    if not np.all(np.isfinite(g)) or g.min() < 0 or g.max() > 1:
-        raise ValueError("grid recalls must lie in [0, 1]")
-    if np.any(np.diff(g) <= 0):
-        raise ValueError("grid recalls must be strictly increasing")
-    return np.ascontiguousarray(g)
-
-
 def default_grid(num_points):
     """``linspace(0, 1, num_points)`` for an int ``num_points >= 2``."""
     if isinstance(num_points, bool) or not isinstance(num_points, (int, np.integer)):
@@ -95,12 +77,19 @@ def default_grid(num_points):
     return np.linspace(0.0, 1.0, int(num_points))
 
 
-def check_grid(grid, axis):
-    """A float64 ascending grid in [0, 1]; an int n means ``linspace(0, 1, n)``."""
-    if isinstance(grid, (int, np.integer)) and not isinstance(grid, bool):
+def check_grid(grid, axis, *, strict=False):
+    """A float64 ascending grid in [0, 1]; an int n means ``linspace(0, 1, n)``.
+
+    ``axis`` names the values in messages ("recall", "FPR"); ``strict=True`` also
+    rejects repeated values.
+    """
+    if isinstance(grid, (bool, np.bool_)):
+        raise TypeError(f"grid must be an int or an array of {axis} values in [0, 1], got "
+                        f"{grid!r}")
+    if isinstance(grid, (int, np.integer)):
         if grid < 2:
-            raise ValueError(f"grid={grid} points is too few; pass an int >= 2 or an array "
-                             f"of {axis} values")
+            raise ValueError(f"grid={grid} points is too few; pass an int >= 2 (e.g. 101) "
+                             f"or an array of {axis} values")
         return np.linspace(0.0, 1.0, int(grid))
     try:
         g = np.ascontiguousarray(grid, dtype=np.float64)
@@ -113,6 +102,10 @@ def check_grid(grid, axis):
     if bad.any():
         raise ValueError(f"grid {axis} values must be finite and in [0, 1]; got "
                          f"{g[bad][0]!r}")
-    if (np.diff(g) < 0).any():
+    step = np.diff(g)
+    if (step < 0).any():
         raise ValueError("grid must be ascending; sort it (np.sort(grid)) first")
+    if strict and (step == 0).any():
+        raise ValueError("grid must be strictly increasing (no repeated values); pass "
+                         "np.unique(grid)")
     return g

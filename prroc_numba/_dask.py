@@ -27,7 +27,7 @@ from ._accumulate import (
     swept_entries,
 )
 from ._kernels.resample_poisson import _poisson_masses, _table_areas, _table_curves
-from ._ragged import _labels, describe_row, pack, warn_undefined
+from ._ragged import _labels, describe_row, pack, row_ids, warn_undefined
 
 _FAN_IN = 8
 
@@ -76,7 +76,7 @@ def _partition(part, kw, offset=None, seed=0, n_boot=0):
         return acc, labels
     by_names, models, groups, curve, values, pos, neg, row = entries(batch, data, score, by)
     # the Poisson replicate masses need each entry's rows
-    local = batch.rows if keep is None else keep[batch.rows]
+    local = row_ids(batch) if keep is None else keep[row_ids(batch)]
     rows = (local + offset)[row]
     order, starts, _ = _sort_entries(curve, values)
     bounds = np.append(starts, curve.size).astype(np.int64)

@@ -150,8 +150,17 @@ POINTS = """
     pos_neg_ratio : float or str, default=None
         ``P / N`` instead of ``n_pos`` and ``n_neg``."""
 
+DEVICE = """
+    device : {"cpu", "cuda"}, default=None
+        Where the kernels run. None: ``"cuda"`` when ``score``/``label``/``weight`` are
+        GPU arrays (CuPy, PyTorch CUDA tensors, ``__cuda_array_interface__``, DLPack),
+        else ``"cpu"``. ``"cuda"`` needs ``pip install 'prroc-numba[cuda]'`` and a GPU;
+        inputs are validated on the host, then sorted, swept and summed on the GPU.
+        The result is the same frame; ``frame.attrs["device"]`` says which ran."""
+
 _BLOCKS = {
     "shared": SHARED,
+    "device": DEVICE,
     "thresholds": THRESHOLDS,
     "methods": METHODS,
     "boot": BOOT,

@@ -28,17 +28,29 @@ from ._kernels.grid import (
     BAD_FP,
     BAD_TP,
     FP_OVER,
+    N_DISAGREE,
+    N_UNKNOWN,
     OK,
+    P_DISAGREE,
+    P_UNKNOWN,
     TOTALS_VARY,
     TP_OVER,
     _check_points,
     _is_sorted,
     _with_ends_batch,
 )
+from ._kernels.layout import _offsets_from_counts
 from ._schema import GROUP, MODEL
 
 #: relative tolerance for counts computed from rates (rounding in recall/precision)
 POINTS_TOL = 1e-9
+
+
+def lengths_to_offsets(lengths) -> np.ndarray:
+    """CSR offsets (int64, length ``len(lengths) + 1``) from per-curve lengths: the
+    ragged layout's one offsets builder (:func:`prroc_numba._kernels.layout._offsets_from_counts`,
+    which the kernels call too)."""
+    return _offsets_from_counts(np.require(lengths, np.int64, ["C", "W"]))
 
 
 class UndefinedMetricWarning(UserWarning):
@@ -66,6 +78,9 @@ class Batch:
     n_models : int
         Number of score columns; curve ``c`` is model ``c % n_models`` of group
         ``c // n_models``.
+    rows : int64 (n_rows,) or None
+        The input row number of each label row (rows sorted by group, zero-weight rows
+        dropped); the Poisson bootstrap keys its counts on it. None: ``arange(n_rows)``.
     """
 
     values: np.ndarray
@@ -76,16 +91,7 @@ class Batch:
     curve_group: np.ndarray
     keys: pd.DataFrame
     n_models: int
-    kept: np.ndarray | None = None  # input positions of the rows kept (None: all)
-    row_order: np.ndarray | None = None  # the sort of kept rows by group (None: none)
-
-    @property
-    def rows(self) -> np.ndarray:
-        """Input position (row id) of each label row, int64 (n_rows,); the Poisson
-        bootstrap keys its counts by it (the same for every model of a row)."""
-        ids = np.arange(self.pos.size, dtype=np.int64) if self.kept is None \
-            else self.kept.astype(np.int64)
-        return ids if self.row_order is None else ids[self.row_order]
+    rows: np.ndarray | None = None
 
     @property
     def n_curves(self) -> int:
@@ -113,6 +119,11 @@ class Batch:
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def row_ids(batch) -> np.ndarray:
+    """Input row number of each label row of ``batch`` (int64; see ``Batch.rows``)."""
+    return np.arange(batch.pos.size, dtype=np.int64) if batch.rows is None else batch.rows
 
 
 def is_dask(data) -> bool:
@@ -368,7 +379,7 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
                 f"(first: {w[bad][0]!r}); sample weights must be finite and >= 0"
             )
     codes, key_frame = _group_codes(data, by, n)
-    kept = None
+    rows = None  # input row numbers of the label rows, when they are not arange(n)
     if w is not None and not (w > 0).all():
         # zero-weight rows change no count; like scikit-learn, they add no threshold
         # either, so that zero weight is exactly the removal of the row
@@ -388,7 +399,7 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
             raise ValueError("weight is 0 for every row: there is nothing to evaluate")
         cols = [col[keep] for col in cols]
         y, w = y[keep], w[keep]
-        kept = np.flatnonzero(keep)
+        rows = np.flatnonzero(keep)
         n = y.shape[0]
 
     # rows sorted by group (stable: rows keep their order inside a group)
@@ -398,12 +409,11 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
         group_keys = pd.DataFrame(index=range(1))
     else:
         order = np.argsort(codes, kind="stable")
-        counts = np.bincount(codes)
-        group_offsets = np.zeros(counts.size + 1, dtype=np.int64)
-        np.cumsum(counts, out=group_offsets[1:])
+        group_offsets = lengths_to_offsets(np.bincount(codes))
         group_keys = key_frame.iloc[order[group_offsets[:-1]]].reset_index(drop=True)
         y = y[order]
         w = None if w is None else w[order]
+        rows = order if rows is None else rows[order]
     n_groups = group_offsets.size - 1
     M = len(cols)
 
@@ -421,8 +431,7 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
 
     # scores laid out curve by curve: group by group, model by model
     lengths = np.diff(group_offsets)
-    offsets = np.zeros(n_groups * M + 1, dtype=np.int64)
-    np.cumsum(np.repeat(lengths, M), out=offsets[1:])
+    offsets = lengths_to_offsets(np.repeat(lengths, M))
     if n_groups == 1:
         values = np.ascontiguousarray(cols[0]) if M == 1 else np.concatenate(cols)
     elif M == 1:
@@ -437,8 +446,8 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
     # one specialisation per kernel: Numba types read-only arrays (pandas copy-on-write
     # views) separately, so hand kernels writable ones (tests/test_specialisations.py)
     values, pos, neg = (a if a.flags.writeable else a.copy() for a in (values, pos, neg))
-    batch = Batch(values, offsets, pos, neg, group_offsets, curve_group, batch_keys, M, kept,
-                  order)
+    batch = Batch(values, offsets, pos, neg, group_offsets, curve_group, batch_keys, M,
+                  None if rows is None else rows.astype(np.int64))
 
     # scores must be finite; name the model and the group of the first bad one
     finite = np.isfinite(values)
@@ -458,103 +467,6 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
             "give its rows positive weight"
         )
     return batch
-
-
-def _curve_name(key_frame, codes, c):
-    """``k1='a'`` of curve ``c`` (its first row's keys), or "the curve"."""
-    if key_frame.shape[1] == 0:
-        return "the curve"
-    return describe_row(key_frame.iloc[int(np.argmax(codes == c))])
-
-
-def _total_from_rate(count, rate, codes, n_curves, key_frame, names):
-    """Each curve's class total ``count / rate`` (``tp/recall`` or ``fp/fpr``).
-
-    The total comes from the curve's row of the largest rate; every row with a rate > 0
-    must agree with it (relative ``1e-6``). A curve whose counts are all 0 and rates all
-    NaN (0/0: the class is absent) has total 0. Any other curve without a row of rate
-    > 0 (all rows at recall 0, say) has no known total: ValueError naming it.
-    """
-    cname, rname, arg = names
-    ok = rate > 0  # NaN compares False
-    est = np.full(count.size, np.nan)
-    est[ok] = count[ok] / rate[ok]
-    order = np.lexsort((np.where(ok, rate, -1.0), codes))
-    cs = codes[order]
-    ends = np.flatnonzero(np.r_[cs[1:] != cs[:-1], True])
-    total = np.full(n_curves, np.nan)
-    total[cs[ends]] = est[order[ends]]
-    absent = np.bincount(codes, weights=(count != 0) | ~np.isnan(rate),
-                         minlength=n_curves) == 0
-    total[absent] = 0.0
-    unknown = np.isnan(total)
-    if unknown.any():
-        c = int(np.argmax(unknown))
-        raise ValueError(
-            f"the number of {cname} of {_curve_name(key_frame, codes, c)} cannot be known "
-            f"from its points: no row has {rname} > 0 (so {rname} does not fix the "
-            f"total); pass {arg}= (a number or a column name)"
-        )
-    ref = total[codes]
-    bad = ok & (np.abs(est - ref) > 1e-6 * ref)
-    if bad.any():
-        k = int(np.argmax(bad))
-        raise ValueError(
-            f"the rows of {_curve_name(key_frame, codes, int(codes[k]))} disagree on its "
-            f"number of {cname}: row {k} gives {est[k]:.10g} ({rname} {rate[k]!r}), others "
-            f"{ref[k]:.10g}; are several curves mixed under one key (check by=)? Or pass "
-            f"{arg}= explicitly"
-        )
-    return ref
-
-
-def _totals_from_rates(points, codes, key_frame, tp, fp, space):
-    """Per-row class totals (P, N) of count points, read from their rate columns.
-
-    ``P = tp / recall`` (or ``tp / tpr``), ``N = fp / fpr``; every frame that
-    :func:`~prroc_numba.pr_curve` / :func:`~prroc_numba.roc_curve` return carries
-    them. Without ``fpr`` (a PR frame) N is taken as each curve's largest FP: exact in
-    PR space up to the curve's last point (and on the whole curve when that point is at
-    recall 1: later points of recall 1 only lower the precision there); ``open_end``
-    then holds, per curve, the recall beyond which the curve is not known. In ROC space
-    the FPR axis needs N itself: taken as the largest FP for a curve that reaches
-    recall 1 (the last point of a :func:`~prroc_numba.pr_curve` sweep holds every row),
-    an error for one that does not. Returns ``(P_row, N_row, open_end or None)``.
-    """
-    cols = points.columns
-    rate_p = S.RECALL if S.RECALL in cols else S.TPR
-    rate_n = S.FPR if S.FPR in cols else None
-
-    def rate(col):
-        try:
-            return points[col].to_numpy(dtype=np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(f"points column {col!r} must be numeric") from None
-
-    n_curves = int(codes.max()) + 1 if codes.size else 0
-    P = _total_from_rate(tp, rate(rate_p), codes, n_curves, key_frame,
-                         ("positives", rate_p, "n_pos"))
-    if rate_n is not None:
-        N = _total_from_rate(fp, rate(rate_n), codes, n_curves, key_frame,
-                             ("negatives", rate_n, "n_neg"))
-        return P, N, None
-    n_max = np.zeros(n_curves)
-    np.maximum.at(n_max, codes, np.where(np.isfinite(fp), fp, 0.0))
-    t_max = np.zeros(n_curves)
-    np.maximum.at(t_max, codes, np.where(np.isfinite(tp), tp, 0.0))
-    P_c = np.zeros(n_curves)
-    P_c[codes] = P
-    with np.errstate(invalid="ignore", divide="ignore"):
-        reach = np.where(P_c > 0, t_max / P_c, 1.0)
-    reach = np.where(reach >= 1.0 - POINTS_TOL, 1.0, reach)
-    if space == "roc" and (reach < 1.0).any():
-        c = int(np.argmax(reach < 1.0))
-        raise ValueError(
-            f"space='roc' needs the number of negatives of {_curve_name(key_frame, codes, c)}"
-            f", which stops at recall {reach[c]:.6g}, and points has no 'fpr' column; pass "
-            "n_pos= and n_neg= (numbers or column names), or the output of roc_curve"
-        )
-    return P, n_max[codes], reach
 
 
 # -------------------------------------------------------------- packing points
@@ -595,8 +507,10 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
     Returns ``(tp, fp, offsets, keys, P, N, open_end)``: per curve the origin, the
     points sorted by (TP, FP), and the end ``(P, N)``; keys one row per curve (sorted
     key order). Class totals come from ``n_pos``/``n_neg``/``pos_neg_ratio``, else from
-    the rate columns next to ``tp``/``fp`` (:func:`_totals_from_rates`); ``open_end``
-    is None, or per curve the recall beyond which it is unknown (N not known).
+    the rate columns next to ``tp``/``fp`` (``P = tp / recall`` or ``tp / tpr``,
+    ``N = fp / fpr``, read and checked by the packing kernel); ``open_end`` is None, or
+    (a PR frame without ``fpr``: N taken as each curve's largest FP, exact up to its
+    last point) per curve the recall beyond which it is unknown.
     """
     if not isinstance(points, pd.DataFrame):
         raise TypeError(f"points must be a pandas DataFrame (e.g. the output of pr_curve), "
@@ -661,14 +575,21 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
         return f"row {k} ({keys}" + ", ".join(
             f"{c}={_plain(points[c].iloc[k])!r}" for c in cols_used) + ")"
 
-    open_end = None
+    empty = np.empty(0)
+    p_rate = n_rate = empty
     totals_unknown = False
     if kind == "counts":
         cols_used = [S.TP, S.FP]
         tp, fp = num(S.TP, check=False), num(S.FP, check=False)
-        if Pcol is None and (S.RECALL in cols or S.TPR in cols):
-            Pcol, Ncol, open_end = _totals_from_rates(points, codes, key_frame, tp, fp, space)
-        totals_unknown = Pcol is None
+        if Pcol is None:  # totals from the rates next to the counts, when there are any
+            rate_cols = [c for c in (S.RECALL if S.RECALL in cols else S.TPR, S.FPR)
+                         if c in cols]
+            if rate_cols and rate_cols[0] != S.FPR:
+                p_rate = num(rate_cols[0], check=False)
+                n_rate = num(S.FPR, check=False) if S.FPR in cols else empty
+                cols_used = cols_used + rate_cols
+            else:
+                totals_unknown = True
     else:
         cols_used = [S.RECALL, S.PRECISION] if kind == "pr" else [S.FPR, S.TPR]
         x, y = num(cols_used[0]), num(cols_used[1])
@@ -692,7 +613,8 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
 
     # writable and contiguous: pandas hands out read-only views, a second kernel
     # specialisation (tests/test_specialisations.py)
-    tp, fp = (np.require(a, np.float64, ["C", "W"]) for a in (tp, fp))
+    tp, fp, p_rate, n_rate = (np.require(a, np.float64, ["C", "W"])
+                              for a in (tp, fp, p_rate, n_rate))
     # rows ordered by (curve, TP, FP): pr_curve output already is, so no sort then
     if _is_sorted(codes, tp, fp):
         order = None
@@ -701,12 +623,12 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
         codes, tp, fp = codes[order], tp[order], fp[order]
         if Pcol is not None:
             Pcol, Ncol = Pcol[order], Ncol[order]
-    counts = np.bincount(codes)
-    starts = np.zeros(counts.size + 1, dtype=np.int64)
-    np.cumsum(counts, out=starts[1:])
-    empty = np.empty(0)
+        p_rate = p_rate[order] if p_rate.size else p_rate
+        n_rate = n_rate[order] if n_rate.size else n_rate
+    starts = lengths_to_offsets(np.bincount(codes))
     status, row, P, N, complete = _check_points(
-        starts, tp, fp, empty if Pcol is None else Pcol, empty if Ncol is None else Ncol, POINTS_TOL)
+        starts, tp, fp, empty if Pcol is None else Pcol, empty if Ncol is None else Ncol,
+        p_rate, n_rate, POINTS_TOL)
 
     def orig(i):
         return int(i) if order is None else int(order[i])
@@ -717,6 +639,23 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
         if status in (BAD_TP, BAD_FP):
             col = S.TP if status == BAD_TP else S.FP
             raise ValueError(f"points column {col!r} must be finite and >= 0; {where(k)}")
+        if status in (P_UNKNOWN, N_UNKNOWN):
+            cname, rname, arg = (("positives", cols_used[2], "n_pos") if status == P_UNKNOWN
+                                 else ("negatives", S.FPR, "n_neg"))
+            raise ValueError(
+                f"the number of {cname} of the curve of {where(k)} cannot be known from its "
+                f"points: no row of that curve has {rname} > 0; pass {arg}= (a number or "
+                "a column name)"
+            )
+        if status in (P_DISAGREE, N_DISAGREE):
+            cname, rname, arg = (("positives", cols_used[2], "n_pos") if status == P_DISAGREE
+                                 else ("negatives", S.FPR, "n_neg"))
+            raise ValueError(
+                f"the rows of one curve disagree on its number of {cname} "
+                f"({'tp' if cname == 'positives' else 'fp'} / {rname}): {where(k)} gives "
+                f"another total than the row of its largest {rname}; are several curves "
+                f"mixed under one key (check by=)? Or pass {arg}= explicitly"
+            )
         if status == TOTALS_VARY:
             raise ValueError(f"class counts differ between rows of one curve ({where(k)}); "
                              "n_pos/n_neg/pos_neg_ratio must be constant within a curve")
@@ -739,6 +678,21 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
             "stops short of recall 1); pass n_pos= and n_neg= (numbers or column names), "
             "or keep the 'recall'/'fpr' columns that pr_curve/roc_curve return"
         )
+    open_end = None
+    if p_rate.size and not n_rate.size:
+        # a PR frame: N is each curve's largest FP, exact up to its last point only
+        with np.errstate(invalid="ignore", divide="ignore"):
+            reach = np.where(P > 0, tp[starts[1:] - 1] / P, 1.0)
+        open_end = np.where(reach >= 1.0 - POINTS_TOL, 1.0, reach)
+        short = open_end < 1.0
+        if space == "roc" and short.any():
+            c = int(np.argmax(short))
+            raise ValueError(
+                f"space='roc' needs the number of negatives of the curve of "
+                f"{where(orig(starts[c]))}, which stops at recall {open_end[c]:.6g}, and "
+                "points has no 'fpr' column; pass n_pos= and n_neg= (numbers or column "
+                "names), or the output of roc_curve"
+            )
     if complete:  # every curve runs from the origin to (P, N): use the input as it is
         T, Fp, off = tp, fp, starts
     else:

@@ -17,20 +17,20 @@ from statistics import NormalDist
 
 import numpy as np
 
+from . import _device
 from ._checks import check_seed, method_code
-from ._kernels.area import _area_batch
+from ._kernels.area import _area_sorted_batch
 from ._kernels.resample import (
-    POISSON_MAX,
     _boot_grouped,
     _boot_grouped_curve,
     _boot_paired,
     _boot_paired_curve,
     _jackknife_group,
-    _poisson_tables,
     _segments_batch,
 )
 from ._kernels.resample_poisson import _boot_poisson, _boot_poisson_curve
-from ._ragged import UndefinedMetricWarning, pack, warn_undefined
+from ._kernels.rng import POISSON_MAX, _poisson_tables
+from ._ragged import UndefinedMetricWarning, lengths_to_offsets, pack, row_ids, warn_undefined
 from ._ragged import is_dask as _is_dask
 from ._resampling_kind import resolve as _resolve_resampling
 
@@ -86,8 +86,7 @@ class _Plan:
         # labels a slot's class is then known from its number alone
         idx = np.lexsort(((b.pos <= 0)[keep], key))
         counts = np.bincount(key, minlength=G * self.n_strata)
-        self.strata_offsets = np.zeros(G * self.n_strata + 1, dtype=np.int64)
-        np.cumsum(counts, out=self.strata_offsets[1:])
+        self.strata_offsets = lengths_to_offsets(counts)
         # slot of each row: its place among its group's drawable rows, stratum by
         # stratum; zero-weight rows get the group's extra slot (never drawn)
         first = self.strata_offsets[np.arange(G) * self.n_strata]
@@ -98,7 +97,7 @@ class _Plan:
         self.slot = slot
         self.strata_rows = local[kept_rows]
         # Poisson: the input row id of each slot (its count is keyed by it)
-        self.slot_ids = batch.rows[kept_rows] if self.poisson else None
+        self.slot_ids = row_ids(batch)[kept_rows] if self.poisson else None
         row_base = np.repeat(b.label_start, np.diff(b.offsets))
         self.slot_order = slot[row_base + self.order].astype(np.int32)
         big = counts.max(initial=0) > np.iinfo(np.uint16).max
@@ -142,60 +141,54 @@ class _Plan:
             if bar is not None:
                 bar.close()
 
-    def run(self, seed, n_boot, code, hull, progress, label="bootstrap"):
-        """Replicate areas, float64 (n_curves, n_boot)."""
+    def run(self, seed, n_boot, hull, progress, label, *, code=-1, grid=None):
+        """Replicates of every curve, chunk by chunk: one driver for both draw kinds.
+
+        ``grid`` None: areas by estimator ``code``, float64 ``(n_curves, n_boot)``.
+        Otherwise precisions on the recall ``grid``, float64 ``(n_curves, n_grid,
+        n_boot)`` -- grid points by replicates, so each (curve, grid point) is one
+        contiguous row for the quantiles.
+        """
         b = self.batch
         C = b.n_curves
-        reps = np.empty((C, n_boot))
         curves = np.arange(C, dtype=np.int64)
         groups = np.arange(self.n_groups, dtype=np.int64)
+        on_grid = grid is not None
+        reps = np.empty((C, grid.size, n_boot) if on_grid else (C, n_boot))
 
         def kernel(b0, b1):
-            out = np.empty((C, b1 - b0))
+            out = np.empty((C, b1 - b0, grid.size) if on_grid else (C, b1 - b0))
             if self.poisson:
-                _boot_poisson(self.slot_order, self.ps, self.ns, b.offsets, self.seg_offsets,
-                              self.seg_end, self.strata_offsets, self.slot_ids, b.n_models,
-                              seed, b0, b1, code, hull, out)
+                args = (self.slot_order, self.ps, self.ns, b.offsets, self.seg_offsets,
+                        self.seg_end, self.strata_offsets, self.slot_ids, b.n_models, seed,
+                        b0, b1)
+                if on_grid:
+                    _boot_poisson_curve(*args, grid, hull, out)
+                else:
+                    _boot_poisson(*args, code, hull, out)
             elif self.grouped:
-                _boot_grouped(self.seg_offsets, self.sp, self.sn, curves, b.curve_group,
-                              seed, b0, b1, self.stratified, code, hull, self.lp, self.ln,
-                              self.tabs, out)
+                args = (self.seg_offsets, self.sp, self.sn, curves, b.curve_group, seed, b0,
+                        b1, self.stratified)
+                tail = (hull, self.lp, self.ln, self.tabs, out)
+                if on_grid:
+                    _boot_grouped_curve(*args, grid, *tail)
+                else:
+                    _boot_grouped(*args, code, *tail)
             else:
-                _boot_paired(self.slot_order, self.ps, self.ns, b.offsets, self.seg_offsets,
-                             self.seg_end, self.strata_offsets, self.n_strata, b.n_models,
-                             groups, seed, b0, b1, code, hull, self.count_type, self.hard,
-                             self.n_pos_slots, out)
-            reps[:, b0:b1] = out
-
-        self._chunks(n_boot, progress, label, kernel)
-        return reps
-
-    def run_curve(self, seed, n_boot, grid, hull, progress):
-        """Replicate precisions on the recall grid, float64 (n_curves, n_boot, n_grid)."""
-        b = self.batch
-        C = b.n_curves
-        reps = np.empty((C, n_boot, grid.size))
-        curves = np.arange(C, dtype=np.int64)
-        groups = np.arange(self.n_groups, dtype=np.int64)
-
-        def kernel(b0, b1):
-            out = np.empty((C, b1 - b0, grid.size))
-            if self.poisson:
-                _boot_poisson_curve(self.slot_order, self.ps, self.ns, b.offsets,
-                                    self.seg_offsets, self.seg_end, self.strata_offsets,
-                                    self.slot_ids, b.n_models, seed, b0, b1, grid, hull, out)
-            elif self.grouped:
-                _boot_grouped_curve(self.seg_offsets, self.sp, self.sn, curves, b.curve_group,
-                                    seed, b0, b1, self.stratified, grid, hull, self.lp,
-                                    self.ln, self.tabs, out)
+                args = (self.slot_order, self.ps, self.ns, b.offsets, self.seg_offsets,
+                        self.seg_end, self.strata_offsets, self.n_strata, b.n_models, groups,
+                        seed, b0, b1)
+                tail = (hull, self.count_type, self.hard, self.n_pos_slots, out)
+                if on_grid:
+                    _boot_paired_curve(*args, grid, *tail)
+                else:
+                    _boot_paired(*args, code, *tail)
+            if on_grid:
+                reps[:, :, b0:b1] = out.transpose(0, 2, 1)
             else:
-                _boot_paired_curve(self.slot_order, self.ps, self.ns, b.offsets,
-                                   self.seg_offsets, self.seg_end, self.strata_offsets,
-                                   self.n_strata, b.n_models, groups, seed, b0, b1, grid, hull,
-                                   self.count_type, self.hard, self.n_pos_slots, out)
-            reps[:, b0:b1] = out
+                reps[:, b0:b1] = out
 
-        self._chunks(n_boot, progress, "bootstrap_curve", kernel, extra=grid.size)
+        self._chunks(n_boot, progress, label, kernel, extra=grid.size if on_grid else 0)
         return reps
 
     def jackknife(self, seed, code, hull):
@@ -258,29 +251,59 @@ def _seed(seed):
 
 def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, stratified,
                 seed, progress, pos_label, soft_labels, label_bar="bootstrap",
-                resampling=None):
-    """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed)."""
+                resampling=None, device="cpu"):
+    """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed).
+
+    ``device="cuda"``: the Poisson bootstrap on the GPU (``plan`` is None). Dask input:
+    the Poisson bootstrap on the workers (``plan`` is None, ``batch`` only names curves).
+    """
     code = method_code(curve, method)
     distributed = _is_dask(data)
-    stratified, poisson = _resolve_resampling(resampling, stratified, distributed)
+    engine = "dask" if distributed else ("cuda" if device == "cuda" else "memory")
+    stratified, poisson = _resolve_resampling(resampling, stratified, engine)
     if distributed:
         from . import _dask
         return _dask.replicates(data, score, label, by, weight, curve, code, bool(hull),
                                 int(n_boot), _seed(seed), pos_label, soft_labels)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
-    plan = _Plan(batch, stratified, poisson)
     hull = bool(hull)
-    est = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start,
-                      code, hull)
+    if device == "cuda":
+        return _replicates_cuda(batch, curve, code, hull, n_boot, stratified, seed)
+    plan = _Plan(batch, stratified, poisson)
+    # the estimate from the plan's order: no second sort of any curve
+    est = _area_sorted_batch(batch.values, batch.offsets, plan.order, batch.pos, batch.neg,
+                             batch.label_start, code, hull)
     P, N = batch.totals()
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
     warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
                    + (" or no negatives)" if curve == "roc" else ")") + ": NaN", stacklevel=4)
     s = _seed(seed)
-    reps = plan.run(s, int(n_boot), code, hull, progress, label_bar)
+    reps = plan.run(s, int(n_boot), hull, progress, label_bar, code=code)
     reps[bad] = np.nan
     return batch, plan, code, est, reps, s
+
+
+def _replicates_cuda(batch, curve, code, hull, n_boot, stratified, seed):
+    """The Poisson bootstrap on the GPU (see :func:`~prroc_numba.bootstrap`'s ``device``)."""
+    if stratified:
+        raise ValueError(
+            "device='cuda' runs the Poisson bootstrap (each row counts Poisson(1) times), "
+            "which does not keep the class counts fixed; pass stratified=False (the "
+            "interval then also carries the prevalence's sampling variance)")
+    if hull:
+        raise ValueError("the bootstrap with hull=True runs on the CPU only; pass "
+                         "device='cpu'")
+    gpu = _device.backend()
+    est = gpu.area_batch(batch, code, False)
+    P, N = batch.totals()
+    bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
+    warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
+                   + (" or no negatives)" if curve == "roc" else ")") + ": NaN", stacklevel=5)
+    s = _seed(seed)
+    reps = gpu.poisson_replicates(batch, code, s, int(n_boot), batch.rows)
+    reps[bad] = np.nan
+    return batch, None, code, est, reps, s
 
 
 def _degenerate(batch, est, reps, n_boot, what="replicates", stacklevel=4):
@@ -296,9 +319,11 @@ def _degenerate(batch, est, reps, n_boot, what="replicates", stacklevel=4):
     return n_bad
 
 
-def _row_quantiles(reps, q):
-    """Per-row linear-interpolation quantiles ignoring NaN; ``q`` has one level per row."""
-    s = np.sort(reps, axis=1)  # NaN last
+def _row_quantiles(reps, q, sorted_reps=None):
+    """Per-row quantiles ignoring NaN, numpy's default ("linear") definition; ``q`` has
+    one level per row; ``sorted_reps``: ``np.sort(reps, axis=1)`` when the caller has it.
+    The one quantile helper (intervals, bands, average_curves)."""
+    s = np.sort(reps, axis=1) if sorted_reps is None else sorted_reps  # NaN last
     n = np.isfinite(s).sum(axis=1)
     out = np.full(reps.shape[0], np.nan)
     ok = (n > 0) & np.isfinite(q)
@@ -339,8 +364,9 @@ def _intervals(reps, est, level, interval, jack=None):
                 w = z0 + z
                 den = 1.0 - a * w
                 store[c] = _NORM.cdf(z0 + w / den) if den > 0 else (0.0 if z < 0 else 1.0)
-    q_lo = _row_quantiles(reps, lo_q)
-    q_hi = _row_quantiles(reps, hi_q)
+    srt = np.sort(reps, axis=1)  # NaN last
+    q_lo = _row_quantiles(reps, lo_q, sorted_reps=srt)
+    q_hi = _row_quantiles(reps, hi_q, sorted_reps=srt)
     if interval == "basic":
         lo, hi = 2 * est - q_hi, 2 * est - q_lo
     else:

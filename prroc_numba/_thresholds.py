@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from . import _schema as S
+from ._ragged import lengths_to_offsets
 
 # columns our own curve frames carry besides the keys; anything else is suspicious
 _KNOWN = S.CURVE_COLUMNS
@@ -123,6 +124,4 @@ def _from_frame(batch, frame):
             "or drop those groups from the data"
         )
     order = np.lexsort((-thr, curve))
-    offsets = np.zeros(n_curves + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    return np.ascontiguousarray(thr[order]), offsets
+    return np.ascontiguousarray(thr[order]), lengths_to_offsets(counts)

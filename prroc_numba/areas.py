@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _device
 from . import _frames as F
 from . import _schema as S
 from ._checks import method_code
@@ -18,13 +19,14 @@ from ._ragged import is_dask, pack, warn_undefined
 
 @fill_doc
 def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=None, hull=False,
-        pos_label=None, soft_labels=False):
+        pos_label=None, soft_labels=False, device=None):
     """Area under the PR or ROC curve of many curves at once.
 
     Parameters
     ----------
     {shared}
     {methods}
+    {device}
 
     Returns
     -------
@@ -48,30 +50,35 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
         from . import _dask
         return _dask.auc(data, curve, method, hull, score=score, label=label, by=by,
             weight=weight, pos_label=pos_label, soft_labels=soft_labels)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
-    out = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start,
-                      code, bool(hull))
+    if device == "cuda":
+        out = _device.backend().area_batch(batch, code, bool(hull))
+    else:
+        out = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg,
+                          batch.label_start, code, bool(hull))
     P, N = batch.totals()
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
     warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
                    + (" or no negatives)" if curve == "roc" else ")") + ": NaN")
-    return F.curves_frame(batch.keys, {S.AUC: out})
+    return _device.tag(F.curves_frame(batch.keys, {S.AUC: out}), device)
 
 
 
-def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label):
-    s = np.asarray(y_score)
-    if s.ndim != 1:
+def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label, device):
+    s = y_score if _device.is_gpu_array(y_score) else np.asarray(y_score)
+    if len(s.shape) != 1:
         raise ValueError(
             f"y_score must be 1-D (one curve), got shape {s.shape}; use auc() for many curves"
         )
     frame = auc(score=s, label=y_true, weight=sample_weight, curve=curve, method=method,
-                hull=hull, pos_label=pos_label)
+                hull=hull, pos_label=pos_label, device=device)
     return float(frame[S.AUC].iloc[0])
 
 
-def auc_pr(y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_label=None):
+def auc_pr(y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_label=None,
+           device=None):
     """Area under one precision-recall curve (scikit-learn style).
 
     Parameters
@@ -86,6 +93,8 @@ def auc_pr(y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_
     hull : bool, default=False
         Area under the achievable PR curve.
     pos_label : scalar, default=None
+    device : {"cpu", "cuda"}, default=None
+        See :func:`auc`; GPU arrays run on the GPU.
 
     Returns
     -------
@@ -97,10 +106,10 @@ def auc_pr(y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_
     >>> round(prn.auc_pr([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], method="ap"), 6)
     0.833333
     """
-    return _one(y_true, y_score, sample_weight, "pr", method, hull, pos_label)
+    return _one(y_true, y_score, sample_weight, "pr", method, hull, pos_label, device)
 
 
-def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None):
+def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None, device=None):
     """Area under one ROC curve (scikit-learn's ``roc_auc_score`` for binary labels).
 
     Parameters
@@ -111,6 +120,8 @@ def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None):
     hull : bool, default=False
         Area under the ROC convex hull.
     pos_label : scalar, default=None
+    device : {"cpu", "cuda"}, default=None
+        See :func:`auc`; GPU arrays run on the GPU.
 
     Returns
     -------
@@ -122,4 +133,4 @@ def auc_roc(y_true, y_score, *, sample_weight=None, hull=False, pos_label=None):
     >>> prn.auc_roc([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
     0.75
     """
-    return _one(y_true, y_score, sample_weight, "roc", None, hull, pos_label)
+    return _one(y_true, y_score, sample_weight, "roc", None, hull, pos_label, device)

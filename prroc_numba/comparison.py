@@ -15,6 +15,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
+from . import _device
 from . import _frames as F
 from . import _schema as S
 from ._checks import check_level, check_n_boot
@@ -193,7 +194,7 @@ def _pairs(names, baseline):
 def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
             hull=False, n_boot=2000, level=0.95, stratified=None, seed=None, progress=None,
             baseline=None, adjust="holm", test="bootstrap", pos_label=None,
-            soft_labels=False, resampling=None):
+            soft_labels=False, resampling=None, device=None):
     """Paired comparison of the AUCs of several models scored on the same rows.
 
     Every pair of models (or every model against ``baseline``) is compared by the
@@ -221,6 +222,10 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
         identical models give 1). Degenerate replicates are left out (see
         :func:`~prroc_numba.bootstrap`). ``"delong"``: needs ``curve="roc"``, hard
         labels and no weights; ``n_boot``, ``seed`` and ``stratified`` are unused.
+    device : {"cpu", "cuda"}, default=None
+        ``"cuda"``: the paired Poisson bootstrap on the GPU (see
+        :func:`~prroc_numba.bootstrap`; needs ``stratified=False``); DeLong runs on the
+        CPU only. ``frame.attrs["device"]`` says which ran.
 
     Returns
     -------
@@ -252,6 +257,7 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
     if adjust not in ADJUSTMENTS:
         raise ValueError(f"adjust={adjust!r} is not known; use one of {ADJUSTMENTS}")
     check_n_boot(n_boot)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     check_level(level)
     if isinstance(score, str) or (not isinstance(score, (list, tuple, pd.DataFrame))
                                   and np.ndim(score) < 2):
@@ -263,6 +269,9 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
         if _is_dask(data):
             raise ValueError("test='delong' needs every row in one place; for Dask input "
                              "use test='bootstrap' (the Poisson bootstrap)")
+        if device == "cuda":
+            raise ValueError("test='delong' runs on the CPU only; pass device='cpu' or "
+                             "test='bootstrap'")
         if curve != "roc":
             raise ValueError("test='delong' compares ROC AUCs; pass curve='roc' "
                              "(for PR curves use test='bootstrap')")
@@ -276,7 +285,8 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
     else:
         batch, _plan, _code, est, reps, _ = _replicates(
             data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
-            progress, pos_label, soft_labels, label_bar="compare", resampling=resampling)
+            progress, pos_label, soft_labels, label_bar="compare", resampling=resampling,
+            device=device)
     M = batch.n_models
     if M < 2:
         raise ValueError("compare needs at least two score columns (models)")
@@ -336,5 +346,5 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
             S.MODEL_B: np.asarray(names, dtype=object)[np.tile(ib, G)],
             S.ESTIMATE_A: est[ca], S.ESTIMATE_B: est[cb], S.DIFF: diff,
             S.CI_LOW: lo, S.CI_HIGH: hi, S.P_VALUE: p, S.P_ADJUSTED: p_adj, **extra}
-    return F.curves_frame(keys, cols)
+    return _device.tag(F.curves_frame(keys, cols), device)
 

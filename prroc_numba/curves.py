@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _device
 from . import _frames as F
 from . import _schema as S
 from ._docs import fill_doc
@@ -20,11 +21,23 @@ from ._ragged import is_dask, pack, warn_undefined
 from ._thresholds import ragged_thresholds
 
 
-def _points(batch, thresholds, hull=False):
+def _points(batch, thresholds, hull=False, device="cpu"):
     """Sweep (or counts at ``thresholds``), then optionally the hull vertices.
 
     Returns thr, tp, fp, out_offsets and P, N per point, P, N per curve.
     """
+    if device == "cuda":
+        if thresholds is not None:
+            raise ValueError("thresholds= is evaluated on the CPU only; pass device='cpu' "
+                             "(or leave device=None with host arrays)")
+        gpu = _device.backend()
+        thr, tp, fp, off = gpu.sweep_batch(batch)
+        if hull:
+            idx, off = gpu.hull_batch(tp, fp, off)
+            thr, tp, fp = thr[idx], tp[idx], fp[idx]
+        P, N = batch.totals()
+        lengths = np.diff(off)
+        return thr, tp, fp, off, np.repeat(P, lengths), np.repeat(N, lengths), P, N
     if thresholds is None:
         thr, tp, fp, off = _sweep_batch(
             batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
@@ -52,13 +65,14 @@ def _check_hull_thresholds(hull, thresholds):
 
 @fill_doc
 def confusion(data=None, *, score, label, by=None, weight=None, thresholds=None,
-              pos_label=None, soft_labels=False):
+              pos_label=None, soft_labels=False, device=None):
     """Confusion matrix at every distinct score, for many curves at once.
 
     Parameters
     ----------
     {shared}
     {thresholds}
+    {device}
 
     Returns
     -------
@@ -100,17 +114,18 @@ def confusion(data=None, *, score, label, by=None, weight=None, thresholds=None,
         from . import _dask
         return _dask.confusion(data, thresholds, score=score, label=label, by=by,
             weight=weight, pos_label=pos_label, soft_labels=soft_labels)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
-    thr, tp, fp, off, Pp, Np, _, _ = _points(batch, thresholds)
-    return F.points_frame(batch.keys, off, {
+    thr, tp, fp, off, Pp, Np, _, _ = _points(batch, thresholds, device=device)
+    return _device.tag(F.points_frame(batch.keys, off, {
         S.THRESHOLD: thr, S.TP: tp, S.FP: fp, S.FN: Pp - tp, S.TN: Np - fp,
-    })
+    }), device)
 
 
 @fill_doc
 def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thresholds=None,
-              pos_label=None, soft_labels=False):
+              pos_label=None, soft_labels=False, device=None):
     """ROC curves (every distinct threshold, or their convex hull) for many curves at once.
 
     Parameters
@@ -125,6 +140,7 @@ def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thre
         weighted counts, so it works with sample weights and soft labels.
     {thresholds}
         Cannot be combined with ``hull=True``.
+    {device}
 
     Returns
     -------
@@ -157,16 +173,17 @@ def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thre
         from . import _dask
         return _dask.roc_curve(data, bool(hull), thresholds, score=score, label=label, by=by,
             weight=weight, pos_label=pos_label, soft_labels=soft_labels)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
-    thr, tp, fp, off, Pp, Np, P, N = _points(batch, thresholds, bool(hull))
+    thr, tp, fp, off, Pp, Np, P, N = _points(batch, thresholds, bool(hull), device)
     warn_undefined(batch, (P <= 0) | (N <= 0), "no positives or no negatives: tpr or fpr is NaN")
     with np.errstate(divide="ignore", invalid="ignore"):
         fpr = np.where(Np > 0, fp / Np, np.nan)
         tpr = np.where(Pp > 0, tp / Pp, np.nan)
-    return F.points_frame(batch.keys, off, {
+    return _device.tag(F.points_frame(batch.keys, off, {
         S.THRESHOLD: thr, S.FPR: fpr, S.TPR: tpr, S.TP: tp, S.FP: fp,
-    })
+    }), device)
 
 
 _INTERPOLATE = {"dg": densify.DG, "continuous": densify.CONTINUOUS}
@@ -174,7 +191,8 @@ _INTERPOLATE = {"dg": densify.DG, "continuous": densify.CONTINUOUS}
 
 @fill_doc
 def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, interpolate=None,
-             thresholds=None, pos_label=None, soft_labels=False, recall_step=None):
+             thresholds=None, pos_label=None, soft_labels=False, recall_step=None,
+             device=None):
     """Precision-recall curves for many curves at once: raw, achievable, interpolated.
 
     Parameters
@@ -208,6 +226,9 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
     recall_step : float in (0, 1], default=None
         Largest recall gap between points for ``interpolate="continuous"`` (None means
         0.01); only valid with that option.
+    {device}
+        The sweep and the hull run on the device; interpolation of the (few) vertices
+        runs on the host.
 
     Returns
     -------
@@ -279,9 +300,10 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
         return _dask.pr_curve(data, bool(hull), interpolate, thresholds, recall_step,
                               score=score, label=label, by=by,
             weight=weight, pos_label=pos_label, soft_labels=soft_labels)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
-    thr, tp, fp, off, Pp, _, P, _ = _points(batch, thresholds, bool(hull))
+    thr, tp, fp, off, Pp, _, P, _ = _points(batch, thresholds, bool(hull), device)
     warn_undefined(batch, P <= 0, "no positives: recall is NaN")
     if interpolate is not None:
         step = 0.01 if recall_step is None else float(recall_step)
@@ -296,9 +318,9 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
         precision = densify._precision_flat_start(tp, fp, off)
     else:
         precision = _raw_precision(tp, fp, off)
-    return F.points_frame(batch.keys, off, {
+    return _device.tag(F.points_frame(batch.keys, off, {
         S.THRESHOLD: thr, S.RECALL: recall, S.PRECISION: precision, S.TP: tp, S.FP: fp,
-    })
+    }), device)
 
 
 def _raw_precision(tp, fp, off):

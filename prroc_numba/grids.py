@@ -20,6 +20,7 @@ from ._checks import check_grid
 from ._docs import fill_doc
 from ._kernels.grid import _precision_at_recall_batch, _tpr_at_fpr_batch
 from ._ragged import UndefinedMetricWarning, describe_row, pack_points
+from ._resampling import _row_quantiles
 
 __all__ = ["average_curves", "interpolate", "interpolate_matrix"]
 
@@ -221,15 +222,9 @@ def average_curves(points, *, grid, curve, by=None, space="pr", hull=False,
             mean = np.where(cnt > 0, s / cnt, np.nan)
             dev = np.where(ok, block - mean, 0.0)
             sd = np.where(cnt > 1, np.sqrt((dev * dev).sum(axis=0) / (cnt - 1)), np.nan)
-        srt = np.sort(block, axis=0)  # NaN last
+        srt = np.sort(block.T, axis=1)  # grid points as rows, NaN last
         for qi, q in enumerate(qs):
-            h = (cnt - 1) * q
-            lo = np.floor(h).astype(np.int64)
-            hi = np.minimum(lo + 1, np.maximum(cnt - 1, 0))
-            lo = np.maximum(lo, 0)
-            cols = np.arange(g.size)
-            a, b = srt[lo, cols], srt[hi, cols]
-            qv[qi, j] = np.where(cnt > 0, a + (h - np.floor(h)) * (b - a), np.nan)
+            qv[qi, j] = _row_quantiles(srt, np.full(g.size, q), sorted_reps=srt)
         stats["mean"][j], stats["sd"][j], stats["n"][j] = mean, sd, cnt
     xname, yname = (S.RECALL, S.PRECISION) if space == "pr" else (S.FPR, S.TPR)
     frame = group_keys.iloc[np.repeat(np.arange(n_groups), g.size)].reset_index(drop=True)

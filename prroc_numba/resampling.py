@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _device
 from . import _frames as F
 from . import _schema as S
-from ._checks import check_level, check_n_boot, recall_grid
+from ._checks import check_grid, check_level, check_n_boot
 from ._docs import fill_doc
 from ._kernels.grid import _precision_at_recall_batch
 from ._kernels.sweep import _sweep_batch
@@ -33,7 +34,7 @@ INTERVALS = ("percentile", "basic", "bca")
 def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
               hull=False, n_boot=2000, level=0.95, interval="percentile", stratified=None,
               seed=None, progress=None, return_replicates=False, pos_label=None,
-              soft_labels=False, resampling=None):
+              soft_labels=False, resampling=None, device=None):
     """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.
 
     Each curve is sorted once; a replicate is a vector of counts over its sorted rows, so
@@ -58,6 +59,15 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
         which costs 500 passes over the rows instead of N.
     return_replicates : bool, default=False
         Also return the replicate values as a tidy frame.
+    device : {"cpu", "cuda"}, default=None
+        Where it runs (None: ``"cuda"`` for GPU arrays, else ``"cpu"``; see
+        :func:`~prroc_numba.auc`). ``"cuda"`` runs the **Poisson bootstrap** on the GPU:
+        in replicate ``b`` each input row counts ``Poisson(1)`` times, a pure function
+        of (seed, ``b``, row number), so every model of a group sees the same counts
+        (paired) and memory stays O(rows + replicates x rows / 1024). It needs
+        ``stratified=False`` (Poisson counts do not fix the class counts), ``hull=False``
+        and ``interval`` "percentile" or "basic". ``frame.attrs["device"]`` says which
+        ran.
 
     Returns
     -------
@@ -90,24 +100,29 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
         raise ValueError(f"interval={interval!r} is not known; use one of {INTERVALS}")
     check_n_boot(n_boot)
     check_level(level)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
+    if device == "cuda" and interval == "bca":
+        raise ValueError("interval='bca' needs the jackknife, which runs on the CPU only; "
+                         "use interval='percentile' or 'basic', or device='cpu'")
     if interval == "bca" and is_dask(data):
         raise ValueError("interval='bca' needs a jackknife over the rows, which Dask input "
                          "does not offer; use interval='percentile' or 'basic'")
     batch, plan, code, est, reps, s = _replicates(
         data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
-        progress, pos_label, soft_labels, resampling=resampling)
+        progress, pos_label, soft_labels, resampling=resampling, device=device)
     n_bad = _degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
     se, lo, hi = _intervals(reps, est, level, interval, jack)
     out = F.curves_frame(batch.keys, {S.ESTIMATE: est, S.SE: se, S.CI_LOW: lo, S.CI_HIGH: hi,
                                       S.N_DEGENERATE: n_bad.astype(np.int64)})
+    _device.tag(out, device)
     if not return_replicates:
         return out
     C, B = reps.shape
     keys = batch.keys.iloc[np.repeat(np.arange(C), B)].reset_index(drop=True)
     keys[S.REPLICATE] = np.tile(np.arange(B, dtype=np.int64), C)
     keys[S.ESTIMATE] = reps.ravel()
-    return out, keys
+    return out, _device.tag(keys, device)
 
 
 
@@ -166,15 +181,17 @@ def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False
     """
     check_n_boot(n_boot)
     check_level(level)
-    g = recall_grid(grid)
+    g = check_grid(grid, "recall", strict=True)
     hull = bool(hull)
     distributed = is_dask(data)
-    stratified, poisson = _resolve_resampling(resampling, stratified, distributed)
+    stratified, poisson = _resolve_resampling(resampling, stratified,
+                                              "dask" if distributed else "memory")
     if distributed:
         from . import _dask
         batch, P, est, reps = _dask.curve_replicates(
             data, score, label, by, weight, g, hull, int(n_boot), _seed(seed), pos_label,
             soft_labels)
+        reps = np.ascontiguousarray(reps.transpose(0, 2, 1))  # (curve, grid, replicate)
     else:
         batch = pack(data, score=score, label=label, by=by, weight=weight,
                      pos_label=pos_label, soft_labels=soft_labels)
@@ -185,12 +202,13 @@ def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False
         _, tp, fp, vo = _sweep_batch(batch.values, batch.offsets, batch.pos, batch.neg,
                                      batch.label_start)
         est = _precision_at_recall_batch(tp, fp, vo, g, hull)
-        reps = plan.run_curve(_seed(seed), int(n_boot), g, hull, progress)
-    C, B, G = reps.shape
-    flat = np.ascontiguousarray(reps.transpose(0, 2, 1)).reshape(C * G, B)
+        reps = plan.run(_seed(seed), int(n_boot), hull, progress, "bootstrap_curve", grid=g)
+    C, G, B = reps.shape
+    flat = reps.reshape(C * G, B)  # (curve, grid point) rows: no relayout copy
     alpha = 1.0 - level
-    lo = _row_quantiles(flat, np.full(C * G, alpha / 2))
-    hi = _row_quantiles(flat, np.full(C * G, 1 - alpha / 2))
+    srt = np.sort(flat, axis=1)  # NaN last
+    lo = _row_quantiles(flat, np.full(C * G, alpha / 2), sorted_reps=srt)
+    hi = _row_quantiles(flat, np.full(C * G, 1 - alpha / 2), sorted_reps=srt)
     bad = np.repeat(P <= 0, G)
     lo[bad] = np.nan
     hi[bad] = np.nan

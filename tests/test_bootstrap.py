@@ -13,11 +13,11 @@ from scipy import integrate, stats
 
 import prroc_numba as prn
 from prroc_numba._kernels.area import _area_batch
-from prroc_numba._kernels.resample import (
+from prroc_numba._kernels.resample import _segments_batch
+from prroc_numba._kernels.rng import (
     _multinomial_cells,
     _multinomial_poisson,
     _multinomial_stratum,
-    _segments_batch,
 )
 from prroc_numba._kernels.rng import _stream
 from prroc_numba._checks import method_code

@@ -543,11 +543,12 @@ def test_interpolate_totals_that_cannot_be_known_are_errors():
         prn.interpolate(pd.DataFrame({"tp": [1.0, 2.0], "fp": [1.0, 3.0]}), grid=[0.5])
     zero = pd.DataFrame({"m": ["a", "a"], "tp": [0.0, 0.0], "fp": [1.0, 2.0],
                          "recall": [0.0, 0.0]})
-    with pytest.raises(ValueError, match=r"m='a'.*no row has recall > 0.*n_pos="):
+    with pytest.raises(ValueError, match=r"curve of row 0 \(m='a'.*no row of that curve "
+                                         r"has recall > 0.*n_pos="):
         prn.interpolate(zero, grid=[0.5], by="m")
     mixed = pd.DataFrame({"m": ["a", "a"], "tp": [1.0, 4.0], "fp": [0.0, 1.0],
                           "recall": [0.1, 0.2]})  # P = 10 and P = 20
-    with pytest.raises(ValueError, match=r"m='a'.*disagree.*positives"):
+    with pytest.raises(ValueError, match=r"disagree on its number of positives.*m='a'"):
         prn.interpolate(mixed, grid=[0.5], by="m")
     roc = pd.DataFrame({"tp": [1.0], "fp": [1.0], "recall": [0.5]})
     with pytest.raises(ValueError, match="space='roc' needs the number of negatives"):
