@@ -355,27 +355,10 @@ class Accumulator:
         return self._finish(confusion(rows, **kw, thresholds=self._thresholds(thresholds)))
 
     def metrics(self, metrics=("auc_pr", "auc_roc")):
-        """Several areas per curve: key columns, one column per metric.
-
-        ``"auc_pr"`` (Davis-Goadrich), ``"auc_pr_integral"``, ``"ap"``,
-        ``"auc_pr_trapezoid"``, ``"auc_roc"``; a ``"_hull"`` suffix takes the area under
-        the hull (ROC) or the achievable PR curve.
-        """
-        if isinstance(metrics, str):
-            metrics = (metrics,)
-        out = None
-        for name in metrics:
-            base, hull = (name[:-5], True) if name.endswith("_hull") else (name, False)
-            if base not in _METRICS:
-                raise ValueError(
-                    f"metric {name!r} is not known; use one of {sorted(_METRICS)} "
-                    "(optionally with a '_hull' suffix)")
-            curve, method = _METRICS[base]
-            frame = self.auc(curve=curve, method=method, hull=hull)
-            if out is None:
-                out = frame.drop(columns="auc")
-            out[name] = frame["auc"].to_numpy()
-        return out
+        """Several metrics per curve as :func:`~prroc_numba.metrics` on all rows seen."""
+        from .areas import metrics as _metrics
+        rows, kw = self._weighted_rows()
+        return self._finish(_metrics(rows, **kw, metrics=metrics))
 
     def __repr__(self):
         if not self._started:
@@ -383,11 +366,3 @@ class Accumulator:
         return (f"Accumulator({len(self._groups) * self._n_models()} curve(s), "
                 f"{self.n_entries} distinct (curve, score) entries)")
 
-
-_METRICS = {
-    "auc_pr": ("pr", "dg"),
-    "auc_pr_integral": ("pr", "integral"),
-    "ap": ("pr", "ap"),
-    "auc_pr_trapezoid": ("pr", "trapezoid"),
-    "auc_roc": ("roc", "trapezoid"),
-}

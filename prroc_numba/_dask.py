@@ -141,6 +141,10 @@ def auc(data, curve, method, hull, **kw):
     return accumulate(data, **kw).auc(curve=curve, method=method, hull=hull)
 
 
+def metrics(data, names, **kw):
+    return accumulate(data, **kw).metrics(names)
+
+
 def _maybe_lazy(frame, data, lazy):
     if not lazy:
         return frame

@@ -132,7 +132,7 @@ def test_errors():
         acc.merge(df)
     with pytest.raises(TypeError, match="decimals"):
         prn.Accumulator(decimals=1.5)
-    with pytest.raises(ValueError, match="not known"):
+    with pytest.raises(ValueError, match="not a metric"):
         acc.metrics(("auc_xyz",))
     with pytest.raises(ValueError, match="not a column"):
         acc.update(df, score=["a", "b"], label="y", by="g", weight="nope")

@@ -83,6 +83,7 @@ CALLS = [  # (function, extra arguments): every option once over the three input
     (prn.auc, {"curve": "roc", "hull": True}),
     (prn.auc, {"curve": "pr", "method": "integral", "hull": True}),
     (prn.auc, {"curve": "pr", "method": "ap"}),
+    (prn.metrics, {"metrics": ("auc_pr", "auc_roc_hull", "ap", "n_pos", "prevalence")}),
     (prn.roc_curve, {}),
     (prn.pr_curve, {}),
     (prn.confusion, {}),
@@ -101,7 +102,7 @@ def test_areas_and_curves_equal_in_memory(client, i, kw):
     for k, (fn, extra) in enumerate(CALLS):
         if (k + i) % 3:  # each call on two of the three inputs
             w = _same(fn, df, ddf, **kw, **extra)
-            if fn is prn.auc:
+            if fn in (prn.auc, prn.metrics):
                 assert bool(w) == (kw["label"] == "y")  # group 'w' has no positives
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", prn.UndefinedMetricWarning)

@@ -218,6 +218,52 @@ def _area_of_sweep(tp, fp, method, hull):
 
 
 @jit
+def _areas_of_sweep(tp, fp, codes, hulls, out):
+    """Write area ``k`` (estimator ``codes[k]``, on the hull where ``hulls[k]``) of one
+    curve's sweep into ``out[k]``; the hull is taken once, whatever the number of areas."""
+    need_hull = False
+    for k in range(codes.size):
+        need_hull = need_hull or hulls[k]
+    if need_hull:
+        idx = _hull_indices(tp, fp)
+        htp = tp[idx]
+        hfp = fp[idx]
+    else:
+        htp = tp[:0]
+        hfp = fp[:0]
+    for k in range(codes.size):
+        if hulls[k]:
+            out[k] = _area(htp, hfp, codes[k])
+        else:
+            out[k] = _area(tp, fp, codes[k])
+
+
+@jit(parallel=True)
+def _areas_batch(values, offsets, pos, neg, label_start, codes, hulls):
+    """Fused sort + sweep (+ hull) + every requested area, for every curve of a batch.
+
+    ``codes[k]``/``hulls[k]`` name area ``k``; returns float64 ``(n_curves, codes.size)``.
+    One sort and one sweep per curve; nothing of size N outlives a curve. (Hard,
+    unweighted labels take :func:`.split_sort._split_areas_batch` instead, without the
+    argsort.)
+    """
+    n_curves = offsets.size - 1
+    out = np.empty((n_curves, codes.size))
+    for c in prange(n_curves):
+        a = offsets[c]
+        b = offsets[c + 1]
+        ls = label_start[c]
+        order, xs = _sort_desc(values[a:b])
+        k = _n_vertices_sorted(xs)
+        thr = np.empty(k)
+        tp = np.empty(k)
+        fp = np.empty(k)
+        _fill_sweep_sorted(xs, pos[ls : ls + b - a], neg[ls : ls + b - a], order, thr, tp, fp)
+        _areas_of_sweep(tp, fp, codes, hulls, out[c])
+    return out
+
+
+@jit
 def _area_sorted(xs, pos, neg, order, method, hull):
     """Sweep (+ hull) + area of one curve given its descending order ``order`` and the
     sorted scores ``xs`` (``pos``/``neg`` unsorted, read through ``order``)."""
@@ -230,27 +276,9 @@ def _area_sorted(xs, pos, neg, order, method, hull):
 
 
 @jit(parallel=True)
-def _area_batch(values, offsets, pos, neg, label_start, method, hull):
-    """Fused sort + sweep (+ hull) + area for every curve of a ragged batch.
-
-    Returns a float64 array of one area per curve; nothing of size N outlives a curve.
-    """
-    n_curves = offsets.size - 1
-    out = np.empty(n_curves)
-    for c in prange(n_curves):
-        a = offsets[c]
-        b = offsets[c + 1]
-        ls = label_start[c]
-        order, xs = _sort_desc(values[a:b])
-        out[c] = _area_sorted(xs, pos[ls : ls + b - a], neg[ls : ls + b - a], order, method,
-                              hull)
-    return out
-
-
-@jit(parallel=True)
 def _area_sorted_batch(values, offsets, order, pos, neg, label_start, method, hull):
-    """:func:`_area_batch` for curves already sorted: ``order[offsets[c]:offsets[c+1]]``
-    is curve ``c``'s descending argsort (local row indices), as the bootstrap plan
+    """One area per curve, as :func:`_areas_batch`, for curves already sorted:
+    ``order[offsets[c]:offsets[c+1]]`` is curve ``c``'s descending argsort (local row indices), as the bootstrap plan
     holds it. The same sweep and areas, bit for bit, without a second sort."""
     n_curves = offsets.size - 1
     out = np.empty(n_curves)
