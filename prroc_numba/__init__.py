@@ -5,11 +5,14 @@ Public API (see ``DESIGN.md``): :func:`confusion`, :func:`roc_curve`, :func:`pr_
 curves given as points (:class:`PRCurve`, :class:`ROCCurve`) and many curves on shared
 grids (:func:`interpolate`, :func:`interpolate_matrix`, :func:`average_curves`);
 bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_curve`,
-:func:`compare`, :func:`delong`).
+:func:`compare`, :func:`delong`); multiclass and multilabel input (``multiclass=``,
+``average=``) and a scikit-learn scorer (:func:`scorer`); polars and pyarrow frames as
+``data``.
 """
 
 from ._accumulate import Accumulator  # (issue 12)
 from ._ragged import UndefinedMetricWarning
+from ._sklearn import scorer
 from .areas import auc, auc_pr, auc_roc, metrics
 from .comparison import compare, delong
 from .curves import confusion, pr_curve, roc_curve
@@ -38,4 +41,5 @@ __all__ = [
     "metrics",
     "pr_curve",
     "roc_curve",
+    "scorer",
 ]

@@ -130,6 +130,12 @@ def accumulate(data, score, label, by=None, weight=None, pos_label=None, soft_la
     return acc
 
 
+def no_multiclass(multiclass):
+    if multiclass is not None:
+        raise ValueError("multiclass= is not available for Dask input; binarise the labels "
+                         "into one 0/1 column per class (one call per class) first")
+
+
 def _kw(kw):
     return {k: kw[k] for k in ("score", "label", "by", "weight", "pos_label", "soft_labels")}
 
