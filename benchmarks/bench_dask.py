@@ -60,17 +60,24 @@ def _frame(n, models, decimals, seed, start=0):
 def _cluster(workers, memory_limit):
     from distributed import Client, LocalCluster
 
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                           memory_limit=memory_limit, dashboard_address=":0")
+    cluster = LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        memory_limit=memory_limit,
+        dashboard_address=":0",
+    )
     return cluster, Client(cluster)
 
 
 def _peak_rss(client):
     """Each worker's peak resident memory (bytes), from the kernel's own counter."""
+
     def peak():
         import resource
 
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
     return client.run(peak)
 
 
@@ -93,21 +100,27 @@ def overhead(args):
         ddf = dd.from_pandas(df, npartitions=args.partitions).persist()
 
         def mem():
-            return (prn.auc(df, score="m0", label="y"),
-                    prn.auc(df, score="m0", label="y", curve="roc"))
+            return (
+                prn.auc(df, score="m0", label="y"),
+                prn.auc(df, score="m0", label="y", curve="roc"),
+            )
 
         def dsk():
-            return (prn.auc(ddf, score="m0", label="y"),
-                    prn.auc(ddf, score="m0", label="y", curve="roc"))
+            return (
+                prn.auc(ddf, score="m0", label="y"),
+                prn.auc(ddf, score="m0", label="y", curve="roc"),
+            )
 
         mem(), dsk()  # warm-up (compilation, workers' imports)
         t_mem, a = _best(mem, args.repeat)
         t_dsk, b = _best(dsk, args.repeat)
         diff = max(abs(float(x["auc"].iloc[0]) - float(y["auc"].iloc[0])) for x, y in zip(a, b))
         print(f"overhead: {n:.0e} rows, {args.partitions} partitions, {args.workers} workers")
-        print(f"  in memory {t_mem:.2f} s, dask {t_dsk:.2f} s, ratio {t_dsk / t_mem:.2f}x; "
-              f"AUC-PR {float(a[0]['auc'].iloc[0]):.6f}, AUC-ROC "
-              f"{float(a[1]['auc'].iloc[0]):.6f}, max |dask - memory| = {diff:.1e}")
+        print(
+            f"  in memory {t_mem:.2f} s, dask {t_dsk:.2f} s, ratio {t_dsk / t_mem:.2f}x; "
+            f"AUC-PR {float(a[0]['auc'].iloc[0]):.6f}, AUC-ROC "
+            f"{float(a[1]['auc'].iloc[0]):.6f}, max |dask - memory| = {diff:.1e}"
+        )
     finally:
         client.close()
         cluster.close()
@@ -130,9 +143,13 @@ def outofcore(args):
         counts = c if counts is None else counts.add(c, fill_value=0)
     t_write = time.perf_counter() - t
     counts = counts.unstack(fill_value=0)
-    ref = pd.DataFrame({"s": np.repeat(counts.index.to_numpy(), 2),
-                        "y": np.tile([1, 0], len(counts)),
-                        "w": np.column_stack([counts[1], counts[0]]).ravel().astype(float)})
+    ref = pd.DataFrame(
+        {
+            "s": np.repeat(counts.index.to_numpy(), 2),
+            "y": np.tile([1, 0], len(counts)),
+            "w": np.column_stack([counts[1], counts[0]]).ravel().astype(float),
+        }
+    )
     want_pr = prn.auc(ref, score="s", label="y", weight="w")["auc"].iloc[0]
     want_roc = prn.auc(ref, score="s", label="y", weight="w", curve="roc")["auc"].iloc[0]
     want_hull = prn.roc_curve(ref, score="s", label="y", weight="w", hull=True)
@@ -149,15 +166,21 @@ def outofcore(args):
         hull = prn.roc_curve(ddf, score="m0", label="y", hull=True)
         t_all = time.perf_counter() - t
         peaks = _peak_rss(client)
-        print(f"outofcore: {n:.0e} rows in {ddf.npartitions} Parquet files "
-              f"({sum(f.stat().st_size for f in path.iterdir()) / 2**30:.2f} GiB, written in "
-              f"{t_write:.0f} s), {args.workers} workers of {args.memory_limit}")
-        print(f"  AUC-PR (DG) {pr:.10f} (reference {want_pr:.10f}), AUC-ROC {roc:.10f} "
-              f"(reference {want_roc:.10f}), hull {len(hull)} vertices (reference "
-              f"{len(want_hull)}, max |diff| "
-              f"{np.max(np.abs(hull[['tp', 'fp']].to_numpy() - want_hull[['tp', 'fp']].to_numpy())):.1e})")
-        print(f"  three calls {t_all:.1f} s; workers' peak RSS "
-              + ", ".join(f"{v / 2**30:.2f} GiB" for v in peaks.values()))
+        print(
+            f"outofcore: {n:.0e} rows in {ddf.npartitions} Parquet files "
+            f"({sum(f.stat().st_size for f in path.iterdir()) / 2**30:.2f} GiB, written in "
+            f"{t_write:.0f} s), {args.workers} workers of {args.memory_limit}"
+        )
+        print(
+            f"  AUC-PR (DG) {pr:.10f} (reference {want_pr:.10f}), AUC-ROC {roc:.10f} "
+            f"(reference {want_roc:.10f}), hull {len(hull)} vertices (reference "
+            f"{len(want_hull)}, max |diff| "
+            f"{np.max(np.abs(hull[['tp', 'fp']].to_numpy() - want_hull[['tp', 'fp']].to_numpy())):.1e})"
+        )
+        print(
+            f"  three calls {t_all:.1f} s; workers' peak RSS "
+            + ", ".join(f"{v / 2**30:.2f} GiB" for v in peaks.values())
+        )
     finally:
         client.close()
         cluster.close()
@@ -179,16 +202,20 @@ def poisson(args):
         t = time.perf_counter()
         res, reps = prn.bootstrap(ddf, **kw, return_replicates=True)
         t_dsk = time.perf_counter() - t
-        print(f"poisson: {n:.0e} rows, {args.models} models paired, B = {args.n_boot}, "
-              f"{args.partitions} partitions, {args.workers} workers: {t_dsk:.1f} s")
+        print(
+            f"poisson: {n:.0e} rows, {args.models} models paired, B = {args.n_boot}, "
+            f"{args.partitions} partitions, {args.workers} workers: {t_dsk:.1f} s"
+        )
         print(res.round(4).to_string(index=False))
         if args.check:
             t = time.perf_counter()
             _, mem = prn.bootstrap(df, **kw, resampling="poisson", return_replicates=True)
             t_mem = time.perf_counter() - t
             d = np.max(np.abs(mem["estimate"].to_numpy() - reps["estimate"].to_numpy()))
-            print(f"  in memory (resampling='poisson') {t_mem:.1f} s; max |replicate "
-                  f"difference| = {d:.1e}")
+            print(
+                f"  in memory (resampling='poisson') {t_mem:.1f} s; max |replicate "
+                f"difference| = {d:.1e}"
+            )
     finally:
         client.close()
         cluster.close()
@@ -201,8 +228,12 @@ def main(argv=None):
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--memory-limit", default="2GiB")
     p.add_argument("--partitions", type=int, default=16)
-    p.add_argument("--decimals", type=int, default=4,
-                   help="scores rounded to this many decimals (bounds the merged table)")
+    p.add_argument(
+        "--decimals",
+        type=int,
+        default=4,
+        help="scores rounded to this many decimals (bounds the merged table)",
+    )
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--file-rows", default="2e6")
     p.add_argument("--path", default=None, help="Parquet folder (default: a temporary one)")

@@ -52,8 +52,14 @@ def run_once(cache_dir: str) -> dict:
     env["NUMBA_CACHE_DIR"] = cache_dir
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     t0 = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", _CHILD], env=env, cwd=str(ROOT),
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD],
+        env=env,
+        cwd=str(ROOT),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     wall = time.perf_counter() - t0
     res = json.loads(out.stdout.strip().splitlines()[-1])
     res["process_wall_s"] = wall
@@ -73,21 +79,29 @@ def measure(warm_runs: int = 3) -> dict:
 
 def markdown(res: dict) -> str:
     rows = [
-        ("| Numba cache | import prroc_numba | first `auc()` | import + first `auc()` "
-         "| whole process (incl. Python start-up) |"),
+        (
+            "| Numba cache | import prroc_numba | first `auc()` | import + first `auc()` "
+            "| whole process (incl. Python start-up) |"
+        ),
         "|---|---:|---:|---:|---:|",
     ]
     for name, label in [("empty", "empty (first run ever)"), ("warm", "warm (every later run)")]:
         r = res[name]
-        rows.append(f"| {label} | {r['import_s']:.2f} s | {r['first_auc_s']:.2f} s | "
-                    f"**{r['import_plus_first_auc_s']:.2f} s** | {r['process_wall_s']:.2f} s |")
+        rows.append(
+            f"| {label} | {r['import_s']:.2f} s | {r['first_auc_s']:.2f} s | "
+            f"**{r['import_plus_first_auc_s']:.2f} s** | {r['process_wall_s']:.2f} s |"
+        )
     e = res["empty"]
     target = res["warm"]["import_plus_first_auc_s"]
     rows.append("")
-    rows.append(f"DESIGN target (warm cache, import + first `auc()` < 1 s): "
-                f"{'met' if target < 1.0 else 'NOT met'} ({target:.3f} s).")
-    rows.append(f"Kernels compiled by `auc()` (PR and ROC): {e['kernels_compiled']}, with "
-                f"{e['specialisations']} specialisations in all (one dtype path).")
+    rows.append(
+        f"DESIGN target (warm cache, import + first `auc()` < 1 s): "
+        f"{'met' if target < 1.0 else 'NOT met'} ({target:.3f} s)."
+    )
+    rows.append(
+        f"Kernels compiled by `auc()` (PR and ROC): {e['kernels_compiled']}, with "
+        f"{e['specialisations']} specialisations in all (one dtype path)."
+    )
     return "\n".join(rows)
 
 
@@ -95,5 +109,7 @@ if __name__ == "__main__":
     result = measure()
     print(markdown(result))
     target = result["warm"]["import_plus_first_auc_s"]
-    print(f"\ntarget (warm cache, import + first auc < 1 s): "
-          f"{'met' if target < 1.0 else 'NOT met'} ({target:.3f} s)")
+    print(
+        f"\ntarget (warm cache, import + first auc < 1 s): "
+        f"{'met' if target < 1.0 else 'NOT met'} ({target:.3f} s)"
+    )

@@ -44,8 +44,13 @@ def _reduce(curve, score, pos, neg, extra=()):
         return curve, score, pos, neg, extra
     order, idx, s = _sort_entries(curve, score)
     red = tuple(np.add.reduceat(x[order], idx, axis=0) for x in extra)
-    return (curve[order][idx], s[idx], np.add.reduceat(pos[order], idx),
-            np.add.reduceat(neg[order], idx), red)
+    return (
+        curve[order][idx],
+        s[idx],
+        np.add.reduceat(pos[order], idx),
+        np.add.reduceat(neg[order], idx),
+        red,
+    )
 
 
 def swept_entries(batch, decimals=None):
@@ -54,8 +59,9 @@ def swept_entries(batch, decimals=None):
     sort per curve (:func:`._kernels.resample._segments_batch`), then one sum per run of
     tied scores."""
     values = batch.values if decimals is None else np.round(batch.values, decimals)
-    order, ps, ns = _segments_batch(values, batch.offsets, batch.pos, batch.neg,
-                                    batch.label_start)[:3]
+    order, ps, ns = _segments_batch(values, batch.offsets, batch.pos, batch.neg, batch.label_start)[
+        :3
+    ]
     lengths = np.diff(batch.offsets)
     curve = np.repeat(np.arange(batch.n_curves, dtype=np.int64), lengths)
     xs = values[batch.offsets[curve] + order] + 0.0
@@ -91,8 +97,7 @@ def entries(batch, data, score, by, decimals=None):
         by_names = []
     elif data is not None and isinstance(by, str):
         by_names = [by]
-    elif data is not None and isinstance(by, (list, tuple)) and all(
-            isinstance(b, str) for b in by):
+    elif data is not None and isinstance(by, (list, tuple)) and all(isinstance(b, str) for b in by):
         by_names = list(by)
     else:
         by_names = list(batch.keys.columns[:1])  # the "group" column of an array by
@@ -120,8 +125,11 @@ def _take(keep, data, *args):
     """Rows ``keep`` of ``data`` and of every array-like argument (names stay names)."""
     out = [None if data is None else data[keep]]
     for x in args:
-        if x is None or isinstance(x, str) or (
-                isinstance(x, (list, tuple)) and x and all(isinstance(v, str) for v in x)):
+        if (
+            x is None
+            or isinstance(x, str)
+            or (isinstance(x, (list, tuple)) and x and all(isinstance(v, str) for v in x))
+        ):
             out.append(x)
         elif isinstance(x, (pd.Series, pd.DataFrame)):
             out.append(x[keep])
@@ -165,8 +173,9 @@ class Accumulator:
     """
 
     def __init__(self, decimals=None):
-        if decimals is not None and (isinstance(decimals, bool)
-                                     or not isinstance(decimals, (int, np.integer))):
+        if decimals is not None and (
+            isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer))
+        ):
             raise TypeError(f"decimals must be an int or None, got {decimals!r}")
         self.decimals = None if decimals is None else int(decimals)
         self._by = None  # names of the by columns (list), fixed by the first update
@@ -214,8 +223,9 @@ class Accumulator:
 
     # ----------------------------------------------------------------- update
 
-    def update(self, data=None, *, score, label, by=None, weight=None, pos_label=None,
-               soft_labels=False):
+    def update(
+        self, data=None, *, score, label, by=None, weight=None, pos_label=None, soft_labels=False
+    ):
         """Add rows (arguments as in :func:`~prroc_numba.auc`); returns ``self``.
 
         Every call must describe the same curves' layout: the same ``by`` column names
@@ -228,8 +238,15 @@ class Accumulator:
         if kept is None:
             return self
         data, score, label, by, weight = kept[0]
-        batch = pack(data, score=score, label=label, by=by, weight=weight,
-                     pos_label=pos_label, soft_labels=soft_labels)
+        batch = pack(
+            data,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            pos_label=pos_label,
+            soft_labels=soft_labels,
+        )
         by_names, models, groups = entries(batch, data, score, by)[:3]
         self._absorb(by_names, models, groups, *swept_entries(batch, self.decimals))
         return self
@@ -253,8 +270,16 @@ class Accumulator:
             )
         if not other._started:
             return self
-        self._absorb(other._by, other._models, other._groups, other._curve, other._score,
-                     other._pos, other._neg, other._extra)
+        self._absorb(
+            other._by,
+            other._models,
+            other._groups,
+            other._curve,
+            other._score,
+            other._pos,
+            other._neg,
+            other._extra,
+        )
         return self
 
     def _absorb(self, by_names, models, groups, curve, score, pos, neg, extra=()):
@@ -270,7 +295,8 @@ class Accumulator:
                 f"grouped by {self._by}; pass the same by= in every update"
             )
         if (models is None) != (self._models is None) or (
-                models is not None and list(models) != list(self._models)):
+            models is not None and list(models) != list(self._models)
+        ):
             raise ValueError(
                 f"these rows score the models {models} but the Accumulator holds "
                 f"{self._models}; pass the same score columns, in the same order, every time"
@@ -289,13 +315,17 @@ class Accumulator:
         else:
             new_groups, ca, cb = self._groups, self._curve, curve
         if len(extra) != len(self._extra) or any(
-                x.shape[1:] != y.shape[1:] for x, y in zip(extra, self._extra)):
+            x.shape[1:] != y.shape[1:] for x, y in zip(extra, self._extra)
+        ):
             raise ValueError("cannot merge states holding different bootstrap replicates")
         self._groups = new_groups
         self._curve, self._score, self._pos, self._neg, self._extra = _reduce(
-            np.concatenate([ca, cb]), np.concatenate([self._score, score]),
-            np.concatenate([self._pos, pos]), np.concatenate([self._neg, neg]),
-            tuple(np.concatenate([x, y]) for x, y in zip(self._extra, extra)))
+            np.concatenate([ca, cb]),
+            np.concatenate([self._score, score]),
+            np.concatenate([self._pos, pos]),
+            np.concatenate([self._neg, neg]),
+            tuple(np.concatenate([x, y]) for x, y in zip(self._extra, extra)),
+        )
 
     # ---------------------------------------------------------------- results
 
@@ -305,8 +335,11 @@ class Accumulator:
         keys = self._curve_keys()
         key_names = list(keys.columns)
         if self._models is not None:  # keep the models' order (by sorts its keys)
-            keys[MODEL] = pd.Categorical(keys[MODEL], categories=pd.unique(
-                np.asarray(self._models, dtype=object)), ordered=True)
+            keys[MODEL] = pd.Categorical(
+                keys[MODEL],
+                categories=pd.unique(np.asarray(self._models, dtype=object)),
+                ordered=True,
+            )
         k = self._score.size
         rows = keys.iloc[np.concatenate([self._curve, self._curve])].reset_index(drop=True)
         rows[_S] = np.concatenate([self._score, self._score])
@@ -320,49 +353,69 @@ class Accumulator:
         return frame
 
     def _thresholds(self, thresholds):
-        if isinstance(thresholds, pd.DataFrame) and self._models is not None \
-                and MODEL in thresholds.columns:
+        if (
+            isinstance(thresholds, pd.DataFrame)
+            and self._models is not None
+            and MODEL in thresholds.columns
+        ):
             thresholds = thresholds.copy()
-            thresholds[MODEL] = pd.Categorical(thresholds[MODEL], categories=pd.unique(
-                np.asarray(self._models, dtype=object)), ordered=True)
+            thresholds[MODEL] = pd.Categorical(
+                thresholds[MODEL],
+                categories=pd.unique(np.asarray(self._models, dtype=object)),
+                ordered=True,
+            )
         return thresholds
 
     def auc(self, *, curve="pr", method=None, hull=False):
         """Areas as :func:`~prroc_numba.auc` on all rows seen: key columns, ``auc``."""
         from .areas import auc
+
         rows, kw = self._weighted_rows()
         return self._finish(auc(rows, **kw, curve=curve, method=method, hull=hull))
 
     def roc_curve(self, *, hull=False, thresholds=None):
         """ROC curves as :func:`~prroc_numba.roc_curve` on all rows seen."""
         from .curves import roc_curve
+
         rows, kw = self._weighted_rows()
-        return self._finish(roc_curve(rows, **kw, hull=hull,
-                                      thresholds=self._thresholds(thresholds)))
+        return self._finish(
+            roc_curve(rows, **kw, hull=hull, thresholds=self._thresholds(thresholds))
+        )
 
     def pr_curve(self, *, hull=False, interpolate=None, thresholds=None, recall_step=None):
         """PR curves as :func:`~prroc_numba.pr_curve` on all rows seen."""
         from .curves import pr_curve
+
         rows, kw = self._weighted_rows()
-        return self._finish(pr_curve(rows, **kw, hull=hull, interpolate=interpolate,
-                                     thresholds=self._thresholds(thresholds),
-                                     recall_step=recall_step))
+        return self._finish(
+            pr_curve(
+                rows,
+                **kw,
+                hull=hull,
+                interpolate=interpolate,
+                thresholds=self._thresholds(thresholds),
+                recall_step=recall_step,
+            )
+        )
 
     def confusion(self, *, thresholds=None):
         """Confusion matrices as :func:`~prroc_numba.confusion` on all rows seen."""
         from .curves import confusion
+
         rows, kw = self._weighted_rows()
         return self._finish(confusion(rows, **kw, thresholds=self._thresholds(thresholds)))
 
     def metrics(self, metrics=("auc_pr", "auc_roc")):
         """Several metrics per curve as :func:`~prroc_numba.metrics` on all rows seen."""
         from .areas import metrics as _metrics
+
         rows, kw = self._weighted_rows()
         return self._finish(_metrics(rows, **kw, metrics=metrics))
 
     def __repr__(self):
         if not self._started:
             return "Accumulator(empty)"
-        return (f"Accumulator({len(self._groups) * self._n_models()} curve(s), "
-                f"{self.n_entries} distinct (curve, score) entries)")
-
+        return (
+            f"Accumulator({len(self._groups) * self._n_models()} curve(s), "
+            f"{self.n_entries} distinct (curve, score) entries)"
+        )

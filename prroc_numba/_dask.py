@@ -37,17 +37,23 @@ def _names(data, score, label, by, weight):
     cols = list(data.columns)
 
     def check(arg, x, many):
-        xs = [x] if isinstance(x, str) else (list(x) if many and isinstance(x, (list, tuple))
-                                              else None)
+        xs = (
+            [x]
+            if isinstance(x, str)
+            else (list(x) if many and isinstance(x, (list, tuple)) else None)
+        )
         if xs is None or not all(isinstance(v, str) for v in xs):
             raise TypeError(
                 f"{arg}= must name column(s) of the Dask DataFrame, got "
                 f"{type(x).__name__}; arrays cannot follow a Dask frame's partitions, so "
-                "add them as columns first")
+                "add them as columns first"
+            )
         for v in xs:
             if v not in cols:
-                raise ValueError(f"{arg}={v!r} is not a column of data; available columns: "
-                                 + ", ".join(map(repr, cols[:20])))
+                raise ValueError(
+                    f"{arg}={v!r} is not a column of data; available columns: "
+                    + ", ".join(map(repr, cols[:20]))
+                )
 
     check("score", score, True)
     check("label", label, False)
@@ -69,8 +75,15 @@ def _partition(part, kw, offset=None, seed=0, n_boot=0):
     if kept is None:
         return acc, labels
     (data, score, label, by, weight), keep = kept
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=kw["pos_label"], soft_labels=soft)
+    batch = pack(
+        data,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        pos_label=kw["pos_label"],
+        soft_labels=soft,
+    )
     if offset is None:
         acc._absorb(*entries(batch, data, score, by)[:3], *swept_entries(batch))
         return acc, labels
@@ -100,8 +113,9 @@ def _merge(*items):
     return acc, (np.concatenate(labels) if labels else None)
 
 
-def accumulate(data, score, label, by=None, weight=None, pos_label=None, soft_labels=False,
-               seed=None, n_boot=0):
+def accumulate(
+    data, score, label, by=None, weight=None, pos_label=None, soft_labels=False, seed=None, n_boot=0
+):
     """The merged :class:`Accumulator` of a Dask frame (with ``n_boot`` Poisson replicate
     masses when ``seed`` is given), computed on the current Dask scheduler."""
     import dask
@@ -109,19 +123,28 @@ def accumulate(data, score, label, by=None, weight=None, pos_label=None, soft_la
     _names(data, score, label, by, weight)
     if isinstance(by, (list, tuple)) and len(by) == 0:
         by = None
-    kw = {"score": score, "label": label, "by": by, "weight": weight, "pos_label": pos_label,
-          "soft_labels": soft_labels}
+    kw = {
+        "score": score,
+        "label": label,
+        "by": by,
+        "weight": weight,
+        "pos_label": pos_label,
+        "soft_labels": soft_labels,
+    }
     parts = data.to_delayed()
     if seed is None:
         items = [dask.delayed(_partition)(p, kw) for p in parts]
     else:
         lengths = dask.compute(*[dask.delayed(len)(p) for p in parts])
         offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-        items = [dask.delayed(_partition)(p, kw, int(offsets[i]), seed, n_boot)
-                 for i, p in enumerate(parts)]
+        items = [
+            dask.delayed(_partition)(p, kw, int(offsets[i]), seed, n_boot)
+            for i, p in enumerate(parts)
+        ]
     while len(items) > 1:
-        items = [dask.delayed(_merge)(*items[i:i + _FAN_IN])
-                 for i in range(0, len(items), _FAN_IN)]
+        items = [
+            dask.delayed(_merge)(*items[i : i + _FAN_IN]) for i in range(0, len(items), _FAN_IN)
+        ]
     acc, labels = dask.compute(items[0])[0]
     if not acc._started:
         raise ValueError("empty input: score has no rows (or every row has weight 0)")
@@ -132,8 +155,10 @@ def accumulate(data, score, label, by=None, weight=None, pos_label=None, soft_la
 
 def no_multiclass(multiclass):
     if multiclass is not None:
-        raise ValueError("multiclass= is not available for Dask input; binarise the labels "
-                         "into one 0/1 column per class (one call per class) first")
+        raise ValueError(
+            "multiclass= is not available for Dask input; binarise the labels "
+            "into one 0/1 column per class (one call per class) first"
+        )
 
 
 def _kw(kw):
@@ -173,8 +198,9 @@ def roc_curve(data, hull, thresholds, **kw):
 
 
 def pr_curve(data, hull, interpolate, thresholds, recall_step, **kw):
-    out = accumulate(data, **kw).pr_curve(hull=hull, interpolate=interpolate,
-                                          thresholds=thresholds, recall_step=recall_step)
+    out = accumulate(data, **kw).pr_curve(
+        hull=hull, interpolate=interpolate, thresholds=thresholds, recall_step=recall_step
+    )
     return _maybe_lazy(out, data, not hull and thresholds is None and interpolate is None)
 
 
@@ -205,8 +231,9 @@ def _totals(acc, offsets):
     return np.add.reduceat(acc._pos, offsets[:-1]), np.add.reduceat(acc._neg, offsets[:-1])
 
 
-def replicates(data, score, label, by, weight, curve, code, hull, n_boot, seed, pos_label,
-               soft_labels):
+def replicates(
+    data, score, label, by, weight, curve, code, hull, n_boot, seed, pos_label, soft_labels
+):
     """``(curves, None, code, est, reps, seed)`` as ``bootstrap._replicates`` returns."""
     acc = accumulate(data, score, label, by, weight, pos_label, soft_labels, seed, n_boot)
     curves = _Curves(acc)
@@ -216,24 +243,28 @@ def replicates(data, score, label, by, weight, curve, code, hull, n_boot, seed, 
     reps = _table_areas(offsets, np.ascontiguousarray(pb), np.ascontiguousarray(nb), code, hull)
     P, N = _totals(acc, offsets)
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
-    warn_undefined(curves, bad, f"AUC-{curve.upper()} is undefined (no positives"
-                   + (" or no negatives)" if curve == "roc" else ")") + ": NaN", stacklevel=5)
+    warn_undefined(
+        curves,
+        bad,
+        f"AUC-{curve.upper()} is undefined (no positives"
+        + (" or no negatives)" if curve == "roc" else ")")
+        + ": NaN",
+        stacklevel=5,
+    )
     reps[bad] = np.nan
     return curves, None, code, est, reps, seed
 
 
-def curve_replicates(data, score, label, by, weight, grid, hull, n_boot, seed, pos_label,
-                     soft_labels):
+def curve_replicates(
+    data, score, label, by, weight, grid, hull, n_boot, seed, pos_label, soft_labels
+):
     """``(curves, P, est, reps)`` for ``bootstrap_curve``."""
     acc = accumulate(data, score, label, by, weight, pos_label, soft_labels, seed, n_boot)
     curves = _Curves(acc)
     offsets, p1, n1 = _table(acc)
     P, _ = _totals(acc, offsets)
-    warn_undefined(curves, P <= 0, "the PR curve is undefined (no positives): NaN",
-                   stacklevel=4)
+    warn_undefined(curves, P <= 0, "the PR curve is undefined (no positives): NaN", stacklevel=4)
     est = _table_curves(offsets, p1, n1, grid, hull)[:, 0, :]
     pb, nb = acc._extra
-    reps = _table_curves(offsets, np.ascontiguousarray(pb), np.ascontiguousarray(nb), grid,
-                         hull)
+    reps = _table_curves(offsets, np.ascontiguousarray(pb), np.ascontiguousarray(nb), grid, hull)
     return curves, P, est, reps
-

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 RESAMPLINGS = ("multinomial", "poisson")
 
+
 def resolve(resampling, stratified, engine="memory"):
     """Return ``(stratified, poisson)`` as bools, or raise a ValueError saying why.
 
@@ -31,20 +32,22 @@ def resolve(resampling, stratified, engine="memory"):
         if stratified:
             why = {
                 "dask": "Dask input is resampled by the Poisson bootstrap (each row's count "
-                        "is drawn where the row lives, without counting the classes across "
-                        "partitions), which does not keep the class counts fixed",
+                "is drawn where the row lives, without counting the classes across "
+                "partitions), which does not keep the class counts fixed",
                 "cuda": "device='cuda' runs the Poisson bootstrap (each row counts "
-                        "Poisson(1) times), which does not keep the class counts fixed",
+                "Poisson(1) times), which does not keep the class counts fixed",
                 "memory": "resampling='poisson' draws an independent count per row, so "
-                          "the class counts vary",
+                "the class counts vary",
             }[engine]
             hint = "" if engine == "cuda" else " (or leave it None)"
-            raise ValueError(f"stratified=True cannot be combined with it: {why}; pass "
-                             f"stratified=False{hint}")
+            raise ValueError(
+                f"stratified=True cannot be combined with it: {why}; pass stratified=False{hint}"
+            )
         return False, True
     if distributed:
         where = "Dask input" if engine == "dask" else "device='cuda'"
         raise ValueError(
             f"resampling='multinomial' needs all rows in one place on the CPU; {where} is "
-            "resampled with resampling='poisson' (leave resampling=None)")
+            "resampled with resampling='poisson' (leave resampling=None)"
+        )
     return (True if stratified is None else bool(stratified)), False

@@ -58,13 +58,16 @@ def _read(path: str, columns=None) -> pd.DataFrame:
     try:
         if pl is not None and not name.endswith(".gz"):
             from ._dataframes import to_pandas
+
             lazy = pl.scan_parquet(p) if parquet else pl.scan_csv(p, separator=sep)
             names = lazy.collect_schema().names()
             want = [c for c in dict.fromkeys(columns or names) if c is not None]
             missing = [c for c in want if c not in names]
             if missing:
-                raise CliError(f"{missing[0]!r} is not a column of {path}; available "
-                               f"columns: {', '.join(names[:20])}")
+                raise CliError(
+                    f"{missing[0]!r} is not a column of {path}; available "
+                    f"columns: {', '.join(names[:20])}"
+                )
             return to_pandas(lazy, want)
         if parquet:
             return pd.read_parquet(p)
@@ -98,25 +101,41 @@ def _emit(frame: pd.DataFrame, args, title: str | None = None) -> None:
 def _common(p: argparse.ArgumentParser, *, boot: bool) -> None:
     p.add_argument("file", help="CSV or Parquet file with one row per scored example")
     p.add_argument("--label", required=True, help="label column (0/1, -1/1 or bool)")
-    p.add_argument("--score", required=True, nargs="+", metavar="COL",
-                   help="score column(s); several columns = several models on the same rows")
-    p.add_argument("--by", nargs="+", metavar="COL", default=None,
-                   help="grouping column(s): one curve per group")
+    p.add_argument(
+        "--score",
+        required=True,
+        nargs="+",
+        metavar="COL",
+        help="score column(s); several columns = several models on the same rows",
+    )
+    p.add_argument(
+        "--by",
+        nargs="+",
+        metavar="COL",
+        default=None,
+        help="grouping column(s): one curve per group",
+    )
     p.add_argument("--weight", default=None, help="sample-weight column")
-    p.add_argument("--pos-label", default=None,
-                   help="value of the label column that marks a positive")
+    p.add_argument(
+        "--pos-label", default=None, help="value of the label column that marks a positive"
+    )
     p.add_argument("--curve", choices=["pr", "roc"], default="pr")
-    p.add_argument("--method", default=None,
-                   help="AUC estimator: dg (default for pr), integral, ap, trapezoid")
-    p.add_argument("--hull", action="store_true",
-                   help="use the ROC convex hull / achievable PR curve")
+    p.add_argument(
+        "--method", default=None, help="AUC estimator: dg (default for pr), integral, ap, trapezoid"
+    )
+    p.add_argument(
+        "--hull", action="store_true", help="use the ROC convex hull / achievable PR curve"
+    )
     p.add_argument("--out", default=None, metavar="FILE", help="also write the table as CSV")
     if boot:
         p.add_argument("--n-boot", type=int, default=2000, help="bootstrap replicates")
         p.add_argument("--level", type=float, default=0.95, help="confidence level")
         p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-        p.add_argument("--no-stratified", action="store_true",
-                       help="resample rows regardless of class (default: stratified)")
+        p.add_argument(
+            "--no-stratified",
+            action="store_true",
+            help="resample rows regardless of class (default: stratified)",
+        )
         p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -124,7 +143,8 @@ def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="prroc-numba",
         description="Correct and fast PR / ROC analysis: AUCs, bootstrap confidence "
-                    "intervals and paired model comparison.")
+        "intervals and paired model comparison.",
+    )
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     d = sub.add_parser("demo", help="run on the bundled example predictions")
     d.add_argument("--n-boot", type=int, default=1000)
@@ -142,10 +162,17 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--test", choices=["bootstrap", "delong"], default="bootstrap")
     v = sub.add_parser("curve", help="PR or ROC curve points, or PR bootstrap bands")
     _common(v, boot=True)
-    v.add_argument("--interpolate", choices=["dg", "continuous"], default=None,
-                   help="PR only: add the interpolated points between vertices")
-    v.add_argument("--bands", action="store_true",
-                   help="PR only: pointwise bootstrap bands on a recall grid instead")
+    v.add_argument(
+        "--interpolate",
+        choices=["dg", "continuous"],
+        default=None,
+        help="PR only: add the interpolated points between vertices",
+    )
+    v.add_argument(
+        "--bands",
+        action="store_true",
+        help="PR only: pointwise bootstrap bands on a recall grid instead",
+    )
     v.add_argument("--grid", type=int, default=101, help="recall grid size for --bands")
     return ap
 
@@ -163,15 +190,21 @@ def _pos_label(value, frame, label):
         if kind == "b":
             return value.lower() in ("1", "true", "yes")
     except ValueError:
-        raise CliError(f"--pos-label {value!r} is not a value of the numeric column "
-                       f"{label!r}") from None
+        raise CliError(
+            f"--pos-label {value!r} is not a value of the numeric column {label!r}"
+        ) from None
     return value
 
 
 def _args_to_kw(args, frame):
     score = args.score[0] if len(args.score) == 1 else list(args.score)
-    return {"score": score, "label": args.label, "by": args.by, "weight": args.weight,
-            "pos_label": _pos_label(args.pos_label, frame, args.label)}
+    return {
+        "score": score,
+        "label": args.label,
+        "by": args.by,
+        "weight": args.weight,
+        "pos_label": _pos_label(args.pos_label, frame, args.label),
+    }
 
 
 def _demo(args) -> None:
@@ -180,20 +213,38 @@ def _demo(args) -> None:
 
     df = load_demo()
     progress = False if args.no_progress else None
-    print(f"Demo predictions: {len(df):,} rows, {int(df.y.sum()):,} positives "
-          f"({df.y.mean():.1%}), models {', '.join(DEMO_MODELS)}\n")
-    ci = prn.bootstrap(df, score=DEMO_MODELS, label="y", curve="pr", method="dg",
-                       n_boot=args.n_boot, seed=args.seed, progress=progress)
-    roc = prn.auc(df, score=DEMO_MODELS, label="y", curve="roc").rename(
-        columns={"auc": "auc_roc"})
-    table = ci.drop(columns=["n_degenerate"]).rename(columns={"estimate": "auc_pr"}).merge(
-        roc, on="model")
+    print(
+        f"Demo predictions: {len(df):,} rows, {int(df.y.sum()):,} positives "
+        f"({df.y.mean():.1%}), models {', '.join(DEMO_MODELS)}\n"
+    )
+    ci = prn.bootstrap(
+        df,
+        score=DEMO_MODELS,
+        label="y",
+        curve="pr",
+        method="dg",
+        n_boot=args.n_boot,
+        seed=args.seed,
+        progress=progress,
+    )
+    roc = prn.auc(df, score=DEMO_MODELS, label="y", curve="roc").rename(columns={"auc": "auc_roc"})
+    table = (
+        ci.drop(columns=["n_degenerate"])
+        .rename(columns={"estimate": "auc_pr"})
+        .merge(roc, on="model")
+    )
     table = table.sort_values("auc_pr", ascending=False)
-    print(f"AUC-PR (Davis-Goadrich) with 95% stratified bootstrap CIs, "
-          f"B = {args.n_boot}, paired:")
+    print(f"AUC-PR (Davis-Goadrich) with 95% stratified bootstrap CIs, B = {args.n_boot}, paired:")
     print(_table(table))
-    cmp = prn.compare(df, score=DEMO_MODELS, label="y", curve="pr", n_boot=args.n_boot,
-                      seed=args.seed, progress=progress)
+    cmp = prn.compare(
+        df,
+        score=DEMO_MODELS,
+        label="y",
+        curve="pr",
+        n_boot=args.n_boot,
+        seed=args.seed,
+        progress=progress,
+    )
     print("\nPairwise differences in AUC-PR (diff = a - b), Holm-adjusted p-values:")
     print(_table(cmp))
     dl = prn.compare(df, score=DEMO_MODELS[:3], label="y", curve="roc", test="delong")
@@ -214,10 +265,17 @@ def _run(args) -> None:
     elif args.command == "curve" and args.bands:
         if args.curve != "pr" or args.interpolate:
             raise CliError("--bands gives PR curve bands; drop --curve roc / --interpolate")
-        res = prn.bootstrap_curve(frame, hull=args.hull, n_boot=args.n_boot, level=args.level,
-                                  stratified=not args.no_stratified, seed=args.seed,
-                                  progress=False if args.no_progress else None,
-                                  grid=args.grid, **kw)
+        res = prn.bootstrap_curve(
+            frame,
+            hull=args.hull,
+            n_boot=args.n_boot,
+            level=args.level,
+            stratified=not args.no_stratified,
+            seed=args.seed,
+            progress=False if args.no_progress else None,
+            grid=args.grid,
+            **kw,
+        )
     elif args.command == "curve":
         if args.curve == "roc":
             if args.interpolate:
@@ -226,16 +284,24 @@ def _run(args) -> None:
         else:
             res = prn.pr_curve(frame, hull=args.hull, interpolate=args.interpolate, **kw)
     else:
-        boot = {"curve": args.curve, "method": args.method, "hull": args.hull, "n_boot": args.n_boot,
-                    "level": args.level, "stratified": not args.no_stratified, "seed": args.seed,
-                    "progress": False if args.no_progress else None}
+        boot = {
+            "curve": args.curve,
+            "method": args.method,
+            "hull": args.hull,
+            "n_boot": args.n_boot,
+            "level": args.level,
+            "stratified": not args.no_stratified,
+            "seed": args.seed,
+            "progress": False if args.no_progress else None,
+        }
         if args.command == "bootstrap":
             res = prn.bootstrap(frame, interval=args.interval, **boot, **kw)
         else:
             if len(args.score) < 2:
                 raise CliError("compare needs at least two --score columns")
-            res = prn.compare(frame, baseline=args.baseline, adjust=args.adjust,
-                              test=args.test, **boot, **kw)
+            res = prn.compare(
+                frame, baseline=args.baseline, adjust=args.adjust, test=args.test, **boot, **kw
+            )
     _emit(res, args)
 
 
@@ -277,6 +343,7 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:  # e.g. `prroc-numba demo | head`: stop quietly
         import os
+
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     return 0

@@ -21,14 +21,16 @@ TOL = {"check_exact": False, "rtol": 0, "atol": 1e-12}
 
 def _frame(n=3000, seed=0):
     rng = np.random.default_rng(seed)
-    return pd.DataFrame({
-        "g": rng.choice(["x", "y", "z"], n),
-        "y": rng.integers(0, 2, n),
-        "a": rng.integers(0, 40, n) / 8,  # many ties
-        "b": rng.normal(size=n),
-        "w": rng.random(n) * (rng.random(n) > 0.1),  # some zero weights
-        "soft": rng.random(n),
-    })
+    return pd.DataFrame(
+        {
+            "g": rng.choice(["x", "y", "z"], n),
+            "y": rng.integers(0, 2, n),
+            "a": rng.integers(0, 40, n) / 8,  # many ties
+            "b": rng.normal(size=n),
+            "w": rng.random(n) * (rng.random(n) > 0.1),  # some zero weights
+            "soft": rng.random(n),
+        }
+    )
 
 
 ARGS = [
@@ -45,23 +47,36 @@ def test_batches_equal_one_call(kw, n_batches):
     acc = prn.Accumulator()
     for part in np.array_split(np.arange(len(df)), n_batches):
         acc.update(df.iloc[part], **kw)  # batches whose rows all weigh 0 add nothing
-    for curve, method in [("pr", "dg"), ("pr", "integral"), ("pr", "ap"),
-                          ("pr", "trapezoid"), ("roc", None)]:
+    for curve, method in [
+        ("pr", "dg"),
+        ("pr", "integral"),
+        ("pr", "ap"),
+        ("pr", "trapezoid"),
+        ("roc", None),
+    ]:
         for hull in (False, True):
             pd.testing.assert_frame_equal(
                 acc.auc(curve=curve, method=method, hull=hull),
-                prn.auc(df, **kw, curve=curve, method=method, hull=hull), **TOL)
+                prn.auc(df, **kw, curve=curve, method=method, hull=hull),
+                **TOL,
+            )
     for fn in ("roc_curve", "pr_curve", "confusion"):
         pd.testing.assert_frame_equal(getattr(acc, fn)(), getattr(prn, fn)(df, **kw), **TOL)
-    pd.testing.assert_frame_equal(acc.roc_curve(hull=True), prn.roc_curve(df, **kw, hull=True),
-                                  **TOL)
-    pd.testing.assert_frame_equal(acc.pr_curve(hull=True, interpolate="dg"),
-                                  prn.pr_curve(df, **kw, hull=True, interpolate="dg"), **TOL)
+    pd.testing.assert_frame_equal(
+        acc.roc_curve(hull=True), prn.roc_curve(df, **kw, hull=True), **TOL
+    )
+    pd.testing.assert_frame_equal(
+        acc.pr_curve(hull=True, interpolate="dg"),
+        prn.pr_curve(df, **kw, hull=True, interpolate="dg"),
+        **TOL,
+    )
     thr = prn.roc_curve(df.sample(frac=0.5, random_state=1), **kw, hull=True)
-    pd.testing.assert_frame_equal(acc.confusion(thresholds=thr),
-                                  prn.confusion(df, **kw, thresholds=thr), **TOL)
-    pd.testing.assert_frame_equal(acc.pr_curve(thresholds=[0.5, 2.0]),
-                                  prn.pr_curve(df, **kw, thresholds=[0.5, 2.0]), **TOL)
+    pd.testing.assert_frame_equal(
+        acc.confusion(thresholds=thr), prn.confusion(df, **kw, thresholds=thr), **TOL
+    )
+    pd.testing.assert_frame_equal(
+        acc.pr_curve(thresholds=[0.5, 2.0]), prn.pr_curve(df, **kw, thresholds=[0.5, 2.0]), **TOL
+    )
 
 
 def test_merge_equals_one_fed_with_both_and_sklearn():
@@ -77,12 +92,14 @@ def test_merge_equals_one_fed_with_both_and_sklearn():
     for _, row in res.iterrows():
         sub = df[df["g"] == row["g"]]
         assert row["ap"] == pytest.approx(
-            average_precision_score(sub["y"], sub[row["model"]]), abs=1e-12)
+            average_precision_score(sub["y"], sub[row["model"]]), abs=1e-12
+        )
         assert row["auc_roc"] == pytest.approx(
-            roc_auc_score(sub["y"], sub[row["model"]]), abs=1e-12)
+            roc_auc_score(sub["y"], sub[row["model"]]), abs=1e-12
+        )
     pd.testing.assert_frame_equal(
-        res[["g", "model", "auc_pr"]].rename(columns={"auc_pr": "auc"}),
-        prn.auc(df, **kw), **TOL)
+        res[["g", "model", "auc_pr"]].rename(columns={"auc_pr": "auc"}), prn.auc(df, **kw), **TOL
+    )
 
 
 def test_groups_appear_late_and_arrays():
@@ -94,8 +111,9 @@ def test_groups_appear_late_and_arrays():
         acc.update(score=s[part], label=y[part], by=g[part])
     pd.testing.assert_frame_equal(acc.auc(), prn.auc(score=s, label=y, by=g), **TOL)
     acc2 = prn.Accumulator().update(score=np.c_[s, -s], label=y)
-    pd.testing.assert_frame_equal(acc2.auc(curve="roc"),
-                                  prn.auc(score=np.c_[s, -s], label=y, curve="roc"), **TOL)
+    pd.testing.assert_frame_equal(
+        acc2.auc(curve="roc"), prn.auc(score=np.c_[s, -s], label=y, curve="roc"), **TOL
+    )
 
 
 def test_pickle_round_trip_and_memory():
@@ -111,8 +129,9 @@ def test_decimals_rounds_scores_on_entry():
     df = _frame()
     acc = prn.Accumulator(decimals=1).update(df, score="b", label="y")
     assert acc.n_entries <= 100
-    pd.testing.assert_frame_equal(acc.auc(), prn.auc(df.assign(b=df["b"].round(1)),
-                                                     score="b", label="y"), **TOL)
+    pd.testing.assert_frame_equal(
+        acc.auc(), prn.auc(df.assign(b=df["b"].round(1)), score="b", label="y"), **TOL
+    )
 
 
 def test_errors():

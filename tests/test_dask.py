@@ -26,22 +26,28 @@ TOL = {"check_exact": False, "rtol": 0, "atol": 1e-12}
 
 @pytest.fixture(scope="module")
 def client():
-    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                      dashboard_address=":0") as cluster, Client(cluster) as c:
+    with (
+        LocalCluster(
+            n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0"
+        ) as cluster,
+        Client(cluster) as c,
+    ):
         yield c
 
 
 def _frame(n=1500, seed=0):
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 2, n)
-    df = pd.DataFrame({
-        "g": rng.choice(["u", "v", "w"], n),
-        "y": y,
-        "a": rng.integers(0, 12, n) / 4.0,  # few distinct scores: ties everywhere
-        "b": np.round(y + rng.normal(size=n), 2),
-        "wt": rng.integers(0, 4, n) * 0.5,  # weights, some zero
-        "soft": rng.random(n),
-    })
+    df = pd.DataFrame(
+        {
+            "g": rng.choice(["u", "v", "w"], n),
+            "y": y,
+            "a": rng.integers(0, 12, n) / 4.0,  # few distinct scores: ties everywhere
+            "b": np.round(y + rng.normal(size=n), 2),
+            "wt": rng.integers(0, 4, n) * 0.5,  # weights, some zero
+            "soft": rng.random(n),
+        }
+    )
     df.loc[df["g"] == "w", "y"] = 0  # a group without positives
     return df
 
@@ -50,8 +56,7 @@ def _ddf(df):
     """Uneven partitions: many, one of one row, two empty, a tie across boundaries."""
     cuts = [0, 1, 1, 40, 41, 300, 300, 700, 701, 1100, 1499, len(df)]
     parts = [df.iloc[a:b] for a, b in itertools.pairwise(cuts)]
-    return dd.from_delayed([dask.delayed(p) for p in parts], meta=df.iloc[:0],
-                           verify_meta=False)
+    return dd.from_delayed([dask.delayed(p) for p in parts], meta=df.iloc[:0], verify_meta=False)
 
 
 LONG = {"score": "a", "label": "y", "by": "g"}
@@ -93,8 +98,9 @@ CALLS = [  # (function, extra arguments): every option once over the three input
 ]
 
 
-@pytest.mark.parametrize("i, kw", list(enumerate([LONG, WIDE, SOFT])),
-                         ids=["long", "wide-weights", "soft"])
+@pytest.mark.parametrize(
+    "i, kw", list(enumerate([LONG, WIDE, SOFT])), ids=["long", "wide-weights", "soft"]
+)
 def test_areas_and_curves_equal_in_memory(client, i, kw):
     df = _frame()
     ddf = _ddf(df)
@@ -119,11 +125,14 @@ def test_poisson_bootstrap_equals_in_memory(client):
     for a, b in zip(mem, dsk):
         pd.testing.assert_frame_equal(b, a, **TOL)
     kw = {"score": ["a", "b"], "label": "soft", "soft_labels": True, "n_boot": 25, "seed": 2}
-    pd.testing.assert_frame_equal(prn.compare(ddf, **kw),
-                                  prn.compare(df, **kw, resampling="poisson"), **TOL)
+    pd.testing.assert_frame_equal(
+        prn.compare(ddf, **kw), prn.compare(df, **kw, resampling="poisson"), **TOL
+    )
     pd.testing.assert_frame_equal(
         prn.bootstrap_curve(ddf, **kw, grid=11),
-        prn.bootstrap_curve(df, **kw, grid=11, resampling="poisson"), **TOL)
+        prn.bootstrap_curve(df, **kw, grid=11, resampling="poisson"),
+        **TOL,
+    )
 
 
 def test_errors_name_the_fix(client):

@@ -19,13 +19,15 @@ _seed = importlib.import_module("prroc_numba._resampling")._seed
 def _data(n=120, seed=0):
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 2, n)
-    return pd.DataFrame({
-        "y": y,
-        "a": np.round(y + rng.normal(size=n), 1),  # ties
-        "b": rng.normal(size=n),
-        "g": rng.choice(["u", "v"], n),
-        "w": rng.integers(0, 3, n).astype(float),  # integer weights, some zero
-    })
+    return pd.DataFrame(
+        {
+            "y": y,
+            "a": np.round(y + rng.normal(size=n), 1),  # ties
+            "b": rng.normal(size=n),
+            "g": rng.choice(["u", "v"], n),
+            "w": rng.integers(0, 3, n).astype(float),  # integer weights, some zero
+        }
+    )
 
 
 def _reference(df, model, counts, curve, method):
@@ -45,9 +47,19 @@ def _reference(df, model, counts, curve, method):
 def test_replicates_equal_count_weighted_data(curve, method):
     df = _data()
     B = 6
-    _, reps = prn.bootstrap(df, score=["a", "b"], label="y", by="g", weight="w", curve=curve,
-                            method=method, n_boot=B, seed=11, resampling="poisson",
-                            return_replicates=True)
+    _, reps = prn.bootstrap(
+        df,
+        score=["a", "b"],
+        label="y",
+        by="g",
+        weight="w",
+        curve=curve,
+        method=method,
+        n_boot=B,
+        seed=11,
+        resampling="poisson",
+        return_replicates=True,
+    )
     s = _seed(11)
     for b in range(B):
         counts = naive.poisson_counts(s, b, len(df))  # ids are positions in the input
@@ -61,13 +73,15 @@ def test_replicates_equal_count_weighted_data(curve, method):
 
 def test_one_model_and_estimate():
     df = _data(seed=2).drop(columns="w")
-    res, reps = prn.bootstrap(df, score="a", label="y", n_boot=5, seed=3,
-                              resampling="poisson", return_replicates=True)
+    res, reps = prn.bootstrap(
+        df, score="a", label="y", n_boot=5, seed=3, resampling="poisson", return_replicates=True
+    )
     assert res["estimate"].iloc[0] == pytest.approx(prn.auc_pr(df["y"], df["a"]), abs=1e-12)
     for b in range(5):
         counts = naive.poisson_counts(_seed(3), b, len(df))
         assert reps["estimate"].iloc[b] == pytest.approx(
-            _reference(df, "a", counts, "pr", "dg"), abs=1e-12)
+            _reference(df, "a", counts, "pr", "dg"), abs=1e-12
+        )
 
 
 def test_compare_pairs_the_same_replicates():
@@ -75,8 +89,10 @@ def test_compare_pairs_the_same_replicates():
     kw = {"score": ["a", "b"], "label": "y", "n_boot": 40, "seed": 5, "resampling": "poisson"}
     _, reps = prn.bootstrap(df, **kw, return_replicates=True)
     cmp = prn.compare(df, **kw)
-    d = (reps[reps.model == "a"]["estimate"].to_numpy()
-         - reps[reps.model == "b"]["estimate"].to_numpy())
+    d = (
+        reps[reps.model == "a"]["estimate"].to_numpy()
+        - reps[reps.model == "b"]["estimate"].to_numpy()
+    )
     lo, hi = np.quantile(d, [0.025, 0.975])
     assert cmp["ci_low"].iloc[0] == pytest.approx(lo, abs=1e-12)
     assert cmp["ci_high"].iloc[0] == pytest.approx(hi, abs=1e-12)
@@ -86,8 +102,9 @@ def test_bootstrap_curve_replicates_on_the_grid():
     df = _data(seed=6).drop(columns="w")
     grid = np.linspace(0, 1, 6)
     B = 4
-    bands = prn.bootstrap_curve(df, score="a", label="y", n_boot=B, seed=9, grid=grid,
-                                resampling="poisson", level=0.5)
+    bands = prn.bootstrap_curve(
+        df, score="a", label="y", n_boot=B, seed=9, grid=grid, resampling="poisson", level=0.5
+    )
     s, y = df["a"].to_numpy(), df["y"].to_numpy()
     reps = []
     for b in range(B):
@@ -104,8 +121,15 @@ def test_same_numbers_any_thread_count_and_chunking(monkeypatch):
 
     boot = importlib.import_module("prroc_numba._resampling")
     df = _data(seed=8)
-    kw = {"score": ["a", "b"], "label": "y", "by": "g", "n_boot": 30, "seed": 1,
-          "resampling": "poisson", "return_replicates": True}
+    kw = {
+        "score": ["a", "b"],
+        "label": "y",
+        "by": "g",
+        "n_boot": 30,
+        "seed": 1,
+        "resampling": "poisson",
+        "return_replicates": True,
+    }
     ref = prn.bootstrap(df, **kw)[1]
     monkeypatch.setattr(boot, "_CHUNK_WORK", 100.0)  # many small chunks
     prev = numba.get_num_threads()

@@ -41,8 +41,23 @@ def _slot_counts(key, slot_ids, cnt):
 
 
 @jit(parallel=True)
-def _boot_poisson(slot_order, ps, ns, offsets, seg_offsets, seg_end, slot_offsets, slot_ids,
-                  n_models, seed, b0, b1, method, hull, out):
+def _boot_poisson(
+    slot_order,
+    ps,
+    ns,
+    offsets,
+    seg_offsets,
+    seg_end,
+    slot_offsets,
+    slot_ids,
+    n_models,
+    seed,
+    b0,
+    b1,
+    method,
+    hull,
+    out,
+):
     """Replicates ``b0 .. b1-1`` of every curve: writes ``out[c, b - b0]``.
 
     The rows of group ``g`` that carry weight are its slots; slot ``s`` is input row
@@ -62,14 +77,35 @@ def _boot_poisson(slot_order, ps, ns, offsets, seg_offsets, seg_end, slot_offset
             c = g * n_models + mdl
             u = offsets[c]
             v = offsets[c + 1]
-            out[c, j] = _walk_area(slot_order[u:v],
-                                   seg_end[seg_offsets[c]:seg_offsets[c + 1]],
-                                   ps[u:v], ns[u:v], cnt, method, hull)
+            out[c, j] = _walk_area(
+                slot_order[u:v],
+                seg_end[seg_offsets[c] : seg_offsets[c + 1]],
+                ps[u:v],
+                ns[u:v],
+                cnt,
+                method,
+                hull,
+            )
 
 
 @jit(parallel=True)
-def _boot_poisson_curve(slot_order, ps, ns, offsets, seg_offsets, seg_end, slot_offsets,
-                        slot_ids, n_models, seed, b0, b1, grid, hull, out):
+def _boot_poisson_curve(
+    slot_order,
+    ps,
+    ns,
+    offsets,
+    seg_offsets,
+    seg_end,
+    slot_offsets,
+    slot_ids,
+    n_models,
+    seed,
+    b0,
+    b1,
+    grid,
+    hull,
+    out,
+):
     """Like :func:`_boot_poisson`, each replicate's PR curve on the recall ``grid``:
     writes ``out[c, b - b0, :]``."""
     G = slot_offsets.size - 1
@@ -85,7 +121,7 @@ def _boot_poisson_curve(slot_order, ps, ns, offsets, seg_offsets, seg_end, slot_
             c = g * n_models + mdl
             u = offsets[c]
             v = offsets[c + 1]
-            se = seg_end[seg_offsets[c]:seg_offsets[c + 1]]
+            se = seg_end[seg_offsets[c] : seg_offsets[c + 1]]
             tp = np.empty(se.size + 1)
             fp = np.empty(se.size + 1)
             nv = _walk_vertices(slot_order[u:v], se, ps[u:v], ns[u:v], cnt, tp, fp)

@@ -100,7 +100,12 @@ def _sweep_batch(values, offsets, pos, neg, label_start):
         u = out_offsets[c]
         v = out_offsets[c + 1]
         _fill_sweep_sorted(
-            sorted_values[a:b], pos[ls : ls + b - a], neg[ls : ls + b - a], order[a:b],
-            thr[u:v], tp[u:v], fp[u:v],
+            sorted_values[a:b],
+            pos[ls : ls + b - a],
+            neg[ls : ls + b - a],
+            order[a:b],
+            thr[u:v],
+            tp[u:v],
+            fp[u:v],
         )
     return thr, tp, fp, out_offsets
