@@ -13,6 +13,7 @@ bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_c
 
 from importlib import metadata as _metadata
 
+from ._accumulate import Accumulator
 from ._ragged import UndefinedMetricWarning
 from ._sklearn import scorer
 from .areas import auc, auc_pr, auc_roc, metrics
@@ -30,6 +31,7 @@ except _metadata.PackageNotFoundError:  # a source checkout that is not installe
     __version__ = "0+unknown"
 
 __all__ = [
+    "Accumulator",
     "PRCurve",
     "ROCCurve",
     "UndefinedMetricWarning",

@@ -88,8 +88,9 @@ BOOT = """
         Number of bootstrap replicates.
     level : float, default=0.95
         Confidence level of the intervals.
-    stratified : bool, default=True
-        Resample positives and negatives separately, keeping the class counts fixed
+    stratified : bool, default=None
+        None: True, except with ``resampling="poisson"`` (False). Resample positives
+        and negatives separately, keeping the class counts fixed
         (pROC's default). The interval is then for the AUC at the observed prevalence:
         right for case-control data and fixed test sets. With ``stratified=False`` rows
         are resampled regardless of class, so the prevalence varies between replicates
@@ -110,7 +111,16 @@ BOOT = """
     pos_label : scalar, default=None
         The value of ``label`` that marks a positive.
     soft_labels : bool, default=False
-        Read ``label`` as P(positive) (needs ``stratified=False``)."""
+        Read ``label`` as P(positive) (needs ``stratified=False``).
+    resampling : {"multinomial", "poisson"}, default=None
+        ``"multinomial"`` (None in memory): n rows drawn with replacement (per class
+        when stratified). ``"poisson"``: the Poisson bootstrap -- every row gets an
+        independent Poisson(1) count, a pure function of (seed, replicate, the row's
+        position in the input), so all models of a row get the same count (paired) and
+        a Dask frame (where None means ``"poisson"``, the only choice) gives exactly the
+        replicates of the same rows in memory. It is unstratified: the prevalence varies
+        between replicates as with ``stratified=False``; ``stratified=True`` with it is
+        an error."""
 
 POINTS = """
     points : DataFrame

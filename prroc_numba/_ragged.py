@@ -133,6 +133,18 @@ class Batch:
 # --------------------------------------------------------------------------- helpers
 
 
+def row_ids(batch) -> np.ndarray:
+    """Input row number of each label row of ``batch`` (int64; see ``Batch.rows``)."""
+    return np.arange(batch.pos.size, dtype=np.int64) if batch.rows is None else batch.rows
+
+
+def is_dask(data) -> bool:
+    """Whether ``data`` is a Dask DataFrame (without importing dask)."""
+    return type(data).__module__.split(".")[0] in ("dask", "dask_expr") and hasattr(
+        data, "npartitions"
+    )
+
+
 def _plain(v):
     return v.item() if isinstance(v, np.generic) else v
 

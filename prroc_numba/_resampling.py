@@ -30,9 +30,12 @@ from ._kernels.resample import (
     _jackknife_group,
     _segments_batch,
 )
+from ._kernels.resample_poisson import _boot_poisson, _boot_poisson_curve
 from ._kernels.rng import POISSON_MAX, _poisson_tables
 from ._partial import check_partial, partial_areas, standardized
-from ._ragged import UndefinedMetricWarning, lengths_to_offsets, pack, warn_undefined
+from ._ragged import UndefinedMetricWarning, lengths_to_offsets, pack, row_ids, warn_undefined
+from ._ragged import is_dask as _is_dask
+from ._resampling_kind import resolve as _resolve_resampling
 
 #: replicates per chunk are sized so a chunk does about this many row visits
 _CHUNK_WORK = 2e7
@@ -51,10 +54,11 @@ _NORM = NormalDist()
 class _Plan:
     """Everything the replicate kernels need, computed once per call."""
 
-    def __init__(self, batch, stratified, cluster=None):
+    def __init__(self, batch, stratified, cluster=None, poisson=False):
         self.batch = batch
         self.clustered = cluster is not None
         self.stratified = bool(stratified)
+        self.poisson = bool(poisson)
         b = batch
         (self.order, self.ps, self.ns, self.seg_offsets, self.seg_end, self.sp, self.sn) = (
             _segments_batch(b.values, b.offsets, b.pos, b.neg, b.label_start)
@@ -106,6 +110,8 @@ class _Plan:
         slot[kept_rows] = np.arange(kept_rows.size) - first[g_of_row[kept_rows]]
         self.slot = slot
         self.strata_rows = local[kept_rows]
+        # Poisson: the input row id of each slot (its count is keyed by it)
+        self.slot_ids = row_ids(batch)[kept_rows] if self.poisson else None
         row_base = np.repeat(b.label_start, np.diff(b.offsets))
         self.slot_order = slot[row_base + self.order].astype(np.int32)
         big = counts.max(initial=0) > np.iinfo(np.uint16).max
@@ -190,7 +196,26 @@ class _Plan:
 
         def kernel(b0, b1):
             out = np.empty((C, b1 - b0, grid.size) if on_grid else (C, b1 - b0))
-            if partial is not None:
+            if self.poisson:
+                args = (
+                    self.slot_order,
+                    self.ps,
+                    self.ns,
+                    b.offsets,
+                    self.seg_offsets,
+                    self.seg_end,
+                    self.strata_offsets,
+                    self.slot_ids,
+                    b.n_models,
+                    seed,
+                    b0,
+                    b1,
+                )
+                if on_grid:
+                    _boot_poisson_curve(*args, grid, hull, out)
+                else:
+                    _boot_poisson(*args, code, hull, out)
+            elif partial is not None:
                 _boot_partial(
                     self.slot_order,
                     self.ps,
@@ -354,6 +379,7 @@ def _replicates(
     pos_label,
     soft_labels,
     label_bar="bootstrap",
+    resampling=None,
     device="cpu",
     cluster=None,
     partial=None,
@@ -363,13 +389,44 @@ def _replicates(
 ):
     """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed).
 
-    ``device="cuda"``: the Poisson bootstrap on the GPU (``plan`` is None).
+    ``device="cuda"``: the Poisson bootstrap on the GPU (``plan`` is None). Dask input:
+    the Poisson bootstrap on the workers (``plan`` is None, ``batch`` only names curves).
     ``multi``: the multiclass arguments; the estimates and replicates then come reduced
     to the output rows (per class, pair or average) and ``batch`` is a view of those.
     """
     code = method_code(curve, method)
     if multi.get("multiclass") == "ovo":
         _multiclass.check_args("ovo", multi.get("classes"), multi.get("average"), False, curve)
+    distributed = _is_dask(data)
+    engine = "dask" if distributed else ("cuda" if device == "cuda" else "memory")
+    stratified, poisson = _resolve_resampling(resampling, stratified, engine)
+    if poisson and (cluster is not None or partial is not None):
+        raise ValueError(
+            "cluster= and partial= use the multinomial (row or cluster) bootstrap; drop "
+            "them or pass resampling='multinomial'"
+        )
+    if distributed:
+        if multi.get("multiclass") is not None:
+            raise ValueError(
+                "multiclass= is not available for Dask input; binarise the "
+                "labels into one 0/1 column per class first"
+            )
+        from . import _dask
+
+        return _dask.replicates(
+            data,
+            score,
+            label,
+            by,
+            weight,
+            curve,
+            code,
+            bool(hull),
+            int(n_boot),
+            _seed(seed),
+            pos_label,
+            soft_labels,
+        )
     batch = pack(
         data,
         score=score,
@@ -387,7 +444,7 @@ def _replicates(
         if cluster is not None or spec is not None:
             raise ValueError("cluster= and partial= run on the CPU only; pass device='cpu'")
         return _replicates_cuda(batch, curve, code, hull, n_boot, stratified, seed)
-    plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch))
+    plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch), poisson)
     if spec is None:
         # the estimate from the plan's order: no second sort of any curve
         est = _area_sorted_batch(

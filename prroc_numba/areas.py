@@ -18,7 +18,7 @@ from ._kernels.split_sort import _split_areas_batch
 from ._multiclass import check_args, check_device
 from ._multiclass import curves_frame as multi_frame
 from ._presort import split_sorted, sweep_buffers
-from ._ragged import pack, warn_undefined
+from ._ragged import is_dask, pack, warn_undefined
 
 
 @with_output
@@ -85,6 +85,24 @@ def auc(
     if multiclass == "ovo":
         check_args(multiclass, classes, average, False, curve)
     spec = _partial.check_partial(curve, partial, partial_focus, standardize)
+    if is_dask(data):
+        if spec is not None:
+            raise ValueError("partial= is not available for Dask input; compute whole areas")
+        from . import _dask
+
+        _dask.no_multiclass(multiclass)
+        return _dask.auc(
+            data,
+            curve,
+            method,
+            hull,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            pos_label=pos_label,
+            soft_labels=soft_labels,
+        )
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(
         data,
@@ -197,6 +215,20 @@ def metrics(
         raise ValueError(
             "multiclass='ovo' is Hand & Till's ROC AUC: use auc(..., curve='roc', "
             "multiclass='ovo'); metrics() takes multiclass='ovr'"
+        )
+    if is_dask(data):
+        from . import _dask
+
+        _dask.no_multiclass(multiclass)
+        return _dask.metrics(
+            data,
+            names,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            pos_label=pos_label,
+            soft_labels=soft_labels,
         )
     batch = pack(
         data,

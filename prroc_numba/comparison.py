@@ -23,6 +23,7 @@ from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.delong import _placements_batch
 from ._ragged import UndefinedMetricWarning, pack, warn_undefined
+from ._ragged import is_dask as _is_dask
 from ._resampling import _intervals, _replicates
 
 ADJUSTMENTS = ("holm", "bonferroni", "bh", "none")
@@ -242,7 +243,7 @@ def compare(
     hull=False,
     n_boot=2000,
     level=0.95,
-    stratified=True,
+    stratified=None,
     seed=None,
     progress=None,
     baseline=None,
@@ -259,6 +260,7 @@ def compare(
     partial=None,
     partial_focus="fpr",
     standardize=False,
+    resampling=None,
 ):
     """Paired comparison of the AUCs of several models scored on the same rows.
 
@@ -349,6 +351,11 @@ def compare(
             "of columns (wide input) or a 2-D array"
         )
     if test == "delong":
+        if _is_dask(data):
+            raise ValueError(
+                "test='delong' needs every row in one place; for Dask input "
+                "use test='bootstrap' (the Poisson bootstrap)"
+            )
         if partial is not None:
             raise ValueError(
                 "test='delong' compares whole ROC AUCs; for partial areas use test='bootstrap'"
@@ -395,6 +402,7 @@ def compare(
             soft_labels,
             label_bar="compare",
             device=device,
+            resampling=resampling,
             cluster=cluster,
             partial=partial,
             partial_focus=partial_focus,

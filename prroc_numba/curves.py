@@ -21,7 +21,7 @@ from ._kernels.sweep import _sweep_batch
 from ._kernels.thresholds import _counts_at_batch
 from ._multiclass import check_device
 from ._presort import split_sorted, sweep_buffers
-from ._ragged import pack, warn_undefined
+from ._ragged import is_dask, pack, warn_undefined
 from ._thresholds import ragged_thresholds
 
 
@@ -172,6 +172,19 @@ def confusion(
     4  b        inf  0.0  0.0  2.0  2.0
     5  b        1.0  2.0  2.0  0.0  0.0
     """
+    if is_dask(data):
+        from . import _dask
+
+        return _dask.confusion(
+            data,
+            thresholds,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            pos_label=pos_label,
+            soft_labels=soft_labels,
+        )
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = _pack_curves(
         data, score, label, by, weight, pos_label, soft_labels, multiclass, classes, average, device
@@ -254,6 +267,20 @@ def roc_curve(
     3        1.0  1.0  1.0  2.0  2.0
     """
     _check_hull_thresholds(hull, thresholds)
+    if is_dask(data):
+        from . import _dask
+
+        return _dask.roc_curve(
+            data,
+            bool(hull),
+            thresholds,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            pos_label=pos_label,
+            soft_labels=soft_labels,
+        )
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = _pack_curves(
         data, score, label, by, weight, pos_label, soft_labels, multiclass, classes, average, device
@@ -407,6 +434,22 @@ def pr_curve(
             or not 0 < float(recall_step) <= 1
         ):
             raise ValueError(f"recall_step must be a number in (0, 1], got {recall_step!r}")
+    if is_dask(data):
+        from . import _dask
+
+        return _dask.pr_curve(
+            data,
+            bool(hull),
+            interpolate,
+            thresholds,
+            recall_step,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            pos_label=pos_label,
+            soft_labels=soft_labels,
+        )
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = _pack_curves(
         data, score, label, by, weight, pos_label, soft_labels, multiclass, classes, average, device

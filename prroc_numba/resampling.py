@@ -18,7 +18,7 @@ from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.grid import _precision_at_recall_batch
 from ._kernels.sweep import _sweep_batch
-from ._ragged import pack, warn_undefined
+from ._ragged import is_dask, pack, warn_undefined
 from ._resampling import (
     _degenerate,
     _intervals,
@@ -27,6 +27,7 @@ from ._resampling import (
     _row_quantiles,
     _seed,
 )
+from ._resampling_kind import resolve as _resolve_resampling
 
 INTERVALS = ("percentile", "basic", "bca")
 
@@ -46,7 +47,7 @@ def bootstrap(
     n_boot=2000,
     level=0.95,
     interval="percentile",
-    stratified=True,
+    stratified=None,
     seed=None,
     progress=None,
     return_replicates=False,
@@ -60,6 +61,7 @@ def bootstrap(
     partial=None,
     partial_focus="fpr",
     standardize=False,
+    resampling=None,
 ):
     """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.
 
@@ -146,6 +148,11 @@ def bootstrap(
             "interval='bca' with cluster= or partial= is not implemented (its jackknife "
             "deletes rows and takes whole areas); use interval='percentile' or 'basic'"
         )
+    if interval == "bca" and is_dask(data):
+        raise ValueError(
+            "interval='bca' needs a jackknife over the rows, which Dask input "
+            "does not offer; use interval='percentile' or 'basic'"
+        )
     batch, plan, code, est, reps, s = _replicates(
         data,
         score,
@@ -161,6 +168,7 @@ def bootstrap(
         progress,
         pos_label,
         soft_labels,
+        resampling=resampling,
         device=device,
         multiclass=multiclass,
         classes=classes,
@@ -205,7 +213,7 @@ def bootstrap_curve(
     hull=False,
     n_boot=2000,
     level=0.95,
-    stratified=True,
+    stratified=None,
     seed=None,
     progress=None,
     grid=101,
@@ -215,6 +223,7 @@ def bootstrap_curve(
     classes=None,
     average=None,
     cluster=None,
+    resampling=None,
 ):
     """Pointwise bootstrap confidence bands of PR curves on a shared recall grid.
 
@@ -234,7 +243,7 @@ def bootstrap_curve(
     n_boot : int, default=2000
     level : float, default=0.95
         Pointwise confidence level (each recall separately; not a simultaneous band).
-    stratified : bool, default=True
+    stratified : bool, default=None
         Keep the class counts fixed in every replicate (see :func:`bootstrap`).
     seed : int, default=None
     progress : bool, default=None
@@ -242,6 +251,8 @@ def bootstrap_curve(
         Number of evenly spaced recalls in [0, 1], or the recalls themselves (strictly
         increasing, in [0, 1]).
     {cluster}
+    resampling : {"multinomial", "poisson"}, default=None
+        See :func:`bootstrap`.
 
     Returns
     -------
@@ -272,27 +283,59 @@ def bootstrap_curve(
             "bootstrap_curve gives one-vs-rest bands: use multiclass='ovr' with "
             "average=None (one band per class) or 'micro' (the pooled curve)"
         )
-    batch = pack(
-        data,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        pos_label=pos_label,
-        soft_labels=soft_labels,
-        multiclass=multiclass,
-        classes=classes,
-        average=average,
-    )
-    plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch))
     hull = bool(hull)
-    P, _ = batch.totals()
-    warn_undefined(batch, P <= 0, "the PR curve is undefined (no positives): NaN", stacklevel=3)
-    _, tp, fp, vo = _sweep_batch(
-        batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
+    distributed = is_dask(data)
+    stratified, poisson = _resolve_resampling(
+        resampling, stratified, "dask" if distributed else "memory"
     )
-    est = _precision_at_recall_batch(tp, fp, vo, g, hull)
-    reps = plan.run(_seed(seed), int(n_boot), hull, progress, "bootstrap_curve", grid=g)
+    if (poisson or distributed) and cluster is not None:
+        raise ValueError(
+            "cluster= uses the multinomial cluster bootstrap; drop it or pass "
+            "resampling='multinomial' on in-memory data"
+        )
+    if distributed:
+        if multiclass is not None:
+            raise ValueError(
+                "multiclass= is not available for Dask input; binarise the "
+                "labels into one 0/1 column per class first"
+            )
+        from . import _dask
+
+        batch, P, est, reps = _dask.curve_replicates(
+            data,
+            score,
+            label,
+            by,
+            weight,
+            g,
+            hull,
+            int(n_boot),
+            _seed(seed),
+            pos_label,
+            soft_labels,
+        )
+        reps = np.ascontiguousarray(reps.transpose(0, 2, 1))  # (curve, grid, replicate)
+    else:
+        batch = pack(
+            data,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            pos_label=pos_label,
+            soft_labels=soft_labels,
+            multiclass=multiclass,
+            classes=classes,
+            average=average,
+        )
+        plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch), poisson)
+        P, _ = batch.totals()
+        warn_undefined(batch, P <= 0, "the PR curve is undefined (no positives): NaN", stacklevel=3)
+        _, tp, fp, vo = _sweep_batch(
+            batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
+        )
+        est = _precision_at_recall_batch(tp, fp, vo, g, hull)
+        reps = plan.run(_seed(seed), int(n_boot), hull, progress, "bootstrap_curve", grid=g)
     C, G, B = reps.shape
     flat = reps.reshape(C * G, B)  # (curve, grid point) rows: no relayout copy
     alpha = 1.0 - level

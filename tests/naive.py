@@ -460,3 +460,19 @@ def polyline_partial_numeric(x, y, lo, hi, steps=200000):
     h = (hi - lo) / steps
     mid = lo + (np.arange(steps) + 0.5) * h
     return float(np.sum(np.interp(mid, np.asarray(x), np.asarray(y))) * h)
+
+
+def poisson_counts(seed, replicate, n_rows):
+    """Poisson(1) count of rows ``0 .. n_rows-1`` in ``replicate``: the documented stream
+    (:mod:`prroc_numba._kernels.poisson`'s plain functions), one row at a time."""
+    from prroc_numba._kernels.poisson import poisson_count, replicate_key
+
+    with np.errstate(over="ignore"):  # uint64 arithmetic wraps by design
+        key = replicate_key(seed, replicate)
+        return np.array([poisson_count(key, r) for r in range(n_rows)], dtype=np.float64)
+
+
+def dg_area(tp, fp):
+    """PRROC's Davis-Goadrich AUC-PR: the paper's integer-TP points, trapezoids, flat
+    start at recall 0."""
+    return trapezoid_pr(*dg_points(tp, fp))

@@ -65,6 +65,17 @@ def _points_session(df):
     prn.average_curves(pts, grid=11, curve="g")
 
 
+def _dask_session(df):
+    import dask
+    import dask.dataframe as dd
+
+    ddf = dd.from_pandas(df, npartitions=3)
+    with dask.config.set(scheduler="synchronous"):
+        prn.auc(ddf, score="s", label="y", by="g")
+        prn.bootstrap(ddf, score=["s", "si"], label="y", n_boot=20, seed=0)
+        prn.bootstrap_curve(ddf, score="s", label="y", n_boot=20, seed=0, grid=11)
+
+
 def _typical_session():
     rng = np.random.default_rng(0)
     n = 300
@@ -131,6 +142,21 @@ def _typical_session():
             cluster="g",
             stratified=False,
         ),
+        lambda: prn.bootstrap(
+            df, score=["s", "si"], label="y", weight="w", n_boot=20, seed=0, resampling="poisson"
+        ),
+        lambda: prn.bootstrap_curve(
+            df,
+            score="s",
+            label="p",
+            soft_labels=True,
+            n_boot=20,
+            seed=0,
+            grid=11,
+            resampling="poisson",
+        ),
+        lambda: prn.Accumulator().update(df, score=["s", "si"], label="y", by="g").auc(),
+        lambda: _dask_session(df),
     ]
     for call in calls:
         call()

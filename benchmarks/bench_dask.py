@@ -1,0 +1,251 @@
+"""Dask input: overhead, out-of-core exactness and the Poisson bootstrap at scale.
+
+Three runs, each on a ``distributed.LocalCluster`` started here (worker processes, one
+thread each), each checked against an independent figure before it is timed:
+
+* ``overhead`` -- N rows in memory vs the same rows as a Dask frame on the cluster
+  (``prn.auc`` PR (DG) + ROC): the ratio Dask / in memory, and the two results' largest
+  difference.
+* ``outofcore`` -- N rows written as Parquet (in files of ``--file-rows``), read by
+  workers with ``--memory-limit`` each: AUC-PR (DG), AUC-ROC and the ROC hull, exactly
+  (checked against an in-memory run of the merged table's rows: with scores of
+  ``--decimals`` decimals the table has at most 10**decimals entries, whatever N). Time
+  and each worker's peak resident memory.
+* ``poisson`` -- the Poisson bootstrap (B = ``--n-boot``) of ``--models`` models paired on
+  N rows as a Dask frame; with ``--check`` (small N) also the same call in memory
+  (``resampling="poisson"``) and the largest replicate difference.
+
+Sizes are arguments. The full runs the issue asks for::
+
+    python benchmarks/bench_dask.py overhead --rows 1e7
+    python benchmarks/bench_dask.py outofcore --rows 2e8 --memory-limit 2GiB
+    python benchmarks/bench_dask.py poisson --rows 1e8 --models 3 --n-boot 200
+
+Small smoke sizes (what the development machine ran)::
+
+    python benchmarks/bench_dask.py overhead --rows 1e6
+    python benchmarks/bench_dask.py outofcore --rows 4e6 --file-rows 5e5
+    python benchmarks/bench_dask.py poisson --rows 2e5 --n-boot 50 --check
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import prroc_numba as prn  # noqa: E402 (after the checkout is put on the path)
+
+
+def _frame(n, models, decimals, seed, start=0):
+    rng = np.random.default_rng([seed, start])
+    y = (rng.random(n) < 0.1).astype(np.int8)
+    cols = {"y": y}
+    for m in range(models):
+        s = (0.6 + 0.2 * m) * y + rng.normal(size=n)
+        cols[f"m{m}"] = np.round(1.0 / (1.0 + np.exp(-s)), decimals)
+    return pd.DataFrame(cols)
+
+
+def _cluster(workers, memory_limit):
+    from distributed import Client, LocalCluster
+
+    cluster = LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        memory_limit=memory_limit,
+        dashboard_address=":0",
+    )
+    return cluster, Client(cluster)
+
+
+def _peak_rss(client):
+    """Each worker's peak resident memory (bytes), from the kernel's own counter."""
+
+    def peak():
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+    return client.run(peak)
+
+
+def _best(fn, repeat):
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t)
+    return min(times), out
+
+
+def overhead(args):
+    import dask.dataframe as dd
+
+    n = int(float(args.rows))
+    df = _frame(n, 1, args.decimals, 0)
+    cluster, client = _cluster(args.workers, args.memory_limit)
+    try:
+        ddf = dd.from_pandas(df, npartitions=args.partitions).persist()
+
+        def mem():
+            return (
+                prn.auc(df, score="m0", label="y"),
+                prn.auc(df, score="m0", label="y", curve="roc"),
+            )
+
+        def dsk():
+            return (
+                prn.auc(ddf, score="m0", label="y"),
+                prn.auc(ddf, score="m0", label="y", curve="roc"),
+            )
+
+        mem(), dsk()  # warm-up (compilation, workers' imports)
+        t_mem, a = _best(mem, args.repeat)
+        t_dsk, b = _best(dsk, args.repeat)
+        diff = max(abs(float(x["auc"].iloc[0]) - float(y["auc"].iloc[0])) for x, y in zip(a, b))
+        print(f"overhead: {n:.0e} rows, {args.partitions} partitions, {args.workers} workers")
+        print(
+            f"  in memory {t_mem:.2f} s, dask {t_dsk:.2f} s, ratio {t_dsk / t_mem:.2f}x; "
+            f"AUC-PR {float(a[0]['auc'].iloc[0]):.6f}, AUC-ROC "
+            f"{float(a[1]['auc'].iloc[0]):.6f}, max |dask - memory| = {diff:.1e}"
+        )
+    finally:
+        client.close()
+        cluster.close()
+
+
+def outofcore(args):
+    import dask.dataframe as dd
+
+    n = int(float(args.rows))
+    per = int(float(args.file_rows))
+    path = Path(args.path or tempfile.mkdtemp(prefix="prn_parquet_"))
+    path.mkdir(parents=True, exist_ok=True)
+    t = time.perf_counter()
+    # exact reference, built file by file on the client: the (score, label) counts
+    counts = None
+    for k, start in enumerate(range(0, n, per)):
+        part = _frame(min(per, n - start), 1, args.decimals, 1, start)
+        part.to_parquet(path / f"part-{k:05d}.parquet", index=False)
+        c = part.groupby(["m0", "y"]).size()
+        counts = c if counts is None else counts.add(c, fill_value=0)
+    t_write = time.perf_counter() - t
+    counts = counts.unstack(fill_value=0)
+    ref = pd.DataFrame(
+        {
+            "s": np.repeat(counts.index.to_numpy(), 2),
+            "y": np.tile([1, 0], len(counts)),
+            "w": np.column_stack([counts[1], counts[0]]).ravel().astype(float),
+        }
+    )
+    want_pr = prn.auc(ref, score="s", label="y", weight="w")["auc"].iloc[0]
+    want_roc = prn.auc(ref, score="s", label="y", weight="w", curve="roc")["auc"].iloc[0]
+    want_hull = prn.roc_curve(ref, score="s", label="y", weight="w", hull=True)
+    cluster, client = _cluster(args.workers, args.memory_limit)
+    try:
+        ddf = dd.read_parquet(str(path))
+        small = dd.from_pandas(_frame(1000, 1, args.decimals, 9), npartitions=2)
+        for curve in ("pr", "roc"):  # warm-up: workers import and load the kernels
+            prn.auc(small, score="m0", label="y", curve=curve)
+        prn.roc_curve(small, score="m0", label="y", hull=True)
+        t = time.perf_counter()
+        pr = prn.auc(ddf, score="m0", label="y")["auc"].iloc[0]
+        roc = prn.auc(ddf, score="m0", label="y", curve="roc")["auc"].iloc[0]
+        hull = prn.roc_curve(ddf, score="m0", label="y", hull=True)
+        t_all = time.perf_counter() - t
+        peaks = _peak_rss(client)
+        print(
+            f"outofcore: {n:.0e} rows in {ddf.npartitions} Parquet files "
+            f"({sum(f.stat().st_size for f in path.iterdir()) / 2**30:.2f} GiB, written in "
+            f"{t_write:.0f} s), {args.workers} workers of {args.memory_limit}"
+        )
+        print(
+            f"  AUC-PR (DG) {pr:.10f} (reference {want_pr:.10f}), AUC-ROC {roc:.10f} "
+            f"(reference {want_roc:.10f}), hull {len(hull)} vertices (reference "
+            f"{len(want_hull)}, max |diff| "
+            f"{np.abs(hull[['tp', 'fp']].to_numpy() - want_hull[['tp', 'fp']].to_numpy()).max():.1e})"
+        )
+        print(
+            f"  three calls {t_all:.1f} s; workers' peak RSS "
+            + ", ".join(f"{v / 2**30:.2f} GiB" for v in peaks.values())
+        )
+    finally:
+        client.close()
+        cluster.close()
+        if not args.path and not args.keep:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def poisson(args):
+    import dask.dataframe as dd
+
+    n = int(float(args.rows))
+    models = [f"m{m}" for m in range(args.models)]
+    df = _frame(n, args.models, args.decimals, 2)
+    cluster, client = _cluster(args.workers, args.memory_limit)
+    try:
+        ddf = dd.from_pandas(df, npartitions=args.partitions).persist()
+        kw = {"score": models, "label": "y", "n_boot": args.n_boot, "seed": 0}
+        prn.compare(dd.from_pandas(df.head(1000), npartitions=2), **{**kw, "n_boot": 2})
+        t = time.perf_counter()
+        res, reps = prn.bootstrap(ddf, **kw, return_replicates=True)
+        t_dsk = time.perf_counter() - t
+        print(
+            f"poisson: {n:.0e} rows, {args.models} models paired, B = {args.n_boot}, "
+            f"{args.partitions} partitions, {args.workers} workers: {t_dsk:.1f} s"
+        )
+        print(res.round(4).to_string(index=False))
+        if args.check:
+            t = time.perf_counter()
+            _, mem = prn.bootstrap(df, **kw, resampling="poisson", return_replicates=True)
+            t_mem = time.perf_counter() - t
+            d = np.max(np.abs(mem["estimate"].to_numpy() - reps["estimate"].to_numpy()))
+            print(
+                f"  in memory (resampling='poisson') {t_mem:.1f} s; max |replicate "
+                f"difference| = {d:.1e}"
+            )
+    finally:
+        client.close()
+        cluster.close()
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("run", choices=["overhead", "outofcore", "poisson"])
+    p.add_argument("--rows", default="1e6")
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--memory-limit", default="2GiB")
+    p.add_argument("--partitions", type=int, default=16)
+    p.add_argument(
+        "--decimals",
+        type=int,
+        default=4,
+        help="scores rounded to this many decimals (bounds the merged table)",
+    )
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--file-rows", default="2e6")
+    p.add_argument("--path", default=None, help="Parquet folder (default: a temporary one)")
+    p.add_argument("--keep", action="store_true", help="keep the temporary Parquet files")
+    p.add_argument("--models", type=int, default=3)
+    p.add_argument("--n-boot", type=int, default=200)
+    p.add_argument("--check", action="store_true", help="also run in memory and compare")
+    args = p.parse_args(argv)
+    os.environ.setdefault("PYTHONPATH", str(ROOT))
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    {"overhead": overhead, "outofcore": outofcore, "poisson": poisson}[args.run](args)
+
+
+if __name__ == "__main__":
+    main()

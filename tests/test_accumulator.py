@@ -1,0 +1,159 @@
+"""Accumulator: batches, merges and pickles give the in-memory results on all rows seen.
+
+The reference is the in-memory public function on the concatenated rows (itself checked
+against the oracles and scikit-learn elsewhere); areas are also checked against
+scikit-learn directly.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import average_precision_score, roc_auc_score
+
+import prroc_numba as prn
+
+TOL = {"check_exact": False, "rtol": 0, "atol": 1e-12}
+
+
+def _frame(n=3000, seed=0):
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame(
+        {
+            "g": rng.choice(["x", "y", "z"], n),
+            "y": rng.integers(0, 2, n),
+            "a": rng.integers(0, 40, n) / 8,  # many ties
+            "b": rng.normal(size=n),
+            "w": rng.random(n) * (rng.random(n) > 0.1),  # some zero weights
+            "soft": rng.random(n),
+        }
+    )
+
+
+ARGS = [
+    {"score": "a", "label": "y"},
+    {"score": ["a", "b"], "label": "y", "by": "g"},
+    {"score": ["b", "a"], "label": "y", "by": "g", "weight": "w"},
+    {"score": "a", "label": "soft", "by": "g", "soft_labels": True},
+]
+
+
+@pytest.mark.parametrize("kw, n_batches", list(zip(ARGS, [1000, 100, 100, 30])))
+def test_batches_equal_one_call(kw, n_batches):
+    df = _frame()
+    acc = prn.Accumulator()
+    for part in np.array_split(np.arange(len(df)), n_batches):
+        acc.update(df.iloc[part], **kw)  # batches whose rows all weigh 0 add nothing
+    for curve, method in [
+        ("pr", "dg"),
+        ("pr", "integral"),
+        ("pr", "ap"),
+        ("pr", "trapezoid"),
+        ("roc", None),
+    ]:
+        for hull in (False, True):
+            pd.testing.assert_frame_equal(
+                acc.auc(curve=curve, method=method, hull=hull),
+                prn.auc(df, **kw, curve=curve, method=method, hull=hull),
+                **TOL,
+            )
+    for fn in ("roc_curve", "pr_curve", "confusion"):
+        pd.testing.assert_frame_equal(getattr(acc, fn)(), getattr(prn, fn)(df, **kw), **TOL)
+    pd.testing.assert_frame_equal(
+        acc.roc_curve(hull=True), prn.roc_curve(df, **kw, hull=True), **TOL
+    )
+    pd.testing.assert_frame_equal(
+        acc.pr_curve(hull=True, interpolate="dg"),
+        prn.pr_curve(df, **kw, hull=True, interpolate="dg"),
+        **TOL,
+    )
+    thr = prn.roc_curve(df.sample(frac=0.5, random_state=1), **kw, hull=True)
+    pd.testing.assert_frame_equal(
+        acc.confusion(thresholds=thr), prn.confusion(df, **kw, thresholds=thr), **TOL
+    )
+    pd.testing.assert_frame_equal(
+        acc.pr_curve(thresholds=[0.5, 2.0]), prn.pr_curve(df, **kw, thresholds=[0.5, 2.0]), **TOL
+    )
+
+
+def test_merge_equals_one_fed_with_both_and_sklearn():
+    df = _frame(seed=3)
+    a, b, both = prn.Accumulator(), prn.Accumulator(), prn.Accumulator()
+    kw = {"score": ["a", "b"], "label": "y", "by": "g"}
+    a.update(df.iloc[:1000], **kw)
+    b.update(df.iloc[1000:], **kw)
+    both.update(df.iloc[:1000], **kw).update(df.iloc[1000:], **kw)
+    merged = a.merge(b)
+    pd.testing.assert_frame_equal(merged.table(), both.table(), **TOL)
+    res = merged.metrics(("ap", "auc_roc", "auc_pr"))
+    for _, row in res.iterrows():
+        sub = df[df["g"] == row["g"]]
+        assert row["ap"] == pytest.approx(
+            average_precision_score(sub["y"], sub[row["model"]]), abs=1e-12
+        )
+        assert row["auc_roc"] == pytest.approx(
+            roc_auc_score(sub["y"], sub[row["model"]]), abs=1e-12
+        )
+    pd.testing.assert_frame_equal(
+        res[["g", "model", "auc_pr"]].rename(columns={"auc_pr": "auc"}), prn.auc(df, **kw), **TOL
+    )
+
+
+def test_groups_appear_late_and_arrays():
+    rng = np.random.default_rng(5)
+    n = 500
+    s, y, g = rng.normal(size=n), rng.integers(0, 2, n), rng.integers(0, 4, n)
+    acc = prn.Accumulator()
+    for part in np.array_split(np.argsort(g, kind="stable"), 7):  # groups arrive in order
+        acc.update(score=s[part], label=y[part], by=g[part])
+    pd.testing.assert_frame_equal(acc.auc(), prn.auc(score=s, label=y, by=g), **TOL)
+    acc2 = prn.Accumulator().update(score=np.c_[s, -s], label=y)
+    pd.testing.assert_frame_equal(
+        acc2.auc(curve="roc"), prn.auc(score=np.c_[s, -s], label=y, curve="roc"), **TOL
+    )
+
+
+def test_pickle_round_trip_and_memory():
+    df = _frame()
+    acc = prn.Accumulator().update(df, score=["a", "b"], label="y", by="g")
+    back = pickle.loads(pickle.dumps(acc))
+    pd.testing.assert_frame_equal(back.auc(), acc.auc(), check_exact=True)
+    # "a" has 40 distinct values: 3 groups x 40 entries at most
+    assert prn.Accumulator().update(df, score="a", label="y", by="g").n_entries <= 120
+
+
+def test_decimals_rounds_scores_on_entry():
+    df = _frame()
+    acc = prn.Accumulator(decimals=1).update(df, score="b", label="y")
+    assert acc.n_entries <= 100
+    pd.testing.assert_frame_equal(
+        acc.auc(), prn.auc(df.assign(b=df["b"].round(1)), score="b", label="y"), **TOL
+    )
+
+
+def test_errors():
+    df = _frame()
+    with pytest.raises(ValueError, match="seen no rows"):
+        prn.Accumulator().auc()
+    acc = prn.Accumulator().update(df, score=["a", "b"], label="y", by="g")
+    with pytest.raises(ValueError, match="same by="):
+        acc.update(df, score=["a", "b"], label="y")
+    with pytest.raises(ValueError, match="same score columns"):
+        acc.update(df, score=["b", "a"], label="y", by="g")
+    with pytest.raises(ValueError, match="same score columns"):
+        acc.merge(prn.Accumulator().update(df, score="a", label="y", by="g"))
+    with pytest.raises(ValueError, match="decimals"):
+        acc.merge(prn.Accumulator(decimals=2))
+    with pytest.raises(TypeError, match="Accumulator"):
+        acc.merge(df)
+    with pytest.raises(TypeError, match="decimals"):
+        prn.Accumulator(decimals=1.5)
+    with pytest.raises(ValueError, match="not a metric"):
+        acc.metrics(("auc_xyz",))
+    with pytest.raises(ValueError, match="not a column"):
+        acc.update(df, score=["a", "b"], label="y", by="g", weight="nope")
+    with pytest.raises(ValueError, match="soft_labels=True"):  # validation is pack's
+        acc.update(df, score=["a", "b"], label="soft", by="g")

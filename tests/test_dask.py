@@ -1,0 +1,163 @@
+"""Dask frames as data, on a real distributed LocalCluster (2 worker processes).
+
+Every result is compared with the in-memory call on the same rows (itself checked
+against the oracles, scikit-learn and naive.py elsewhere) to 1e-12, on frames built to
+hit the edges: many partitions, partitions holding one row or none, scores tied across
+partition boundaries, groups spread over every partition, weights, soft labels and a
+group without positives.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import dask
+import dask.dataframe as dd
+import numpy as np
+import pandas as pd
+import pytest
+from distributed import Client, LocalCluster
+
+import prroc_numba as prn
+
+TOL = {"check_exact": False, "rtol": 0, "atol": 1e-12}
+
+
+@pytest.fixture(scope="module")
+def client():
+    with (
+        LocalCluster(
+            n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0"
+        ) as cluster,
+        Client(cluster) as c,
+    ):
+        yield c
+
+
+def _frame(n=1500, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    df = pd.DataFrame(
+        {
+            "g": rng.choice(["u", "v", "w"], n),
+            "y": y,
+            "a": rng.integers(0, 12, n) / 4.0,  # few distinct scores: ties everywhere
+            "b": np.round(y + rng.normal(size=n), 2),
+            "wt": rng.integers(0, 4, n) * 0.5,  # weights, some zero
+            "soft": rng.random(n),
+        }
+    )
+    df.loc[df["g"] == "w", "y"] = 0  # a group without positives
+    return df
+
+
+def _ddf(df):
+    """Uneven partitions: many, one of one row, two empty, a tie across boundaries."""
+    cuts = [0, 1, 1, 40, 41, 300, 300, 700, 701, 1100, 1499, len(df)]
+    parts = [df.iloc[a:b] for a, b in itertools.pairwise(cuts)]
+    return dd.from_delayed([dask.delayed(p) for p in parts], meta=df.iloc[:0], verify_meta=False)
+
+
+LONG = {"score": "a", "label": "y", "by": "g"}
+WIDE = {"score": ["a", "b"], "label": "y", "by": "g", "weight": "wt"}
+SOFT = {"score": ["b", "a"], "label": "soft", "soft_labels": True}
+
+
+def _run(fn, data, **kw):
+    """Result and the warnings' messages."""
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        out = fn(data, **kw)
+        if hasattr(out, "compute"):
+            out = out.compute().reset_index(drop=True)
+    return out, sorted(str(w.message) for w in rec)
+
+
+def _same(fn, df, ddf, **kw):
+    """The Dask result equals the in-memory one, with the same warnings."""
+    want, want_warn = _run(fn, df, **kw)
+    got, got_warn = _run(fn, ddf, **kw)
+    pd.testing.assert_frame_equal(got, want, **TOL)
+    assert got_warn == want_warn
+    return want_warn
+
+
+CALLS = [  # (function, extra arguments): every option once over the three inputs
+    (prn.auc, {"curve": "pr", "method": "dg"}),
+    (prn.auc, {"curve": "roc", "hull": True}),
+    (prn.auc, {"curve": "pr", "method": "integral", "hull": True}),
+    (prn.auc, {"curve": "pr", "method": "ap"}),
+    (prn.metrics, {"metrics": ("auc_pr", "auc_roc_hull", "ap", "n_pos", "prevalence")}),
+    (prn.roc_curve, {}),
+    (prn.pr_curve, {}),
+    (prn.confusion, {}),
+    (prn.roc_curve, {"hull": True}),
+    (prn.pr_curve, {"hull": True, "interpolate": "dg"}),
+    (prn.confusion, {"thresholds": [0.5, 1.0, 2.0]}),
+]
+
+
+@pytest.mark.parametrize(
+    "i, kw", list(enumerate([LONG, WIDE, SOFT])), ids=["long", "wide-weights", "soft"]
+)
+def test_areas_and_curves_equal_in_memory(client, i, kw):
+    df = _frame()
+    ddf = _ddf(df)
+    assert ddf.npartitions == 11
+    for k, (fn, extra) in enumerate(CALLS):
+        if (k + i) % 3:  # each call on two of the three inputs
+            w = _same(fn, df, ddf, **kw, **extra)
+            if fn in (prn.auc, prn.metrics):
+                assert bool(w) == (kw["label"] == "y")  # group 'w' has no positives
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.UndefinedMetricWarning)
+        assert isinstance(prn.roc_curve(ddf, **kw), dd.DataFrame)  # raw curves stay lazy
+
+
+def test_poisson_bootstrap_equals_in_memory(client):
+    df = _frame(seed=1)
+    ddf = _ddf(df)
+    kw = {**WIDE, "n_boot": 25, "seed": 4}
+    mem, w_mem = _run(prn.bootstrap, df, **kw, resampling="poisson", return_replicates=True)
+    dsk, w_dsk = _run(prn.bootstrap, ddf, **kw, return_replicates=True)
+    assert w_mem == w_dsk and w_mem
+    for a, b in zip(mem, dsk):
+        pd.testing.assert_frame_equal(b, a, **TOL)
+    kw = {"score": ["a", "b"], "label": "soft", "soft_labels": True, "n_boot": 25, "seed": 2}
+    pd.testing.assert_frame_equal(
+        prn.compare(ddf, **kw), prn.compare(df, **kw, resampling="poisson"), **TOL
+    )
+    pd.testing.assert_frame_equal(
+        prn.bootstrap_curve(ddf, **kw, grid=11),
+        prn.bootstrap_curve(df, **kw, grid=11, resampling="poisson"),
+        **TOL,
+    )
+
+
+def test_errors_name_the_fix(client):
+    df = _frame()
+    ddf = _ddf(df)
+    with pytest.raises(ValueError, match="does not keep the class counts fixed"):
+        prn.bootstrap(ddf, score="a", label="y", stratified=True)
+    with pytest.raises(ValueError, match="needs all rows in one place"):
+        prn.bootstrap(ddf, score="a", label="y", resampling="multinomial")
+    with pytest.raises(ValueError, match="jackknife"):
+        prn.bootstrap(ddf, score="a", label="y", interval="bca")
+    with pytest.raises(ValueError, match="test='bootstrap'"):
+        prn.compare(ddf, score=["a", "b"], label="y", curve="roc", test="delong")
+    with pytest.raises(TypeError, match="add them as columns"):
+        prn.auc(ddf, score=df["a"].to_numpy(), label="y")
+    with pytest.raises(ValueError, match="not a column"):
+        prn.auc(ddf, score="nope", label="y")
+    bad = _ddf(df.assign(y=np.where(np.arange(len(df)) < 700, df["y"], df["y"] * 2 - 1)))
+    with pytest.raises(ValueError, match="labels must be"):  # {0, 1} + {-1, 1} partitions
+        prn.auc(bad, score="a", label="y")
+
+
+def test_core_import_does_not_import_dask():
+    import subprocess
+    import sys
+
+    code = "import prroc_numba, sys; assert 'dask' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
