@@ -171,11 +171,11 @@ def outofcore(args):
             f"({sum(f.stat().st_size for f in path.iterdir()) / 2**30:.2f} GiB, written in "
             f"{t_write:.0f} s), {args.workers} workers of {args.memory_limit}"
         )
+        hull_diff = np.abs(hull[["tp", "fp"]].to_numpy() - want_hull[["tp", "fp"]].to_numpy()).max()
         print(
             f"  AUC-PR (DG) {pr:.10f} (reference {want_pr:.10f}), AUC-ROC {roc:.10f} "
             f"(reference {want_roc:.10f}), hull {len(hull)} vertices (reference "
-            f"{len(want_hull)}, max |diff| "
-            f"{np.abs(hull[['tp', 'fp']].to_numpy() - want_hull[['tp', 'fp']].to_numpy()).max():.1e})"
+            f"{len(want_hull)}, max |diff| {hull_diff:.1e})"
         )
         print(
             f"  three calls {t_all:.1f} s; workers' peak RSS "
