@@ -9,13 +9,12 @@ bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_c
 """
 
 from ._ragged import UndefinedMetricWarning
+from ._version import __version__  # noqa: F401 (public)
 from .bootstrap import bootstrap, bootstrap_curve  # (issue 5)
 from .compare import compare, delong  # (issue 5)
 from .curves import confusion, pr_curve, roc_curve
 from .metrics import auc, auc_pr, auc_roc
 from .points import PRCurve, ROCCurve, average_curves, interpolate, interpolate_matrix
-
-__version__ = "0.1.0"
 
 __all__ = [
     "PRCurve",

@@ -8,7 +8,6 @@ chunks so a progress bar can advance and Ctrl-C stops between chunks.
 
 from __future__ import annotations
 
-import sys
 import warnings
 from statistics import NormalDist
 
@@ -29,6 +28,7 @@ from ._kernels.resample import (
 )
 from ._kernels.sweep import _sweep_batch
 from ._methods import method_code
+from ._progress import visible
 from ._ragged import UndefinedMetricWarning, pack, warn_undefined
 from .curves import _doc
 
@@ -125,7 +125,7 @@ class _Plan:
         chunk = int(max(8, min(n_boot, _CHUNK_WORK / max(work, 1.0))))
         show = progress
         if show is None:
-            show = sys.stderr.isatty() and work * n_boot >= _PROGRESS_WORK
+            show = visible() and work * n_boot >= _PROGRESS_WORK
         bar = None
         if show:
             try:
@@ -389,8 +389,8 @@ _BOOT_DOC = """
         same seed gives the same numbers whatever the thread count or chunking. None
         draws fresh entropy.
     progress : bool, default=None
-        Show a tqdm progress bar (if tqdm is installed). None: only for long runs when
-        stderr is a terminal. Ctrl-C stops between chunks of replicates.
+        Show a tqdm progress bar (if tqdm is installed). None: only for long runs, in a
+        terminal or a Jupyter notebook. Ctrl-C stops between chunks of replicates.
     pos_label : scalar, default=None
         The value of ``label`` that marks a positive.
     soft_labels : bool, default=False

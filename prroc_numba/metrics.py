@@ -11,7 +11,7 @@ import numpy as np
 from . import _frames as F
 from ._kernels.area import _area_batch
 from ._methods import method_code
-from ._ragged import pack, warn_undefined
+from ._ragged import check_not_proba, pack, warn_undefined
 from .curves import _doc
 
 _METHODS_DOC = """
@@ -89,8 +89,10 @@ auc.__doc__ = auc.__doc__.replace("    {methods}", _METHODS_DOC.strip("\n"))
 def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label):
     s = np.asarray(y_score)
     if s.ndim != 1:
+        check_not_proba(s, "y_score")
         raise ValueError(
-            f"y_score must be 1-D (one curve), got shape {s.shape}; use auc() for many curves"
+            f"y_score must be 1-D (one curve), got shape {s.shape}; for several models use "
+            "auc(df, score=['m1', 'm2'], label='y')"
         )
     frame = auc(score=s, label=y_true, weight=sample_weight, curve=curve, method=method,
                 hull=hull, pos_label=pos_label)
