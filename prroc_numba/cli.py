@@ -19,6 +19,7 @@ one line to stderr and exit with status 2.
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import sys
 from pathlib import Path
@@ -53,7 +54,9 @@ def _read(path: str) -> pd.DataFrame:
 
 def _pvalue(v) -> str:
     """One format for every p-value: three decimals, ``<0.001`` below."""
-    return "" if v != v else ("<0.001" if v < 0.001 else f"{v:.3f}")
+    if math.isnan(v):
+        return ""
+    return "<0.001" if v < 0.001 else f"{v:.3f}"
 
 
 def _table(frame: pd.DataFrame) -> str:

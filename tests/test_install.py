@@ -70,8 +70,8 @@ def test_non_editable_install_read_only_no_home_and_clean_uninstall(tmp_path):
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip",
                     str(venv)], check=True)
     py = venv / "bin" / "python"
-    site = Path(subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig."
-                                "get_paths()['purelib'])"], check=True, capture_output=True,
+    code = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    site = Path(subprocess.run([str(py), "-c", code], check=True, capture_output=True,
                                text=True).stdout.strip())
     deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     (site / "_deps_from_parent.pth").write_text("\n".join(sorted(deps)) + "\n")
@@ -79,7 +79,7 @@ def test_non_editable_install_read_only_no_home_and_clean_uninstall(tmp_path):
     def pip(*args):
         res = subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "-q",
                               "--disable-pip-version-check", *args],
-                             capture_output=True, text=True, env=_clean_env())
+                             capture_output=True, text=True, env=_clean_env(), check=False)
         assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-3000:]
 
     pip("install", "--no-deps", "--no-build-isolation", str(src))
@@ -95,7 +95,7 @@ def test_non_editable_install_read_only_no_home_and_clean_uninstall(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
     out = subprocess.run([str(py), "-c", _CALL], cwd=elsewhere, capture_output=True,
-                         text=True, env=_clean_env(HOME=str(home)))
+                         text=True, env=_clean_env(HOME=str(home)), check=False)
     assert out.returncode == 0, out.stderr[-3000:]
     value, where = out.stdout.split()
     assert float(value) == pytest.approx(expected, abs=1e-12)
@@ -115,7 +115,7 @@ def test_non_editable_install_read_only_no_home_and_clean_uninstall(tmp_path):
     _chmod_tree(pkg, writable=False)
     try:
         out = subprocess.run([str(py), "-c", _CALL], cwd=elsewhere, capture_output=True,
-                             text=True, env=_clean_env(HOME=no_home))
+                             text=True, env=_clean_env(HOME=no_home), check=False)
     finally:
         _chmod_tree(pkg, writable=True)
     assert out.returncode == 0, out.stderr[-3000:]
@@ -132,7 +132,7 @@ def test_non_editable_install_read_only_no_home_and_clean_uninstall(tmp_path):
     pip("install", "--no-deps", "--no-build-isolation", "--force-reinstall", str(src))
     out = subprocess.run([str(py), "-c", "import prroc_numba as p; print(p.pr_curve.__name__,"
                           " p.__version__)"], cwd=elsewhere, capture_output=True, text=True,
-                         env=_clean_env(HOME=str(home)))
+                         env=_clean_env(HOME=str(home)), check=False)
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.split()[0] == "pr_curve"
 

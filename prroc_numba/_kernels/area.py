@@ -27,12 +27,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import prange
 
 from .._numba import jit
 from .hull import _hull_indices
 from .sort import _sort_desc
 from .sweep import _fill_sweep_sorted, _n_vertices_sorted
+from .threads import run_curves
 
 AP = 0
 PR_TRAPEZOID = 1
@@ -217,23 +217,84 @@ def _area_of_sweep(tp, fp, method, hull):
     return _area(tp, fp, method)
 
 
-@jit(parallel=True)
-def _area_batch(values, offsets, pos, neg, label_start, method, hull):
-    """Fused sort + sweep (+ hull) + area for every curve of a ragged batch.
+@jit
+def _curve_vertices(values, offsets, pos, neg, label_start, c):
+    """Sort + sweep of curve ``c`` of a ragged batch: its ``(tp, fp)`` vertices."""
+    a = offsets[c]
+    b = offsets[c + 1]
+    ls = label_start[c]
+    order, xs = _sort_desc(values[a:b])
+    k = _n_vertices_sorted(xs)
+    thr = np.empty(k)
+    tp = np.empty(k)
+    fp = np.empty(k)
+    _fill_sweep_sorted(xs, pos[ls : ls + b - a], neg[ls : ls + b - a], order, thr, tp, fp)
+    return tp, fp
 
-    Returns a float64 array of one area per curve; nothing of size N outlives a curve.
-    """
-    n_curves = offsets.size - 1
-    out = np.empty(n_curves)
-    for c in prange(n_curves):
-        a = offsets[c]
-        b = offsets[c + 1]
-        ls = label_start[c]
-        order, xs = _sort_desc(values[a:b])
-        k = _n_vertices_sorted(xs)
-        thr = np.empty(k)
-        tp = np.empty(k)
-        fp = np.empty(k)
-        _fill_sweep_sorted(xs, pos[ls : ls + b - a], neg[ls : ls + b - a], order, thr, tp, fp)
-        out[c] = _area_of_sweep(tp, fp, method, hull)
+
+@jit
+def _hull_area_range(values, offsets, pos, neg, label_start, method, out, c0, c1):
+    """Areas under the hull of curves ``c0 .. c1 - 1`` (any estimator, a runtime choice:
+    the hull is the rarer path, kept out of the plain estimators' kernels)."""
+    for c in range(c0, c1):
+        tp, fp = _curve_vertices(values, offsets, pos, neg, label_start, c)
+        idx = _hull_indices(tp, fp)
+        out[c] = _area(tp[idx], fp[idx], method)
+
+
+# One small serial kernel per estimator, ``kernel(values, offsets, pos, neg, label_start,
+# out, c0, c1)``: the areas of curves ``c0 .. c1 - 1`` into ``out``. The estimator
+# is a compile-time choice: a first ``auc_pr`` compiles the one it asks for, not all five
+# behind a runtime switch (compile time is user time).
+
+
+@jit
+def _ap_range(values, offsets, pos, neg, label_start, out, c0, c1):
+    for c in range(c0, c1):
+        tp, fp = _curve_vertices(values, offsets, pos, neg, label_start, c)
+        out[c] = _pr_ap(tp, fp)
+
+
+@jit
+def _pr_trapezoid_range(values, offsets, pos, neg, label_start, out, c0, c1):
+    for c in range(c0, c1):
+        tp, fp = _curve_vertices(values, offsets, pos, neg, label_start, c)
+        out[c] = _pr_trapezoid(tp, fp)
+
+
+@jit
+def _dg_range(values, offsets, pos, neg, label_start, out, c0, c1):
+    for c in range(c0, c1):
+        tp, fp = _curve_vertices(values, offsets, pos, neg, label_start, c)
+        out[c] = _pr_dg(tp, fp)
+
+
+@jit
+def _integral_range(values, offsets, pos, neg, label_start, out, c0, c1):
+    for c in range(c0, c1):
+        tp, fp = _curve_vertices(values, offsets, pos, neg, label_start, c)
+        out[c] = _pr_integral(tp, fp)
+
+
+@jit
+def _roc_trapezoid_range(values, offsets, pos, neg, label_start, out, c0, c1):
+    for c in range(c0, c1):
+        tp, fp = _curve_vertices(values, offsets, pos, neg, label_start, c)
+        out[c] = _roc_trapezoid(tp, fp)
+
+
+_RANGE_KERNELS = {AP: _ap_range, PR_TRAPEZOID: _pr_trapezoid_range, DG: _dg_range,
+                  INTEGRAL: _integral_range, ROC_TRAPEZOID: _roc_trapezoid_range}
+
+
+def _area_batch(values, offsets, pos, neg, label_start, method, hull):
+    """One area per curve of a ragged batch (float64): the estimator's serial kernel
+    over chunks of curves on threads (:func:`.threads.run_curves`)."""
+    out = np.empty(offsets.size - 1)
+    if hull:
+        run_curves(_hull_area_range, offsets, values, offsets, pos, neg, label_start,
+                   int(method), out)
+    else:
+        run_curves(_RANGE_KERNELS[int(method)], offsets, values, offsets, pos, neg,
+                   label_start, out)
     return out
