@@ -68,7 +68,9 @@ def curves():
     seg = np.repeat(np.arange(N_CURVES), lengths)
     tp -= tp[starts][seg]
     fp -= fp[starts][seg]
-    frame = pd.DataFrame({"curve": seg, "tp": tp, "fp": fp})
+    ends = offsets[1:] - 1  # each curve ends at its (P, N): rates as pr_curve/roc_curve give
+    frame = pd.DataFrame({"curve": seg, "tp": tp, "fp": fp, "recall": tp / tp[ends][seg],
+                          "fpr": fp / fp[ends][seg]})
     return tp, fp, offsets, frame
 
 

@@ -10,11 +10,12 @@ bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_c
 
 from ._ragged import UndefinedMetricWarning
 from ._version import __version__  # noqa: F401 (public)
-from .bootstrap import bootstrap, bootstrap_curve  # (issue 5)
-from .compare import compare, delong  # (issue 5)
+from .areas import auc, auc_pr, auc_roc
+from .comparison import compare, delong
 from .curves import confusion, pr_curve, roc_curve
-from .metrics import auc, auc_pr, auc_roc
-from .points import PRCurve, ROCCurve, average_curves, interpolate, interpolate_matrix
+from .grids import average_curves, interpolate, interpolate_matrix
+from .point_curves import PRCurve, ROCCurve
+from .resampling import bootstrap, bootstrap_curve
 
 __all__ = [
     "PRCurve",

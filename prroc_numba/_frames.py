@@ -1,18 +1,12 @@
 """Build tidy frames from ragged kernel results (long format, key columns first).
 
-Column names are module constants so every public function spells them the same way.
+The only frame builders; column names come from :mod:`prroc_numba._schema`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-
-THRESHOLD = "threshold"
-TP, FP, FN, TN = "tp", "fp", "fn", "tn"
-FPR, TPR = "fpr", "tpr"
-RECALL, PRECISION = "recall", "precision"
-AUC = "auc"
 
 
 def points_frame(keys: pd.DataFrame, out_offsets: np.ndarray, columns: dict) -> pd.DataFrame:

@@ -22,8 +22,35 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-MODEL = "model"
-GROUP = "group"
+from . import _schema as S
+from ._checks import positive_scalar
+from ._kernels.grid import (
+    BAD_FP,
+    BAD_TP,
+    FP_OVER,
+    N_DISAGREE,
+    N_UNKNOWN,
+    OK,
+    P_DISAGREE,
+    P_UNKNOWN,
+    TOTALS_VARY,
+    TP_OVER,
+    _check_points,
+    _is_sorted,
+    _with_ends_batch,
+)
+from ._kernels.layout import _offsets_from_counts
+from ._schema import GROUP, MODEL
+
+#: relative tolerance for counts computed from rates (rounding in recall/precision)
+POINTS_TOL = 1e-9
+
+
+def lengths_to_offsets(lengths) -> np.ndarray:
+    """CSR offsets (int64, length ``len(lengths) + 1``) from per-curve lengths: the
+    ragged layout's one offsets builder (:func:`prroc_numba._kernels.layout._offsets_from_counts`,
+    which the kernels call too)."""
+    return _offsets_from_counts(np.require(lengths, np.int64, ["C", "W"]))
 
 
 class UndefinedMetricWarning(UserWarning):
@@ -51,6 +78,9 @@ class Batch:
     n_models : int
         Number of score columns; curve ``c`` is model ``c % n_models`` of group
         ``c // n_models``.
+    rows : int64 (n_rows,) or None
+        The input row number of each label row (rows sorted by group, zero-weight rows
+        dropped); the Poisson bootstrap keys its counts on it. None: ``arange(n_rows)``.
     """
 
     values: np.ndarray
@@ -61,6 +91,7 @@ class Batch:
     curve_group: np.ndarray
     keys: pd.DataFrame
     n_models: int
+    rows: np.ndarray | None = None
 
     @property
     def n_curves(self) -> int:
@@ -302,9 +333,46 @@ def _group_codes(data, by, n):
                 f"by column {nm!r} has {int(miss.sum())} missing values; fill them "
                 "(e.g. .fillna('missing')) or drop those rows"
             )
-    codes = frame.groupby(names, sort=True, dropna=False, observed=True).ngroup()
-    codes = codes.to_numpy(np.int64)
+    codes = _sorted_run_codes(frame, names, n)
+    if codes is None:
+        codes = frame.groupby(names, sort=True, dropna=False, observed=True).ngroup()
+        codes = codes.to_numpy(np.int64)
     return codes, frame
+
+
+def _sorted_run_codes(frame, names, n):
+    """Group codes without hashing when the rows already come grouped in ascending key
+    order (as every frame this library returns does), else None.
+
+    Categorical keys (ordered by their categories, not their values) and incomparable
+    values always take the groupby path.
+    """
+    if n < 2:
+        return None
+    cols = []
+    for nm in names:
+        col = frame[nm]
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            return None
+        cols.append(col.to_numpy())
+    change = np.zeros(n - 1, dtype=bool)
+    increasing = np.zeros(n - 1, dtype=bool)
+    equal_so_far = np.ones(n - 1, dtype=bool)
+    try:
+        for a in cols:
+            gt = a[1:] > a[:-1]
+            eq = a[1:] == a[:-1]
+            increasing |= equal_so_far & gt
+            equal_so_far &= eq
+            change |= ~eq
+    except TypeError:
+        return None
+    # every key change goes up: runs are contiguous and in sorted order
+    if not np.array_equal(change, increasing):
+        return None
+    codes = np.zeros(n, dtype=np.int64)
+    np.cumsum(change, out=codes[1:])
+    return codes
 
 
 # ---------------------------------------------------------------------------- packing
@@ -340,6 +408,7 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
                 f"(first: {w[bad][0]!r}); sample weights must be finite and >= 0"
             )
     codes, key_frame = _group_codes(data, by, n)
+    rows = None  # input row numbers of the label rows, when they are not arange(n)
     if w is not None and not (w > 0).all():
         # zero-weight rows change no count; like scikit-learn, they add no threshold
         # either, so that zero weight is exactly the removal of the row
@@ -359,6 +428,7 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
             raise ValueError("weight is 0 for every row: there is nothing to evaluate")
         cols = [col[keep] for col in cols]
         y, w = y[keep], w[keep]
+        rows = np.flatnonzero(keep)
         n = y.shape[0]
 
     # rows sorted by group (stable: rows keep their order inside a group)
@@ -368,12 +438,11 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
         group_keys = pd.DataFrame(index=range(1))
     else:
         order = np.argsort(codes, kind="stable")
-        counts = np.bincount(codes)
-        group_offsets = np.zeros(counts.size + 1, dtype=np.int64)
-        np.cumsum(counts, out=group_offsets[1:])
+        group_offsets = lengths_to_offsets(np.bincount(codes))
         group_keys = key_frame.iloc[order[group_offsets[:-1]]].reset_index(drop=True)
         y = y[order]
         w = None if w is None else w[order]
+        rows = order if rows is None else rows[order]
     n_groups = group_offsets.size - 1
     M = len(cols)
 
@@ -391,8 +460,7 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
 
     # scores laid out curve by curve: group by group, model by model
     lengths = np.diff(group_offsets)
-    offsets = np.zeros(n_groups * M + 1, dtype=np.int64)
-    np.cumsum(np.repeat(lengths, M), out=offsets[1:])
+    offsets = lengths_to_offsets(np.repeat(lengths, M))
     if n_groups == 1:
         values = np.ascontiguousarray(cols[0]) if M == 1 else np.concatenate(cols)
     elif M == 1:
@@ -407,7 +475,8 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
     # one specialisation per kernel: Numba types read-only arrays (pandas copy-on-write
     # views) separately, so hand kernels writable ones (tests/test_specialisations.py)
     values, pos, neg = (a if a.flags.writeable else a.copy() for a in (values, pos, neg))
-    batch = Batch(values, offsets, pos, neg, group_offsets, curve_group, batch_keys, M)
+    batch = Batch(values, offsets, pos, neg, group_offsets, curve_group, batch_keys, M,
+                  None if rows is None else rows.astype(np.int64))
 
     # scores must be finite; name the model and the group of the first bad one
     finite = np.isfinite(values)
@@ -427,6 +496,240 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
             "give its rows positive weight"
         )
     return batch
+
+
+# -------------------------------------------------------------- packing points
+
+
+def _pr_to_counts(recall, precision, P, where):
+    """Counts of PR points; ``where(k)`` names point k in messages."""
+    bad = (recall > 0) & (precision <= 0)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise ValueError(
+            f"{where(k)}: precision 0 at recall > 0 is impossible (TP > 0 true positives "
+            "give precision > 0 for any finite number of false positives); drop the point "
+            "or give its real precision"
+        )
+    tp = recall * P
+    pos = recall > 0
+    fp = np.zeros_like(tp)
+    fp[pos] = tp[pos] * (1.0 - precision[pos]) / precision[pos]
+    return tp, fp
+
+
+
+def _frame_column(points, spec, arg):
+    """Per-row float64 values of ``spec``: None, a scalar, or a column name."""
+    if spec is None:
+        return None
+    if isinstance(spec, str):
+        if spec not in points.columns:
+            raise ValueError(f"{arg}={spec!r} is not a column of points")
+        return points[spec].to_numpy(dtype=np.float64)
+    return np.full(len(points), positive_scalar(spec, arg))
+
+
+def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
+    """Validate a tidy frame of many curves' points and lay them out as ragged counts.
+
+    Returns ``(tp, fp, offsets, keys, P, N, open_end)``: per curve the origin, the
+    points sorted by (TP, FP), and the end ``(P, N)``; keys one row per curve (sorted
+    key order). Class totals come from ``n_pos``/``n_neg``/``pos_neg_ratio``, else from
+    the rate columns next to ``tp``/``fp`` (``P = tp / recall`` or ``tp / tpr``,
+    ``N = fp / fpr``, read and checked by the packing kernel); ``open_end`` is None, or
+    (a PR frame without ``fpr``: N taken as each curve's largest FP, exact up to its
+    last point) per curve the recall beyond which it is unknown.
+    """
+    if not isinstance(points, pd.DataFrame):
+        raise TypeError(f"points must be a pandas DataFrame (e.g. the output of pr_curve), "
+                        f"got {type(points).__name__}")
+    if space not in ("pr", "roc"):
+        raise ValueError(f"space={space!r} is not known; use 'pr' or 'roc'")
+    n = len(points)
+    if n == 0:
+        raise ValueError("points is empty; pass a frame with at least one point per curve")
+    if isinstance(by, (list, tuple)) and len(by) == 0:
+        by = None
+    if by is not None and not (isinstance(by, str) or all(isinstance(b, str) for b in by)):
+        raise TypeError("by must be a column name or a list of column names of points")
+    cols = set(points.columns)
+    if {S.TP, S.FP} <= cols:
+        kind = "counts"
+    elif {S.RECALL, S.PRECISION} <= cols:
+        kind = "pr"
+    elif {S.FPR, S.TPR} <= cols:
+        kind = "roc"
+    else:
+        raise ValueError(
+            "points needs columns 'tp' and 'fp' (counts, as pr_curve/roc_curve return), or "
+            "'recall' and 'precision', or 'fpr' and 'tpr'; it has "
+            f"{', '.join(map(repr, list(points.columns)[:20]))}"
+        )
+    Pcol = _frame_column(points, n_pos, "n_pos")
+    Ncol = _frame_column(points, n_neg, "n_neg")
+    Rcol = _frame_column(points, pos_neg_ratio, "pos_neg_ratio")
+    if Rcol is not None and (Pcol is not None or Ncol is not None):
+        raise ValueError("pass either n_pos= and n_neg= or pos_neg_ratio=, not both")
+    if (Pcol is None) != (Ncol is None):
+        raise ValueError("pass both n_pos= and n_neg= (or pos_neg_ratio=)")
+    if Rcol is not None:
+        Pcol, Ncol = Rcol, np.ones(n)
+    for a, arg in ((Pcol, "n_pos"), (Ncol, "n_neg")):
+        if a is not None and (~np.isfinite(a) | (a <= 0)).any():
+            raise ValueError(f"{arg} must be finite and > 0 on every row")
+
+    if by is None:
+        codes, key_frame = np.zeros(n, dtype=np.int64), pd.DataFrame(index=range(n))
+    else:
+        codes, key_frame = _group_codes(points, by, n)
+
+    def num(col, check=True):
+        try:
+            a = points[col].to_numpy(dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"points column {col!r} must be numeric") from None
+        if not check:  # the packing kernel checks counts
+            return a
+        bad = ~np.isfinite(a) | (a < 0)
+        if bad.any():
+            k = int(np.argmax(bad))
+            raise ValueError(f"points column {col!r} must be finite and >= 0; row {k} has "
+                             f"{a[k]!r}")
+        return a
+
+    def where(k):
+        keys = "" if by is None else ", ".join(
+            f"{c}={_plain(key_frame[c].iloc[k])!r}" for c in key_frame.columns) + ", "
+        return f"row {k} ({keys}" + ", ".join(
+            f"{c}={_plain(points[c].iloc[k])!r}" for c in cols_used) + ")"
+
+    empty = np.empty(0)
+    p_rate = n_rate = empty
+    totals_unknown = False
+    if kind == "counts":
+        cols_used = [S.TP, S.FP]
+        tp, fp = num(S.TP, check=False), num(S.FP, check=False)
+        if Pcol is None:  # totals from the rates next to the counts, when there are any
+            rate_cols = [c for c in (S.RECALL if S.RECALL in cols else S.TPR, S.FPR)
+                         if c in cols]
+            if rate_cols and rate_cols[0] != S.FPR:
+                p_rate = num(rate_cols[0], check=False)
+                n_rate = num(S.FPR, check=False) if S.FPR in cols else empty
+                cols_used = cols_used + rate_cols
+            else:
+                totals_unknown = True
+    else:
+        cols_used = [S.RECALL, S.PRECISION] if kind == "pr" else [S.FPR, S.TPR]
+        x, y = num(cols_used[0]), num(cols_used[1])
+        for a, c in ((x, cols_used[0]), (y, cols_used[1])):
+            if (a > 1).any():
+                k = int(np.argmax(a > 1))
+                raise ValueError(f"points column {c!r} must be in [0, 1]; {where(k)}")
+        needs_counts = kind == "pr" or space == "pr"
+        if Pcol is None:
+            if needs_counts:
+                raise ValueError(
+                    f"points given as {cols_used[0]}/{cols_used[1]} need the class balance "
+                    f"for space={space!r}: pass n_pos= and n_neg= or pos_neg_ratio= (numbers "
+                    "or column names), or give 'tp' and 'fp' columns"
+                )
+            Pcol, Ncol = np.ones(n), np.ones(n)
+        if kind == "pr":
+            tp, fp = _pr_to_counts(x, y, Pcol, where)
+        else:
+            tp, fp = y * Pcol, x * Ncol
+
+    # writable and contiguous: pandas hands out read-only views, a second kernel
+    # specialisation (tests/test_specialisations.py)
+    tp, fp, p_rate, n_rate = (np.require(a, np.float64, ["C", "W"])
+                              for a in (tp, fp, p_rate, n_rate))
+    # rows ordered by (curve, TP, FP): pr_curve output already is, so no sort then
+    if _is_sorted(codes, tp, fp):
+        order = None
+    else:
+        order = np.lexsort((fp, tp, codes))
+        codes, tp, fp = codes[order], tp[order], fp[order]
+        if Pcol is not None:
+            Pcol, Ncol = Pcol[order], Ncol[order]
+        p_rate = p_rate[order] if p_rate.size else p_rate
+        n_rate = n_rate[order] if n_rate.size else n_rate
+    starts = lengths_to_offsets(np.bincount(codes))
+    status, row, P, N, complete = _check_points(
+        starts, tp, fp, empty if Pcol is None else Pcol, empty if Ncol is None else Ncol,
+        p_rate, n_rate, POINTS_TOL)
+
+    def orig(i):
+        return int(i) if order is None else int(order[i])
+
+    if status != OK:
+        k = orig(row)
+        c = int(np.searchsorted(starts, row, side="right") - 1)
+        if status in (BAD_TP, BAD_FP):
+            col = S.TP if status == BAD_TP else S.FP
+            raise ValueError(f"points column {col!r} must be finite and >= 0; {where(k)}")
+        if status in (P_UNKNOWN, N_UNKNOWN):
+            cname, rname, arg = (("positives", cols_used[2], "n_pos") if status == P_UNKNOWN
+                                 else ("negatives", S.FPR, "n_neg"))
+            raise ValueError(
+                f"the number of {cname} of the curve of {where(k)} cannot be known from its "
+                f"points: no row of that curve has {rname} > 0; pass {arg}= (a number or "
+                "a column name)"
+            )
+        if status in (P_DISAGREE, N_DISAGREE):
+            cname, rname, arg = (("positives", cols_used[2], "n_pos") if status == P_DISAGREE
+                                 else ("negatives", S.FPR, "n_neg"))
+            raise ValueError(
+                f"the rows of one curve disagree on its number of {cname} "
+                f"({'tp' if cname == 'positives' else 'fp'} / {rname}): {where(k)} gives "
+                f"another total than the row of its largest {rname}; are several curves "
+                f"mixed under one key (check by=)? Or pass {arg}= explicitly"
+            )
+        if status == TOTALS_VARY:
+            raise ValueError(f"class counts differ between rows of one curve ({where(k)}); "
+                             "n_pos/n_neg/pos_neg_ratio must be constant within a curve")
+        if status == TP_OVER:
+            raise ValueError(f"{where(k)} has more true positives than the curve's "
+                             f"n_pos={P[c]:g}")
+        if status == FP_OVER:
+            raise ValueError(f"{where(k)} implies more false positives than the curve's "
+                             f"n_neg={N[c]:g}: its precision is below what the class balance "
+                             "allows at that recall")
+        raise ValueError(
+            f"points of one curve are not one ranking: {where(k)} has more true positives "
+            f"but fewer false positives than {where(orig(row - 1))}; FP must not decrease "
+            "as TP grows (check the by= columns: does each key identify one curve?)"
+        )
+    if totals_unknown:  # the points are valid, but P and N are not known
+        raise ValueError(
+            "points has 'tp' and 'fp' columns but no 'recall' (or 'tpr') column, so the "
+            "class totals of each curve are unknown (the largest tp is not P when a curve "
+            "stops short of recall 1); pass n_pos= and n_neg= (numbers or column names), "
+            "or keep the 'recall'/'fpr' columns that pr_curve/roc_curve return"
+        )
+    open_end = None
+    if p_rate.size and not n_rate.size:
+        # a PR frame: N is each curve's largest FP, exact up to its last point only
+        with np.errstate(invalid="ignore", divide="ignore"):
+            reach = np.where(P > 0, tp[starts[1:] - 1] / P, 1.0)
+        open_end = np.where(reach >= 1.0 - POINTS_TOL, 1.0, reach)
+        short = open_end < 1.0
+        if space == "roc" and short.any():
+            c = int(np.argmax(short))
+            raise ValueError(
+                f"space='roc' needs the number of negatives of the curve of "
+                f"{where(orig(starts[c]))}, which stops at recall {open_end[c]:.6g}, and "
+                "points has no 'fpr' column; pass n_pos= and n_neg= (numbers or column "
+                "names), or the output of roc_curve"
+            )
+    if complete:  # every curve runs from the origin to (P, N): use the input as it is
+        T, Fp, off = tp, fp, starts
+    else:
+        T, Fp, off = _with_ends_batch(starts, tp, fp, P, N)
+    first = starts[:-1] if order is None else order[starts[:-1]]
+    keys = (key_frame.iloc[first].reset_index(drop=True) if by is not None
+            else pd.DataFrame(index=range(1)))
+    return T, Fp, off, keys, P, N, open_end
 
 
 def warn_undefined(batch: Batch, bad: np.ndarray, what: str, stacklevel: int = 3) -> None:

@@ -15,10 +15,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import _frames as F
+from . import _schema as S
+from ._ragged import lengths_to_offsets
 
 # columns our own curve frames carry besides the keys; anything else is suspicious
-_KNOWN = {F.THRESHOLD, F.TP, F.FP, F.FN, F.TN, F.FPR, F.TPR, F.RECALL, F.PRECISION, F.AUC}
+_KNOWN = S.CURVE_COLUMNS
 
 
 def _check_values(thr, where):
@@ -44,7 +45,7 @@ def ragged_thresholds(batch, thresholds):
     if isinstance(thresholds, (str, bytes, dict)):
         raise TypeError(
             "thresholds must be an array-like of numbers or a DataFrame with the key "
-            f"columns and a {F.THRESHOLD!r} column, got {type(thresholds).__name__}"
+            f"columns and a {S.THRESHOLD!r} column, got {type(thresholds).__name__}"
         )
     arr = thresholds.to_numpy() if isinstance(thresholds, pd.Series) else np.asarray(thresholds)
     if arr.ndim == 0:
@@ -52,7 +53,7 @@ def ragged_thresholds(batch, thresholds):
     if arr.ndim != 1:
         raise ValueError(
             f"thresholds must be 1-D (one list for every curve), got shape {arr.shape}; for "
-            f"per-curve thresholds pass a DataFrame with the key columns and {F.THRESHOLD!r}"
+            f"per-curve thresholds pass a DataFrame with the key columns and {S.THRESHOLD!r}"
         )
     if arr.size == 0:
         raise ValueError("thresholds is empty; pass at least one threshold")
@@ -63,9 +64,9 @@ def ragged_thresholds(batch, thresholds):
 
 def _from_frame(batch, frame):
     keys = batch.key_names
-    if F.THRESHOLD not in frame.columns:
+    if S.THRESHOLD not in frame.columns:
         raise ValueError(
-            f"the thresholds frame has no {F.THRESHOLD!r} column (columns: "
+            f"the thresholds frame has no {S.THRESHOLD!r} column (columns: "
             f"{list(frame.columns)}); pass e.g. the output of roc_curve(..., hull=True)"
         )
     missing = [k for k in keys if k not in frame.columns]
@@ -73,7 +74,7 @@ def _from_frame(batch, frame):
         raise ValueError(
             f"the thresholds frame lacks the key column(s) {missing} of this call "
             f"(keys: {keys}); it needs one row per (curve, threshold) with columns "
-            f"{keys + [F.THRESHOLD]}, e.g. roc_curve(tuning, ..., hull=True) with the same "
+            f"{keys + [S.THRESHOLD]}, e.g. roc_curve(tuning, ..., hull=True) with the same "
             "score/by arguments"
         )
     extra = [c for c in frame.columns if c not in keys and c not in _KNOWN]
@@ -85,7 +86,7 @@ def _from_frame(batch, frame):
         )
     if len(frame) == 0:
         raise ValueError("the thresholds frame is empty; pass at least one threshold")
-    thr = _check_values(frame[F.THRESHOLD].to_numpy(), f" column {F.THRESHOLD!r}")
+    thr = _check_values(frame[S.THRESHOLD].to_numpy(), f" column {S.THRESHOLD!r}")
     n_curves = batch.n_curves
     if not keys:
         order = np.argsort(-thr, kind="stable")
@@ -123,6 +124,4 @@ def _from_frame(batch, frame):
             "or drop those groups from the data"
         )
     order = np.lexsort((-thr, curve))
-    offsets = np.zeros(n_curves + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    return np.ascontiguousarray(thr[order]), offsets
+    return np.ascontiguousarray(thr[order]), lengths_to_offsets(counts)

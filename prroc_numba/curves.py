@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _device
 from . import _frames as F
+from . import _schema as S
+from ._docs import fill_doc
 from ._kernels import densify
 from ._kernels.hull import _hull_batch
 from ._kernels.sweep import _sweep_batch
@@ -17,55 +20,24 @@ from ._kernels.thresholds import _counts_at_batch
 from ._ragged import pack, warn_undefined
 from ._thresholds import ragged_thresholds
 
-_SHARED_PARAMS = """
-    data : DataFrame or None, default=None
-        Table holding the columns named by ``score``, ``label``, ``by`` and ``weight``;
-        None when arrays are passed directly.
-    score : str, list of str, or array-like of shape (n_samples,) or (n_samples, n_models)
-        Score column; a list of columns (wide input: one model per column, output gets
-        a ``model`` column); or arrays (2-D: one model per column). Higher scores mean
-        "more positive"; a row is predicted positive when ``score >= threshold``.
-    label : str or array-like of shape (n_samples,)
-        Binary labels: 0/1, -1/1, bool, or any two values with ``pos_label=``;
-        fractional values in [0, 1] only with ``soft_labels=True``.
-    by : str, list of str, or array-like, default=None
-        Grouping column(s) (long input): one curve per group, keys in sorted order.
-    weight : str or array-like of shape (n_samples,), default=None
-        Non-negative sample weights. Rows of weight 0 are ignored, as in scikit-learn:
-        they add no threshold, so zero weight is exactly the removal of the row.
-    pos_label : scalar, default=None
-        The value of ``label`` that marks a positive.
-    soft_labels : bool, default=False
-        Read ``label`` as P(positive) in [0, 1]: a row adds ``weight*label`` to the
-        positives and ``weight*(1-label)`` to the negatives (PRROC's soft labels)."""
 
-
-def _doc(f):
-    f.__doc__ = f.__doc__.replace("    {shared}", _SHARED_PARAMS.strip("\n")).replace(
-        "    {thresholds}", _THRESHOLDS_DOC.strip("\n"))
-    return f
-
-
-_THRESHOLDS_DOC = """
-    thresholds : array-like or DataFrame, default=None
-        Evaluate at exactly these thresholds instead of every distinct score (a row is
-        predicted positive when ``score >= threshold``; ``+inf`` gives the origin,
-        ``-inf`` every row). An array gives the same thresholds to every curve; a
-        DataFrame with the key columns (``by`` columns and/or ``model``) and
-        ``threshold`` gives each curve its own, e.g. the output of
-        ``roc_curve(tuning, ..., hull=True)``: the paper's tuning-set method (Davis &
-        Goadrich 2006, end of section 3) -- pick the hull thresholds on tuning data,
-        apply them to test data. Such a frame may also hold our curve columns
-        (``fpr``, ``tp``, ...); it must cover every curve of the data and no others.
-        Each curve's thresholds come out in descending order; nothing is added (the
-        curve ends at the lowest threshold given)."""
-
-
-def _points(batch, thresholds, hull=False):
+def _points(batch, thresholds, hull=False, device="cpu"):
     """Sweep (or counts at ``thresholds``), then optionally the hull vertices.
 
     Returns thr, tp, fp, out_offsets and P, N per point, P, N per curve.
     """
+    if device == "cuda":
+        if thresholds is not None:
+            raise ValueError("thresholds= is evaluated on the CPU only; pass device='cpu' "
+                             "(or leave device=None with host arrays)")
+        gpu = _device.backend()
+        thr, tp, fp, off = gpu.sweep_batch(batch)
+        if hull:
+            idx, off = gpu.hull_batch(tp, fp, off)
+            thr, tp, fp = thr[idx], tp[idx], fp[idx]
+        P, N = batch.totals()
+        lengths = np.diff(off)
+        return thr, tp, fp, off, np.repeat(P, lengths), np.repeat(N, lengths), P, N
     if thresholds is None:
         thr, tp, fp, off = _sweep_batch(
             batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
@@ -91,15 +63,16 @@ def _check_hull_thresholds(hull, thresholds):
         )
 
 
-@_doc
+@fill_doc
 def confusion(data=None, *, score, label, by=None, weight=None, thresholds=None,
-              pos_label=None, soft_labels=False):
+              pos_label=None, soft_labels=False, device=None):
     """Confusion matrix at every distinct score, for many curves at once.
 
     Parameters
     ----------
     {shared}
     {thresholds}
+    {device}
 
     Returns
     -------
@@ -137,17 +110,18 @@ def confusion(data=None, *, score, label, by=None, weight=None, thresholds=None,
     4  b        inf  0.0  0.0  2.0  2.0
     5  b        1.0  2.0  2.0  0.0  0.0
     """
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
-    thr, tp, fp, off, Pp, Np, _, _ = _points(batch, thresholds)
-    return F.points_frame(batch.keys, off, {
-        F.THRESHOLD: thr, F.TP: tp, F.FP: fp, F.FN: Pp - tp, F.TN: Np - fp,
-    })
+    thr, tp, fp, off, Pp, Np, _, _ = _points(batch, thresholds, device=device)
+    return _device.tag(F.points_frame(batch.keys, off, {
+        S.THRESHOLD: thr, S.TP: tp, S.FP: fp, S.FN: Pp - tp, S.TN: Np - fp,
+    }), device)
 
 
-@_doc
+@fill_doc
 def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thresholds=None,
-              pos_label=None, soft_labels=False):
+              pos_label=None, soft_labels=False, device=None):
     """ROC curves (every distinct threshold, or their convex hull) for many curves at once.
 
     Parameters
@@ -162,6 +136,7 @@ def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thre
         weighted counts, so it works with sample weights and soft labels.
     {thresholds}
         Cannot be combined with ``hull=True``.
+    {device}
 
     Returns
     -------
@@ -190,24 +165,26 @@ def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thre
     3        1.0  1.0  1.0  2.0  2.0
     """
     _check_hull_thresholds(hull, thresholds)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
-    thr, tp, fp, off, Pp, Np, P, N = _points(batch, thresholds, bool(hull))
+    thr, tp, fp, off, Pp, Np, P, N = _points(batch, thresholds, bool(hull), device)
     warn_undefined(batch, (P <= 0) | (N <= 0), "no positives or no negatives: tpr or fpr is NaN")
     with np.errstate(divide="ignore", invalid="ignore"):
         fpr = np.where(Np > 0, fp / Np, np.nan)
         tpr = np.where(Pp > 0, tp / Pp, np.nan)
-    return F.points_frame(batch.keys, off, {
-        F.THRESHOLD: thr, F.FPR: fpr, F.TPR: tpr, F.TP: tp, F.FP: fp,
-    })
+    return _device.tag(F.points_frame(batch.keys, off, {
+        S.THRESHOLD: thr, S.FPR: fpr, S.TPR: tpr, S.TP: tp, S.FP: fp,
+    }), device)
 
 
 _INTERPOLATE = {"dg": densify.DG, "continuous": densify.CONTINUOUS}
 
 
-@_doc
+@fill_doc
 def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, interpolate=None,
-             thresholds=None, pos_label=None, soft_labels=False, recall_step=None):
+             thresholds=None, pos_label=None, soft_labels=False, recall_step=None,
+             device=None):
     """Precision-recall curves for many curves at once: raw, achievable, interpolated.
 
     Parameters
@@ -241,6 +218,9 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
     recall_step : float in (0, 1], default=None
         Largest recall gap between points for ``interpolate="continuous"`` (None means
         0.01); only valid with that option.
+    {device}
+        The sweep and the hull run on the device; interpolation of the (few) vertices
+        runs on the host.
 
     Returns
     -------
@@ -307,9 +287,10 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
         if isinstance(recall_step, bool) or not isinstance(recall_step, (int, float, np.number)) \
                 or not 0 < float(recall_step) <= 1:
             raise ValueError(f"recall_step must be a number in (0, 1], got {recall_step!r}")
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
                  pos_label=pos_label, soft_labels=soft_labels)
-    thr, tp, fp, off, Pp, _, P, _ = _points(batch, thresholds, bool(hull))
+    thr, tp, fp, off, Pp, _, P, _ = _points(batch, thresholds, bool(hull), device)
     warn_undefined(batch, P <= 0, "no positives: recall is NaN")
     if interpolate is not None:
         step = 0.01 if recall_step is None else float(recall_step)
@@ -324,9 +305,9 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
         precision = densify._precision_flat_start(tp, fp, off)
     else:
         precision = _raw_precision(tp, fp, off)
-    return F.points_frame(batch.keys, off, {
-        F.THRESHOLD: thr, F.RECALL: recall, F.PRECISION: precision, F.TP: tp, F.FP: fp,
-    })
+    return _device.tag(F.points_frame(batch.keys, off, {
+        S.THRESHOLD: thr, S.RECALL: recall, S.PRECISION: precision, S.TP: tp, S.FP: fp,
+    }), device)
 
 
 def _raw_precision(tp, fp, off):

@@ -23,7 +23,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from . import _frames as F
+from . import _schema as S
 
 __all__ = [
     "add_iso_f1",
@@ -35,13 +35,8 @@ __all__ = [
 ]
 
 # Columns that hold values, not keys: everything else in a frame is a key column.
-_VALUE_COLUMNS = {
-    F.THRESHOLD, F.TP, F.FP, F.FN, F.TN, F.FPR, F.TPR, F.RECALL, F.PRECISION, F.AUC,
-    "ci_low", "ci_high", "estimate", "se", "estimate_a", "estimate_b", "diff", "p_value",
-    "p_adjusted", "model_a", "model_b", "n_pos", "n_neg", "prevalence", "sd", "n_curves",
-    "n_degenerate",
-}
-_QUANTILE = re.compile(r"^q[0-9.e-]+$")  # average_curves' quantile columns, e.g. q0.025
+_VALUE_COLUMNS = S.VALUE_COLUMNS
+_QUANTILE = re.compile(S.QUANTILE_PATTERN)  # average_curves' quantile columns, e.g. q0.025
 
 _CONNECT = ("curve", "line", "step")
 
@@ -129,7 +124,7 @@ def _auc_suffixes(auc, keys, groups):
     """``{key: " (AUC 0.812)"}`` from an :func:`prroc_numba.auc` frame (empty when None)."""
     if auc is None:
         return {}
-    if not isinstance(auc, pd.DataFrame) or F.AUC not in auc.columns:
+    if not isinstance(auc, pd.DataFrame) or S.AUC not in auc.columns:
         raise ValueError("auc= must be a frame with an 'auc' column, as prroc_numba.auc returns")
     missing = [k for k in keys if k not in auc.columns]
     if missing:
@@ -142,7 +137,7 @@ def _auc_suffixes(auc, keys, groups):
         mask = np.ones(len(auc), dtype=bool)
         for k in keys:
             mask &= (auc[k] == sub[k].iloc[0]).to_numpy()
-        vals = auc.loc[mask, F.AUC]
+        vals = auc.loc[mask, S.AUC]
         out[key] = f" (AUC {float(vals.iloc[0]):.3f})" if len(vals) == 1 else ""
     return out
 
@@ -162,8 +157,8 @@ def _legend_text(label, key, suffixes, single):
 
 def _pr_curve_xy(sub, connect, max_points):
     """(recall, precision) to draw for one curve's rows."""
-    r = sub[F.RECALL].to_numpy(dtype=float)
-    p = sub[F.PRECISION].to_numpy(dtype=float)
+    r = sub[S.RECALL].to_numpy(dtype=float)
+    p = sub[S.PRECISION].to_numpy(dtype=float)
     if connect == "line" or r.size < 2:
         return r, p
     if connect == "step":
@@ -171,10 +166,10 @@ def _pr_curve_xy(sub, connect, max_points):
         x = np.repeat(r, 2)[:-1]
         y = np.repeat(p, 2)[1:]
         return x, y
-    if F.TP not in sub.columns or F.FP not in sub.columns:
+    if S.TP not in sub.columns or S.FP not in sub.columns:
         return r, p
-    tp = sub[F.TP].to_numpy(dtype=float)
-    fp = sub[F.FP].to_numpy(dtype=float)
+    tp = sub[S.TP].to_numpy(dtype=float)
+    fp = sub[S.FP].to_numpy(dtype=float)
     j = int(np.argmax(tp))
     if not (tp[j] > 0 and r[j] > 0 and np.isfinite(r[j])):
         return r, p
@@ -226,16 +221,16 @@ def _prevalences(frame, keys):
     positive: precision = P / (P + N))."""
     out = []
     for _, sub in _groups(frame, keys):
-        if F.TP in sub.columns and F.FP in sub.columns:
-            j = int(np.argmax(sub[F.TP].to_numpy() + sub[F.FP].to_numpy()))
-            t, f = float(sub[F.TP].iloc[j]), float(sub[F.FP].iloc[j])
+        if S.TP in sub.columns and S.FP in sub.columns:
+            j = int(np.argmax(sub[S.TP].to_numpy() + sub[S.FP].to_numpy()))
+            t, f = float(sub[S.TP].iloc[j]), float(sub[S.FP].iloc[j])
             if t + f > 0:
                 out.append(t / (t + f))
                 continue
-        rec = sub[F.RECALL].to_numpy(dtype=float)
+        rec = sub[S.RECALL].to_numpy(dtype=float)
         if rec.size and np.nanmax(rec) >= 1.0:
             # the all-positive point has recall 1 and the smallest precision there
-            out.append(float(np.nanmin(sub[F.PRECISION].to_numpy(dtype=float)[rec >= 1.0])))
+            out.append(float(np.nanmin(sub[S.PRECISION].to_numpy(dtype=float)[rec >= 1.0])))
     return out
 
 
@@ -395,7 +390,7 @@ def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
     >>> ax.get_xlabel()
     'recall'
     """
-    _require(frame, [F.RECALL, F.PRECISION], "plot_pr",
+    _require(frame, [S.RECALL, S.PRECISION], "plot_pr",
              "Pass the output of prroc_numba.pr_curve (or interpolate/bootstrap_curve).")
     if connect not in _CONNECT:
         raise ValueError(f"connect must be one of {_CONNECT}, got {connect!r}")
@@ -406,7 +401,7 @@ def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
     suffixes = _auc_suffixes(auc, keys, groups)
     hull_groups = {}
     if hull is not None:
-        _require(hull, [F.RECALL, F.PRECISION], "plot_pr",
+        _require(hull, [S.RECALL, S.PRECISION], "plot_pr",
                  "hull= takes the output of pr_curve(..., hull=True).")
         hull_groups = dict(_groups(hull, [k for k in keys if k in hull.columns]))
     if iso_f1 is not False:
@@ -475,7 +470,7 @@ def plot_roc(frame, *, ax=None, hue=None, hull=None, auc=None, diagonal=True, la
     >>> ax.get_ylabel()
     'true positive rate'
     """
-    _require(frame, [F.FPR, F.TPR], "plot_roc", "Pass the output of prroc_numba.roc_curve.")
+    _require(frame, [S.FPR, S.TPR], "plot_roc", "Pass the output of prroc_numba.roc_curve.")
     ax = _axes(ax)
     keys = _key_columns(frame, hue)
     groups = _groups(frame, keys)
@@ -483,7 +478,7 @@ def plot_roc(frame, *, ax=None, hue=None, hull=None, auc=None, diagonal=True, la
     suffixes = _auc_suffixes(auc, keys, groups)
     hull_groups = {}
     if hull is not None:
-        _require(hull, [F.FPR, F.TPR], "plot_roc",
+        _require(hull, [S.FPR, S.TPR], "plot_roc",
                  "hull= takes the output of roc_curve(..., hull=True).")
         hull_groups = dict(_groups(hull, [k for k in keys if k in hull.columns]))
     n_labels = 0
@@ -492,12 +487,12 @@ def plot_roc(frame, *, ax=None, hue=None, hull=None, auc=None, diagonal=True, la
         kw.setdefault("color", color)
         kw.setdefault("lw", 1.5)
         text = _legend_text(label, key, suffixes, len(groups) == 1)
-        ax.plot(sub[F.FPR].to_numpy(float), sub[F.TPR].to_numpy(float),
+        ax.plot(sub[S.FPR].to_numpy(float), sub[S.TPR].to_numpy(float),
                 label=text if legend else None, **kw)
         n_labels += text is not None
         if key in hull_groups:
             h = hull_groups[key]
-            ax.plot(h[F.FPR].to_numpy(float), h[F.TPR].to_numpy(float), color=kw["color"],
+            ax.plot(h[S.FPR].to_numpy(float), h[S.TPR].to_numpy(float), color=kw["color"],
                     ls="--", lw=kw["lw"], marker="o", ms=3,
                     label=(f"{key} hull" if key is not None else "convex hull")
                     if legend else None)
@@ -547,10 +542,10 @@ def plot_bands(frame, *, ax=None, hue=None, low="ci_low", high="ci_high", alpha=
     >>> len(ax.collections)
     1
     """
-    if isinstance(frame, pd.DataFrame) and F.FPR in frame.columns and F.RECALL not in frame:
-        x_col, y_col, xlabel, ylabel = F.FPR, F.TPR, "false positive rate", "true positive rate"
+    if isinstance(frame, pd.DataFrame) and S.FPR in frame.columns and S.RECALL not in frame:
+        x_col, y_col, xlabel, ylabel = S.FPR, S.TPR, "false positive rate", "true positive rate"
     else:
-        x_col, y_col, xlabel, ylabel = F.RECALL, F.PRECISION, "recall", "precision"
+        x_col, y_col, xlabel, ylabel = S.RECALL, S.PRECISION, "recall", "precision"
     _require(frame, [x_col, y_col, low, high], "plot_bands",
              "Pass the output of prroc_numba.bootstrap_curve (or average_curves with "
              "low='q0.025', high='q0.975').")
@@ -570,7 +565,7 @@ def plot_bands(frame, *, ax=None, hue=None, low="ci_low", high="ci_high", alpha=
         ax.plot(x, sub[y_col].to_numpy(float), label=label if legend else None, **kw)
         n_labels += label is not None
     if baseline is not None:
-        add_no_skill(ax, baseline, curve="pr" if y_col == F.PRECISION else "roc", label=legend)
+        add_no_skill(ax, baseline, curve="pr" if y_col == S.PRECISION else "roc", label=legend)
         n_labels += 1
     return _finish(ax, xlabel, ylabel, legend, n_labels)
 
@@ -613,16 +608,16 @@ def plot_intervals(frame, *, ax=None, estimate=None, label=None, reference=None,
     ['a', 'b']
     """
     if estimate is None:
-        estimate = "estimate" if isinstance(frame, pd.DataFrame) and "estimate" in frame \
-            else "diff"
-    _require(frame, [estimate, "ci_low", "ci_high"], "plot_intervals",
+        estimate = S.ESTIMATE if isinstance(frame, pd.DataFrame) and S.ESTIMATE in frame \
+            else S.DIFF
+    _require(frame, [estimate, S.CI_LOW, S.CI_HIGH], "plot_intervals",
              "Pass the output of prroc_numba.bootstrap or prroc_numba.compare.")
     ax = _axes(ax)
     df = frame.reset_index(drop=True)
     if sort:
         df = df.sort_values(estimate, kind="stable").reset_index(drop=True)
-    if label is None and {"model_a", "model_b"} <= set(df.columns):
-        names = (df["model_a"].astype(str) + " - " + df["model_b"].astype(str)).tolist()
+    if label is None and {S.MODEL_A, S.MODEL_B} <= set(df.columns):
+        names = (df[S.MODEL_A].astype(str) + " - " + df[S.MODEL_B].astype(str)).tolist()
         if reference is None:
             reference = 0.0
     else:
@@ -633,7 +628,7 @@ def plot_intervals(frame, *, ax=None, estimate=None, label=None, reference=None,
             names = [str(i) for i in range(len(df))]
     y = np.arange(len(df))
     est = df[estimate].to_numpy(float)
-    err = np.vstack([est - df["ci_low"].to_numpy(float), df["ci_high"].to_numpy(float) - est])
+    err = np.vstack([est - df[S.CI_LOW].to_numpy(float), df[S.CI_HIGH].to_numpy(float) - est])
     kwargs.setdefault("fmt", "o")
     kwargs.setdefault("capsize", 3)
     kwargs.setdefault("color", _colors(1)[0])
@@ -642,6 +637,6 @@ def plot_intervals(frame, *, ax=None, estimate=None, label=None, reference=None,
         ax.axvline(reference, color="0.5", ls="--", lw=1)
     ax.set_yticks(y)
     ax.set_yticklabels(names)
-    ax.set_xlabel(estimate if estimate != "diff" else "difference (a - b)")
+    ax.set_xlabel(estimate if estimate != S.DIFF else "difference (a - b)")
     ax.set_ylim(-0.6, len(df) - 0.4)
     return ax

@@ -12,24 +12,22 @@ import pytest
 from scipy import integrate, stats
 
 import prroc_numba as prn
-from prroc_numba._kernels import rng as R
 from prroc_numba._kernels.area import _area_batch
-from prroc_numba._kernels.resample import (
-    _area_with_counts,
-    _grouped_counts_one,
+from prroc_numba._kernels.resample import _segments_batch
+from prroc_numba._kernels.rng import (
     _multinomial_cells,
     _multinomial_poisson,
     _multinomial_stratum,
-    _paired_counts_one,
-    _segments_batch,
 )
 from prroc_numba._kernels.rng import _stream
-from prroc_numba._methods import method_code
+from prroc_numba._checks import method_code
 from prroc_numba._ragged import pack
+from tests import kernel_probes as R
 from tests import naive
+from tests.kernel_probes import _area_with_counts, _grouped_counts_one, _paired_counts_one
 from tests.conftest import random_batch
 
-boot_mod = importlib.import_module("prroc_numba.bootstrap")
+boot_mod = importlib.import_module("prroc_numba._resampling")
 
 
 @numba.njit

@@ -9,12 +9,12 @@ import pandas as pd
 import pytest
 
 import prroc_numba as prn
-from prroc_numba._kernels.resample import _grouped_counts_one, _paired_counts_one
 from prroc_numba._kernels.sweep import _sweep_one
 from prroc_numba._ragged import pack
 from tests import naive
+from tests.kernel_probes import _grouped_counts_one, _paired_counts_one
 
-boot_mod = importlib.import_module("prroc_numba.bootstrap")
+boot_mod = importlib.import_module("prroc_numba._resampling")
 GRID = np.linspace(0, 1, 21)
 
 

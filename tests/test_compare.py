@@ -8,7 +8,7 @@ import pytest
 from scipy import stats
 
 import prroc_numba as prn
-from prroc_numba.compare import adjust_pvalues
+from prroc_numba.comparison import adjust_pvalues
 
 
 def _frame(n=600, seed=0, prev=0.15):

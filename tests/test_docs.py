@@ -7,8 +7,9 @@ import importlib
 
 import pytest
 
-PUBLIC_MODULES = ["prroc_numba.curves", "prroc_numba.metrics",
-                  "prroc_numba.bootstrap", "prroc_numba.compare", "prroc_numba.data",
+PUBLIC_MODULES = ["prroc_numba.curves", "prroc_numba.areas",
+                  "prroc_numba.resampling", "prroc_numba.comparison", "prroc_numba.data",
+                  "prroc_numba.grids",
                   "prroc_numba.cli"]
 
 

@@ -303,7 +303,8 @@ def test_interpolate_points_of_a_paper_table():
 
 
 def test_curve_without_positives_warns_and_gives_nan():
-    pts = pd.DataFrame({"g": [0, 0, 1, 1], "tp": [1, 2, 0, 0], "fp": [0, 1, 1, 2]})
+    pts = pd.DataFrame({"g": [0, 0, 1, 1], "tp": [1, 2, 0, 0], "fp": [0, 1, 1, 2],
+                        "recall": [0.5, 1.0, np.nan, np.nan]})  # recall 0/0: no positives
     with pytest.warns(prn.UndefinedMetricWarning, match="g=1"):
         _, mat = prn.interpolate_matrix(pts, grid=[0.0, 0.5, 1.0], by="g")
     assert np.isnan(mat[1]).all() and np.isfinite(mat[0]).all()
@@ -385,7 +386,8 @@ def test_average_curves_equals_numpy_summaries_of_naive_curves():
 
 def test_average_curves_roc_and_edge_cases():
     pts = pd.DataFrame({"rep": [0, 0, 1, 1, 2, 2], "tp": [1, 2, 2, 2, 0, 0],
-                        "fp": [0, 2, 0, 2, 1, 2]})
+                        "fp": [0, 2, 0, 2, 1, 2],
+                        "tpr": [0.5, 1, 1, 1, np.nan, np.nan], "fpr": [0, 1, 0, 1, 0.5, 1]})
     with pytest.warns(prn.UndefinedMetricWarning):
         out = prn.average_curves(pts, grid=[0.5], curve="rep", space="roc")
     # rep 2 has no positives: left out of the summaries at every grid point
@@ -405,7 +407,8 @@ def test_no_global_numpy_state_change():
     before = np.geterr()
     with np.errstate(all="raise"), warnings.catch_warnings():
         warnings.simplefilter("ignore", prn.UndefinedMetricWarning)
-        pts = pd.DataFrame({"g": [0, 0, 1, 1], "tp": [0, 0, 1, 2], "fp": [1, 2, 0, 0]})
+        pts = pd.DataFrame({"g": [0, 0, 1, 1], "tp": [0, 0, 1, 2], "fp": [1, 2, 0, 0],
+                            "recall": [np.nan, np.nan, 0.5, 1], "fpr": [0.5, 1, np.nan, np.nan]})
         prn.interpolate(pts, grid=5, by="g")
         prn.interpolate(pts, grid=5, by="g", space="roc", hull=True)
         prn.average_curves(pts, grid=5, curve="g")
@@ -475,3 +478,78 @@ def test_property_kernels_equal_naive(curve, extra):
     on_hull = _pr(tp[idx], fp[idx], grid_pr)
     assert (np.nan_to_num(on_hull, nan=0) >= np.nan_to_num(_pr(tp, fp, grid_pr), nan=0)
             - 1e-12).all()
+
+
+# ------------------------------------------- class totals from the rate columns (issue 9)
+
+
+def _thresholded_frame():
+    rng = np.random.default_rng(2000)
+    y = (rng.random(2000) < 0.2).astype(int)
+    return pd.DataFrame({"s": y + rng.normal(size=2000), "y": y})
+
+
+def _vertices_at(df, thresholds):
+    """Origin, the counts at each threshold (numpy, independent), then (P, N)."""
+    s, y = df["s"].to_numpy(), df["y"].to_numpy()
+    tp = [0.0] + [float(((s >= t) & (y == 1)).sum()) for t in thresholds]
+    fp = [0.0] + [float(((s >= t) & (y == 0)).sum()) for t in thresholds]
+    return tp + [float(y.sum())], fp + [float((1 - y).sum())]
+
+
+def test_interpolate_infers_P_from_recall_on_a_curve_short_of_recall_1():
+    df = _thresholded_frame()
+    thr = [2.0, 1.0, 0.5]
+    pts = prn.pr_curve(df, score="s", label="y", thresholds=thr)
+    assert pts["recall"].iloc[-1] < 0.95  # the curve stops short of (P, N)
+    tp, fp = _vertices_at(df, thr)
+    want = naive.precision_at_recall(tp, fp, [0.5])[0]
+    got = prn.interpolate(pts, grid=[0.5])["precision"].iloc[0]
+    assert got == pytest.approx(want, rel=1e-12)
+    # the old guess (P = the largest tp) gives another number
+    assert naive.precision_at_recall(tp[:-1], fp[:-1], [0.5])[0] != pytest.approx(want)
+    _, mat = prn.interpolate_matrix(pts, grid=[0.5])
+    assert mat[0, 0] == pytest.approx(want, rel=1e-12)
+
+
+def test_interpolate_roc_joins_the_last_point_to_1_1():
+    df = _thresholded_frame()
+    thr = [1.5, 0.5]
+    pts = prn.roc_curve(df, score="s", label="y", thresholds=thr)
+    tp, fp = _vertices_at(df, thr)
+    want = naive.tpr_at_fpr(tp, fp, [0.5])[0]
+    got = prn.interpolate(pts, grid=[0.5], space="roc")["tpr"].iloc[0]
+    assert got == pytest.approx(want, rel=1e-12)
+    assert pts["fpr"].iloc[-1] < 0.5  # 0.5 lies on the segment to (1, 1)
+
+
+def test_interpolate_without_fpr_is_nan_beyond_the_last_point():
+    df = _thresholded_frame()
+    pts = prn.pr_curve(df, score="s", label="y", thresholds=[2.0, 1.0, 0.5])
+    last = pts["recall"].iloc[-1]
+    with pytest.warns(prn.UndefinedMetricWarning, match="n_neg="):
+        out = prn.interpolate(pts, grid=[0.5, 0.99])
+    assert np.isfinite(out["precision"].iloc[0]) and np.isnan(out["precision"].iloc[1])
+    assert last < 0.99
+    with pytest.raises(ValueError, match=r"achievable curve \(hull=True\) needs the number of negatives"):
+        prn.interpolate(pts, grid=[0.5], hull=True)
+    P, N = int(df.y.sum()), int((1 - df.y).sum())
+    full = prn.interpolate(pts, grid=[0.5, 0.99], n_pos=P, n_neg=N)  # totals given: known
+    assert np.isfinite(full["precision"]).all()
+
+
+def test_interpolate_totals_that_cannot_be_known_are_errors():
+    with pytest.raises(ValueError, match="no 'recall'.*n_pos= and n_neg="):
+        prn.interpolate(pd.DataFrame({"tp": [1.0, 2.0], "fp": [1.0, 3.0]}), grid=[0.5])
+    zero = pd.DataFrame({"m": ["a", "a"], "tp": [0.0, 0.0], "fp": [1.0, 2.0],
+                         "recall": [0.0, 0.0]})
+    with pytest.raises(ValueError, match=r"curve of row 0 \(m='a'.*no row of that curve "
+                                         r"has recall > 0.*n_pos="):
+        prn.interpolate(zero, grid=[0.5], by="m")
+    mixed = pd.DataFrame({"m": ["a", "a"], "tp": [1.0, 4.0], "fp": [0.0, 1.0],
+                          "recall": [0.1, 0.2]})  # P = 10 and P = 20
+    with pytest.raises(ValueError, match=r"disagree on its number of positives.*m='a'"):
+        prn.interpolate(mixed, grid=[0.5], by="m")
+    roc = pd.DataFrame({"tp": [1.0], "fp": [1.0], "recall": [0.5]})
+    with pytest.raises(ValueError, match="space='roc' needs the number of negatives"):
+        prn.interpolate(roc, grid=[0.5], space="roc")

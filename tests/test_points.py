@@ -396,7 +396,7 @@ def test_no_warnings_and_copies():
 def test_docstring_examples_run():
     import doctest
 
-    import prroc_numba.points as mod
+    import prroc_numba.point_curves as mod
 
     result = doctest.testmod(mod, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 20 and result.failed == 0

@@ -30,6 +30,5 @@ Modules:
   binomial sampler;
 * :mod:`.resample` -- bootstrap replicates as count vectors over each curve's sorted
   segments (grouped and paired draws), fused with the sweep and the estimators;
-* :mod:`.curve_grid` -- replicate PR curves onto a recall grid (adaptor to :mod:`.grid`);
 * :mod:`.delong` -- DeLong placement values from the sorted order.
 """

@@ -5,7 +5,7 @@ origin first, as :func:`.sweep._sweep_one` gives them, or a subset such as the h
 vertices) and returns a float. ``P = tp[-1]``, ``N = fp[-1]``. They return NaN when the
 area is undefined (ROC without positives or negatives, PR without positives).
 
-Estimator codes (shared with the public layer, see ``prroc_numba._methods``):
+Estimator codes (shared with the public layer, see ``prroc_numba._checks``):
 
 =====================  ==========================================================
 ``AP``                 average precision, step sum ``sum (R_i - R_{i-1}) P_i``
@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import prange
 
 from .._numba import jit
 from .hull import _hull_indices
@@ -215,6 +216,35 @@ def _area_of_sweep(tp, fp, method, hull):
         idx = _hull_indices(tp, fp)
         return _area(tp[idx], fp[idx], method)
     return _area(tp, fp, method)
+
+
+@jit
+def _area_sorted(xs, pos, neg, order, method, hull):
+    """Sweep (+ hull) + area of one curve given its descending order ``order`` and the
+    sorted scores ``xs`` (``pos``/``neg`` unsorted, read through ``order``)."""
+    k = _n_vertices_sorted(xs)
+    thr = np.empty(k)
+    tp = np.empty(k)
+    fp = np.empty(k)
+    _fill_sweep_sorted(xs, pos, neg, order, thr, tp, fp)
+    return _area_of_sweep(tp, fp, method, hull)
+
+
+@jit(parallel=True)
+def _area_sorted_batch(values, offsets, order, pos, neg, label_start, method, hull):
+    """:func:`_area_batch` for curves already sorted: ``order[offsets[c]:offsets[c+1]]``
+    is curve ``c``'s descending argsort (local row indices), as the bootstrap plan
+    holds it. The same sweep and areas, bit for bit, without a second sort."""
+    n_curves = offsets.size - 1
+    out = np.empty(n_curves)
+    for c in prange(n_curves):
+        a = offsets[c]
+        b = offsets[c + 1]
+        ls = label_start[c]
+        o = order[a:b]
+        xs = values[a:b][o]
+        out[c] = _area_sorted(xs, pos[ls : ls + b - a], neg[ls : ls + b - a], o, method, hull)
+    return out
 
 
 @jit

@@ -150,6 +150,19 @@ def _tpr_at_fpr(tp, fp, fpr_grid, out):
 
 
 @jit
+def _precision_on_grid(tp, fp, grid, out, hull):
+    """Precision on ``grid`` of one curve's vertices (``hull=True``: of its achievable
+    PR curve), written into ``out`` (the replicate kernels' entry). Not through
+    :func:`_interp_one`: a constant ``space_roc`` would compile that a second time,
+    typed as a literal."""
+    if hull:
+        idx = _hull_indices(tp, fp)
+        _precision_at_recall(tp[idx], fp[idx], grid, out)
+    else:
+        _precision_at_recall(tp, fp, grid, out)
+
+
+@jit
 def _interp_one(tp, fp, grid, out, space_roc, hull):
     """One curve onto ``grid``: PR (``space_roc`` False) or ROC, optionally on the hull."""
     if hull:
@@ -207,6 +220,12 @@ TP_OVER = 3  # TP above the curve's P
 FP_OVER = 4  # FP above the curve's N (beyond the tolerance)
 NOT_MONOTONE = 5  # FP decreases as TP grows (beyond the tolerance)
 TOTALS_VARY = 6  # per-row class totals differ within a curve
+P_UNKNOWN = 7  # no row with recall > 0 (and positives present): P cannot be read
+N_UNKNOWN = 8  # no row with fpr > 0 (and negatives present): N cannot be read
+P_DISAGREE = 9  # tp / recall differs between rows of a curve
+N_DISAGREE = 10  # fp / fpr differs between rows of a curve
+#: relative tolerance for class totals read from rates (tp / recall, fp / fpr)
+RATE_TOL = 1e-6
 
 
 @jit
@@ -223,7 +242,33 @@ def _is_sorted(codes, tp, fp):
 
 
 @jit
-def _check_curve(a, b, tp, fp, P_row, N_row, tol, P, N, c):
+def _total_from_rate(a, b, count, rate):
+    """A curve's class total ``count / rate`` from its rows ``[a:b)``, read at the row of
+    the largest rate; every row of rate > 0 must agree (``RATE_TOL``). Returns
+    ``(total, bad_row)``: ``bad_row`` -1 when fine, ``-2`` when no row has a rate > 0
+    and the class is present (counts > 0 or rates not NaN), else the disagreeing row.
+    A class that is absent (every count 0, every rate NaN = 0/0) has total 0."""
+    best = -1.0
+    total = 0.0
+    absent = True
+    for i in range(a, b):
+        r = rate[i]
+        if count[i] != 0.0 or not np.isnan(r):
+            absent = False
+        if r > 0.0 and r > best:
+            best = r
+            total = count[i] / r
+    if best < 0.0:
+        return 0.0, -1 if absent else -2
+    for i in range(a, b):
+        r = rate[i]
+        if r > 0.0 and abs(count[i] / r - total) > RATE_TOL * total:
+            return total, i
+    return total, -1
+
+
+@jit
+def _check_curve(a, b, tp, fp, P_row, N_row, p_rate, n_rate, tol, P, N, c):
     """Check rows ``[a:b)`` of curve ``c``; set ``P[c]``, ``N[c]``.
 
     Returns ``(status, row, complete)`` (see :func:`_check_points`).
@@ -245,6 +290,18 @@ def _check_curve(a, b, tp, fp, P_row, N_row, tol, P, N, c):
         for i in range(a, b):
             Pc = max(Pc, tp[i])
             Nc = max(Nc, fp[i])
+        if p_rate.size > 0:
+            Pc, bad = _total_from_rate(a, b, tp, p_rate)
+            if bad == -2:
+                return P_UNKNOWN, a, False
+            if bad >= 0:
+                return P_DISAGREE, bad, False
+        if n_rate.size > 0:
+            Nc, bad = _total_from_rate(a, b, fp, n_rate)
+            if bad == -2:
+                return N_UNKNOWN, a, False
+            if bad >= 0:
+                return N_DISAGREE, bad, False
     P[c] = Pc
     N[c] = Nc
     complete = tp[a] == 0.0 and fp[a] == 0.0 and tp[b - 1] == Pc and fp[b - 1] == Nc
@@ -265,12 +322,13 @@ def _check_curve(a, b, tp, fp, P_row, N_row, tol, P, N, c):
 
 
 @jit(parallel=True)
-def _check_points(starts, tp, fp, P_row, N_row, tol):
+def _check_points(starts, tp, fp, P_row, N_row, p_rate, n_rate, tol):
     """Validate sorted points of many curves and find each curve's totals.
 
     Rows of curve ``c`` are ``[starts[c]:starts[c + 1]]`` (non-empty), ordered by
-    (TP, FP). ``P_row``/``N_row``: per-row class totals, or empty arrays to take each
-    curve's largest TP and FP. Returns ``(status, row, P, N, complete)``: the problem
+    (TP, FP). ``P_row``/``N_row``: per-row class totals, or empty arrays to read them
+    from the rates ``p_rate`` (recall or TPR: ``P = tp / rate``) and ``n_rate`` (FPR)
+    where given (non-empty), else to take each curve's largest TP and FP. Returns ``(status, row, P, N, complete)``: the problem
     of the first curve that has one (a status code above and the sorted row it
     concerns; for ``NOT_MONOTONE`` the later of the two rows), and whether every curve
     already starts at the origin, ends at ``(P, N)`` and needs no rounding fix (then
@@ -284,8 +342,8 @@ def _check_points(starts, tp, fp, P_row, N_row, tol):
     comp = np.empty(n_curves, dtype=np.bool_)
     for c in prange(n_curves):
         # np.int64: the prange index is typed differently in the parallel body
-        s, r, k = _check_curve(starts[c], starts[c + 1], tp, fp, P_row, N_row, tol, P, N,
-                               np.int64(c))
+        s, r, k = _check_curve(starts[c], starts[c + 1], tp, fp, P_row, N_row, p_rate, n_rate,
+                               tol, P, N, np.int64(c))
         st[c] = s
         rows[c] = r
         comp[c] = k

@@ -19,7 +19,7 @@ Two ways to draw a replicate:
 * **grouped** (:func:`_boot_grouped`; one model per group, unweighted 0/1 labels): the
   multinomial counts per segment are drawn directly -- Poisson draws from precomputed
   inversion tables plus an exact fix-up, conditional binomials, or row draws where
-  cells are small (:func:`_multinomial_stratum`) -- so a replicate costs O(segments),
+  cells are small (:func:`.rng._multinomial_stratum`) -- so a replicate costs O(segments),
   i.e. O(positive-bearing blocks), not O(rows);
 * **paired rows** (:func:`_boot_paired`; several models on the same rows, or weights /
   soft labels): one row-count vector per group and replicate (as many uniform row
@@ -32,16 +32,22 @@ not depend on the thread count or on how replicates are chunked.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import prange
 
 from .._numba import jit
 from .area import _area_of_sweep
-from .curve_grid import _precision_on_grid
+from .grid import _precision_on_grid
 from .layout import _offsets_from_counts
-from .rng import _GAMMA, _S11, _TWO_M53, _binomial, _index, _mix64, _stream, _uniform
+from .rng import (
+    _GAMMA,
+    _S11,
+    _TWO_M53,
+    _binomial,
+    _mix64,
+    _multinomial_stratum,
+    _stream,
+)
 from .sort import _argsort_desc
 
 # ------------------------------------------------------------------ segment structure
@@ -147,218 +153,6 @@ def _segments_batch(values, offsets, pos, neg, label_start):
 
 
 # ------------------------------------------------------- grouped (one model) replicates
-
-
-@jit
-def _multinomial_cells(st, k, total, out):
-    """Multinomial(total; k / sum(k)) over cells.
-
-    ``k`` holds each cell's number of rows (exact integers as float64), ``total`` their
-    sum; the draw of ``total`` rows with replacement lands ``out[i]`` rows in cell ``i``.
-    With many rows per cell: conditional binomials, O(cells) (empty cells use no random
-    numbers); with at most 4 rows per non-empty cell on average: ``total`` uniform row
-    draws counted per cell, which is cheaper there.
-    """
-    n_rem = np.int64(total)
-    nnz = 0
-    for i in range(k.size):
-        if k[i] > 0.0:
-            nnz += 1
-    if n_rem <= 4 * nnz:
-        # few draws per cell (e.g. one positive per tied block): draw the rows
-        # themselves -- n_rem uniform indices -- and count them per cell
-        cell = np.empty(n_rem, dtype=np.int64)
-        j = 0
-        for i in range(k.size):
-            out[i] = 0
-            for _ in range(np.int64(k[i])):
-                cell[j] = i
-                j += 1
-        for _ in range(n_rem):
-            out[cell[_index(st, np.int64(n_rem))]] += 1
-        return
-    k_rem = total
-    for i in range(k.size):
-        ki = k[i]
-        if ki <= 0.0 or n_rem == 0:
-            x = 0
-        elif ki >= k_rem:
-            x = n_rem
-        else:
-            x = _binomial(st, n_rem, ki / k_rem)
-        out[i] = x
-        n_rem -= x
-        k_rem -= ki
-
-
-@jit
-def _poisson_tables(lams):
-    """Inversion tables of Poisson(lam) for each (integer-valued, ascending) ``lams``.
-
-    Returns ``(lo, offsets, cdf)``: for ``lams[d]``, ``cdf[offsets[d]:offsets[d + 1]]``
-    holds ``P(X <= lo[d] + j)``, over ``lam +- (10 sqrt(lam) + 10)``; the mass left out
-    is below 1e-20, under the resolution of a 53-bit uniform, and the last entry is set
-    to 1.
-    """
-    nd = lams.size
-    lo = np.empty(nd, dtype=np.int64)
-    offsets = np.zeros(nd + 1, dtype=np.int64)
-    for d in range(nd):
-        half = 10.0 * math.sqrt(lams[d]) + 10.0
-        lo[d] = max(0, np.int64(math.floor(lams[d] - half)))
-        hi = np.int64(math.ceil(lams[d] + half))
-        offsets[d + 1] = offsets[d] + (hi - lo[d] + 1)
-    cdf = np.empty(offsets[nd])
-    for d in range(nd):
-        lam = lams[d]
-        loglam = math.log(lam)
-        acc = 0.0
-        for j in range(offsets[d + 1] - offsets[d]):
-            x = lo[d] + j
-            acc += math.exp(-lam + x * loglam - math.lgamma(x + 1.0))
-            cdf[offsets[d] + j] = acc
-        cdf[offsets[d + 1] - 1] = 1.0
-    # guide table (Chen & Asau 1974): guide[g] = first j with cdf[j] > g / size, so a
-    # draw starts next to its answer and scans about one entry
-    guide = np.empty(offsets[nd], dtype=np.int64)
-    for d in range(nd):
-        a = offsets[d]
-        size = offsets[d + 1] - a
-        j = 0
-        for g in range(size):
-            while cdf[a + j] <= g / size:
-                j += 1
-            guide[a + g] = j
-    return lo, offsets, cdf, guide
-
-
-@jit
-def _poisson_draw(st, d, tab_lo, tab_off, tab_cdf, tab_guide):
-    """One Poisson draw from table ``d`` (see :func:`_poisson_tables`): inversion, the
-    first CDF entry above a uniform, found from the guide table."""
-    u = _uniform(st)
-    a = tab_off[d]
-    size = tab_off[d + 1] - a
-    j = tab_guide[a + np.int64(u * size)]
-    while tab_cdf[a + j] <= u:
-        j += 1
-    return tab_lo[d] + j
-
-
-@jit
-def _multinomial_poisson(st, k, n, lam_idx, tab_lo, tab_off, tab_cdf, tab_guide, out):
-    """Multinomial(n; k / K) over the **tabled** cells (``lam_idx[i] >= 0``; ``K`` their
-    rows), by Poisson draws and an exact fix-up. Other cells with rows are left as they
-    are; empty cells get 0.
-
-    Each tabled cell draws ``X_i ~ Poisson(k_i)`` (inversion tables,
-    :func:`_poisson_tables`). Given their sum ``T`` the ``X`` are Multinomial(T; k / K),
-    i.e. ``T`` independent row draws. If ``T > n``, ``T - n`` of those draws are removed
-    uniformly at random (what remains is ``n`` independent draws); if ``T < n``,
-    ``n - T`` fresh draws are added. Either way the result is exactly
-    Multinomial(n; k / K), at the cost of one table lookup per cell and about
-    ``sqrt(n)`` fix-ups of O(log cells) each.
-    """
-    m = k.size
-    T = 0
-    for i in range(m):
-        if k[i] <= 0.0:
-            out[i] = 0
-        elif lam_idx[i] >= 0:
-            x = _poisson_draw(st, lam_idx[i], tab_lo, tab_off, tab_cdf, tab_guide)
-            out[i] = x
-            T += x
-    if T > n:
-        # remove T - n draws: Fenwick tree over the tabled cells' counts, rank -> cell
-        tree = np.zeros(m + 1, dtype=np.int64)
-        for i in range(m):
-            if k[i] > 0.0 and lam_idx[i] >= 0:
-                j = i + 1
-                while j <= m:
-                    tree[j] += out[i]
-                    j += j & (-j)
-        top = 1
-        while top * 2 <= m:
-            top *= 2
-        rem = T
-        for _ in range(T - n):
-            r = _index(st, np.int64(rem))  # np.int64: never a literal type
-            pos = 0
-            step = top
-            while step > 0:
-                nxt = pos + step
-                if nxt <= m and tree[nxt] <= r:
-                    pos = nxt
-                    r -= tree[nxt]
-                step >>= 1
-            out[pos] -= 1  # cell pos (0-based) holds the chosen draw
-            j = pos + 1
-            while j <= m:
-                tree[j] -= 1
-                j += j & (-j)
-            rem -= 1
-    elif T < n:
-        # add n - T draws: a uniform row of the tabled cells, then its cell
-        cum = np.empty(m)
-        acc = 0.0
-        for i in range(m):
-            if k[i] > 0.0 and lam_idx[i] >= 0:
-                acc += k[i]
-            cum[i] = acc
-        K = np.int64(acc)
-        for _ in range(n - T):
-            r = np.float64(_index(st, K))
-            a = 0
-            b = m - 1
-            while a < b:  # first cell with cum > r
-                mid = (a + b) >> 1
-                if cum[mid] > r:
-                    b = mid
-                else:
-                    a = mid + 1
-            out[a] += 1
-
-
-#: Poisson tables are built for cells of at most this many rows (a stratum with a
-#: bigger cell uses conditional binomials); this bounds the tables' memory
-POISSON_MAX = 1000
-
-
-@jit
-def _multinomial_stratum(st, k, total, lam_idx, tab_lo, tab_off, tab_cdf, tab_guide, out):
-    """Multinomial(total; k / total) over one stratum's cells, by the cheapest exact
-    method: row draws when cells hold few draws each (:func:`_multinomial_cells`);
-    otherwise Poisson draws with a fix-up (:func:`_multinomial_poisson`) for the cells
-    with a table and conditional binomials for the big cells without one, after a
-    binomial split of ``total`` between the two sets (given the split, the two sets
-    are independent multinomials)."""
-    nnz = 0
-    k_big = 0.0
-    for i in range(k.size):
-        if k[i] > 0.0:
-            nnz += 1
-            if lam_idx[i] < 0:
-                k_big += k[i]
-    if total <= 4 * nnz or k_big >= total:
-        _multinomial_cells(st, k, total, out)
-        return
-    n = np.int64(total)
-    n_big = _binomial(st, n, k_big / total) if k_big > 0.0 else np.int64(0)
-    if k_big > 0.0:
-        n_rem = n_big
-        k_rem = k_big
-        for i in range(k.size):
-            if k[i] > 0.0 and lam_idx[i] < 0:
-                if n_rem == 0:
-                    x = 0
-                elif k[i] >= k_rem:
-                    x = n_rem
-                else:
-                    x = _binomial(st, n_rem, k[i] / k_rem)
-                out[i] = x
-                n_rem -= x
-                k_rem -= k[i]
-    _multinomial_poisson(st, k, n - n_big, lam_idx, tab_lo, tab_off, tab_cdf, tab_guide, out)
 
 
 @jit
@@ -639,21 +433,6 @@ def _boot_paired_curve(slot_order, ps, ns, offsets, seg_offsets, seg_end, strata
 
 
 @jit(parallel=True)
-def _area_with_counts(order, ps, ns, offsets, seg_offsets, seg_end, label_start, cnt,
-                      method, hull):
-    """Area of every curve when label row ``r`` carries multiplicity ``cnt[r]``."""
-    n_curves = offsets.size - 1
-    out = np.empty(n_curves)
-    for c in prange(n_curves):
-        a = offsets[c]
-        b = offsets[c + 1]
-        ls = label_start[c]
-        out[c] = _walk_area(order[a:b], seg_end[seg_offsets[c]:seg_offsets[c + 1]],
-                            ps[a:b], ns[a:b], cnt[ls:ls + b - a], method, hull)
-    return out
-
-
-@jit(parallel=True)
 def _jackknife_group(order, ps, ns, offsets, seg_offsets, seg_end, first_curve, n_models,
                      block, n_blocks, method, hull):
     """Delete-a-block jackknife of the ``n_models`` curves of one group.
@@ -675,31 +454,3 @@ def _jackknife_group(order, ps, ns, offsets, seg_offsets, seg_end, first_curve, 
             out[j, mdl] = _walk_area(order[u:v], seg_end[seg_offsets[c]:seg_offsets[c + 1]],
                                      ps[u:v], ns[u:v], cnt, method, hull)
     return out
-
-
-@jit
-def _grouped_counts_one(seg_offsets, sp, sn, c, group, seed, b, stratified, lp, ln, tabs):
-    """The segment counts that :func:`_boot_grouped` draws for one replicate (tests)."""
-    s0 = seg_offsets[c]
-    s1 = seg_offsets[c + 1]
-    P = 0.0
-    N = 0.0
-    for s in range(s0, s1):
-        P += sp[s]
-        N += sn[s]
-    xp = np.empty(s1 - s0, dtype=np.int64)
-    xn = np.empty(s1 - s0, dtype=np.int64)
-    st = _stream(seed, group, b)
-    _draw_segment_counts(st, sp[s0:s1], sn[s0:s1], P, N, stratified, xp, xn, lp[s0:s1],
-                         ln[s0:s1], tabs[0], tabs[1], tabs[2], tabs[3])
-    return xp, xn
-
-
-@jit
-def _paired_counts_one(strata_offsets, n_strata, g, seed, b):
-    """The slot-count vector that :func:`_boot_paired` draws for one replicate (tests)."""
-    n_slots = strata_offsets[(g + 1) * n_strata] - strata_offsets[g * n_strata]
-    cnt = np.zeros(n_slots + 1)
-    st = _stream(seed, g, b)
-    _fill_slot_counts(st, strata_offsets, n_strata, g, cnt)
-    return cnt

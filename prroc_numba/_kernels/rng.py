@@ -12,7 +12,11 @@ Samplers here are exact (up to the 53-bit resolution of a uniform):
 * :func:`_index` -- uniform integer in ``[0, n)``;
 * :func:`_binomial` -- inversion for small means, Hormann's BTRS (transformed
   rejection with squeeze, 1993) otherwise (log-factorials by Stirling's series with
-  its first terms, relative error < 1e-13 for k >= 10, a table below).
+  its first terms, relative error < 1e-13 for k >= 10, a table below);
+* :func:`_multinomial_cells`, :func:`_multinomial_poisson`, :func:`_multinomial_stratum`
+  -- the multinomial counts of rows landing in each cell of a stratum (conditional
+  binomials, Poisson inversion tables with an exact fix-up, or row draws), for the
+  grouped bootstrap draws of :mod:`.resample`.
 """
 
 from __future__ import annotations
@@ -166,21 +170,216 @@ def _binomial(st, n, p):
     return n - x if flip else x
 
 
-@jit
-def _binomial_many(seed, n, p, size):
-    """``size`` draws from one stream (for tests of the sampler)."""
-    st = _stream(seed, 0, 0)
-    out = np.empty(size, dtype=np.int64)
-    for i in range(size):
-        out[i] = _binomial(st, n, p)
-    return out
+# -------------------------------------------------------- multinomial cell counts
 
 
 @jit
-def _uniform_many(seed, group, replicate, size):
-    """``size`` uniforms from one stream (for tests)."""
-    st = _stream(seed, group, replicate)
-    out = np.empty(size)
-    for i in range(size):
-        out[i] = _uniform(st)
-    return out
+def _multinomial_cells(st, k, total, out):
+    """Multinomial(total; k / sum(k)) over cells.
+
+    ``k`` holds each cell's number of rows (exact integers as float64), ``total`` their
+    sum; the draw of ``total`` rows with replacement lands ``out[i]`` rows in cell ``i``.
+    With many rows per cell: conditional binomials, O(cells) (empty cells use no random
+    numbers); with at most 4 rows per non-empty cell on average: ``total`` uniform row
+    draws counted per cell, which is cheaper there.
+    """
+    n_rem = np.int64(total)
+    nnz = 0
+    for i in range(k.size):
+        if k[i] > 0.0:
+            nnz += 1
+    if n_rem <= 4 * nnz:
+        # few draws per cell (e.g. one positive per tied block): draw the rows
+        # themselves -- n_rem uniform indices -- and count them per cell
+        cell = np.empty(n_rem, dtype=np.int64)
+        j = 0
+        for i in range(k.size):
+            out[i] = 0
+            for _ in range(np.int64(k[i])):
+                cell[j] = i
+                j += 1
+        for _ in range(n_rem):
+            out[cell[_index(st, np.int64(n_rem))]] += 1
+        return
+    k_rem = total
+    for i in range(k.size):
+        ki = k[i]
+        if ki <= 0.0 or n_rem == 0:
+            x = 0
+        elif ki >= k_rem:
+            x = n_rem
+        else:
+            x = _binomial(st, n_rem, ki / k_rem)
+        out[i] = x
+        n_rem -= x
+        k_rem -= ki
+
+
+@jit
+def _poisson_tables(lams):
+    """Inversion tables of Poisson(lam) for each (integer-valued, ascending) ``lams``.
+
+    Returns ``(lo, offsets, cdf)``: for ``lams[d]``, ``cdf[offsets[d]:offsets[d + 1]]``
+    holds ``P(X <= lo[d] + j)``, over ``lam +- (10 sqrt(lam) + 10)``; the mass left out
+    is below 1e-20, under the resolution of a 53-bit uniform, and the last entry is set
+    to 1.
+    """
+    nd = lams.size
+    lo = np.empty(nd, dtype=np.int64)
+    offsets = np.zeros(nd + 1, dtype=np.int64)
+    for d in range(nd):
+        half = 10.0 * math.sqrt(lams[d]) + 10.0
+        lo[d] = max(0, np.int64(math.floor(lams[d] - half)))
+        hi = np.int64(math.ceil(lams[d] + half))
+        offsets[d + 1] = offsets[d] + (hi - lo[d] + 1)
+    cdf = np.empty(offsets[nd])
+    for d in range(nd):
+        lam = lams[d]
+        loglam = math.log(lam)
+        acc = 0.0
+        for j in range(offsets[d + 1] - offsets[d]):
+            x = lo[d] + j
+            acc += math.exp(-lam + x * loglam - math.lgamma(x + 1.0))
+            cdf[offsets[d] + j] = acc
+        cdf[offsets[d + 1] - 1] = 1.0
+    # guide table (Chen & Asau 1974): guide[g] = first j with cdf[j] > g / size, so a
+    # draw starts next to its answer and scans about one entry
+    guide = np.empty(offsets[nd], dtype=np.int64)
+    for d in range(nd):
+        a = offsets[d]
+        size = offsets[d + 1] - a
+        j = 0
+        for g in range(size):
+            while cdf[a + j] <= g / size:
+                j += 1
+            guide[a + g] = j
+    return lo, offsets, cdf, guide
+
+
+@jit
+def _poisson_draw(st, d, tab_lo, tab_off, tab_cdf, tab_guide):
+    """One Poisson draw from table ``d`` (see :func:`_poisson_tables`): inversion, the
+    first CDF entry above a uniform, found from the guide table."""
+    u = _uniform(st)
+    a = tab_off[d]
+    size = tab_off[d + 1] - a
+    j = tab_guide[a + np.int64(u * size)]
+    while tab_cdf[a + j] <= u:
+        j += 1
+    return tab_lo[d] + j
+
+
+@jit
+def _multinomial_poisson(st, k, n, lam_idx, tab_lo, tab_off, tab_cdf, tab_guide, out):
+    """Multinomial(n; k / K) over the **tabled** cells (``lam_idx[i] >= 0``; ``K`` their
+    rows), by Poisson draws and an exact fix-up. Other cells with rows are left as they
+    are; empty cells get 0.
+
+    Each tabled cell draws ``X_i ~ Poisson(k_i)`` (inversion tables,
+    :func:`_poisson_tables`). Given their sum ``T`` the ``X`` are Multinomial(T; k / K),
+    i.e. ``T`` independent row draws. If ``T > n``, ``T - n`` of those draws are removed
+    uniformly at random (what remains is ``n`` independent draws); if ``T < n``,
+    ``n - T`` fresh draws are added. Either way the result is exactly
+    Multinomial(n; k / K), at the cost of one table lookup per cell and about
+    ``sqrt(n)`` fix-ups of O(log cells) each.
+    """
+    m = k.size
+    T = 0
+    for i in range(m):
+        if k[i] <= 0.0:
+            out[i] = 0
+        elif lam_idx[i] >= 0:
+            x = _poisson_draw(st, lam_idx[i], tab_lo, tab_off, tab_cdf, tab_guide)
+            out[i] = x
+            T += x
+    if T > n:
+        # remove T - n draws: Fenwick tree over the tabled cells' counts, rank -> cell
+        tree = np.zeros(m + 1, dtype=np.int64)
+        for i in range(m):
+            if k[i] > 0.0 and lam_idx[i] >= 0:
+                j = i + 1
+                while j <= m:
+                    tree[j] += out[i]
+                    j += j & (-j)
+        top = 1
+        while top * 2 <= m:
+            top *= 2
+        rem = T
+        for _ in range(T - n):
+            r = _index(st, np.int64(rem))  # np.int64: never a literal type
+            pos = 0
+            step = top
+            while step > 0:
+                nxt = pos + step
+                if nxt <= m and tree[nxt] <= r:
+                    pos = nxt
+                    r -= tree[nxt]
+                step >>= 1
+            out[pos] -= 1  # cell pos (0-based) holds the chosen draw
+            j = pos + 1
+            while j <= m:
+                tree[j] -= 1
+                j += j & (-j)
+            rem -= 1
+    elif T < n:
+        # add n - T draws: a uniform row of the tabled cells, then its cell
+        cum = np.empty(m)
+        acc = 0.0
+        for i in range(m):
+            if k[i] > 0.0 and lam_idx[i] >= 0:
+                acc += k[i]
+            cum[i] = acc
+        K = np.int64(acc)
+        for _ in range(n - T):
+            r = np.float64(_index(st, K))
+            a = 0
+            b = m - 1
+            while a < b:  # first cell with cum > r
+                mid = (a + b) >> 1
+                if cum[mid] > r:
+                    b = mid
+                else:
+                    a = mid + 1
+            out[a] += 1
+
+
+#: Poisson tables are built for cells of at most this many rows (a stratum with a
+#: bigger cell uses conditional binomials); this bounds the tables' memory
+POISSON_MAX = 1000
+
+
+@jit
+def _multinomial_stratum(st, k, total, lam_idx, tab_lo, tab_off, tab_cdf, tab_guide, out):
+    """Multinomial(total; k / total) over one stratum's cells, by the cheapest exact
+    method: row draws when cells hold few draws each (:func:`_multinomial_cells`);
+    otherwise Poisson draws with a fix-up (:func:`_multinomial_poisson`) for the cells
+    with a table and conditional binomials for the big cells without one, after a
+    binomial split of ``total`` between the two sets (given the split, the two sets
+    are independent multinomials)."""
+    nnz = 0
+    k_big = 0.0
+    for i in range(k.size):
+        if k[i] > 0.0:
+            nnz += 1
+            if lam_idx[i] < 0:
+                k_big += k[i]
+    if total <= 4 * nnz or k_big >= total:
+        _multinomial_cells(st, k, total, out)
+        return
+    n = np.int64(total)
+    n_big = _binomial(st, n, k_big / total) if k_big > 0.0 else np.int64(0)
+    if k_big > 0.0:
+        n_rem = n_big
+        k_rem = k_big
+        for i in range(k.size):
+            if k[i] > 0.0 and lam_idx[i] < 0:
+                if n_rem == 0:
+                    x = 0
+                elif k[i] >= k_rem:
+                    x = n_rem
+                else:
+                    x = _binomial(st, n_rem, k[i] / k_rem)
+                out[i] = x
+                n_rem -= x
+                k_rem -= k[i]
+    _multinomial_poisson(st, k, n - n_big, lam_idx, tab_lo, tab_off, tab_cdf, tab_guide, out)

@@ -29,7 +29,7 @@ def _n_vertices_sorted(xs):
 
 @jit
 def _fill_sweep_sorted(xs, pos, neg, order, thr, tp, fp):
-    """Write one curve's sweep into ``thr``, ``tp``, ``fp`` (length ``_n_vertices``).
+    """Write one curve's sweep into ``thr``, ``tp``, ``fp`` (length ``_n_vertices_sorted(xs)``).
 
     ``xs`` are the curve's scores in descending order, ``order`` the matching argsort
     (``xs == x[order]``), ``pos``/``neg`` the rows' positive/negative mass (unsorted).
@@ -50,18 +50,6 @@ def _fill_sweep_sorted(xs, pos, neg, order, thr, tp, fp):
             thr[j] = xs[i]
             tp[j] = ctp
             fp[j] = cfp
-
-
-@jit
-def _n_vertices(x, order):
-    """:func:`_n_vertices_sorted` for callers holding the unsorted scores and an order."""
-    return _n_vertices_sorted(x[order])
-
-
-@jit
-def _fill_sweep(x, pos, neg, order, thr, tp, fp):
-    """:func:`_fill_sweep_sorted` for callers holding the unsorted scores and an order."""
-    _fill_sweep_sorted(x[order], pos, neg, order, thr, tp, fp)
 
 
 @jit

@@ -51,45 +51,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import _frames as F
+from . import _schema as S
+from ._checks import check_grid, default_grid, method_code, positive_scalar
 from ._kernels.area import _area
-from ._kernels.grid import (
-    BAD_FP,
-    BAD_TP,
-    FP_OVER,
-    OK,
-    TOTALS_VARY,
-    TP_OVER,
-    _check_points,
-    _is_sorted,
-    _precision_at_recall,
-    _precision_at_recall_batch,
-    _tpr_at_fpr,
-    _tpr_at_fpr_batch,
-    _with_ends_batch,
-)
+from ._kernels.grid import _precision_at_recall, _tpr_at_fpr
 from ._kernels.hull import _hull_indices
-from ._methods import method_code
-from ._ragged import UndefinedMetricWarning, _group_codes
+from ._ragged import POINTS_TOL as _TOL
+from ._ragged import _pr_to_counts
 
-SD = "sd"
-N_CURVES = "n_curves"
-_TOL = 1e-9
-
-__all__ = ["PRCurve", "ROCCurve", "average_curves", "interpolate", "interpolate_matrix"]
+__all__ = ["PRCurve", "ROCCurve"]
 
 
 # ------------------------------------------------------------------------ validation
-
-
-def _positive_scalar(x, arg):
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        raise TypeError(f"{arg} must be a positive number, got {x!r}") from None
-    if not np.isfinite(v) or v <= 0:
-        raise ValueError(f"{arg} must be a finite number > 0, got {x!r}")
-    return v
 
 
 def _class_counts(n_pos, n_neg, pos_neg_ratio, *, required, who):
@@ -99,7 +72,7 @@ def _class_counts(n_pos, n_neg, pos_neg_ratio, *, required, who):
             f"{who}: pass either n_pos= and n_neg= (class counts) or pos_neg_ratio=, not both"
         )
     if pos_neg_ratio is not None:
-        return _positive_scalar(pos_neg_ratio, "pos_neg_ratio"), 1.0, False
+        return positive_scalar(pos_neg_ratio, "pos_neg_ratio"), 1.0, False
     if (n_pos is None) != (n_neg is None):
         missing = "n_neg" if n_neg is None else "n_pos"
         raise ValueError(f"{who}: {missing}= is missing; pass both n_pos= and n_neg=, "
@@ -111,7 +84,7 @@ def _class_counts(n_pos, n_neg, pos_neg_ratio, *, required, who):
                 "and n_neg= (numbers of positives and negatives) or pos_neg_ratio= (P / N)"
             )
         return None
-    return _positive_scalar(n_pos, "n_pos"), _positive_scalar(n_neg, "n_neg"), True
+    return positive_scalar(n_pos, "n_pos"), positive_scalar(n_neg, "n_neg"), True
 
 
 def _pairs(points, x, y, xname, yname, who):
@@ -161,30 +134,8 @@ def _pairs(points, x, y, xname, yname, who):
     return x, y
 
 
-def _py(v):
-    """A numpy scalar as the Python scalar (readable reprs in messages)."""
-    return v.item() if isinstance(v, np.generic) else v
-
-
 def _describe_point(k, xname, x, yname, y):
     return f"point {k} ({xname}={x[k]:.6g}, {yname}={y[k]:.6g})"
-
-
-def _pr_to_counts(recall, precision, P, where):
-    """Counts of PR points; ``where(k)`` names point k in messages."""
-    bad = (recall > 0) & (precision <= 0)
-    if bad.any():
-        k = int(np.argmax(bad))
-        raise ValueError(
-            f"{where(k)}: precision 0 at recall > 0 is impossible (TP > 0 true positives "
-            "give precision > 0 for any finite number of false positives); drop the point "
-            "or give its real precision"
-        )
-    tp = recall * P
-    pos = recall > 0
-    fp = np.zeros_like(tp)
-    fp[pos] = tp[pos] * (1.0 - precision[pos]) / precision[pos]
-    return tp, fp
 
 
 def _check_within(tp, fp, P, N, where, unit):
@@ -329,7 +280,7 @@ class _PointCurve:
         return self._from_counts(self._s.tp[idx], self._s.fp[idx])
 
     def _grid_values(self, grid, hull, roc):
-        g = _check_grid(grid, "FPR" if roc else "recall")
+        g = check_grid(grid, "FPR" if roc else "recall")
         tp, fp = self._s.tp, self._s.fp
         if hull:
             idx = _hull_indices(tp, fp)
@@ -541,7 +492,7 @@ class PRCurve(_PointCurve):
         >>> c.resample(21).precision[5:11].round(3)
         array([0.5  , 0.375, 0.318, 0.286, 0.265, 0.25 ])
         """
-        grid = _default_grid(num_points) if recall is None else recall
+        grid = default_grid(num_points) if recall is None else recall
         g, prec = self._grid_values(grid, hull, roc=False)
         P = self._s.P
         tp = g * P
@@ -607,8 +558,8 @@ class PRCurve(_PointCurve):
         2        NaN     1.0   0.090909  10.0  100.0
         """
         r, p = self._s.pr()
-        return pd.DataFrame({F.THRESHOLD: np.full(r.size, np.nan), F.RECALL: r,
-                             F.PRECISION: p, F.TP: self._s.tp, F.FP: self._s.fp})
+        return pd.DataFrame({S.THRESHOLD: np.full(r.size, np.nan), S.RECALL: r,
+                             S.PRECISION: p, S.TP: self._s.tp, S.FP: self._s.fp})
 
 
 class ROCCurve(_PointCurve):
@@ -777,7 +728,7 @@ class ROCCurve(_PointCurve):
         >>> prn.ROCCurve([(0.5, 0.8)]).resample(5).tpr
         array([0. , 0.4, 0.8, 0.9, 1. ])
         """
-        grid = _default_grid(num_points) if fpr is None else fpr
+        grid = default_grid(num_points) if fpr is None else fpr
         g, tpr = self._grid_values(grid, hull, roc=True)
         P, N = self._s.P, self._s.N
         tp, fp = tpr * P, g * N
@@ -832,8 +783,8 @@ class ROCCurve(_PointCurve):
         2        NaN  1.0  1.0  10.0  20.0
         """
         x, y = self._s.roc()
-        return pd.DataFrame({F.THRESHOLD: np.full(x.size, np.nan), F.FPR: x, F.TPR: y,
-                             F.TP: self._s.tp, F.FP: self._s.fp})
+        return pd.DataFrame({S.THRESHOLD: np.full(x.size, np.nan), S.FPR: x, S.TPR: y,
+                             S.TP: self._s.tp, S.FP: self._s.fp})
 
 
 def _hull_of_points(tp, fp, P, N, known):
@@ -890,8 +841,8 @@ def _state_from_counts(tp, fp, n_pos, n_neg, who):
         raise ValueError(f"{who}: tp and fp must be non-empty and of equal length")
     if not (np.isfinite(tp).all() and np.isfinite(fp).all()) or (tp < 0).any() or (fp < 0).any():
         raise ValueError(f"{who}: tp and fp must be finite and >= 0")
-    P = float(tp.max()) if n_pos is None else _positive_scalar(n_pos, "n_pos")
-    N = float(fp.max()) if n_neg is None else _positive_scalar(n_neg, "n_neg")
+    P = float(tp.max()) if n_pos is None else positive_scalar(n_pos, "n_pos")
+    N = float(fp.max()) if n_neg is None else positive_scalar(n_neg, "n_neg")
     if P <= 0 or N <= 0:
         raise ValueError(f"{who}: the curve needs positives and negatives; pass n_pos= "
                          "and n_neg=")
@@ -914,459 +865,3 @@ def _curve_area(state, code, hull):
         idx = _hull_indices(tp, fp)
         tp, fp = tp[idx], fp[idx]
     return float(_area(tp, fp, code))
-
-
-# ----------------------------------------------------------------------------- grids
-
-
-def _default_grid(num_points):
-    if isinstance(num_points, bool) or not isinstance(num_points, (int, np.integer)):
-        raise TypeError(f"num_points must be an int >= 2, got {num_points!r}")
-    if num_points < 2:
-        raise ValueError(f"num_points must be >= 2, got {num_points}")
-    return np.linspace(0.0, 1.0, int(num_points))
-
-
-def _check_grid(grid, axis):
-    """A float64 ascending grid in [0, 1]; an int n means ``linspace(0, 1, n)``."""
-    if isinstance(grid, (int, np.integer)) and not isinstance(grid, bool):
-        if grid < 2:
-            raise ValueError(f"grid={grid} points is too few; pass an int >= 2 or an array "
-                             f"of {axis} values")
-        return np.linspace(0.0, 1.0, int(grid))
-    try:
-        g = np.ascontiguousarray(grid, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"grid must be an int or an array of {axis} values in [0, 1]") from None
-    if g.ndim != 1 or g.size == 0:
-        raise ValueError(f"grid must be a non-empty 1-D array of {axis} values, got shape "
-                         f"{g.shape}")
-    bad = ~np.isfinite(g) | (g < 0) | (g > 1)
-    if bad.any():
-        raise ValueError(f"grid {axis} values must be finite and in [0, 1]; got "
-                         f"{g[bad][0]!r}")
-    if (np.diff(g) < 0).any():
-        raise ValueError("grid must be ascending; sort it (np.sort(grid)) first")
-    return g
-
-
-# ------------------------------------------------------------------ many curves (frames)
-
-
-def _frame_column(points, spec, arg):
-    """Per-row float64 values of ``spec``: None, a scalar, or a column name."""
-    if spec is None:
-        return None
-    if isinstance(spec, str):
-        if spec not in points.columns:
-            raise ValueError(f"{arg}={spec!r} is not a column of points")
-        return points[spec].to_numpy(dtype=np.float64)
-    return np.full(len(points), _positive_scalar(spec, arg))
-
-
-def _pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
-    """Validate a tidy frame of many curves' points and lay them out as ragged counts.
-
-    Returns ``(tp, fp, offsets, keys, P, N)``: per curve the origin, the points sorted
-    by (TP, FP), and the end ``(P, N)``; keys one row per curve (sorted key order).
-    """
-    if not isinstance(points, pd.DataFrame):
-        raise TypeError(f"points must be a pandas DataFrame (e.g. the output of pr_curve), "
-                        f"got {type(points).__name__}")
-    if space not in ("pr", "roc"):
-        raise ValueError(f"space={space!r} is not known; use 'pr' or 'roc'")
-    n = len(points)
-    if n == 0:
-        raise ValueError("points is empty; pass a frame with at least one point per curve")
-    if isinstance(by, (list, tuple)) and len(by) == 0:
-        by = None
-    if by is not None and not (isinstance(by, str) or all(isinstance(b, str) for b in by)):
-        raise TypeError("by must be a column name or a list of column names of points")
-    cols = set(points.columns)
-    if {F.TP, F.FP} <= cols:
-        kind = "counts"
-    elif {F.RECALL, F.PRECISION} <= cols:
-        kind = "pr"
-    elif {F.FPR, F.TPR} <= cols:
-        kind = "roc"
-    else:
-        raise ValueError(
-            "points needs columns 'tp' and 'fp' (counts, as pr_curve/roc_curve return), or "
-            "'recall' and 'precision', or 'fpr' and 'tpr'; it has "
-            f"{', '.join(map(repr, list(points.columns)[:20]))}"
-        )
-    Pcol = _frame_column(points, n_pos, "n_pos")
-    Ncol = _frame_column(points, n_neg, "n_neg")
-    Rcol = _frame_column(points, pos_neg_ratio, "pos_neg_ratio")
-    if Rcol is not None and (Pcol is not None or Ncol is not None):
-        raise ValueError("pass either n_pos= and n_neg= or pos_neg_ratio=, not both")
-    if (Pcol is None) != (Ncol is None):
-        raise ValueError("pass both n_pos= and n_neg= (or pos_neg_ratio=)")
-    if Rcol is not None:
-        Pcol, Ncol = Rcol, np.ones(n)
-    for a, arg in ((Pcol, "n_pos"), (Ncol, "n_neg")):
-        if a is not None and (~np.isfinite(a) | (a <= 0)).any():
-            raise ValueError(f"{arg} must be finite and > 0 on every row")
-
-    codes, key_frame = _curve_codes(points, by, n)
-
-    def num(col, check=True):
-        try:
-            a = points[col].to_numpy(dtype=np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(f"points column {col!r} must be numeric") from None
-        if not check:  # the packing kernel checks counts
-            return a
-        bad = ~np.isfinite(a) | (a < 0)
-        if bad.any():
-            k = int(np.argmax(bad))
-            raise ValueError(f"points column {col!r} must be finite and >= 0; row {k} has "
-                             f"{a[k]!r}")
-        return a
-
-    def where(k):
-        keys = "" if by is None else ", ".join(
-            f"{c}={_py(key_frame[c].iloc[k])!r}" for c in key_frame.columns) + ", "
-        return f"row {k} ({keys}" + ", ".join(
-            f"{c}={_py(points[c].iloc[k])!r}" for c in cols_used) + ")"
-
-    if kind == "counts":
-        cols_used = [F.TP, F.FP]
-        tp, fp = num(F.TP, check=False), num(F.FP, check=False)
-    else:
-        cols_used = [F.RECALL, F.PRECISION] if kind == "pr" else [F.FPR, F.TPR]
-        x, y = num(cols_used[0]), num(cols_used[1])
-        for a, c in ((x, cols_used[0]), (y, cols_used[1])):
-            if (a > 1).any():
-                k = int(np.argmax(a > 1))
-                raise ValueError(f"points column {c!r} must be in [0, 1]; {where(k)}")
-        needs_counts = kind == "pr" or space == "pr"
-        if Pcol is None:
-            if needs_counts:
-                raise ValueError(
-                    f"points given as {cols_used[0]}/{cols_used[1]} need the class balance "
-                    f"for space={space!r}: pass n_pos= and n_neg= or pos_neg_ratio= (numbers "
-                    "or column names), or give 'tp' and 'fp' columns"
-                )
-            Pcol, Ncol = np.ones(n), np.ones(n)
-        if kind == "pr":
-            tp, fp = _pr_to_counts(x, y, Pcol, where)
-        else:
-            tp, fp = y * Pcol, x * Ncol
-
-    # writable and contiguous: pandas hands out read-only views, a second kernel
-    # specialisation (tests/test_specialisations.py)
-    tp, fp = (np.require(a, np.float64, ["C", "W"]) for a in (tp, fp))
-    # rows ordered by (curve, TP, FP): pr_curve output already is, so no sort then
-    if _is_sorted(codes, tp, fp):
-        order = None
-    else:
-        order = np.lexsort((fp, tp, codes))
-        codes, tp, fp = codes[order], tp[order], fp[order]
-        if Pcol is not None:
-            Pcol, Ncol = Pcol[order], Ncol[order]
-    counts = np.bincount(codes)
-    starts = np.zeros(counts.size + 1, dtype=np.int64)
-    np.cumsum(counts, out=starts[1:])
-    empty = np.empty(0)
-    status, row, P, N, complete = _check_points(
-        starts, tp, fp, empty if Pcol is None else Pcol, empty if Ncol is None else Ncol, _TOL)
-
-    def orig(i):
-        return int(i) if order is None else int(order[i])
-
-    if status != OK:
-        k = orig(row)
-        c = int(np.searchsorted(starts, row, side="right") - 1)
-        if status in (BAD_TP, BAD_FP):
-            col = F.TP if status == BAD_TP else F.FP
-            raise ValueError(f"points column {col!r} must be finite and >= 0; {where(k)}")
-        if status == TOTALS_VARY:
-            raise ValueError(f"class counts differ between rows of one curve ({where(k)}); "
-                             "n_pos/n_neg/pos_neg_ratio must be constant within a curve")
-        if status == TP_OVER:
-            raise ValueError(f"{where(k)} has more true positives than the curve's "
-                             f"n_pos={P[c]:g}")
-        if status == FP_OVER:
-            raise ValueError(f"{where(k)} implies more false positives than the curve's "
-                             f"n_neg={N[c]:g}: its precision is below what the class balance "
-                             "allows at that recall")
-        raise ValueError(
-            f"points of one curve are not one ranking: {where(k)} has more true positives "
-            f"but fewer false positives than {where(orig(row - 1))}; FP must not decrease "
-            "as TP grows (check the by= columns: does each key identify one curve?)"
-        )
-    if complete:  # every curve runs from the origin to (P, N): use the input as it is
-        T, Fp, off = tp, fp, starts
-    else:
-        T, Fp, off = _with_ends_batch(starts, tp, fp, P, N)
-    first = starts[:-1] if order is None else order[starts[:-1]]
-    keys = (key_frame.iloc[first].reset_index(drop=True) if by is not None
-            else pd.DataFrame(index=range(1)))
-    return T, Fp, off, keys, P, N
-
-
-def _curve_codes(points, by, n):
-    """Curve code of each row (sorted key order) and a frame of the key columns.
-
-    Fast path for rows already grouped in sorted key order (as the output of
-    :func:`pr_curve` is): codes from the key changes, no hashing. Otherwise (or on any
-    doubt: missing values, incomparable types) :func:`prroc_numba._ragged._group_codes`.
-    """
-    if by is None:
-        return np.zeros(n, dtype=np.int64), pd.DataFrame(index=range(n))
-    names = [by] if isinstance(by, str) else list(by)
-    if all(c in points.columns for c in names) and n > 1:
-        try:
-            cols = [points[c].to_numpy() for c in names]
-            if not any(pd.isna(a).any() for a in cols):
-                change = np.zeros(n - 1, dtype=bool)
-                increasing = np.zeros(n - 1, dtype=bool)
-                equal_so_far = np.ones(n - 1, dtype=bool)
-                for a in cols:
-                    gt = a[1:] > a[:-1]
-                    eq = a[1:] == a[:-1]
-                    increasing |= equal_so_far & gt
-                    equal_so_far &= eq
-                    change |= ~eq
-                # every key change goes up: runs are contiguous and in sorted order
-                if np.array_equal(change, increasing):
-                    codes = np.zeros(n, dtype=np.int64)
-                    np.cumsum(change, out=codes[1:])
-                    return codes, points[names]
-        except TypeError:
-            pass
-    return _group_codes(points, by, n)
-
-
-def _describe_curves(keys, bad):
-    idx = np.flatnonzero(bad)
-    if keys.shape[1] == 0:
-        names = ["the curve"]
-    else:
-        names = [", ".join(f"{c}={_py(keys[c].iloc[i])!r}" for c in keys.columns)
-                 for i in idx[:5]]
-    more = f" and {idx.size - 5} more" if idx.size > 5 else ""
-    return "; ".join(names) + more
-
-
-def _interp(points, grid, by, space, hull, n_pos, n_neg, pos_neg_ratio):
-    g = _check_grid(grid, "recall" if space == "pr" else "FPR")
-    tp, fp, off, keys, P, N = _pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio)
-    kern = _precision_at_recall_batch if space == "pr" else _tpr_at_fpr_batch
-    mat = kern(tp, fp, off, g, bool(hull))
-    bad = (P <= 0) if space == "pr" else (P <= 0) | (N <= 0)
-    if bad.any():
-        import warnings
-
-        what = "no positives" if space == "pr" else "no positives or no negatives"
-        warnings.warn(f"{what}: interpolated values are NaN for {_describe_curves(keys, bad)}",
-                      UndefinedMetricWarning, stacklevel=3)
-    return g, keys, mat
-
-
-_INTERP_PARAMS = """
-    points : DataFrame
-        One row per curve point: columns ``tp`` and ``fp`` (e.g. the output of
-        :func:`pr_curve` or :func:`roc_curve`, any ``hull``), or ``recall`` and
-        ``precision``, or ``fpr`` and ``tpr``, plus the key columns. Rows may come in
-        any order; each curve's points must be one ranking (FP non-decreasing in TP).
-        The origin and the end point ``(P, N)`` are added to every curve.
-    grid : int or array-like of shape (n_grid,)
-        Ascending recalls (``space="pr"``) or FPRs (``space="roc"``) in [0, 1]; an int
-        ``n`` means ``np.linspace(0, 1, n)``.
-    by : str or list of str, default=None
-        Key columns; one curve per distinct key (sorted key order). None: one curve.
-    space : {"pr", "roc"}, default="pr"
-        ``"pr"``: precision at each recall, count-interpolated (linear in ROC space,
-        never linear in PR space); at recall 0 the curve's flat start (0 when the top
-        block holds only negatives); at a recall shared by several points the best
-        precision. ``"roc"``: TPR at each FPR, linear; at an FPR shared by several
-        points the highest TPR.
-    hull : bool, default=False
-        Interpolate the ROC convex hull (in PR space: the achievable PR curve).
-    n_pos, n_neg : float or str, default=None
-        Class totals (numbers, or column names constant within each curve). Default
-        with ``tp``/``fp`` columns: the largest ``tp`` and ``fp`` of each curve (right
-        for :func:`pr_curve` output, which ends at ``(P, N)``). Needed for rate columns
-        (or ``pos_neg_ratio``), except ``fpr``/``tpr`` with ``space="roc"``.
-    pos_neg_ratio : float or str, default=None
-        ``P / N`` instead of ``n_pos`` and ``n_neg``."""
-
-
-def interpolate_matrix(points, *, grid, by=None, space="pr", hull=False, n_pos=None,
-                       n_neg=None, pos_neg_ratio=None):
-    """Many curves onto one shared grid, as a dense matrix (for array users).
-
-    Parameters
-    ----------
-    {params}
-
-    Returns
-    -------
-    keys : DataFrame
-        One row per curve (the ``by`` columns), in the order of the matrix rows.
-    values : ndarray of shape (n_curves, n_grid)
-        Precision (PR) or TPR (ROC) of curve ``i`` at grid point ``j``; NaN for a curve
-        without positives (or negatives, ROC), with an
-        :class:`~prroc_numba.UndefinedMetricWarning` naming it.
-
-    Examples
-    --------
-    >>> import pandas as pd, prroc_numba as prn
-    >>> pts = pd.DataFrame({"m": ["a", "a", "b"], "tp": [5, 10, 3], "fp": [5, 30, 1]})
-    >>> keys, values = prn.interpolate_matrix(pts, grid=[0.5, 1.0], by="m")
-    >>> keys
-       m
-    0  a
-    1  b
-    >>> values
-    array([[0.5 , 0.25],
-           [0.75, 0.75]])
-    """
-    _, keys, mat = _interp(points, grid, by, space, hull, n_pos, n_neg, pos_neg_ratio)
-    return keys, mat
-
-
-def interpolate(points, *, grid, by=None, space="pr", hull=False, n_pos=None, n_neg=None,
-                pos_neg_ratio=None):
-    """Many curves' points onto one shared grid, in one call (a tidy frame).
-
-    The building block of curve averaging (:func:`average_curves`) and pointwise
-    bands: one Numba kernel interpolates every curve (``prange`` over curves).
-
-    Parameters
-    ----------
-    {params}
-
-    Returns
-    -------
-    DataFrame
-        Key columns, then ``recall``, ``precision`` (``space="pr"``) or ``fpr``,
-        ``tpr`` (``space="roc"``): ``n_grid`` rows per curve.
-
-    Examples
-    --------
-    >>> import pandas as pd, prroc_numba as prn
-    >>> df = pd.DataFrame({"s": [0.9, 0.8, 0.7, 0.6, 0.3, 0.2],
-    ...                    "y": [1, 0, 1, 1, 0, 0], "m": list("aaabbb")})
-    >>> pts = prn.pr_curve(df, score="s", label="y", by="m")
-    >>> prn.interpolate(pts, grid=[0.0, 0.5, 1.0], by="m")
-       m  recall  precision
-    0  a     0.0   1.000000
-    1  a     0.5   1.000000
-    2  a     1.0   0.666667
-    3  b     0.0   1.000000
-    4  b     0.5   1.000000
-    5  b     1.0   1.000000
-    """
-    g, keys, mat = _interp(points, grid, by, space, hull, n_pos, n_neg, pos_neg_ratio)
-    xname, yname = (F.RECALL, F.PRECISION) if space == "pr" else (F.FPR, F.TPR)
-    n_curves, n_grid = mat.shape
-    frame = keys.iloc[np.repeat(np.arange(n_curves), n_grid)].reset_index(drop=True)
-    frame[xname] = np.tile(g, n_curves)
-    frame[yname] = mat.ravel()
-    return frame
-
-
-def _quantile_name(q):
-    return f"q{q:g}"
-
-
-def average_curves(points, *, grid, curve, by=None, space="pr", hull=False,
-                   quantiles=(0.025, 0.5, 0.975), n_pos=None, n_neg=None, pos_neg_ratio=None):
-    """Vertical averaging: mean, sd and quantiles of many curves at each grid point.
-
-    Every curve (identified by the ``by`` and ``curve`` columns) is interpolated onto
-    ``grid`` with :func:`interpolate`; the values at each grid point are then summarised
-    over the curves of each ``by`` group (e.g. the bootstrap replicates of each model).
-
-    Parameters
-    ----------
-    points : DataFrame
-        As in :func:`interpolate`.
-    grid : int or array-like
-        As in :func:`interpolate`.
-    curve : str or list of str
-        Column(s) that tell the curves of a group apart (e.g. ``"replicate"`` or
-        ``"fold"``); averaged over.
-    by : str or list of str, default=None
-        Groups to average within (e.g. ``"model"``); None: all curves together.
-    space, hull, n_pos, n_neg, pos_neg_ratio
-        As in :func:`interpolate`.
-    quantiles : sequence of float, default=(0.025, 0.5, 0.975)
-        Probabilities in [0, 1]; numpy's default ("linear") quantile definition.
-
-    Returns
-    -------
-    DataFrame
-        ``by`` columns, the grid column (``recall`` or ``fpr``), the mean (``precision``
-        or ``tpr``), ``sd`` (sample standard deviation, ddof=1; NaN for one curve),
-        ``n_curves`` (curves with a defined value there), and one column per quantile,
-        named ``q<p>`` (e.g. ``q0.025``).
-
-    Examples
-    --------
-    >>> import pandas as pd, prroc_numba as prn
-    >>> pts = pd.DataFrame({"rep": [0, 0, 1, 1], "tp": [1, 2, 1, 2], "fp": [1, 2, 0, 2]})
-    >>> prn.average_curves(pts, grid=[0.5, 1.0], curve="rep", quantiles=[0.5])
-       recall  precision        sd  n_curves  q0.5
-    0     0.5       0.75  0.353553         2  0.75
-    1     1.0       0.50  0.000000         2  0.50
-    """
-    qs = np.atleast_1d(np.asarray(quantiles, dtype=np.float64))
-    if qs.ndim != 1 or (~np.isfinite(qs) | (qs < 0) | (qs > 1)).any():
-        raise ValueError(f"quantiles must be probabilities in [0, 1], got {quantiles!r}")
-    curve_cols = [curve] if isinstance(curve, str) else list(curve or [])
-    if not curve_cols:
-        raise ValueError("curve= must name the column(s) that tell the averaged curves apart")
-    by_cols = [] if by is None else ([by] if isinstance(by, str) else list(by))
-    overlap = set(by_cols) & set(curve_cols)
-    if overlap:
-        raise ValueError(f"column(s) {sorted(overlap)} are in both by= and curve=")
-    g, keys, mat = _interp(points, grid, by_cols + curve_cols, space, hull, n_pos, n_neg,
-                           pos_neg_ratio)
-    # curves come in sorted key order, so each by-group is a contiguous block of rows
-    if by_cols:
-        gcode = keys.groupby(by_cols, sort=True, dropna=False).ngroup().to_numpy()
-        starts = np.flatnonzero(np.r_[True, gcode[1:] != gcode[:-1], True])
-        group_keys = keys[by_cols].iloc[starts[:-1]].reset_index(drop=True)
-    else:
-        starts = np.array([0, mat.shape[0]])
-        group_keys = pd.DataFrame(index=range(1))
-    n_groups = starts.size - 1
-    stats = {k: np.empty((n_groups, g.size)) for k in ("mean", "sd", "n")}
-    qv = np.empty((qs.size, n_groups, g.size))
-    for j in range(n_groups):  # one vectorised summary per group (groups, not samples)
-        block = mat[starts[j]:starts[j + 1]]
-        ok = ~np.isnan(block)
-        cnt = ok.sum(axis=0)
-        s = np.where(ok, block, 0.0).sum(axis=0)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean = np.where(cnt > 0, s / cnt, np.nan)
-            dev = np.where(ok, block - mean, 0.0)
-            sd = np.where(cnt > 1, np.sqrt((dev * dev).sum(axis=0) / (cnt - 1)), np.nan)
-        srt = np.sort(block, axis=0)  # NaN last
-        for qi, q in enumerate(qs):
-            h = (cnt - 1) * q
-            lo = np.floor(h).astype(np.int64)
-            hi = np.minimum(lo + 1, np.maximum(cnt - 1, 0))
-            lo = np.maximum(lo, 0)
-            cols = np.arange(g.size)
-            a, b = srt[lo, cols], srt[hi, cols]
-            qv[qi, j] = np.where(cnt > 0, a + (h - np.floor(h)) * (b - a), np.nan)
-        stats["mean"][j], stats["sd"][j], stats["n"][j] = mean, sd, cnt
-    xname, yname = (F.RECALL, F.PRECISION) if space == "pr" else (F.FPR, F.TPR)
-    frame = group_keys.iloc[np.repeat(np.arange(n_groups), g.size)].reset_index(drop=True)
-    frame[xname] = np.tile(g, n_groups)
-    frame[yname] = stats["mean"].ravel()
-    frame[SD] = stats["sd"].ravel()
-    frame[N_CURVES] = stats["n"].ravel().astype(np.int64)
-    for qi, q in enumerate(qs):
-        frame[_quantile_name(q)] = qv[qi].ravel()
-    return frame
-
-
-interpolate.__doc__ = interpolate.__doc__.replace("    {params}", _INTERP_PARAMS.strip("\n"))
-interpolate_matrix.__doc__ = interpolate_matrix.__doc__.replace(
-    "    {params}", _INTERP_PARAMS.strip("\n"))

@@ -1,14 +1,13 @@
 """Paired comparison of many models: bootstrap differences, DeLong's test, adjustment.
 
 :func:`compare` resamples all models of a group together (one row-count vector per
-replicate, see :mod:`prroc_numba._kernels.resample`), so each replicate gives every
+replicate, see :mod:`prroc_numba._resampling`), so each replicate gives every
 pairwise difference at once. :func:`delong` gives DeLong's variance and interval of
 each ROC AUC, as pROC does.
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 import warnings
 from statistics import NormalDist
@@ -16,17 +15,14 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
+from . import _device
 from . import _frames as F
+from . import _schema as S
+from ._checks import check_level, check_n_boot
+from ._docs import fill_doc
 from ._kernels.delong import _placements_batch
-from ._ragged import MODEL, UndefinedMetricWarning, pack, warn_undefined
-from .curves import _doc
-
-_boot = importlib.import_module(".bootstrap", __package__)
-
-MODEL_A, MODEL_B = "model_a", "model_b"
-ESTIMATE_A, ESTIMATE_B, DIFF = "estimate_a", "estimate_b", "diff"
-P_VALUE, P_ADJUSTED, Z = "p_value", "p_adjusted", "z"
-VAR = "var"
+from ._ragged import UndefinedMetricWarning, pack, warn_undefined
+from ._resampling import _intervals, _replicates
 
 ADJUSTMENTS = ("holm", "bonferroni", "bh", "none")
 TESTS = ("bootstrap", "delong")
@@ -55,7 +51,7 @@ def adjust_pvalues(p, method="holm"):
 
     Examples
     --------
-    >>> from prroc_numba.compare import adjust_pvalues
+    >>> from prroc_numba.comparison import adjust_pvalues
     >>> adjust_pvalues([0.01, 0.04, 0.03], "holm").round(3).tolist()
     [0.03, 0.06, 0.06]
     >>> adjust_pvalues([0.01, 0.04, 0.03], "bh").round(3).tolist()
@@ -111,7 +107,7 @@ def _delong_parts(batch):
 
 
 def _delong_cov(v10, v01):
-    """(theta (M,), S (M, M)): AUCs and DeLong's covariance (sample covariances, n-1)."""
+    """(theta (M,), cov (M, M)): AUCs and DeLong's covariance (sample covariances, n-1)."""
     m, n = v10.shape[0], v01.shape[0]
     theta = v10.mean(axis=0) if m else np.full(v10.shape[1], np.nan)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -119,13 +115,8 @@ def _delong_cov(v10, v01):
         d01 = v01 - theta
         s10 = d10.T @ d10 / (m - 1) if m > 1 else np.full((v10.shape[1],) * 2, np.nan)
         s01 = d01.T @ d01 / (n - 1) if n > 1 else np.full((v10.shape[1],) * 2, np.nan)
-        S = s10 / m + s01 / n
-    return theta, S
-
-
-def _check_level(level):
-    if not isinstance(level, (float, int, np.floating)) or not 0.0 < level < 1.0:
-        raise ValueError(f"level must be in (0, 1), e.g. 0.95, got {level!r}")
+        cov = s10 / m + s01 / n
+    return theta, cov
 
 
 def delong(data=None, *, score, label, by=None, level=0.95, pos_label=None):
@@ -161,24 +152,24 @@ def delong(data=None, *, score, label, by=None, level=0.95, pos_label=None):
           auc     var      se  ci_low  ci_high
     0  0.8889  0.0247  0.1571  0.5809      1.0
     """
-    _check_level(level)
+    check_level(level)
     batch = pack(data, score=score, label=label, by=by, pos_label=pos_label)
     parts = _delong_parts(batch)
     auc = np.empty(batch.n_curves)
     var = np.empty(batch.n_curves)
     M = batch.n_models
     for g, (v10, v01) in enumerate(parts):
-        theta, S = _delong_cov(v10, v01)
+        theta, cov = _delong_cov(v10, v01)
         auc[g * M:(g + 1) * M] = theta
-        var[g * M:(g + 1) * M] = np.diag(S)
+        var[g * M:(g + 1) * M] = np.diag(cov)
     warn_undefined(batch, ~np.isfinite(var),
                    "DeLong's variance needs at least two positives and two negatives: NaN")
     se = np.sqrt(var)
     z = _NORM.inv_cdf(1 - (1 - level) / 2)
     lo = np.clip(auc - z * se, 0.0, 1.0)
     hi = np.clip(auc + z * se, 0.0, 1.0)
-    return F.curves_frame(batch.keys, {F.AUC: auc, VAR: var, _boot.SE: se,
-                                       _boot.CI_LOW: lo, _boot.CI_HIGH: hi})
+    return F.curves_frame(batch.keys, {S.AUC: auc, S.VAR: var, S.SE: se,
+                                       S.CI_LOW: lo, S.CI_HIGH: hi})
 
 
 # --------------------------------------------------------------------- compare
@@ -198,11 +189,11 @@ def _pairs(names, baseline):
     return [(i, b) for i in range(M) if i != b]
 
 
-@_doc
+@fill_doc
 def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
             hull=False, n_boot=2000, level=0.95, stratified=True, seed=None, progress=None,
             baseline=None, adjust="holm", test="bootstrap", pos_label=None,
-            soft_labels=False):
+            soft_labels=False, device=None):
     """Paired comparison of the AUCs of several models scored on the same rows.
 
     Every pair of models (or every model against ``baseline``) is compared by the
@@ -230,6 +221,10 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
         identical models give 1). Degenerate replicates are left out (see
         :func:`~prroc_numba.bootstrap`). ``"delong"``: needs ``curve="roc"``, hard
         labels and no weights; ``n_boot``, ``seed`` and ``stratified`` are unused.
+    device : {"cpu", "cuda"}, default=None
+        ``"cuda"``: the paired Poisson bootstrap on the GPU (see
+        :func:`~prroc_numba.bootstrap`; needs ``stratified=False``); DeLong runs on the
+        CPU only. ``frame.attrs["device"]`` says which ran.
 
     Returns
     -------
@@ -243,8 +238,8 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
     >>> import numpy as np, pandas as pd, prroc_numba as prn
     >>> rng = np.random.default_rng(1)
     >>> y = rng.random(3000) < 0.1
-    >>> df = pd.DataFrame({{"y": y, "good": 1.5 * y + rng.normal(size=3000),
-    ...                    "weak": 0.5 * y + rng.normal(size=3000)}})
+    >>> df = pd.DataFrame({"y": y, "good": 1.5 * y + rng.normal(size=3000),
+    ...                    "weak": 0.5 * y + rng.normal(size=3000)})
     >>> res = prn.compare(df, score=["good", "weak"], label="y", n_boot=500, seed=0)
     >>> res[["model_a", "model_b"]].values.tolist()
     [['good', 'weak']]
@@ -260,7 +255,9 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
         adjust = "none"
     if adjust not in ADJUSTMENTS:
         raise ValueError(f"adjust={adjust!r} is not known; use one of {ADJUSTMENTS}")
-    _boot._check_common(n_boot, level)
+    check_n_boot(n_boot)
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
+    check_level(level)
     if isinstance(score, str) or (not isinstance(score, (list, tuple, pd.DataFrame))
                                   and np.ndim(score) < 2):
         raise ValueError(
@@ -268,6 +265,9 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
             "of columns (wide input) or a 2-D array"
         )
     if test == "delong":
+        if device == "cuda":
+            raise ValueError("test='delong' runs on the CPU only; pass device='cpu' or "
+                             "test='bootstrap'")
         if curve != "roc":
             raise ValueError("test='delong' compares ROC AUCs; pass curve='roc' "
                              "(for PR curves use test='bootstrap')")
@@ -279,13 +279,13 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
                              "'trapezoid', hull=False)")
         batch = pack(data, score=score, label=label, by=by, pos_label=pos_label)
     else:
-        batch, _plan, _code, est, reps, _ = _boot._replicates(
+        batch, _plan, _code, est, reps, _ = _replicates(
             data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
-            progress, pos_label, soft_labels, label_bar="compare")
+            progress, pos_label, soft_labels, label_bar="compare", device=device)
     M = batch.n_models
     if M < 2:
         raise ValueError("compare needs at least two score columns (models)")
-    names = list(batch.keys[MODEL].iloc[:M]) if MODEL in batch.keys else list(range(M))
+    names = list(batch.keys[S.MODEL].iloc[:M]) if S.MODEL in batch.keys else list(range(M))
     pairs = _pairs(names, baseline)
     G = batch.group_offsets.size - 1
     K = len(pairs)
@@ -300,9 +300,9 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
         est = np.empty(batch.n_curves)
         var_d = np.empty(G * K)
         for g, (v10, v01) in enumerate(parts):
-            theta, S = _delong_cov(v10, v01)
+            theta, cov = _delong_cov(v10, v01)
             est[g * M:(g + 1) * M] = theta
-            var_d[g * K:(g + 1) * K] = S[ia, ia] + S[ib, ib] - 2 * S[ia, ib]
+            var_d[g * K:(g + 1) * K] = cov[ia, ia] + cov[ib, ib] - 2 * cov[ia, ib]
         diff = est[ca] - est[cb]
         if np.any(np.isnan(var_d)):
             warnings.warn("DeLong's variance needs at least two positives and two negatives "
@@ -316,7 +316,7 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
                       for v in z])
         q = _NORM.inv_cdf(1 - (1 - level) / 2)
         lo, hi = diff - q * sig, diff + q * sig
-        extra[Z] = z
+        extra[S.Z] = z
     else:
         d = reps[ca] - reps[cb]
         diff = est[ca] - est[cb]
@@ -326,7 +326,7 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
                 f"{n_bad} bootstrap replicate differences had a resample with no positives "
                 "(or, for ROC, no negatives) and were left out; use stratified=True to keep "
                 "the class counts fixed", UndefinedMetricWarning, stacklevel=2)
-        _, lo, hi = _boot._intervals(d, diff, level, "percentile")
+        _, lo, hi = _intervals(d, diff, level, "percentile")
         valid = np.isfinite(d)
         B = valid.sum(axis=1)
         below = ((d <= 0) & valid).sum(axis=1)
@@ -336,13 +336,10 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
         p = np.where(np.isfinite(diff) & (B > 0), p, np.nan)
     p_adj = np.concatenate([adjust_pvalues(p[g * K:(g + 1) * K], adjust) for g in range(G)]) \
         if K else p
-    keys = batch.keys.iloc[ca].drop(columns=[MODEL], errors="ignore").reset_index(drop=True)
-    cols = {MODEL_A: np.asarray(names, dtype=object)[np.tile(ia, G)],
-            MODEL_B: np.asarray(names, dtype=object)[np.tile(ib, G)],
-            ESTIMATE_A: est[ca], ESTIMATE_B: est[cb], DIFF: diff,
-            _boot.CI_LOW: lo, _boot.CI_HIGH: hi, P_VALUE: p, P_ADJUSTED: p_adj, **extra}
-    return F.curves_frame(keys, cols)
+    keys = batch.keys.iloc[ca].drop(columns=[S.MODEL], errors="ignore").reset_index(drop=True)
+    cols = {S.MODEL_A: np.asarray(names, dtype=object)[np.tile(ia, G)],
+            S.MODEL_B: np.asarray(names, dtype=object)[np.tile(ib, G)],
+            S.ESTIMATE_A: est[ca], S.ESTIMATE_B: est[cb], S.DIFF: diff,
+            S.CI_LOW: lo, S.CI_HIGH: hi, S.P_VALUE: p, S.P_ADJUSTED: p_adj, **extra}
+    return _device.tag(F.curves_frame(keys, cols), device)
 
-
-compare.__doc__ = compare.__doc__.replace("    {boot}", _boot._BOOT_DOC.strip("\n")).replace(
-    "{{", "{").replace("}}", "}")

@@ -1,0 +1,111 @@
+"""Argument checks shared by the public functions, one of each.
+
+Curve and AUC-estimator names (mapped to kernel codes), grids, confidence levels,
+replicate counts, seeds and positive scalars. Each raises a ValueError/TypeError that
+names the argument and the fix.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._kernels import area
+
+PR_METHODS = {
+    "dg": area.DG,
+    "integral": area.INTEGRAL,
+    "ap": area.AP,
+    "trapezoid": area.PR_TRAPEZOID,
+}
+ROC_METHODS = {"trapezoid": area.ROC_TRAPEZOID}
+DEFAULT_METHOD = {"pr": "dg", "roc": "trapezoid"}
+
+
+def method_code(curve: str, method) -> int:
+    """Kernel code of ``method`` for ``curve`` ("pr" or "roc"); clear errors otherwise."""
+    if curve not in DEFAULT_METHOD:
+        raise ValueError(f"curve={curve!r} is not known; use 'pr' or 'roc'")
+    if method is None:
+        method = DEFAULT_METHOD[curve]
+    table = PR_METHODS if curve == "pr" else ROC_METHODS
+    if method not in table:
+        raise ValueError(
+            f"method={method!r} is not an AUC method for curve={curve!r}; "
+            f"use one of {sorted(table)}"
+        )
+    return table[method]
+
+
+def check_level(level):
+    """A confidence level in (0, 1)."""
+    if not isinstance(level, (float, int, np.floating)) or not 0.0 < level < 1.0:
+        raise ValueError(f"level must be in (0, 1), e.g. 0.95, got {level!r}")
+
+
+def check_n_boot(n_boot):
+    """A replicate count: an int >= 2."""
+    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 2:
+        raise ValueError(f"n_boot must be an int >= 2, got {n_boot!r}")
+
+
+def check_seed(seed):
+    """None or a non-negative int."""
+    if seed is not None and (isinstance(seed, (bool, np.bool_))
+                             or not isinstance(seed, (int, np.integer))):
+        raise TypeError(f"seed must be None or an int, got {type(seed).__name__}")
+    if seed is not None and seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed}")
+
+
+def positive_scalar(x, arg):
+    """``x`` as a finite float > 0."""
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise TypeError(f"{arg} must be a positive number, got {x!r}") from None
+    if not np.isfinite(v) or v <= 0:
+        raise ValueError(f"{arg} must be a finite number > 0, got {x!r}")
+    return v
+
+
+def default_grid(num_points):
+    """``linspace(0, 1, num_points)`` for an int ``num_points >= 2``."""
+    if isinstance(num_points, bool) or not isinstance(num_points, (int, np.integer)):
+        raise TypeError(f"num_points must be an int >= 2, got {num_points!r}")
+    if num_points < 2:
+        raise ValueError(f"num_points must be >= 2, got {num_points}")
+    return np.linspace(0.0, 1.0, int(num_points))
+
+
+def check_grid(grid, axis, *, strict=False):
+    """A float64 ascending grid in [0, 1]; an int n means ``linspace(0, 1, n)``.
+
+    ``axis`` names the values in messages ("recall", "FPR"); ``strict=True`` also
+    rejects repeated values.
+    """
+    if isinstance(grid, (bool, np.bool_)):
+        raise TypeError(f"grid must be an int or an array of {axis} values in [0, 1], got "
+                        f"{grid!r}")
+    if isinstance(grid, (int, np.integer)):
+        if grid < 2:
+            raise ValueError(f"grid={grid} points is too few; pass an int >= 2 (e.g. 101) "
+                             f"or an array of {axis} values")
+        return np.linspace(0.0, 1.0, int(grid))
+    try:
+        g = np.ascontiguousarray(grid, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"grid must be an int or an array of {axis} values in [0, 1]") from None
+    if g.ndim != 1 or g.size == 0:
+        raise ValueError(f"grid must be a non-empty 1-D array of {axis} values, got shape "
+                         f"{g.shape}")
+    bad = ~np.isfinite(g) | (g < 0) | (g > 1)
+    if bad.any():
+        raise ValueError(f"grid {axis} values must be finite and in [0, 1]; got "
+                         f"{g[bad][0]!r}")
+    step = np.diff(g)
+    if (step < 0).any():
+        raise ValueError("grid must be ascending; sort it (np.sort(grid)) first")
+    if strict and (step == 0).any():
+        raise ValueError("grid must be strictly increasing (no repeated values); pass "
+                         "np.unique(grid)")
+    return g

@@ -1,0 +1,167 @@
+"""Shared parameter blocks of the public docstrings, filled in by one decorator.
+
+A public function writes ``{name}`` alone on a line of its docstring (indented four
+spaces) where a block below belongs; :func:`fill_doc` puts the block there. Blocks hold
+no placeholders and docstrings need no brace escaping.
+"""
+
+from __future__ import annotations
+
+SHARED = """
+    data : DataFrame or None, default=None
+        Table holding the columns named by ``score``, ``label``, ``by`` and ``weight``;
+        None when arrays are passed directly.
+    score : str, list of str, or array-like of shape (n_samples,) or (n_samples, n_models)
+        Score column; a list of columns (wide input: one model per column, output gets
+        a ``model`` column); or arrays (2-D: one model per column). Higher scores mean
+        "more positive"; a row is predicted positive when ``score >= threshold``.
+    label : str or array-like of shape (n_samples,)
+        Binary labels: 0/1, -1/1, bool, or any two values with ``pos_label=``;
+        fractional values in [0, 1] only with ``soft_labels=True``.
+    by : str, list of str, or array-like, default=None
+        Grouping column(s) (long input): one curve per group, keys in sorted order.
+    weight : str or array-like of shape (n_samples,), default=None
+        Non-negative sample weights. Rows of weight 0 are ignored, as in scikit-learn:
+        they add no threshold, so zero weight is exactly the removal of the row.
+    pos_label : scalar, default=None
+        The value of ``label`` that marks a positive.
+    soft_labels : bool, default=False
+        Read ``label`` as P(positive) in [0, 1]: a row adds ``weight*label`` to the
+        positives and ``weight*(1-label)`` to the negatives (PRROC's soft labels)."""
+
+THRESHOLDS = """
+    thresholds : array-like or DataFrame, default=None
+        Evaluate at exactly these thresholds instead of every distinct score (a row is
+        predicted positive when ``score >= threshold``; ``+inf`` gives the origin,
+        ``-inf`` every row). An array gives the same thresholds to every curve; a
+        DataFrame with the key columns (``by`` columns and/or ``model``) and
+        ``threshold`` gives each curve its own, e.g. the output of
+        ``roc_curve(tuning, ..., hull=True)``: the paper's tuning-set method (Davis &
+        Goadrich 2006, end of section 3) -- pick the hull thresholds on tuning data,
+        apply them to test data. Such a frame may also hold our curve columns
+        (``fpr``, ``tp``, ...); it must cover every curve of the data and no others.
+        Each curve's thresholds come out in descending order; nothing is added (the
+        curve ends at the lowest threshold given)."""
+
+METHODS = """
+    curve : {"pr", "roc"}, default="pr"
+    method : str, default=None
+        For ``curve="pr"``: ``"dg"`` (default) -- Davis & Goadrich: one point per
+        integer TP between vertices, trapezoids, flat start at recall 0 from the first
+        point's precision (PRROC's ``auc.davis.goadrich``; equals the AUCCalculator jar
+        when the top score block holds a positive -- when it holds only negatives the
+        jar drops those points and we follow PRROC, starting at precision 0);
+        ``"integral"`` -- the exact area under the same count-interpolated curve
+        (PRROC's ``auc.integral``; exact for weights and soft labels); ``"ap"`` --
+        average precision, the step sum (scikit-learn's ``average_precision_score``);
+        ``"trapezoid"`` -- straight lines in PR space through scikit-learn's
+        ``precision_recall_curve`` points: over-optimistic (Davis & Goadrich 2006,
+        section 4), offered only to compare. For non-integer TP steps (weights, soft
+        labels) ``"dg"`` takes unit TP steps and then the next vertex (PRROC has no DG
+        there); prefer ``"integral"``. For ``curve="roc"``: ``"trapezoid"`` (default;
+        tied scores count half, equal to the Mann-Whitney statistic).
+    hull : bool, default=False
+        Area under the ROC convex hull (ROC) or under the achievable PR curve (PR,
+        Davis & Goadrich 2006, Corollary 3.1: the hull's vertices mapped to PR space),
+        with the same estimator applied to the hull vertices (see
+        :func:`~prroc_numba.roc_curve` and :func:`~prroc_numba.pr_curve` with
+        ``hull=True`` for the vertices). ``method="integral"`` is then the exact area
+        under the achievable curve, ``"dg"`` the paper's algorithm (hull, then integer-TP
+        interpolation, then trapezoids). A top block of negatives is never a hull
+        vertex, so every hull estimator starts flat at the first vertex's precision. The
+        hull is picked on the data it is measured on (optimistic); for the paper's
+        tuning-set method pass tuning-hull thresholds to the curve functions."""
+
+BOOT = """
+    curve : {"pr", "roc"}, default="pr"
+    method : str, default=None
+        AUC estimator (see :func:`prroc_numba.auc`): for PR ``"dg"`` (default),
+        ``"integral"``, ``"ap"``, ``"trapezoid"``; for ROC ``"trapezoid"``.
+    hull : bool, default=False
+        Area under the ROC convex hull / achievable PR curve of each replicate.
+    n_boot : int, default=2000
+        Number of bootstrap replicates.
+    level : float, default=0.95
+        Confidence level of the intervals.
+    stratified : bool, default=True
+        Resample positives and negatives separately, keeping the class counts fixed
+        (pROC's default). The interval is then for the AUC at the observed prevalence:
+        right for case-control data and fixed test sets. With ``stratified=False`` rows
+        are resampled regardless of class, so the prevalence varies between replicates
+        and the interval also carries the sampling variance of the prevalence (right
+        when the prevalence itself was sampled). AUC-PR depends on the prevalence, so
+        the two differ. On binormal data with a known population AUC-PR, the percentile
+        interval covers about 93-95% at n = 2,000 and about 95% at n = 5,000 when the
+        design matches the resampling; a stratified bootstrap of data whose prevalence
+        was sampled covers less (about 92-93% in ``benchmarks/coverage_study.py``).
+        Stratified resampling needs hard 0/1 labels (not soft labels).
+    seed : int, default=None
+        Seed of the counter-based random streams (one per group and replicate): the
+        same seed gives the same numbers whatever the thread count or chunking. None
+        draws fresh entropy.
+    progress : bool, default=None
+        Show a tqdm progress bar (if tqdm is installed). None: only for long runs, in a
+        terminal or a Jupyter notebook. Ctrl-C stops between chunks of replicates.
+    pos_label : scalar, default=None
+        The value of ``label`` that marks a positive.
+    soft_labels : bool, default=False
+        Read ``label`` as P(positive) (needs ``stratified=False``)."""
+
+POINTS = """
+    points : DataFrame
+        One row per curve point: columns ``tp`` and ``fp`` (e.g. the output of
+        :func:`pr_curve` or :func:`roc_curve`, any ``hull``), or ``recall`` and
+        ``precision``, or ``fpr`` and ``tpr``, plus the key columns. Rows may come in
+        any order; each curve's points must be one ranking (FP non-decreasing in TP).
+        The origin and the end point ``(P, N)`` are added to every curve.
+    grid : int or array-like of shape (n_grid,)
+        Ascending recalls (``space="pr"``) or FPRs (``space="roc"``) in [0, 1]; an int
+        ``n`` means ``np.linspace(0, 1, n)``.
+    by : str or list of str, default=None
+        Key columns; one curve per distinct key (sorted key order). None: one curve.
+    space : {"pr", "roc"}, default="pr"
+        ``"pr"``: precision at each recall, count-interpolated (linear in ROC space,
+        never linear in PR space); at recall 0 the curve's flat start (0 when the top
+        block holds only negatives); at a recall shared by several points the best
+        precision. ``"roc"``: TPR at each FPR, linear; at an FPR shared by several
+        points the highest TPR.
+    hull : bool, default=False
+        Interpolate the ROC convex hull (in PR space: the achievable PR curve).
+    n_pos, n_neg : float or str, default=None
+        Class totals (numbers, or column names constant within each curve). Default
+        with ``tp``/``fp`` columns: read from the rate columns next to them, as
+        :func:`pr_curve` and :func:`roc_curve` return them -- ``P = tp / recall`` (or
+        ``tp / tpr``) and ``N = fp / fpr``, checked to agree on every row of a curve.
+        Without ``fpr`` (a PR frame) precision beyond a curve's last point is NaN
+        (warned) unless that point is at recall 1; without ``recall``/``tpr`` the totals
+        are unknown and must be given (a ValueError says so). Needed for
+        ``recall``/``precision`` points (or ``pos_neg_ratio``), and for ``fpr``/``tpr``
+        points except with ``space="roc"``.
+    pos_neg_ratio : float or str, default=None
+        ``P / N`` instead of ``n_pos`` and ``n_neg``."""
+
+DEVICE = """
+    device : {"cpu", "cuda"}, default=None
+        Where the kernels run. None: ``"cuda"`` when ``score``/``label``/``weight`` are
+        GPU arrays (CuPy, PyTorch CUDA tensors, ``__cuda_array_interface__``, DLPack),
+        else ``"cpu"``. ``"cuda"`` needs ``pip install 'prroc-numba[cuda]'`` and a GPU;
+        inputs are validated on the host, then sorted, swept and summed on the GPU.
+        The result is the same frame; ``frame.attrs["device"]`` says which ran."""
+
+_BLOCKS = {
+    "shared": SHARED,
+    "device": DEVICE,
+    "thresholds": THRESHOLDS,
+    "methods": METHODS,
+    "boot": BOOT,
+    "points": POINTS,
+}
+
+
+def fill_doc(f):
+    """Replace each ``    {name}`` line of ``f.__doc__`` by the block ``name``."""
+    doc = f.__doc__
+    for name, text in _BLOCKS.items():
+        doc = doc.replace("    {" + name + "}", text.strip("\n"))
+    f.__doc__ = doc
+    return f

@@ -1,0 +1,367 @@
+"""The resampling engine behind :func:`~prroc_numba.bootstrap`,
+:func:`~prroc_numba.bootstrap_curve` and :func:`~prroc_numba.compare`.
+
+:class:`_Plan` sorts every curve once and lays out what the replicate kernels of
+:mod:`prroc_numba._kernels.resample` need; a replicate is a vector of counts over the
+sorted rows (or over its tied blocks), drawn from a counter-based random stream per
+``(seed, group, replicate)``. Replicates run in chunks so a progress bar can advance and
+Ctrl-C stops between chunks. The intervals (percentile, basic, BCa) and their
+quantiles live here too.
+"""
+
+from __future__ import annotations
+
+import warnings
+from statistics import NormalDist
+
+import numpy as np
+
+from . import _device
+from ._checks import check_seed, method_code
+from ._kernels.area import _area_sorted_batch
+from ._kernels.resample import (
+    _boot_grouped,
+    _boot_grouped_curve,
+    _boot_paired,
+    _boot_paired_curve,
+    _jackknife_group,
+    _segments_batch,
+)
+from ._kernels.rng import POISSON_MAX, _poisson_tables
+from ._progress import visible
+from ._ragged import UndefinedMetricWarning, lengths_to_offsets, pack, warn_undefined
+
+#: replicates per chunk are sized so a chunk does about this many row visits
+_CHUNK_WORK = 2e7
+#: progress bar by default only for runs with at least this many row visits
+_PROGRESS_WORK = 5e8
+#: BCa jackknife: delete-one up to this many rows per group, else this many blocks
+_JACK_EXACT = 2000
+_JACK_BLOCKS = 500
+
+_NORM = NormalDist()
+
+
+# ---------------------------------------------------------------------------- plan
+
+
+class _Plan:
+    """Everything the replicate kernels need, computed once per call."""
+
+    def __init__(self, batch, stratified):
+        self.batch = batch
+        self.stratified = bool(stratified)
+        b = batch
+        (self.order, self.ps, self.ns, self.seg_offsets, self.seg_end, self.sp,
+         self.sn) = _segments_batch(b.values, b.offsets, b.pos, b.neg, b.label_start)
+        both = (b.pos > 0) & (b.neg > 0)
+        if self.stratified and both.any():
+            raise ValueError(
+                "stratified=True resamples positives and negatives separately, which needs "
+                "hard 0/1 labels; soft labels mix both classes in one row. Pass "
+                "stratified=False to resample rows"
+            )
+        hard = bool(np.all(((b.pos == 0) | (b.pos == 1)) & (b.pos + b.neg == 1)))
+        # one model per group and unweighted 0/1 labels: draw counts per segment
+        self.grouped = hard and b.n_models == 1
+        n = b.pos.size
+        G = b.group_offsets.size - 1
+        self.n_groups = G
+        lengths = np.diff(b.group_offsets)
+        g_of_row = np.repeat(np.arange(G, dtype=np.int64), lengths)
+        local = np.arange(n, dtype=np.int64) - b.group_offsets[g_of_row]
+        if self.stratified:
+            cls = np.where(b.pos > 0, 0, np.where(b.neg > 0, 1, -1))
+            self.n_strata = 2
+        else:
+            cls = np.where(b.pos + b.neg > 0, 0, -1)
+            self.n_strata = 1
+        keep = cls >= 0  # rows of zero weight are never drawn (zero weight = removal)
+        key = (g_of_row * self.n_strata + cls)[keep]
+        # inside a stratum, positive rows take the first slots: with hard unweighted
+        # labels a slot's class is then known from its number alone
+        idx = np.lexsort(((b.pos <= 0)[keep], key))
+        counts = np.bincount(key, minlength=G * self.n_strata)
+        self.strata_offsets = lengths_to_offsets(counts)
+        # slot of each row: its place among its group's drawable rows, stratum by
+        # stratum; zero-weight rows get the group's extra slot (never drawn)
+        first = self.strata_offsets[np.arange(G) * self.n_strata]
+        n_slots = self.strata_offsets[np.arange(1, G + 1) * self.n_strata] - first
+        slot = n_slots[g_of_row].copy()
+        kept_rows = np.flatnonzero(keep)[idx]
+        slot[kept_rows] = np.arange(kept_rows.size) - first[g_of_row[kept_rows]]
+        self.slot = slot
+        self.strata_rows = local[kept_rows]
+        row_base = np.repeat(b.label_start, np.diff(b.offsets))
+        self.slot_order = slot[row_base + self.order].astype(np.int32)
+        big = counts.max(initial=0) > np.iinfo(np.uint16).max
+        self.count_type = np.empty(0, dtype=np.int32 if big else np.uint16)
+        self.hard = hard
+        self.n_pos_slots = np.add.reduceat(b.pos > 0, b.group_offsets[:-1]).astype(np.int64) \
+            if n else np.zeros(G, dtype=np.int64)
+        # Poisson inversion tables for the grouped draws, one per distinct cell size
+        self.lp, self.ln, self.tabs = _cell_tables(self.sp, self.sn, self.grouped)
+        # work per replicate (row or segment visits), to size chunks and the progress bar
+        if self.grouped:
+            self.work = float(self.sp.size) * 4.0
+        else:
+            self.work = float(n) * (1.0 + b.n_models)
+
+    def _chunks(self, n_boot, progress, label, kernel, extra=0):
+        """Call ``kernel(b0, b1)`` on chunks of replicates, advancing a progress bar.
+
+        Chunks are sized to about ``_CHUNK_WORK`` row visits, so the bar moves and
+        Ctrl-C (checked between chunks) stops within a fraction of a second.
+        """
+        work = self.work + extra * self.batch.n_curves
+        chunk = int(max(8, min(n_boot, _CHUNK_WORK / max(work, 1.0))))
+        show = progress
+        if show is None:
+            show = visible() and work * n_boot >= _PROGRESS_WORK
+        bar = None
+        if show:
+            try:
+                from tqdm.auto import tqdm
+                bar = tqdm(total=n_boot, desc=label, unit="rep", leave=False)
+            except ImportError:  # progress is optional
+                bar = None
+        try:
+            for b0 in range(0, n_boot, chunk):
+                b1 = min(n_boot, b0 + chunk)
+                kernel(b0, b1)
+                if bar is not None:
+                    bar.update(b1 - b0)
+        finally:
+            if bar is not None:
+                bar.close()
+
+    def run(self, seed, n_boot, hull, progress, label, *, code=-1, grid=None):
+        """Replicates of every curve, chunk by chunk: one driver for both draw kinds.
+
+        ``grid`` None: areas by estimator ``code``, float64 ``(n_curves, n_boot)``.
+        Otherwise precisions on the recall ``grid``, float64 ``(n_curves, n_grid,
+        n_boot)`` -- grid points by replicates, so each (curve, grid point) is one
+        contiguous row for the quantiles.
+        """
+        b = self.batch
+        C = b.n_curves
+        curves = np.arange(C, dtype=np.int64)
+        groups = np.arange(self.n_groups, dtype=np.int64)
+        on_grid = grid is not None
+        reps = np.empty((C, grid.size, n_boot) if on_grid else (C, n_boot))
+
+        def kernel(b0, b1):
+            out = np.empty((C, b1 - b0, grid.size) if on_grid else (C, b1 - b0))
+            if self.grouped:
+                args = (self.seg_offsets, self.sp, self.sn, curves, b.curve_group, seed, b0,
+                        b1, self.stratified)
+                tail = (hull, self.lp, self.ln, self.tabs, out)
+                if on_grid:
+                    _boot_grouped_curve(*args, grid, *tail)
+                else:
+                    _boot_grouped(*args, code, *tail)
+            else:
+                args = (self.slot_order, self.ps, self.ns, b.offsets, self.seg_offsets,
+                        self.seg_end, self.strata_offsets, self.n_strata, b.n_models, groups,
+                        seed, b0, b1)
+                tail = (hull, self.count_type, self.hard, self.n_pos_slots, out)
+                if on_grid:
+                    _boot_paired_curve(*args, grid, *tail)
+                else:
+                    _boot_paired(*args, code, *tail)
+            if on_grid:
+                reps[:, :, b0:b1] = out.transpose(0, 2, 1)
+            else:
+                reps[:, b0:b1] = out
+
+        self._chunks(n_boot, progress, label, kernel, extra=grid.size if on_grid else 0)
+        return reps
+
+    def jackknife(self, seed, code, hull):
+        """Jackknife areas per curve (list of 1-D arrays), for the BCa acceleration."""
+        b = self.batch
+        M = b.n_models
+        rng = np.random.default_rng(seed)
+        out = [None] * b.n_curves
+        for g in range(self.n_groups):
+            a, e = int(b.group_offsets[g]), int(b.group_offsets[g + 1])
+            n = e - a
+            block = np.full(n, -1, dtype=np.int64)
+            rows = [self.strata_rows[self.strata_offsets[g * self.n_strata + s]:
+                                     self.strata_offsets[g * self.n_strata + s + 1]]
+                    for s in range(self.n_strata)]
+            n_kept = sum(r.size for r in rows)
+            if n_kept <= _JACK_EXACT:
+                kept = np.sort(np.concatenate(rows))
+                block[kept] = np.arange(kept.size)
+                n_blocks = kept.size
+            else:
+                # delete-a-block: each stratum spread evenly over the blocks at random
+                n_blocks = _JACK_BLOCKS
+                start = 0
+                for r in rows:
+                    perm = rng.permutation(r)
+                    block[perm] = (start + np.arange(perm.size)) % n_blocks
+                    start += perm.size
+            vals = _jackknife_group(self.order, self.ps, self.ns, b.offsets, self.seg_offsets,
+                                    self.seg_end, g * M, M, block, n_blocks, code, hull)
+            for m in range(M):
+                out[g * M + m] = vals[:, m]
+        return out
+
+
+def _cell_tables(sp, sn, grouped):
+    """Per-cell table numbers (-1: none) and the Poisson tables of the distinct cell
+    sizes up to ``POISSON_MAX`` (only for grouped draws)."""
+    vals = np.concatenate([sp, sn])
+    small = (vals > 0) & (vals <= POISSON_MAX)
+    lams = np.unique(vals[small]) if grouped else np.empty(0)
+    if lams.size == 0:
+        lams = np.ones(1)
+    tabs = _poisson_tables(lams)
+
+    def index(k):
+        ok = (k > 0) & (k <= POISSON_MAX) & grouped
+        return np.where(ok, np.searchsorted(lams, k), -1).astype(np.int64)
+
+    return index(sp), index(sn), tabs
+
+
+def _seed(seed):
+    """Map ``seed`` (None or int) to a non-negative int63 for the kernels."""
+    check_seed(seed)
+    state = np.random.SeedSequence(None if seed is None else int(seed)).generate_state(
+        2, np.uint32)
+    return int((int(state[0]) << 31) ^ int(state[1]))
+
+
+def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, stratified,
+                seed, progress, pos_label, soft_labels, label_bar="bootstrap", device="cpu"):
+    """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed).
+
+    ``device="cuda"``: the Poisson bootstrap on the GPU (``plan`` is None).
+    """
+    code = method_code(curve, method)
+    batch = pack(data, score=score, label=label, by=by, weight=weight,
+                 pos_label=pos_label, soft_labels=soft_labels)
+    hull = bool(hull)
+    if device == "cuda":
+        return _replicates_cuda(batch, curve, code, hull, n_boot, stratified, seed)
+    plan = _Plan(batch, stratified)
+    # the estimate from the plan's order: no second sort of any curve
+    est = _area_sorted_batch(batch.values, batch.offsets, plan.order, batch.pos, batch.neg,
+                             batch.label_start, code, hull)
+    P, N = batch.totals()
+    bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
+    warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
+                   + (" or no negatives)" if curve == "roc" else ")") + ": NaN", stacklevel=4)
+    s = _seed(seed)
+    reps = plan.run(s, int(n_boot), hull, progress, label_bar, code=code)
+    reps[bad] = np.nan
+    return batch, plan, code, est, reps, s
+
+
+def _replicates_cuda(batch, curve, code, hull, n_boot, stratified, seed):
+    """The Poisson bootstrap on the GPU (see :func:`~prroc_numba.bootstrap`'s ``device``)."""
+    if stratified:
+        raise ValueError(
+            "device='cuda' runs the Poisson bootstrap (each row counts Poisson(1) times), "
+            "which does not keep the class counts fixed; pass stratified=False (the "
+            "interval then also carries the prevalence's sampling variance)")
+    if hull:
+        raise ValueError("the bootstrap with hull=True runs on the CPU only; pass "
+                         "device='cpu'")
+    gpu = _device.backend()
+    est = gpu.area_batch(batch, code, False)
+    P, N = batch.totals()
+    bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
+    warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
+                   + (" or no negatives)" if curve == "roc" else ")") + ": NaN", stacklevel=5)
+    s = _seed(seed)
+    reps = gpu.poisson_replicates(batch, code, s, int(n_boot), batch.rows)
+    reps[bad] = np.nan
+    return batch, None, code, est, reps, s
+
+
+def _degenerate(batch, est, reps, n_boot, what="replicates", stacklevel=4):
+    """Count NaN replicates of curves whose estimate is defined; warn if any."""
+    n_bad = np.where(np.isfinite(est), np.isnan(reps).sum(axis=1), 0)
+    if n_bad.any():
+        c = int(np.argmax(n_bad))
+        warnings.warn(
+            f"{int(n_bad.sum())} bootstrap {what} had no positives (or, for ROC, no "
+            f"negatives) and were left out (most in {batch.describe(c)}: {int(n_bad[c])} "
+            f"of {n_boot}); use stratified=True to keep the class counts fixed",
+            UndefinedMetricWarning, stacklevel=stacklevel)
+    return n_bad
+
+
+def _row_quantiles(reps, q, sorted_reps=None):
+    """Per-row quantiles ignoring NaN, numpy's default ("linear") definition; ``q`` has
+    one level per row; ``sorted_reps``: ``np.sort(reps, axis=1)`` when the caller has it.
+    The one quantile helper (intervals, bands, average_curves)."""
+    s = np.sort(reps, axis=1) if sorted_reps is None else sorted_reps  # NaN last
+    n = np.isfinite(s).sum(axis=1)
+    out = np.full(reps.shape[0], np.nan)
+    ok = (n > 0) & np.isfinite(q)
+    if not ok.any():
+        return out
+    pos = np.clip(q[ok], 0.0, 1.0) * (n[ok] - 1)
+    lo = np.floor(pos).astype(np.int64)
+    hi = np.minimum(lo + 1, n[ok] - 1)
+    rows = np.flatnonzero(ok)
+    frac = pos - lo
+    out[ok] = s[rows, lo] + frac * (s[rows, hi] - s[rows, lo])
+    return out
+
+
+def _intervals(reps, est, level, interval, jack=None):
+    """se, ci_low, ci_high per row of ``reps`` (NaN replicates left out)."""
+    alpha = 1.0 - level
+    C = reps.shape[0]
+    n = np.isfinite(reps).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(n > 0, np.nansum(reps, axis=1) / np.maximum(n, 1), np.nan)
+        dev = np.where(np.isfinite(reps), reps - mean[:, None], 0.0)
+        se = np.where(n > 1, np.sqrt((dev * dev).sum(axis=1) / np.maximum(n - 1, 1)), np.nan)
+    lo_q = np.full(C, alpha / 2)
+    hi_q = np.full(C, 1 - alpha / 2)
+    if interval == "bca":
+        z_lo, z_hi = _NORM.inv_cdf(alpha / 2), _NORM.inv_cdf(1 - alpha / 2)
+        for c in range(C):
+            r = reps[c][np.isfinite(reps[c])]
+            if r.size == 0 or not np.isfinite(est[c]):
+                lo_q[c] = hi_q[c] = np.nan
+                continue
+            frac = (np.sum(r < est[c]) + 0.5 * np.sum(r == est[c])) / r.size
+            frac = min(max(frac, 0.5 / r.size), 1 - 0.5 / r.size)
+            z0 = _NORM.inv_cdf(frac)
+            a = _acceleration(jack[c]) if jack is not None else 0.0
+            for z, store in ((z_lo, lo_q), (z_hi, hi_q)):
+                w = z0 + z
+                den = 1.0 - a * w
+                store[c] = _NORM.cdf(z0 + w / den) if den > 0 else (0.0 if z < 0 else 1.0)
+    srt = np.sort(reps, axis=1)  # NaN last
+    q_lo = _row_quantiles(reps, lo_q, sorted_reps=srt)
+    q_hi = _row_quantiles(reps, hi_q, sorted_reps=srt)
+    if interval == "basic":
+        lo, hi = 2 * est - q_hi, 2 * est - q_lo
+    else:
+        lo, hi = q_lo, q_hi
+    bad = ~np.isfinite(est)
+    se[bad] = np.nan
+    lo[bad] = np.nan
+    hi[bad] = np.nan
+    return se, lo, hi
+
+
+def _acceleration(theta):
+    """Jackknife estimate of the BCa acceleration (Efron 1987)."""
+    t = theta[np.isfinite(theta)]
+    if t.size < 3:
+        return 0.0
+    d = t.mean() - t
+    s2 = np.sum(d * d)
+    if s2 <= 0:
+        return 0.0
+    return float(np.sum(d ** 3) / (6.0 * s2 ** 1.5))

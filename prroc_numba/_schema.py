@@ -1,0 +1,56 @@
+"""Every output column name, defined once.
+
+The frame builders (:mod:`prroc_numba._frames`), the public modules, the plots
+(:mod:`prroc_numba.plot`) and the thresholds reader (:mod:`prroc_numba._thresholds`)
+import these names; no other module spells a column name.
+"""
+
+from __future__ import annotations
+
+# key columns the library adds
+MODEL = "model"
+GROUP = "group"
+
+# curve points (confusion, roc_curve, pr_curve, interpolate)
+THRESHOLD = "threshold"
+TP, FP, FN, TN = "tp", "fp", "fn", "tn"
+FPR, TPR = "fpr", "tpr"
+RECALL, PRECISION = "recall", "precision"
+
+# areas
+AUC = "auc"
+
+# resampling (bootstrap, bootstrap_curve)
+ESTIMATE, SE, CI_LOW, CI_HIGH = "estimate", "se", "ci_low", "ci_high"
+N_DEGENERATE = "n_degenerate"
+REPLICATE = "replicate"
+
+# comparison (compare, delong)
+MODEL_A, MODEL_B = "model_a", "model_b"
+ESTIMATE_A, ESTIMATE_B, DIFF = "estimate_a", "estimate_b", "diff"
+P_VALUE, P_ADJUSTED, Z = "p_value", "p_adjusted", "z"
+VAR = "var"
+
+# curve averaging (average_curves); quantile columns are quantile_name(q)
+SD = "sd"
+N_CURVES = "n_curves"
+
+# columns users often add next to ours (read by the plots)
+N_POS, N_NEG, PREVALENCE = "n_pos", "n_neg", "prevalence"
+
+#: columns of a curve-points frame (the thresholds frame may carry them)
+CURVE_COLUMNS = frozenset({THRESHOLD, TP, FP, FN, TN, FPR, TPR, RECALL, PRECISION, AUC})
+
+#: every column that holds values, never keys (plots treat the rest as keys)
+VALUE_COLUMNS = CURVE_COLUMNS | {
+    CI_LOW, CI_HIGH, ESTIMATE, SE, ESTIMATE_A, ESTIMATE_B, DIFF, P_VALUE, P_ADJUSTED,
+    MODEL_A, MODEL_B, N_POS, N_NEG, PREVALENCE, SD, N_CURVES, N_DEGENERATE,
+}
+
+#: quantile columns of average_curves, e.g. ``q0.025``
+QUANTILE_PATTERN = r"^q[0-9.e-]+$"
+
+
+def quantile_name(q: float) -> str:
+    """Column name of the ``q`` quantile in :func:`prroc_numba.average_curves`."""
+    return f"q{q:g}"
