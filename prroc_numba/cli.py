@@ -83,7 +83,7 @@ _ESTIMATOR = {"dg": "Davis-Goadrich", "integral": "exact integral", "ap": "avera
 
 def _title(args) -> str:
     """What the table holds: curve, estimator, and for resampling its kind, B and seed."""
-    from ._methods import DEFAULT_METHOD
+    from ._checks import DEFAULT_METHOD
 
     curve = getattr(args, "curve", "pr")
     method = getattr(args, "method", None) or DEFAULT_METHOD.get(curve, "dg")

@@ -130,8 +130,8 @@ def test_non_editable_install_read_only_no_home_and_clean_uninstall(tmp_path):
 
     # 3. reinstall, import from another folder: the full package, not an empty namespace
     pip("install", "--no-deps", "--no-build-isolation", "--force-reinstall", str(src))
-    out = subprocess.run([str(py), "-c", "import prroc_numba as p; print(p.pr_curve.__name__,"
-                          " p.__version__)"], cwd=elsewhere, capture_output=True, text=True,
+    code = "import prroc_numba as p; print(p.pr_curve.__name__, p.__version__)"
+    out = subprocess.run([str(py), "-c", code], cwd=elsewhere, capture_output=True, text=True,
                          env=_clean_env(HOME=str(home)), check=False)
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.split()[0] == "pr_curve"
