@@ -24,6 +24,11 @@ SEED = 20060625  # ICML 2006
 # ----------------------------------------------------------------------------- data
 
 
+def _rows(df, n_curves):
+    """The score column of a long frame of equal-size curves as (n_curves, rows)."""
+    return np.ascontiguousarray(df["s"].to_numpy().reshape(n_curves, -1))
+
+
 def binormal(n, *, prevalence=0.05, shift=1.0, n_models=1, decimals=None, seed=SEED):
     """``(y, S)``: labels (int8, ``prevalence`` positives) and ``(n, n_models)`` scores,
     each model binormal with its own separation (``shift`` to ``shift/2``)."""
@@ -95,6 +100,11 @@ class Case:
     extra: dict = field(default_factory=dict)
     check: Callable | None = None  # asserts ours and the peer agree (run once, untimed)
     target: float | None = None  # DESIGN.md's speed-up target for this case, if any
+    # the scores our call reads, one row per curve (or 1-D for one curve): compare.py
+    # times the floor on them -- np.sort of each row (keys only) and one pass (np.sum)
+    scores: np.ndarray | None = None
+    sort_target: float | None = None  # issue 10: our time <= this x the np.sort floor
+    sort_floor: bool = True  # False where sorting is not part of the job (interpolation)
 
 
 def _fmt_n(n):
@@ -133,7 +143,7 @@ def _build_curves(scale=1.0):
             note="floor: np.argsort of the same scores (per call; ours makes 2 calls)",
             extra={"single_call": lambda s=s, y=y: prn.pr_curve(score=s, label=y),
                    "floor_target": 1.5 if n == 10**6 else None},
-            target=5.0 if n == 10**6 else None,
+            target=5.0 if n == 10**6 else None, scores=s,
         ))
     return cases
 
@@ -177,7 +187,7 @@ def _build_auc(scale=1.0):
     cases.append(Case("auc", f"100 models x N={_fmt_n(n)} (wide)", ours_wide, peer_wide,
                       "loop of average_precision_score + roc_auc_score",
                       repeats=3, peer_repeats=2, peer_warmup=warm, check=check_wide,
-                      target=20.0 if n == 10**5 else None,
+                      target=20.0 if n == 10**5 else None, scores=np.ascontiguousarray(S.T),
                       note="ours: PR by dg + ROC"))
     for n_curves, rows in [(1, 10**4), (100, 10**3), (10_000, 100)]:
         df = long_frame(n_curves, max(int(rows * scale), 20))
@@ -198,7 +208,73 @@ def _build_auc(scale=1.0):
                           "loop of average_precision_score + roc_auc_score",
                           repeats=3, peer_repeats=1 if n_curves >= 1000 else 3,
                           peer_warmup=warm, peer_scale=peer_scale,
+                          scores=_rows(df, n_curves),
                           note="ours: PR by dg + ROC" + note))
+    return cases
+
+
+# metrics: one metrics() call vs scikit-learn computing the same metrics -------------
+
+METRICS3 = ("auc_pr", "ap", "auc_roc")
+
+
+def _probe_metrics():
+    prn.metrics(score=[0.3, 0.2], label=[1, 0], metrics=METRICS3)
+
+
+def _build_metrics(scale=1.0):
+    from sklearn.metrics import auc, average_precision_score, precision_recall_curve, roc_auc_score
+
+    def sk_three(y, s):
+        """AUC-PR (the usual trapezoids over precision_recall_curve), AP, ROC AUC."""
+        p, r, _ = precision_recall_curve(y, s)
+        return auc(r, p), average_precision_score(y, s), roc_auc_score(y, s)
+
+    cases = []
+    n = max(int(10**6 * scale), 1000)
+    y, S = binormal(n)
+    s = S[:, 0].copy()
+
+    def check_one(s=s, y=y):
+        got = prn.metrics(score=s, label=y, metrics=METRICS3)
+        _, ap, roc = sk_three(y, s)
+        np.testing.assert_allclose([got["ap"][0], got["auc_roc"][0]], [ap, roc], rtol=1e-12)
+
+    cases.append(Case(
+        "metrics", f"1 curve, N={_fmt_n(n)}: auc_pr, ap, auc_roc",
+        lambda s=s, y=y: prn.metrics(score=s, label=y, metrics=METRICS3),
+        lambda s=s, y=y: sk_three(y, s),
+        "sklearn precision_recall_curve + auc, average_precision_score, roc_auc_score",
+        repeats=5, check=check_one, scores=s,
+        target=10.0 if n == 10**6 else None, sort_target=2.5 if n == 10**6 else None,
+        note="ours: one call (DG, AP, ROC) from one sort"))
+
+    n = max(int(10**5 * scale), 1000)
+    y, S = binormal(n, n_models=100)
+    S = np.ascontiguousarray(S)
+    cols = [np.ascontiguousarray(S[:, j]) for j in range(S.shape[1])]
+
+    def peer_wide():
+        for c in cols:
+            average_precision_score(y, c)
+            roc_auc_score(y, c)
+
+    def check_wide():
+        got = prn.metrics(score=S[:, :5], label=y, metrics=METRICS3)
+        np.testing.assert_allclose(got["ap"], [average_precision_score(y, c) for c in cols[:5]],
+                                   rtol=1e-12)
+        np.testing.assert_allclose(got["auc_roc"], [roc_auc_score(y, c) for c in cols[:5]],
+                                   rtol=1e-12)
+
+    cases.append(Case(
+        "metrics", f"100 models x N={_fmt_n(n)} (wide): auc_pr, ap, auc_roc",
+        lambda: prn.metrics(score=S, label=y, metrics=METRICS3), peer_wide,
+        "loop of average_precision_score + roc_auc_score", repeats=3, peer_repeats=2,
+        peer_warmup=lambda: (average_precision_score(y[:1000], cols[0][:1000]),
+                             roc_auc_score(y[:1000], cols[0][:1000])),
+        check=check_wide, scores=np.ascontiguousarray(S.T),
+        target=20.0 if n == 10**5 else None,
+        note="ours: one call (DG, AP, ROC) from one sort"))
     return cases
 
 
@@ -241,7 +317,8 @@ def _build_hull(scale=1.0):
                           "per curve: sklearn roc_curve + scipy ConvexHull", repeats=3,
                           peer_repeats=1 if n_curves >= 1000 else 3,
                           peer_warmup=lambda parts=parts: _scipy_hull(*parts[0]),
-                          peer_scale=peer_scale, note=note.lstrip("; ")))
+                          peer_scale=peer_scale, note=note.lstrip("; "),
+                          scores=_rows(df, n_curves)))
     return cases
 
 
@@ -299,6 +376,7 @@ def _build_interpolate(scale=1.0):
                           "101-point grid", ours, peer,
                           "per-curve numpy loop over the frame's groups (np.interp of "
                           "FP at TP = recall*P)", repeats=3,
+                          scores=pts["tp"].to_numpy(), sort_floor=False,
                           note="both start from the same pr_curve frame; results checked "
                                "equal", check=check))
     return cases
@@ -361,9 +439,10 @@ def _build_bootstrap(scale=1.0, capability="bootstrap"):
         cases.append(Case(capability, name, ours, peer,
                           "loop: stratified resample + average_precision_score per model",
                           repeats=2, peer_repeats=2, peer_scale=n_boot / n_peer,
-                          target=100.0 if (capability == "bootstrap" and n == 10**5) else None,
+                          target=150.0 if (capability == "bootstrap" and n == 10**5) else None,
                           peer_warmup=lambda y=y, cols=cols: _sklearn_boot(y[:2000], [
                               c[:2000] for c in cols[:1]], 1),
+                          scores=np.ascontiguousarray(S.T),
                           note=f"peer timed on {n_peer} resamples x {n_boot // n_peer} "
                                "(a loop of identical iterations); ours: dg"))
     return cases
@@ -377,6 +456,7 @@ def _probe_compare():
 CAPABILITIES = {
     "curves": (_probe_curves, _build_curves),
     "auc": (_probe_auc, _build_auc),
+    "metrics": (_probe_metrics, _build_metrics),
     "hull": (_probe_hull, _build_hull),
     "interpolation": (_probe_interpolate, _build_interpolate),
     "bootstrap": (_probe_bootstrap, _build_bootstrap),

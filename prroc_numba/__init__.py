@@ -1,7 +1,7 @@
 """prroc_numba: correct and fast precision-recall and ROC analysis for many curves at once.
 
 Public API (see ``DESIGN.md``): :func:`confusion`, :func:`roc_curve`, :func:`pr_curve`,
-:func:`auc`, :func:`auc_pr`, :func:`auc_roc`;
+:func:`auc`, :func:`auc_pr`, :func:`auc_roc`, :func:`metrics`;
 curves given as points (:class:`PRCurve`, :class:`ROCCurve`) and many curves on shared
 grids (:func:`interpolate`, :func:`interpolate_matrix`, :func:`average_curves`);
 bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_curve`,
@@ -10,7 +10,7 @@ bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_c
 
 from ._ragged import UndefinedMetricWarning
 from ._version import __version__  # noqa: F401 (public)
-from .areas import auc, auc_pr, auc_roc
+from .areas import auc, auc_pr, auc_roc, metrics
 from .comparison import compare, delong
 from .curves import confusion, pr_curve, roc_curve
 from .grids import average_curves, interpolate, interpolate_matrix
@@ -32,6 +32,7 @@ __all__ = [
     "delong",
     "interpolate",
     "interpolate_matrix",
+    "metrics",
     "pr_curve",
     "roc_curve",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _schema as S
 from ._kernels import area
 
 PR_METHODS = {
@@ -109,3 +110,34 @@ def check_grid(grid, axis, *, strict=False):
         raise ValueError("grid must be strictly increasing (no repeated values); pass "
                          "np.unique(grid)")
     return g
+
+
+# metrics(): column name -> (curve, estimator code, hull); counts are computed from totals
+AREA_METRICS = {}
+for _name, _curve, _code in ((S.AUC_PR, "pr", area.DG), (S.AUC_PR_INTEGRAL, "pr", area.INTEGRAL),
+                             (S.AP, "pr", area.AP), (S.AUC_PR_TRAPEZOID, "pr", area.PR_TRAPEZOID),
+                             (S.AUC_ROC, "roc", area.ROC_TRAPEZOID)):
+    AREA_METRICS[_name] = (_curve, _code, False)
+    AREA_METRICS[_name + S.HULL_SUFFIX] = (_curve, _code, True)
+COUNT_METRICS = (S.N_POS, S.N_NEG, S.PREVALENCE)
+
+
+def metric_names(metrics) -> list:
+    """The requested metric names, checked (a list, in the order given)."""
+    if isinstance(metrics, str):
+        metrics = (metrics,)
+    try:
+        names = list(metrics)
+    except TypeError:
+        raise TypeError(
+            f"metrics must be a name or a sequence of names, got {type(metrics).__name__}"
+        ) from None
+    if not names:
+        raise ValueError("metrics lists no metric; name at least one, e.g. metrics=('auc_pr',)")
+    known = list(AREA_METRICS) + list(COUNT_METRICS)
+    for nm in names:
+        if not isinstance(nm, str) or nm not in known:
+            raise ValueError(f"metrics: {nm!r} is not a metric; use any of {known}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"metrics lists a name twice: {names}; list each metric once")
+    return names

@@ -11,9 +11,11 @@ import numpy as np
 from . import _device
 from . import _frames as F
 from . import _schema as S
-from ._checks import method_code
+from ._checks import AREA_METRICS, method_code, metric_names
 from ._docs import fill_doc
-from ._kernels.area import _area_batch
+from ._kernels.area import _areas_batch
+from ._kernels.split_sort import _split_areas_batch
+from ._presort import split_sorted, sweep_buffers
 from ._ragged import check_not_proba, pack, warn_undefined
 
 
@@ -52,13 +54,96 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
     if device == "cuda":
         out = _device.backend().area_batch(batch, code, bool(hull))
     else:
-        out = _area_batch(batch.values, batch.offsets, batch.pos, batch.neg,
-                          batch.label_start, code, bool(hull))
+        out = _areas(batch, [code], [bool(hull)])[:, 0]
     P, N = batch.totals()
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
     warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
                    + (" or no negatives)" if curve == "roc" else ")") + ": NaN")
     return _device.tag(F.curves_frame(batch.keys, {S.AUC: out}), device)
+
+
+
+def _areas(batch, codes, hulls):
+    """Every requested area of every curve: ``(n_curves, len(codes))``, one sort per curve.
+
+    Hard, unweighted labels on large curves take the class-split keys-only sort
+    (:mod:`._presort`); everything else the kernels' argsort.
+    """
+    codes = np.asarray(codes, dtype=np.int64)
+    hulls = np.asarray(hulls, dtype=np.bool_)
+    split = split_sorted(batch)
+    if split is not None:
+        return _split_areas_batch(split[0], batch.offsets, split[1], codes, hulls,
+                                  *sweep_buffers(batch))
+    return _areas_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start,
+                        codes, hulls)
+
+
+@fill_doc
+def metrics(data=None, *, score, label, by=None, weight=None, metrics=("auc_pr", "auc_roc"),
+            pos_label=None, soft_labels=False):
+    """Many metrics of many curves at once, from one sort and one sweep per curve.
+
+    Parameters
+    ----------
+    {shared}
+    metrics : str or sequence of str, default=("auc_pr", "auc_roc")
+        Columns to compute, in this order:
+
+        * ``"auc_pr"`` -- area under the PR curve, Davis & Goadrich (``auc(...,
+          method="dg")``, PRROC's ``auc.davis.goadrich``);
+        * ``"auc_pr_integral"`` -- the exact area under the same curve (``method=
+          "integral"``, PRROC's ``auc.integral``);
+        * ``"ap"`` -- average precision (scikit-learn's ``average_precision_score``);
+        * ``"auc_pr_trapezoid"`` -- straight lines in PR space (over-optimistic; to
+          compare);
+        * ``"auc_roc"`` -- area under the ROC curve (scikit-learn's ``roc_auc_score``);
+        * each of these with ``"_hull"`` appended -- the same estimator on the ROC
+          convex hull / the achievable PR curve (``auc(..., hull=True)``);
+        * ``"n_pos"``, ``"n_neg"`` -- total positive and negative mass (counts without
+          weights), ``"prevalence"`` -- ``n_pos / (n_pos + n_neg)``.
+
+        Every area equals the matching :func:`auc` call; see its ``method`` and ``hull``
+        for what each estimator does.
+
+    Returns
+    -------
+    DataFrame
+        Key columns, then one column per metric: one row per curve. An area is NaN
+        (with an :class:`~prroc_numba.UndefinedMetricWarning` naming the curves) where
+        it is undefined: no positives (PR, ROC) or no negatives (ROC).
+
+    Examples
+    --------
+    >>> import pandas as pd, prroc_numba as prn
+    >>> df = pd.DataFrame({"s": [0.9, 0.8, 0.7, 0.3, 0.2, 0.1],
+    ...                    "y": [1, 0, 1, 1, 0, 0], "m": list("aaabbb")})
+    >>> prn.metrics(df, score="s", label="y", by="m", metrics=["ap", "auc_roc", "n_pos"])
+       m        ap  auc_roc  n_pos
+    0  a  0.833333      0.5    2.0
+    1  b  1.000000      1.0    1.0
+    """
+    names = metric_names(metrics)
+    batch = pack(data, score=score, label=label, by=by, weight=weight,
+                 pos_label=pos_label, soft_labels=soft_labels)
+    areas = [nm for nm in names if nm in AREA_METRICS]
+    cols = {}
+    if areas:
+        out = _areas(batch, [AREA_METRICS[nm][1] for nm in areas],
+                     [AREA_METRICS[nm][2] for nm in areas])
+        cols = {nm: out[:, k] for k, nm in enumerate(areas)}
+    P, N = batch.totals()
+    curves = {AREA_METRICS[nm][0] for nm in areas}
+    if curves:
+        what = {frozenset({"pr"}): "AUC-PR is undefined (no positives)",
+                frozenset({"roc"}): "AUC-ROC is undefined (no positives or no negatives)",
+                frozenset({"pr", "roc"}): ("AUC-PR is undefined without positives, AUC-ROC "
+                                           "without positives or negatives")}[frozenset(curves)]
+        bad = (P <= 0) | (N <= 0) if "roc" in curves else P <= 0
+        warn_undefined(batch, bad, what + ": NaN")
+    counts = {S.N_POS: P, S.N_NEG: N, S.PREVALENCE: P / (P + N)}
+    columns = {nm: (cols[nm] if nm in cols else counts[nm]) for nm in names}
+    return F.curves_frame(batch.keys, columns)
 
 
 def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label, device):

@@ -15,8 +15,10 @@ from . import _schema as S
 from ._docs import fill_doc
 from ._kernels import densify
 from ._kernels.hull import _hull_batch
+from ._kernels.split_sort import _split_sweep_batch
 from ._kernels.sweep import _sweep_batch
 from ._kernels.thresholds import _counts_at_batch
+from ._presort import split_sorted, sweep_buffers
 from ._ragged import pack, warn_undefined
 from ._thresholds import ragged_thresholds
 
@@ -38,7 +40,12 @@ def _points(batch, thresholds, hull=False, device="cpu"):
         P, N = batch.totals()
         lengths = np.diff(off)
         return thr, tp, fp, off, np.repeat(P, lengths), np.repeat(N, lengths), P, N
-    if thresholds is None:
+    split = split_sorted(batch) if thresholds is None else None
+    if split is not None:  # hard, unweighted labels: keys-only sorts, no argsort
+        thr, tp, fp = sweep_buffers(batch)
+        off = _split_sweep_batch(split[0], batch.offsets, split[1], thr, tp, fp)
+        thr, tp, fp = thr[: off[-1]], tp[: off[-1]], fp[: off[-1]]
+    elif thresholds is None:
         thr, tp, fp, off = _sweep_batch(
             batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
         )

@@ -12,7 +12,7 @@ import pytest
 from scipy import integrate, stats
 
 import prroc_numba as prn
-from prroc_numba._kernels.area import _area_batch
+from prroc_numba._kernels.area import _areas_batch
 from prroc_numba._kernels.resample import _segments_batch
 from prroc_numba._kernels.rng import (
     _multinomial_cells,
@@ -26,6 +26,12 @@ from tests import kernel_probes as R
 from tests import naive
 from tests.kernel_probes import _area_with_counts, _grouped_counts_one, _paired_counts_one
 from tests.conftest import random_batch
+
+
+def _area_batch(values, offsets, pos, neg, label_start, code, hull):
+    """One area per curve through the many-areas kernel (one code, one hull flag)."""
+    return _areas_batch(values, offsets, pos, neg, label_start,
+                        np.array([code], np.int64), np.array([hull]))[:, 0]
 
 boot_mod = importlib.import_module("prroc_numba._resampling")
 

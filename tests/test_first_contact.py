@@ -238,7 +238,7 @@ def test_cache_dir_on_other_platforms(monkeypatch, tmp_path):
 def test_kernels_cache_outside_the_package():
     from prroc_numba._kernels import area
 
-    path = area._dg_range._cache.cache_path
+    path = area._areas_batch._cache.cache_path
     assert path.startswith(_numba.CACHE_ROOT)
     assert not Path(path).resolve().is_relative_to(Path(prn.__file__).parent.resolve())
 

@@ -6,10 +6,16 @@ import numpy as np
 import pytest
 
 import naive
-from prroc_numba._kernels.area import DG, INTEGRAL, _area_batch, _pr_dg, _pr_integral
+from prroc_numba._kernels.area import DG, INTEGRAL, _areas_batch, _pr_dg, _pr_integral
 from prroc_numba._kernels.hull import _hull_indices
 from prroc_numba._kernels.sort import _argsort_desc
 from prroc_numba._kernels.sweep import _sweep_batch, _sweep_one
+
+
+def _area_batch(values, offsets, pos, neg, label_start, code, hull):
+    """One area per curve through the many-areas kernel (one code, one hull flag)."""
+    return _areas_batch(values, offsets, pos, neg, label_start,
+                        np.array([code], np.int64), np.array([hull]))[:, 0]
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 255, 256, 257, 5000])

@@ -33,7 +33,6 @@ from .._numba import jit
 from .hull import _hull_indices
 from .sort import _sort_desc
 from .sweep import _fill_sweep_sorted, _n_vertices_sorted
-from .threads import run_curves
 
 AP = 0
 PR_TRAPEZOID = 1
@@ -219,6 +218,52 @@ def _area_of_sweep(tp, fp, method, hull):
 
 
 @jit
+def _areas_of_sweep(tp, fp, codes, hulls, out):
+    """Write area ``k`` (estimator ``codes[k]``, on the hull where ``hulls[k]``) of one
+    curve's sweep into ``out[k]``; the hull is taken once, whatever the number of areas."""
+    need_hull = False
+    for k in range(codes.size):
+        need_hull = need_hull or hulls[k]
+    if need_hull:
+        idx = _hull_indices(tp, fp)
+        htp = tp[idx]
+        hfp = fp[idx]
+    else:
+        htp = tp[:0]
+        hfp = fp[:0]
+    for k in range(codes.size):
+        if hulls[k]:
+            out[k] = _area(htp, hfp, codes[k])
+        else:
+            out[k] = _area(tp, fp, codes[k])
+
+
+@jit(parallel=True)
+def _areas_batch(values, offsets, pos, neg, label_start, codes, hulls):
+    """Fused sort + sweep (+ hull) + every requested area, for every curve of a batch.
+
+    ``codes[k]``/``hulls[k]`` name area ``k``; returns float64 ``(n_curves, codes.size)``.
+    One sort and one sweep per curve; nothing of size N outlives a curve. (Hard,
+    unweighted labels take :func:`.split_sort._split_areas_batch` instead, without the
+    argsort.)
+    """
+    n_curves = offsets.size - 1
+    out = np.empty((n_curves, codes.size))
+    for c in prange(n_curves):
+        a = offsets[c]
+        b = offsets[c + 1]
+        ls = label_start[c]
+        order, xs = _sort_desc(values[a:b])
+        k = _n_vertices_sorted(xs)
+        thr = np.empty(k)
+        tp = np.empty(k)
+        fp = np.empty(k)
+        _fill_sweep_sorted(xs, pos[ls : ls + b - a], neg[ls : ls + b - a], order, thr, tp, fp)
+        _areas_of_sweep(tp, fp, codes, hulls, out[c])
+    return out
+
+
+@jit
 def _area_sorted(xs, pos, neg, order, method, hull):
     """Sweep (+ hull) + area of one curve given its descending order ``order`` and the
     sorted scores ``xs`` (``pos``/``neg`` unsorted, read through ``order``)."""
@@ -232,8 +277,8 @@ def _area_sorted(xs, pos, neg, order, method, hull):
 
 @jit(parallel=True)
 def _area_sorted_batch(values, offsets, order, pos, neg, label_start, method, hull):
-    """:func:`_area_batch` for curves already sorted: ``order[offsets[c]:offsets[c+1]]``
-    is curve ``c``'s descending argsort (local row indices), as the bootstrap plan
+    """One area per curve, as :func:`_areas_batch`, for curves already sorted:
+    ``order[offsets[c]:offsets[c+1]]`` is curve ``c``'s descending argsort (local row indices), as the bootstrap plan
     holds it. The same sweep and areas, bit for bit, without a second sort."""
     n_curves = offsets.size - 1
     out = np.empty(n_curves)
@@ -244,87 +289,4 @@ def _area_sorted_batch(values, offsets, order, pos, neg, label_start, method, hu
         o = order[a:b]
         xs = values[a:b][o]
         out[c] = _area_sorted(xs, pos[ls : ls + b - a], neg[ls : ls + b - a], o, method, hull)
-    return out
-
-
-@jit
-def _curve_vertices(values, offsets, pos, neg, label_start, c):
-    """Sort + sweep of curve ``c`` of a ragged batch: its ``(tp, fp)`` vertices."""
-    a = offsets[c]
-    b = offsets[c + 1]
-    ls = label_start[c]
-    order, xs = _sort_desc(values[a:b])
-    k = _n_vertices_sorted(xs)
-    thr = np.empty(k)
-    tp = np.empty(k)
-    fp = np.empty(k)
-    _fill_sweep_sorted(xs, pos[ls : ls + b - a], neg[ls : ls + b - a], order, thr, tp, fp)
-    return tp, fp
-
-
-@jit
-def _hull_area_range(values, offsets, pos, neg, label_start, method, out, c0, c1):
-    """Areas under the hull of curves ``c0 .. c1 - 1`` (any estimator, a runtime choice:
-    the hull is the rarer path, kept out of the plain estimators' kernels)."""
-    for c in range(c0, c1):
-        tp, fp = _curve_vertices(values, offsets, pos, neg, label_start, c)
-        idx = _hull_indices(tp, fp)
-        out[c] = _area(tp[idx], fp[idx], method)
-
-
-# One small serial kernel per estimator, ``kernel(values, offsets, pos, neg, label_start,
-# out, c0, c1)``: the areas of curves ``c0 .. c1 - 1`` into ``out``. The estimator
-# is a compile-time choice: a first ``auc_pr`` compiles the one it asks for, not all five
-# behind a runtime switch (compile time is user time).
-
-
-@jit
-def _ap_range(values, offsets, pos, neg, label_start, out, c0, c1):
-    for c in range(c0, c1):
-        tp, fp = _curve_vertices(values, offsets, pos, neg, label_start, c)
-        out[c] = _pr_ap(tp, fp)
-
-
-@jit
-def _pr_trapezoid_range(values, offsets, pos, neg, label_start, out, c0, c1):
-    for c in range(c0, c1):
-        tp, fp = _curve_vertices(values, offsets, pos, neg, label_start, c)
-        out[c] = _pr_trapezoid(tp, fp)
-
-
-@jit
-def _dg_range(values, offsets, pos, neg, label_start, out, c0, c1):
-    for c in range(c0, c1):
-        tp, fp = _curve_vertices(values, offsets, pos, neg, label_start, c)
-        out[c] = _pr_dg(tp, fp)
-
-
-@jit
-def _integral_range(values, offsets, pos, neg, label_start, out, c0, c1):
-    for c in range(c0, c1):
-        tp, fp = _curve_vertices(values, offsets, pos, neg, label_start, c)
-        out[c] = _pr_integral(tp, fp)
-
-
-@jit
-def _roc_trapezoid_range(values, offsets, pos, neg, label_start, out, c0, c1):
-    for c in range(c0, c1):
-        tp, fp = _curve_vertices(values, offsets, pos, neg, label_start, c)
-        out[c] = _roc_trapezoid(tp, fp)
-
-
-_RANGE_KERNELS = {AP: _ap_range, PR_TRAPEZOID: _pr_trapezoid_range, DG: _dg_range,
-                  INTEGRAL: _integral_range, ROC_TRAPEZOID: _roc_trapezoid_range}
-
-
-def _area_batch(values, offsets, pos, neg, label_start, method, hull):
-    """One area per curve of a ragged batch (float64): the estimator's serial kernel
-    over chunks of curves on threads (:func:`.threads.run_curves`)."""
-    out = np.empty(offsets.size - 1)
-    if hull:
-        run_curves(_hull_area_range, offsets, values, offsets, pos, neg, label_start,
-                   int(method), out)
-    else:
-        run_curves(_RANGE_KERNELS[int(method)], offsets, values, offsets, pos, neg,
-                   label_start, out)
     return out

@@ -11,10 +11,16 @@ from conftest import random_batch
 
 from prroc_numba._kernels import area
 from prroc_numba._kernels import cuda as gpu
-from prroc_numba._kernels.area import _area_batch
+from prroc_numba._kernels.area import _areas_batch
 from prroc_numba._kernels.hull import _hull_batch
 from prroc_numba._kernels.sweep import _sweep_batch
 from prroc_numba._ragged import Batch, pack
+
+
+def _area_batch(values, offsets, pos, neg, label_start, code, hull):
+    """One area per curve through the CPU's many-areas kernel (one code, one hull flag)."""
+    return _areas_batch(values, offsets, pos, neg, label_start,
+                        np.array([code], np.int64), np.array([hull]))[:, 0]
 
 METHODS = [area.AP, area.PR_TRAPEZOID, area.DG, area.INTEGRAL, area.ROC_TRAPEZOID]
 # (rows per chunk, chunks per super-chunk): tiny sizes put chunk and super-chunk

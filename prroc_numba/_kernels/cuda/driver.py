@@ -170,7 +170,7 @@ def _hull_scratch(tp, fp, out_off):
 
 
 def area_batch(batch, method, hull, chunk=CHUNK, sup=SUPER):
-    """One AUC per curve (float64, host), as :func:`prroc_numba._kernels.area._area_batch`."""
+    """One AUC per curve (float64, host), as :func:`prroc_numba._kernels.area._areas_batch` with one area."""
     s = Sorted(batch, chunk, sup=sup)
     if not hull:
         return s.areas(int(method)).copy_to_host()[:, 0]
