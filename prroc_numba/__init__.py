@@ -5,10 +5,13 @@ Public API (see ``DESIGN.md``): :func:`confusion`, :func:`roc_curve`, :func:`pr_
 curves given as points (:class:`PRCurve`, :class:`ROCCurve`) and many curves on shared
 grids (:func:`interpolate`, :func:`interpolate_matrix`, :func:`average_curves`);
 bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_curve`,
-:func:`compare`, :func:`delong`).
+:func:`compare`, :func:`delong`); multiclass and multilabel input (``multiclass=``,
+``average=``) and a scikit-learn scorer (:func:`scorer`); polars and pyarrow frames as
+``data``.
 """
 
 from ._ragged import UndefinedMetricWarning
+from ._sklearn import scorer
 from ._version import __version__  # noqa: F401 (public)
 from .areas import auc, auc_pr, auc_roc, metrics
 from .comparison import compare, delong
@@ -35,4 +38,5 @@ __all__ = [
     "metrics",
     "pr_curve",
     "roc_curve",
+    "scorer",
 ]

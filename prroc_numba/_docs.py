@@ -9,8 +9,9 @@ from __future__ import annotations
 
 SHARED = """
     data : DataFrame or None, default=None
-        Table holding the columns named by ``score``, ``label``, ``by`` and ``weight``;
-        None when arrays are passed directly.
+        Table holding the columns named by ``score``, ``label``, ``by`` and ``weight``
+        (pandas; or a polars DataFrame/LazyFrame or pyarrow Table, of which only those
+        columns are read); None when arrays are passed directly.
     score : str, list of str, or array-like of shape (n_samples,) or (n_samples, n_models)
         Score column; a list of columns (wide input: one model per column, output gets
         a ``model`` column); or arrays (2-D: one model per column). Higher scores mean
@@ -27,7 +28,9 @@ SHARED = """
         The value of ``label`` that marks a positive.
     soft_labels : bool, default=False
         Read ``label`` as P(positive) in [0, 1]: a row adds ``weight*label`` to the
-        positives and ``weight*(1-label)`` to the negatives (PRROC's soft labels)."""
+        positives and ``weight*(1-label)`` to the negatives (PRROC's soft labels).
+    output : {"pandas", "polars"}, default="pandas"
+        The type of the frame(s) returned."""
 
 THRESHOLDS = """
     thresholds : array-like or DataFrame, default=None
@@ -147,6 +150,40 @@ DEVICE = """
         else ``"cpu"``. ``"cuda"`` needs ``pip install 'prroc-numba[cuda]'`` and a GPU;
         inputs are validated on the host, then sorted, swept and summed on the GPU.
         The result is the same frame; ``frame.attrs["device"]`` says which ran."""
+
+MULTICLASS = """
+    multiclass : {None, "ovr", "ovo"}, default=None
+        Multiclass input: ``score`` holds one column per class (a list of columns or a
+        2-D array such as ``predict_proba``), ``label`` the class values. ``"ovr"``:
+        one curve per class, that class against the rest. ``"ovo"`` (``curve="roc"``
+        areas only): Hand & Till's one-vs-one AUC -- for each pair of classes (a, b),
+        on the rows of class a or b, the mean of the AUC of ``score_a`` for a-vs-b and
+        of ``score_b`` for b-vs-a. Several models: stack their rows (long input) and
+        pass ``by="model"``. Multilabel input needs no ``multiclass``: pass ``label=``
+        a list of 0/1 columns, one per score column.
+    classes : list, default=None
+        The class value of each score column, in column order (e.g. an estimator's
+        ``classes_``). Default: the score column names when every label value is one
+        of them, else the sorted label values (their number must equal the number of
+        score columns). A label value outside ``classes`` is an error. Multilabel: the
+        names of the labels (default: the label columns).
+    average : {None, "macro", "weighted", "micro"}, default=None
+        None: one row per class (``class`` column; one-vs-one: per pair, ``class_a``,
+        ``class_b``). ``"macro"``: the mean over classes (pairs); ``"weighted"``: weighted
+        by class prevalence (the classes' weighted counts; one-vs-one: the pair's, as
+        scikit-learn); ``"micro"``: the pooled one-vs-rest problem, all ``K * n``
+        (score, is-this-class) pairs as one curve. A class absent from a group has an
+        undefined area: NaN, with an :class:`~prroc_numba.UndefinedMetricWarning` naming
+        the class and group; the macro average of that group is then NaN too, while
+        "weighted" gives an absent class weight 0 (as scikit-learn). Resampling
+        (``bootstrap``, ``compare``, ``bootstrap_curve``) draws the original rows once
+        per replicate for every class, pair and the micro curve (paired), stratified by
+        class (multilabel: by label pattern) unless ``stratified=False``; "weighted"
+        replicates keep the data's class weights (with ``stratified=True`` and no sample
+        weights they are also every replicate's own)."""
+
+# every function taking ``{shared}`` also takes the multiclass arguments
+SHARED = SHARED + MULTICLASS
 
 _BLOCKS = {
     "shared": SHARED,

@@ -81,6 +81,10 @@ class Batch:
     rows : int64 (n_rows,) or None
         The input row number of each label row (rows sorted by group, zero-weight rows
         dropped); the Poisson bootstrap keys its counts on it. None: ``arange(n_rows)``.
+    multi : Rows or None
+        Multiclass/multilabel input (see :mod:`prroc_numba._multiclass`): "groups" are
+        then the curves' own label blocks, and ``multi`` says which original rows they
+        hold, for the resampling, and how curves reduce to output rows.
     """
 
     values: np.ndarray
@@ -92,6 +96,9 @@ class Batch:
     keys: pd.DataFrame
     n_models: int
     rows: np.ndarray | None = None
+    #: multiclass / multilabel input: each curve's own label rows and how they map back
+    #: to the original rows (:class:`prroc_numba._multiclass.Rows`); None otherwise
+    multi: object = None
 
     @property
     def n_curves(self) -> int:
@@ -379,8 +386,23 @@ def _sorted_run_codes(frame, names, n):
 
 
 def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
-         soft_labels=False) -> Batch:
-    """Validate the public arguments and build the :class:`Batch` (see module docstring)."""
+         soft_labels=False, multiclass=None, classes=None, average=None,
+         pair_models=False) -> Batch:
+    """Validate the public arguments and build the :class:`Batch` (see module docstring).
+
+    ``multiclass=``, ``classes=``, ``average=`` or ``label=`` a list of columns
+    (multilabel) go to :func:`prroc_numba._multiclass.pack_multi`.
+    """
+    from . import _dataframes, _multiclass
+    data = _dataframes.to_pandas(data, score, label, by, weight)
+    if multiclass is not None or _multiclass.is_multilabel(data, label):
+        if pos_label is not None or soft_labels:
+            raise ValueError("pos_label= / soft_labels= apply to binary labels; drop them "
+                             "with multiclass= or multilabel input")
+        return _multiclass.pack_multi(data, score=score, label=label, by=by, weight=weight,
+                                      multiclass=multiclass, classes=classes,
+                                      average=average, pair_models=pair_models)
+    _multiclass.check_args(multiclass, classes, average, False)
     if data is not None and not isinstance(data, pd.DataFrame):
         raise TypeError(
             f"data must be a pandas DataFrame or None, got {type(data).__name__}; "
@@ -541,6 +563,8 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
     (a PR frame without ``fpr``: N taken as each curve's largest FP, exact up to its
     last point) per curve the recall beyond which it is unknown.
     """
+    from ._dataframes import to_pandas
+    points = to_pandas(points, every=True)  # polars / pyarrow frames of points
     if not isinstance(points, pd.DataFrame):
         raise TypeError(f"points must be a pandas DataFrame (e.g. the output of pr_curve), "
                         f"got {type(points).__name__}")

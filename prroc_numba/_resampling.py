@@ -16,7 +16,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from . import _device
+from . import _device, _multiclass
 from ._checks import check_seed, method_code
 from ._kernels.area import _area_sorted_batch
 from ._kernels.resample import (
@@ -54,6 +54,10 @@ class _Plan:
         b = batch
         (self.order, self.ps, self.ns, self.seg_offsets, self.seg_end, self.sp,
          self.sn) = _segments_batch(b.values, b.offsets, b.pos, b.neg, b.label_start)
+        if b.multi is not None:  # multiclass: curves map label rows back to original rows
+            _multiclass.plan_rows(self, b, stratified)
+            self.lp, self.ln, self.tabs = _cell_tables(self.sp, self.sn, False)
+            return
         both = (b.pos > 0) & (b.neg > 0)
         if self.stratified and both.any():
             raise ValueError(
@@ -180,6 +184,9 @@ class _Plan:
     def jackknife(self, seed, code, hull):
         """Jackknife areas per curve (list of 1-D arrays), for the BCa acceleration."""
         b = self.batch
+        if b.multi is not None:
+            raise ValueError("interval='bca' is not available for multiclass/multilabel "
+                             "input; use interval='percentile' or 'basic'")
         M = b.n_models
         rng = np.random.default_rng(seed)
         out = [None] * b.n_curves
@@ -236,14 +243,20 @@ def _seed(seed):
 
 
 def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, stratified,
-                seed, progress, pos_label, soft_labels, label_bar="bootstrap", device="cpu"):
+                seed, progress, pos_label, soft_labels, label_bar="bootstrap", device="cpu",
+                **multi):
     """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed).
 
     ``device="cuda"``: the Poisson bootstrap on the GPU (``plan`` is None).
+    ``multi``: the multiclass arguments; the estimates and replicates then come reduced
+    to the output rows (per class, pair or average) and ``batch`` is a view of those.
     """
     code = method_code(curve, method)
+    if multi.get("multiclass") == "ovo":
+        _multiclass.check_args("ovo", multi.get("classes"), multi.get("average"), False, curve)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+                 pos_label=pos_label, soft_labels=soft_labels, **multi)
+    _multiclass.check_device(batch, device)
     hull = bool(hull)
     if device == "cuda":
         return _replicates_cuda(batch, curve, code, hull, n_boot, stratified, seed)
@@ -258,6 +271,7 @@ def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, str
     s = _seed(seed)
     reps = plan.run(s, int(n_boot), hull, progress, label_bar, code=code)
     reps[bad] = np.nan
+    batch, est, reps = _multiclass.reduce_replicates(batch, est, reps)
     return batch, plan, code, est, reps, s
 
 

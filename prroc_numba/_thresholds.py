@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from . import _schema as S
+from ._dataframes import to_pandas
 from ._ragged import lengths_to_offsets
 
 # columns our own curve frames carry besides the keys; anything else is suspicious
@@ -40,6 +41,7 @@ def _check_values(thr, where):
 def ragged_thresholds(batch, thresholds):
     """``(thr, thr_offsets)`` for :func:`._kernels.thresholds._counts_at_batch`."""
     n_curves = batch.n_curves
+    thresholds = to_pandas(thresholds, every=True)  # polars / pyarrow frames too
     if isinstance(thresholds, pd.DataFrame):
         return _from_frame(batch, thresholds)
     if isinstance(thresholds, (str, bytes, dict)):

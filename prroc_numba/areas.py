@@ -9,19 +9,23 @@ from __future__ import annotations
 import numpy as np
 
 from . import _device
-from . import _frames as F
 from . import _schema as S
 from ._checks import AREA_METRICS, method_code, metric_names
+from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.area import _areas_batch
 from ._kernels.split_sort import _split_areas_batch
+from ._multiclass import check_args, check_device
+from ._multiclass import curves_frame as multi_frame
 from ._presort import split_sorted, sweep_buffers
 from ._ragged import check_not_proba, pack, warn_undefined
 
 
+@with_output
 @fill_doc
 def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=None, hull=False,
-        pos_label=None, soft_labels=False, device=None):
+        pos_label=None, soft_labels=False, multiclass=None, classes=None, average=None,
+        device=None):
     """Area under the PR or ROC curve of many curves at once.
 
     Parameters
@@ -33,7 +37,8 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
     Returns
     -------
     DataFrame
-        Key columns, then ``auc``: one row per curve. NaN (with an
+        Key columns, then ``auc``: one row per curve (multiclass: per class, pair or
+        average, see ``average``). NaN (with an
         :class:`~prroc_numba.UndefinedMetricWarning` naming the curves) where the area is
         undefined: no positives (PR, ROC) or no negatives (ROC).
 
@@ -48,9 +53,13 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
     1  b  1.0
     """
     code = method_code(curve, method)
+    if multiclass == "ovo":
+        check_args(multiclass, classes, average, False, curve)
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+                 pos_label=pos_label, soft_labels=soft_labels, multiclass=multiclass,
+                 classes=classes, average=average)
+    check_device(batch, device)
     if device == "cuda":
         out = _device.backend().area_batch(batch, code, bool(hull))
     else:
@@ -59,7 +68,7 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
     warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
                    + (" or no negatives)" if curve == "roc" else ")") + ": NaN")
-    return _device.tag(F.curves_frame(batch.keys, {S.AUC: out}), device)
+    return _device.tag(multi_frame(batch, {S.AUC: out}), device)
 
 
 
@@ -79,9 +88,10 @@ def _areas(batch, codes, hulls):
                         codes, hulls)
 
 
+@with_output
 @fill_doc
 def metrics(data=None, *, score, label, by=None, weight=None, metrics=("auc_pr", "auc_roc"),
-            pos_label=None, soft_labels=False):
+            pos_label=None, soft_labels=False, multiclass=None, classes=None, average=None):
     """Many metrics of many curves at once, from one sort and one sweep per curve.
 
     Parameters
@@ -124,8 +134,12 @@ def metrics(data=None, *, score, label, by=None, weight=None, metrics=("auc_pr",
     1  b  1.000000      1.0    1.0
     """
     names = metric_names(metrics)
+    if multiclass == "ovo":
+        raise ValueError("multiclass='ovo' is Hand & Till's ROC AUC: use auc(..., curve='roc', "
+                         "multiclass='ovo'); metrics() takes multiclass='ovr'")
     batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+                 pos_label=pos_label, soft_labels=soft_labels, multiclass=multiclass,
+                 classes=classes, average=average)
     areas = [nm for nm in names if nm in AREA_METRICS]
     cols = {}
     if areas:
@@ -143,7 +157,8 @@ def metrics(data=None, *, score, label, by=None, weight=None, metrics=("auc_pr",
         warn_undefined(batch, bad, what + ": NaN")
     counts = {S.N_POS: P, S.N_NEG: N, S.PREVALENCE: P / (P + N)}
     columns = {nm: (cols[nm] if nm in cols else counts[nm]) for nm in names}
-    return F.curves_frame(batch.keys, columns)
+    # multiclass averages: every column reduced alike (n_pos, prevalence: their averages)
+    return multi_frame(batch, columns)
 
 
 def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label, device):
@@ -155,8 +170,8 @@ def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label, device)
             f"y_score must be 1-D (one curve), got shape {s.shape}; for several models use "
             "auc(df, score=['m1', 'm2'], label='y')"
         )
-    frame = auc(score=s, label=y_true, weight=sample_weight, curve=curve, method=method,
-                hull=hull, pos_label=pos_label, device=device)
+    frame = auc.__wrapped__(score=s, label=y_true, weight=sample_weight, curve=curve,
+                            method=method, hull=hull, pos_label=pos_label, device=device)
     return float(frame[S.AUC].iloc[0])
 
 

@@ -33,22 +33,51 @@ class CliError(Exception):
     """An error to report in one line (exit status 2)."""
 
 
-def _read(path: str) -> pd.DataFrame:
+_READ_ERRORS = (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError)
+
+
+def _polars_errors(pl):
+    return (pl.exceptions.PolarsError,) if pl is not None else ()
+
+
+def _read(path: str, columns=None) -> pd.DataFrame:
+    """The file as a pandas frame of ``columns`` (all if None).
+
+    With polars installed, Parquet and CSV are scanned lazily and go through the same
+    conversion as polars ``data`` (:func:`prroc_numba._dataframes.to_pandas`): only the
+    named columns are read. Without polars, pandas reads them.
+    """
     p = Path(path)
     if not p.exists():
         raise CliError(f"file not found: {path}")
     if p.is_dir():
         raise CliError(f"{path} is a directory; pass a CSV or Parquet file")
     name = p.name.lower()
+    sep = "\t" if name.endswith((".tsv", ".tsv.gz", ".tab")) else ","
+    parquet = name.endswith((".parquet", ".pq"))
     try:
-        if name.endswith((".parquet", ".pq")):
+        import polars as pl
+    except ImportError:
+        pl = None
+    try:
+        if pl is not None and not name.endswith(".gz"):
+            from ._dataframes import to_pandas
+            lazy = pl.scan_parquet(p) if parquet else pl.scan_csv(p, separator=sep)
+            names = lazy.collect_schema().names()
+            want = [c for c in dict.fromkeys(columns or names) if c is not None]
+            missing = [c for c in want if c not in names]
+            if missing:
+                raise CliError(f"{missing[0]!r} is not a column of {path}; available "
+                               f"columns: {', '.join(names[:20])}")
+            return to_pandas(lazy, want)
+        if parquet:
             return pd.read_parquet(p)
-        if name.endswith((".tsv", ".tsv.gz", ".tab")):
-            return pd.read_csv(p, sep="\t")
-        return pd.read_csv(p)
+        return pd.read_csv(p, sep=sep)
     except ImportError as exc:
         raise CliError(f"cannot read {path}: {exc} (install pyarrow for Parquet)") from None
-    except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as exc:
+    except CliError:
+        raise
+    except _READ_ERRORS + _polars_errors(pl) as exc:
         raise CliError(f"cannot read {path} as a table: {exc}") from None
 
 
@@ -256,7 +285,7 @@ def _run(args) -> None:
 
         warmup()
         return
-    frame = _read(args.file)
+    frame = _read(args.file, [*args.score, args.label, *(args.by or []), args.weight])
     kw = _args_to_kw(args, frame)
     if args.command == "auc":
         res = prn.auc(frame, curve=args.curve, method=args.method, hull=args.hull, **kw)

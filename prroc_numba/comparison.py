@@ -15,10 +15,11 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from . import _device
+from . import _device, _multiclass
 from . import _frames as F
 from . import _schema as S
 from ._checks import check_level, check_n_boot
+from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.delong import _placements_batch
 from ._ragged import UndefinedMetricWarning, pack, warn_undefined
@@ -119,6 +120,7 @@ def _delong_cov(v10, v01):
     return theta, cov
 
 
+@with_output
 def delong(data=None, *, score, label, by=None, level=0.95, pos_label=None):
     """ROC AUC with DeLong's variance and confidence interval (as pROC's ``ci.auc``).
 
@@ -175,6 +177,23 @@ def delong(data=None, *, score, label, by=None, level=0.95, pos_label=None):
 # --------------------------------------------------------------------- compare
 
 
+def _multi_args(data, label, multiclass, classes, average, test):
+    """The multiclass arguments for pack (models = the ``by`` groups, paired), or {}."""
+    if multiclass is None and not _multiclass.is_multilabel(data, label):
+        _multiclass.check_args(multiclass, classes, average, False)
+        return {}
+    if average not in ("macro", "weighted", "micro"):
+        raise ValueError(
+            "compare with multiclass/multilabel input compares one number per model: pass "
+            "average='macro', 'weighted' or 'micro' (for one class, compare its one-vs-rest "
+            "scores as binary input)"
+        )
+    if test != "bootstrap":
+        raise ValueError("multiclass comparisons use test='bootstrap'")
+    return {"multiclass": multiclass, "classes": classes, "average": average,
+            "pair_models": True}
+
+
 def _pairs(names, baseline):
     M = len(names)
     if baseline is None:
@@ -189,11 +208,12 @@ def _pairs(names, baseline):
     return [(i, b) for i in range(M) if i != b]
 
 
+@with_output
 @fill_doc
 def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
             hull=False, n_boot=2000, level=0.95, stratified=True, seed=None, progress=None,
             baseline=None, adjust="holm", test="bootstrap", pos_label=None,
-            soft_labels=False, device=None):
+            soft_labels=False, multiclass=None, classes=None, average=None, device=None):
     """Paired comparison of the AUCs of several models scored on the same rows.
 
     Every pair of models (or every model against ``baseline``) is compared by the
@@ -258,8 +278,10 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
     check_n_boot(n_boot)
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     check_level(level)
-    if isinstance(score, str) or (not isinstance(score, (list, tuple, pd.DataFrame))
-                                  and np.ndim(score) < 2):
+    multi = _multi_args(data, label, multiclass, classes, average, test)
+    wide = isinstance(score, (list, tuple, pd.DataFrame)) or (
+        not isinstance(score, str) and np.ndim(score) == 2)
+    if not multi and not wide:
         raise ValueError(
             "compare needs several models scored on the same rows: pass score= as a list "
             "of columns (wide input) or a 2-D array"
@@ -281,7 +303,7 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
     else:
         batch, _plan, _code, est, reps, _ = _replicates(
             data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
-            progress, pos_label, soft_labels, label_bar="compare", device=device)
+            progress, pos_label, soft_labels, label_bar="compare", device=device, **multi)
     M = batch.n_models
     if M < 2:
         raise ValueError("compare needs at least two score columns (models)")

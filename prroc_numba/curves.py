@@ -12,12 +12,14 @@ import numpy as np
 from . import _device
 from . import _frames as F
 from . import _schema as S
+from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels import densify
 from ._kernels.hull import _hull_batch
 from ._kernels.split_sort import _split_sweep_batch
 from ._kernels.sweep import _sweep_batch
 from ._kernels.thresholds import _counts_at_batch
+from ._multiclass import check_device
 from ._presort import split_sorted, sweep_buffers
 from ._ragged import pack, warn_undefined
 from ._thresholds import ragged_thresholds
@@ -61,6 +63,22 @@ def _points(batch, thresholds, hull=False, device="cpu"):
     return thr, tp, fp, off, np.repeat(P, lengths), np.repeat(N, lengths), P, N
 
 
+def _pack_curves(data, score, label, by, weight, pos_label, soft_labels, multiclass, classes,
+                 average, device="cpu"):
+    """pack(), with the multiclass arguments of the curve functions checked."""
+    if multiclass == "ovo" or average in ("macro", "weighted"):
+        raise ValueError(
+            f"curves are one-vs-rest: multiclass={multiclass!r}, average={average!r} has no "
+            "single curve; use multiclass='ovr' with average=None (one curve per class) or "
+            "'micro' (the pooled curve). Averaged areas: auc(..., average='macro')"
+        )
+    batch = pack(data, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
+                 soft_labels=soft_labels, multiclass=multiclass, classes=classes,
+                 average=average)
+    check_device(batch, device)
+    return batch
+
+
 def _check_hull_thresholds(hull, thresholds):
     if hull and thresholds is not None:
         raise ValueError(
@@ -70,9 +88,11 @@ def _check_hull_thresholds(hull, thresholds):
         )
 
 
+@with_output
 @fill_doc
 def confusion(data=None, *, score, label, by=None, weight=None, thresholds=None,
-              pos_label=None, soft_labels=False, device=None):
+              pos_label=None, soft_labels=False, multiclass=None, classes=None, average=None,
+              device=None):
     """Confusion matrix at every distinct score, for many curves at once.
 
     Parameters
@@ -118,17 +138,19 @@ def confusion(data=None, *, score, label, by=None, weight=None, thresholds=None,
     5  b        1.0  2.0  2.0  0.0  0.0
     """
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+    batch = _pack_curves(data, score, label, by, weight, pos_label, soft_labels, multiclass,
+                         classes, average, device)
     thr, tp, fp, off, Pp, Np, _, _ = _points(batch, thresholds, device=device)
     return _device.tag(F.points_frame(batch.keys, off, {
         S.THRESHOLD: thr, S.TP: tp, S.FP: fp, S.FN: Pp - tp, S.TN: Np - fp,
     }), device)
 
 
+@with_output
 @fill_doc
 def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thresholds=None,
-              pos_label=None, soft_labels=False, device=None):
+              pos_label=None, soft_labels=False, multiclass=None, classes=None, average=None,
+              device=None):
     """ROC curves (every distinct threshold, or their convex hull) for many curves at once.
 
     Parameters
@@ -173,8 +195,8 @@ def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thre
     """
     _check_hull_thresholds(hull, thresholds)
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+    batch = _pack_curves(data, score, label, by, weight, pos_label, soft_labels, multiclass,
+                         classes, average, device)
     thr, tp, fp, off, Pp, Np, P, N = _points(batch, thresholds, bool(hull), device)
     warn_undefined(batch, (P <= 0) | (N <= 0), "no positives or no negatives: tpr or fpr is NaN")
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -188,10 +210,11 @@ def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thre
 _INTERPOLATE = {"dg": densify.DG, "continuous": densify.CONTINUOUS}
 
 
+@with_output
 @fill_doc
 def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, interpolate=None,
              thresholds=None, pos_label=None, soft_labels=False, recall_step=None,
-             device=None):
+             multiclass=None, classes=None, average=None, device=None):
     """Precision-recall curves for many curves at once: raw, achievable, interpolated.
 
     Parameters
@@ -295,8 +318,8 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
                 or not 0 < float(recall_step) <= 1:
             raise ValueError(f"recall_step must be a number in (0, 1], got {recall_step!r}")
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+    batch = _pack_curves(data, score, label, by, weight, pos_label, soft_labels, multiclass,
+                         classes, average, device)
     thr, tp, fp, off, Pp, _, P, _ = _points(batch, thresholds, bool(hull), device)
     warn_undefined(batch, P <= 0, "no positives: recall is NaN")
     if interpolate is not None:

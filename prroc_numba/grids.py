@@ -17,6 +17,7 @@ import pandas as pd
 
 from . import _schema as S
 from ._checks import check_grid
+from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.grid import _precision_at_recall_batch, _tpr_at_fpr_batch
 from ._ragged import UndefinedMetricWarning, describe_row, pack_points
@@ -106,6 +107,7 @@ def interpolate_matrix(points, *, grid, by=None, space="pr", hull=False, n_pos=N
     return keys, mat
 
 
+@with_output
 @fill_doc
 def interpolate(points, *, grid, by=None, space="pr", hull=False, n_pos=None, n_neg=None,
                 pos_neg_ratio=None):
@@ -148,6 +150,7 @@ def interpolate(points, *, grid, by=None, space="pr", hull=False, n_pos=None, n_
     return frame
 
 
+@with_output
 def average_curves(points, *, grid, curve, by=None, space="pr", hull=False,
                    quantiles=(0.025, 0.5, 0.975), n_pos=None, n_neg=None, pos_neg_ratio=None):
     """Vertical averaging: mean, sd and quantiles of many curves at each grid point.

@@ -336,9 +336,29 @@ def _finish(ax, xlabel, ylabel, legend, n_labels):
     return ax
 
 
+def _plot_micro(ax, x, y, legend):
+    """The pooled (micro-average) curve of a multiclass frame: black, dashed, thick."""
+    ax.plot(x, y, color="black", ls="--", lw=2.2, label="micro-average" if legend else None)
+    return 1
+
+
+def _note_macro(ax, macro, legend):
+    """A legend entry for the macro average (a number, or a one-row ``auc`` frame)."""
+    if macro is None:
+        return 0
+    if isinstance(macro, pd.DataFrame):
+        if S.AUC not in macro.columns or len(macro) != 1:
+            raise ValueError("macro= takes a number or the one-row frame of "
+                             "auc(..., average='macro')")
+        macro = float(macro[S.AUC].iloc[0])
+    ax.plot([], [], ls="none", label=f"macro-average AUC {float(macro):.3f}"
+            if legend else None)
+    return 1
+
+
 def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
             baseline=True, iso_f1=False, label=None, legend=True, max_points=200_000,
-            **kwargs):
+            micro=None, macro=None, **kwargs):
     """Plot precision-recall curves from a tidy frame, one line per curve.
 
     Parameters
@@ -352,6 +372,13 @@ def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
     hue : str or list of str, default=None
         Column(s) whose values pick the colour; default: all key columns (every column
         that is not a value column such as ``recall`` or ``tp``).
+    micro : DataFrame, default=None
+        Multiclass: the pooled curve, ``pr_curve(..., multiclass="ovr",
+        average="micro")`` (ROC: ``roc_curve``), drawn black and dashed over the
+        per-class curves (one colour per ``class``).
+    macro : float or DataFrame, default=None
+        Multiclass: the macro-average area (a number or ``auc(..., average="macro")``),
+        shown in the legend.
     connect : {"curve", "line", "step"}, default="curve"
         How points are joined. ``"curve"``: the correct PR interpolation (Davis &
         Goadrich 2006: TP and FP grow together linearly between points), computed from
@@ -421,6 +448,12 @@ def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
                     label=(f"{key} achievable" if key is not None else "achievable")
                     if legend else None)
             n_labels += 1
+    if micro is not None:
+        _require(micro, [S.RECALL, S.PRECISION], "plot_pr",
+                 "micro= takes pr_curve(..., multiclass='ovr', average='micro').")
+        x, y = _pr_curve_xy(micro, "curve", max_points)
+        n_labels += _plot_micro(ax, x, y, legend)
+    n_labels += _note_macro(ax, macro, legend)
     if baseline is not False and baseline is not None:
         prev = _prevalences(frame, keys) if baseline is True else [float(baseline)]
         if prev:
@@ -431,7 +464,7 @@ def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
 
 
 def plot_roc(frame, *, ax=None, hue=None, hull=None, auc=None, diagonal=True, label=None,
-             legend=True, **kwargs):
+             legend=True, micro=None, macro=None, **kwargs):
     """Plot ROC curves from a tidy frame, one line per curve.
 
     Parameters
@@ -450,6 +483,10 @@ def plot_roc(frame, *, ax=None, hue=None, hull=None, auc=None, diagonal=True, la
         An :func:`prroc_numba.auc` frame (``curve="roc"``) whose values go in the legend.
     diagonal : bool, default=True
         The no-skill diagonal.
+    micro, macro : DataFrame or float, default=None
+        Multiclass: the pooled curve (``roc_curve(..., multiclass="ovr",
+        average="micro")``, drawn black and dashed) and the macro-average AUC (shown in
+        the legend); see :func:`plot_pr`.
     label : str, default=None
         Legend text for the curves (prefixed to the key values when there are several).
     legend : bool, default=True
@@ -497,6 +534,12 @@ def plot_roc(frame, *, ax=None, hue=None, hull=None, auc=None, diagonal=True, la
                     label=(f"{key} hull" if key is not None else "convex hull")
                     if legend else None)
             n_labels += 1
+    if micro is not None:
+        _require(micro, [S.FPR, S.TPR], "plot_roc",
+                 "micro= takes roc_curve(..., multiclass='ovr', average='micro').")
+        n_labels += _plot_micro(ax, micro[S.FPR].to_numpy(float),
+                                micro[S.TPR].to_numpy(float), legend)
+    n_labels += _note_macro(ax, macro, legend)
     if diagonal:
         add_no_skill(ax, curve="roc", label=legend)
         n_labels += 1

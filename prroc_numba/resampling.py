@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _device
+from . import _device, _multiclass
 from . import _frames as F
 from . import _schema as S
 from ._checks import check_grid, check_level, check_n_boot
+from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.grid import _precision_at_recall_batch
 from ._kernels.sweep import _sweep_batch
@@ -29,11 +30,13 @@ from ._resampling import (
 INTERVALS = ("percentile", "basic", "bca")
 
 
+@with_output
 @fill_doc
 def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
               hull=False, n_boot=2000, level=0.95, interval="percentile", stratified=True,
               seed=None, progress=None, return_replicates=False, pos_label=None,
-              soft_labels=False, device=None):
+              soft_labels=False, multiclass=None, classes=None, average=None,
+              device=None):
     """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.
 
     Each curve is sorted once; a replicate is a vector of counts over its sorted rows, so
@@ -97,6 +100,9 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
     """
     if interval not in INTERVALS:
         raise ValueError(f"interval={interval!r} is not known; use one of {INTERVALS}")
+    if interval == "bca" and (multiclass is not None or _multiclass.is_multilabel(data, label)):
+        raise ValueError("interval='bca' is not available for multiclass/multilabel input; "
+                         "use interval='percentile' or 'basic'")
     check_n_boot(n_boot)
     check_level(level)
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
@@ -105,7 +111,8 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
                          "use interval='percentile' or 'basic', or device='cpu'")
     batch, plan, code, est, reps, s = _replicates(
         data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
-        progress, pos_label, soft_labels, device=device)
+        progress, pos_label, soft_labels, device=device, multiclass=multiclass,
+        classes=classes, average=average)
     n_bad = _degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
     se, lo, hi = _intervals(reps, est, level, interval, jack)
@@ -121,11 +128,12 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
     return out, _device.tag(keys, device)
 
 
-
+@with_output
 @fill_doc
 def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False,
                     n_boot=2000, level=0.95, stratified=True, seed=None, progress=None,
-                    grid=101, pos_label=None, soft_labels=False):
+                    grid=101, pos_label=None, soft_labels=False, multiclass=None,
+                    classes=None, average=None):
     """Pointwise bootstrap confidence bands of PR curves on a shared recall grid.
 
     Every replicate's PR curve (the same count resampling as :func:`bootstrap`; wide
@@ -176,8 +184,12 @@ def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False
     check_n_boot(n_boot)
     check_level(level)
     g = check_grid(grid, "recall", strict=True)
+    if multiclass == "ovo" or average in ("macro", "weighted"):
+        raise ValueError("bootstrap_curve gives one-vs-rest bands: use multiclass='ovr' with "
+                         "average=None (one band per class) or 'micro' (the pooled curve)")
     batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels)
+                 pos_label=pos_label, soft_labels=soft_labels, multiclass=multiclass,
+                 classes=classes, average=average)
     plan = _Plan(batch, stratified)
     hull = bool(hull)
     P, _ = batch.totals()

@@ -127,3 +127,15 @@ def test_demo_as_a_subprocess():
                           cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
     assert proc.returncode == 0, proc.stderr
     assert "gbm_tuned" in proc.stdout
+
+
+def test_read_takes_only_the_named_columns(preds, tmp_path):
+    from prroc_numba.cli import _read
+
+    df, path = preds
+    pq = tmp_path / "preds.parquet"
+    df.to_parquet(pq)
+    for p in (path, pq):
+        got = _read(str(p), ["m1", "y"])
+        assert list(got.columns) == ["m1", "y"]
+        np.testing.assert_array_equal(got.m1.to_numpy(), df.m1.to_numpy())

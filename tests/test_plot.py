@@ -298,3 +298,24 @@ def test_hull_overlay_is_the_achievable_curve():
     assert (np.interp(grid, hx, hy) >= np.interp(grid, x, y) - 1e-9).all()
     ref = prn.auc(df, hull=True, method="integral", **kw)["auc"].iloc[0]
     assert np.trapezoid(hy, hx) == pytest.approx(ref, abs=2e-3)
+
+
+def test_multiclass_one_colour_per_class_and_averages_marked():
+    rng = np.random.default_rng(0)
+    n = 300
+    y = rng.choice(["a", "b", "c"], n)
+    df = pd.DataFrame(rng.random((n, 3)) + 0.5 * (y[:, None] == np.array(["a", "b", "c"])),
+                      columns=["a", "b", "c"]).assign(y=y)
+    kw = {"score": ["a", "b", "c"], "label": "y", "multiclass": "ovr"}
+    ax = pp.plot_pr(prn.pr_curve(df, **kw), micro=prn.pr_curve(df, **kw, average="micro"),
+                      macro=prn.auc(df, **kw, average="macro"), baseline=False)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels[:3] == ["a", "b", "c"] and labels[3] == "micro-average"
+    assert labels[4].startswith("macro-average AUC 0.")
+    colours = {tuple(line.get_color()) if not isinstance(line.get_color(), str)
+               else line.get_color() for line in ax.get_lines()[:3]}
+    assert len(colours) == 3
+    ax = pp.plot_roc(prn.roc_curve(df, **kw), micro=prn.roc_curve(df, **kw, average="micro"),
+                       macro=0.7)
+    assert "micro-average" in [t.get_text() for t in ax.get_legend().get_texts()]
+    plt.close("all")
