@@ -70,8 +70,11 @@ def _peer_subset(parts):
     if len(parts) <= PEER_MAX_CURVES:
         return parts, 1.0, ""
     scale = len(parts) / PEER_MAX_CURVES
-    return parts[:PEER_MAX_CURVES], scale, (
-        f"; peer loop timed on {PEER_MAX_CURVES:,} of the {len(parts):,} curves x {scale:g}")
+    return (
+        parts[:PEER_MAX_CURVES],
+        scale,
+        (f"; peer loop timed on {PEER_MAX_CURVES:,} of the {len(parts):,} curves x {scale:g}"),
+    )
 
 
 # ---------------------------------------------------------------------------- cases
@@ -136,15 +139,24 @@ def _build_curves(scale=1.0):
             precision_recall_curve(y, s)
             roc_curve(y, s, drop_intermediate=False)
 
-        cases.append(Case(
-            "curves", f"1 curve, N={_fmt_n(n)}", ours, peer,
-            "sklearn precision_recall_curve + roc_curve", floor=lambda s=s: np.argsort(s),
-            repeats=25 if n <= 10**4 else (7 if n <= 10**5 else 3),
-            note="floor: np.argsort of the same scores (per call; ours makes 2 calls)",
-            extra={"single_call": lambda s=s, y=y: prn.pr_curve(score=s, label=y),
-                   "floor_target": 1.5 if n == 10**6 else None},
-            target=5.0 if n == 10**6 else None, scores=s,
-        ))
+        cases.append(
+            Case(
+                "curves",
+                f"1 curve, N={_fmt_n(n)}",
+                ours,
+                peer,
+                "sklearn precision_recall_curve + roc_curve",
+                floor=lambda s=s: np.argsort(s),
+                repeats=25 if n <= 10**4 else (7 if n <= 10**5 else 3),
+                note="floor: np.argsort of the same scores (per call; ours makes 2 calls)",
+                extra={
+                    "single_call": lambda s=s, y=y: prn.pr_curve(score=s, label=y),
+                    "floor_target": 1.5 if n == 10**6 else None,
+                },
+                target=5.0 if n == 10**6 else None,
+                scores=s,
+            )
+        )
     return cases
 
 
@@ -181,14 +193,26 @@ def _build_auc(scale=1.0):
         got = prn.auc(score=S[:, :5], label=y, curve="roc")["auc"].to_numpy()
         np.testing.assert_allclose(got, [roc_auc_score(y, c) for c in cols[:5]], rtol=1e-12)
         got = prn.auc(score=S[:, :5], label=y, method="ap")["auc"].to_numpy()
-        np.testing.assert_allclose(got, [average_precision_score(y, c) for c in cols[:5]],
-                                   rtol=1e-12)
+        np.testing.assert_allclose(
+            got, [average_precision_score(y, c) for c in cols[:5]], rtol=1e-12
+        )
 
-    cases.append(Case("auc", f"100 models x N={_fmt_n(n)} (wide)", ours_wide, peer_wide,
-                      "loop of average_precision_score + roc_auc_score",
-                      repeats=3, peer_repeats=2, peer_warmup=warm, check=check_wide,
-                      target=20.0 if n == 10**5 else None, scores=np.ascontiguousarray(S.T),
-                      note="ours: PR by dg + ROC"))
+    cases.append(
+        Case(
+            "auc",
+            f"100 models x N={_fmt_n(n)} (wide)",
+            ours_wide,
+            peer_wide,
+            "loop of average_precision_score + roc_auc_score",
+            repeats=3,
+            peer_repeats=2,
+            peer_warmup=warm,
+            check=check_wide,
+            target=20.0 if n == 10**5 else None,
+            scores=np.ascontiguousarray(S.T),
+            note="ours: PR by dg + ROC",
+        )
+    )
     for n_curves, rows in [(1, 10**4), (100, 10**3), (10_000, 100)]:
         df = long_frame(n_curves, max(int(rows * scale), 20))
         parts, peer_scale, note = _peer_subset(split_groups(df))
@@ -203,13 +227,21 @@ def _build_auc(scale=1.0):
                 roc_auc_score(yy, ss)
 
         plural = "curve" if n_curves == 1 else "curves"
-        cases.append(Case("auc", f"{n_curves:,} {plural} x {len(df) // n_curves:,} rows (long)",
-                          ours_long, peer_long,
-                          "loop of average_precision_score + roc_auc_score",
-                          repeats=3, peer_repeats=1 if n_curves >= 1000 else 3,
-                          peer_warmup=warm, peer_scale=peer_scale,
-                          scores=_rows(df, n_curves),
-                          note="ours: PR by dg + ROC" + note))
+        cases.append(
+            Case(
+                "auc",
+                f"{n_curves:,} {plural} x {len(df) // n_curves:,} rows (long)",
+                ours_long,
+                peer_long,
+                "loop of average_precision_score + roc_auc_score",
+                repeats=3,
+                peer_repeats=1 if n_curves >= 1000 else 3,
+                peer_warmup=warm,
+                peer_scale=peer_scale,
+                scores=_rows(df, n_curves),
+                note="ours: PR by dg + ROC" + note,
+            )
+        )
     return cases
 
 
@@ -240,14 +272,21 @@ def _build_metrics(scale=1.0):
         _, ap, roc = sk_three(y, s)
         np.testing.assert_allclose([got["ap"][0], got["auc_roc"][0]], [ap, roc], rtol=1e-12)
 
-    cases.append(Case(
-        "metrics", f"1 curve, N={_fmt_n(n)}: auc_pr, ap, auc_roc",
-        lambda s=s, y=y: prn.metrics(score=s, label=y, metrics=METRICS3),
-        lambda s=s, y=y: sk_three(y, s),
-        "sklearn precision_recall_curve + auc, average_precision_score, roc_auc_score",
-        repeats=5, check=check_one, scores=s,
-        target=10.0 if n == 10**6 else None, sort_target=2.5 if n == 10**6 else None,
-        note="ours: one call (DG, AP, ROC) from one sort"))
+    cases.append(
+        Case(
+            "metrics",
+            f"1 curve, N={_fmt_n(n)}: auc_pr, ap, auc_roc",
+            lambda s=s, y=y: prn.metrics(score=s, label=y, metrics=METRICS3),
+            lambda s=s, y=y: sk_three(y, s),
+            "sklearn precision_recall_curve + auc, average_precision_score, roc_auc_score",
+            repeats=5,
+            check=check_one,
+            scores=s,
+            target=10.0 if n == 10**6 else None,
+            sort_target=2.5 if n == 10**6 else None,
+            note="ours: one call (DG, AP, ROC) from one sort",
+        )
+    )
 
     n = max(int(10**5 * scale), 1000)
     y, S = binormal(n, n_models=100)
@@ -261,20 +300,32 @@ def _build_metrics(scale=1.0):
 
     def check_wide():
         got = prn.metrics(score=S[:, :5], label=y, metrics=METRICS3)
-        np.testing.assert_allclose(got["ap"], [average_precision_score(y, c) for c in cols[:5]],
-                                   rtol=1e-12)
-        np.testing.assert_allclose(got["auc_roc"], [roc_auc_score(y, c) for c in cols[:5]],
-                                   rtol=1e-12)
+        np.testing.assert_allclose(
+            got["ap"], [average_precision_score(y, c) for c in cols[:5]], rtol=1e-12
+        )
+        np.testing.assert_allclose(
+            got["auc_roc"], [roc_auc_score(y, c) for c in cols[:5]], rtol=1e-12
+        )
 
-    cases.append(Case(
-        "metrics", f"100 models x N={_fmt_n(n)} (wide): auc_pr, ap, auc_roc",
-        lambda: prn.metrics(score=S, label=y, metrics=METRICS3), peer_wide,
-        "loop of average_precision_score + roc_auc_score", repeats=3, peer_repeats=2,
-        peer_warmup=lambda: (average_precision_score(y[:1000], cols[0][:1000]),
-                             roc_auc_score(y[:1000], cols[0][:1000])),
-        check=check_wide, scores=np.ascontiguousarray(S.T),
-        target=20.0 if n == 10**5 else None,
-        note="ours: one call (DG, AP, ROC) from one sort"))
+    cases.append(
+        Case(
+            "metrics",
+            f"100 models x N={_fmt_n(n)} (wide): auc_pr, ap, auc_roc",
+            lambda: prn.metrics(score=S, label=y, metrics=METRICS3),
+            peer_wide,
+            "loop of average_precision_score + roc_auc_score",
+            repeats=3,
+            peer_repeats=2,
+            peer_warmup=lambda: (
+                average_precision_score(y[:1000], cols[0][:1000]),
+                roc_auc_score(y[:1000], cols[0][:1000]),
+            ),
+            check=check_wide,
+            scores=np.ascontiguousarray(S.T),
+            target=20.0 if n == 10**5 else None,
+            note="ours: one call (DG, AP, ROC) from one sort",
+        )
+    )
     return cases
 
 
@@ -313,12 +364,21 @@ def _build_hull(scale=1.0):
                 _scipy_hull(yy, ss)
 
         plural = "curve" if n_curves == 1 else "curves"
-        cases.append(Case("hull", f"{n_curves:,} {plural} x {_fmt_n(rows)} rows", ours, peer,
-                          "per curve: sklearn roc_curve + scipy ConvexHull", repeats=3,
-                          peer_repeats=1 if n_curves >= 1000 else 3,
-                          peer_warmup=lambda parts=parts: _scipy_hull(*parts[0]),
-                          peer_scale=peer_scale, note=note.lstrip("; "),
-                          scores=_rows(df, n_curves)))
+        cases.append(
+            Case(
+                "hull",
+                f"{n_curves:,} {plural} x {_fmt_n(rows)} rows",
+                ours,
+                peer,
+                "per curve: sklearn roc_curve + scipy ConvexHull",
+                repeats=3,
+                peer_repeats=1 if n_curves >= 1000 else 3,
+                peer_warmup=lambda parts=parts: _scipy_hull(*parts[0]),
+                peer_scale=peer_scale,
+                note=note.lstrip("; "),
+                scores=_rows(df, n_curves),
+            )
+        )
     return cases
 
 
@@ -326,8 +386,12 @@ def _build_hull(scale=1.0):
 
 
 def _probe_interpolate():
-    pts = prn.pr_curve(pd.DataFrame({"g": [0, 0, 0], "s": [0.3, 0.2, 0.1], "y": [1, 0, 1]}),
-                       score="s", label="y", by="g")
+    pts = prn.pr_curve(
+        pd.DataFrame({"g": [0, 0, 0], "s": [0.3, 0.2, 0.1], "y": [1, 0, 1]}),
+        score="s",
+        label="y",
+        by="g",
+    )
     prn.interpolate(pts, grid=5, by="g")
 
 
@@ -372,13 +436,20 @@ def _build_interpolate(scale=1.0):
             np.testing.assert_allclose(ours, peer(), rtol=1e-12, atol=1e-12)
 
         plural = "curve" if n_curves == 1 else "curves"
-        cases.append(Case("interpolation", f"{n_curves:,} {plural} x {_fmt_n(rows)} rows, "
-                          "101-point grid", ours, peer,
-                          "per-curve numpy loop over the frame's groups (np.interp of "
-                          "FP at TP = recall*P)", repeats=3,
-                          scores=pts["tp"].to_numpy(), sort_floor=False,
-                          note="both start from the same pr_curve frame; results checked "
-                               "equal", check=check))
+        cases.append(
+            Case(
+                "interpolation",
+                f"{n_curves:,} {plural} x {_fmt_n(rows)} rows, 101-point grid",
+                ours,
+                peer,
+                "per-curve numpy loop over the frame's groups (np.interp of FP at TP = recall*P)",
+                repeats=3,
+                scores=pts["tp"].to_numpy(),
+                sort_floor=False,
+                note="both start from the same pr_curve frame; results checked equal",
+                check=check,
+            )
+        )
     return cases
 
 
@@ -420,37 +491,55 @@ def _build_bootstrap(scale=1.0, capability="bootstrap"):
         frame["y"] = y
         score = [f"m{j}" for j in range(n_models)] if n_models > 1 else "m0"
         if capability == "bootstrap":
+
             def ours(frame=frame, score=score):
                 prn.bootstrap(frame, score=score, label="y", n_boot=n_boot, seed=1)
+
             what = "paired " if n_models > 1 else ""
-            name = f"{n_models} model{'s' if n_models > 1 else ''} {what}x N={_fmt_n(n)}, " \
-                   f"B={n_boot}"
+            name = (
+                f"{n_models} model{'s' if n_models > 1 else ''} {what}x N={_fmt_n(n)}, B={n_boot}"
+            )
         else:
             if n_models < 2:
                 continue
 
             def ours(frame=frame, score=score):
                 prn.compare(frame, score=score, label="y", n_boot=n_boot, seed=1)
+
             name = f"{n_models} models, all pairs, N={_fmt_n(n)}, B={n_boot}"
 
         def peer(y=y, cols=cols):
             _sklearn_boot(y, cols, n_peer)
 
-        cases.append(Case(capability, name, ours, peer,
-                          "loop: stratified resample + average_precision_score per model",
-                          repeats=2, peer_repeats=2, peer_scale=n_boot / n_peer,
-                          target=150.0 if (capability == "bootstrap" and n == 10**5) else None,
-                          peer_warmup=lambda y=y, cols=cols: _sklearn_boot(y[:2000], [
-                              c[:2000] for c in cols[:1]], 1),
-                          scores=np.ascontiguousarray(S.T),
-                          note=f"peer timed on {n_peer} resamples x {n_boot // n_peer} "
-                               "(a loop of identical iterations); ours: dg"))
+        cases.append(
+            Case(
+                capability,
+                name,
+                ours,
+                peer,
+                "loop: stratified resample + average_precision_score per model",
+                repeats=2,
+                peer_repeats=2,
+                peer_scale=n_boot / n_peer,
+                target=150.0 if (capability == "bootstrap" and n == 10**5) else None,
+                peer_warmup=lambda y=y, cols=cols: _sklearn_boot(
+                    y[:2000], [c[:2000] for c in cols[:1]], 1
+                ),
+                scores=np.ascontiguousarray(S.T),
+                note=f"peer timed on {n_peer} resamples x {n_boot // n_peer} "
+                "(a loop of identical iterations); ours: dg",
+            )
+        )
     return cases
 
 
 def _probe_compare():
-    prn.compare(score=np.array([[0.3, 0.1], [0.2, 0.3], [0.1, 0.2], [0.05, 0.0]]),
-                label=[1, 0, 1, 0], n_boot=10, seed=0)
+    prn.compare(
+        score=np.array([[0.3, 0.1], [0.2, 0.3], [0.1, 0.2], [0.05, 0.0]]),
+        label=[1, 0, 1, 0],
+        n_boot=10,
+        seed=0,
+    )
 
 
 CAPABILITIES = {

@@ -41,8 +41,10 @@ B_SKLEARN = 20
 def make_data(n=N, n_models=M, seed=0):
     rng = np.random.default_rng(seed)
     y = (rng.random(n) < PREV).astype(np.int64)
-    cols = {f"m{i}": np.round(y * rng.uniform(0.5, 2.0) + rng.normal(size=n), 6)
-            for i in range(n_models)}
+    cols = {
+        f"m{i}": np.round(y * rng.uniform(0.5, 2.0) + rng.normal(size=n), 6)
+        for i in range(n_models)
+    }
     return pd.DataFrame({"y": y, **cols})
 
 
@@ -67,8 +69,16 @@ def sklearn_loop(df, models, n_boot, seed=0, curve="pr"):
 
 def ours(df, models, n_boot, method="ap", curve="pr"):
     score = models[0] if len(models) == 1 else models
-    return prn.bootstrap(df, score=score, label="y", curve=curve, method=method,
-                         n_boot=n_boot, seed=0, progress=False)
+    return prn.bootstrap(
+        df,
+        score=score,
+        label="y",
+        curve=curve,
+        method=method,
+        n_boot=n_boot,
+        seed=0,
+        progress=False,
+    )
 
 
 def _time(fn, repeat=3):
@@ -82,10 +92,12 @@ def _time(fn, repeat=3):
 
 def _peak_rss_mb(code):
     """Peak resident memory (MB) of a fresh interpreter running ``code``."""
-    prog = (f"import resource, sys; sys.path.insert(0, {str(ROOT)!r})\n") + code + (
-        "\nprint(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
-    out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True,
-                         check=True)
+    prog = (
+        (f"import resource, sys; sys.path.insert(0, {str(ROOT)!r})\n")
+        + code
+        + ("\nprint(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
+    )
+    out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
 
 
@@ -100,8 +112,10 @@ _SETUP = (
 
 def peak_memory():
     base = _peak_rss_mb(_SETUP)
-    run = _peak_rss_mb(_SETUP + "prn.bootstrap(df, score=[f'm{i}' for i in range(10)], "
-                       "label='y', n_boot=1000, seed=0, progress=False)\n")
+    run = _peak_rss_mb(
+        _SETUP + "prn.bootstrap(df, score=[f'm{i}' for i in range(10)], "
+        "label='y', n_boot=1000, seed=0, progress=False)\n"
+    )
     return base, run
 
 
@@ -122,21 +136,34 @@ def report():
         # the same background load
         t_ours = t_sk = np.inf
         for _ in range(3):
-            t_ours = min(t_ours, _time(lambda m=mods, k=method, c=curve: ours(df, m, B, k, c),
-                                       repeat=1))
-            t_sk = min(t_sk, _time(lambda m=mods, c=curve: sklearn_loop(df, m, B_SKLEARN,
-                                                                        curve=c), repeat=1))
+            t_ours = min(
+                t_ours, _time(lambda m=mods, k=method, c=curve: ours(df, m, B, k, c), repeat=1)
+            )
+            t_sk = min(
+                t_sk,
+                _time(lambda m=mods, c=curve: sklearn_loop(df, m, B_SKLEARN, curve=c), repeat=1),
+            )
         t_sk_full = t_sk / B_SKLEARN * B
-        rows.append({"case": label, "prroc_numba_s": t_ours,
-                     "sklearn_s_scaled_to_B": t_sk_full, "ratio": t_sk_full / t_ours})
+        rows.append(
+            {
+                "case": label,
+                "prroc_numba_s": t_ours,
+                "sklearn_s_scaled_to_B": t_sk_full,
+                "ratio": t_sk_full / t_ours,
+            }
+        )
     base, run = peak_memory()
     table = pd.DataFrame(rows)
-    print(f"N = {N:,}, prevalence {PREV:.0%}, B = {B} (sklearn timed on {B_SKLEARN} "
-          f"replicates, scaled per replicate)")
+    print(
+        f"N = {N:,}, prevalence {PREV:.0%}, B = {B} (sklearn timed on {B_SKLEARN} "
+        f"replicates, scaled per replicate)"
+    )
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     bxn = B * N * 8 / 2**20
-    print(f"peak RSS: {base:.0f} MB after warm-up, {run:.0f} MB after 10 models x B = {B} "
-          f"(+{run - base:.0f} MB; one B x N float64 array would be {bxn:.0f} MB)")
+    print(
+        f"peak RSS: {base:.0f} MB after warm-up, {run:.0f} MB after 10 models x B = {B} "
+        f"(+{run - base:.0f} MB; one B x N float64 array would be {bxn:.0f} MB)"
+    )
     return table, (base, run)
 
 

@@ -38,8 +38,7 @@ def test_compare_prroc_numba(benchmark, data):
     m, n, frame = data
     benchmark.group = f"compare {m} models x N={n:.0e}, B={B}"
     models = [f"m{j}" for j in range(m)]
-    run(benchmark, lambda: prn.compare(frame, score=models, label="y", n_boot=B, seed=0),
-        rounds=3)
+    run(benchmark, lambda: prn.compare(frame, score=models, label="y", n_boot=B, seed=0), rounds=3)
 
 
 def test_compare_sklearn_loop(benchmark, data):

@@ -29,8 +29,11 @@ def best(f, k=5):
 
 def main(n=1_000_000):
     rng = np.random.default_rng(0)
-    cols = {"s": rng.random(n), "y": rng.integers(0, 2, n),
-            "g": rng.choice(["a", "b", "c", "d"], n)}
+    cols = {
+        "s": rng.random(n),
+        "y": rng.integers(0, 2, n),
+        "g": rng.choice(["a", "b", "c", "d"], n),
+    }
     cols.update({f"x{i}": rng.random(n) for i in range(20)})
     pdf = pd.DataFrame(cols)
     pldf = pl.DataFrame(cols)
@@ -41,8 +44,9 @@ def main(n=1_000_000):
         "narwhals, polars DataFrame (ours)": lambda: to_pandas(pldf, *need),
         "narwhals, polars LazyFrame (ours)": lambda: to_pandas(lazy, *need),
         "narwhals, pyarrow Table (ours)": lambda: to_pandas(tab, *need),
-        "Arrow PyCapsule: pa.table(polars.select).to_pandas()":
-            lambda: pa.table(pldf.select(need)).to_pandas(),
+        "Arrow PyCapsule: pa.table(polars.select).to_pandas()": lambda: pa.table(
+            pldf.select(need)
+        ).to_pandas(),
         "polars .to_pandas() of every column": lambda: pldf.to_pandas(),
         "pyarrow .to_pandas() of every column": lambda: tab.to_pandas(),
         "auc(pandas, by='g') itself": lambda: prn.auc(pdf, score="s", label="y", by="g"),

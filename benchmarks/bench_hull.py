@@ -53,12 +53,12 @@ def test_sklearn_average_precision_loop(benchmark, wide):
 
 
 @pytest.mark.benchmark(group="100 models x 1e5 rows")
-@pytest.mark.parametrize("method,hull", [("ap", False), ("dg", False), ("dg", True),
-                                         ("integral", True)])
+@pytest.mark.parametrize(
+    "method,hull", [("ap", False), ("dg", False), ("dg", True), ("integral", True)]
+)
 def test_auc_pr(benchmark, wide, method, hull):
     frame, models = wide
-    out = _run(benchmark, lambda: prn.auc(frame, score=models, label="y", method=method,
-                                          hull=hull))
+    out = _run(benchmark, lambda: prn.auc(frame, score=models, label="y", method=method, hull=hull))
     assert len(out) == N_MODELS
     if method == "ap":  # same numbers as the peer
         y = frame["y"].to_numpy()
@@ -69,8 +69,7 @@ def test_auc_pr(benchmark, wide, method, hull):
 @pytest.mark.benchmark(group="100 models x 1e5 rows")
 def test_auc_roc_hull(benchmark, wide):
     frame, models = wide
-    out = _run(benchmark, lambda: prn.auc(frame, score=models, label="y", curve="roc",
-                                          hull=True))
+    out = _run(benchmark, lambda: prn.auc(frame, score=models, label="y", curve="roc", hull=True))
     assert len(out) == N_MODELS
 
 
@@ -84,6 +83,7 @@ def test_roc_curve_hull(benchmark, wide):
 @pytest.mark.benchmark(group="100 models x 1e5 rows")
 def test_pr_curve_hull_dg_points(benchmark, wide):
     frame, models = wide
-    out = _run(benchmark, lambda: prn.pr_curve(frame, score=models, label="y", hull=True,
-                                               interpolate="dg"))
+    out = _run(
+        benchmark, lambda: prn.pr_curve(frame, score=models, label="y", hull=True, interpolate="dg")
+    )
     assert out["model"].nunique() == N_MODELS

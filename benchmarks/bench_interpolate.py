@@ -69,8 +69,9 @@ def curves():
     tp -= tp[starts][seg]
     fp -= fp[starts][seg]
     ends = offsets[1:] - 1  # each curve ends at its (P, N): rates as pr_curve/roc_curve give
-    frame = pd.DataFrame({"curve": seg, "tp": tp, "fp": fp, "recall": tp / tp[ends][seg],
-                          "fpr": fp / fp[ends][seg]})
+    frame = pd.DataFrame(
+        {"curve": seg, "tp": tp, "fp": fp, "recall": tp / tp[ends][seg], "fpr": fp / fp[ends][seg]}
+    )
     return tp, fp, offsets, frame
 
 
@@ -78,8 +79,8 @@ def numpy_loop(tp, fp, offsets, grid, space, out=None):
     if out is None:
         out = np.empty((offsets.size - 1, grid.size))
     for c in range(offsets.size - 1):
-        t = tp[offsets[c]:offsets[c + 1]]
-        f = fp[offsets[c]:offsets[c + 1]]
+        t = tp[offsets[c] : offsets[c + 1]]
+        f = fp[offsets[c] : offsets[c + 1]]
         P, N = t[-1], f[-1]
         if space == "pr":
             tt = grid * P
@@ -147,8 +148,12 @@ def test_public_interpolate_matrix(benchmark, curves, space):
     _, _, _, frame = curves
     benchmark.group = f"interpolate {space}"
     prn.interpolate_matrix(frame.head(2000), grid=GRID, by="curve", space=space)
-    benchmark.pedantic(prn.interpolate_matrix, args=(frame,),
-                       kwargs={"grid": GRID, "by": "curve", "space": space}, rounds=3)
+    benchmark.pedantic(
+        prn.interpolate_matrix,
+        args=(frame,),
+        kwargs={"grid": GRID, "by": "curve", "space": space},
+        rounds=3,
+    )
 
 
 @pytest.mark.parametrize("space", ["pr", "roc"])

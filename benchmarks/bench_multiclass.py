@@ -33,18 +33,26 @@ def main(n=100_000, K=10, B=200):
     cols = [f"c{k}" for k in range(K)]
     df = pd.DataFrame(P, columns=cols).assign(y=y)
     rows = [
-        ("AUC-PR (ap) macro", lambda: prn.auc(score=P, label=y, multiclass="ovr",
-                                              average="macro", method="ap"),
-         lambda: average_precision_score(Y, P, average="macro")),
-        ("AUC-PR (ap) micro", lambda: prn.auc(score=P, label=y, multiclass="ovr",
-                                              average="micro", method="ap"),
-         lambda: average_precision_score(Y, P, average="micro")),
-        ("AUC-ROC ovr macro", lambda: prn.auc(score=P, label=y, multiclass="ovr",
-                                              average="macro", curve="roc"),
-         lambda: roc_auc_score(y, P, multi_class="ovr")),
-        ("AUC-ROC ovo macro", lambda: prn.auc(score=P, label=y, multiclass="ovo",
-                                              average="macro", curve="roc"),
-         lambda: roc_auc_score(y, P, multi_class="ovo")),
+        (
+            "AUC-PR (ap) macro",
+            lambda: prn.auc(score=P, label=y, multiclass="ovr", average="macro", method="ap"),
+            lambda: average_precision_score(Y, P, average="macro"),
+        ),
+        (
+            "AUC-PR (ap) micro",
+            lambda: prn.auc(score=P, label=y, multiclass="ovr", average="micro", method="ap"),
+            lambda: average_precision_score(Y, P, average="micro"),
+        ),
+        (
+            "AUC-ROC ovr macro",
+            lambda: prn.auc(score=P, label=y, multiclass="ovr", average="macro", curve="roc"),
+            lambda: roc_auc_score(y, P, multi_class="ovr"),
+        ),
+        (
+            "AUC-ROC ovo macro",
+            lambda: prn.auc(score=P, label=y, multiclass="ovo", average="macro", curve="roc"),
+            lambda: roc_auc_score(y, P, multi_class="ovo"),
+        ),
     ]
     print(f"n = {n:,}, K = {K}")
     for name, ours, peer in rows:
@@ -53,17 +61,19 @@ def main(n=100_000, K=10, B=200):
     # bootstrap of the macro AUC-PR: B replicates vs a scikit-learn loop (20 replicates,
     # scaled), rows resampled by class as ours
     t0 = time.perf_counter()
-    prn.bootstrap(df, score=cols, label="y", multiclass="ovr", average="macro", method="ap",
-                  n_boot=B, seed=0)
+    prn.bootstrap(
+        df, score=cols, label="y", multiclass="ovr", average="macro", method="ap", n_boot=B, seed=0
+    )
     ours = time.perf_counter() - t0
     t0 = time.perf_counter()
     for _ in range(20):
-        idx = np.concatenate([rng.choice(np.flatnonzero(y == k), (y == k).sum())
-                              for k in range(K)])
+        idx = np.concatenate([rng.choice(np.flatnonzero(y == k), (y == k).sum()) for k in range(K)])
         average_precision_score(Y[idx], P[idx], average="macro")
     peer = (time.perf_counter() - t0) / 20 * B
-    print(f"bootstrap macro AUC-PR, B = {B}: {ours:.2f} s  scikit-learn loop {peer:.2f} s  "
-          f"{peer / ours:.1f}x")
+    print(
+        f"bootstrap macro AUC-PR, B = {B}: {ours:.2f} s  scikit-learn loop {peer:.2f} s  "
+        f"{peer / ours:.1f}x"
+    )
 
 
 if __name__ == "__main__":

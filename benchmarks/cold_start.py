@@ -81,8 +81,14 @@ def run_call(case: str, cache_dir: str, root: Path = ROOT) -> dict:
     """One fresh process: import + first call of ``case``; seconds."""
     code = _SETUP + _CALLS[case] + _TAIL
     t0 = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", code], env=_env(cache_dir, root),
-                         cwd=str(root), capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=_env(cache_dir, root),
+        cwd=str(root),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     wall = time.perf_counter() - t0
     res = json.loads(out.stdout.strip().splitlines()[-1])
     res["total_s"] = res["import_s"] + res["first_call_s"]
@@ -94,14 +100,24 @@ def run_demo(cache_dir: str, root: Path = ROOT) -> dict:
     """The whole ``prroc-numba demo`` in a fresh process (wall time)."""
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "prroc_numba", "demo", "--no-progress"],
-                   env=_env(cache_dir, root), cwd=str(root), capture_output=True,
-                   text=True, check=True)
+    subprocess.run(
+        [sys.executable, "-m", "prroc_numba", "demo", "--no-progress"],
+        env=_env(cache_dir, root),
+        cwd=str(root),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     wall = time.perf_counter() - t0
     ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
-    return {"import_s": float("nan"), "first_call_s": float("nan"), "total_s": wall,
-            "process_wall_s": wall, "cpu_s": cpu}
+    return {
+        "import_s": float("nan"),
+        "first_call_s": float("nan"),
+        "total_s": wall,
+        "process_wall_s": wall,
+        "cpu_s": cpu,
+    }
 
 
 def measure(warm_runs: int = 3, root: Path = ROOT, cases=None) -> dict:
@@ -111,46 +127,61 @@ def measure(warm_runs: int = 3, root: Path = ROOT, cases=None) -> dict:
     empty = {}
     for case in cases:
         with tempfile.TemporaryDirectory(prefix="prroc_numba_cache_") as cache:
-            empty[case] = run_demo(cache, root) if case == "demo" else run_call(case, cache,
-                                                                               root)
+            empty[case] = run_demo(cache, root) if case == "demo" else run_call(case, cache, root)
     with tempfile.TemporaryDirectory(prefix="prroc_numba_cache_") as cache:
         run_call("auc", cache, root)  # fill the cache
         warm_all = [run_call("auc", cache, root) for _ in range(warm_runs)]
     warm = {k: min(r[k] for r in warm_all) for k in warm_all[0]}
-    return {"empty": empty, "warm": {"warm_auc": warm},
-            "load": [load0, os.getloadavg()[0]], "cpus": os.cpu_count()}
+    return {
+        "empty": empty,
+        "warm": {"warm_auc": warm},
+        "load": [load0, os.getloadavg()[0]],
+        "cpus": os.cpu_count(),
+    }
 
 
 def markdown(res: dict) -> str:
-    rows = [("| Numba cache | case | import | first call | **import + first call** | target "
-             "| CPU time of the process |"),
-            "|---|---|---:|---:|---:|---:|---:|"]
+    rows = [
+        (
+            "| Numba cache | case | import | first call | **import + first call** | target "
+            "| CPU time of the process |"
+        ),
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
     for kind in ("empty", "warm"):
         for case, r in res[kind].items():
             tgt = TARGETS.get(case)
-            mark = "" if tgt is None else (f"<= {tgt:g} s " + ("met" if r["total_s"] <= tgt
-                                                               else "NOT met"))
+            mark = (
+                ""
+                if tgt is None
+                else (f"<= {tgt:g} s " + ("met" if r["total_s"] <= tgt else "NOT met"))
+            )
             imp = "" if r["import_s"] != r["import_s"] else f"{r['import_s']:.2f} s"
-            first = "" if r["first_call_s"] != r["first_call_s"] else \
-                f"{r['first_call_s']:.2f} s"
-            rows.append(f"| {kind} | {LABELS[case]} | {imp} | {first} | "
-                        f"**{r['total_s']:.2f} s** | {mark} | {r.get('cpu_s', float('nan')):.2f} s |")
+            first = "" if r["first_call_s"] != r["first_call_s"] else f"{r['first_call_s']:.2f} s"
+            rows.append(
+                f"| {kind} | {LABELS[case]} | {imp} | {first} | "
+                f"**{r['total_s']:.2f} s** | {mark} | {r.get('cpu_s', float('nan')):.2f} s |"
+            )
     load = res.get("load")
     if load:
         rows.append("")
-        rows.append(f"Load average (1 min) before / after: {load[0]:.2f} / {load[1]:.2f} "
-                    f"on {res.get('cpus')} cores. On a loaded machine compare the CPU "
-                    "time column (less sensitive to other processes than wall time).")
+        rows.append(
+            f"Load average (1 min) before / after: {load[0]:.2f} / {load[1]:.2f} "
+            f"on {res.get('cpus')} cores. On a loaded machine compare the CPU "
+            "time column (less sensitive to other processes than wall time)."
+        )
     return "\n".join(rows)
 
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--root", type=Path, default=ROOT,
-                    help="checkout to measure (default: this one)")
+    ap.add_argument(
+        "--root", type=Path, default=ROOT, help="checkout to measure (default: this one)"
+    )
     ap.add_argument("--json", type=Path, default=None, help="also write the results here")
-    ap.add_argument("--cases", nargs="+", default=None,
-                    help="subset of: auc_pr pr_curve bootstrap compare demo")
+    ap.add_argument(
+        "--cases", nargs="+", default=None, help="subset of: auc_pr pr_curve bootstrap compare demo"
+    )
     a = ap.parse_args()
     result = measure(root=a.root.resolve(), cases=a.cases)
     print(markdown(result))

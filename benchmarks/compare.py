@@ -85,10 +85,15 @@ def machine() -> dict:
     except OSError:
         pass
     return {
-        "cpu": cpu, "cores_usable": usable, "numba_threads": numba.config.NUMBA_NUM_THREADS,
-        "memory": mem, "os": f"{platform.system()} {platform.release()}",
-        "python": platform.python_version(), "numpy": np.__version__,
-        "numba": numba.__version__, "pandas": pandas.__version__,
+        "cpu": cpu,
+        "cores_usable": usable,
+        "numba_threads": numba.config.NUMBA_NUM_THREADS,
+        "memory": mem,
+        "os": f"{platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "pandas": pandas.__version__,
         "scikit-learn": sklearn.__version__,
         "load_avg_at_start": os.getloadavg() if hasattr(os, "getloadavg") else None,
     }
@@ -113,11 +118,21 @@ def run(capabilities, scale, log=print):
             if case.check is not None:
                 case.check()  # ours and the peer agree on this input (raises otherwise)
             t_ours = best_time(case.ours, case.repeats)
-            t_peer = best_time(case.peer, case.peer_repeats or case.repeats,
-                               case.peer_warmup) * case.peer_scale
-            row = {"capability": cap, "case": case.name, "ours_s": t_ours, "peer_s": t_peer,
-                   "peer": case.peer_name, "speedup": t_peer / t_ours, "note": case.note,
-                   "target": case.target, "floor_target": case.extra.get("floor_target")}
+            t_peer = (
+                best_time(case.peer, case.peer_repeats or case.repeats, case.peer_warmup)
+                * case.peer_scale
+            )
+            row = {
+                "capability": cap,
+                "case": case.name,
+                "ours_s": t_ours,
+                "peer_s": t_peer,
+                "peer": case.peer_name,
+                "speedup": t_peer / t_ours,
+                "note": case.note,
+                "target": case.target,
+                "floor_target": case.extra.get("floor_target"),
+            }
             if case.scores is not None:
                 sc = case.scores
                 if case.sort_floor:
@@ -139,8 +154,10 @@ def run(capabilities, scale, log=print):
                 extra += f", ours / np.sort {row['vs_sort']:.2f}"
             if "vs_pass" in row:
                 extra += f", ours / one pass {row['vs_pass']:.0f}"
-            log(f"{cap:14s} {case.name:45s} ours {_ms(t_ours):>11s}  peer {_ms(t_peer):>11s}"
-                f"  speed-up {row['speedup']:7.1f}x{extra}")
+            log(
+                f"{cap:14s} {case.name:45s} ours {_ms(t_ours):>11s}  peer {_ms(t_peer):>11s}"
+                f"  speed-up {row['speedup']:7.1f}x{extra}"
+            )
     return rows, skipped
 
 
@@ -162,9 +179,14 @@ def _busy_warning(load, cores):
     """A line warning that the figures are unreliable when other work shared the CPU."""
     if not load or not cores or load[0] <= 0.5 * cores:
         return []
-    return ["", (f"**Warning: the machine was busy (1-minute load average {load[0]:.1f} on "
-                 f"{cores} cores) -- the figures below are noisy; re-run on a quiet "
-                 "machine.**")]
+    return [
+        "",
+        (
+            f"**Warning: the machine was busy (1-minute load average {load[0]:.1f} on "
+            f"{cores} cores) -- the figures below are noisy; re-run on a quiet "
+            "machine.**"
+        ),
+    ]
 
 
 def markdown(result) -> str:
@@ -172,62 +194,83 @@ def markdown(result) -> str:
     lines = [
         f"Command: `{result['command']}`  ",
         f"Run: {result['date']}  ",
-        (f"Machine: {m['cpu']}, {m['cores_usable']} usable cores (Numba threads: "
-         f"{m['numba_threads']}), {m['memory']} RAM, {m['os']}; Python {m['python']}, "
-         f"numpy {m['numpy']}, numba {m['numba']}, pandas {m['pandas']}, "
-         f"scikit-learn {m['scikit-learn']}; load average at start "
-         f"{', '.join(f'{x:.2f}' for x in m['load_avg_at_start'] or [])}."),
+        (
+            f"Machine: {m['cpu']}, {m['cores_usable']} usable cores (Numba threads: "
+            f"{m['numba_threads']}), {m['memory']} RAM, {m['os']}; Python {m['python']}, "
+            f"numpy {m['numpy']}, numba {m['numba']}, pandas {m['pandas']}, "
+            f"scikit-learn {m['scikit-learn']}; load average at start "
+            f"{', '.join(f'{x:.2f}' for x in m['load_avg_at_start'] or [])}."
+        ),
         *(_busy_warning(m["load_avg_at_start"], m["cores_usable"])),
         "",
-        ("Times are the minimum of a few repeats after a warm-up call; *speed-up* = peer "
-         "time / our time, both measured in this run on the same input. The floor: "
-         "*ours / np.sort* is our time divided by `np.sort` of the same scores (keys "
-         "only, each curve's row sorted; what any exact method must at least do), *ours "
-         "/ one pass* our time divided by one `np.sum` over them (memory bandwidth). "
-         "*one call vs argsort*: one `pr_curve` call divided by `np.argsort` of the same "
-         "scores."),
+        (
+            "Times are the minimum of a few repeats after a warm-up call; *speed-up* = peer "
+            "time / our time, both measured in this run on the same input. The floor: "
+            "*ours / np.sort* is our time divided by `np.sort` of the same scores (keys "
+            "only, each curve's row sorted; what any exact method must at least do), *ours "
+            "/ one pass* our time divided by one `np.sum` over them (memory bandwidth). "
+            "*one call vs argsort*: one `pr_curve` call divided by `np.argsort` of the same "
+            "scores."
+        ),
         "",
-        ("| capability | case | prroc_numba | peer | speed-up | ours / np.sort | "
-         "ours / one pass | one call vs argsort | target | peer |"),
+        (
+            "| capability | case | prroc_numba | peer | speed-up | ours / np.sort | "
+            "ours / one pass | one call vs argsort | target | peer |"
+        ),
         "|---|---|---:|---:|---:|---:|---:|---:|---|---|",
     ]
     for r in result["rows"]:
         floor = f"{r['vs_argsort']:.2f}x" if "vs_argsort" in r else ""
         vs_sort = f"{r['vs_sort']:.2f}x" if "vs_sort" in r else ""
         vs_pass = f"{r['vs_pass']:,.0f}x" if "vs_pass" in r else ""
-        lines.append(f"| {r['capability']} | {r['case']} | {_ms(r['ours_s'])} | "
-                     f"{_ms(r['peer_s'])} | **{r['speedup']:,.1f}x** | {vs_sort} | "
-                     f"{vs_pass} | {floor} | {_target_text(r)} | {r['peer']} |")
+        lines.append(
+            f"| {r['capability']} | {r['case']} | {_ms(r['ours_s'])} | "
+            f"{_ms(r['peer_s'])} | **{r['speedup']:,.1f}x** | {vs_sort} | "
+            f"{vs_pass} | {floor} | {_target_text(r)} | {r['peer']} |"
+        )
     notes = sorted({(r["capability"], r["note"]) for r in result["rows"] if r["note"]})
     if notes:
         lines.append("")
         lines += [f"* {cap}: {note}" for cap, note in notes]
     for s in result["skipped"]:
-        lines.append(f"* {s['capability']}: skipped, not available in this checkout "
-                     f"({s['reason']})")
+        lines.append(
+            f"* {s['capability']}: skipped, not available in this checkout ({s['reason']})"
+        )
     if result.get("cold_start"):
-        lines += ["", ("Cold start (fresh Python processes; `NUMBA_CACHE_DIR` set to a new "
-                       "temporary directory, then reused):"), "",
-                  cold_start.markdown(result["cold_start"])]
+        lines += [
+            "",
+            (
+                "Cold start (fresh Python processes; `NUMBA_CACHE_DIR` set to a new "
+                "temporary directory, then reused):"
+            ),
+            "",
+            cold_start.markdown(result["cold_start"]),
+        ]
     return "\n".join(lines) + "\n"
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="10x smaller inputs (smoke test)")
-    parser.add_argument("--only", nargs="+", choices=list(_cases.CAPABILITIES),
-                        help="run only these capabilities")
+    parser.add_argument(
+        "--only", nargs="+", choices=list(_cases.CAPABILITIES), help="run only these capabilities"
+    )
     parser.add_argument("--no-cold-start", action="store_true", help="skip the cold start")
-    parser.add_argument("--out", default=str(HERE / "results"),
-                        help="directory for latest.json and latest.md")
+    parser.add_argument(
+        "--out", default=str(HERE / "results"), help="directory for latest.json and latest.md"
+    )
     args = parser.parse_args(argv)
     caps = args.only or list(_cases.CAPABILITIES)
     scale = 0.1 if args.quick else 1.0
-    command = "python benchmarks/compare.py" + (" " + " ".join(argv if argv is not None
-                                                               else sys.argv[1:])).rstrip()
+    command = (
+        "python benchmarks/compare.py"
+        + (" " + " ".join(argv if argv is not None else sys.argv[1:])).rstrip()
+    )
     info = machine()
-    print(f"prroc_numba benchmarks on {info['cpu']} ({info['cores_usable']} cores, "
-          f"load {info['load_avg_at_start']})\n")
+    print(
+        f"prroc_numba benchmarks on {info['cpu']} ({info['cores_usable']} cores, "
+        f"load {info['load_avg_at_start']})\n"
+    )
     t0 = time.perf_counter()
     cold = None
     if not args.no_cold_start:
@@ -236,9 +279,14 @@ def main(argv=None):
         print(cold_start.markdown(cold) + "\n", flush=True)
     rows, skipped = run(caps, scale, log=lambda s: print(s, flush=True))
     result = {
-        "command": command.strip(), "date": datetime.now(timezone.utc).strftime(
-            "%Y-%m-%d %H:%M UTC"), "machine": info, "scale": scale, "rows": rows,
-        "skipped": skipped, "cold_start": cold, "total_s": time.perf_counter() - t0,
+        "command": command.strip(),
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": info,
+        "scale": scale,
+        "rows": rows,
+        "skipped": skipped,
+        "cold_start": cold,
+        "total_s": time.perf_counter() - t0,
     }
     result["load_avg_at_end"] = os.getloadavg() if hasattr(os, "getloadavg") else None
     md = markdown(result)
@@ -247,8 +295,7 @@ def main(argv=None):
     (out / "latest.json").write_text(json.dumps(result, indent=1, default=float))
     (out / "latest.md").write_text(md)
     print("\n" + md)
-    print(f"wrote {out / 'latest.json'} and {out / 'latest.md'} "
-          f"({result['total_s']:.0f} s in all)")
+    print(f"wrote {out / 'latest.json'} and {out / 'latest.md'} ({result['total_s']:.0f} s in all)")
     return result
 
 

@@ -39,6 +39,7 @@ def population_auc_pr(mu, prevalence):
         r = stats.norm.sf(t - mu)
         f = stats.norm.sf(t)
         return prevalence * r / (prevalence * r + (1 - prevalence) * f) * stats.norm.pdf(t - mu)
+
     return integrate.quad(integrand, mu - 12, mu + 12, limit=200)[0]
 
 
@@ -48,8 +49,9 @@ def simulate(n_sets, n, prevalence, mu, design, rng):
         y = np.tile(np.r_[np.ones(n_pos), np.zeros(n - n_pos)], n_sets)
     else:
         y = (rng.random(n_sets * n) < prevalence).astype(float)
-    return pd.DataFrame({"g": np.repeat(np.arange(n_sets), n), "y": y,
-                         "s": rng.normal(size=y.size) + mu * y})
+    return pd.DataFrame(
+        {"g": np.repeat(np.arange(n_sets), n), "y": y, "s": rng.normal(size=y.size) + mu * y}
+    )
 
 
 def study(n_sets=500, n_boot=1000, mu=1.5, prevalence=0.1, seed=0):
@@ -63,18 +65,35 @@ def study(n_sets=500, n_boot=1000, mu=1.5, prevalence=0.1, seed=0):
                     if interval == "bca" and n > 2000:
                         continue  # the jackknife makes BCa slower; one size is enough
                     t = time.perf_counter()
-                    res = prn.bootstrap(df, score="s", label="y", by="g", n_boot=n_boot,
-                                        stratified=stratified, interval=interval, seed=seed,
-                                        progress=False)
+                    res = prn.bootstrap(
+                        df,
+                        score="s",
+                        label="y",
+                        by="g",
+                        n_boot=n_boot,
+                        stratified=stratified,
+                        interval=interval,
+                        seed=seed,
+                        progress=False,
+                    )
                     cover = np.mean((res.ci_low <= truth) & (truth <= res.ci_high))
-                    rows.append({"n": n, "design": design, "stratified": stratified,
-                                 "interval": interval, "coverage": cover,
-                                 "mc_se": np.sqrt(cover * (1 - cover) / n_sets),
-                                 "mean_width": float((res.ci_high - res.ci_low).mean()),
-                                 "seconds": time.perf_counter() - t})
+                    rows.append(
+                        {
+                            "n": n,
+                            "design": design,
+                            "stratified": stratified,
+                            "interval": interval,
+                            "coverage": cover,
+                            "mc_se": np.sqrt(cover * (1 - cover) / n_sets),
+                            "mean_width": float((res.ci_high - res.ci_low).mean()),
+                            "seconds": time.perf_counter() - t,
+                        }
+                    )
     table = pd.DataFrame(rows)
-    print(f"binormal mu = {mu}, prevalence {prevalence}, population AUC-PR {truth:.4f}; "
-          f"{n_sets} data sets, B = {n_boot}, 95% intervals (method dg)")
+    print(
+        f"binormal mu = {mu}, prevalence {prevalence}, population AUC-PR {truth:.4f}; "
+        f"{n_sets} data sets, B = {n_boot}, 95% intervals (method dg)"
+    )
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     return table
 

@@ -51,8 +51,9 @@ def check_n_boot(n_boot):
 
 def check_seed(seed):
     """None or a non-negative int."""
-    if seed is not None and (isinstance(seed, (bool, np.bool_))
-                             or not isinstance(seed, (int, np.integer))):
+    if seed is not None and (
+        isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer))
+    ):
         raise TypeError(f"seed must be None or an int, got {type(seed).__name__}")
     if seed is not None and seed < 0:
         raise ValueError(f"seed must be a non-negative int, got {seed}")
@@ -85,38 +86,44 @@ def check_grid(grid, axis, *, strict=False):
     rejects repeated values.
     """
     if isinstance(grid, (bool, np.bool_)):
-        raise TypeError(f"grid must be an int or an array of {axis} values in [0, 1], got "
-                        f"{grid!r}")
+        raise TypeError(f"grid must be an int or an array of {axis} values in [0, 1], got {grid!r}")
     if isinstance(grid, (int, np.integer)):
         if grid < 2:
-            raise ValueError(f"grid={grid} points is too few; pass an int >= 2 (e.g. 101) "
-                             f"or an array of {axis} values")
+            raise ValueError(
+                f"grid={grid} points is too few; pass an int >= 2 (e.g. 101) "
+                f"or an array of {axis} values"
+            )
         return np.linspace(0.0, 1.0, int(grid))
     try:
         g = np.ascontiguousarray(grid, dtype=np.float64)
     except (TypeError, ValueError):
         raise TypeError(f"grid must be an int or an array of {axis} values in [0, 1]") from None
     if g.ndim != 1 or g.size == 0:
-        raise ValueError(f"grid must be a non-empty 1-D array of {axis} values, got shape "
-                         f"{g.shape}")
+        raise ValueError(
+            f"grid must be a non-empty 1-D array of {axis} values, got shape {g.shape}"
+        )
     bad = ~np.isfinite(g) | (g < 0) | (g > 1)
     if bad.any():
-        raise ValueError(f"grid {axis} values must be finite and in [0, 1]; got "
-                         f"{g[bad][0]!r}")
+        raise ValueError(f"grid {axis} values must be finite and in [0, 1]; got {g[bad][0]!r}")
     step = np.diff(g)
     if (step < 0).any():
         raise ValueError("grid must be ascending; sort it (np.sort(grid)) first")
     if strict and (step == 0).any():
-        raise ValueError("grid must be strictly increasing (no repeated values); pass "
-                         "np.unique(grid)")
+        raise ValueError(
+            "grid must be strictly increasing (no repeated values); pass np.unique(grid)"
+        )
     return g
 
 
 # metrics(): column name -> (curve, estimator code, hull); counts are computed from totals
 AREA_METRICS = {}
-for _name, _curve, _code in ((S.AUC_PR, "pr", area.DG), (S.AUC_PR_INTEGRAL, "pr", area.INTEGRAL),
-                             (S.AP, "pr", area.AP), (S.AUC_PR_TRAPEZOID, "pr", area.PR_TRAPEZOID),
-                             (S.AUC_ROC, "roc", area.ROC_TRAPEZOID)):
+for _name, _curve, _code in (
+    (S.AUC_PR, "pr", area.DG),
+    (S.AUC_PR_INTEGRAL, "pr", area.INTEGRAL),
+    (S.AP, "pr", area.AP),
+    (S.AUC_PR_TRAPEZOID, "pr", area.PR_TRAPEZOID),
+    (S.AUC_ROC, "roc", area.ROC_TRAPEZOID),
+):
     AREA_METRICS[_name] = (_curve, _code, False)
     AREA_METRICS[_name + S.HULL_SUFFIX] = (_curve, _code, True)
 COUNT_METRICS = (S.N_POS, S.N_NEG, S.PREVALENCE)

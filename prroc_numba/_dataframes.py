@@ -42,8 +42,9 @@ def is_native(data) -> bool:
     if data is None or isinstance(data, pd.DataFrame):
         return False
     mod = type(data).__module__.split(".")[0]
-    return mod in ("polars", "pyarrow", "narwhals", "modin", "cudf", "duckdb", "ibis") or \
-        hasattr(data, "__arrow_c_stream__")
+    return mod in ("polars", "pyarrow", "narwhals", "modin", "cudf", "duckdb", "ibis") or hasattr(
+        data, "__arrow_c_stream__"
+    )
 
 
 def to_pandas(data, *args, every=False):
@@ -61,8 +62,11 @@ def to_pandas(data, *args, every=False):
             "narwhals (pip install 'prroc-numba[polars]'), or pass a pandas DataFrame"
         ) from None
     frame = nw.from_native(data)
-    columns = list(frame.collect_schema().names()) if hasattr(frame, "collect_schema") \
+    columns = (
+        list(frame.collect_schema().names())
+        if hasattr(frame, "collect_schema")
         else list(frame.columns)
+    )
     want = list(columns) if every else []
     for a in args:
         for nm in _names(a):
@@ -78,8 +82,9 @@ def to_pandas(data, *args, every=False):
     try:
         import pyarrow  # noqa: F401
     except ImportError:  # column by column (strings become Python objects: slower)
-        return pd.DataFrame({nm: frame[nm].to_numpy() for nm in want},
-                            index=pd.RangeIndex(len(frame)))
+        return pd.DataFrame(
+            {nm: frame[nm].to_numpy() for nm in want}, index=pd.RangeIndex(len(frame))
+        )
     # through Arrow: numeric columns without nulls are not copied twice, and strings
     # stay Arrow strings (8x faster than Python objects at 1e6 rows, see the README)
     return frame.to_arrow().to_pandas()
@@ -92,6 +97,7 @@ def to_output(frame, output):
     if output not in OUTPUTS:
         raise ValueError(f"output={output!r} is not known; use 'pandas' or 'polars'")
     import polars as pl
+
     if isinstance(frame, tuple):
         return tuple(to_output(f, output) for f in frame)
     return pl.from_pandas(frame) if isinstance(frame, pd.DataFrame) else frame
@@ -99,6 +105,7 @@ def to_output(frame, output):
 
 def with_output(f):
     """Add ``output="pandas"`` (or ``"polars"``) to a public function returning frames."""
+
     @functools.wraps(f)
     def wrapper(*args, output="pandas", **kwargs):
         if output not in OUTPUTS:
@@ -107,7 +114,6 @@ def with_output(f):
 
     sig = inspect.signature(f)
     params = list(sig.parameters.values())
-    params.append(inspect.Parameter("output", inspect.Parameter.KEYWORD_ONLY,
-                                    default="pandas"))
+    params.append(inspect.Parameter("output", inspect.Parameter.KEYWORD_ONLY, default="pandas"))
     wrapper.__signature__ = sig.replace(parameters=params)
     return wrapper

@@ -15,8 +15,10 @@ from __future__ import annotations
 DEVICES = ("cpu", "cuda")
 _DLPACK_CUDA = (2, 3, 13)  # kDLCUDA, kDLCUDAHost, kDLCUDAManaged
 
-INSTALL = ("pip install 'prroc-numba[cuda]' (numba-cuda; CuPy is optional and sorts on "
-           "the device when present)")
+INSTALL = (
+    "pip install 'prroc-numba[cuda]' (numba-cuda; CuPy is optional and sorts on "
+    "the device when present)"
+)
 
 
 def is_gpu_array(x) -> bool:
@@ -93,8 +95,10 @@ def prepare(device, score, label, weight=None, by=None):
     array, else "cpu". Returns ``(device, score, label, weight, by)``.
     """
     if device is not None and device not in DEVICES:
-        raise ValueError(f"device={device!r} is not known; use 'cpu' or 'cuda' (or None: "
-                         "'cuda' when the arrays are on a GPU)")
+        raise ValueError(
+            f"device={device!r} is not known; use 'cpu' or 'cuda' (or None: "
+            "'cuda' when the arrays are on a GPU)"
+        )
     args = [score, label, weight, by]
     on_gpu = [is_gpu_array(a) for a in args]
     if device is None:

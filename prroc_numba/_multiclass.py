@@ -116,26 +116,37 @@ class Reduced:
 def check_args(multiclass, classes, average, multilabel, curve=None):
     """Validate the multiclass arguments (names the fix)."""
     if multiclass is not None and multiclass not in MULTICLASS:
-        raise ValueError(f"multiclass={multiclass!r} is not known; use 'ovr' (one-vs-rest) "
-                         "or 'ovo' (one-vs-one, Hand & Till; auc with curve='roc' only)")
+        raise ValueError(
+            f"multiclass={multiclass!r} is not known; use 'ovr' (one-vs-rest) "
+            "or 'ovo' (one-vs-one, Hand & Till; auc with curve='roc' only)"
+        )
     if average not in AVERAGES:
-        raise ValueError(f"average={average!r} is not known; use None (one row per class), "
-                         "'macro', 'weighted' or 'micro'")
+        raise ValueError(
+            f"average={average!r} is not known; use None (one row per class), "
+            "'macro', 'weighted' or 'micro'"
+        )
     if multilabel and multiclass == "ovo":
-        raise ValueError("multiclass='ovo' has no meaning for multilabel input (label= a list "
-                         "of 0/1 columns); drop multiclass=")
+        raise ValueError(
+            "multiclass='ovo' has no meaning for multilabel input (label= a list "
+            "of 0/1 columns); drop multiclass="
+        )
     if multiclass is None and not multilabel and (classes is not None or average is not None):
         arg = "classes=" if classes is not None else "average="
-        raise ValueError(f"{arg} applies to multiclass input; pass multiclass='ovr' "
-                         "(score= one column per class, label= the class column) or "
-                         "label= a list of 0/1 columns (multilabel)")
+        raise ValueError(
+            f"{arg} applies to multiclass input; pass multiclass='ovr' "
+            "(score= one column per class, label= the class column) or "
+            "label= a list of 0/1 columns (multilabel)"
+        )
     if multiclass == "ovo":
         if curve is not None and curve != "roc":
-            raise ValueError("multiclass='ovo' is Hand & Till's one-vs-one ROC AUC; pass "
-                             "curve='roc', or use multiclass='ovr' for PR curves")
+            raise ValueError(
+                "multiclass='ovo' is Hand & Till's one-vs-one ROC AUC; pass "
+                "curve='roc', or use multiclass='ovr' for PR curves"
+            )
         if average == "micro":
-            raise ValueError("average='micro' pools the one-vs-rest problem; use it with "
-                             "multiclass='ovr'")
+            raise ValueError(
+                "average='micro' pools the one-vs-rest problem; use it with multiclass='ovr'"
+            )
 
 
 def is_multilabel(data, label) -> bool:
@@ -161,8 +172,10 @@ def _resolve_classes(y, names, classes, K):
     if classes is not None:
         cls = list(classes)
         if len(cls) != K:
-            raise ValueError(f"classes= lists {len(cls)} classes but score has {K} columns; "
-                             "give one class value per score column, in column order")
+            raise ValueError(
+                f"classes= lists {len(cls)} classes but score has {K} columns; "
+                "give one class value per score column, in column order"
+            )
         if len(set(map(_key, cls))) != K:
             raise ValueError(f"classes= lists a class twice: {cls}")
     elif names is not None and set(map(_key, vals)) <= set(map(_key, names)):
@@ -195,8 +208,7 @@ def _resolve_classes(y, names, classes, K):
 
 def _key(v):
     v = _plain(v)
-    return v if isinstance(v, (str, bool)) else (float(v) if isinstance(v, (int, float))
-                                                 else v)
+    return v if isinstance(v, (str, bool)) else (float(v) if isinstance(v, (int, float)) else v)
 
 
 def _multilabel_matrix(data, label, n, K):
@@ -211,18 +223,21 @@ def _multilabel_matrix(data, label, n, K):
         names = list(range(arr.shape[1]))
         Y = [arr[:, k] for k in range(arr.shape[1])]
     if len(Y) != K:
-        raise ValueError(f"label= lists {len(Y)} label columns but score= has {K}; "
-                         "multilabel input needs one score column per label column")
+        raise ValueError(
+            f"label= lists {len(Y)} label columns but score= has {K}; "
+            "multilabel input needs one score column per label column"
+        )
     for k, y in enumerate(Y):
         if y.shape[0] != n:
-            raise ValueError(f"label column {names[k]!r} has {y.shape[0]} rows but score "
-                             f"has {n}")
-    return names, np.column_stack([_labels(y, None, False, f"label column {names[k]!r}")
-                                   for k, y in enumerate(Y)])
+            raise ValueError(f"label column {names[k]!r} has {y.shape[0]} rows but score has {n}")
+    return names, np.column_stack(
+        [_labels(y, None, False, f"label column {names[k]!r}") for k, y in enumerate(Y)]
+    )
 
 
-def pack_multi(data, *, score, label, by, weight, multiclass, classes, average,
-               pair_models=False) -> Batch:
+def pack_multi(
+    data, *, score, label, by, weight, multiclass, classes, average, pair_models=False
+) -> Batch:
     """Pack multiclass (``multiclass=``) or multilabel (``label=`` a list) input.
 
     ``pair_models=True`` (:func:`~prroc_numba.compare`): the ``by`` groups are models
@@ -236,8 +251,10 @@ def pack_multi(data, *, score, label, by, weight, multiclass, classes, average,
     cols, names = _resolve_scores(data, score)
     K = len(cols)
     if K < 2:
-        raise ValueError(f"multiclass input needs one score column per class (at least 2), "
-                         f"got {K}; pass score= a list of columns or a 2-D array")
+        raise ValueError(
+            f"multiclass input needs one score column per class (at least 2), "
+            f"got {K}; pass score= a list of columns or a 2-D array"
+        )
     n = cols[0].shape[0]
     if n == 0:
         raise ValueError("empty input: score has no rows")
@@ -245,14 +262,15 @@ def pack_multi(data, *, score, label, by, weight, multiclass, classes, average,
     for k, col in enumerate(cols):  # a loop over classes, not rows
         S[:, k] = col
     if not np.isfinite(S).all():
-        raise ValueError(f"score has {int((~np.isfinite(S)).sum())} NaN or infinite values; "
-                         "drop or impute those rows before computing curves")
+        raise ValueError(
+            f"score has {int((~np.isfinite(S)).sum())} NaN or infinite values; "
+            "drop or impute those rows before computing curves"
+        )
     if multilabel:
         cls, Y = _multilabel_matrix(data, label, n, K)
         if classes is not None:
             if len(classes) != K:
-                raise ValueError(f"classes= lists {len(classes)} names but there are {K} "
-                                 "labels")
+                raise ValueError(f"classes= lists {len(classes)} names but there are {K} labels")
             cls = list(classes)
         codes = None
     else:
@@ -265,12 +283,16 @@ def pack_multi(data, *, score, label, by, weight, multiclass, classes, average,
     w = np.ones(n) if w is None else _to_float(w, "weight")
     bad = ~np.isfinite(w) | (w < 0)
     if bad.any():
-        raise ValueError(f"weight has {int(bad.sum())} negative, NaN or infinite values "
-                         f"(first: {w[bad][0]!r}); sample weights must be finite and >= 0")
+        raise ValueError(
+            f"weight has {int(bad.sum())} negative, NaN or infinite values "
+            f"(first: {w[bad][0]!r}); sample weights must be finite and >= 0"
+        )
     gcodes, key_frame = _group_codes(data, by, n)
     if pair_models and gcodes is None:
-        raise ValueError("comparing multiclass models needs long input: stack the models' "
-                         "rows and name the model column with by= (e.g. by='model')")
+        raise ValueError(
+            "comparing multiclass models needs long input: stack the models' "
+            "rows and name the model column with by= (e.g. by='model')"
+        )
     if gcodes is None:
         gcodes = np.zeros(n, dtype=np.int64)
         key_frame = pd.DataFrame(index=range(n))
@@ -279,8 +301,10 @@ def pack_multi(data, *, score, label, by, weight, multiclass, classes, average,
         alive = np.bincount(gcodes, weights=keep, minlength=gcodes.max() + 1) > 0
         if not alive.all():
             g = int(np.argmin(alive))
-            raise ValueError(f"{describe_row(key_frame.iloc[int(np.argmax(gcodes == g))])} "
-                             "has total weight 0 (empty group)")
+            raise ValueError(
+                f"{describe_row(key_frame.iloc[int(np.argmax(gcodes == g))])} "
+                "has total weight 0 (empty group)"
+            )
         S, w, gcodes = S[keep], w[keep], gcodes[keep]
         key_frame = key_frame[keep]
         codes = None if codes is None else codes[keep]
@@ -338,8 +362,17 @@ def pack_multi(data, *, score, label, by, weight, multiclass, classes, average,
     else:
         specs = [(k, None) for k in range(K)]
 
-    values, lab_rows, pos, neg, lab_len, curve_keys, coefs, out_idx, out_keys = \
-        [], [], [], [], [], [], [], [], []
+    values, lab_rows, pos, neg, lab_len, curve_keys, coefs, out_idx, out_keys = (
+        [],
+        [],
+        [],
+        [],
+        [],
+        [],
+        [],
+        [],
+        [],
+    )
     block = 0
     curve_block = []
     n_out = 0
@@ -350,8 +383,8 @@ def pack_multi(data, *, score, label, by, weight, multiclass, classes, average,
         if ovo:  # the rows of each class (one stable sort per group, not one scan per pair)
             by_cls = np.argsort(stratum[a:e], kind="stable")
             cut = np.searchsorted(stratum[a:e][by_cls], np.arange(K + 1))
-            rows_of = [rows[by_cls[cut[k]:cut[k + 1]]] for k in range(K)]
-            w_of = [wgt[by_cls[cut[k]:cut[k + 1]]] for k in range(K)]
+            rows_of = [rows[by_cls[cut[k] : cut[k + 1]]] for k in range(K)]
+            w_of = [wgt[by_cls[cut[k] : cut[k + 1]]] for k in range(K)]
         # label rows of each spec in this group
         blocks = []
         for s, t in specs:
@@ -382,8 +415,9 @@ def pack_multi(data, *, score, label, by, weight, multiclass, classes, average,
                 okey.update(group_keys.iloc[r].to_dict())
             if model_keys is not None:
                 mk = model_keys.iloc[m]
-                okey[MODEL] = _plain(mk.iloc[0]) if len(mk) == 1 else \
-                    ", ".join(str(_plain(v)) for v in mk)
+                okey[MODEL] = (
+                    _plain(mk.iloc[0]) if len(mk) == 1 else ", ".join(str(_plain(v)) for v in mk)
+                )
             for j, (s, t) in enumerate(specs):
                 sel = blocks[j][0]
                 src = (base + sel) if pair_models else sel
@@ -444,32 +478,56 @@ def pack_multi(data, *, score, label, by, weight, multiclass, classes, average,
     offsets = np.zeros(lengths.size + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     vals = np.ascontiguousarray(np.concatenate(values), dtype=np.float64)
-    keys = pd.DataFrame(curve_keys) if curve_keys and curve_keys[0] else \
-        pd.DataFrame(index=range(len(curve_keys)))
-    okeys = pd.DataFrame(out_keys) if out_keys and out_keys[0] else \
-        pd.DataFrame(index=range(len(out_keys)))
+    keys = (
+        pd.DataFrame(curve_keys)
+        if curve_keys and curve_keys[0]
+        else pd.DataFrame(index=range(len(curve_keys)))
+    )
+    okeys = (
+        pd.DataFrame(out_keys)
+        if out_keys and out_keys[0]
+        else pd.DataFrame(index=range(len(out_keys)))
+    )
     for frame in (keys, okeys):
         for col in gkeys.columns:
             if col in frame.columns and col in key_frame.columns:
                 frame[col] = frame[col].astype(gkeys[col].dtype)
-    rows = Rows(roff, np.ascontiguousarray(stratum, dtype=np.int64), label_row,
-                M * len(specs), np.asarray(out_idx, dtype=np.int64),
-                np.asarray(coefs, dtype=np.float64), okeys)
-    return Batch(vals, offsets, pos, neg, group_offsets,
-                 np.asarray(curve_block, dtype=np.int64), keys, M * len(specs), multi=rows)
+    rows = Rows(
+        roff,
+        np.ascontiguousarray(stratum, dtype=np.int64),
+        label_row,
+        M * len(specs),
+        np.asarray(out_idx, dtype=np.int64),
+        np.asarray(coefs, dtype=np.float64),
+        okeys,
+    )
+    return Batch(
+        vals,
+        offsets,
+        pos,
+        neg,
+        group_offsets,
+        np.asarray(curve_block, dtype=np.int64),
+        keys,
+        M * len(specs),
+        multi=rows,
+    )
 
 
 def check_device(batch, device):
     """Multiclass/multilabel batches run on the CPU (their per-curve label rows and
     row map are not wired into the GPU kernels yet)."""
     if batch.multi is not None and device == "cuda":
-        raise ValueError("multiclass and multilabel input run on the CPU for now; pass "
-                         "device='cpu' (or leave device= unset with host arrays)")
+        raise ValueError(
+            "multiclass and multilabel input run on the CPU for now; pass "
+            "device='cpu' (or leave device= unset with host arrays)"
+        )
 
 
 def curves_frame(batch, columns):
     """One row per output: the curve values reduced (multiclass), else one per curve."""
     from . import _frames as F
+
     if batch.multi is None:
         return F.curves_frame(batch.keys, columns)
     red = {k: batch.multi.reduce(v) for k, v in columns.items()}
@@ -486,8 +544,6 @@ def reduce_replicates(batch, est, reps):
     if MODEL in keys.columns and m.n_groups == 1:
         n_models = len(keys)
     return (Reduced(keys, n_models, len(keys) // n_models), m.reduce(est), m.reduce(reps))
-
-
 
 
 def plan_rows(plan, batch, stratified):

@@ -141,12 +141,16 @@ class _CompileNotice(event.Listener):
             return
         self.said = True
         if CACHE_ROOT is None:
-            msg = (f"prroc_numba: no writable cache directory ({_tried()}), so kernels "
-                   f"compile in memory in every process (~{COMPILE_ESTIMATE_S} s); set "
-                   "NUMBA_CACHE_DIR to a writable directory to compile them once")
+            msg = (
+                f"prroc_numba: no writable cache directory ({_tried()}), so kernels "
+                f"compile in memory in every process (~{COMPILE_ESTIMATE_S} s); set "
+                "NUMBA_CACHE_DIR to a writable directory to compile them once"
+            )
         else:
-            msg = (f"prroc_numba: compiling kernels once, ~{COMPILE_ESTIMATE_S} s; later "
-                   "runs start instantly")
+            msg = (
+                f"prroc_numba: compiling kernels once, ~{COMPILE_ESTIMATE_S} s; later "
+                "runs start instantly"
+            )
         print(msg, file=sys.stderr, flush=True)
 
     def on_end(self, ev):
@@ -158,7 +162,8 @@ class _CompileNotice(event.Listener):
         name = f"{disp.py_func.__module__}.{disp.py_func.__qualname__}"
         # nested compiles (callees) are included in their caller's time
         self.compile_seconds[name] = self.compile_seconds.get(name, 0.0) + (
-            time.perf_counter() - self._t0.pop(id(disp)))
+            time.perf_counter() - self._t0.pop(id(disp))
+        )
 
 
 NOTICE = _CompileNotice()

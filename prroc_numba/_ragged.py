@@ -153,9 +153,7 @@ def _is_names(x) -> bool:
 def _column(data, name, arg):
     if name not in data.columns:
         cols = ", ".join(map(repr, list(data.columns)[:20]))
-        raise ValueError(
-            f"{arg}={name!r} is not a column of data; available columns: {cols}"
-        )
+        raise ValueError(f"{arg}={name!r} is not a column of data; available columns: {cols}")
     return data[name]
 
 
@@ -195,8 +193,9 @@ def _resolve_scores(data, score):
         names = [score] if isinstance(score, str) else list(score)
         if len(set(names)) != len(names):
             raise ValueError(f"score lists a column twice: {names}; list each model once")
-        cols = [_to_float(_column(data, nm, "score").to_numpy(), f"score column {nm!r}")
-                for nm in names]
+        cols = [
+            _to_float(_column(data, nm, "score").to_numpy(), f"score column {nm!r}") for nm in names
+        ]
         return cols, (None if isinstance(score, str) else names)
     if data is None and _is_names(score):
         raise TypeError(
@@ -223,8 +222,13 @@ def _resolve_scores(data, score):
 
 def check_not_proba(arr, arg):
     """A 2-column score whose rows sum to 1 is ``predict_proba`` output, not two models."""
-    if arr.ndim == 2 and arr.shape[1] == 2 and arr.shape[0] > 0 and (
-            (arr >= 0) & (arr <= 1)).all() and np.allclose(arr.sum(axis=1), 1.0):
+    if (
+        arr.ndim == 2
+        and arr.shape[1] == 2
+        and arr.shape[0] > 0
+        and ((arr >= 0) & (arr <= 1)).all()
+        and np.allclose(arr.sum(axis=1), 1.0)
+    ):
         raise ValueError(
             f"{arg} has 2 columns whose rows sum to 1: predict_proba output, not two models; "
             "pass the positive class's column, proba[:, 1]. Two genuine models go as named "
@@ -235,6 +239,7 @@ def check_not_proba(arr, arg):
 def _pos_label_missing(vals, pos_label, arg):
     """pos_label names no label value: raise, unless it plausibly means 'no positives
     here' (a single label value of the same kind: a warning and NaN follow)."""
+
     def kind(v):
         return "number" if isinstance(v, (int, float, np.number, np.bool_)) else type(v)
 
@@ -326,8 +331,7 @@ def _group_codes(data, by, n):
     if data is not None and _is_names(by):
         names = [by] if isinstance(by, str) else list(by)
         # keep the key columns' dtypes (categoricals keep their categories and order)
-        frame = pd.DataFrame({nm: _column(data, nm, "by").reset_index(drop=True)
-                              for nm in names})
+        frame = pd.DataFrame({nm: _column(data, nm, "by").reset_index(drop=True) for nm in names})
     elif data is None and _is_names(by):
         raise TypeError(f"by={by!r} names column(s) but data is None; pass data=")
     else:
@@ -385,23 +389,45 @@ def _sorted_run_codes(frame, names, n):
 # ---------------------------------------------------------------------------- packing
 
 
-def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
-         soft_labels=False, multiclass=None, classes=None, average=None,
-         pair_models=False) -> Batch:
+def pack(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    pos_label=None,
+    soft_labels=False,
+    multiclass=None,
+    classes=None,
+    average=None,
+    pair_models=False,
+) -> Batch:
     """Validate the public arguments and build the :class:`Batch` (see module docstring).
 
     ``multiclass=``, ``classes=``, ``average=`` or ``label=`` a list of columns
     (multilabel) go to :func:`prroc_numba._multiclass.pack_multi`.
     """
     from . import _dataframes, _multiclass
+
     data = _dataframes.to_pandas(data, score, label, by, weight)
     if multiclass is not None or _multiclass.is_multilabel(data, label):
         if pos_label is not None or soft_labels:
-            raise ValueError("pos_label= / soft_labels= apply to binary labels; drop them "
-                             "with multiclass= or multilabel input")
-        return _multiclass.pack_multi(data, score=score, label=label, by=by, weight=weight,
-                                      multiclass=multiclass, classes=classes,
-                                      average=average, pair_models=pair_models)
+            raise ValueError(
+                "pos_label= / soft_labels= apply to binary labels; drop them "
+                "with multiclass= or multilabel input"
+            )
+        return _multiclass.pack_multi(
+            data,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            multiclass=multiclass,
+            classes=classes,
+            average=average,
+            pair_models=pair_models,
+        )
     _multiclass.check_args(multiclass, classes, average, False)
     if data is not None and not isinstance(data, pd.DataFrame):
         raise TypeError(
@@ -497,8 +523,17 @@ def pack(data=None, *, score, label, by=None, weight=None, pos_label=None,
     # one specialisation per kernel: Numba types read-only arrays (pandas copy-on-write
     # views) separately, so hand kernels writable ones (tests/test_specialisations.py)
     values, pos, neg = (a if a.flags.writeable else a.copy() for a in (values, pos, neg))
-    batch = Batch(values, offsets, pos, neg, group_offsets, curve_group, batch_keys, M,
-                  None if rows is None else rows.astype(np.int64))
+    batch = Batch(
+        values,
+        offsets,
+        pos,
+        neg,
+        group_offsets,
+        curve_group,
+        batch_keys,
+        M,
+        None if rows is None else rows.astype(np.int64),
+    )
 
     # scores must be finite; name the model and the group of the first bad one
     finite = np.isfinite(values)
@@ -540,7 +575,6 @@ def _pr_to_counts(recall, precision, P, where):
     return tp, fp
 
 
-
 def _frame_column(points, spec, arg):
     """Per-row float64 values of ``spec``: None, a scalar, or a column name."""
     if spec is None:
@@ -564,10 +598,13 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
     last point) per curve the recall beyond which it is unknown.
     """
     from ._dataframes import to_pandas
+
     points = to_pandas(points, every=True)  # polars / pyarrow frames of points
     if not isinstance(points, pd.DataFrame):
-        raise TypeError(f"points must be a pandas DataFrame (e.g. the output of pr_curve), "
-                        f"got {type(points).__name__}")
+        raise TypeError(
+            f"points must be a pandas DataFrame (e.g. the output of pr_curve), "
+            f"got {type(points).__name__}"
+        )
     if space not in ("pr", "roc"):
         raise ValueError(f"space={space!r} is not known; use 'pr' or 'roc'")
     n = len(points)
@@ -618,15 +655,21 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
         bad = ~np.isfinite(a) | (a < 0)
         if bad.any():
             k = int(np.argmax(bad))
-            raise ValueError(f"points column {col!r} must be finite and >= 0; row {k} has "
-                             f"{a[k]!r}")
+            raise ValueError(f"points column {col!r} must be finite and >= 0; row {k} has {a[k]!r}")
         return a
 
     def where(k):
-        keys = "" if by is None else ", ".join(
-            f"{c}={_plain(key_frame[c].iloc[k])!r}" for c in key_frame.columns) + ", "
-        return f"row {k} ({keys}" + ", ".join(
-            f"{c}={_plain(points[c].iloc[k])!r}" for c in cols_used) + ")"
+        keys = (
+            ""
+            if by is None
+            else ", ".join(f"{c}={_plain(key_frame[c].iloc[k])!r}" for c in key_frame.columns)
+            + ", "
+        )
+        return (
+            f"row {k} ({keys}"
+            + ", ".join(f"{c}={_plain(points[c].iloc[k])!r}" for c in cols_used)
+            + ")"
+        )
 
     empty = np.empty(0)
     p_rate = n_rate = empty
@@ -635,8 +678,7 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
         cols_used = [S.TP, S.FP]
         tp, fp = num(S.TP, check=False), num(S.FP, check=False)
         if Pcol is None:  # totals from the rates next to the counts, when there are any
-            rate_cols = [c for c in (S.RECALL if S.RECALL in cols else S.TPR, S.FPR)
-                         if c in cols]
+            rate_cols = [c for c in (S.RECALL if S.RECALL in cols else S.TPR, S.FPR) if c in cols]
             if rate_cols and rate_cols[0] != S.FPR:
                 p_rate = num(rate_cols[0], check=False)
                 n_rate = num(S.FPR, check=False) if S.FPR in cols else empty
@@ -666,8 +708,9 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
 
     # writable and contiguous: pandas hands out read-only views, a second kernel
     # specialisation (tests/test_specialisations.py)
-    tp, fp, p_rate, n_rate = (np.require(a, np.float64, ["C", "W"])
-                              for a in (tp, fp, p_rate, n_rate))
+    tp, fp, p_rate, n_rate = (
+        np.require(a, np.float64, ["C", "W"]) for a in (tp, fp, p_rate, n_rate)
+    )
     # rows ordered by (curve, TP, FP): pr_curve output already is, so no sort then
     if _is_sorted(codes, tp, fp):
         order = None
@@ -680,8 +723,15 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
         n_rate = n_rate[order] if n_rate.size else n_rate
     starts = lengths_to_offsets(np.bincount(codes))
     status, row, P, N, complete = _check_points(
-        starts, tp, fp, empty if Pcol is None else Pcol, empty if Ncol is None else Ncol,
-        p_rate, n_rate, POINTS_TOL)
+        starts,
+        tp,
+        fp,
+        empty if Pcol is None else Pcol,
+        empty if Ncol is None else Ncol,
+        p_rate,
+        n_rate,
+        POINTS_TOL,
+    )
 
     def orig(i):
         return int(i) if order is None else int(order[i])
@@ -693,16 +743,22 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
             col = S.TP if status == BAD_TP else S.FP
             raise ValueError(f"points column {col!r} must be finite and >= 0; {where(k)}")
         if status in (P_UNKNOWN, N_UNKNOWN):
-            cname, rname, arg = (("positives", cols_used[2], "n_pos") if status == P_UNKNOWN
-                                 else ("negatives", S.FPR, "n_neg"))
+            cname, rname, arg = (
+                ("positives", cols_used[2], "n_pos")
+                if status == P_UNKNOWN
+                else ("negatives", S.FPR, "n_neg")
+            )
             raise ValueError(
                 f"the number of {cname} of the curve of {where(k)} cannot be known from its "
                 f"points: no row of that curve has {rname} > 0; pass {arg}= (a number or "
                 "a column name)"
             )
         if status in (P_DISAGREE, N_DISAGREE):
-            cname, rname, arg = (("positives", cols_used[2], "n_pos") if status == P_DISAGREE
-                                 else ("negatives", S.FPR, "n_neg"))
+            cname, rname, arg = (
+                ("positives", cols_used[2], "n_pos")
+                if status == P_DISAGREE
+                else ("negatives", S.FPR, "n_neg")
+            )
             raise ValueError(
                 f"the rows of one curve disagree on its number of {cname} "
                 f"({'tp' if cname == 'positives' else 'fp'} / {rname}): {where(k)} gives "
@@ -710,15 +766,18 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
                 f"mixed under one key (check by=)? Or pass {arg}= explicitly"
             )
         if status == TOTALS_VARY:
-            raise ValueError(f"class counts differ between rows of one curve ({where(k)}); "
-                             "n_pos/n_neg/pos_neg_ratio must be constant within a curve")
+            raise ValueError(
+                f"class counts differ between rows of one curve ({where(k)}); "
+                "n_pos/n_neg/pos_neg_ratio must be constant within a curve"
+            )
         if status == TP_OVER:
-            raise ValueError(f"{where(k)} has more true positives than the curve's "
-                             f"n_pos={P[c]:g}")
+            raise ValueError(f"{where(k)} has more true positives than the curve's n_pos={P[c]:g}")
         if status == FP_OVER:
-            raise ValueError(f"{where(k)} implies more false positives than the curve's "
-                             f"n_neg={N[c]:g}: its precision is below what the class balance "
-                             "allows at that recall")
+            raise ValueError(
+                f"{where(k)} implies more false positives than the curve's "
+                f"n_neg={N[c]:g}: its precision is below what the class balance "
+                "allows at that recall"
+            )
         raise ValueError(
             f"points of one curve are not one ranking: {where(k)} has more true positives "
             f"but fewer false positives than {where(orig(row - 1))}; FP must not decrease "
@@ -751,8 +810,11 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
     else:
         T, Fp, off = _with_ends_batch(starts, tp, fp, P, N)
     first = starts[:-1] if order is None else order[starts[:-1]]
-    keys = (key_frame.iloc[first].reset_index(drop=True) if by is not None
-            else pd.DataFrame(index=range(1)))
+    keys = (
+        key_frame.iloc[first].reset_index(drop=True)
+        if by is not None
+        else pd.DataFrame(index=range(1))
+    )
     return T, Fp, off, keys, P, N, open_end
 
 

@@ -52,8 +52,9 @@ class _Plan:
         self.batch = batch
         self.stratified = bool(stratified)
         b = batch
-        (self.order, self.ps, self.ns, self.seg_offsets, self.seg_end, self.sp,
-         self.sn) = _segments_batch(b.values, b.offsets, b.pos, b.neg, b.label_start)
+        (self.order, self.ps, self.ns, self.seg_offsets, self.seg_end, self.sp, self.sn) = (
+            _segments_batch(b.values, b.offsets, b.pos, b.neg, b.label_start)
+        )
         if b.multi is not None:  # multiclass: curves map label rows back to original rows
             _multiclass.plan_rows(self, b, stratified)
             self.lp, self.ln, self.tabs = _cell_tables(self.sp, self.sn, False)
@@ -101,8 +102,11 @@ class _Plan:
         big = counts.max(initial=0) > np.iinfo(np.uint16).max
         self.count_type = np.empty(0, dtype=np.int32 if big else np.uint16)
         self.hard = hard
-        self.n_pos_slots = np.add.reduceat(b.pos > 0, b.group_offsets[:-1]).astype(np.int64) \
-            if n else np.zeros(G, dtype=np.int64)
+        self.n_pos_slots = (
+            np.add.reduceat(b.pos > 0, b.group_offsets[:-1]).astype(np.int64)
+            if n
+            else np.zeros(G, dtype=np.int64)
+        )
         # Poisson inversion tables for the grouped draws, one per distinct cell size
         self.lp, self.ln, self.tabs = _cell_tables(self.sp, self.sn, self.grouped)
         # work per replicate (row or segment visits), to size chunks and the progress bar
@@ -126,6 +130,7 @@ class _Plan:
         if show:
             try:
                 from tqdm.auto import tqdm
+
                 bar = tqdm(total=n_boot, desc=label, unit="rep", leave=False)
             except ImportError:  # progress is optional
                 bar = None
@@ -157,17 +162,38 @@ class _Plan:
         def kernel(b0, b1):
             out = np.empty((C, b1 - b0, grid.size) if on_grid else (C, b1 - b0))
             if self.grouped:
-                args = (self.seg_offsets, self.sp, self.sn, curves, b.curve_group, seed, b0,
-                        b1, self.stratified)
+                args = (
+                    self.seg_offsets,
+                    self.sp,
+                    self.sn,
+                    curves,
+                    b.curve_group,
+                    seed,
+                    b0,
+                    b1,
+                    self.stratified,
+                )
                 tail = (hull, self.lp, self.ln, self.tabs, out)
                 if on_grid:
                     _boot_grouped_curve(*args, grid, *tail)
                 else:
                     _boot_grouped(*args, code, *tail)
             else:
-                args = (self.slot_order, self.ps, self.ns, b.offsets, self.seg_offsets,
-                        self.seg_end, self.strata_offsets, self.n_strata, b.n_models, groups,
-                        seed, b0, b1)
+                args = (
+                    self.slot_order,
+                    self.ps,
+                    self.ns,
+                    b.offsets,
+                    self.seg_offsets,
+                    self.seg_end,
+                    self.strata_offsets,
+                    self.n_strata,
+                    b.n_models,
+                    groups,
+                    seed,
+                    b0,
+                    b1,
+                )
                 tail = (hull, self.count_type, self.hard, self.n_pos_slots, out)
                 if on_grid:
                     _boot_paired_curve(*args, grid, *tail)
@@ -185,8 +211,10 @@ class _Plan:
         """Jackknife areas per curve (list of 1-D arrays), for the BCa acceleration."""
         b = self.batch
         if b.multi is not None:
-            raise ValueError("interval='bca' is not available for multiclass/multilabel "
-                             "input; use interval='percentile' or 'basic'")
+            raise ValueError(
+                "interval='bca' is not available for multiclass/multilabel "
+                "input; use interval='percentile' or 'basic'"
+            )
         M = b.n_models
         rng = np.random.default_rng(seed)
         out = [None] * b.n_curves
@@ -194,9 +222,14 @@ class _Plan:
             a, e = int(b.group_offsets[g]), int(b.group_offsets[g + 1])
             n = e - a
             block = np.full(n, -1, dtype=np.int64)
-            rows = [self.strata_rows[self.strata_offsets[g * self.n_strata + s]:
-                                     self.strata_offsets[g * self.n_strata + s + 1]]
-                    for s in range(self.n_strata)]
+            rows = [
+                self.strata_rows[
+                    self.strata_offsets[g * self.n_strata + s] : self.strata_offsets[
+                        g * self.n_strata + s + 1
+                    ]
+                ]
+                for s in range(self.n_strata)
+            ]
             n_kept = sum(r.size for r in rows)
             if n_kept <= _JACK_EXACT:
                 kept = np.sort(np.concatenate(rows))
@@ -210,8 +243,20 @@ class _Plan:
                     perm = rng.permutation(r)
                     block[perm] = (start + np.arange(perm.size)) % n_blocks
                     start += perm.size
-            vals = _jackknife_group(self.order, self.ps, self.ns, b.offsets, self.seg_offsets,
-                                    self.seg_end, g * M, M, block, n_blocks, code, hull)
+            vals = _jackknife_group(
+                self.order,
+                self.ps,
+                self.ns,
+                b.offsets,
+                self.seg_offsets,
+                self.seg_end,
+                g * M,
+                M,
+                block,
+                n_blocks,
+                code,
+                hull,
+            )
             for m in range(M):
                 out[g * M + m] = vals[:, m]
         return out
@@ -237,14 +282,29 @@ def _cell_tables(sp, sn, grouped):
 def _seed(seed):
     """Map ``seed`` (None or int) to a non-negative int63 for the kernels."""
     check_seed(seed)
-    state = np.random.SeedSequence(None if seed is None else int(seed)).generate_state(
-        2, np.uint32)
+    state = np.random.SeedSequence(None if seed is None else int(seed)).generate_state(2, np.uint32)
     return int((int(state[0]) << 31) ^ int(state[1]))
 
 
-def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, stratified,
-                seed, progress, pos_label, soft_labels, label_bar="bootstrap", device="cpu",
-                **multi):
+def _replicates(
+    data,
+    score,
+    label,
+    by,
+    weight,
+    curve,
+    method,
+    hull,
+    n_boot,
+    stratified,
+    seed,
+    progress,
+    pos_label,
+    soft_labels,
+    label_bar="bootstrap",
+    device="cpu",
+    **multi,
+):
     """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed).
 
     ``device="cuda"``: the Poisson bootstrap on the GPU (``plan`` is None).
@@ -254,20 +314,35 @@ def _replicates(data, score, label, by, weight, curve, method, hull, n_boot, str
     code = method_code(curve, method)
     if multi.get("multiclass") == "ovo":
         _multiclass.check_args("ovo", multi.get("classes"), multi.get("average"), False, curve)
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels, **multi)
+    batch = pack(
+        data,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        soft_labels=soft_labels,
+        **multi,
+    )
     _multiclass.check_device(batch, device)
     hull = bool(hull)
     if device == "cuda":
         return _replicates_cuda(batch, curve, code, hull, n_boot, stratified, seed)
     plan = _Plan(batch, stratified)
     # the estimate from the plan's order: no second sort of any curve
-    est = _area_sorted_batch(batch.values, batch.offsets, plan.order, batch.pos, batch.neg,
-                             batch.label_start, code, hull)
+    est = _area_sorted_batch(
+        batch.values, batch.offsets, plan.order, batch.pos, batch.neg, batch.label_start, code, hull
+    )
     P, N = batch.totals()
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
-    warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
-                   + (" or no negatives)" if curve == "roc" else ")") + ": NaN", stacklevel=4)
+    warn_undefined(
+        batch,
+        bad,
+        f"AUC-{curve.upper()} is undefined (no positives"
+        + (" or no negatives)" if curve == "roc" else ")")
+        + ": NaN",
+        stacklevel=4,
+    )
     s = _seed(seed)
     reps = plan.run(s, int(n_boot), hull, progress, label_bar, code=code)
     reps[bad] = np.nan
@@ -281,16 +356,22 @@ def _replicates_cuda(batch, curve, code, hull, n_boot, stratified, seed):
         raise ValueError(
             "device='cuda' runs the Poisson bootstrap (each row counts Poisson(1) times), "
             "which does not keep the class counts fixed; pass stratified=False (the "
-            "interval then also carries the prevalence's sampling variance)")
+            "interval then also carries the prevalence's sampling variance)"
+        )
     if hull:
-        raise ValueError("the bootstrap with hull=True runs on the CPU only; pass "
-                         "device='cpu'")
+        raise ValueError("the bootstrap with hull=True runs on the CPU only; pass device='cpu'")
     gpu = _device.backend()
     est = gpu.area_batch(batch, code, False)
     P, N = batch.totals()
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
-    warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
-                   + (" or no negatives)" if curve == "roc" else ")") + ": NaN", stacklevel=5)
+    warn_undefined(
+        batch,
+        bad,
+        f"AUC-{curve.upper()} is undefined (no positives"
+        + (" or no negatives)" if curve == "roc" else ")")
+        + ": NaN",
+        stacklevel=5,
+    )
     s = _seed(seed)
     reps = gpu.poisson_replicates(batch, code, s, int(n_boot), batch.rows)
     reps[bad] = np.nan
@@ -306,7 +387,9 @@ def _degenerate(batch, est, reps, n_boot, what="replicates", stacklevel=4):
             f"{int(n_bad.sum())} bootstrap {what} had no positives (or, for ROC, no "
             f"negatives) and were left out (most in {batch.describe(c)}: {int(n_bad[c])} "
             f"of {n_boot}); use stratified=True to keep the class counts fixed",
-            UndefinedMetricWarning, stacklevel=stacklevel)
+            UndefinedMetricWarning,
+            stacklevel=stacklevel,
+        )
     return n_bad
 
 
@@ -378,4 +461,4 @@ def _acceleration(theta):
     s2 = np.sum(d * d)
     if s2 <= 0:
         return 0.0
-    return float(np.sum(d ** 3) / (6.0 * s2 ** 1.5))
+    return float(np.sum(d**3) / (6.0 * s2**1.5))

@@ -40,18 +40,42 @@ N_POS, N_NEG, PREVALENCE = "n_pos", "n_neg", "prevalence"
 
 #: area columns of metrics() (each also with ``_hull`` appended, see METRIC_AREAS)
 AUC_PR, AUC_PR_INTEGRAL, AP, AUC_PR_TRAPEZOID, AUC_ROC = (
-    "auc_pr", "auc_pr_integral", "ap", "auc_pr_trapezoid", "auc_roc")
+    "auc_pr",
+    "auc_pr_integral",
+    "ap",
+    "auc_pr_trapezoid",
+    "auc_roc",
+)
 HULL_SUFFIX = "_hull"
-METRIC_AREAS = tuple(n + h for n in (AUC_PR, AUC_PR_INTEGRAL, AP, AUC_PR_TRAPEZOID, AUC_ROC)
-                     for h in ("", HULL_SUFFIX))
+METRIC_AREAS = tuple(
+    n + h
+    for n in (AUC_PR, AUC_PR_INTEGRAL, AP, AUC_PR_TRAPEZOID, AUC_ROC)
+    for h in ("", HULL_SUFFIX)
+)
 
 #: columns of a curve-points frame (the thresholds frame may carry them)
 CURVE_COLUMNS = frozenset({THRESHOLD, TP, FP, FN, TN, FPR, TPR, RECALL, PRECISION, AUC})
 
 #: every column that holds values, never keys (plots treat the rest as keys)
 VALUE_COLUMNS = CURVE_COLUMNS | {
-    CI_LOW, CI_HIGH, ESTIMATE, SE, ESTIMATE_A, ESTIMATE_B, DIFF, P_VALUE, P_ADJUSTED,
-    MODEL_A, MODEL_B, N_POS, N_NEG, PREVALENCE, SD, N_CURVES, N_DEGENERATE, *METRIC_AREAS,
+    CI_LOW,
+    CI_HIGH,
+    ESTIMATE,
+    SE,
+    ESTIMATE_A,
+    ESTIMATE_B,
+    DIFF,
+    P_VALUE,
+    P_ADJUSTED,
+    MODEL_A,
+    MODEL_B,
+    N_POS,
+    N_NEG,
+    PREVALENCE,
+    SD,
+    N_CURVES,
+    N_DEGENERATE,
+    *METRIC_AREAS,
 }
 
 #: quantile columns of average_curves, e.g. ``q0.025``

@@ -7,8 +7,19 @@ import numpy as np
 METRICS = ("auc_pr", "auc_roc")
 
 
-def _score(y_true, y_pred, *, metric, method=None, hull=False, multiclass=None, classes=None,
-           average="macro", sample_weight=None, _classes=None):
+def _score(
+    y_true,
+    y_pred,
+    *,
+    metric,
+    method=None,
+    hull=False,
+    multiclass=None,
+    classes=None,
+    average="macro",
+    sample_weight=None,
+    _classes=None,
+):
     """The metric of one fold from the estimator's probabilities or decision values."""
     from .areas import auc
 
@@ -23,14 +34,23 @@ def _score(y_true, y_pred, *, metric, method=None, hull=False, multiclass=None, 
     curve = "pr" if metric == "auc_pr" else "roc"
     if y_pred.ndim == 1:
         if multiclass is not None:
-            raise ValueError("scorer(multiclass=...) got one score column: the estimator is "
-                             "binary; drop multiclass=")
+            raise ValueError(
+                "scorer(multiclass=...) got one score column: the estimator is "
+                "binary; drop multiclass="
+            )
         y = np.asarray(y_true)
         pos = None
         if _classes is not None and len(_classes) == 2:
             pos = _classes[1]  # the column scikit-learn hands over is classes_[1]'s
-        res = auc.__wrapped__(score=y_pred, label=y, weight=sample_weight, curve=curve,
-                              method=method, hull=hull, pos_label=pos)
+        res = auc.__wrapped__(
+            score=y_pred,
+            label=y,
+            weight=sample_weight,
+            curve=curve,
+            method=method,
+            hull=hull,
+            pos_label=pos,
+        )
         return float(res["auc"].iloc[0])
     if multiclass is None:
         raise ValueError(
@@ -39,12 +59,19 @@ def _score(y_true, y_pred, *, metric, method=None, hull=False, multiclass=None, 
             "average='macro'|'weighted'|'micro'"
         )
     cls = classes if classes is not None else (None if _classes is None else list(_classes))
-    res = auc.__wrapped__(score=y_pred, label=np.asarray(y_true), weight=sample_weight,
-                          curve=curve, method=method, hull=hull, multiclass=multiclass,
-                          classes=cls, average=average)
+    res = auc.__wrapped__(
+        score=y_pred,
+        label=np.asarray(y_true),
+        weight=sample_weight,
+        curve=curve,
+        method=method,
+        hull=hull,
+        multiclass=multiclass,
+        classes=cls,
+        average=average,
+    )
     if len(res) != 1:
-        raise ValueError("a scorer returns one number: pass average='macro', 'weighted' or "
-                         "'micro'")
+        raise ValueError("a scorer returns one number: pass average='macro', 'weighted' or 'micro'")
     return float(res["auc"].iloc[0])
 
 
@@ -100,19 +127,26 @@ def scorer(metric="auc_pr", **kwargs):
     allowed = {"method", "hull", "multiclass", "classes", "average"}
     extra = set(kwargs) - allowed
     if extra:
-        raise TypeError(f"scorer() got unexpected arguments {sorted(extra)}; it takes "
-                        f"{sorted(allowed)}")
+        raise TypeError(
+            f"scorer() got unexpected arguments {sorted(extra)}; it takes {sorted(allowed)}"
+        )
     if kwargs.get("multiclass") is not None and kwargs.get("average", "macro") is None:
-        raise ValueError("a scorer returns one number: pass average='macro', 'weighted' or "
-                         "'micro' with multiclass=")
+        raise ValueError(
+            "a scorer returns one number: pass average='macro', 'weighted' or "
+            "'micro' with multiclass="
+        )
     try:
         from sklearn.metrics import make_scorer
     except ImportError:  # pragma: no cover - optional dependency
-        raise ImportError("prn.scorer needs scikit-learn (pip install 'prroc-numba[sklearn]')"
-                          ) from None
-    base = make_scorer(_score, response_method=("predict_proba", "decision_function"),
-                       metric=metric, **kwargs)
-    base.__class__ = __getattr__("PRROCScorer")  # scikit-learn's scorer, plus the estimator's classes_
+        raise ImportError(
+            "prn.scorer needs scikit-learn (pip install 'prroc-numba[sklearn]')"
+        ) from None
+    base = make_scorer(
+        _score, response_method=("predict_proba", "decision_function"), metric=metric, **kwargs
+    )
+    base.__class__ = __getattr__(
+        "PRROCScorer"
+    )  # scikit-learn's scorer, plus the estimator's classes_
     return base
 
 

@@ -22,10 +22,16 @@ def session() -> None:
     rng = np.random.default_rng(0)
     n = 300
     y = (rng.random(n) < 0.2).astype(int)
-    df = pd.DataFrame({"g": np.repeat(["a", "b", "c"], n // 3), "y": y,
-                       "s": rng.normal(size=n) + y, "t": rng.normal(size=n) + 0.5 * y,
-                       "w": rng.choice([0.5, 1.0, 2.0], size=n),
-                       "p": np.clip(y * 0.7 + rng.random(n) * 0.3, 0, 1)})
+    df = pd.DataFrame(
+        {
+            "g": np.repeat(["a", "b", "c"], n // 3),
+            "y": y,
+            "s": rng.normal(size=n) + y,
+            "t": rng.normal(size=n) + 0.5 * y,
+            "w": rng.choice([0.5, 1.0, 2.0], size=n),
+            "p": np.clip(y * 0.7 + rng.random(n) * 0.3, 0, 1),
+        }
+    )
     for method in ("dg", "integral", "ap", "trapezoid"):
         prn.auc(df, score="s", label="y", method=method)
     prn.auc(df, score=["s", "t"], label="y", by="g", curve="roc", weight="w")
@@ -37,27 +43,51 @@ def session() -> None:
     prn.pr_curve(df, score="s", label="y", interpolate="dg")
     prn.pr_curve(df, score="s", label="y", interpolate="continuous", hull=True)
     prn.interpolate(pr, grid=11, by="g", hull=True)
-    prn.interpolate(prn.roc_curve(df, score="s", label="y", by="g"), grid=11, by="g",
-                    space="roc")
+    prn.interpolate(prn.roc_curve(df, score="s", label="y", by="g"), grid=11, by="g", space="roc")
     prn.average_curves(pr, grid=11, curve="g")
-    c = prn.PRCurve(pd.DataFrame({"recall": [0.2, 0.5, 0.9], "precision": [0.9, 0.6, 0.3]}),
-                    n_pos=50, n_neg=200)
+    c = prn.PRCurve(
+        pd.DataFrame({"recall": [0.2, 0.5, 0.9], "precision": [0.9, 0.6, 0.3]}), n_pos=50, n_neg=200
+    )
     c.to_roc().hull()
     c.precision_at([0.1, 0.4], hull=True)
     c.resample(11)
     c.auc()
     prn.ROCCurve(fpr=[0.1, 0.4], tpr=[0.5, 0.8], pos_neg_ratio=0.25).to_pr().auc("integral")
     for stratified in (True, False):
-        prn.bootstrap(df, score=["s", "t"], label="y", n_boot=20, seed=0,
-                      stratified=stratified, progress=False)
-    prn.bootstrap(df, score="s", label="y", by="g", n_boot=20, seed=0, hull=True,
-                  curve="roc", interval="bca", progress=False)
-    prn.bootstrap(df, score="s", label="p", soft_labels=True, stratified=False, n_boot=20,
-                  seed=0, progress=False)
+        prn.bootstrap(
+            df,
+            score=["s", "t"],
+            label="y",
+            n_boot=20,
+            seed=0,
+            stratified=stratified,
+            progress=False,
+        )
+    prn.bootstrap(
+        df,
+        score="s",
+        label="y",
+        by="g",
+        n_boot=20,
+        seed=0,
+        hull=True,
+        curve="roc",
+        interval="bca",
+        progress=False,
+    )
+    prn.bootstrap(
+        df,
+        score="s",
+        label="p",
+        soft_labels=True,
+        stratified=False,
+        n_boot=20,
+        seed=0,
+        progress=False,
+    )
     prn.compare(df, score=["s", "t"], label="y", n_boot=20, seed=0, progress=False)
     prn.compare(df, score=["s", "t"], label="y", curve="roc", test="delong")
-    prn.bootstrap_curve(df, score="s", label="y", n_boot=20, seed=0, grid=11,
-                        progress=False)
+    prn.bootstrap_curve(df, score="s", label="y", n_boot=20, seed=0, grid=11, progress=False)
 
 
 def warmup(out=None) -> dict:
@@ -70,6 +100,9 @@ def warmup(out=None) -> dict:
     secs = time.perf_counter() - t0
     compiled = len(_numba.NOTICE.compile_seconds)
     where = _numba.CACHE_ROOT or "none (no writable directory: set NUMBA_CACHE_DIR)"
-    print(f"prroc_numba kernels ready in {secs:.1f} s ({compiled} compiled now, the rest "
-          f"loaded from the cache)\ncache: {where}", file=out)
+    print(
+        f"prroc_numba kernels ready in {secs:.1f} s ({compiled} compiled now, the rest "
+        f"loaded from the cache)\ncache: {where}",
+        file=out,
+    )
     return {"seconds": secs, "compiled": compiled, "cache": _numba.CACHE_ROOT}

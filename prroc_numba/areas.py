@@ -23,9 +23,23 @@ from ._ragged import check_not_proba, pack, warn_undefined
 
 @with_output
 @fill_doc
-def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=None, hull=False,
-        pos_label=None, soft_labels=False, multiclass=None, classes=None, average=None,
-        device=None):
+def auc(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    curve="pr",
+    method=None,
+    hull=False,
+    pos_label=None,
+    soft_labels=False,
+    multiclass=None,
+    classes=None,
+    average=None,
+    device=None,
+):
     """Area under the PR or ROC curve of many curves at once.
 
     Parameters
@@ -56,9 +70,18 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
     if multiclass == "ovo":
         check_args(multiclass, classes, average, False, curve)
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels, multiclass=multiclass,
-                 classes=classes, average=average)
+    batch = pack(
+        data,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        soft_labels=soft_labels,
+        multiclass=multiclass,
+        classes=classes,
+        average=average,
+    )
     check_device(batch, device)
     if device == "cuda":
         out = _device.backend().area_batch(batch, code, bool(hull))
@@ -66,10 +89,14 @@ def auc(data=None, *, score, label, by=None, weight=None, curve="pr", method=Non
         out = _areas(batch, [code], [bool(hull)])[:, 0]
     P, N = batch.totals()
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
-    warn_undefined(batch, bad, f"AUC-{curve.upper()} is undefined (no positives"
-                   + (" or no negatives)" if curve == "roc" else ")") + ": NaN")
+    warn_undefined(
+        batch,
+        bad,
+        f"AUC-{curve.upper()} is undefined (no positives"
+        + (" or no negatives)" if curve == "roc" else ")")
+        + ": NaN",
+    )
     return _device.tag(multi_frame(batch, {S.AUC: out}), device)
-
 
 
 def _areas(batch, codes, hulls):
@@ -82,16 +109,30 @@ def _areas(batch, codes, hulls):
     hulls = np.asarray(hulls, dtype=np.bool_)
     split = split_sorted(batch)
     if split is not None:
-        return _split_areas_batch(split[0], batch.offsets, split[1], codes, hulls,
-                                  *sweep_buffers(batch))
-    return _areas_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start,
-                        codes, hulls)
+        return _split_areas_batch(
+            split[0], batch.offsets, split[1], codes, hulls, *sweep_buffers(batch)
+        )
+    return _areas_batch(
+        batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start, codes, hulls
+    )
 
 
 @with_output
 @fill_doc
-def metrics(data=None, *, score, label, by=None, weight=None, metrics=("auc_pr", "auc_roc"),
-            pos_label=None, soft_labels=False, multiclass=None, classes=None, average=None):
+def metrics(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    metrics=("auc_pr", "auc_roc"),
+    pos_label=None,
+    soft_labels=False,
+    multiclass=None,
+    classes=None,
+    average=None,
+):
     """Many metrics of many curves at once, from one sort and one sweep per curve.
 
     Parameters
@@ -135,24 +176,39 @@ def metrics(data=None, *, score, label, by=None, weight=None, metrics=("auc_pr",
     """
     names = metric_names(metrics)
     if multiclass == "ovo":
-        raise ValueError("multiclass='ovo' is Hand & Till's ROC AUC: use auc(..., curve='roc', "
-                         "multiclass='ovo'); metrics() takes multiclass='ovr'")
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels, multiclass=multiclass,
-                 classes=classes, average=average)
+        raise ValueError(
+            "multiclass='ovo' is Hand & Till's ROC AUC: use auc(..., curve='roc', "
+            "multiclass='ovo'); metrics() takes multiclass='ovr'"
+        )
+    batch = pack(
+        data,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        soft_labels=soft_labels,
+        multiclass=multiclass,
+        classes=classes,
+        average=average,
+    )
     areas = [nm for nm in names if nm in AREA_METRICS]
     cols = {}
     if areas:
-        out = _areas(batch, [AREA_METRICS[nm][1] for nm in areas],
-                     [AREA_METRICS[nm][2] for nm in areas])
+        out = _areas(
+            batch, [AREA_METRICS[nm][1] for nm in areas], [AREA_METRICS[nm][2] for nm in areas]
+        )
         cols = {nm: out[:, k] for k, nm in enumerate(areas)}
     P, N = batch.totals()
     curves = {AREA_METRICS[nm][0] for nm in areas}
     if curves:
-        what = {frozenset({"pr"}): "AUC-PR is undefined (no positives)",
-                frozenset({"roc"}): "AUC-ROC is undefined (no positives or no negatives)",
-                frozenset({"pr", "roc"}): ("AUC-PR is undefined without positives, AUC-ROC "
-                                           "without positives or negatives")}[frozenset(curves)]
+        what = {
+            frozenset({"pr"}): "AUC-PR is undefined (no positives)",
+            frozenset({"roc"}): "AUC-ROC is undefined (no positives or no negatives)",
+            frozenset({"pr", "roc"}): (
+                "AUC-PR is undefined without positives, AUC-ROC without positives or negatives"
+            ),
+        }[frozenset(curves)]
         bad = (P <= 0) | (N <= 0) if "roc" in curves else P <= 0
         warn_undefined(batch, bad, what + ": NaN")
     counts = {S.N_POS: P, S.N_NEG: N, S.PREVALENCE: P / (P + N)}
@@ -170,13 +226,22 @@ def _one(y_true, y_score, sample_weight, curve, method, hull, pos_label, device)
             f"y_score must be 1-D (one curve), got shape {s.shape}; for several models use "
             "auc(df, score=['m1', 'm2'], label='y')"
         )
-    frame = auc.__wrapped__(score=s, label=y_true, weight=sample_weight, curve=curve,
-                            method=method, hull=hull, pos_label=pos_label, device=device)
+    frame = auc.__wrapped__(
+        score=s,
+        label=y_true,
+        weight=sample_weight,
+        curve=curve,
+        method=method,
+        hull=hull,
+        pos_label=pos_label,
+        device=device,
+    )
     return float(frame[S.AUC].iloc[0])
 
 
-def auc_pr(y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_label=None,
-           device=None):
+def auc_pr(
+    y_true, y_score, *, sample_weight=None, method="dg", hull=False, pos_label=None, device=None
+):
     """Area under one precision-recall curve (scikit-learn style).
 
     Parameters

@@ -62,13 +62,16 @@ def _read(path: str, columns=None) -> pd.DataFrame:
     try:
         if pl is not None and not name.endswith(".gz"):
             from ._dataframes import to_pandas
+
             lazy = pl.scan_parquet(p) if parquet else pl.scan_csv(p, separator=sep)
             names = lazy.collect_schema().names()
             want = [c for c in dict.fromkeys(columns or names) if c is not None]
             missing = [c for c in want if c not in names]
             if missing:
-                raise CliError(f"{missing[0]!r} is not a column of {path}; available "
-                               f"columns: {', '.join(names[:20])}")
+                raise CliError(
+                    f"{missing[0]!r} is not a column of {path}; available "
+                    f"columns: {', '.join(names[:20])}"
+                )
             return to_pandas(lazy, want)
         if parquet:
             return pd.read_parquet(p)
@@ -106,8 +109,12 @@ def _emit(frame: pd.DataFrame, args, title: str | None = None) -> None:
         print(f"\nwrote {len(frame)} rows to {args.out}", file=sys.stderr)
 
 
-_ESTIMATOR = {"dg": "Davis-Goadrich", "integral": "exact integral", "ap": "average precision",
-              "trapezoid": "trapezoid"}
+_ESTIMATOR = {
+    "dg": "Davis-Goadrich",
+    "integral": "exact integral",
+    "ap": "average precision",
+    "trapezoid": "trapezoid",
+}
 
 
 def _title(args) -> str:
@@ -117,7 +124,8 @@ def _title(args) -> str:
     curve = getattr(args, "curve", "pr")
     method = getattr(args, "method", None) or DEFAULT_METHOD.get(curve, "dg")
     what = f"AUC-{curve.upper()} ({method}: {_ESTIMATOR.get(method, method)}" + (
-        ", hull)" if getattr(args, "hull", False) else ")")
+        ", hull)" if getattr(args, "hull", False) else ")"
+    )
     if args.command == "curve":
         what = f"{curve.upper()} curve points" + (" (hull)" if args.hull else "")
         if not args.bands:
@@ -125,8 +133,10 @@ def _title(args) -> str:
         what = "PR curve, pointwise bands on a recall grid"
     if args.command == "auc":
         return what + ":"
-    boot = (f"{'stratified' if not args.no_stratified else 'unstratified'} bootstrap, "
-            f"B = {args.n_boot}, seed {args.seed}")
+    boot = (
+        f"{'stratified' if not args.no_stratified else 'unstratified'} bootstrap, "
+        f"B = {args.n_boot}, seed {args.seed}"
+    )
     if args.command == "bootstrap":
         return f"{what}, {args.level:.0%} {args.interval} CIs, {boot}:"
     if args.command == "curve":
@@ -138,41 +148,87 @@ def _title(args) -> str:
 
 
 def _common(p: argparse.ArgumentParser, *, boot: bool) -> None:
-    p.add_argument("file", help="CSV or Parquet file, one row per scored example "
-                   "(e.g. preds.csv, preds.parquet)")
-    p.add_argument("--label", required=True,
-                   help="label column: 0/1, -1/1 or bool (e.g. --label y)")
-    p.add_argument("--score", required=True, nargs="+", metavar="COL",
-                   help="score column(s); several columns = several models on the same rows "
-                   "(e.g. --score m1 m2)")
-    p.add_argument("--by", nargs="+", metavar="COL", default=None,
-                   help="grouping column(s): one curve per group (e.g. --by fold)")
-    p.add_argument("--weight", default=None, metavar="COL",
-                   help="sample-weight column (e.g. --weight w)")
-    p.add_argument("--pos-label", default=None, metavar="VALUE",
-                   help="value of the label column that marks a positive "
-                   "(e.g. --pos-label yes)")
-    p.add_argument("--curve", choices=["pr", "roc"], default="pr",
-                   help="precision-recall or ROC (default pr; e.g. --curve roc)")
-    p.add_argument("--method", default=None,
-                   help="AUC estimator: dg (default for pr), integral, ap, trapezoid "
-                   "(e.g. --method ap)")
-    p.add_argument("--hull", action="store_true",
-                   help="use the ROC convex hull / achievable PR curve (e.g. --hull)")
-    p.add_argument("--out", default=None, metavar="FILE",
-                   help="also write the table as CSV (e.g. --out results.csv)")
+    p.add_argument(
+        "file",
+        help="CSV or Parquet file, one row per scored example (e.g. preds.csv, preds.parquet)",
+    )
+    p.add_argument(
+        "--label", required=True, help="label column: 0/1, -1/1 or bool (e.g. --label y)"
+    )
+    p.add_argument(
+        "--score",
+        required=True,
+        nargs="+",
+        metavar="COL",
+        help="score column(s); several columns = several models on the same rows "
+        "(e.g. --score m1 m2)",
+    )
+    p.add_argument(
+        "--by",
+        nargs="+",
+        metavar="COL",
+        default=None,
+        help="grouping column(s): one curve per group (e.g. --by fold)",
+    )
+    p.add_argument(
+        "--weight", default=None, metavar="COL", help="sample-weight column (e.g. --weight w)"
+    )
+    p.add_argument(
+        "--pos-label",
+        default=None,
+        metavar="VALUE",
+        help="value of the label column that marks a positive (e.g. --pos-label yes)",
+    )
+    p.add_argument(
+        "--curve",
+        choices=["pr", "roc"],
+        default="pr",
+        help="precision-recall or ROC (default pr; e.g. --curve roc)",
+    )
+    p.add_argument(
+        "--method",
+        default=None,
+        help="AUC estimator: dg (default for pr), integral, ap, trapezoid (e.g. --method ap)",
+    )
+    p.add_argument(
+        "--hull",
+        action="store_true",
+        help="use the ROC convex hull / achievable PR curve (e.g. --hull)",
+    )
+    p.add_argument(
+        "--out",
+        default=None,
+        metavar="FILE",
+        help="also write the table as CSV (e.g. --out results.csv)",
+    )
     if boot:
-        p.add_argument("--n-boot", type=int, default=2000, metavar="B",
-                       help="bootstrap replicates (default 2000; e.g. --n-boot 5000)")
-        p.add_argument("--level", type=float, default=0.95,
-                       help="confidence level (default 0.95; e.g. --level 0.9)")
-        p.add_argument("--seed", type=int, default=0,
-                       help="random seed (default 0; e.g. --seed 42)")
-        p.add_argument("--no-stratified", action="store_true",
-                       help="resample rows regardless of class (default: stratified, as "
-                       "pROC; e.g. --no-stratified)")
-        p.add_argument("--no-progress", action="store_true",
-                       help="no progress bar (e.g. --no-progress in scripts)")
+        p.add_argument(
+            "--n-boot",
+            type=int,
+            default=2000,
+            metavar="B",
+            help="bootstrap replicates (default 2000; e.g. --n-boot 5000)",
+        )
+        p.add_argument(
+            "--level",
+            type=float,
+            default=0.95,
+            help="confidence level (default 0.95; e.g. --level 0.9)",
+        )
+        p.add_argument(
+            "--seed", type=int, default=0, help="random seed (default 0; e.g. --seed 42)"
+        )
+        p.add_argument(
+            "--no-stratified",
+            action="store_true",
+            help="resample rows regardless of class (default: stratified, as "
+            "pROC; e.g. --no-stratified)",
+        )
+        p.add_argument(
+            "--no-progress",
+            action="store_true",
+            help="no progress bar (e.g. --no-progress in scripts)",
+        )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -181,43 +237,77 @@ def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="prroc-numba",
         description="Correct and fast PR / ROC analysis: AUCs, bootstrap confidence "
-                    "intervals and paired model comparison.")
+        "intervals and paired model comparison.",
+    )
     ap.add_argument("--version", action="version", version=f"prroc-numba {__version__}")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     d = sub.add_parser("demo", help="run on the bundled example predictions")
-    d.add_argument("--n-boot", type=int, default=1000, metavar="B",
-                   help="bootstrap replicates (default 1000; e.g. --n-boot 200)")
+    d.add_argument(
+        "--n-boot",
+        type=int,
+        default=1000,
+        metavar="B",
+        help="bootstrap replicates (default 1000; e.g. --n-boot 200)",
+    )
     d.add_argument("--seed", type=int, default=0, help="random seed (default 0; e.g. --seed 1)")
-    d.add_argument("--no-progress", action="store_true",
-                   help="no progress bar (e.g. --no-progress)")
-    sub.add_parser("warmup", help="compile every kernel into the cache now and say where "
-                   "the cache is (e.g. in a Docker build step)")
+    d.add_argument(
+        "--no-progress", action="store_true", help="no progress bar (e.g. --no-progress)"
+    )
+    sub.add_parser(
+        "warmup",
+        help="compile every kernel into the cache now and say where "
+        "the cache is (e.g. in a Docker build step)",
+    )
     a = sub.add_parser("auc", help="area under the PR or ROC curve")
     _common(a, boot=False)
     b = sub.add_parser("bootstrap", help="bootstrap confidence intervals of the AUC")
     _common(b, boot=True)
-    b.add_argument("--interval", choices=["percentile", "basic", "bca"], default="percentile",
-                   help="interval kind (default percentile; e.g. --interval bca)")
+    b.add_argument(
+        "--interval",
+        choices=["percentile", "basic", "bca"],
+        default="percentile",
+        help="interval kind (default percentile; e.g. --interval bca)",
+    )
     c = sub.add_parser("compare", help="paired comparison of several models")
     _common(c, boot=True)
-    c.add_argument("--baseline", default=None, metavar="COL",
-                   help="compare every model with this one (default: all pairs; "
-                   "e.g. --baseline m1)")
-    c.add_argument("--adjust", choices=["holm", "bonferroni", "bh", "none"], default="holm",
-                   help="multiple-comparison adjustment (default holm; e.g. --adjust bh)")
-    c.add_argument("--test", choices=["bootstrap", "delong"], default="bootstrap",
-                   help="paired bootstrap, or DeLong (ROC only; e.g. --curve roc "
-                   "--test delong)")
+    c.add_argument(
+        "--baseline",
+        default=None,
+        metavar="COL",
+        help="compare every model with this one (default: all pairs; e.g. --baseline m1)",
+    )
+    c.add_argument(
+        "--adjust",
+        choices=["holm", "bonferroni", "bh", "none"],
+        default="holm",
+        help="multiple-comparison adjustment (default holm; e.g. --adjust bh)",
+    )
+    c.add_argument(
+        "--test",
+        choices=["bootstrap", "delong"],
+        default="bootstrap",
+        help="paired bootstrap, or DeLong (ROC only; e.g. --curve roc --test delong)",
+    )
     v = sub.add_parser("curve", help="PR or ROC curve points, or PR bootstrap bands")
     _common(v, boot=True)
-    v.add_argument("--interpolate", choices=["dg", "continuous"], default=None,
-                   help="PR only: add the interpolated points between vertices "
-                   "(e.g. --interpolate dg)")
-    v.add_argument("--bands", action="store_true",
-                   help="PR only: pointwise bootstrap bands on a recall grid instead "
-                   "(e.g. --bands --grid 51)")
-    v.add_argument("--grid", type=int, default=101, metavar="K",
-                   help="recall grid size for --bands (default 101; e.g. --grid 51)")
+    v.add_argument(
+        "--interpolate",
+        choices=["dg", "continuous"],
+        default=None,
+        help="PR only: add the interpolated points between vertices (e.g. --interpolate dg)",
+    )
+    v.add_argument(
+        "--bands",
+        action="store_true",
+        help="PR only: pointwise bootstrap bands on a recall grid instead (e.g. --bands --grid 51)",
+    )
+    v.add_argument(
+        "--grid",
+        type=int,
+        default=101,
+        metavar="K",
+        help="recall grid size for --bands (default 101; e.g. --grid 51)",
+    )
     return ap
 
 
@@ -234,15 +324,21 @@ def _pos_label(value, frame, label):
         if kind == "b":
             return value.lower() in ("1", "true", "yes")
     except ValueError:
-        raise CliError(f"--pos-label {value!r} is not a value of the numeric column "
-                       f"{label!r}") from None
+        raise CliError(
+            f"--pos-label {value!r} is not a value of the numeric column {label!r}"
+        ) from None
     return value
 
 
 def _args_to_kw(args, frame):
     score = args.score[0] if len(args.score) == 1 else list(args.score)
-    return {"score": score, "label": args.label, "by": args.by, "weight": args.weight,
-            "pos_label": _pos_label(args.pos_label, frame, args.label)}
+    return {
+        "score": score,
+        "label": args.label,
+        "by": args.by,
+        "weight": args.weight,
+        "pos_label": _pos_label(args.pos_label, frame, args.label),
+    }
 
 
 def _demo(args) -> None:
@@ -251,26 +347,47 @@ def _demo(args) -> None:
 
     df = load_demo()
     progress = False if args.no_progress else None
-    print(f"Demo predictions: {len(df):,} rows, {int(df.y.sum()):,} positives "
-          f"({df.y.mean():.1%}), models {', '.join(DEMO_MODELS)}\n")
-    ci = prn.bootstrap(df, score=DEMO_MODELS, label="y", curve="pr", method="dg",
-                       n_boot=args.n_boot, seed=args.seed, progress=progress)
-    roc = prn.auc(df, score=DEMO_MODELS, label="y", curve="roc").rename(
-        columns={"auc": "auc_roc"})
-    table = ci.drop(columns=["n_degenerate"]).rename(columns={"estimate": "auc_pr"}).merge(
-        roc, on="model")
+    print(
+        f"Demo predictions: {len(df):,} rows, {int(df.y.sum()):,} positives "
+        f"({df.y.mean():.1%}), models {', '.join(DEMO_MODELS)}\n"
+    )
+    ci = prn.bootstrap(
+        df,
+        score=DEMO_MODELS,
+        label="y",
+        curve="pr",
+        method="dg",
+        n_boot=args.n_boot,
+        seed=args.seed,
+        progress=progress,
+    )
+    roc = prn.auc(df, score=DEMO_MODELS, label="y", curve="roc").rename(columns={"auc": "auc_roc"})
+    table = (
+        ci.drop(columns=["n_degenerate"])
+        .rename(columns={"estimate": "auc_pr"})
+        .merge(roc, on="model")
+    )
     table = table.sort_values("auc_pr", ascending=False)
-    print(f"AUC-PR (Davis-Goadrich) with 95% stratified bootstrap CIs, "
-          f"B = {args.n_boot}, paired:")
+    print(f"AUC-PR (Davis-Goadrich) with 95% stratified bootstrap CIs, B = {args.n_boot}, paired:")
     print(_table(table))
-    cmp = prn.compare(df, score=DEMO_MODELS, label="y", curve="pr", n_boot=args.n_boot,
-                      seed=args.seed, progress=progress)
-    print(f"\nPairwise differences in AUC-PR (dg), diff = a - b, paired stratified "
-          f"bootstrap, B = {args.n_boot}, seed {args.seed}, Holm-adjusted p-values:")
+    cmp = prn.compare(
+        df,
+        score=DEMO_MODELS,
+        label="y",
+        curve="pr",
+        n_boot=args.n_boot,
+        seed=args.seed,
+        progress=progress,
+    )
+    print(
+        f"\nPairwise differences in AUC-PR (dg), diff = a - b, paired stratified "
+        f"bootstrap, B = {args.n_boot}, seed {args.seed}, Holm-adjusted p-values:"
+    )
     print(_table(cmp))
     dl = prn.compare(df, score=DEMO_MODELS, label="y", curve="roc", test="delong")
-    print("\nAUC-ROC (trapezoid), DeLong's paired test (as pROC's roc.test), Holm-adjusted "
-          "p-values:")
+    print(
+        "\nAUC-ROC (trapezoid), DeLong's paired test (as pROC's roc.test), Holm-adjusted p-values:"
+    )
     print(_table(dl))
 
 
@@ -292,10 +409,17 @@ def _run(args) -> None:
     elif args.command == "curve" and args.bands:
         if args.curve != "pr" or args.interpolate:
             raise CliError("--bands gives PR curve bands; drop --curve roc / --interpolate")
-        res = prn.bootstrap_curve(frame, hull=args.hull, n_boot=args.n_boot, level=args.level,
-                                  stratified=not args.no_stratified, seed=args.seed,
-                                  progress=False if args.no_progress else None,
-                                  grid=args.grid, **kw)
+        res = prn.bootstrap_curve(
+            frame,
+            hull=args.hull,
+            n_boot=args.n_boot,
+            level=args.level,
+            stratified=not args.no_stratified,
+            seed=args.seed,
+            progress=False if args.no_progress else None,
+            grid=args.grid,
+            **kw,
+        )
     elif args.command == "curve":
         if args.curve == "roc":
             if args.interpolate:
@@ -304,16 +428,24 @@ def _run(args) -> None:
         else:
             res = prn.pr_curve(frame, hull=args.hull, interpolate=args.interpolate, **kw)
     else:
-        boot = {"curve": args.curve, "method": args.method, "hull": args.hull, "n_boot": args.n_boot,
-                    "level": args.level, "stratified": not args.no_stratified, "seed": args.seed,
-                    "progress": False if args.no_progress else None}
+        boot = {
+            "curve": args.curve,
+            "method": args.method,
+            "hull": args.hull,
+            "n_boot": args.n_boot,
+            "level": args.level,
+            "stratified": not args.no_stratified,
+            "seed": args.seed,
+            "progress": False if args.no_progress else None,
+        }
         if args.command == "bootstrap":
             res = prn.bootstrap(frame, interval=args.interval, **boot, **kw)
         else:
             if len(args.score) < 2:
                 raise CliError("compare needs at least two --score columns")
-            res = prn.compare(frame, baseline=args.baseline, adjust=args.adjust,
-                              test=args.test, **boot, **kw)
+            res = prn.compare(
+                frame, baseline=args.baseline, adjust=args.adjust, test=args.test, **boot, **kw
+            )
     _emit(res, args, _title(args))
 
 
@@ -355,6 +487,7 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:  # e.g. `prroc-numba demo | head`: stop quietly
         import os
+
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     return 0

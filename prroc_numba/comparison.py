@@ -101,7 +101,7 @@ def _delong_parts(batch):
     for g in range(batch.group_offsets.size - 1):
         a, e = batch.group_offsets[g], batch.group_offsets[g + 1]
         n = e - a
-        block = v[batch.offsets[g * M]:batch.offsets[g * M + M]].reshape(M, n).T
+        block = v[batch.offsets[g * M] : batch.offsets[g * M + M]].reshape(M, n).T
         y = batch.pos[a:e] == 1
         parts.append((block[y], block[~y]))
     return parts
@@ -162,16 +162,20 @@ def delong(data=None, *, score, label, by=None, level=0.95, pos_label=None):
     M = batch.n_models
     for g, (v10, v01) in enumerate(parts):
         theta, cov = _delong_cov(v10, v01)
-        auc[g * M:(g + 1) * M] = theta
-        var[g * M:(g + 1) * M] = np.diag(cov)
-    warn_undefined(batch, ~np.isfinite(var),
-                   "DeLong's variance needs at least two positives and two negatives: NaN")
+        auc[g * M : (g + 1) * M] = theta
+        var[g * M : (g + 1) * M] = np.diag(cov)
+    warn_undefined(
+        batch,
+        ~np.isfinite(var),
+        "DeLong's variance needs at least two positives and two negatives: NaN",
+    )
     se = np.sqrt(var)
     z = _NORM.inv_cdf(1 - (1 - level) / 2)
     lo = np.clip(auc - z * se, 0.0, 1.0)
     hi = np.clip(auc + z * se, 0.0, 1.0)
-    return F.curves_frame(batch.keys, {S.AUC: auc, S.VAR: var, S.SE: se,
-                                       S.CI_LOW: lo, S.CI_HIGH: hi})
+    return F.curves_frame(
+        batch.keys, {S.AUC: auc, S.VAR: var, S.SE: se, S.CI_LOW: lo, S.CI_HIGH: hi}
+    )
 
 
 # --------------------------------------------------------------------- compare
@@ -190,8 +194,7 @@ def _multi_args(data, label, multiclass, classes, average, test):
         )
     if test != "bootstrap":
         raise ValueError("multiclass comparisons use test='bootstrap'")
-    return {"multiclass": multiclass, "classes": classes, "average": average,
-            "pair_models": True}
+    return {"multiclass": multiclass, "classes": classes, "average": average, "pair_models": True}
 
 
 def _pairs(names, baseline):
@@ -210,10 +213,31 @@ def _pairs(names, baseline):
 
 @with_output
 @fill_doc
-def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
-            hull=False, n_boot=2000, level=0.95, stratified=True, seed=None, progress=None,
-            baseline=None, adjust="holm", test="bootstrap", pos_label=None,
-            soft_labels=False, multiclass=None, classes=None, average=None, device=None):
+def compare(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    curve="pr",
+    method=None,
+    hull=False,
+    n_boot=2000,
+    level=0.95,
+    stratified=True,
+    seed=None,
+    progress=None,
+    baseline=None,
+    adjust="holm",
+    test="bootstrap",
+    pos_label=None,
+    soft_labels=False,
+    multiclass=None,
+    classes=None,
+    average=None,
+    device=None,
+):
     """Paired comparison of the AUCs of several models scored on the same rows.
 
     Every pair of models (or every model against ``baseline``) is compared by the
@@ -280,7 +304,8 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
     check_level(level)
     multi = _multi_args(data, label, multiclass, classes, average, test)
     wide = isinstance(score, (list, tuple, pd.DataFrame)) or (
-        not isinstance(score, str) and np.ndim(score) == 2)
+        not isinstance(score, str) and np.ndim(score) == 2
+    )
     if not multi and not wide:
         raise ValueError(
             "compare needs several models scored on the same rows: pass score= as a list "
@@ -288,22 +313,44 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
         )
     if test == "delong":
         if device == "cuda":
-            raise ValueError("test='delong' runs on the CPU only; pass device='cpu' or "
-                             "test='bootstrap'")
+            raise ValueError(
+                "test='delong' runs on the CPU only; pass device='cpu' or test='bootstrap'"
+            )
         if curve != "roc":
-            raise ValueError("test='delong' compares ROC AUCs; pass curve='roc' "
-                             "(for PR curves use test='bootstrap')")
+            raise ValueError(
+                "test='delong' compares ROC AUCs; pass curve='roc' "
+                "(for PR curves use test='bootstrap')"
+            )
         if weight is not None or soft_labels:
-            raise ValueError("test='delong' needs hard 0/1 labels without weights, as in "
-                             "pROC; drop weight= / soft_labels= or use test='bootstrap'")
+            raise ValueError(
+                "test='delong' needs hard 0/1 labels without weights, as in "
+                "pROC; drop weight= / soft_labels= or use test='bootstrap'"
+            )
         if hull or method not in (None, "trapezoid"):
-            raise ValueError("test='delong' is for the empirical ROC AUC (method="
-                             "'trapezoid', hull=False)")
+            raise ValueError(
+                "test='delong' is for the empirical ROC AUC (method='trapezoid', hull=False)"
+            )
         batch = pack(data, score=score, label=label, by=by, pos_label=pos_label)
     else:
         batch, _plan, _code, est, reps, _ = _replicates(
-            data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
-            progress, pos_label, soft_labels, label_bar="compare", device=device, **multi)
+            data,
+            score,
+            label,
+            by,
+            weight,
+            curve,
+            method,
+            hull,
+            n_boot,
+            stratified,
+            seed,
+            progress,
+            pos_label,
+            soft_labels,
+            label_bar="compare",
+            device=device,
+            **multi,
+        )
     M = batch.n_models
     if M < 2:
         raise ValueError("compare needs at least two score columns (models)")
@@ -323,19 +370,21 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
         var_d = np.empty(G * K)
         for g, (v10, v01) in enumerate(parts):
             theta, cov = _delong_cov(v10, v01)
-            est[g * M:(g + 1) * M] = theta
-            var_d[g * K:(g + 1) * K] = cov[ia, ia] + cov[ib, ib] - 2 * cov[ia, ib]
+            est[g * M : (g + 1) * M] = theta
+            var_d[g * K : (g + 1) * K] = cov[ia, ia] + cov[ib, ib] - 2 * cov[ia, ib]
         diff = est[ca] - est[cb]
         if np.any(np.isnan(var_d)):
-            warnings.warn("DeLong's variance needs at least two positives and two negatives "
-                          "in every group; the affected comparisons are NaN",
-                          UndefinedMetricWarning, stacklevel=2)
+            warnings.warn(
+                "DeLong's variance needs at least two positives and two negatives "
+                "in every group; the affected comparisons are NaN",
+                UndefinedMetricWarning,
+                stacklevel=2,
+            )
         with np.errstate(invalid="ignore", divide="ignore"):
             sig = np.sqrt(var_d)
             z = diff / sig
         z = np.where(np.isnan(z) & (diff == 0), 0.0, z)  # identical AUCs: z = 0 (pROC)
-        p = np.array([math.erfc(abs(v) / math.sqrt(2)) if np.isfinite(v) else np.nan
-                      for v in z])
+        p = np.array([math.erfc(abs(v) / math.sqrt(2)) if np.isfinite(v) else np.nan for v in z])
         q = _NORM.inv_cdf(1 - (1 - level) / 2)
         lo, hi = diff - q * sig, diff + q * sig
         extra[S.Z] = z
@@ -347,7 +396,10 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
             warnings.warn(
                 f"{n_bad} bootstrap replicate differences had a resample with no positives "
                 "(or, for ROC, no negatives) and were left out; use stratified=True to keep "
-                "the class counts fixed", UndefinedMetricWarning, stacklevel=2)
+                "the class counts fixed",
+                UndefinedMetricWarning,
+                stacklevel=2,
+            )
         _, lo, hi = _intervals(d, diff, level, "percentile")
         valid = np.isfinite(d)
         B = valid.sum(axis=1)
@@ -356,12 +408,22 @@ def compare(data=None, *, score, label, by=None, weight=None, curve="pr", method
         with np.errstate(invalid="ignore", divide="ignore"):
             p = np.minimum(1.0, 2.0 * np.minimum(below + 1, above + 1) / (B + 1))
         p = np.where(np.isfinite(diff) & (B > 0), p, np.nan)
-    p_adj = np.concatenate([adjust_pvalues(p[g * K:(g + 1) * K], adjust) for g in range(G)]) \
-        if K else p
+    p_adj = (
+        np.concatenate([adjust_pvalues(p[g * K : (g + 1) * K], adjust) for g in range(G)])
+        if K
+        else p
+    )
     keys = batch.keys.iloc[ca].drop(columns=[S.MODEL], errors="ignore").reset_index(drop=True)
-    cols = {S.MODEL_A: np.asarray(names, dtype=object)[np.tile(ia, G)],
-            S.MODEL_B: np.asarray(names, dtype=object)[np.tile(ib, G)],
-            S.ESTIMATE_A: est[ca], S.ESTIMATE_B: est[cb], S.DIFF: diff,
-            S.CI_LOW: lo, S.CI_HIGH: hi, S.P_VALUE: p, S.P_ADJUSTED: p_adj, **extra}
+    cols = {
+        S.MODEL_A: np.asarray(names, dtype=object)[np.tile(ia, G)],
+        S.MODEL_B: np.asarray(names, dtype=object)[np.tile(ib, G)],
+        S.ESTIMATE_A: est[ca],
+        S.ESTIMATE_B: est[cb],
+        S.DIFF: diff,
+        S.CI_LOW: lo,
+        S.CI_HIGH: hi,
+        S.P_VALUE: p,
+        S.P_ADJUSTED: p_adj,
+        **extra,
+    }
     return _device.tag(F.curves_frame(keys, cols), device)
-

@@ -32,8 +32,10 @@ def _points(batch, thresholds, hull=False, device="cpu"):
     """
     if device == "cuda":
         if thresholds is not None:
-            raise ValueError("thresholds= is evaluated on the CPU only; pass device='cpu' "
-                             "(or leave device=None with host arrays)")
+            raise ValueError(
+                "thresholds= is evaluated on the CPU only; pass device='cpu' "
+                "(or leave device=None with host arrays)"
+            )
         gpu = _device.backend()
         thr, tp, fp, off = gpu.sweep_batch(batch)
         if hull:
@@ -53,8 +55,9 @@ def _points(batch, thresholds, hull=False, device="cpu"):
         )
     else:
         thr, off = ragged_thresholds(batch, thresholds)
-        tp, fp = _counts_at_batch(batch.values, batch.offsets, batch.pos, batch.neg,
-                                  batch.label_start, thr, off)
+        tp, fp = _counts_at_batch(
+            batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start, thr, off
+        )
     if hull:
         idx, off = _hull_batch(tp, fp, off)
         thr, tp, fp = thr[idx], tp[idx], fp[idx]
@@ -63,8 +66,19 @@ def _points(batch, thresholds, hull=False, device="cpu"):
     return thr, tp, fp, off, np.repeat(P, lengths), np.repeat(N, lengths), P, N
 
 
-def _pack_curves(data, score, label, by, weight, pos_label, soft_labels, multiclass, classes,
-                 average, device="cpu"):
+def _pack_curves(
+    data,
+    score,
+    label,
+    by,
+    weight,
+    pos_label,
+    soft_labels,
+    multiclass,
+    classes,
+    average,
+    device="cpu",
+):
     """pack(), with the multiclass arguments of the curve functions checked."""
     if multiclass == "ovo" or average in ("macro", "weighted"):
         raise ValueError(
@@ -72,9 +86,18 @@ def _pack_curves(data, score, label, by, weight, pos_label, soft_labels, multicl
             "single curve; use multiclass='ovr' with average=None (one curve per class) or "
             "'micro' (the pooled curve). Averaged areas: auc(..., average='macro')"
         )
-    batch = pack(data, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-                 soft_labels=soft_labels, multiclass=multiclass, classes=classes,
-                 average=average)
+    batch = pack(
+        data,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        soft_labels=soft_labels,
+        multiclass=multiclass,
+        classes=classes,
+        average=average,
+    )
     check_device(batch, device)
     return batch
 
@@ -90,9 +113,21 @@ def _check_hull_thresholds(hull, thresholds):
 
 @with_output
 @fill_doc
-def confusion(data=None, *, score, label, by=None, weight=None, thresholds=None,
-              pos_label=None, soft_labels=False, multiclass=None, classes=None, average=None,
-              device=None):
+def confusion(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    thresholds=None,
+    pos_label=None,
+    soft_labels=False,
+    multiclass=None,
+    classes=None,
+    average=None,
+    device=None,
+):
     """Confusion matrix at every distinct score, for many curves at once.
 
     Parameters
@@ -138,19 +173,44 @@ def confusion(data=None, *, score, label, by=None, weight=None, thresholds=None,
     5  b        1.0  2.0  2.0  0.0  0.0
     """
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    batch = _pack_curves(data, score, label, by, weight, pos_label, soft_labels, multiclass,
-                         classes, average, device)
+    batch = _pack_curves(
+        data, score, label, by, weight, pos_label, soft_labels, multiclass, classes, average, device
+    )
     thr, tp, fp, off, Pp, Np, _, _ = _points(batch, thresholds, device=device)
-    return _device.tag(F.points_frame(batch.keys, off, {
-        S.THRESHOLD: thr, S.TP: tp, S.FP: fp, S.FN: Pp - tp, S.TN: Np - fp,
-    }), device)
+    return _device.tag(
+        F.points_frame(
+            batch.keys,
+            off,
+            {
+                S.THRESHOLD: thr,
+                S.TP: tp,
+                S.FP: fp,
+                S.FN: Pp - tp,
+                S.TN: Np - fp,
+            },
+        ),
+        device,
+    )
 
 
 @with_output
 @fill_doc
-def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thresholds=None,
-              pos_label=None, soft_labels=False, multiclass=None, classes=None, average=None,
-              device=None):
+def roc_curve(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    hull=False,
+    thresholds=None,
+    pos_label=None,
+    soft_labels=False,
+    multiclass=None,
+    classes=None,
+    average=None,
+    device=None,
+):
     """ROC curves (every distinct threshold, or their convex hull) for many curves at once.
 
     Parameters
@@ -195,16 +255,28 @@ def roc_curve(data=None, *, score, label, by=None, weight=None, hull=False, thre
     """
     _check_hull_thresholds(hull, thresholds)
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    batch = _pack_curves(data, score, label, by, weight, pos_label, soft_labels, multiclass,
-                         classes, average, device)
+    batch = _pack_curves(
+        data, score, label, by, weight, pos_label, soft_labels, multiclass, classes, average, device
+    )
     thr, tp, fp, off, Pp, Np, P, N = _points(batch, thresholds, bool(hull), device)
     warn_undefined(batch, (P <= 0) | (N <= 0), "no positives or no negatives: tpr or fpr is NaN")
     with np.errstate(divide="ignore", invalid="ignore"):
         fpr = np.where(Np > 0, fp / Np, np.nan)
         tpr = np.where(Pp > 0, tp / Pp, np.nan)
-    return _device.tag(F.points_frame(batch.keys, off, {
-        S.THRESHOLD: thr, S.FPR: fpr, S.TPR: tpr, S.TP: tp, S.FP: fp,
-    }), device)
+    return _device.tag(
+        F.points_frame(
+            batch.keys,
+            off,
+            {
+                S.THRESHOLD: thr,
+                S.FPR: fpr,
+                S.TPR: tpr,
+                S.TP: tp,
+                S.FP: fp,
+            },
+        ),
+        device,
+    )
 
 
 _INTERPOLATE = {"dg": densify.DG, "continuous": densify.CONTINUOUS}
@@ -212,9 +284,24 @@ _INTERPOLATE = {"dg": densify.DG, "continuous": densify.CONTINUOUS}
 
 @with_output
 @fill_doc
-def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, interpolate=None,
-             thresholds=None, pos_label=None, soft_labels=False, recall_step=None,
-             multiclass=None, classes=None, average=None, device=None):
+def pr_curve(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    hull=False,
+    interpolate=None,
+    thresholds=None,
+    pos_label=None,
+    soft_labels=False,
+    recall_step=None,
+    multiclass=None,
+    classes=None,
+    average=None,
+    device=None,
+):
     """Precision-recall curves for many curves at once: raw, achievable, interpolated.
 
     Parameters
@@ -314,18 +401,26 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
                 "recall_step= applies only to interpolate='continuous'; drop it or set "
                 "interpolate='continuous'"
             )
-        if isinstance(recall_step, bool) or not isinstance(recall_step, (int, float, np.number)) \
-                or not 0 < float(recall_step) <= 1:
+        if (
+            isinstance(recall_step, bool)
+            or not isinstance(recall_step, (int, float, np.number))
+            or not 0 < float(recall_step) <= 1
+        ):
             raise ValueError(f"recall_step must be a number in (0, 1], got {recall_step!r}")
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    batch = _pack_curves(data, score, label, by, weight, pos_label, soft_labels, multiclass,
-                         classes, average, device)
+    batch = _pack_curves(
+        data, score, label, by, weight, pos_label, soft_labels, multiclass, classes, average, device
+    )
     thr, tp, fp, off, Pp, _, P, _ = _points(batch, thresholds, bool(hull), device)
     warn_undefined(batch, P <= 0, "no positives: recall is NaN")
     if interpolate is not None:
         step = 0.01 if recall_step is None else float(recall_step)
         thr, tp, fp, off = densify._densify_batch(
-            thr, tp, fp, off, np.ascontiguousarray(P * step, dtype=np.float64),
+            thr,
+            tp,
+            fp,
+            off,
+            np.ascontiguousarray(P * step, dtype=np.float64),
             _INTERPOLATE[interpolate],
         )
         Pp = np.repeat(P, np.diff(off))
@@ -335,9 +430,20 @@ def pr_curve(data=None, *, score, label, by=None, weight=None, hull=False, inter
         precision = densify._precision_flat_start(tp, fp, off)
     else:
         precision = _raw_precision(tp, fp, off)
-    return _device.tag(F.points_frame(batch.keys, off, {
-        S.THRESHOLD: thr, S.RECALL: recall, S.PRECISION: precision, S.TP: tp, S.FP: fp,
-    }), device)
+    return _device.tag(
+        F.points_frame(
+            batch.keys,
+            off,
+            {
+                S.THRESHOLD: thr,
+                S.RECALL: recall,
+                S.PRECISION: precision,
+                S.TP: tp,
+                S.FP: fp,
+            },
+        ),
+        device,
+    )
 
 
 def _raw_precision(tp, fp, off):

@@ -38,8 +38,7 @@ def _describe_curves(keys, bad):
 
 def _interp(points, grid, by, space, hull, n_pos, n_neg, pos_neg_ratio):
     g = check_grid(grid, "recall" if space == "pr" else "FPR")
-    tp, fp, off, keys, P, N, open_end = pack_points(points, by, space, n_pos, n_neg,
-                                                    pos_neg_ratio)
+    tp, fp, off, keys, P, N, open_end = pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio)
     short = None if open_end is None else np.flatnonzero(open_end < 1.0)
     if short is not None and short.size and hull:
         raise ValueError(
@@ -58,21 +57,24 @@ def _interp(points, grid, by, space, hull, n_pos, n_neg, pos_neg_ratio):
                 f"{_describe_curves(keys, open_end < 1.0)}: without an 'fpr' column the "
                 "number of negatives, which fixes the curve from there to recall 1, is "
                 "unknown; pass n_pos= and n_neg= to interpolate up to recall 1",
-                UndefinedMetricWarning, stacklevel=3)
+                UndefinedMetricWarning,
+                stacklevel=3,
+            )
     bad = (P <= 0) if space == "pr" else (P <= 0) | (N <= 0)
     if bad.any():
         what = "no positives" if space == "pr" else "no positives or no negatives"
-        warnings.warn(f"{what}: interpolated values are NaN for {_describe_curves(keys, bad)}",
-                      UndefinedMetricWarning, stacklevel=3)
+        warnings.warn(
+            f"{what}: interpolated values are NaN for {_describe_curves(keys, bad)}",
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )
     return g, keys, mat
 
 
-
-
-
 @fill_doc
-def interpolate_matrix(points, *, grid, by=None, space="pr", hull=False, n_pos=None,
-                       n_neg=None, pos_neg_ratio=None):
+def interpolate_matrix(
+    points, *, grid, by=None, space="pr", hull=False, n_pos=None, n_neg=None, pos_neg_ratio=None
+):
     """Many curves onto one shared grid, as a dense matrix (for array users).
 
     Parameters
@@ -109,8 +111,9 @@ def interpolate_matrix(points, *, grid, by=None, space="pr", hull=False, n_pos=N
 
 @with_output
 @fill_doc
-def interpolate(points, *, grid, by=None, space="pr", hull=False, n_pos=None, n_neg=None,
-                pos_neg_ratio=None):
+def interpolate(
+    points, *, grid, by=None, space="pr", hull=False, n_pos=None, n_neg=None, pos_neg_ratio=None
+):
     """Many curves' points onto one shared grid, in one call (a tidy frame).
 
     The building block of curve averaging (:func:`average_curves`) and pointwise
@@ -151,8 +154,19 @@ def interpolate(points, *, grid, by=None, space="pr", hull=False, n_pos=None, n_
 
 
 @with_output
-def average_curves(points, *, grid, curve, by=None, space="pr", hull=False,
-                   quantiles=(0.025, 0.5, 0.975), n_pos=None, n_neg=None, pos_neg_ratio=None):
+def average_curves(
+    points,
+    *,
+    grid,
+    curve,
+    by=None,
+    space="pr",
+    hull=False,
+    quantiles=(0.025, 0.5, 0.975),
+    n_pos=None,
+    n_neg=None,
+    pos_neg_ratio=None,
+):
     """Vertical averaging: mean, sd and quantiles of many curves at each grid point.
 
     Every curve (identified by the ``by`` and ``curve`` columns) is interpolated onto
@@ -203,8 +217,9 @@ def average_curves(points, *, grid, curve, by=None, space="pr", hull=False,
     overlap = set(by_cols) & set(curve_cols)
     if overlap:
         raise ValueError(f"column(s) {sorted(overlap)} are in both by= and curve=")
-    g, keys, mat = _interp(points, grid, by_cols + curve_cols, space, hull, n_pos, n_neg,
-                           pos_neg_ratio)
+    g, keys, mat = _interp(
+        points, grid, by_cols + curve_cols, space, hull, n_pos, n_neg, pos_neg_ratio
+    )
     # curves come in sorted key order, so each by-group is a contiguous block of rows
     if by_cols:
         gcode = keys.groupby(by_cols, sort=True, dropna=False).ngroup().to_numpy()
@@ -217,7 +232,7 @@ def average_curves(points, *, grid, curve, by=None, space="pr", hull=False,
     stats = {k: np.empty((n_groups, g.size)) for k in ("mean", "sd", "n")}
     qv = np.empty((qs.size, n_groups, g.size))
     for j in range(n_groups):  # one vectorised summary per group (groups, not samples)
-        block = mat[starts[j]:starts[j + 1]]
+        block = mat[starts[j] : starts[j + 1]]
         ok = ~np.isnan(block)
         cnt = ok.sum(axis=0)
         s = np.where(ok, block, 0.0).sum(axis=0)

@@ -272,8 +272,14 @@ def add_iso_f1(ax=None, levels=(0.2, 0.4, 0.6, 0.8), *, color="0.75", label=True
         p = f * r / (2 * r - f)
         ax.plot(r, p, color=color, ls="-", **kwargs)
         if label:
-            ax.annotate(f"F1={f:g}", xy=(r[0], min(p[0], 1.0)), xytext=(2, -10),
-                        textcoords="offset points", fontsize=7, color=color)
+            ax.annotate(
+                f"F1={f:g}",
+                xy=(r[0], min(p[0], 1.0)),
+                xytext=(2, -10),
+                textcoords="offset points",
+                fontsize=7,
+                color=color,
+            )
     return ax
 
 
@@ -348,17 +354,31 @@ def _note_macro(ax, macro, legend):
         return 0
     if isinstance(macro, pd.DataFrame):
         if S.AUC not in macro.columns or len(macro) != 1:
-            raise ValueError("macro= takes a number or the one-row frame of "
-                             "auc(..., average='macro')")
+            raise ValueError(
+                "macro= takes a number or the one-row frame of auc(..., average='macro')"
+            )
         macro = float(macro[S.AUC].iloc[0])
-    ax.plot([], [], ls="none", label=f"macro-average AUC {float(macro):.3f}"
-            if legend else None)
+    ax.plot([], [], ls="none", label=f"macro-average AUC {float(macro):.3f}" if legend else None)
     return 1
 
 
-def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
-            baseline=True, iso_f1=False, label=None, legend=True, max_points=200_000,
-            micro=None, macro=None, **kwargs):
+def plot_pr(
+    frame,
+    *,
+    ax=None,
+    hue=None,
+    connect="curve",
+    hull=None,
+    auc=None,
+    baseline=True,
+    iso_f1=False,
+    label=None,
+    legend=True,
+    max_points=200_000,
+    micro=None,
+    macro=None,
+    **kwargs,
+):
     """Plot precision-recall curves from a tidy frame, one line per curve.
 
     Parameters
@@ -417,8 +437,12 @@ def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
     >>> ax.get_xlabel()
     'recall'
     """
-    _require(frame, [S.RECALL, S.PRECISION], "plot_pr",
-             "Pass the output of prroc_numba.pr_curve (or interpolate/bootstrap_curve).")
+    _require(
+        frame,
+        [S.RECALL, S.PRECISION],
+        "plot_pr",
+        "Pass the output of prroc_numba.pr_curve (or interpolate/bootstrap_curve).",
+    )
     if connect not in _CONNECT:
         raise ValueError(f"connect must be one of {_CONNECT}, got {connect!r}")
     ax = _axes(ax)
@@ -428,8 +452,12 @@ def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
     suffixes = _auc_suffixes(auc, keys, groups)
     hull_groups = {}
     if hull is not None:
-        _require(hull, [S.RECALL, S.PRECISION], "plot_pr",
-                 "hull= takes the output of pr_curve(..., hull=True).")
+        _require(
+            hull,
+            [S.RECALL, S.PRECISION],
+            "plot_pr",
+            "hull= takes the output of pr_curve(..., hull=True).",
+        )
         hull_groups = dict(_groups(hull, [k for k in keys if k in hull.columns]))
     if iso_f1 is not False:
         add_iso_f1(ax, levels=(0.2, 0.4, 0.6, 0.8) if iso_f1 is True else iso_f1)
@@ -444,13 +472,24 @@ def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
         n_labels += text is not None
         if key in hull_groups:
             hx, hy = _pr_curve_xy(hull_groups[key], "curve", max_points)
-            ax.plot(hx, hy, color=kw["color"], ls="--", lw=kw["lw"],
-                    label=(f"{key} achievable" if key is not None else "achievable")
-                    if legend else None)
+            ax.plot(
+                hx,
+                hy,
+                color=kw["color"],
+                ls="--",
+                lw=kw["lw"],
+                label=(f"{key} achievable" if key is not None else "achievable")
+                if legend
+                else None,
+            )
             n_labels += 1
     if micro is not None:
-        _require(micro, [S.RECALL, S.PRECISION], "plot_pr",
-                 "micro= takes pr_curve(..., multiclass='ovr', average='micro').")
+        _require(
+            micro,
+            [S.RECALL, S.PRECISION],
+            "plot_pr",
+            "micro= takes pr_curve(..., multiclass='ovr', average='micro').",
+        )
         x, y = _pr_curve_xy(micro, "curve", max_points)
         n_labels += _plot_micro(ax, x, y, legend)
     n_labels += _note_macro(ax, macro, legend)
@@ -463,8 +502,20 @@ def plot_pr(frame, *, ax=None, hue=None, connect="curve", hull=None, auc=None,
     return _finish(ax, "recall", "precision", legend, n_labels)
 
 
-def plot_roc(frame, *, ax=None, hue=None, hull=None, auc=None, diagonal=True, label=None,
-             legend=True, micro=None, macro=None, **kwargs):
+def plot_roc(
+    frame,
+    *,
+    ax=None,
+    hue=None,
+    hull=None,
+    auc=None,
+    diagonal=True,
+    label=None,
+    legend=True,
+    micro=None,
+    macro=None,
+    **kwargs,
+):
     """Plot ROC curves from a tidy frame, one line per curve.
 
     Parameters
@@ -515,8 +566,9 @@ def plot_roc(frame, *, ax=None, hue=None, hull=None, auc=None, diagonal=True, la
     suffixes = _auc_suffixes(auc, keys, groups)
     hull_groups = {}
     if hull is not None:
-        _require(hull, [S.FPR, S.TPR], "plot_roc",
-                 "hull= takes the output of roc_curve(..., hull=True).")
+        _require(
+            hull, [S.FPR, S.TPR], "plot_roc", "hull= takes the output of roc_curve(..., hull=True)."
+        )
         hull_groups = dict(_groups(hull, [k for k in keys if k in hull.columns]))
     n_labels = 0
     for (key, sub), color in zip(groups, colors):
@@ -524,21 +576,36 @@ def plot_roc(frame, *, ax=None, hue=None, hull=None, auc=None, diagonal=True, la
         kw.setdefault("color", color)
         kw.setdefault("lw", 1.5)
         text = _legend_text(label, key, suffixes, len(groups) == 1)
-        ax.plot(sub[S.FPR].to_numpy(float), sub[S.TPR].to_numpy(float),
-                label=text if legend else None, **kw)
+        ax.plot(
+            sub[S.FPR].to_numpy(float),
+            sub[S.TPR].to_numpy(float),
+            label=text if legend else None,
+            **kw,
+        )
         n_labels += text is not None
         if key in hull_groups:
             h = hull_groups[key]
-            ax.plot(h[S.FPR].to_numpy(float), h[S.TPR].to_numpy(float), color=kw["color"],
-                    ls="--", lw=kw["lw"], marker="o", ms=3,
-                    label=(f"{key} hull" if key is not None else "convex hull")
-                    if legend else None)
+            ax.plot(
+                h[S.FPR].to_numpy(float),
+                h[S.TPR].to_numpy(float),
+                color=kw["color"],
+                ls="--",
+                lw=kw["lw"],
+                marker="o",
+                ms=3,
+                label=(f"{key} hull" if key is not None else "convex hull") if legend else None,
+            )
             n_labels += 1
     if micro is not None:
-        _require(micro, [S.FPR, S.TPR], "plot_roc",
-                 "micro= takes roc_curve(..., multiclass='ovr', average='micro').")
-        n_labels += _plot_micro(ax, micro[S.FPR].to_numpy(float),
-                                micro[S.TPR].to_numpy(float), legend)
+        _require(
+            micro,
+            [S.FPR, S.TPR],
+            "plot_roc",
+            "micro= takes roc_curve(..., multiclass='ovr', average='micro').",
+        )
+        n_labels += _plot_micro(
+            ax, micro[S.FPR].to_numpy(float), micro[S.TPR].to_numpy(float), legend
+        )
     n_labels += _note_macro(ax, macro, legend)
     if diagonal:
         add_no_skill(ax, curve="roc", label=legend)
@@ -547,8 +614,18 @@ def plot_roc(frame, *, ax=None, hue=None, hull=None, auc=None, diagonal=True, la
     return _finish(ax, "false positive rate", "true positive rate", legend, n_labels)
 
 
-def plot_bands(frame, *, ax=None, hue=None, low="ci_low", high="ci_high", alpha=0.2,
-               legend=True, baseline=None, **kwargs):
+def plot_bands(
+    frame,
+    *,
+    ax=None,
+    hue=None,
+    low="ci_low",
+    high="ci_high",
+    alpha=0.2,
+    legend=True,
+    baseline=None,
+    **kwargs,
+):
     """Plot curves with pointwise confidence bands (:func:`prroc_numba.bootstrap_curve`).
 
     Parameters
@@ -589,9 +666,13 @@ def plot_bands(frame, *, ax=None, hue=None, low="ci_low", high="ci_high", alpha=
         x_col, y_col, xlabel, ylabel = S.FPR, S.TPR, "false positive rate", "true positive rate"
     else:
         x_col, y_col, xlabel, ylabel = S.RECALL, S.PRECISION, "recall", "precision"
-    _require(frame, [x_col, y_col, low, high], "plot_bands",
-             "Pass the output of prroc_numba.bootstrap_curve (or average_curves with "
-             "low='q0.025', high='q0.975').")
+    _require(
+        frame,
+        [x_col, y_col, low, high],
+        "plot_bands",
+        "Pass the output of prroc_numba.bootstrap_curve (or average_curves with "
+        "low='q0.025', high='q0.975').",
+    )
     ax = _axes(ax)
     keys = _key_columns(frame, hue)
     groups = _groups(frame, keys)
@@ -603,8 +684,14 @@ def plot_bands(frame, *, ax=None, hue=None, low="ci_low", high="ci_high", alpha=
         kw = dict(kwargs)
         kw.setdefault("color", color)
         kw.setdefault("lw", 1.5)
-        ax.fill_between(x, sub[low].to_numpy(float), sub[high].to_numpy(float),
-                        color=kw["color"], alpha=alpha, lw=0)
+        ax.fill_between(
+            x,
+            sub[low].to_numpy(float),
+            sub[high].to_numpy(float),
+            color=kw["color"],
+            alpha=alpha,
+            lw=0,
+        )
         ax.plot(x, sub[y_col].to_numpy(float), label=label if legend else None, **kw)
         n_labels += label is not None
     if baseline is not None:
@@ -613,8 +700,9 @@ def plot_bands(frame, *, ax=None, hue=None, low="ci_low", high="ci_high", alpha=
     return _finish(ax, xlabel, ylabel, legend, n_labels)
 
 
-def plot_intervals(frame, *, ax=None, estimate=None, label=None, reference=None, sort=True,
-                   **kwargs):
+def plot_intervals(
+    frame, *, ax=None, estimate=None, label=None, reference=None, sort=True, **kwargs
+):
     """Forest plot: one row per curve (or pair) with its estimate and interval.
 
     Parameters
@@ -651,10 +739,13 @@ def plot_intervals(frame, *, ax=None, estimate=None, label=None, reference=None,
     ['a', 'b']
     """
     if estimate is None:
-        estimate = S.ESTIMATE if isinstance(frame, pd.DataFrame) and S.ESTIMATE in frame \
-            else S.DIFF
-    _require(frame, [estimate, S.CI_LOW, S.CI_HIGH], "plot_intervals",
-             "Pass the output of prroc_numba.bootstrap or prroc_numba.compare.")
+        estimate = S.ESTIMATE if isinstance(frame, pd.DataFrame) and S.ESTIMATE in frame else S.DIFF
+    _require(
+        frame,
+        [estimate, S.CI_LOW, S.CI_HIGH],
+        "plot_intervals",
+        "Pass the output of prroc_numba.bootstrap or prroc_numba.compare.",
+    )
     ax = _axes(ax)
     df = frame.reset_index(drop=True)
     if sort:

@@ -75,8 +75,10 @@ def _class_counts(n_pos, n_neg, pos_neg_ratio, *, required, who):
         return positive_scalar(pos_neg_ratio, "pos_neg_ratio"), 1.0, False
     if (n_pos is None) != (n_neg is None):
         missing = "n_neg" if n_neg is None else "n_pos"
-        raise ValueError(f"{who}: {missing}= is missing; pass both n_pos= and n_neg=, "
-                         "or pos_neg_ratio= (P / N) instead")
+        raise ValueError(
+            f"{who}: {missing}= is missing; pass both n_pos= and n_neg=, "
+            "or pos_neg_ratio= (P / N) instead"
+        )
     if n_pos is None:
         if required:
             raise ValueError(
@@ -95,8 +97,10 @@ def _pairs(points, x, y, xname, yname, who):
         if isinstance(points, pd.DataFrame):
             missing = [c for c in (xname, yname) if c not in points.columns]
             if missing:
-                raise ValueError(f"{who}: points frame has no column(s) {missing}; it needs "
-                                 f"{xname!r} and {yname!r}")
+                raise ValueError(
+                    f"{who}: points frame has no column(s) {missing}; it needs "
+                    f"{xname!r} and {yname!r}"
+                )
             x, y = points[xname].to_numpy(), points[yname].to_numpy()
         else:
             if not isinstance(points, np.ndarray):
@@ -106,8 +110,10 @@ def _pairs(points, x, y, xname, yname, who):
             except (TypeError, ValueError):
                 raise TypeError(f"{who}: points must be numeric ({xname}, {yname}) pairs") from None
             if arr.ndim != 2 or arr.shape[1] != 2:
-                raise ValueError(f"{who}: points must be a sequence of ({xname}, {yname}) "
-                                 f"pairs, got an array of shape {arr.shape}")
+                raise ValueError(
+                    f"{who}: points must be a sequence of ({xname}, {yname}) "
+                    f"pairs, got an array of shape {arr.shape}"
+                )
             x, y = arr[:, 0], arr[:, 1]
     elif x is None or y is None:
         raise TypeError(f"{who} needs points or both {xname}= and {yname}=")
@@ -129,8 +135,9 @@ def _pairs(points, x, y, xname, yname, who):
         bad = ~np.isfinite(a) | (a < 0) | (a > 1)
         if bad.any():
             k = int(np.argmax(bad))
-            raise ValueError(f"{who}: {arg} must be finite and in [0, 1]; point {k} has "
-                             f"{arg}={a[k]!r}")
+            raise ValueError(
+                f"{who}: {arg} must be finite and in [0, 1]; point {k} has {arg}={a[k]!r}"
+            )
     return x, y
 
 
@@ -211,8 +218,12 @@ def _with_ends(tp, fp, P, N):
     add1 = not (tp.size and tp[-1] == P and fp[-1] == N)
     parts_t = ([0.0] if add0 else []), tp, ([P] if add1 else [])
     parts_f = ([0.0] if add0 else []), fp, ([N] if add1 else [])
-    return (np.concatenate([np.asarray(p, float) for p in parts_t]),
-            np.concatenate([np.asarray(p, float) for p in parts_f]), add0, add1)
+    return (
+        np.concatenate([np.asarray(p, float) for p in parts_t]),
+        np.concatenate([np.asarray(p, float) for p in parts_f]),
+        add0,
+        add1,
+    )
 
 
 class _PointCurve:
@@ -292,10 +303,15 @@ class _PointCurve:
     def __repr__(self):
         x, y = self.points().T
         names = ("fpr", "tpr") if self._space == "roc" else ("recall", "precision")
-        bal = (f"n_pos={self._s.P:g}, n_neg={self._s.N:g}" if self._s.counts_known
-               else f"pos_neg_ratio={self._s.P / self._s.N:g}")
-        return (f"{type(self).__name__}({names[0]}={np.round(x, 4).tolist()}, "
-                f"{names[1]}={np.round(y, 4).tolist()}, {bal})")
+        bal = (
+            f"n_pos={self._s.P:g}, n_neg={self._s.N:g}"
+            if self._s.counts_known
+            else f"pos_neg_ratio={self._s.P / self._s.N:g}"
+        )
+        return (
+            f"{type(self).__name__}({names[0]}={np.round(x, 4).tolist()}, "
+            f"{names[1]}={np.round(y, 4).tolist()}, {bal})"
+        )
 
 
 class PRCurve(_PointCurve):
@@ -337,14 +353,24 @@ class PRCurve(_PointCurve):
 
     _space = "pr"
 
-    def __init__(self, points=None, *, recall=None, precision=None, n_pos=None, n_neg=None,
-                 pos_neg_ratio=None):
-        self._s = _pr_state(points, recall, precision, n_pos, n_neg, pos_neg_ratio,
-                            "PRCurve", achievable=False)
+    def __init__(
+        self,
+        points=None,
+        *,
+        recall=None,
+        precision=None,
+        n_pos=None,
+        n_neg=None,
+        pos_neg_ratio=None,
+    ):
+        self._s = _pr_state(
+            points, recall, precision, n_pos, n_neg, pos_neg_ratio, "PRCurve", achievable=False
+        )
 
     @classmethod
-    def achievable(cls, points=None, *, recall=None, precision=None, n_pos=None, n_neg=None,
-                   pos_neg_ratio=None):
+    def achievable(
+        cls, points=None, *, recall=None, precision=None, n_pos=None, n_neg=None, pos_neg_ratio=None
+    ):
         """The achievable PR curve of operating points that need not be one ranking.
 
         Points of several classifiers (or thresholds of unknown order) are no single
@@ -367,8 +393,18 @@ class PRCurve(_PointCurve):
                [0.6   , 0.5   ],
                [1.    , 0.3333]])
         """
-        return cls._make(_pr_state(points, recall, precision, n_pos, n_neg, pos_neg_ratio,
-                                   "PRCurve.achievable", achievable=True))
+        return cls._make(
+            _pr_state(
+                points,
+                recall,
+                precision,
+                n_pos,
+                n_neg,
+                pos_neg_ratio,
+                "PRCurve.achievable",
+                achievable=True,
+            )
+        )
 
     @classmethod
     def from_counts(cls, tp, fp, *, n_pos=None, n_neg=None):
@@ -503,10 +539,10 @@ class PRCurve(_PointCurve):
         fp = np.maximum.accumulate(np.minimum(fp, self._s.N))
         tp, fp, add0, add1 = _with_ends(tp[pos], fp[pos], P, self._s.N)
         rr = np.concatenate([[0.0] if add0 else [], g[pos], [1.0] if add1 else []])
-        pp = np.concatenate([[1.0] if add0 else [], prec[pos],
-                             [P / (P + self._s.N)] if add1 else []])
-        return PRCurve._make(_State(tp, fp, P, self._s.N, self._s.counts_known,
-                                    {"pr": (rr, pp)}))
+        pp = np.concatenate(
+            [[1.0] if add0 else [], prec[pos], [P / (P + self._s.N)] if add1 else []]
+        )
+        return PRCurve._make(_State(tp, fp, P, self._s.N, self._s.counts_known, {"pr": (rr, pp)}))
 
     def auc(self, method=None, *, hull=False):
         """Area under the PR curve of the points, by the estimators of :func:`auc`.
@@ -534,9 +570,11 @@ class PRCurve(_PointCurve):
         if method is None:
             method = "dg" if self._s.counts_known else "integral"
         if method == "dg" and not self._s.counts_known:
-            raise ValueError("method='dg' steps one positive at a time and needs class "
-                             "counts: build the curve with n_pos= and n_neg=, or use "
-                             "method='integral' (the same curve's exact area)")
+            raise ValueError(
+                "method='dg' steps one positive at a time and needs class "
+                "counts: build the curve with n_pos= and n_neg=, or use "
+                "method='integral' (the same curve's exact area)"
+            )
         return _curve_area(self._s, method_code("pr", method), hull)
 
     def to_frame(self):
@@ -558,8 +596,15 @@ class PRCurve(_PointCurve):
         2        NaN     1.0   0.090909  10.0  100.0
         """
         r, p = self._s.pr()
-        return pd.DataFrame({S.THRESHOLD: np.full(r.size, np.nan), S.RECALL: r,
-                             S.PRECISION: p, S.TP: self._s.tp, S.FP: self._s.fp})
+        return pd.DataFrame(
+            {
+                S.THRESHOLD: np.full(r.size, np.nan),
+                S.RECALL: r,
+                S.PRECISION: p,
+                S.TP: self._s.tp,
+                S.FP: self._s.fp,
+            }
+        )
 
 
 class ROCCurve(_PointCurve):
@@ -599,14 +644,17 @@ class ROCCurve(_PointCurve):
 
     _space = "roc"
 
-    def __init__(self, points=None, *, fpr=None, tpr=None, n_pos=None, n_neg=None,
-                 pos_neg_ratio=None):
-        self._s, self._balanced = _roc_state(points, fpr, tpr, n_pos, n_neg, pos_neg_ratio,
-                                             "ROCCurve", achievable=False)
+    def __init__(
+        self, points=None, *, fpr=None, tpr=None, n_pos=None, n_neg=None, pos_neg_ratio=None
+    ):
+        self._s, self._balanced = _roc_state(
+            points, fpr, tpr, n_pos, n_neg, pos_neg_ratio, "ROCCurve", achievable=False
+        )
 
     @classmethod
-    def achievable(cls, points=None, *, fpr=None, tpr=None, n_pos=None, n_neg=None,
-                   pos_neg_ratio=None):
+    def achievable(
+        cls, points=None, *, fpr=None, tpr=None, n_pos=None, n_neg=None, pos_neg_ratio=None
+    ):
         """The ROC convex hull of operating points that need not be one ranking.
 
         Arguments as for :class:`ROCCurve`; see :meth:`PRCurve.achievable`.
@@ -626,8 +674,9 @@ class ROCCurve(_PointCurve):
                [1. , 1. ]])
         """
         obj = cls.__new__(cls)
-        obj._s, obj._balanced = _roc_state(points, fpr, tpr, n_pos, n_neg, pos_neg_ratio,
-                                           "ROCCurve.achievable", achievable=True)
+        obj._s, obj._balanced = _roc_state(
+            points, fpr, tpr, n_pos, n_neg, pos_neg_ratio, "ROCCurve.achievable", achievable=True
+        )
         return obj
 
     @classmethod
@@ -680,8 +729,10 @@ class ROCCurve(_PointCurve):
                [1.  , 0.2 ]])
         """
         if not self._balanced:
-            raise ValueError("ROCCurve.to_pr needs the class balance: build the curve with "
-                             "n_pos= and n_neg=, or pos_neg_ratio= (P / N)")
+            raise ValueError(
+                "ROCCurve.to_pr needs the class balance: build the curve with "
+                "n_pos= and n_neg=, or pos_neg_ratio= (P / N)"
+            )
         return PRCurve._make(self._s)
 
     def tpr_at(self, fpr, *, hull=False):
@@ -783,8 +834,15 @@ class ROCCurve(_PointCurve):
         2        NaN  1.0  1.0  10.0  20.0
         """
         x, y = self._s.roc()
-        return pd.DataFrame({S.THRESHOLD: np.full(x.size, np.nan), S.FPR: x, S.TPR: y,
-                             S.TP: self._s.tp, S.FP: self._s.fp})
+        return pd.DataFrame(
+            {
+                S.THRESHOLD: np.full(x.size, np.nan),
+                S.FPR: x,
+                S.TPR: y,
+                S.TP: self._s.tp,
+                S.FP: self._s.fp,
+            }
+        )
 
 
 def _hull_of_points(tp, fp, P, N, known):
@@ -844,8 +902,7 @@ def _state_from_counts(tp, fp, n_pos, n_neg, who):
     P = float(tp.max()) if n_pos is None else positive_scalar(n_pos, "n_pos")
     N = float(fp.max()) if n_neg is None else positive_scalar(n_neg, "n_neg")
     if P <= 0 or N <= 0:
-        raise ValueError(f"{who}: the curve needs positives and negatives; pass n_pos= "
-                         "and n_neg=")
+        raise ValueError(f"{who}: the curve needs positives and negatives; pass n_pos= and n_neg=")
 
     def where(k):
         return f"point {k} (tp={tp[k]:.6g}, fp={fp[k]:.6g})"

@@ -32,11 +32,30 @@ INTERVALS = ("percentile", "basic", "bca")
 
 @with_output
 @fill_doc
-def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", method=None,
-              hull=False, n_boot=2000, level=0.95, interval="percentile", stratified=True,
-              seed=None, progress=None, return_replicates=False, pos_label=None,
-              soft_labels=False, multiclass=None, classes=None, average=None,
-              device=None):
+def bootstrap(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    curve="pr",
+    method=None,
+    hull=False,
+    n_boot=2000,
+    level=0.95,
+    interval="percentile",
+    stratified=True,
+    seed=None,
+    progress=None,
+    return_replicates=False,
+    pos_label=None,
+    soft_labels=False,
+    multiclass=None,
+    classes=None,
+    average=None,
+    device=None,
+):
     """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.
 
     Each curve is sorted once; a replicate is a vector of counts over its sorted rows, so
@@ -101,23 +120,51 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
     if interval not in INTERVALS:
         raise ValueError(f"interval={interval!r} is not known; use one of {INTERVALS}")
     if interval == "bca" and (multiclass is not None or _multiclass.is_multilabel(data, label)):
-        raise ValueError("interval='bca' is not available for multiclass/multilabel input; "
-                         "use interval='percentile' or 'basic'")
+        raise ValueError(
+            "interval='bca' is not available for multiclass/multilabel input; "
+            "use interval='percentile' or 'basic'"
+        )
     check_n_boot(n_boot)
     check_level(level)
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     if device == "cuda" and interval == "bca":
-        raise ValueError("interval='bca' needs the jackknife, which runs on the CPU only; "
-                         "use interval='percentile' or 'basic', or device='cpu'")
+        raise ValueError(
+            "interval='bca' needs the jackknife, which runs on the CPU only; "
+            "use interval='percentile' or 'basic', or device='cpu'"
+        )
     batch, plan, code, est, reps, s = _replicates(
-        data, score, label, by, weight, curve, method, hull, n_boot, stratified, seed,
-        progress, pos_label, soft_labels, device=device, multiclass=multiclass,
-        classes=classes, average=average)
+        data,
+        score,
+        label,
+        by,
+        weight,
+        curve,
+        method,
+        hull,
+        n_boot,
+        stratified,
+        seed,
+        progress,
+        pos_label,
+        soft_labels,
+        device=device,
+        multiclass=multiclass,
+        classes=classes,
+        average=average,
+    )
     n_bad = _degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
     se, lo, hi = _intervals(reps, est, level, interval, jack)
-    out = F.curves_frame(batch.keys, {S.ESTIMATE: est, S.SE: se, S.CI_LOW: lo, S.CI_HIGH: hi,
-                                      S.N_DEGENERATE: n_bad.astype(np.int64)})
+    out = F.curves_frame(
+        batch.keys,
+        {
+            S.ESTIMATE: est,
+            S.SE: se,
+            S.CI_LOW: lo,
+            S.CI_HIGH: hi,
+            S.N_DEGENERATE: n_bad.astype(np.int64),
+        },
+    )
     _device.tag(out, device)
     if not return_replicates:
         return out
@@ -130,10 +177,26 @@ def bootstrap(data=None, *, score, label, by=None, weight=None, curve="pr", meth
 
 @with_output
 @fill_doc
-def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False,
-                    n_boot=2000, level=0.95, stratified=True, seed=None, progress=None,
-                    grid=101, pos_label=None, soft_labels=False, multiclass=None,
-                    classes=None, average=None):
+def bootstrap_curve(
+    data=None,
+    *,
+    score,
+    label,
+    by=None,
+    weight=None,
+    hull=False,
+    n_boot=2000,
+    level=0.95,
+    stratified=True,
+    seed=None,
+    progress=None,
+    grid=101,
+    pos_label=None,
+    soft_labels=False,
+    multiclass=None,
+    classes=None,
+    average=None,
+):
     """Pointwise bootstrap confidence bands of PR curves on a shared recall grid.
 
     Every replicate's PR curve (the same count resampling as :func:`bootstrap`; wide
@@ -185,18 +248,29 @@ def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False
     check_level(level)
     g = check_grid(grid, "recall", strict=True)
     if multiclass == "ovo" or average in ("macro", "weighted"):
-        raise ValueError("bootstrap_curve gives one-vs-rest bands: use multiclass='ovr' with "
-                         "average=None (one band per class) or 'micro' (the pooled curve)")
-    batch = pack(data, score=score, label=label, by=by, weight=weight,
-                 pos_label=pos_label, soft_labels=soft_labels, multiclass=multiclass,
-                 classes=classes, average=average)
+        raise ValueError(
+            "bootstrap_curve gives one-vs-rest bands: use multiclass='ovr' with "
+            "average=None (one band per class) or 'micro' (the pooled curve)"
+        )
+    batch = pack(
+        data,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        soft_labels=soft_labels,
+        multiclass=multiclass,
+        classes=classes,
+        average=average,
+    )
     plan = _Plan(batch, stratified)
     hull = bool(hull)
     P, _ = batch.totals()
-    warn_undefined(batch, P <= 0, "the PR curve is undefined (no positives): NaN",
-                   stacklevel=3)
-    _, tp, fp, vo = _sweep_batch(batch.values, batch.offsets, batch.pos, batch.neg,
-                                 batch.label_start)
+    warn_undefined(batch, P <= 0, "the PR curve is undefined (no positives): NaN", stacklevel=3)
+    _, tp, fp, vo = _sweep_batch(
+        batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
+    )
     est = _precision_at_recall_batch(tp, fp, vo, g, hull)
     reps = plan.run(_seed(seed), int(n_boot), hull, progress, "bootstrap_curve", grid=g)
     C, G, B = reps.shape
@@ -209,7 +283,8 @@ def bootstrap_curve(data=None, *, score, label, by=None, weight=None, hull=False
     lo[bad] = np.nan
     hi[bad] = np.nan
     offsets = np.arange(C + 1, dtype=np.int64) * G
-    return F.points_frame(batch.keys, offsets, {S.RECALL: np.tile(g, C),
-                                                S.PRECISION: est.ravel(),
-                                                S.CI_LOW: lo, S.CI_HIGH: hi})
-
+    return F.points_frame(
+        batch.keys,
+        offsets,
+        {S.RECALL: np.tile(g, C), S.PRECISION: est.ravel(), S.CI_LOW: lo, S.CI_HIGH: hi},
+    )

@@ -32,8 +32,9 @@ class Case:
             out.append(("soft", {"label": "weight", "soft_labels": True}, w, 1 - w))
         if "sample_weight" in df:
             w = df["sample_weight"].to_numpy(float)
-            out.append(("sample_weight", {"label": "label", "weight": "sample_weight"},
-                        w * y, w * (1 - y)))
+            out.append(
+                ("sample_weight", {"label": "label", "weight": "sample_weight"}, w * y, w * (1 - y))
+            )
         return out
 
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from prroc_numba._numba import jit
 from prroc_numba._kernels.resample import _draw_segment_counts, _fill_slot_counts, _walk_area
 from prroc_numba._kernels.rng import _binomial, _stream, _uniform
+from prroc_numba._numba import jit
 
 
 @jit(parallel=True)
-def _area_with_counts(order, ps, ns, offsets, seg_offsets, seg_end, label_start, cnt,
-                      method, hull):
+def _area_with_counts(order, ps, ns, offsets, seg_offsets, seg_end, label_start, cnt, method, hull):
     """Area of every curve when label row ``r`` carries multiplicity ``cnt[r]``."""
     n_curves = offsets.size - 1
     out = np.empty(n_curves)
@@ -25,8 +24,15 @@ def _area_with_counts(order, ps, ns, offsets, seg_offsets, seg_end, label_start,
         a = offsets[c]
         b = offsets[c + 1]
         ls = label_start[c]
-        out[c] = _walk_area(order[a:b], seg_end[seg_offsets[c]:seg_offsets[c + 1]],
-                            ps[a:b], ns[a:b], cnt[ls:ls + b - a], method, hull)
+        out[c] = _walk_area(
+            order[a:b],
+            seg_end[seg_offsets[c] : seg_offsets[c + 1]],
+            ps[a:b],
+            ns[a:b],
+            cnt[ls : ls + b - a],
+            method,
+            hull,
+        )
     return out
 
 
@@ -43,8 +49,22 @@ def _grouped_counts_one(seg_offsets, sp, sn, c, group, seed, b, stratified, lp, 
     xp = np.empty(s1 - s0, dtype=np.int64)
     xn = np.empty(s1 - s0, dtype=np.int64)
     st = _stream(seed, group, b)
-    _draw_segment_counts(st, sp[s0:s1], sn[s0:s1], P, N, stratified, xp, xn, lp[s0:s1],
-                         ln[s0:s1], tabs[0], tabs[1], tabs[2], tabs[3])
+    _draw_segment_counts(
+        st,
+        sp[s0:s1],
+        sn[s0:s1],
+        P,
+        N,
+        stratified,
+        xp,
+        xn,
+        lp[s0:s1],
+        ln[s0:s1],
+        tabs[0],
+        tabs[1],
+        tabs[2],
+        tabs[3],
+    )
     return xp, xn
 
 

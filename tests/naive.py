@@ -18,8 +18,9 @@ def sweep(score, pos, neg):
     tp(t) = sum of pos over rows with score >= t (the definition, one threshold at a
     time: O(n * distinct)). Rows with no mass (weight 0) add no threshold.
     """
-    thresholds = sorted(set(float(s) for s, p, q in zip(score, pos, neg) if p + q > 0),
-                        reverse=True)
+    thresholds = sorted(
+        set(float(s) for s, p, q in zip(score, pos, neg) if p + q > 0), reverse=True
+    )
     thr, tp, fp = [math.inf], [0.0], [0.0]
     for t in thresholds:
         thr.append(t)
@@ -171,6 +172,7 @@ def polyline_range(x, y, q):
             return v, v
     raise ValueError(f"{q} is outside the polyline")
 
+
 # --- issue 4: grid interpolation
 # Per grid value: scan every vertex pair, no pointer walk, no shared code with
 # prroc_numba/_kernels/grid.py. Same documented conventions (see that module).
@@ -277,16 +279,20 @@ def delong_cov(score1, score2, y):
     def cov(u, v):
         return float(np.sum((u - u.mean()) * (v - v.mean())) / (len(u) - 1))
 
-    return (float(a10.mean()), float(b10.mean()),
-            cov(a10, a10) / m + cov(a01, a01) / n, cov(b10, b10) / m + cov(b01, b01) / n,
-            cov(a10, b10) / m + cov(a01, b01) / n)
+    return (
+        float(a10.mean()),
+        float(b10.mean()),
+        cov(a10, a10) / m + cov(a01, a01) / n,
+        cov(b10, b10) / m + cov(b01, b01) / n,
+        cov(a10, b10) / m + cov(a01, b01) / n,
+    )
 
 
 def jackknife_acceleration(values):
     """BCa acceleration from delete-one jackknife values (Efron 1987, eq. 6.6)."""
     t = np.asarray(values, dtype=float)
     d = t.mean() - t
-    return float(np.sum(d ** 3) / (6.0 * np.sum(d ** 2) ** 1.5))
+    return float(np.sum(d**3) / (6.0 * np.sum(d**2) ** 1.5))
 
 
 def precision_on_recall_grid(tp, fp, grid):

@@ -12,26 +12,28 @@ import pytest
 from scipy import integrate, stats
 
 import prroc_numba as prn
+from prroc_numba._checks import method_code
 from prroc_numba._kernels.area import _areas_batch
 from prroc_numba._kernels.resample import _segments_batch
 from prroc_numba._kernels.rng import (
     _multinomial_cells,
     _multinomial_poisson,
     _multinomial_stratum,
+    _stream,
 )
-from prroc_numba._kernels.rng import _stream
-from prroc_numba._checks import method_code
 from prroc_numba._ragged import pack
 from tests import kernel_probes as R
 from tests import naive
-from tests.kernel_probes import _area_with_counts, _grouped_counts_one, _paired_counts_one
 from tests.conftest import random_batch
+from tests.kernel_probes import _area_with_counts, _grouped_counts_one, _paired_counts_one
 
 
 def _area_batch(values, offsets, pos, neg, label_start, code, hull):
     """One area per curve through the many-areas kernel (one code, one hull flag)."""
-    return _areas_batch(values, offsets, pos, neg, label_start,
-                        np.array([code], np.int64), np.array([hull]))[:, 0]
+    return _areas_batch(
+        values, offsets, pos, neg, label_start, np.array([code], np.int64), np.array([hull])
+    )[:, 0]
+
 
 boot_mod = importlib.import_module("prroc_numba._resampling")
 
@@ -41,27 +43,35 @@ def _multinomial_cells_one(k, seed, out):
     _multinomial_cells(_stream(seed, 0, 0), k, k.sum(), out)
 
 
-METHODS = [("pr", "dg"), ("pr", "integral"), ("pr", "ap"), ("pr", "trapezoid"),
-           ("roc", "trapezoid")]
+METHODS = [
+    ("pr", "dg"),
+    ("pr", "integral"),
+    ("pr", "ap"),
+    ("pr", "trapezoid"),
+    ("roc", "trapezoid"),
+]
 
 
 def _frame(n=300, seed=0, prev=0.2, ties=1):
     rng = np.random.default_rng(seed)
     y = (rng.random(n) < prev).astype(int)
-    return pd.DataFrame({
-        "y": y,
-        "m1": np.round(y + rng.normal(size=n), ties),
-        "m2": np.round(0.5 * y + rng.normal(size=n), ties),
-        "m3": np.round(rng.normal(size=n), ties + 1),
-        "w": rng.choice([0.0, 0.5, 1.0, 2.0], size=n),
-    })
+    return pd.DataFrame(
+        {
+            "y": y,
+            "m1": np.round(y + rng.normal(size=n), ties),
+            "m2": np.round(0.5 * y + rng.normal(size=n), ties),
+            "m3": np.round(rng.normal(size=n), ties + 1),
+            "w": rng.choice([0.0, 0.5, 1.0, 2.0], size=n),
+        }
+    )
 
 
 # ----------------------------------------------------------------- random streams
 
 
-@pytest.mark.parametrize("n,p", [(10, 0.3), (1000, 0.002), (40, 0.2), (200, 0.5),
-                                 (5000, 0.03), (60, 0.9), (100000, 0.4)])
+@pytest.mark.parametrize(
+    "n,p", [(10, 0.3), (1000, 0.002), (40, 0.2), (200, 0.5), (5000, 0.03), (60, 0.9), (100000, 0.4)]
+)
 def test_binomial_sampler_matches_scipy(n, p):
     """Chi-square goodness of fit of 20,000 draws against scipy.stats.binom."""
     x = R._binomial_many(12345, n, p, 20000)
@@ -110,8 +120,7 @@ def test_uniform_streams_distinct_and_uniform():
 
 
 def _segments(batch):
-    return _segments_batch(batch.values, batch.offsets, batch.pos, batch.neg,
-                           batch.label_start)
+    return _segments_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start)
 
 
 @pytest.mark.parametrize("curve,method", METHODS)
@@ -125,10 +134,10 @@ def test_walk_with_unit_counts_equals_auc(curve, method, hull):
     order, ps, ns, so, se, _sp, _sn = _segments(batch)
     code = method_code(curve, method)
     kept = pack(df[df.w > 0], score="s", label="y", by="g", weight="w")  # zero weight = removal
-    ref = _area_batch(kept.values, kept.offsets, kept.pos, kept.neg, kept.label_start,
-                      code, hull)
-    got = _area_with_counts(order, ps, ns, batch.offsets, so, se, batch.label_start,
-                            np.ones(batch.pos.size), code, hull)
+    ref = _area_batch(kept.values, kept.offsets, kept.pos, kept.neg, kept.label_start, code, hull)
+    got = _area_with_counts(
+        order, ps, ns, batch.offsets, so, se, batch.label_start, np.ones(batch.pos.size), code, hull
+    )
     np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-14, equal_nan=True)
 
 
@@ -138,9 +147,18 @@ def test_walk_with_unit_counts_equals_auc(curve, method, hull):
 def test_paired_replicates_equal_materialised_data(curve, method, stratified, hull):
     """Replicate b of every model == the AUC of the rows it stands for, repeated."""
     df = _frame(150, seed=1)
-    kw = {"score": ["m1", "m2", "m3"], "label": "y", "curve": curve, "method": method, "hull": hull,
-          "n_boot": 6, "stratified": stratified, "seed": 11, "progress": False,
-          "return_replicates": True}
+    kw = {
+        "score": ["m1", "m2", "m3"],
+        "label": "y",
+        "curve": curve,
+        "method": method,
+        "hull": hull,
+        "n_boot": 6,
+        "stratified": stratified,
+        "seed": 11,
+        "progress": False,
+        "return_replicates": True,
+    }
     _, reps = prn.bootstrap(df, **kw)
     batch = pack(df, score=["m1", "m2", "m3"], label="y")
     plan = boot_mod._Plan(batch, stratified)
@@ -151,28 +169,38 @@ def test_paired_replicates_equal_materialised_data(curve, method, stratified, hu
         if stratified:
             assert cnt[df.y.to_numpy() == 1].sum() == df.y.sum()
         for m in ["m1", "m2", "m3"]:
-            s, p, _ = naive.materialise(df[m].to_numpy(), df.y.to_numpy(),
-                                        1 - df.y.to_numpy(), cnt)
+            s, p, _ = naive.materialise(df[m].to_numpy(), df.y.to_numpy(), 1 - df.y.to_numpy(), cnt)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # a resample may lack a class
-                ref = prn.auc(score=s, label=p, curve=curve, method=method,
-                              hull=hull)["auc"].iloc[0]
+                ref = prn.auc(score=s, label=p, curve=curve, method=method, hull=hull)["auc"].iloc[
+                    0
+                ]
             got = reps[(reps.model == m) & (reps.replicate == b)]["estimate"].iloc[0]
             np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-14, equal_nan=True)
 
 
 def test_paired_replicates_with_weights_equal_materialised_data():
     df = _frame(120, seed=2)
-    _, reps = prn.bootstrap(df, score=["m1", "m2"], label="y", weight="w", method="integral",
-                            n_boot=4, seed=5, progress=False, return_replicates=True)
+    _, reps = prn.bootstrap(
+        df,
+        score=["m1", "m2"],
+        label="y",
+        weight="w",
+        method="integral",
+        n_boot=4,
+        seed=5,
+        progress=False,
+        return_replicates=True,
+    )
     batch = pack(df, score=["m1", "m2"], label="y", weight="w")
     plan = boot_mod._Plan(batch, True)
     kept = df[df.w > 0]  # zero weight is removal: those rows are never drawn
     assert batch.pos.size == len(kept)
     w = kept.w.to_numpy()
     for b in range(4):
-        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, boot_mod._seed(5),
-                                 b)[plan.slot]
+        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, boot_mod._seed(5), b)[
+            plan.slot
+        ]
         assert cnt.sum() == len(kept)
         for m in ["m1", "m2"]:
             ref = prn.auc_pr(kept.y, kept[m], sample_weight=w * cnt, method="integral")
@@ -180,8 +208,10 @@ def test_paired_replicates_with_weights_equal_materialised_data():
             assert got == pytest.approx(ref, rel=1e-12)
 
 
-@pytest.mark.parametrize("curve,method,hull", [(c, m, False) for c, m in METHODS]
-                         + [("pr", "dg", True), ("roc", "trapezoid", True)])
+@pytest.mark.parametrize(
+    "curve,method,hull",
+    [(c, m, False) for c, m in METHODS] + [("pr", "dg", True), ("roc", "trapezoid", True)],
+)
 @pytest.mark.parametrize("stratified", [True, False])
 def test_grouped_replicates_equal_materialised_data(curve, method, hull, stratified):
     """One model per group: counts drawn per segment; a segment's drawn positives
@@ -189,9 +219,19 @@ def test_grouped_replicates_equal_materialised_data(curve, method, hull, stratif
     accordingly, and its AUC computed from scratch."""
     rng = np.random.default_rng(3)
     df = random_batch(rng, 8, 90)
-    kw = {"score": "s", "label": "y", "by": "g", "curve": curve, "method": method, "n_boot": 4,
-          "stratified": stratified, "seed": 21, "progress": False, "return_replicates": True,
-          "hull": hull}
+    kw = {
+        "score": "s",
+        "label": "y",
+        "by": "g",
+        "curve": curve,
+        "method": method,
+        "n_boot": 4,
+        "stratified": stratified,
+        "seed": 21,
+        "progress": False,
+        "return_replicates": True,
+        "hull": hull,
+    }
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         _, reps = prn.bootstrap(df, **kw)
@@ -205,15 +245,16 @@ def test_grouped_replicates_equal_materialised_data(curve, method, hull, stratif
         y = batch.pos[a:e]
         srt = order[a:e]
         for b in range(4):
-            xp, xn = _grouped_counts_one(so, sp, sn, c, batch.curve_group[c], seed, b,
-                                         stratified, *tabs)
+            xp, xn = _grouped_counts_one(
+                so, sp, sn, c, batch.curve_group[c], seed, b, stratified, *tabs
+            )
             if stratified:
                 assert xp.sum() == y.sum() and xn.sum() == (1 - y).sum()
             else:
                 assert xp.sum() + xn.sum() == e - a
             cnt = np.zeros(e - a)
             start = 0
-            for k, end in enumerate(se[so[c]:so[c + 1]]):
+            for k, end in enumerate(se[so[c] : so[c + 1]]):
                 rows = srt[start:end]
                 if xp[k]:
                     cnt[rows[y[rows] == 1][0]] += xp[k]
@@ -223,11 +264,15 @@ def test_grouped_replicates_equal_materialised_data(curve, method, hull, stratif
             s, p, _ = naive.materialise(x, y, 1 - y, cnt)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                ref = prn.auc(score=s, label=p, curve=curve, method=method,
-                              hull=hull)["auc"].iloc[0] if s.size else np.nan
+                ref = (
+                    prn.auc(score=s, label=p, curve=curve, method=method, hull=hull)["auc"].iloc[0]
+                    if s.size
+                    else np.nan
+                )
             got = reps[(reps.g == df.g.unique()[c]) & (reps.replicate == b)]
-            np.testing.assert_allclose(got["estimate"].iloc[0], ref, rtol=1e-12, atol=1e-14,
-                                       equal_nan=True)
+            np.testing.assert_allclose(
+                got["estimate"].iloc[0], ref, rtol=1e-12, atol=1e-14, equal_nan=True
+            )
 
 
 def test_grouped_segment_counts_are_multinomial():
@@ -237,8 +282,9 @@ def test_grouped_segment_counts_are_multinomial():
     _order, _, _, so, _se, sp, sn = _segments(batch)
     np.testing.assert_array_equal(sp, [1, 1, 2, 0, 1, 0])
     tabs = boot_mod._cell_tables(sp, sn, True)
-    draws = np.array([_grouped_counts_one(so, sp, sn, 0, 0, 99, b, True, *tabs)[0]
-                      for b in range(4000)])
+    draws = np.array(
+        [_grouped_counts_one(so, sp, sn, 0, 0, 99, b, True, *tabs)[0] for b in range(4000)]
+    )
     P = 5
     expect = sp / P * P
     np.testing.assert_allclose(draws.mean(axis=0), expect, atol=0.08)
@@ -246,14 +292,17 @@ def test_grouped_segment_counts_are_multinomial():
     assert (draws.sum(axis=1) == P).all()
 
 
-@pytest.mark.parametrize("kind,k", [
-    ("cells", [50.0, 100.0, 0.0, 30.0, 20.0]),                 # conditional binomials
-    ("cells", [1.0, 2.0, 1.0, 0.0, 1.0, 3.0]),                 # row draws
-    ("poisson", [50.0, 100.0, 0.0, 30.0, 20.0]),               # Poisson + fix-up
-    ("poisson", [3.0, 1.0, 7.0, 2.0, 40.0, 1.0, 1.0, 900.0]),
-    ("stratum", [30.0, 1500.0, 12.0, 8.0]),                    # a cell above POISSON_MAX
-    ("stratum", [30.0, 1500.0, 0.0, 1200.0, 12.0, 8.0, 40.0]),  # two big cells
-])
+@pytest.mark.parametrize(
+    "kind,k",
+    [
+        ("cells", [50.0, 100.0, 0.0, 30.0, 20.0]),  # conditional binomials
+        ("cells", [1.0, 2.0, 1.0, 0.0, 1.0, 3.0]),  # row draws
+        ("poisson", [50.0, 100.0, 0.0, 30.0, 20.0]),  # Poisson + fix-up
+        ("poisson", [3.0, 1.0, 7.0, 2.0, 40.0, 1.0, 1.0, 900.0]),
+        ("stratum", [30.0, 1500.0, 12.0, 8.0]),  # a cell above POISSON_MAX
+        ("stratum", [30.0, 1500.0, 0.0, 1200.0, 12.0, 8.0, 40.0]),  # two big cells
+    ],
+)
 def test_multinomial_cells_moments(kind, k):
     """Every branch of the per-cell samplers gives Multinomial(n; k / n) counts."""
     k = np.array(k)
@@ -291,8 +340,7 @@ def _draws_tabled(k, lam_idx, lo, off, cdf, guide, direct, n_draws):
     for r in range(n_draws):
         st = _stream(r, 0, 0)
         if direct:
-            _multinomial_poisson(st, k, np.int64(k.sum()), lam_idx, lo, off, cdf, guide,
-                                 out[r])
+            _multinomial_poisson(st, k, np.int64(k.sum()), lam_idx, lo, off, cdf, guide, out[r])
         else:
             _multinomial_stratum(st, k, k.sum(), lam_idx, lo, off, cdf, guide, out[r])
     return out
@@ -310,15 +358,23 @@ def test_int32_counts_for_large_strata():
     rng = np.random.default_rng(11)
     n = 70000
     y = (rng.random(n) < 0.02).astype(int)
-    df = pd.DataFrame({"y": y, "a": np.round(y + rng.normal(size=n), 2),
-                       "b": np.round(rng.normal(size=n), 2)})
+    df = pd.DataFrame(
+        {"y": y, "a": np.round(y + rng.normal(size=n), 2), "b": np.round(rng.normal(size=n), 2)}
+    )
     batch = pack(df, score=["a", "b"], label="y")
     plan = boot_mod._Plan(batch, True)
     assert plan.count_type.dtype == np.int32
-    _, reps = prn.bootstrap(df, score=["a", "b"], label="y", method="ap", n_boot=2, seed=1,
-                            progress=False, return_replicates=True)
-    cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, boot_mod._seed(1),
-                             1)[plan.slot]
+    _, reps = prn.bootstrap(
+        df,
+        score=["a", "b"],
+        label="y",
+        method="ap",
+        n_boot=2,
+        seed=1,
+        progress=False,
+        return_replicates=True,
+    )
+    cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, boot_mod._seed(1), 1)[plan.slot]
     for m in ["a", "b"]:
         ref = prn.auc_pr(df.y, df[m], sample_weight=cnt, method="ap")
         got = reps[(reps.model == m) & (reps.replicate == 1)].estimate.iloc[0]
@@ -330,8 +386,7 @@ def test_grouped_and_paired_paths_agree_in_distribution():
     df = _frame(600, seed=4, prev=0.1, ties=2)
     one = prn.bootstrap(df, score="m1", label="y", n_boot=3000, seed=1, progress=False)
     df["m1b"] = df.m1
-    two = prn.bootstrap(df, score=["m1", "m1b"], label="y", n_boot=3000, seed=2,
-                        progress=False)
+    two = prn.bootstrap(df, score=["m1", "m1b"], label="y", n_boot=3000, seed=2, progress=False)
     assert one.se[0] == pytest.approx(two.se[0], rel=0.08)
     assert one.ci_low[0] == pytest.approx(two.ci_low[0], abs=0.015)
     assert one.ci_high[0] == pytest.approx(two.ci_high[0], abs=0.015)
@@ -343,8 +398,14 @@ def test_grouped_and_paired_paths_agree_in_distribution():
 @pytest.mark.parametrize("score", ["m1", ["m1", "m2", "m3"]])
 def test_same_seed_same_numbers_any_thread_count_and_chunking(score, monkeypatch):
     df = _frame(400, seed=5)
-    kw = {"score": score, "label": "y", "n_boot": 200, "seed": 3, "progress": False,
-          "return_replicates": True}
+    kw = {
+        "score": score,
+        "label": "y",
+        "n_boot": 200,
+        "seed": 3,
+        "progress": False,
+        "return_replicates": True,
+    }
     ref = prn.bootstrap(df, **kw)[1]
     old = numba.get_num_threads()
     try:
@@ -364,9 +425,16 @@ def test_paired_models_see_the_same_rows():
     """Two identical score columns: every replicate difference is exactly 0."""
     df = _frame(500, seed=6)
     df["copy"] = df.m2
-    _, reps = prn.bootstrap(df, score=["m2", "copy", "m1"], label="y", n_boot=300,
-                            stratified=False, seed=0, progress=False,
-                            return_replicates=True)
+    _, reps = prn.bootstrap(
+        df,
+        score=["m2", "copy", "m1"],
+        label="y",
+        n_boot=300,
+        stratified=False,
+        seed=0,
+        progress=False,
+        return_replicates=True,
+    )
     a = reps[reps.model == "m2"].estimate.to_numpy()
     b = reps[reps.model == "copy"].estimate.to_numpy()
     np.testing.assert_array_equal(a, b)
@@ -377,10 +445,26 @@ def test_long_input_groups_resample_independently():
     """by=: a group's replicates do not depend on the other groups."""
     df = _frame(400, seed=7)
     df["g"] = np.repeat(["a", "b"], 200)
-    both = prn.bootstrap(df, score="m1", label="y", by="g", n_boot=100, seed=1,
-                         progress=False, return_replicates=True)[1]
-    a = prn.bootstrap(df[df.g == "a"], score="m1", label="y", by="g", n_boot=100, seed=1,
-                      progress=False, return_replicates=True)[1]
+    both = prn.bootstrap(
+        df,
+        score="m1",
+        label="y",
+        by="g",
+        n_boot=100,
+        seed=1,
+        progress=False,
+        return_replicates=True,
+    )[1]
+    a = prn.bootstrap(
+        df[df.g == "a"],
+        score="m1",
+        label="y",
+        by="g",
+        n_boot=100,
+        seed=1,
+        progress=False,
+        return_replicates=True,
+    )[1]
     np.testing.assert_array_equal(both[both.g == "a"].estimate, a.estimate)
 
 
@@ -389,8 +473,15 @@ def test_long_input_groups_resample_independently():
 
 def test_percentile_and_basic_from_the_replicates():
     df = _frame(400, seed=8)
-    kw = {"score": ["m1", "m2"], "label": "y", "n_boot": 400, "seed": 9, "progress": False,
-          "return_replicates": True, "level": 0.9}
+    kw = {
+        "score": ["m1", "m2"],
+        "label": "y",
+        "n_boot": 400,
+        "seed": 9,
+        "progress": False,
+        "return_replicates": True,
+        "level": 0.9,
+    }
     res, reps = prn.bootstrap(df, interval="percentile", **kw)
     basic = prn.bootstrap(df, interval="basic", **kw)[0]
     for i, m in enumerate(["m1", "m2"]):
@@ -401,14 +492,23 @@ def test_percentile_and_basic_from_the_replicates():
         assert res.se[i] == pytest.approx(np.std(r, ddof=1), rel=1e-12)
         assert (res.ci_low[i], res.ci_high[i]) == pytest.approx(tuple(q), rel=1e-12)
         assert (basic.ci_low[i], basic.ci_high[i]) == pytest.approx(
-            (2 * est - q[1], 2 * est - q[0]), rel=1e-12)
+            (2 * est - q[1], 2 * est - q[0]), rel=1e-12
+        )
 
 
 def test_bca_against_jackknife_reference():
     """BCa with a delete-one jackknife done by brute force (small data)."""
     df = _frame(80, seed=9, prev=0.3)
-    res, reps = prn.bootstrap(df, score="m1", label="y", n_boot=500, interval="bca",
-                              seed=2, progress=False, return_replicates=True)
+    res, reps = prn.bootstrap(
+        df,
+        score="m1",
+        label="y",
+        n_boot=500,
+        interval="bca",
+        seed=2,
+        progress=False,
+        return_replicates=True,
+    )
     est = prn.auc_pr(df.y, df.m1)
     jack = [prn.auc_pr(df.y.drop(i), df.m1.drop(i)) for i in df.index]
     a = naive.jackknife_acceleration(jack)
@@ -417,16 +517,15 @@ def test_bca_against_jackknife_reference():
     qs = []
     for z in stats.norm.ppf([0.025, 0.975]):
         qs.append(stats.norm.cdf(z0 + (z0 + z) / (1 - a * (z0 + z))))
-    assert (res.ci_low[0], res.ci_high[0]) == pytest.approx(tuple(np.quantile(r, qs)),
-                                                             rel=1e-10)
+    assert (res.ci_low[0], res.ci_high[0]) == pytest.approx(tuple(np.quantile(r, qs)), rel=1e-10)
 
 
 def test_bca_large_n_uses_blocks():
     df = _frame(3000, seed=10, prev=0.05)
-    res = prn.bootstrap(df, score=["m1", "m2"], label="y", n_boot=300, interval="bca",
-                        seed=2, progress=False)
-    pct = prn.bootstrap(df, score=["m1", "m2"], label="y", n_boot=300, seed=2,
-                        progress=False)
+    res = prn.bootstrap(
+        df, score=["m1", "m2"], label="y", n_boot=300, interval="bca", seed=2, progress=False
+    )
+    pct = prn.bootstrap(df, score=["m1", "m2"], label="y", n_boot=300, seed=2, progress=False)
     assert (res.ci_low < res.estimate).all() and (res.estimate < res.ci_high).all()
     np.testing.assert_allclose(res.ci_low, pct.ci_low, atol=0.03)
 
@@ -434,8 +533,16 @@ def test_bca_large_n_uses_blocks():
 def test_degenerate_replicates_are_counted_and_left_out():
     df = pd.DataFrame({"s": np.arange(12.0), "y": [0] * 11 + [1]})
     with pytest.warns(prn.UndefinedMetricWarning, match="left out"):
-        res, reps = prn.bootstrap(df, score="s", label="y", n_boot=400, stratified=False,
-                                  seed=1, progress=False, return_replicates=True)
+        res, reps = prn.bootstrap(
+            df,
+            score="s",
+            label="y",
+            n_boot=400,
+            stratified=False,
+            seed=1,
+            progress=False,
+            return_replicates=True,
+        )
     n_nan = int(reps.estimate.isna().sum())
     assert res.n_degenerate[0] == n_nan > 0
     assert res.se[0] == pytest.approx(reps.estimate.std(ddof=1), rel=1e-12)
@@ -447,23 +554,25 @@ def test_degenerate_replicates_are_counted_and_left_out():
 def test_curve_without_positives_is_nan_and_warned():
     df = pd.DataFrame({"s": [1.0, 2, 3, 4], "y": [0, 1, 0, 0], "g": [0, 0, 1, 1]})
     with pytest.warns(prn.UndefinedMetricWarning, match="no positives"):
-        res = prn.bootstrap(df, score="s", label="y", by="g", n_boot=10, seed=0,
-                            progress=False)
+        res = prn.bootstrap(df, score="s", label="y", by="g", n_boot=10, seed=0, progress=False)
     assert np.isnan(res.loc[1, ["estimate", "se", "ci_low", "ci_high"]].astype(float)).all()
     assert res.n_degenerate[1] == 0
 
 
-@pytest.mark.parametrize("kw,match", [
-    ({"interval": "student"}, "interval="),
-    ({"n_boot": 1}, "n_boot"),
-    ({"n_boot": 10.5}, "n_boot"),
-    ({"level": 95}, "level"),
-    ({"seed": "x"}, "seed"),
-    ({"seed": -3}, "non-negative"),
-    ({"curve": "det"}, "curve="),
-    ({"method": "dg", "curve": "roc"}, "method="),
-    ({"score": "nope"}, "'nope' is not a column"),
-])
+@pytest.mark.parametrize(
+    "kw,match",
+    [
+        ({"interval": "student"}, "interval="),
+        ({"n_boot": 1}, "n_boot"),
+        ({"n_boot": 10.5}, "n_boot"),
+        ({"level": 95}, "level"),
+        ({"seed": "x"}, "seed"),
+        ({"seed": -3}, "non-negative"),
+        ({"curve": "det"}, "curve="),
+        ({"method": "dg", "curve": "roc"}, "method="),
+        ({"score": "nope"}, "'nope' is not a column"),
+    ],
+)
 def test_bad_arguments(kw, match):
     df = _frame(50)
     args = {"score": "m1", "label": "y", "n_boot": 10, "progress": False}
@@ -476,8 +585,17 @@ def test_stratified_with_soft_labels_is_an_error():
     df = pd.DataFrame({"s": [0.1, 0.5, 0.9, 0.3], "p": [0.2, 0.7, 1.0, 0.0]})
     with pytest.raises(ValueError, match="stratified=False"):
         prn.bootstrap(df, score="s", label="p", soft_labels=True, n_boot=10)
-    res = prn.bootstrap(df, score="s", label="p", soft_labels=True, n_boot=50,
-                        stratified=False, seed=0, progress=False, method="integral")
+    res = prn.bootstrap(
+        df,
+        score="s",
+        label="p",
+        soft_labels=True,
+        n_boot=50,
+        stratified=False,
+        seed=0,
+        progress=False,
+        method="integral",
+    )
     assert np.isfinite(res.se[0])
 
 
@@ -510,10 +628,12 @@ def test_progress_bar_runs(capsys):
 
 def _population_auc_pr(mu, prevalence):
     """AUC-PR of the binormal population: negatives N(0, 1), positives N(mu, 1)."""
+
     def integrand(t):
         r = stats.norm.sf(t - mu)
         f = stats.norm.sf(t)
         return prevalence * r / (prevalence * r + (1 - prevalence) * f) * stats.norm.pdf(t - mu)
+
     return integrate.quad(integrand, mu - 12, mu + 12, limit=200)[0]
 
 
@@ -525,8 +645,9 @@ def test_percentile_interval_coverage_binormal():
     n_sets, n, n_pos, mu = 300, 2000, 200, 1.5
     rng = np.random.default_rng(2024)
     y = np.tile(np.r_[np.ones(n_pos), np.zeros(n - n_pos)], n_sets)
-    df = pd.DataFrame({"g": np.repeat(np.arange(n_sets), n), "y": y,
-                       "s": rng.normal(size=y.size) + mu * y})
+    df = pd.DataFrame(
+        {"g": np.repeat(np.arange(n_sets), n), "y": y, "s": rng.normal(size=y.size) + mu * y}
+    )
     res = prn.bootstrap(df, score="s", label="y", by="g", n_boot=400, seed=7, progress=False)
     truth = _population_auc_pr(mu, n_pos / n)
     covered = np.mean((res.ci_low <= truth) & (truth <= res.ci_high))

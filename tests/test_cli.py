@@ -22,8 +22,14 @@ def preds(tmp_path):
     rng = np.random.default_rng(0)
     n = 400
     y = (rng.random(n) < 0.2).astype(int)
-    df = pd.DataFrame({"y": y, "m1": y + rng.normal(size=n), "m2": 0.5 * y + rng.normal(size=n),
-                       "fold": rng.integers(0, 2, n)})
+    df = pd.DataFrame(
+        {
+            "y": y,
+            "m1": y + rng.normal(size=n),
+            "m2": 0.5 * y + rng.normal(size=n),
+            "fold": rng.integers(0, 2, n),
+        }
+    )
     path = tmp_path / "preds.csv"
     df.to_csv(path, index=False)
     return df, path
@@ -42,17 +48,73 @@ def test_auc_matches_the_library(preds, capsys, tmp_path):
 def test_bootstrap_and_compare_write_csv(preds, tmp_path):
     df, path = preds
     out = tmp_path / "ci.csv"
-    assert main(["bootstrap", str(path), "--label", "y", "--score", "m1", "m2", "--n-boot",
-                 "200", "--seed", "3", "--no-progress", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "bootstrap",
+                str(path),
+                "--label",
+                "y",
+                "--score",
+                "m1",
+                "m2",
+                "--n-boot",
+                "200",
+                "--seed",
+                "3",
+                "--no-progress",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     ref = prn.bootstrap(df, score=["m1", "m2"], label="y", n_boot=200, seed=3, progress=False)
     np.testing.assert_allclose(pd.read_csv(out)[["ci_low", "ci_high"]], ref[["ci_low", "ci_high"]])
     out = tmp_path / "cmp.csv"
-    assert main(["compare", str(path), "--label", "y", "--score", "m1", "m2", "--curve", "roc",
-                 "--n-boot", "200", "--by", "fold", "--no-progress", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "compare",
+                str(path),
+                "--label",
+                "y",
+                "--score",
+                "m1",
+                "m2",
+                "--curve",
+                "roc",
+                "--n-boot",
+                "200",
+                "--by",
+                "fold",
+                "--no-progress",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     got = pd.read_csv(out)
     assert list(got.columns[:3]) == ["fold", "model_a", "model_b"] and len(got) == 2
-    assert main(["compare", str(path), "--label", "y", "--score", "m1", "m2", "--curve", "roc",
-                 "--test", "delong"]) == 0
+    assert (
+        main(
+            [
+                "compare",
+                str(path),
+                "--label",
+                "y",
+                "--score",
+                "m1",
+                "m2",
+                "--curve",
+                "roc",
+                "--test",
+                "delong",
+            ]
+        )
+        == 0
+    )
 
 
 def test_curve_and_parquet(preds, tmp_path, capsys):
@@ -60,8 +122,23 @@ def test_curve_and_parquet(preds, tmp_path, capsys):
     path = tmp_path / "preds.parquet"
     df.to_parquet(path)
     out = tmp_path / "roc.csv"
-    assert main(["curve", str(path), "--label", "y", "--score", "m1", "--curve", "roc",
-                 "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "curve",
+                str(path),
+                "--label",
+                "y",
+                "--score",
+                "m1",
+                "--curve",
+                "roc",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     ref = prn.roc_curve(df, score="m1", label="y")
     np.testing.assert_allclose(pd.read_csv(out)["tpr"], ref["tpr"])
 
@@ -69,27 +146,55 @@ def test_curve_and_parquet(preds, tmp_path, capsys):
 def test_curve_bands(preds, tmp_path):
     df, path = preds
     out = tmp_path / "bands.csv"
-    assert main(["curve", str(path), "--label", "y", "--score", "m1", "m2", "--bands",
-                 "--grid", "11", "--n-boot", "100", "--seed", "2", "--out", str(out)]) == 0
-    ref = prn.bootstrap_curve(df, score=["m1", "m2"], label="y", grid=11, n_boot=100, seed=2,
-                              progress=False)
-    np.testing.assert_allclose(pd.read_csv(out)[["ci_low", "ci_high"]],
-                               ref[["ci_low", "ci_high"]])
+    assert (
+        main(
+            [
+                "curve",
+                str(path),
+                "--label",
+                "y",
+                "--score",
+                "m1",
+                "m2",
+                "--bands",
+                "--grid",
+                "11",
+                "--n-boot",
+                "100",
+                "--seed",
+                "2",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    ref = prn.bootstrap_curve(
+        df, score=["m1", "m2"], label="y", grid=11, n_boot=100, seed=2, progress=False
+    )
+    np.testing.assert_allclose(pd.read_csv(out)[["ci_low", "ci_high"]], ref[["ci_low", "ci_high"]])
 
 
-@pytest.mark.parametrize("argv,match", [
-    (["auc", "missing.csv", "--label", "y", "--score", "m1"], "file not found"),
-    (["auc", "{path}", "--label", "y", "--score", "nope"], "'nope' is not a column"),
-    (["auc", "{path}", "--label", "zz", "--score", "m1"], "'zz' is not a column"),
-    (["compare", "{path}", "--label", "y", "--score", "m1"], "at least two"),
-    (["bootstrap", "{path}", "--label", "y", "--score", "m1", "--n-boot", "1"], "n_boot"),
-    (["auc", "{path}", "--label", "m1", "--score", "m2"], "labels must be"),
-    (["auc", "{path}", "--label", "fold", "--score", "m2", "--pos-label", "x"],
-     "is not a value"),
-    (["auc", "{bad}", "--label", "y", "--score", "m1"], "cannot read"),
-    (["curve", "{path}", "--label", "y", "--score", "m1", "--bands", "--curve", "roc"],
-     "--bands"),
-])
+@pytest.mark.parametrize(
+    "argv,match",
+    [
+        (["auc", "missing.csv", "--label", "y", "--score", "m1"], "file not found"),
+        (["auc", "{path}", "--label", "y", "--score", "nope"], "'nope' is not a column"),
+        (["auc", "{path}", "--label", "zz", "--score", "m1"], "'zz' is not a column"),
+        (["compare", "{path}", "--label", "y", "--score", "m1"], "at least two"),
+        (["bootstrap", "{path}", "--label", "y", "--score", "m1", "--n-boot", "1"], "n_boot"),
+        (["auc", "{path}", "--label", "m1", "--score", "m2"], "labels must be"),
+        (
+            ["auc", "{path}", "--label", "fold", "--score", "m2", "--pos-label", "x"],
+            "is not a value",
+        ),
+        (["auc", "{bad}", "--label", "y", "--score", "m1"], "cannot read"),
+        (
+            ["curve", "{path}", "--label", "y", "--score", "m1", "--bands", "--curve", "roc"],
+            "--bands",
+        ),
+    ],
+)
 def test_errors_are_one_line_and_nonzero(preds, tmp_path, capsys, argv, match):
     _, path = preds
     bad = tmp_path / "bad.parquet"
@@ -123,8 +228,14 @@ def test_demo_data_is_realistic():
 
 def test_demo_as_a_subprocess():
     """``python -m prroc_numba demo`` as a user runs it (fresh interpreter)."""
-    proc = subprocess.run([sys.executable, "-m", "prroc_numba", "demo", "--n-boot", "100"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "prroc_numba", "demo", "--n-boot", "100"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "gbm_tuned" in proc.stdout
 

@@ -15,30 +15,41 @@ def _frame(n=600, seed=0, prev=0.15):
     rng = np.random.default_rng(seed)
     y = (rng.random(n) < prev).astype(int)
     base = rng.normal(size=n)
-    return pd.DataFrame({
-        "y": y,
-        "a": 1.2 * y + base,
-        "b": 0.8 * y + 0.6 * base + 0.8 * rng.normal(size=n),
-        "c": 0.2 * y + rng.normal(size=n),
-    })
+    return pd.DataFrame(
+        {
+            "y": y,
+            "a": 1.2 * y + base,
+            "b": 0.8 * y + 0.6 * base + 0.8 * rng.normal(size=n),
+            "c": 0.2 * y + rng.normal(size=n),
+        }
+    )
 
 
 @pytest.mark.parametrize("curve", ["pr", "roc"])
 def test_ci_and_p_value_come_from_the_paired_replicates(curve):
     df = _frame()
-    kw = {"score": ["a", "b", "c"], "label": "y", "curve": curve, "n_boot": 300, "seed": 4,
-          "progress": False}
+    kw = {
+        "score": ["a", "b", "c"],
+        "label": "y",
+        "curve": curve,
+        "n_boot": 300,
+        "seed": 4,
+        "progress": False,
+    }
     res = prn.compare(df, adjust="none", **kw)
     _, reps = prn.bootstrap(df, return_replicates=True, **kw)
     est = prn.auc(df, score=["a", "b", "c"], label="y", curve=curve).set_index("model")["auc"]
     assert list(zip(res.model_a, res.model_b)) == [("a", "b"), ("a", "c"), ("b", "c")]
     for _, row in res.iterrows():
-        d = (reps[reps.model == row.model_a].estimate.to_numpy()
-             - reps[reps.model == row.model_b].estimate.to_numpy())
+        d = (
+            reps[reps.model == row.model_a].estimate.to_numpy()
+            - reps[reps.model == row.model_b].estimate.to_numpy()
+        )
         assert row.estimate_a == pytest.approx(est[row.model_a], rel=1e-12)
         assert row["diff"] == pytest.approx(est[row.model_a] - est[row.model_b], rel=1e-12)
-        assert (row.ci_low, row.ci_high) == pytest.approx(tuple(np.quantile(d, [0.025, 0.975])),
-                                                          rel=1e-12)
+        assert (row.ci_low, row.ci_high) == pytest.approx(
+            tuple(np.quantile(d, [0.025, 0.975])), rel=1e-12
+        )
         p = min(1.0, 2 * min(np.sum(d <= 0) + 1, np.sum(d >= 0) + 1) / (d.size + 1))
         assert row.p_value == pytest.approx(p, rel=1e-12)
         assert row.p_adjusted == row.p_value
@@ -47,8 +58,9 @@ def test_ci_and_p_value_come_from_the_paired_replicates(curve):
 def test_identical_models_have_zero_difference():
     df = _frame(seed=1)
     df["a2"] = df.a
-    res = prn.compare(df, score=["a", "a2"], label="y", n_boot=200, stratified=False, seed=0,
-                      progress=False)
+    res = prn.compare(
+        df, score=["a", "a2"], label="y", n_boot=200, stratified=False, seed=0, progress=False
+    )
     assert res["diff"][0] == 0 and res.ci_low[0] == 0 and res.ci_high[0] == 0
     assert res.p_value[0] == 1
 
@@ -62,10 +74,15 @@ def test_p_values_under_the_null_are_roughly_uniform():
     s1 = y + rng.normal(size=y.size)
     s2 = y + rng.normal(size=y.size)
     swap = rng.random(y.size) < 0.5
-    df = pd.DataFrame({"g": np.repeat(np.arange(n_sets), n), "y": y,
-                       "m1": np.where(swap, s2, s1), "m2": np.where(swap, s1, s2)})
-    res = prn.compare(df, score=["m1", "m2"], label="y", by="g", n_boot=200, seed=1,
-                      progress=False)
+    df = pd.DataFrame(
+        {
+            "g": np.repeat(np.arange(n_sets), n),
+            "y": y,
+            "m1": np.where(swap, s2, s1),
+            "m2": np.where(swap, s1, s2),
+        }
+    )
+    res = prn.compare(df, score=["m1", "m2"], label="y", by="g", n_boot=200, seed=1, progress=False)
     p = res.p_value.to_numpy()
     assert list(res.columns[:3]) == ["g", "model_a", "model_b"]
     assert 0.0 <= np.mean(p < 0.05) <= 0.12
@@ -75,8 +92,9 @@ def test_p_values_under_the_null_are_roughly_uniform():
 
 def test_baseline_compares_every_model_with_it():
     df = _frame(seed=2)
-    res = prn.compare(df, score=["a", "b", "c"], label="y", baseline="b", n_boot=100, seed=0,
-                      progress=False)
+    res = prn.compare(
+        df, score=["a", "b", "c"], label="y", baseline="b", n_boot=100, seed=0, progress=False
+    )
     assert list(zip(res.model_a, res.model_b)) == [("a", "b"), ("c", "b")]
     assert (res.estimate_b == res.estimate_b[0]).all()
     with pytest.raises(ValueError, match="baseline='z'"):
@@ -85,8 +103,16 @@ def test_baseline_compares_every_model_with_it():
 
 def test_adjustment_is_per_group_family():
     df = pd.concat([_frame(seed=3).assign(g="x"), _frame(seed=4).assign(g="w")])
-    res = prn.compare(df, score=["a", "b", "c"], label="y", by="g", n_boot=200, seed=0,
-                      progress=False, adjust="bonferroni")
+    res = prn.compare(
+        df,
+        score=["a", "b", "c"],
+        label="y",
+        by="g",
+        n_boot=200,
+        seed=0,
+        progress=False,
+        adjust="bonferroni",
+    )
     assert list(res.g) == ["w"] * 3 + ["x"] * 3
     np.testing.assert_allclose(res.p_adjusted, np.minimum(1, 3 * res.p_value))
 
@@ -104,8 +130,13 @@ def _holm_naive(p):
 
 def _bh_naive(p):
     m = len(p)
-    return [min(1.0, min(m * p[j] / sum(p[k] <= p[j] for k in range(m))
-                         for j in range(m) if p[j] >= p[i])) for i in range(m)]
+    return [
+        min(
+            1.0,
+            min(m * p[j] / sum(p[k] <= p[j] for k in range(m)) for j in range(m) if p[j] >= p[i]),
+        )
+        for i in range(m)
+    ]
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -123,12 +154,15 @@ def test_adjustments_against_their_definitions(seed):
     np.testing.assert_allclose(np.delete(got, 2), _holm_naive(list(np.delete(p, 2))))
 
 
-@pytest.mark.parametrize("kw,match", [
-    ({"score": "a"}, "several models"),
-    ({"adjust": "sidak"}, "adjust="),
-    ({"test": "wilcoxon"}, "test="),
-    ({"n_boot": 0}, "n_boot"),
-])
+@pytest.mark.parametrize(
+    "kw,match",
+    [
+        ({"score": "a"}, "several models"),
+        ({"adjust": "sidak"}, "adjust="),
+        ({"test": "wilcoxon"}, "test="),
+        ({"n_boot": 0}, "n_boot"),
+    ],
+)
 def test_compare_errors(kw, match):
     df = _frame(100)
     args = {"score": ["a", "b"], "label": "y", "n_boot": 10, "progress": False}
@@ -140,6 +174,7 @@ def test_compare_errors(kw, match):
 def test_degenerate_differences_warn():
     df = pd.DataFrame({"y": [1] + [0] * 11, "a": np.arange(12.0), "b": np.arange(12.0)[::-1]})
     with pytest.warns(prn.UndefinedMetricWarning, match="left out"):
-        res = prn.compare(df, score=["a", "b"], label="y", stratified=False, n_boot=200,
-                          seed=0, progress=False)
+        res = prn.compare(
+            df, score=["a", "b"], label="y", stratified=False, n_boot=200, seed=0, progress=False
+        )
     assert np.isfinite(res.p_value[0])

@@ -69,7 +69,14 @@ def test_every_cuda_kernel_compiles_for_the_gpu_target():
     pytest.importorskip("numba.cuda")
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
     env["PYTHONPATH"] = str(ROOT)
-    r = subprocess.run([sys.executable, "-c", _CHILD], capture_output=True, text=True,
-                       env=env, cwd=ROOT, timeout=900, check=False)
+    r = subprocess.run(
+        [sys.executable, "-c", _CHILD],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=900,
+        check=False,
+    )
     assert r.returncode == 0, r.stderr[-3000:]
     assert r.stdout.strip().startswith("OK"), r.stdout

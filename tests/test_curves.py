@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import warnings
 
+import naive
 import numpy as np
 import pandas as pd
 import pytest
@@ -16,7 +17,6 @@ from sklearn.metrics import (
 )
 from sklearn.metrics import roc_curve as sk_roc_curve
 
-import naive
 import prroc_numba as prn
 
 METHODS = [("pr", "ap"), ("pr", "dg"), ("pr", "integral"), ("pr", "trapezoid"), ("roc", None)]
@@ -35,7 +35,8 @@ def test_batch_equals_sklearn(seed, weights):
     # keep only groups with both classes present (with mass) for the sklearn comparison
     mass = df.assign(m=df["w"] if weights else 1.0)
     ok = mass.groupby("g").apply(
-        lambda p: (p.m * p.y).sum() > 0 and (p.m * (1 - p.y)).sum() > 0, include_groups=False)
+        lambda p: (p.m * p.y).sum() > 0 and (p.m * (1 - p.y)).sum() > 0, include_groups=False
+    )
     df = df[df["g"].isin(ok[ok].index)]
     roc = prn.roc_curve(df, score="s", label="y", by="g", weight=wcol)
     pr = prn.pr_curve(df, score="s", label="y", by="g", weight=wcol)
@@ -54,9 +55,11 @@ def test_batch_equals_sklearn(seed, weights):
         np.testing.assert_allclose(mine["precision"], prec[::-1], atol=1e-12, rtol=0)
         np.testing.assert_allclose(mine["recall"], rec[::-1], atol=1e-12, rtol=0)
         assert a_roc["auc"].iloc[i] == pytest.approx(
-            roc_auc_score(y, s, sample_weight=w), abs=1e-12)
+            roc_auc_score(y, s, sample_weight=w), abs=1e-12
+        )
         assert a_ap["auc"].iloc[i] == pytest.approx(
-            average_precision_score(y, s, sample_weight=w), abs=1e-12)
+            average_precision_score(y, s, sample_weight=w), abs=1e-12
+        )
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -68,8 +71,10 @@ def test_sweep_and_areas_equal_naive(seed):
     conf = prn.confusion(df, score="s", label="y", by="g", weight="w")
     with warnings.catch_warnings():  # some random groups hold one class only
         warnings.simplefilter("ignore", prn.UndefinedMetricWarning)
-        aucs = {m: prn.auc(df, score="s", label="y", by="g", weight="w", curve=c, method=m)
-                for c, m in [("roc", None), ("pr", "ap"), ("pr", "integral")]}
+        aucs = {
+            m: prn.auc(df, score="s", label="y", by="g", weight="w", curve=c, method=m)
+            for c, m in [("roc", None), ("pr", "ap"), ("pr", "integral")]
+        }
     for i, (g, part) in enumerate(_groups(df)):
         s, y, w = part["s"].to_numpy(), part["y"].to_numpy(), part["w"].to_numpy()
         thr, tp, fp = naive.sweep(s, w * y, w * (1 - y))
@@ -82,12 +87,15 @@ def test_sweep_and_areas_equal_naive(seed):
         P, N = tp[-1], fp[-1]
         if P > 0 and N > 0:
             assert aucs[None]["auc"].iloc[i] == pytest.approx(
-                naive.roc_auc_pairs(s, w * y, w * (1 - y)), abs=1e-12)
+                naive.roc_auc_pairs(s, w * y, w * (1 - y)), abs=1e-12
+            )
         if P > 0:
             assert aucs["ap"]["auc"].iloc[i] == pytest.approx(
-                naive.average_precision(tp, fp), abs=1e-12)
+                naive.average_precision(tp, fp), abs=1e-12
+            )
             assert aucs["integral"]["auc"].iloc[i] == pytest.approx(
-                naive.pr_integral_numeric(tp, fp), abs=1e-6)
+                naive.pr_integral_numeric(tp, fp), abs=1e-6
+            )
 
 
 # ------------------------------------------------------------------------ invariances
@@ -95,10 +103,12 @@ def test_sweep_and_areas_equal_naive(seed):
 
 def _all_aucs(df, **kw):
     kw.setdefault("by", "g")
-    return np.column_stack([
-        prn.auc(df, score="s", label="y", curve=c, method=m, **kw)["auc"].to_numpy()
-        for c, m in METHODS
-    ])
+    return np.column_stack(
+        [
+            prn.auc(df, score="s", label="y", curve=c, method=m, **kw)["auc"].to_numpy()
+            for c, m in METHODS
+        ]
+    )
 
 
 @pytest.fixture(scope="module")
@@ -111,14 +121,16 @@ def batch():
 
 def test_row_order(batch):
     shuffled = batch.sample(frac=1.0, random_state=3)
-    np.testing.assert_allclose(_all_aucs(shuffled, weight="w"), _all_aucs(batch, weight="w"),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        _all_aucs(shuffled, weight="w"), _all_aucs(batch, weight="w"), atol=1e-12
+    )
 
 
 def test_strictly_increasing_transform(batch):
     moved = batch.assign(s=np.exp(batch["s"]) * 3.0 + 1.0)
-    np.testing.assert_allclose(_all_aucs(moved, weight="w"), _all_aucs(batch, weight="w"),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        _all_aucs(moved, weight="w"), _all_aucs(batch, weight="w"), atol=1e-12
+    )
 
 
 @pytest.mark.filterwarnings("ignore::prroc_numba.UndefinedMetricWarning")
@@ -134,7 +146,8 @@ def test_zero_weight_is_removal(batch):
     for fn in (prn.confusion, prn.roc_curve, prn.pr_curve):
         pd.testing.assert_frame_equal(
             fn(batch.assign(w=w), score="s", label="y", by="g", weight="w"),
-            fn(dropped, score="s", label="y", by="g", weight="w"))
+            fn(dropped, score="s", label="y", by="g", weight="w"),
+        )
 
 
 def test_integer_weight_is_duplication(batch):
@@ -176,12 +189,18 @@ def test_soft_label_equals_split_weights():
     s = np.round(rng.normal(size=n), 1)
     p = rng.random(n)
     soft = prn.auc(score=s, label=p, soft_labels=True, curve="pr", method="integral")
-    split = prn.auc(score=np.r_[s, s], label=np.r_[np.ones(n), np.zeros(n)],
-                    weight=np.r_[p, 1 - p], curve="pr", method="integral")
+    split = prn.auc(
+        score=np.r_[s, s],
+        label=np.r_[np.ones(n), np.zeros(n)],
+        weight=np.r_[p, 1 - p],
+        curve="pr",
+        method="integral",
+    )
     assert soft["auc"].iloc[0] == pytest.approx(split["auc"].iloc[0], abs=1e-12)
     roc_soft = prn.auc(score=s, label=p, soft_labels=True, curve="roc")
-    roc_split = prn.auc(score=np.r_[s, s], label=np.r_[np.ones(n), np.zeros(n)],
-                        weight=np.r_[p, 1 - p], curve="roc")
+    roc_split = prn.auc(
+        score=np.r_[s, s], label=np.r_[np.ones(n), np.zeros(n)], weight=np.r_[p, 1 - p], curve="roc"
+    )
     assert roc_soft["auc"].iloc[0] == pytest.approx(roc_split["auc"].iloc[0], abs=1e-12)
 
 
@@ -193,19 +212,22 @@ def wide():
     rng = np.random.default_rng(11)
     n = 500
     y = (rng.random(n) < 0.2).astype(int)
-    return pd.DataFrame({
-        "y": y,
-        "m1": np.round(rng.normal(size=n) + y, 1),
-        "m2": rng.normal(size=n) + 0.5 * y,
-        "m3": -rng.normal(size=n),
-        "site": rng.choice(["x", "y", "z"], size=n),
-    })
+    return pd.DataFrame(
+        {
+            "y": y,
+            "m1": np.round(rng.normal(size=n) + y, 1),
+            "m2": rng.normal(size=n) + 0.5 * y,
+            "m3": -rng.normal(size=n),
+            "site": rng.choice(["x", "y", "z"], size=n),
+        }
+    )
 
 
 def test_wide_equals_long(wide):
     w = prn.auc(wide, score=["m1", "m2", "m3"], label="y", by="site")
-    long = wide.melt(id_vars=["y", "site"], value_vars=["m1", "m2", "m3"],
-                     var_name="model", value_name="s")
+    long = wide.melt(
+        id_vars=["y", "site"], value_vars=["m1", "m2", "m3"], var_name="model", value_name="s"
+    )
     lg = prn.auc(long, score="s", label="y", by=["site", "model"])
     assert list(w.columns) == ["site", "model", "auc"]
     pd.testing.assert_frame_equal(w, lg)
@@ -234,16 +256,17 @@ def test_label_forms(wide):
     want = prn.auc_pr(y, s, method="ap")
     assert prn.auc_pr(y.astype(bool), s, method="ap") == want
     assert prn.auc_pr(np.where(y == 1, 1, -1), s, method="ap") == want
-    assert prn.auc_pr(np.where(y == 1, "case", "control"), s, method="ap",
-                      pos_label="case") == want
+    assert prn.auc_pr(np.where(y == 1, "case", "control"), s, method="ap", pos_label="case") == want
     assert prn.auc_pr(np.where(y == 1, 2, 7), s, method="ap", pos_label=2) == want
     assert prn.auc_pr(y.astype(float), s, method="ap") == want
     assert prn.auc_pr(y, s, method="ap") == pytest.approx(average_precision_score(y, s))
 
 
 def test_key_dtypes_and_order_kept(wide):
-    df = wide.assign(k=pd.Categorical(wide["site"], categories=["z", "y", "x"]),
-                     num=wide["site"].map({"x": 3, "y": 1, "z": 2}))
+    df = wide.assign(
+        k=pd.Categorical(wide["site"], categories=["z", "y", "x"]),
+        num=wide["site"].map({"x": 3, "y": 1, "z": 2}),
+    )
     out = prn.auc(df, score="m1", label="y", by=["num"])
     assert out["num"].dtype == df["num"].dtype
     assert list(out["num"]) == [1, 2, 3]
@@ -254,8 +277,13 @@ def test_key_dtypes_and_order_kept(wide):
 
 def test_single_row_and_all_tied():
     conf = prn.confusion(score=[0.3], label=[1])
-    assert conf.to_dict("list") == {"threshold": [np.inf, 0.3], "tp": [0.0, 1.0],
-                                    "fp": [0.0, 0.0], "fn": [1.0, 0.0], "tn": [0.0, 0.0]}
+    assert conf.to_dict("list") == {
+        "threshold": [np.inf, 0.3],
+        "tp": [0.0, 1.0],
+        "fp": [0.0, 0.0],
+        "fn": [1.0, 0.0],
+        "tn": [0.0, 0.0],
+    }
     s = np.full(10, 0.5)
     y = np.r_[np.ones(3), np.zeros(7)]
     assert prn.auc_roc(y, s) == 0.5

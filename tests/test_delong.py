@@ -42,8 +42,9 @@ def test_auc_variance_and_ci_match_proc(name):
 def test_paired_delong_test_matches_proc(name):
     case = load_case(name)
     ref = case.ref["proc"]["paired_test_score_vs_score2"]
-    res = prn.compare(case.frame, score=["score", "score2"], label="label", curve="roc",
-                      test="delong")
+    res = prn.compare(
+        case.frame, score=["score", "score2"], label="label", curve="roc", test="delong"
+    )
     row = res.iloc[0]
     assert (row.model_a, row.model_b) == ("score", "score2")
     assert row.estimate_a == pytest.approx(ref["auc1"], abs=1e-12)
@@ -72,30 +73,42 @@ def test_fast_placements_match_the_quadratic_reference(seed):
     s3 = rng.normal(size=n)
     df = pd.DataFrame({"y": y, "s1": s1, "s2": s2, "s3": s3})
     res = prn.delong(df, score=["s1", "s2", "s3"], label="y")
-    cmp = prn.compare(df, score=["s1", "s2", "s3"], label="y", curve="roc", test="delong",
-                      adjust="none")
+    cmp = prn.compare(
+        df, score=["s1", "s2", "s3"], label="y", curve="roc", test="delong", adjust="none"
+    )
     for _, row in cmp.iterrows():
-        a1, a2, v1, v2, cv = naive.delong_cov(df[row.model_a].to_numpy(),
-                                              df[row.model_b].to_numpy(), y)
+        a1, a2, v1, v2, cv = naive.delong_cov(
+            df[row.model_a].to_numpy(), df[row.model_b].to_numpy(), y
+        )
         assert row.estimate_a == pytest.approx(a1, rel=1e-12)
         assert row.estimate_b == pytest.approx(a2, rel=1e-12)
         assert row.z == pytest.approx((a1 - a2) / np.sqrt(v1 + v2 - 2 * cv), rel=1e-10)
         k = ["s1", "s2", "s3"].index(row.model_a)
         assert res["var"].iloc[k] == pytest.approx(v1, rel=1e-10)
     # AUC from the placements equals the trapezoid AUC
-    np.testing.assert_allclose(res["auc"], prn.auc(df, score=["s1", "s2", "s3"], label="y",
-                                                    curve="roc")["auc"], rtol=1e-12)
+    np.testing.assert_allclose(
+        res["auc"], prn.auc(df, score=["s1", "s2", "s3"], label="y", curve="roc")["auc"], rtol=1e-12
+    )
 
 
 def test_delong_by_groups_equals_separate_runs():
     rng = np.random.default_rng(3)
-    df = pd.DataFrame({"g": np.repeat(["a", "b", "c"], 80), "y": rng.integers(0, 2, 240),
-                       "s": rng.normal(size=240), "t": rng.normal(size=240)})
+    df = pd.DataFrame(
+        {
+            "g": np.repeat(["a", "b", "c"], 80),
+            "y": rng.integers(0, 2, 240),
+            "s": rng.normal(size=240),
+            "t": rng.normal(size=240),
+        }
+    )
     both = prn.delong(df, score=["s", "t"], label="y", by="g")
     for g in "abc":
         one = prn.delong(df[df.g == g], score=["s", "t"], label="y")
-        np.testing.assert_allclose(both[both.g == g][["auc", "var", "ci_low"]].to_numpy(),
-                                   one[["auc", "var", "ci_low"]].to_numpy(), rtol=1e-12)
+        np.testing.assert_allclose(
+            both[both.g == g][["auc", "var", "ci_low"]].to_numpy(),
+            one[["auc", "var", "ci_low"]].to_numpy(),
+            rtol=1e-12,
+        )
 
 
 def test_identical_models_give_z_zero_and_p_one():
@@ -105,14 +118,18 @@ def test_identical_models_give_z_zero_and_p_one():
     assert res.z[0] == 0 and res.p_value[0] == 1 and res["diff"][0] == 0
 
 
-@pytest.mark.parametrize("kw,match", [
-    ({"curve": "pr"}, "curve='roc'"),
-    ({"weight": "w"}, "without weights"),
-    ({"hull": True}, "hull=False"),
-])
+@pytest.mark.parametrize(
+    "kw,match",
+    [
+        ({"curve": "pr"}, "curve='roc'"),
+        ({"weight": "w"}, "without weights"),
+        ({"hull": True}, "hull=False"),
+    ],
+)
 def test_delong_errors(kw, match):
-    df = pd.DataFrame({"y": [1, 0, 1, 0], "s": [1, 2, 3, 4], "t": [4, 3, 2, 1],
-                       "w": [1.0, 2, 1, 1]})
+    df = pd.DataFrame(
+        {"y": [1, 0, 1, 0], "s": [1, 2, 3, 4], "t": [4, 3, 2, 1], "w": [1.0, 2, 1, 1]}
+    )
     args = {"score": ["s", "t"], "label": "y", "curve": "roc", "test": "delong"}
     args.update(kw)
     with pytest.raises(ValueError, match=match):
@@ -125,8 +142,14 @@ def test_delong_bad_level():
 
 
 def test_compare_delong_warns_when_a_group_cannot_have_a_variance():
-    df = pd.DataFrame({"g": [0] * 6 + [1] * 6, "y": [1, 0, 1, 0, 1, 0] + [1, 0, 0, 0, 0, 0],
-                       "s": np.arange(12.0), "t": np.arange(12.0)[::-1] ** 2})
+    df = pd.DataFrame(
+        {
+            "g": [0] * 6 + [1] * 6,
+            "y": [1, 0, 1, 0, 1, 0] + [1, 0, 0, 0, 0, 0],
+            "s": np.arange(12.0),
+            "t": np.arange(12.0)[::-1] ** 2,
+        }
+    )
     with pytest.warns(prn.UndefinedMetricWarning, match="DeLong"):
         res = prn.compare(df, score=["s", "t"], label="y", by="g", curve="roc", test="delong")
     assert np.isfinite(res.p_value[0]) and np.isnan(res.p_value[1])

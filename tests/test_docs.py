@@ -7,10 +7,15 @@ import importlib
 
 import pytest
 
-PUBLIC_MODULES = ["prroc_numba.curves", "prroc_numba.areas",
-                  "prroc_numba.resampling", "prroc_numba.comparison", "prroc_numba.data",
-                  "prroc_numba.grids",
-                  "prroc_numba.cli"]
+PUBLIC_MODULES = [
+    "prroc_numba.curves",
+    "prroc_numba.areas",
+    "prroc_numba.resampling",
+    "prroc_numba.comparison",
+    "prroc_numba.data",
+    "prroc_numba.grids",
+    "prroc_numba.cli",
+]
 
 
 @pytest.mark.parametrize("name", PUBLIC_MODULES)

@@ -36,24 +36,31 @@ def data():
 # ----------------------------------------------------------------- pos_label mistakes
 
 
-@pytest.mark.parametrize("labels,pos_label,found,fix", [
-    (("yes", "no"), "Yes", r"'no', 'yes'", r"pos_label='yes'"),
-    (("1", "0"), 1, r"'0', '1'", r"pos_label='1'"),
-    ((1, 0), "1", r"0, 1", r"pos_label=1"),
-    ((1, 0), 2, r"0, 1", r"one of them"),
-])
+@pytest.mark.parametrize(
+    "labels,pos_label,found,fix",
+    [
+        (("yes", "no"), "Yes", r"'no', 'yes'", r"pos_label='yes'"),
+        (("1", "0"), 1, r"'0', '1'", r"pos_label='1'"),
+        ((1, 0), "1", r"0, 1", r"pos_label=1"),
+        ((1, 0), 2, r"0, 1", r"one of them"),
+    ],
+)
 def test_pos_label_not_among_the_values_raises(data, labels, pos_label, found, fix):
     y, p = data
     lab = np.where(y == 1, labels[0], labels[1])
-    with pytest.raises(ValueError, match=rf"pos_label={pos_label!r} is not among the values "
-                       rf"of label \({found}\).*{fix}"):
+    with pytest.raises(
+        ValueError,
+        match=rf"pos_label={pos_label!r} is not among the values "
+        rf"of label \({found}\).*{fix}",
+    ):
         prn.auc(score=p, label=lab, pos_label=pos_label)
     with pytest.raises(ValueError, match="is not among the values"):
         prn.auc_pr(lab, p, pos_label=pos_label)
     # the right pos_label gives scikit-learn's number
     right = labels[0]
     assert prn.auc_pr(lab, p, method="ap", pos_label=right) == pytest.approx(
-        average_precision_score(y, p), abs=1e-12)
+        average_precision_score(y, p), abs=1e-12
+    )
 
 
 def test_one_group_without_positives_stays_a_warning(data):
@@ -74,8 +81,9 @@ def test_cli_pos_label_mistake_exits_non_zero(tmp_path, capsys, data):
     path = tmp_path / "p.csv"
     pd.DataFrame({"y": np.where(y == 1, "yes", "no"), "s": p}).to_csv(path, index=False)
     for cmd in (["auc"], ["bootstrap", "--n-boot", "50", "--no-progress"]):
-        code = main([cmd[0], str(path), "--label", "y", "--score", "s", "--pos-label", "Yes",
-                     *cmd[1:]])
+        code = main(
+            [cmd[0], str(path), "--label", "y", "--score", "s", "--pos-label", "Yes", *cmd[1:]]
+        )
         cap = capsys.readouterr()
         assert code == 2
         assert "--pos-label 'Yes' is not among the values of label ('no', 'yes')" in cap.err
@@ -99,7 +107,8 @@ def test_predict_proba_two_columns_raise(data):
         prn.bootstrap(score=proba, label=y, n_boot=10, progress=False)
     # the fix works, and two genuine models as named columns still do
     assert prn.auc_pr(y, proba[:, 1], method="ap") == pytest.approx(
-        average_precision_score(y, p), abs=1e-12)
+        average_precision_score(y, p), abs=1e-12
+    )
     df = pd.DataFrame({"y": y, "a": p, "b": 1 - p})
     assert len(prn.auc(df, score=["a", "b"], label="y")) == 2
 
@@ -115,8 +124,11 @@ def test_auc_pr_2d_error_does_not_point_to_a_silent_path(data):
 
 def test_label_and_score_swapped(data):
     y, p = data
-    with pytest.raises(ValueError, match=r"label has fractional values .* and score is 0/1: "
-                       r"label and score look swapped") as exc:
+    with pytest.raises(
+        ValueError,
+        match=r"label has fractional values .* and score is 0/1: "
+        r"label and score look swapped",
+    ) as exc:
         prn.auc(score=y, label=p)
     assert "round" not in str(exc.value)
     with pytest.raises(ValueError, match=r"look swapped"):
@@ -150,7 +162,13 @@ def test_version(capsys):
 
 def test_pvalues_in_one_format():
     assert [_pvalue(v) for v in (0.5, 0.0123, 0.001, 0.000999, 1e-20, float("nan"))] == [
-        "0.500", "0.012", "0.001", "<0.001", "<0.001", ""]
+        "0.500",
+        "0.012",
+        "0.001",
+        "<0.001",
+        "<0.001",
+        "",
+    ]
 
 
 def test_cli_tables_say_what_they_used(tmp_path, capsys, data):
@@ -162,11 +180,14 @@ def test_cli_tables_say_what_they_used(tmp_path, capsys, data):
     assert capsys.readouterr().out.startswith("AUC-PR (ap: average precision):")
     assert main(["bootstrap", *base, "--n-boot", "50", "--no-progress"]) == 0
     assert capsys.readouterr().out.startswith(
-        "AUC-PR (dg: Davis-Goadrich), 95% percentile CIs, stratified bootstrap, B = 50, seed 0:")
+        "AUC-PR (dg: Davis-Goadrich), 95% percentile CIs, stratified bootstrap, B = 50, seed 0:"
+    )
     assert main(["compare", *base, "--n-boot", "50", "--no-progress", "--curve", "roc"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("AUC-ROC (trapezoid: trapezoid), differences a - b, paired "
-                          "stratified bootstrap, B = 50, seed 0, p-values adjusted: holm:")
+    assert out.startswith(
+        "AUC-ROC (trapezoid: trapezoid), differences a - b, paired "
+        "stratified bootstrap, B = 50, seed 0, p-values adjusted: holm:"
+    )
     assert "e-" not in out  # p-values in one format
 
 
@@ -198,8 +219,7 @@ def test_progress_bar_visible_in_jupyter(monkeypatch):
     monkeypatch.setitem(sys.modules, "IPython", types.SimpleNamespace(get_ipython=lambda: shell))
     assert _progress.visible()
     terminal = types.SimpleNamespace()  # plain IPython in a terminal without a tty
-    monkeypatch.setitem(sys.modules, "IPython",
-                        types.SimpleNamespace(get_ipython=lambda: terminal))
+    monkeypatch.setitem(sys.modules, "IPython", types.SimpleNamespace(get_ipython=lambda: terminal))
     assert not _progress.visible()
 
 
@@ -207,11 +227,16 @@ def test_progress_bar_visible_in_jupyter(monkeypatch):
 
 
 def _child(code, **env):
-    full = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR",
-                                                             "XDG_CACHE_HOME")}
+    full = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME")}
     full.update(env, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env=full, cwd=str(ROOT), check=True).stdout.strip()
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=full,
+        cwd=str(ROOT),
+        check=True,
+    ).stdout.strip()
 
 
 def test_cache_dir_per_user_package_and_version(tmp_path):
@@ -246,12 +271,14 @@ def test_kernels_cache_outside_the_package():
 def test_compile_notice_only_when_compiling(tmp_path):
     code = "import prroc_numba as p; p.auc_roc([0, 1, 1], [0.1, 0.7, 0.4])"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path)}
-    first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           env=env, check=True)
+    first = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
     assert first.stderr.count("compiling kernels once") == 1
     assert len(first.stderr.strip().splitlines()) == 1
-    again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           env=env, check=True)
+    again = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
     assert again.stderr == ""  # cache hits are silent
 
 

@@ -11,9 +11,9 @@ import naive
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import CASE_NAMES, load_case, random_batch
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from conftest import CASE_NAMES, load_case, random_batch
 
 import prroc_numba as prn
 from prroc_numba._kernels.hull import _hull_batch, _hull_indices
@@ -68,7 +68,8 @@ def test_hull_areas_match_reference(name, col):
     y, s = case.frame["label"], case.frame[col]
     assert prn.auc_roc(y, s, hull=True) == pytest.approx(ref["roc_hull_auc"], abs=TOL)
     assert prn.auc_pr(y, s, method="integral", hull=True) == pytest.approx(
-        ref["pr_hull_auc_integral"], abs=TOL)
+        ref["pr_hull_auc_integral"], abs=TOL
+    )
 
 
 def test_hull_areas_wide_input_match_reference():
@@ -76,7 +77,8 @@ def test_hull_areas_wide_input_match_reference():
     out = prn.auc(case.frame, score=case.scores, label="label", curve="roc", hull=True)
     for _, row in out.iterrows():
         assert row["auc"] == pytest.approx(
-            case.ref["hull_reference"][row["model"]]["roc_hull_auc"], abs=TOL)
+            case.ref["hull_reference"][row["model"]]["roc_hull_auc"], abs=TOL
+        )
 
 
 def _naive_hull_frame(df, score, pos, neg):
@@ -102,8 +104,11 @@ def test_hull_matches_brute_force(seed, mode):
         pos, neg, kw = p, 1 - p, {"label": "p", "soft_labels": True}
     else:
         pos, neg, kw = y, 1 - y, {"label": "y"}
-    ours = prn.roc_curve(df, score="s", by="g", hull=True, **kw) if _both_classes(df, pos, neg) \
+    ours = (
+        prn.roc_curve(df, score="s", by="g", hull=True, **kw)
+        if _both_classes(df, pos, neg)
         else None
+    )
     if ours is None:
         with pytest.warns(prn.UndefinedMetricWarning):
             ours = prn.roc_curve(df, score="s", by="g", hull=True, **kw)
@@ -146,8 +151,9 @@ def test_hull_properties_on_random_batches(seed):
         # no sweep point above the hull
         xs, ys = r["fp"].to_numpy(), r["tp"].to_numpy()
         upper = np.interp(xs, h["fp"].to_numpy(), h["tp"].to_numpy())
-        tops = np.array([h["tp"][h["fp"] == x].max() if (h["fp"] == x).any() else u
-                         for x, u in zip(xs, upper)])
+        tops = np.array(
+            [h["tp"][h["fp"] == x].max() if (h["fp"] == x).any() else u for x, u in zip(xs, upper)]
+        )
         assert (ys <= np.maximum(upper, tops) + 1e-9).all()
     # hull areas are never below the raw areas (ROC trapezoid and PR integral)
     for curve, method in [("roc", None), ("pr", "integral"), ("pr", "dg")]:
@@ -204,11 +210,21 @@ def test_hull_batch_kernel_matches_single_kernel():
     idx, hoff = _hull_batch(tp, fp, off)
     for c in range(sizes.size):
         a, b = off[c], off[c + 1]
-        np.testing.assert_array_equal(idx[hoff[c]:hoff[c + 1]] - a, _hull_indices(tp[a:b], fp[a:b]))
+        np.testing.assert_array_equal(
+            idx[hoff[c] : hoff[c + 1]] - a, _hull_indices(tp[a:b], fp[a:b])
+        )
 
 
-@pytest.mark.parametrize("name", ["edge_all_tied", "edge_perfect", "edge_reversed",
-                                  "edge_top_group_negative", "c09_n200_r20_alltied"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "edge_all_tied",
+        "edge_perfect",
+        "edge_reversed",
+        "edge_top_group_negative",
+        "c09_n200_r20_alltied",
+    ],
+)
 def test_hull_degenerate_curves(name):
     case = load_case(name)
     h = prn.roc_curve(case.frame, score="score", label="label", hull=True)
@@ -226,8 +242,16 @@ def test_hull_with_zero_weight_rows_and_single_class_warns():
     assert list(h["fp"]) == [0.0, 3.0] and h["tpr"].isna().all()
 
 
-@pytest.mark.parametrize("name", ["c03_n200_r20", "c11_n200_r4_sampleweight", "c10_n200_soft",
-                                  "edge_top_group_two_negatives", "rand03_n1000_1to50_round2"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "c03_n200_r20",
+        "c11_n200_r4_sampleweight",
+        "c10_n200_soft",
+        "edge_top_group_two_negatives",
+        "rand03_n1000_1to50_round2",
+    ],
+)
 def test_every_pr_estimator_over_the_achievable_curve(name):
     """hull=True applies the same estimator to the hull vertices (all modes); the
     vertices themselves are checked against brute force above."""
@@ -235,8 +259,10 @@ def test_every_pr_estimator_over_the_achievable_curve(name):
     for mode, kw, pos, neg in case.modes():
         h = prn.roc_curve(case.frame, score="score", hull=True, **kw)
         t, f = h["tp"].to_numpy(), h["fp"].to_numpy()
-        got = {m: prn.auc(case.frame, score="score", method=m, hull=True, **kw)["auc"].iloc[0]
-               for m in ["ap", "trapezoid", "integral", "dg"]}
+        got = {
+            m: prn.auc(case.frame, score="score", method=m, hull=True, **kw)["auc"].iloc[0]
+            for m in ["ap", "trapezoid", "integral", "dg"]
+        }
         assert got["ap"] == pytest.approx(naive.average_precision(t, f), abs=TOL)
         assert got["integral"] == pytest.approx(naive.pr_integral_numeric(t, f), abs=1e-6)
         # straight lines through the hull's PR points, from scikit-learn's (0, 1)
@@ -266,6 +292,7 @@ def test_hull_property_based(labels, data):
     np.testing.assert_allclose(h[["tp", "fp"]].to_numpy().T, [tp[idx], fp[idx]], atol=1e-12)
     for curve, method in [("roc", None), ("pr", "integral")]:
         raw = prn.auc(score=s, label=y, weight=w, curve=curve, method=method)["auc"].iloc[0]
-        hull = prn.auc(score=s, label=y, weight=w, curve=curve, method=method,
-                       hull=True)["auc"].iloc[0]
+        hull = prn.auc(score=s, label=y, weight=w, curve=curve, method=method, hull=True)[
+            "auc"
+        ].iloc[0]
         assert hull >= raw - 1e-12

@@ -14,13 +14,15 @@ ALL = [prn.confusion, prn.roc_curve, prn.pr_curve, prn.auc]
 
 @pytest.fixture
 def df():
-    return pd.DataFrame({
-        "s": [0.9, 0.8, 0.7, 0.6, 0.5, 0.4],
-        "t": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6],
-        "y": [1, 0, 1, 0, 1, 0],
-        "g": ["a", "a", "a", "b", "b", "b"],
-        "w": [1.0, 2.0, 1.0, 1.0, 1.0, 1.0],
-    })
+    return pd.DataFrame(
+        {
+            "s": [0.9, 0.8, 0.7, 0.6, 0.5, 0.4],
+            "t": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6],
+            "y": [1, 0, 1, 0, 1, 0],
+            "g": ["a", "a", "a", "b", "b", "b"],
+            "w": [1.0, 2.0, 1.0, 1.0, 1.0, 1.0],
+        }
+    )
 
 
 @pytest.mark.parametrize("fn", ALL)
@@ -63,8 +65,9 @@ def test_missing_labels(df):
     with pytest.raises(ValueError, match=r"label has missing"):
         prn.auc(df, score="s", label="c")
     with pytest.raises(ValueError, match=r"label has missing"):
-        prn.auc(df, score="s", label=df["c"].astype(object).where(df["c"].notna(), None),
-                pos_label=1.0)
+        prn.auc(
+            df, score="s", label=df["c"].astype(object).where(df["c"].notna(), None), pos_label=1.0
+        )
 
 
 def test_fractional_labels_need_soft_labels(df):

@@ -40,8 +40,11 @@ def _expected():
 
 
 def _clean_env(**extra):
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "NUMBA_CACHE_DIR", "XDG_CACHE_HOME", "VIRTUAL_ENV")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PYTHONPATH", "NUMBA_CACHE_DIR", "XDG_CACHE_HOME", "VIRTUAL_ENV")
+    }
     env.update(extra)
     return env
 
@@ -61,32 +64,54 @@ def test_non_editable_install_read_only_no_home_and_clean_uninstall(tmp_path):
     src.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, src / name)
-    shutil.copytree(ROOT / "prroc_numba", src / "prroc_numba",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    shutil.copytree(
+        ROOT / "prroc_numba",
+        src / "prroc_numba",
+        ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"),
+    )
 
     # a fresh environment; dependencies come from this one (a .pth file, since this
     # interpreter may itself be a virtual environment)
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip",
-                    str(venv)], check=True)
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
+        check=True,
+    )
     py = venv / "bin" / "python"
     code = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
-    site = Path(subprocess.run([str(py), "-c", code], check=True, capture_output=True,
-                               text=True).stdout.strip())
+    site = Path(
+        subprocess.run(
+            [str(py), "-c", code], check=True, capture_output=True, text=True
+        ).stdout.strip()
+    )
     deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     (site / "_deps_from_parent.pth").write_text("\n".join(sorted(deps)) + "\n")
 
     def pip(*args):
-        res = subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "-q",
-                              "--disable-pip-version-check", *args],
-                             capture_output=True, text=True, env=_clean_env(), check=False)
+        res = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "--python",
+                str(py),
+                "-q",
+                "--disable-pip-version-check",
+                *args,
+            ],
+            capture_output=True,
+            text=True,
+            env=_clean_env(),
+            check=False,
+        )
         assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-3000:]
 
     pip("install", "--no-deps", "--no-build-isolation", str(src))
     pkg = site / "prroc_numba"
     assert (pkg / "__init__.py").exists()
-    before = sorted(str(p.relative_to(site)) for p in pkg.rglob("*")
-                    if "__pycache__" not in p.parts)
+    before = sorted(
+        str(p.relative_to(site)) for p in pkg.rglob("*") if "__pycache__" not in p.parts
+    )
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     expected = _expected()
@@ -94,8 +119,14 @@ def test_non_editable_install_read_only_no_home_and_clean_uninstall(tmp_path):
     # 1. a writable home: compiled code goes to ~/.cache/prroc_numba/<version>
     home = tmp_path / "home"
     home.mkdir()
-    out = subprocess.run([str(py), "-c", _CALL], cwd=elsewhere, capture_output=True,
-                         text=True, env=_clean_env(HOME=str(home)), check=False)
+    out = subprocess.run(
+        [str(py), "-c", _CALL],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        env=_clean_env(HOME=str(home)),
+        check=False,
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     value, where = out.stdout.split()
     assert float(value) == pytest.approx(expected, abs=1e-12)
@@ -114,8 +145,14 @@ def test_non_editable_install_read_only_no_home_and_clean_uninstall(tmp_path):
         no_home = str(tmp_path / "a_file" / "home")
     _chmod_tree(pkg, writable=False)
     try:
-        out = subprocess.run([str(py), "-c", _CALL], cwd=elsewhere, capture_output=True,
-                             text=True, env=_clean_env(HOME=no_home), check=False)
+        out = subprocess.run(
+            [str(py), "-c", _CALL],
+            cwd=elsewhere,
+            capture_output=True,
+            text=True,
+            env=_clean_env(HOME=no_home),
+            check=False,
+        )
     finally:
         _chmod_tree(pkg, writable=True)
     assert out.returncode == 0, out.stderr[-3000:]
@@ -124,15 +161,20 @@ def test_non_editable_install_read_only_no_home_and_clean_uninstall(tmp_path):
     assert len(notes) == 1 and "NUMBA_CACHE_DIR" in notes[0], out.stderr
 
     # nothing was written into the installed package
-    after = sorted(str(p.relative_to(site)) for p in pkg.rglob("*")
-                   if "__pycache__" not in p.parts)
+    after = sorted(str(p.relative_to(site)) for p in pkg.rglob("*") if "__pycache__" not in p.parts)
     assert after == before
 
     # 3. reinstall, import from another folder: the full package, not an empty namespace
     pip("install", "--no-deps", "--no-build-isolation", "--force-reinstall", str(src))
     code = "import prroc_numba as p; print(p.pr_curve.__name__, p.__version__)"
-    out = subprocess.run([str(py), "-c", code], cwd=elsewhere, capture_output=True, text=True,
-                         env=_clean_env(HOME=str(home)), check=False)
+    out = subprocess.run(
+        [str(py), "-c", code],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        env=_clean_env(HOME=str(home)),
+        check=False,
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.split()[0] == "pr_curve"
 

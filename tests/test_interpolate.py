@@ -26,8 +26,7 @@ from prroc_numba._kernels.hull import _hull_indices
 
 def _pr(tp, fp, grid):
     out = np.empty(len(grid))
-    _precision_at_recall(np.asarray(tp, float), np.asarray(fp, float),
-                         np.asarray(grid, float), out)
+    _precision_at_recall(np.asarray(tp, float), np.asarray(fp, float), np.asarray(grid, float), out)
     return out
 
 
@@ -42,8 +41,7 @@ def test_table1_count_interpolation():
     tp = [0, 5, 10, 20]
     fp = [0, 5, 30, 2000]
     got = _pr(tp, fp, np.arange(5, 11) / 20)
-    np.testing.assert_allclose(got, [5 / 10, 6 / 16, 7 / 22, 8 / 28, 9 / 34, 10 / 40],
-                               rtol=1e-15)
+    np.testing.assert_allclose(got, [5 / 10, 6 / 16, 7 / 22, 8 / 28, 9 / 34, 10 / 40], rtol=1e-15)
     np.testing.assert_allclose(np.round(got, 3), [0.5, 0.375, 0.318, 0.286, 0.265, 0.25])
 
 
@@ -125,11 +123,18 @@ def test_kernels_match_naive_on_random_sweeps(hull):
         if hull:
             idx = _hull_indices(tp, fp)
             tp, fp = tp[idx], fp[idx]
-        for space, kern, ref in (("pr", _pr, naive.precision_at_recall),
-                                 ("roc", _roc, naive.tpr_at_fpr)):
+        for space, kern, ref in (
+            ("pr", _pr, naive.precision_at_recall),
+            ("roc", _roc, naive.tpr_at_fpr),
+        ):
             g = _grid_with_vertices(tp, fp, rng, space)
-            np.testing.assert_allclose(kern(tp, fp, g), ref(tp, fp, g), rtol=1e-12,
-                                       atol=1e-15, err_msg=f"{space} tp={tp} fp={fp}")
+            np.testing.assert_allclose(
+                kern(tp, fp, g),
+                ref(tp, fp, g),
+                rtol=1e-12,
+                atol=1e-15,
+                err_msg=f"{space} tp={tp} fp={fp}",
+            )
 
 
 @pytest.mark.parametrize("hull", [False, True])
@@ -155,16 +160,17 @@ def test_batch_kernels_equal_single_curve_kernels(hull):
 # ------------------------------------------------------------------- public interpolate
 
 
-
 def _scored_batch(rng, n_curves, n_max):
     """Random scored curves (ties, weights incl. zero) with both classes in each."""
     df = random_batch(rng, n_curves, n_max, ties=True, weights=True)
-    extra = pd.DataFrame({
-        "g": np.tile(np.arange(n_curves), 2),
-        "s": np.round(rng.normal(size=2 * n_curves), 1),
-        "y": np.repeat([1.0, 0.0], n_curves),
-        "w": rng.choice([0.5, 1.0, 2.0], size=2 * n_curves),
-    })
+    extra = pd.DataFrame(
+        {
+            "g": np.tile(np.arange(n_curves), 2),
+            "s": np.round(rng.normal(size=2 * n_curves), 1),
+            "y": np.repeat([1.0, 0.0], n_curves),
+            "w": rng.choice([0.5, 1.0, 2.0], size=2 * n_curves),
+        }
+    )
     return pd.concat([df, extra], ignore_index=True).sample(frac=1.0, random_state=1)
 
 
@@ -195,8 +201,7 @@ def test_interpolate_equals_each_curve_alone(n_curves, space):
     keys, mat = prn.interpolate_matrix(pts, grid=grid, by="g", space=space)
     assert mat.shape == (n_curves, grid.size)
     np.testing.assert_array_equal(keys["g"], np.arange(n_curves))
-    np.testing.assert_allclose(mat, _naive_matrix(df, grid, space, False), rtol=1e-12,
-                               atol=1e-15)
+    np.testing.assert_allclose(mat, _naive_matrix(df, grid, space, False), rtol=1e-12, atol=1e-15)
 
 
 @pytest.mark.parametrize("space", ["pr", "roc"])
@@ -207,8 +212,7 @@ def test_interpolate_hull_equals_naive_hull(space):
     make = prn.pr_curve if space == "pr" else prn.roc_curve
     pts = make(df, score="s", label="y", by="g", weight="w")
     _, mat = prn.interpolate_matrix(pts, grid=grid, by="g", space=space, hull=True)
-    np.testing.assert_allclose(mat, _naive_matrix(df, grid, space, True), rtol=1e-12,
-                               atol=1e-15)
+    np.testing.assert_allclose(mat, _naive_matrix(df, grid, space, True), rtol=1e-12, atol=1e-15)
 
 
 def test_interpolate_frame_layout_and_invariances():
@@ -244,27 +248,37 @@ def test_interpolate_two_key_columns_sorted_or_not():
     pts = prn.pr_curve(df, score="s", label="y", by=["model", "rep"], weight="w")
     grid = np.linspace(0, 1, 9)
     keys, mat = prn.interpolate_matrix(pts, grid=grid, by=["model", "rep"])  # fast path
-    k2, m2 = prn.interpolate_matrix(pts.sample(frac=1.0, random_state=2), grid=grid,
-                                    by=["model", "rep"])  # hashed grouping
+    k2, m2 = prn.interpolate_matrix(
+        pts.sample(frac=1.0, random_state=2), grid=grid, by=["model", "rep"]
+    )  # hashed grouping
     pd.testing.assert_frame_equal(keys, k2)
     np.testing.assert_array_equal(mat, m2)
     assert keys.values.tolist() == sorted(keys.values.tolist())
     for i, (m, r) in enumerate(keys.itertuples(index=False)):
         part = pts[(pts["model"] == m) & (pts["rep"] == r)]
-        np.testing.assert_allclose(mat[i], naive.precision_at_recall(
-            part["tp"].to_numpy(), part["fp"].to_numpy(), grid), rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(
+            mat[i],
+            naive.precision_at_recall(part["tp"].to_numpy(), part["fp"].to_numpy(), grid),
+            rtol=1e-12,
+            atol=1e-15,
+        )
     # categorical keys: category order, like every other function (pandas groupby)
     cat = pts.assign(model=pd.Categorical(pts["model"], categories=["b", "a"]))
-    k3, m3 = prn.interpolate_matrix(cat.sample(frac=1.0, random_state=3), grid=grid,
-                                    by=["model", "rep"])
+    k3, m3 = prn.interpolate_matrix(
+        cat.sample(frac=1.0, random_state=3), grid=grid, by=["model", "rep"]
+    )
     expect = keys.assign(model=pd.Categorical(keys["model"], categories=["b", "a"]))
     expect = expect.sort_values(["model", "rep"])
     assert k3.astype(str).values.tolist() == expect.astype(str).values.tolist()
     np.testing.assert_array_equal(m3, mat[expect.index.to_numpy()])
-    cat_pack = prn.auc(df.assign(model=pd.Categorical(df["model"], categories=["b", "a"])),
-                       score="s", label="y", by=["model", "rep"], weight="w")
-    assert cat_pack[["model", "rep"]].astype(str).values.tolist() == \
-        k3.astype(str).values.tolist()
+    cat_pack = prn.auc(
+        df.assign(model=pd.Categorical(df["model"], categories=["b", "a"])),
+        score="s",
+        label="y",
+        by=["model", "rep"],
+        weight="w",
+    )
+    assert cat_pack[["model", "rep"]].astype(str).values.tolist() == k3.astype(str).values.tolist()
 
 
 def test_interpolate_rates_input_equals_counts_input():
@@ -284,68 +298,117 @@ def test_interpolate_rates_input_equals_counts_input():
     np.testing.assert_allclose(got, ref[np.isin(np.arange(5), ok)], rtol=1e-12, atol=1e-15)
     roc = prn.roc_curve(df, score="s", label="y", by="g", weight="w")
     _, ref_roc = prn.interpolate_matrix(roc, grid=grid, by="g", space="roc")
-    _, got_roc = prn.interpolate_matrix(roc[["g", "fpr", "tpr"]], grid=grid, by="g",
-                                        space="roc")
+    _, got_roc = prn.interpolate_matrix(roc[["g", "fpr", "tpr"]], grid=grid, by="g", space="roc")
     np.testing.assert_allclose(got_roc, ref_roc, rtol=1e-12, atol=1e-15)
 
 
 def test_interpolate_points_of_a_paper_table():
     # two models' PR tables with a scalar class balance; Table 1 for model "a"
-    pts = pd.DataFrame({"model": ["a", "a", "b"], "recall": [0.25, 0.5, 0.5],
-                        "precision": [0.5, 0.25, 0.5]})
+    pts = pd.DataFrame(
+        {"model": ["a", "a", "b"], "recall": [0.25, 0.5, 0.5], "precision": [0.5, 0.25, 0.5]}
+    )
     out = prn.interpolate(pts, grid=np.arange(5, 11) / 20, by="model", n_pos=20, n_neg=2000)
     a = out[out["model"] == "a"]["precision"].to_numpy()
-    np.testing.assert_allclose(a, [5 / 10, 6 / 16, 7 / 22, 8 / 28, 9 / 34, 10 / 40],
-                               rtol=1e-14)
+    np.testing.assert_allclose(a, [5 / 10, 6 / 16, 7 / 22, 8 / 28, 9 / 34, 10 / 40], rtol=1e-14)
     same = prn.PRCurve(recall=[0.5], precision=[0.5], n_pos=20, n_neg=2000)
     b = out[out["model"] == "b"]["precision"].to_numpy()
     np.testing.assert_allclose(b, same.precision_at(np.arange(5, 11) / 20), rtol=1e-15)
 
 
 def test_curve_without_positives_warns_and_gives_nan():
-    pts = pd.DataFrame({"g": [0, 0, 1, 1], "tp": [1, 2, 0, 0], "fp": [0, 1, 1, 2],
-                        "recall": [0.5, 1.0, np.nan, np.nan]})  # recall 0/0: no positives
+    pts = pd.DataFrame(
+        {
+            "g": [0, 0, 1, 1],
+            "tp": [1, 2, 0, 0],
+            "fp": [0, 1, 1, 2],
+            "recall": [0.5, 1.0, np.nan, np.nan],
+        }
+    )  # recall 0/0: no positives
     with pytest.warns(prn.UndefinedMetricWarning, match="g=1"):
         _, mat = prn.interpolate_matrix(pts, grid=[0.0, 0.5, 1.0], by="g")
     assert np.isnan(mat[1]).all() and np.isfinite(mat[0]).all()
 
 
-@pytest.mark.parametrize("kwargs, exc, match", [
-    (dict(points=[1, 2]), TypeError, "points must be a pandas DataFrame"),
-    (dict(points=pd.DataFrame({"a": [1]})), ValueError, "needs columns 'tp' and 'fp'"),
-    (dict(points=pd.DataFrame({"tp": [], "fp": []})), ValueError, "points is empty"),
-    (dict(grid=[0.5, 0.1]), ValueError, "ascending"),
-    (dict(grid=[0.5, np.nan]), ValueError, r"finite and in \[0, 1\]"),
-    (dict(grid=1), ValueError, "too few"),
-    (dict(grid="x"), TypeError, "grid must be"),
-    (dict(space="det"), ValueError, "space='det'"),
-    (dict(by="nope"), ValueError, "'nope' is not a column"),
-    (dict(points=pd.DataFrame({"g": [0, 0], "tp": [1, 2], "fp": [3, 1]})), ValueError,
-     r"not one ranking: row 1 \(g=0, tp=2, fp=1\)"),
-    (dict(points=pd.DataFrame({"g": [0], "tp": [-1.0], "fp": [1.0]})), ValueError,
-     "'tp' must be finite and >= 0"),
-    (dict(points=pd.DataFrame({"g": [0], "recall": [0.5], "precision": [0.5]})), ValueError,
-     "need the class balance"),
-    (dict(points=pd.DataFrame({"g": [0], "recall": [0.5], "precision": [0.0]}),
-          n_pos=1, n_neg=1), ValueError, "precision 0 at recall > 0 is impossible"),
-    (dict(points=pd.DataFrame({"g": [0, 0], "tp": [1, 2], "fp": [1, 2], "P": [2, 3]}),
-          n_pos="P", n_neg=5), ValueError, "constant within a curve"),
-    (dict(points=pd.DataFrame({"g": [0], "tp": [3.0], "fp": [1.0]}), n_pos=2, n_neg=5),
-     ValueError, "more true positives than the curve's n_pos=2"),
-    (dict(points=pd.DataFrame({"g": [0], "tp": [1.0], "fp": [np.inf]})), ValueError,
-     "'fp' must be finite and >= 0"),
-    (dict(points=pd.DataFrame({"g": [0], "tp": [1.0], "fp": [9.0]}), n_pos=2, n_neg=5),
-     ValueError, "more false positives than the curve's n_neg=5"),
-    (dict(points=pd.DataFrame({"g": [0], "fpr": [0.5], "tpr": [1.5]}), space="roc"),
-     ValueError, r"'tpr' must be in \[0, 1\]"),
-    (dict(points=pd.DataFrame({"g": [0], "tp": ["a"], "fp": [1.0]})), TypeError,
-     "'tp' must be numeric"),
-    (dict(n_pos=3), ValueError, "pass both n_pos= and n_neg="),
-    (dict(n_pos=3, n_neg=3, pos_neg_ratio=1), ValueError, "not both"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        (dict(points=[1, 2]), TypeError, "points must be a pandas DataFrame"),
+        (dict(points=pd.DataFrame({"a": [1]})), ValueError, "needs columns 'tp' and 'fp'"),
+        (dict(points=pd.DataFrame({"tp": [], "fp": []})), ValueError, "points is empty"),
+        (dict(grid=[0.5, 0.1]), ValueError, "ascending"),
+        (dict(grid=[0.5, np.nan]), ValueError, r"finite and in \[0, 1\]"),
+        (dict(grid=1), ValueError, "too few"),
+        (dict(grid="x"), TypeError, "grid must be"),
+        (dict(space="det"), ValueError, "space='det'"),
+        (dict(by="nope"), ValueError, "'nope' is not a column"),
+        (
+            dict(points=pd.DataFrame({"g": [0, 0], "tp": [1, 2], "fp": [3, 1]})),
+            ValueError,
+            r"not one ranking: row 1 \(g=0, tp=2, fp=1\)",
+        ),
+        (
+            dict(points=pd.DataFrame({"g": [0], "tp": [-1.0], "fp": [1.0]})),
+            ValueError,
+            "'tp' must be finite and >= 0",
+        ),
+        (
+            dict(points=pd.DataFrame({"g": [0], "recall": [0.5], "precision": [0.5]})),
+            ValueError,
+            "need the class balance",
+        ),
+        (
+            dict(
+                points=pd.DataFrame({"g": [0], "recall": [0.5], "precision": [0.0]}),
+                n_pos=1,
+                n_neg=1,
+            ),
+            ValueError,
+            "precision 0 at recall > 0 is impossible",
+        ),
+        (
+            dict(
+                points=pd.DataFrame({"g": [0, 0], "tp": [1, 2], "fp": [1, 2], "P": [2, 3]}),
+                n_pos="P",
+                n_neg=5,
+            ),
+            ValueError,
+            "constant within a curve",
+        ),
+        (
+            dict(points=pd.DataFrame({"g": [0], "tp": [3.0], "fp": [1.0]}), n_pos=2, n_neg=5),
+            ValueError,
+            "more true positives than the curve's n_pos=2",
+        ),
+        (
+            dict(points=pd.DataFrame({"g": [0], "tp": [1.0], "fp": [np.inf]})),
+            ValueError,
+            "'fp' must be finite and >= 0",
+        ),
+        (
+            dict(points=pd.DataFrame({"g": [0], "tp": [1.0], "fp": [9.0]}), n_pos=2, n_neg=5),
+            ValueError,
+            "more false positives than the curve's n_neg=5",
+        ),
+        (
+            dict(points=pd.DataFrame({"g": [0], "fpr": [0.5], "tpr": [1.5]}), space="roc"),
+            ValueError,
+            r"'tpr' must be in \[0, 1\]",
+        ),
+        (
+            dict(points=pd.DataFrame({"g": [0], "tp": ["a"], "fp": [1.0]})),
+            TypeError,
+            "'tp' must be numeric",
+        ),
+        (dict(n_pos=3), ValueError, "pass both n_pos= and n_neg="),
+        (dict(n_pos=3, n_neg=3, pos_neg_ratio=1), ValueError, "not both"),
+    ],
+)
 def test_interpolate_errors(kwargs, exc, match):
-    args = dict(points=pd.DataFrame({"g": [0, 0], "tp": [1.0, 2.0], "fp": [0.0, 1.0]}),
-                grid=[0.0, 1.0], by="g")
+    args = dict(
+        points=pd.DataFrame({"g": [0, 0], "tp": [1.0, 2.0], "fp": [0.0, 1.0]}),
+        grid=[0.0, 1.0],
+        by="g",
+    )
     args.update(kwargs)
     points = args.pop("points")
     with pytest.raises(exc, match=match):
@@ -366,28 +429,44 @@ def test_average_curves_equals_numpy_summaries_of_naive_curves():
     grid = np.linspace(0, 1, 15)
     qs = (0.1, 0.5, 0.9)
     out = prn.average_curves(pts, grid=grid, curve="rep", by="model", quantiles=qs)
-    assert list(out.columns) == ["model", "recall", "precision", "sd", "n_curves",
-                                 "q0.1", "q0.5", "q0.9"]
+    assert list(out.columns) == [
+        "model",
+        "recall",
+        "precision",
+        "sd",
+        "n_curves",
+        "q0.1",
+        "q0.5",
+        "q0.9",
+    ]
     for model in ("m1", "m2"):
         part = pts[pts["model"] == model]
-        mat = np.array([
-            naive.precision_at_recall(c["tp"].to_numpy(), c["fp"].to_numpy(), grid)
-            for _, c in part.groupby("rep", sort=True)
-        ])
+        mat = np.array(
+            [
+                naive.precision_at_recall(c["tp"].to_numpy(), c["fp"].to_numpy(), grid)
+                for _, c in part.groupby("rep", sort=True)
+            ]
+        )
         got = out[out["model"] == model]
         np.testing.assert_allclose(got["precision"], mat.mean(axis=0), rtol=1e-12)
-        np.testing.assert_allclose(got["sd"], mat.std(axis=0, ddof=1), rtol=1e-10,
-                                   atol=1e-14)
+        np.testing.assert_allclose(got["sd"], mat.std(axis=0, ddof=1), rtol=1e-10, atol=1e-14)
         assert (got["n_curves"] == 9).all()
         for q in qs:
-            np.testing.assert_allclose(got[f"q{q:g}"], np.quantile(mat, q, axis=0),
-                                       rtol=1e-12, atol=1e-15)
+            np.testing.assert_allclose(
+                got[f"q{q:g}"], np.quantile(mat, q, axis=0), rtol=1e-12, atol=1e-15
+            )
 
 
 def test_average_curves_roc_and_edge_cases():
-    pts = pd.DataFrame({"rep": [0, 0, 1, 1, 2, 2], "tp": [1, 2, 2, 2, 0, 0],
-                        "fp": [0, 2, 0, 2, 1, 2],
-                        "tpr": [0.5, 1, 1, 1, np.nan, np.nan], "fpr": [0, 1, 0, 1, 0.5, 1]})
+    pts = pd.DataFrame(
+        {
+            "rep": [0, 0, 1, 1, 2, 2],
+            "tp": [1, 2, 2, 2, 0, 0],
+            "fp": [0, 2, 0, 2, 1, 2],
+            "tpr": [0.5, 1, 1, 1, np.nan, np.nan],
+            "fpr": [0, 1, 0, 1, 0.5, 1],
+        }
+    )
     with pytest.warns(prn.UndefinedMetricWarning):
         out = prn.average_curves(pts, grid=[0.5], curve="rep", space="roc")
     # rep 2 has no positives: left out of the summaries at every grid point
@@ -407,8 +486,15 @@ def test_no_global_numpy_state_change():
     before = np.geterr()
     with np.errstate(all="raise"), warnings.catch_warnings():
         warnings.simplefilter("ignore", prn.UndefinedMetricWarning)
-        pts = pd.DataFrame({"g": [0, 0, 1, 1], "tp": [0, 0, 1, 2], "fp": [1, 2, 0, 0],
-                            "recall": [np.nan, np.nan, 0.5, 1], "fpr": [0.5, 1, np.nan, np.nan]})
+        pts = pd.DataFrame(
+            {
+                "g": [0, 0, 1, 1],
+                "tp": [0, 0, 1, 2],
+                "fp": [1, 2, 0, 0],
+                "recall": [np.nan, np.nan, 0.5, 1],
+                "fpr": [0.5, 1, np.nan, np.nan],
+            }
+        )
         prn.interpolate(pts, grid=5, by="g")
         prn.interpolate(pts, grid=5, by="g", space="roc", hull=True)
         prn.average_curves(pts, grid=5, curve="g")
@@ -469,15 +555,18 @@ def test_property_kernels_equal_naive(curve, extra):
     tp, fp = curve
     grid_pr = np.unique(np.concatenate([extra, tp / tp[-1] if tp[-1] > 0 else [], [0, 1]]))
     grid_roc = np.unique(np.concatenate([extra, fp / fp[-1] if fp[-1] > 0 else [], [0, 1]]))
-    np.testing.assert_allclose(_pr(tp, fp, grid_pr), naive.precision_at_recall(tp, fp, grid_pr),
-                               rtol=1e-12, atol=1e-15)
-    np.testing.assert_allclose(_roc(tp, fp, grid_roc), naive.tpr_at_fpr(tp, fp, grid_roc),
-                               rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(
+        _pr(tp, fp, grid_pr), naive.precision_at_recall(tp, fp, grid_pr), rtol=1e-12, atol=1e-15
+    )
+    np.testing.assert_allclose(
+        _roc(tp, fp, grid_roc), naive.tpr_at_fpr(tp, fp, grid_roc), rtol=1e-12, atol=1e-15
+    )
     # on the hull the PR curve is never below the curve itself
     idx = _hull_indices(tp, fp)
     on_hull = _pr(tp[idx], fp[idx], grid_pr)
-    assert (np.nan_to_num(on_hull, nan=0) >= np.nan_to_num(_pr(tp, fp, grid_pr), nan=0)
-            - 1e-12).all()
+    assert (
+        np.nan_to_num(on_hull, nan=0) >= np.nan_to_num(_pr(tp, fp, grid_pr), nan=0) - 1e-12
+    ).all()
 
 
 # ------------------------------------------- class totals from the rate columns (issue 9)
@@ -531,7 +620,9 @@ def test_interpolate_without_fpr_is_nan_beyond_the_last_point():
         out = prn.interpolate(pts, grid=[0.5, 0.99])
     assert np.isfinite(out["precision"].iloc[0]) and np.isnan(out["precision"].iloc[1])
     assert last < 0.99
-    with pytest.raises(ValueError, match=r"achievable curve \(hull=True\) needs the number of negatives"):
+    with pytest.raises(
+        ValueError, match=r"achievable curve \(hull=True\) needs the number of negatives"
+    ):
         prn.interpolate(pts, grid=[0.5], hull=True)
     P, N = int(df.y.sum()), int((1 - df.y).sum())
     full = prn.interpolate(pts, grid=[0.5, 0.99], n_pos=P, n_neg=N)  # totals given: known
@@ -541,13 +632,16 @@ def test_interpolate_without_fpr_is_nan_beyond_the_last_point():
 def test_interpolate_totals_that_cannot_be_known_are_errors():
     with pytest.raises(ValueError, match="no 'recall'.*n_pos= and n_neg="):
         prn.interpolate(pd.DataFrame({"tp": [1.0, 2.0], "fp": [1.0, 3.0]}), grid=[0.5])
-    zero = pd.DataFrame({"m": ["a", "a"], "tp": [0.0, 0.0], "fp": [1.0, 2.0],
-                         "recall": [0.0, 0.0]})
-    with pytest.raises(ValueError, match=r"curve of row 0 \(m='a'.*no row of that curve "
-                                         r"has recall > 0.*n_pos="):
+    zero = pd.DataFrame({"m": ["a", "a"], "tp": [0.0, 0.0], "fp": [1.0, 2.0], "recall": [0.0, 0.0]})
+    with pytest.raises(
+        ValueError,
+        match=r"curve of row 0 \(m='a'.*no row of that curve "
+        r"has recall > 0.*n_pos=",
+    ):
         prn.interpolate(zero, grid=[0.5], by="m")
-    mixed = pd.DataFrame({"m": ["a", "a"], "tp": [1.0, 4.0], "fp": [0.0, 1.0],
-                          "recall": [0.1, 0.2]})  # P = 10 and P = 20
+    mixed = pd.DataFrame(
+        {"m": ["a", "a"], "tp": [1.0, 4.0], "fp": [0.0, 1.0], "recall": [0.1, 0.2]}
+    )  # P = 10 and P = 20
     with pytest.raises(ValueError, match=r"disagree on its number of positives.*m='a'"):
         prn.interpolate(mixed, grid=[0.5], by="m")
     roc = pd.DataFrame({"tp": [1.0], "fp": [1.0], "recall": [0.5]})

@@ -70,8 +70,9 @@ def test_continuous_points_integrate_to_prroc_integral(name, mode, col):
     assert np.diff(pts["recall"]).max() <= 2e-4 + 1e-15
 
 
-@pytest.mark.parametrize("name,col", [(n, c) for n in CASE_NAMES
-                                      for c in load_case(n).ref.get("hull_reference", {})])
+@pytest.mark.parametrize(
+    "name,col", [(n, c) for n in CASE_NAMES for c in load_case(n).ref.get("hull_reference", {})]
+)
 def test_achievable_curve_areas(name, col):
     """hull=True: integral = hull_reference; the continuous achievable curve integrates to
     it; dg over the hull = the paper's points through the (brute-force) hull vertices."""
@@ -105,8 +106,9 @@ def test_dg_points_match_naive(seed, hull):
         p = pts[pts["g"] == g]
         np.testing.assert_allclose(p["tp"], t, rtol=0, atol=1e-12)
         np.testing.assert_allclose(p["fp"], f, rtol=0, atol=1e-9)
-        np.testing.assert_allclose(p["precision"], naive.flat_start_precision(t, f),
-                                   rtol=0, atol=1e-12)
+        np.testing.assert_allclose(
+            p["precision"], naive.flat_start_precision(t, f), rtol=0, atol=1e-12
+        )
         np.testing.assert_allclose(p["recall"], t / t[-1], rtol=0, atol=1e-15)
         # one row per integer TP between vertices: consecutive TP differ by <= 1
         assert (np.diff(p["tp"]) <= 1 + 1e-12).all()
@@ -143,8 +145,7 @@ def test_continuous_points_lie_on_the_exact_curve(hull):
 
 def test_fractional_tp_steps_take_unit_steps_then_the_vertex():
     # sweep: (0, 0), (0.5, 0), (2.7, 0), (2.7, 1)
-    pts = prn.pr_curve(score=[3, 2, 1], label=[1, 1, 0], weight=[0.5, 2.2, 1.0],
-                       interpolate="dg")
+    pts = prn.pr_curve(score=[3, 2, 1], label=[1, 1, 0], weight=[0.5, 2.2, 1.0], interpolate="dg")
     np.testing.assert_allclose(pts["tp"], [0, 0.5, 1.5, 2.5, 2.7, 2.7])
     np.testing.assert_allclose(pts["fp"], [0, 0, 0, 0, 0, 1])
     assert pts["threshold"].isna().tolist() == [False, False, True, True, False, False]
@@ -158,9 +159,12 @@ def test_origin_precision_conventions():
     raw = prn.pr_curve(score=s, label=y)
     assert raw["precision"].iloc[0] == 1.0  # scikit-learn's (0, 1)
     # sweep (tp, fp): (0, 0), (1, 1), (2, 1), (2, 2); hull: (0, 0), (2, 1), (2, 2)
-    for kw, first in [(dict(hull=True), 2 / 3), (dict(interpolate="dg"), 0.5),
-                      (dict(interpolate="continuous"), 0.5),
-                      (dict(hull=True, interpolate="dg"), 2 / 3)]:
+    for kw, first in [
+        (dict(hull=True), 2 / 3),
+        (dict(interpolate="dg"), 0.5),
+        (dict(interpolate="continuous"), 0.5),
+        (dict(hull=True, interpolate="dg"), 2 / 3),
+    ]:
         out = prn.pr_curve(score=s, label=y, **kw)
         assert out["recall"].iloc[0] == 0.0
         # flat start at the first point's precision
@@ -171,8 +175,9 @@ def test_origin_precision_conventions():
     out = prn.pr_curve(case.frame, score="score", label="label", interpolate="dg")
     assert out["precision"].iloc[0] == 0.0 and out["precision"].iloc[1] == 0.0
     # ... while the hull of that curve is the diagonal, precision P / (P + N) throughout
-    out = prn.pr_curve(case.frame, score="score", label="label", hull=True,
-                       interpolate="continuous")
+    out = prn.pr_curve(
+        case.frame, score="score", label="label", hull=True, interpolate="continuous"
+    )
     np.testing.assert_allclose(out["precision"], 3 / 5)
 
 
@@ -185,8 +190,7 @@ def test_dg_tends_to_integral_as_counts_grow():
         dg = prn.auc_pr(df["y"], df["s"], sample_weight=w, method="dg")
         integral = prn.auc_pr(df["y"], df["s"], sample_weight=w, method="integral")
         # integer weights = k copies of every row: the integral does not move
-        assert integral == pytest.approx(prn.auc_pr(df["y"], df["s"], method="integral"),
-                                         abs=1e-12)
+        assert integral == pytest.approx(prn.auc_pr(df["y"], df["s"], method="integral"), abs=1e-12)
         gaps.append(abs(dg - integral))
     assert all(b < a for a, b in zip(gaps, gaps[1:]))
     assert gaps[-1] < gaps[0] / 50
@@ -194,8 +198,9 @@ def test_dg_tends_to_integral_as_counts_grow():
 
 def test_interpolate_keeps_keys_and_wide_input():
     case = load_case("c12_n200_r1_paired")
-    wide = prn.pr_curve(case.frame, score=["score", "score2"], label="label", hull=True,
-                        interpolate="dg")
+    wide = prn.pr_curve(
+        case.frame, score=["score", "score2"], label="label", hull=True, interpolate="dg"
+    )
     assert list(wide.columns) == ["model", "threshold", "recall", "precision", "tp", "fp"]
     for col in ["score", "score2"]:
         one = prn.pr_curve(case.frame, score=col, label="label", hull=True, interpolate="dg")

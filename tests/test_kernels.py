@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import naive
 import numpy as np
 import pytest
 
-import naive
 from prroc_numba._kernels.area import DG, INTEGRAL, _areas_batch, _pr_dg, _pr_integral
 from prroc_numba._kernels.hull import _hull_indices
 from prroc_numba._kernels.sort import _argsort_desc
@@ -14,8 +14,9 @@ from prroc_numba._kernels.sweep import _sweep_batch, _sweep_one
 
 def _area_batch(values, offsets, pos, neg, label_start, code, hull):
     """One area per curve through the many-areas kernel (one code, one hull flag)."""
-    return _areas_batch(values, offsets, pos, neg, label_start,
-                        np.array([code], np.int64), np.array([hull]))[:, 0]
+    return _areas_batch(
+        values, offsets, pos, neg, label_start, np.array([code], np.int64), np.array([hull])
+    )[:, 0]
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 255, 256, 257, 5000])
@@ -52,9 +53,9 @@ def test_sweep_batch_equals_one_by_one():
     for c in range(sizes.size):
         a, b = offsets[c], offsets[c + 1]
         t1, p1, f1 = _sweep_one(values[a:b], w[a:b] * y[a:b], w[a:b] * (1 - y[a:b]))
-        np.testing.assert_array_equal(thr[out[c]:out[c + 1]], t1)
-        np.testing.assert_array_equal(tp[out[c]:out[c + 1]], p1)
-        np.testing.assert_array_equal(fp[out[c]:out[c + 1]], f1)
+        np.testing.assert_array_equal(thr[out[c] : out[c + 1]], t1)
+        np.testing.assert_array_equal(tp[out[c] : out[c + 1]], p1)
+        np.testing.assert_array_equal(fp[out[c] : out[c + 1]], f1)
 
 
 def test_shared_label_rows():
@@ -82,11 +83,11 @@ def test_hull_equals_brute_force():
 
 def test_hull_degenerate():
     np.testing.assert_array_equal(_hull_indices(np.zeros(2), np.zeros(2)), [0, 1])
-    np.testing.assert_array_equal(_hull_indices(np.array([0.0, 3.0]), np.array([0.0, 2.0])),
-                                  [0, 1])
+    np.testing.assert_array_equal(_hull_indices(np.array([0.0, 3.0]), np.array([0.0, 2.0])), [0, 1])
     # collinear middle point is dropped
     np.testing.assert_array_equal(
-        _hull_indices(np.array([0.0, 1.0, 2.0]), np.array([0.0, 1.0, 2.0])), [0, 2])
+        _hull_indices(np.array([0.0, 1.0, 2.0]), np.array([0.0, 1.0, 2.0])), [0, 2]
+    )
 
 
 def test_integral_equals_numeric_integration():

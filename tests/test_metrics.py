@@ -30,8 +30,9 @@ ALL = AREAS + [a + "_hull" for a in AREAS] + ["n_pos", "n_neg", "prevalence"]
 @pytest.fixture(params=["split", "argsort"])
 def path(request, monkeypatch):
     """Run a test through the class-split sort (every batch) or the argsort (none)."""
-    monkeypatch.setattr(_presort, "MIN_MEAN_CURVE_VALUES",
-                        0 if request.param == "split" else 10**18)
+    monkeypatch.setattr(
+        _presort, "MIN_MEAN_CURVE_VALUES", 0 if request.param == "split" else 10**18
+    )
     return request.param
 
 
@@ -44,8 +45,11 @@ def test_public_name_is_the_function():
 def test_published_values(name, path):
     """PRROC's DG / integral / ROC AUC (every label mode) and scikit-learn's AP / ROC AUC."""
     case = load_case(name)
-    fields = {"pr_auc_integral": "auc_pr_integral", "pr_auc_davis_goadrich": "auc_pr",
-              "roc_auc": "auc_roc"}
+    fields = {
+        "pr_auc_integral": "auc_pr_integral",
+        "pr_auc_davis_goadrich": "auc_pr",
+        "roc_auc": "auc_roc",
+    }
     for mode, kwargs, _, _ in case.modes():
         got = prn.metrics(case.frame, score=case.scores, metrics=ALL, **kwargs)
         got = got.set_index("model")
@@ -111,12 +115,17 @@ def test_random_groups_against_naive(seed, path):
 def test_weights_and_soft_labels_against_naive():
     rng = np.random.default_rng(7)
     df = random_batch(rng, 4, 40, weights=True, soft=True)
-    for kwargs, pos_neg in (({"label": "y", "weight": "w"},
-                             lambda d: (d.w * d.y, d.w * (1 - d.y))),
-                            ({"label": "p", "soft_labels": True},
-                             lambda d: (d.p, 1 - d.p))):
-        got = prn.metrics(df, score="s", by="g", metrics=["ap", "auc_roc", "auc_roc_hull",
-                                                          "auc_pr_integral", "n_pos"], **kwargs)
+    for kwargs, pos_neg in (
+        ({"label": "y", "weight": "w"}, lambda d: (d.w * d.y, d.w * (1 - d.y))),
+        ({"label": "p", "soft_labels": True}, lambda d: (d.p, 1 - d.p)),
+    ):
+        got = prn.metrics(
+            df,
+            score="s",
+            by="g",
+            metrics=["ap", "auc_roc", "auc_roc_hull", "auc_pr_integral", "n_pos"],
+            **kwargs,
+        )
         for g, sub in df.groupby("g"):
             p, q = (np.asarray(a, float) for a in pos_neg(sub))
             want = _naive_row(sub["s"].to_numpy(), p, q)
@@ -131,8 +140,9 @@ def test_wide_against_sklearn(dtype, path):
     rng = np.random.default_rng(3)
     n = 20_000
     y = (rng.random(n) < 0.05).astype(int)
-    S = pd.DataFrame({f"m{k}": (rng.normal(size=n) + k * 0.3 * y).round(k).astype(dtype)
-                      for k in range(4)})
+    S = pd.DataFrame(
+        {f"m{k}": (rng.normal(size=n) + k * 0.3 * y).round(k).astype(dtype) for k in range(4)}
+    )
     got = prn.metrics(score=S, label=y, metrics=("ap", "auc_roc", "n_pos", "n_neg"))
     assert list(got["model"]) == list(S.columns)
     for k, col in enumerate(S.columns):
@@ -147,10 +157,21 @@ def test_auc_functions_share_the_path(path):
     got = prn.metrics(df, score="s", label="y", by="g", metrics=ALL[:10])
     for name in ALL[:10]:
         curve = "roc" if name.startswith("auc_roc") else "pr"
-        method = {"auc_pr": "dg", "auc_pr_integral": "integral", "ap": "ap",
-                  "auc_pr_trapezoid": "trapezoid"}.get(name.removesuffix("_hull"))
-        one = prn.auc(df, score="s", label="y", by="g", curve=curve, method=method,
-                      hull=name.endswith("_hull"))
+        method = {
+            "auc_pr": "dg",
+            "auc_pr_integral": "integral",
+            "ap": "ap",
+            "auc_pr_trapezoid": "trapezoid",
+        }.get(name.removesuffix("_hull"))
+        one = prn.auc(
+            df,
+            score="s",
+            label="y",
+            by="g",
+            curve=curve,
+            method=method,
+            hull=name.endswith("_hull"),
+        )
         np.testing.assert_array_equal(one["auc"].to_numpy(), got[name].to_numpy())
 
 
@@ -191,17 +212,18 @@ def test_split_sweep_equals_argsort_sweep(seed, monkeypatch):
     # and one curve by definition
     sub = df[df.g == 0]
     thr, tp, fp = naive.sweep(sub.s0.to_numpy(), sub.y.to_numpy(), 1 - sub.y.to_numpy())
-    np.testing.assert_array_equal(t1[o1[0]:o1[1]], thr)
-    np.testing.assert_array_equal(p1[o1[0]:o1[1]], tp)
-    np.testing.assert_array_equal(f1[o1[0]:o1[1]], fp)
+    np.testing.assert_array_equal(t1[o1[0] : o1[1]], thr)
+    np.testing.assert_array_equal(p1[o1[0] : o1[1]], tp)
+    np.testing.assert_array_equal(f1[o1[0] : o1[1]], fp)
 
 
 def test_split_path_only_for_hard_unweighted_labels(monkeypatch):
     monkeypatch.setattr(_presort, "MIN_MEAN_CURVE_VALUES", 0)
     s = np.array([0.3, 0.2, 0.9, 0.5])
     assert _presort.split_sorted(pack(score=s, label=[1, 0, 1, 0])) is not None
-    assert _presort.split_sorted(pack(score=s, label=[1, 0, 1, 0], weight=[1, 1, 1, 1])) \
-        is not None  # unit weights are no weights
+    assert (
+        _presort.split_sorted(pack(score=s, label=[1, 0, 1, 0], weight=[1, 1, 1, 1])) is not None
+    )  # unit weights are no weights
     assert _presort.split_sorted(pack(score=s, label=[1, 0, 1, 0], weight=[1, 2, 1, 1])) is None
     assert _presort.split_sorted(pack(score=s, label=[1, 0, 0.5, 0], soft_labels=True)) is None
 
@@ -223,8 +245,9 @@ def test_curves_through_split_path_match_sklearn(monkeypatch):
 def test_undefined_metrics_warn_and_give_nan():
     df = pd.DataFrame({"s": [0.9, 0.1, 0.5, 0.4], "y": [1, 0, 0, 0], "g": list("aabb")})
     with pytest.warns(prn.UndefinedMetricWarning, match="g='b'"):
-        got = prn.metrics(df, score="s", label="y", by="g",
-                          metrics=["auc_pr", "auc_roc", "prevalence"])
+        got = prn.metrics(
+            df, score="s", label="y", by="g", metrics=["auc_pr", "auc_roc", "prevalence"]
+        )
     assert got["auc_pr"][0] == 1.0 and np.isnan(got["auc_pr"][1])
     assert np.isnan(got["auc_roc"][1]) and got["prevalence"].tolist() == [0.5, 0.0]
     with warnings.catch_warnings():
@@ -233,13 +256,16 @@ def test_undefined_metrics_warn_and_give_nan():
     assert counts["n_pos"].tolist() == [1.0, 0.0]
 
 
-@pytest.mark.parametrize("bad, match", [
-    (["auc_pr", "auc"], "'auc' is not a metric"),
-    (["ap", "ap"], "twice"),
-    ([], "no metric"),
-    ([3], "3 is not a metric"),
-    (3, "sequence of names"),
-])
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        (["auc_pr", "auc"], "'auc' is not a metric"),
+        (["ap", "ap"], "twice"),
+        ([], "no metric"),
+        ([3], "3 is not a metric"),
+        (3, "sequence of names"),
+    ],
+)
 def test_metric_name_errors(bad, match):
     err = TypeError if bad == 3 else ValueError
     with pytest.raises(err, match=match):

@@ -40,11 +40,17 @@ def df():
 @pytest.mark.parametrize("average", ["macro", "weighted"])
 def test_ovr_roc_matches_sklearn(df, average):
     for w in (None, "w"):
-        got = prn.auc(df, score=CLASSES, label="y", weight=w, curve="roc", multiclass="ovr",
-                      average=average)
-        ref = skm.roc_auc_score(df.y, df[CLASSES], multi_class="ovr", average=average,
-                                labels=CLASSES,
-                                sample_weight=None if w is None else df[w])
+        got = prn.auc(
+            df, score=CLASSES, label="y", weight=w, curve="roc", multiclass="ovr", average=average
+        )
+        ref = skm.roc_auc_score(
+            df.y,
+            df[CLASSES],
+            multi_class="ovr",
+            average=average,
+            labels=CLASSES,
+            sample_weight=None if w is None else df[w],
+        )
         assert list(got.columns) == ["auc"] and len(got) == 1
         assert abs(got.auc.iloc[0] - ref) < TOL
 
@@ -52,8 +58,7 @@ def test_ovr_roc_matches_sklearn(df, average):
 @pytest.mark.parametrize("average", ["macro", "weighted"])
 def test_ovo_roc_matches_sklearn_hand_till(df, average):
     got = prn.auc(df, score=CLASSES, label="y", curve="roc", multiclass="ovo", average=average)
-    ref = skm.roc_auc_score(df.y, df[CLASSES], multi_class="ovo", average=average,
-                            labels=CLASSES)
+    ref = skm.roc_auc_score(df.y, df[CLASSES], multi_class="ovo", average=average, labels=CLASSES)
     assert abs(got.auc.iloc[0] - ref) < TOL
 
 
@@ -72,10 +77,12 @@ def test_ovo_pairs_are_hand_till_pairs(df):
 def test_average_precision_matches_sklearn_binarised(df, average):
     Y = label_binarize(df.y, classes=CLASSES)
     for w in (None, "w"):
-        got = prn.auc(df, score=CLASSES, label="y", weight=w, method="ap", multiclass="ovr",
-                      average=average)
-        ref = skm.average_precision_score(Y, df[CLASSES].to_numpy(), average=average,
-                                          sample_weight=None if w is None else df[w])
+        got = prn.auc(
+            df, score=CLASSES, label="y", weight=w, method="ap", multiclass="ovr", average=average
+        )
+        ref = skm.average_precision_score(
+            Y, df[CLASSES].to_numpy(), average=average, sample_weight=None if w is None else df[w]
+        )
         np.testing.assert_allclose(got.auc.to_numpy(), np.atleast_1d(ref), rtol=0, atol=TOL)
         if average is None:
             assert got["class"].tolist() == CLASSES
@@ -85,8 +92,9 @@ def test_average_precision_matches_sklearn_binarised(df, average):
 
 def test_roc_micro_matches_sklearn(df):
     Y = label_binarize(df.y, classes=CLASSES)
-    got = prn.auc(df, score=CLASSES, label="y", weight="w", curve="roc", multiclass="ovr",
-                  average="micro")
+    got = prn.auc(
+        df, score=CLASSES, label="y", weight="w", curve="roc", multiclass="ovr", average="micro"
+    )
     ref = skm.roc_auc_score(Y, df[CLASSES].to_numpy(), average="micro", sample_weight=df.w)
     assert abs(got.auc.iloc[0] - ref) < TOL
 
@@ -101,8 +109,9 @@ def test_per_class_curves_match_sklearn(df):
         np.testing.assert_allclose(mine.precision.to_numpy(), p[::-1], atol=TOL)
         np.testing.assert_allclose(mine.recall.to_numpy(), r[::-1], atol=TOL)
         np.testing.assert_array_equal(mine.threshold.to_numpy()[1:], t[::-1])
-        fpr, tpr, _thr = skm.roc_curve(df.y == c, df[c], sample_weight=df.w,
-                                      drop_intermediate=False)
+        fpr, tpr, _thr = skm.roc_curve(
+            df.y == c, df[c], sample_weight=df.w, drop_intermediate=False
+        )
         mine = roc[roc["class"] == c]
         np.testing.assert_allclose(mine.fpr.to_numpy(), fpr, atol=TOL)
         np.testing.assert_allclose(mine.tpr.to_numpy(), tpr, atol=TOL)
@@ -110,11 +119,11 @@ def test_per_class_curves_match_sklearn(df):
 
 def test_micro_curve_is_the_pooled_problem(df):
     Y = label_binarize(df.y, classes=CLASSES)
-    got = prn.pr_curve(df, score=CLASSES, label="y", weight="w", multiclass="ovr",
-                       average="micro")
+    got = prn.pr_curve(df, score=CLASSES, label="y", weight="w", multiclass="ovr", average="micro")
     assert "class" not in got.columns
-    p, r, _ = skm.precision_recall_curve(Y.ravel(), df[CLASSES].to_numpy().ravel(),
-                                         sample_weight=np.repeat(df.w.to_numpy(), 4))
+    p, r, _ = skm.precision_recall_curve(
+        Y.ravel(), df[CLASSES].to_numpy().ravel(), sample_weight=np.repeat(df.w.to_numpy(), 4)
+    )
     np.testing.assert_allclose(got.precision.to_numpy(), p[::-1], atol=TOL)
     np.testing.assert_allclose(got.recall.to_numpy(), r[::-1], atol=TOL)
     conf = prn.confusion(df, score=CLASSES, label="y", multiclass="ovr", average="micro")
@@ -128,10 +137,15 @@ def test_multilabel_matches_sklearn_indicator(average):
     Y = (rng.random((n, K)) < [0.2, 0.5, 0.7]).astype(int)
     S = np.round(rng.random((n, K)) + 0.4 * Y, 1)
     w = rng.integers(1, 3, n).astype(float)
-    df = pd.DataFrame(S, columns=["s0", "s1", "s2"]).assign(
-        l0=Y[:, 0], l1=Y[:, 1], l2=Y[:, 2], w=w)
-    got = prn.auc(df, score=["s0", "s1", "s2"], label=["l0", "l1", "l2"], weight="w",
-                  method="ap", average=average)
+    df = pd.DataFrame(S, columns=["s0", "s1", "s2"]).assign(l0=Y[:, 0], l1=Y[:, 1], l2=Y[:, 2], w=w)
+    got = prn.auc(
+        df,
+        score=["s0", "s1", "s2"],
+        label=["l0", "l1", "l2"],
+        weight="w",
+        method="ap",
+        average=average,
+    )
     ref = skm.average_precision_score(Y, S, average=average, sample_weight=w)
     np.testing.assert_allclose(got.auc.to_numpy(), np.atleast_1d(ref), atol=TOL)
     if average is None:
@@ -143,13 +157,15 @@ def test_multilabel_matches_sklearn_indicator(average):
 
 def test_groups_are_separate_problems(df):
     d = df.assign(fold=np.arange(len(df)) % 3)
-    got = prn.auc(d, score=CLASSES, label="y", by="fold", method="ap", multiclass="ovr",
-                  average="macro")
+    got = prn.auc(
+        d, score=CLASSES, label="y", by="fold", method="ap", multiclass="ovr", average="macro"
+    )
     assert got.fold.tolist() == [0, 1, 2]
     for f in range(3):
         sub = d[d.fold == f]
-        ref = skm.average_precision_score(label_binarize(sub.y, classes=CLASSES),
-                                          sub[CLASSES].to_numpy(), average="macro")
+        ref = skm.average_precision_score(
+            label_binarize(sub.y, classes=CLASSES), sub[CLASSES].to_numpy(), average="macro"
+        )
         assert abs(got.auc.iloc[f] - ref) < TOL
 
 
@@ -161,18 +177,25 @@ def test_absent_class_is_nan_and_named(df):
     bad = per[per.auc.isna()]
     assert bad[["fold", "class"]].values.tolist() == [["b", "eel"]]
     with pytest.warns(prn.UndefinedMetricWarning, match="eel"):
-        mac = prn.auc(d, score=CLASSES, label="y", by="fold", multiclass="ovr",
-                      average="macro")
+        mac = prn.auc(d, score=CLASSES, label="y", by="fold", multiclass="ovr", average="macro")
     assert np.isfinite(mac.auc.iloc[0]) and np.isnan(mac.auc.iloc[1])
     # weighted: the absent class has weight 0, as scikit-learn
     with pytest.warns(prn.UndefinedMetricWarning):
-        wtd = prn.auc(d, score=CLASSES, label="y", by="fold", multiclass="ovr",
-                      average="weighted", method="ap")
+        wtd = prn.auc(
+            d,
+            score=CLASSES,
+            label="y",
+            by="fold",
+            multiclass="ovr",
+            average="weighted",
+            method="ap",
+        )
     sub = d[d.fold == "b"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        ref = skm.average_precision_score(label_binarize(sub.y, classes=CLASSES),
-                                          sub[CLASSES].to_numpy(), average="weighted")
+        ref = skm.average_precision_score(
+            label_binarize(sub.y, classes=CLASSES), sub[CLASSES].to_numpy(), average="weighted"
+        )
     assert abs(wtd.auc.iloc[1] - ref) < TOL
 
 
@@ -231,8 +254,16 @@ def test_argument_errors(df):
 
 def test_input_not_modified(df):
     before = df.copy()
-    prn.bootstrap(df, score=CLASSES, label="y", weight="w", multiclass="ovr", average="micro",
-                  n_boot=20, seed=0)
+    prn.bootstrap(
+        df,
+        score=CLASSES,
+        label="y",
+        weight="w",
+        multiclass="ovr",
+        average="micro",
+        n_boot=20,
+        seed=0,
+    )
     pd.testing.assert_frame_equal(df, before)
 
 
@@ -250,8 +281,15 @@ def _row_counts(batch, stratified, seed, b):
 def test_bootstrap_replicates_equal_a_slow_loop(stratified):
     d = _data(n=120, K=3, seed=5)
     cls = CLASSES[:3]
-    kw = {"score": cls, "label": "y", "multiclass": "ovr", "n_boot": 6, "seed": 11,
-              "stratified": stratified, "return_replicates": True}
+    kw = {
+        "score": cls,
+        "label": "y",
+        "multiclass": "ovr",
+        "n_boot": 6,
+        "seed": 11,
+        "stratified": stratified,
+        "return_replicates": True,
+    }
     res_m, reps_m = prn.bootstrap(d, average="macro", method="ap", **kw)
     _res_c, reps_c = prn.bootstrap(d, method="ap", **kw)
     _res_u, reps_u = prn.bootstrap(d, average="micro", curve="roc", **kw)
@@ -265,8 +303,7 @@ def test_bootstrap_replicates_equal_a_slow_loop(stratified):
         w = _row_counts(batch, stratified, 11, b)
         if stratified:  # class counts fixed
             assert np.array_equal(Y.T @ w, Y.sum(axis=0))
-        per = [skm.average_precision_score(Y[:, k], S[:, k], sample_weight=w)
-               for k in range(3)]
+        per = [skm.average_precision_score(Y[:, k], S[:, k], sample_weight=w) for k in range(3)]
         got = reps_c[reps_c.replicate == b].estimate.to_numpy()
         np.testing.assert_allclose(got, per, atol=TOL)  # the same rows for every class
         assert abs(reps_m[reps_m.replicate == b].estimate.iloc[0] - np.mean(per)) < TOL
@@ -277,14 +314,17 @@ def test_bootstrap_replicates_equal_a_slow_loop(stratified):
 def test_bootstrap_intervals_are_sane():
     d = _data(n=600, K=3, seed=2, ties=False)
     cls = CLASSES[:3]
-    res = prn.bootstrap(d, score=cls, label="y", multiclass="ovr", average="macro",
-                        n_boot=300, seed=0)
+    res = prn.bootstrap(
+        d, score=cls, label="y", multiclass="ovr", average="macro", n_boot=300, seed=0
+    )
     r = res.iloc[0]
     assert r.ci_low < r.estimate < r.ci_high and 0.005 < r.se < 0.05
-    ovo = prn.bootstrap(d, score=cls, label="y", multiclass="ovo", curve="roc", n_boot=100,
-                        seed=0)
-    assert ovo[["class_a", "class_b"]].values.tolist() == [["cat", "dog"], ["cat", "eel"],
-                                                           ["dog", "eel"]]
+    ovo = prn.bootstrap(d, score=cls, label="y", multiclass="ovo", curve="roc", n_boot=100, seed=0)
+    assert ovo[["class_a", "class_b"]].values.tolist() == [
+        ["cat", "dog"],
+        ["cat", "eel"],
+        ["dog", "eel"],
+    ]
     assert (ovo.ci_low < ovo.estimate).all() and (ovo.estimate < ovo.ci_high).all()
 
 
@@ -295,8 +335,16 @@ def test_compare_models_paired():
     weak = d.copy()
     weak[cls] = rng.random((len(d), 3))
     long = pd.concat([d.assign(model="good"), weak.assign(model="weak")], ignore_index=True)
-    res = prn.compare(long, score=cls, label="y", by="model", multiclass="ovr",
-                      average="macro", n_boot=200, seed=0)
+    res = prn.compare(
+        long,
+        score=cls,
+        label="y",
+        by="model",
+        multiclass="ovr",
+        average="macro",
+        n_boot=200,
+        seed=0,
+    )
     ests = prn.auc(long, score=cls, label="y", by="model", multiclass="ovr", average="macro")
     assert res[["model_a", "model_b"]].values.tolist() == [["good", "weak"]]
     assert res.estimate_a.iloc[0] == ests.auc.iloc[0]
@@ -304,28 +352,43 @@ def test_compare_models_paired():
     assert res.p_value.iloc[0] < 0.05 and res.ci_low.iloc[0] > 0
     # paired: a model against itself differs by exactly 0 in every replicate
     same = pd.concat([d.assign(model="a"), d.assign(model="b")], ignore_index=True)
-    res = prn.compare(same, score=cls, label="y", by="model", multiclass="ovr",
-                      average="micro", n_boot=50, seed=0)
+    res = prn.compare(
+        same, score=cls, label="y", by="model", multiclass="ovr", average="micro", n_boot=50, seed=0
+    )
     assert res["diff"].iloc[0] == 0 and res.ci_low.iloc[0] == 0 and res.ci_high.iloc[0] == 0
     # models must hold the same rows
     with pytest.raises(ValueError, match="same rows in the same order"):
-        prn.compare(long.iloc[:-1], score=cls, label="y", by="model", multiclass="ovr",
-                    average="macro", n_boot=50)
+        prn.compare(
+            long.iloc[:-1],
+            score=cls,
+            label="y",
+            by="model",
+            multiclass="ovr",
+            average="macro",
+            n_boot=50,
+        )
 
 
 def test_bootstrap_curve_per_class():
     d = _data(n=200, K=3, seed=6)
     cls = CLASSES[:3]
-    bands = prn.bootstrap_curve(d, score=cls, label="y", multiclass="ovr", grid=11,
-                                n_boot=50, seed=0)
+    bands = prn.bootstrap_curve(
+        d, score=cls, label="y", multiclass="ovr", grid=11, n_boot=50, seed=0
+    )
     assert bands["class"].unique().tolist() == cls and len(bands) == 33
     assert (bands.ci_low <= bands.ci_high).all()
 
 
 def test_rows_reduce_nan_rules():
-    rows = _multiclass.Rows(np.array([0, 1]), np.zeros(1, np.int64), np.zeros(1, np.int64), 3,
-                            np.array([0, 0, 0]), np.array([0.5, 0.5, 0.0]),
-                            pd.DataFrame(index=range(1)))
+    rows = _multiclass.Rows(
+        np.array([0, 1]),
+        np.zeros(1, np.int64),
+        np.zeros(1, np.int64),
+        3,
+        np.array([0, 0, 0]),
+        np.array([0.5, 0.5, 0.0]),
+        pd.DataFrame(index=range(1)),
+    )
     assert rows.reduce(np.array([0.2, 0.4, np.nan]))[0] == pytest.approx(0.3)
     assert np.isnan(rows.reduce(np.array([np.nan, 0.4, 0.1]))[0])
 
@@ -339,11 +402,19 @@ def test_multiclass_runs_on_the_cpu(df):
 
 @pytest.mark.parametrize("average", [None, "macro", "weighted", "micro"])
 def test_metrics_matches_auc(df, average):
-    got = prn.metrics(df, score=CLASSES, label="y", weight="w", multiclass="ovr",
-                      average=average, metrics=("ap", "auc_roc", "auc_pr"))
+    got = prn.metrics(
+        df,
+        score=CLASSES,
+        label="y",
+        weight="w",
+        multiclass="ovr",
+        average=average,
+        metrics=("ap", "auc_roc", "auc_pr"),
+    )
     for col, kw in (("ap", {"method": "ap"}), ("auc_roc", {"curve": "roc"}), ("auc_pr", {})):
-        ref = prn.auc(df, score=CLASSES, label="y", weight="w", multiclass="ovr",
-                      average=average, **kw)
+        ref = prn.auc(
+            df, score=CLASSES, label="y", weight="w", multiclass="ovr", average=average, **kw
+        )
         np.testing.assert_allclose(got[col].to_numpy(), ref.auc.to_numpy(), atol=TOL)
     with pytest.raises(ValueError, match="metrics\\(\\) takes multiclass='ovr'"):
         prn.metrics(df, score=CLASSES, label="y", multiclass="ovo")

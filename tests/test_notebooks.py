@@ -32,14 +32,16 @@ def test_notebook_runs_clean(name, monkeypatch):
     monkeypatch.setenv("MPLBACKEND", "Agg")
     monkeypatch.setenv("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     nb = nbformat.read(NOTEBOOKS / name, as_version=4)
-    client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=120,
-                                     resources={"metadata": {"path": str(NOTEBOOKS)}})
+    client = nbclient.NotebookClient(
+        nb, kernel_name="python3", timeout=120, resources={"metadata": {"path": str(NOTEBOOKS)}}
+    )
     t0 = time.perf_counter()
     client.execute()
     elapsed = time.perf_counter() - t0
     stderr = [
         (i, out.get("text", ""))
-        for i, cell in enumerate(nb.cells) if cell.cell_type == "code"
+        for i, cell in enumerate(nb.cells)
+        if cell.cell_type == "code"
         for out in cell.get("outputs", [])
         if out.get("output_type") == "stream" and out.get("name") == "stderr"
     ]

@@ -82,8 +82,9 @@ def test_auccalculator_jar(name):
         assert dg == pytest.approx(jar["auc_pr"], abs=TOL)
         assert prn.auc_roc(y, s) == pytest.approx(jar["auc_roc"], abs=TOL)
     else:
-        assert dg == pytest.approx(case.ref["prroc"]["hard"][case.scores[0]]
-                                   ["pr_auc_davis_goadrich"], abs=TOL)
+        assert dg == pytest.approx(
+            case.ref["prroc"]["hard"][case.scores[0]]["pr_auc_davis_goadrich"], abs=TOL
+        )
         assert abs(dg - jar["auc_pr"]) > 1e-6
 
 

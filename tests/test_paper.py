@@ -58,8 +58,12 @@ def _roc_dominates(a, b, eps=1e-12):
     """Does ROC polyline a (fpr, tpr columns) dominate b, where both are defined? Compares
     the one-sided limits (lowest, highest tpr) at every breakpoint of either curve; both
     curves are linear between them."""
-    ax, ay, bx, by_ = (a["fpr"].to_numpy(), a["tpr"].to_numpy(), b["fpr"].to_numpy(),
-                       b["tpr"].to_numpy())
+    ax, ay, bx, by_ = (
+        a["fpr"].to_numpy(),
+        a["tpr"].to_numpy(),
+        b["fpr"].to_numpy(),
+        b["tpr"].to_numpy(),
+    )
     xs = np.union1d(ax, bx)
     for x in xs[xs <= min(ax[-1], bx[-1])]:
         alo, ahi = naive.polyline_range(ax, ay, x)
@@ -74,6 +78,7 @@ def _pr_dominates(a, b, eps=1e-12):
     FP linear in TP (the correct PR interpolation); precision at recall r > 0 is
     r / (r + FP / P). Compared at every breakpoint r > 0 of either curve (lowest and
     highest precision there) and just above recall 0."""
+
     def curve(c):
         return c["recall"].to_numpy(), c["fp"].to_numpy() / c["tp"].to_numpy()[-1]
 
@@ -125,8 +130,15 @@ def test_theorem_3_2_dominance_in_roc_iff_in_pr():
     assert seen == {True, False}  # both outcomes were exercised
 
 
-@pytest.mark.parametrize("name", ["c03_n200_r20", "c05_n5000_r20_ties", "rand02_n1000_1to1_round2",
-                                  "edge_top_group_two_negatives"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "c03_n200_r20",
+        "c05_n5000_r20_ties",
+        "rand02_n1000_1to1_round2",
+        "edge_top_group_two_negatives",
+    ],
+)
 def test_corollary_3_1_achievable_curve_dominates(name):
     case = load_case(name)
     kw = dict(score="score", label="label")
@@ -154,5 +166,7 @@ def test_tuning_set_method():
     # its area is at most that hull's
     own = prn.roc_curve(score=test["score"], label=test["label"], hull=True)
     assert _roc_dominates(own, roc)
-    assert np.trapezoid(roc["tpr"], roc["fpr"]) <= prn.auc_roc(
-        test["label"], test["score"], hull=True) + 1e-12
+    assert (
+        np.trapezoid(roc["tpr"], roc["fpr"])
+        <= prn.auc_roc(test["label"], test["score"], hull=True) + 1e-12
+    )

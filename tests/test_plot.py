@@ -56,12 +56,14 @@ def _blank_ink():
 def _three_models(n=1500, seed=0):
     rng = np.random.default_rng(seed)
     y = (rng.random(n) < 0.08).astype(int)
-    return pd.DataFrame({
-        "y": y,
-        "a": rng.normal(size=n) + 1.6 * y,
-        "b": rng.normal(size=n) + 0.7 * y,
-        "c": np.round(rng.normal(size=n) + 1.1 * y, 1),
-    })
+    return pd.DataFrame(
+        {
+            "y": y,
+            "a": rng.normal(size=n) + 1.6 * y,
+            "b": rng.normal(size=n) + 0.7 * y,
+            "c": np.round(rng.normal(size=n) + 1.1 * y, 1),
+        }
+    )
 
 
 def _drawn(ax, i=0):
@@ -92,25 +94,40 @@ def test_plot_pr_many_models_renders_with_overlays():
 def test_plot_roc_renders_with_hull_and_diagonal():
     df = _three_models()
     roc = prn.roc_curve(df, score=["a", "b", "c"], label="y")
-    ax = pp.plot_roc(roc, hull=prn.roc_curve(df, score=["a", "b", "c"], label="y", hull=True),
-                     auc=prn.auc(df, score=["a", "b", "c"], label="y", curve="roc"))
+    ax = pp.plot_roc(
+        roc,
+        hull=prn.roc_curve(df, score=["a", "b", "c"], label="y", hull=True),
+        auc=prn.auc(df, score=["a", "b", "c"], label="y", curve="roc"),
+    )
     assert _ink(ax) > _blank_ink() + 0.01
     x, y = _drawn(ax, 0)
     sub = roc[roc["model"] == "a"]
     np.testing.assert_array_equal(x, sub["fpr"].to_numpy())
     np.testing.assert_array_equal(y, sub["tpr"].to_numpy())
-    assert any(np.array_equal(line.get_xdata(), [0, 1]) and np.array_equal(line.get_ydata(),
-               [0, 1]) for line in ax.lines)
+    assert any(
+        np.array_equal(line.get_xdata(), [0, 1]) and np.array_equal(line.get_ydata(), [0, 1])
+        for line in ax.lines
+    )
 
 
 def test_plot_bands_renders_one_band_per_curve():
     grid = np.linspace(0, 1, 21)
     prec = 0.9 - 0.6 * grid
-    band = pd.concat([
-        pd.DataFrame({"model": m, "recall": grid, "precision": prec - d,
-                      "ci_low": prec - d - 0.08, "ci_high": prec - d + 0.08})
-        for m, d in [("a", 0.0), ("b", 0.25)]
-    ], ignore_index=True)
+    band = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "model": m,
+                    "recall": grid,
+                    "precision": prec - d,
+                    "ci_low": prec - d - 0.08,
+                    "ci_high": prec - d + 0.08,
+                }
+            )
+            for m, d in [("a", 0.0), ("b", 0.25)]
+        ],
+        ignore_index=True,
+    )
     ax = pp.plot_bands(band, baseline=0.1)
     assert len(ax.collections) == 2
     assert _ink(ax) > _blank_ink() + 0.01
@@ -118,23 +135,42 @@ def test_plot_bands_renders_one_band_per_curve():
 
 def test_plot_bands_roc_space():
     grid = np.linspace(0, 1, 11)
-    band = pd.DataFrame({"fpr": grid, "tpr": np.sqrt(grid), "ci_low": np.sqrt(grid) * 0.9,
-                         "ci_high": np.minimum(np.sqrt(grid) * 1.1, 1)})
+    band = pd.DataFrame(
+        {
+            "fpr": grid,
+            "tpr": np.sqrt(grid),
+            "ci_low": np.sqrt(grid) * 0.9,
+            "ci_high": np.minimum(np.sqrt(grid) * 1.1, 1),
+        }
+    )
     ax = pp.plot_bands(band)
     assert ax.get_xlabel() == "false positive rate"
     assert _ink(ax) > _blank_ink() + 0.005
 
 
 def test_plot_intervals_bootstrap_and_compare_frames():
-    boot = pd.DataFrame({"model": ["a", "b", "c"], "estimate": [0.6, 0.3, 0.45],
-                         "ci_low": [0.5, 0.2, 0.4], "ci_high": [0.7, 0.35, 0.5]})
+    boot = pd.DataFrame(
+        {
+            "model": ["a", "b", "c"],
+            "estimate": [0.6, 0.3, 0.45],
+            "ci_low": [0.5, 0.2, 0.4],
+            "ci_high": [0.7, 0.35, 0.5],
+        }
+    )
     boot["n_degenerate"] = 0  # trailing value columns are no keys
     ax = pp.plot_intervals(boot)
     assert [t.get_text() for t in ax.get_yticklabels()] == ["b", "c", "a"]
     assert _ink(ax) > _blank_ink() + 0.002
     plt.close("all")
-    cmp_ = pd.DataFrame({"model_a": ["a", "a"], "model_b": ["b", "c"], "diff": [0.3, 0.15],
-                         "ci_low": [0.2, -0.01], "ci_high": [0.4, 0.3]})
+    cmp_ = pd.DataFrame(
+        {
+            "model_a": ["a", "a"],
+            "model_b": ["b", "c"],
+            "diff": [0.3, 0.15],
+            "ci_low": [0.2, -0.01],
+            "ci_high": [0.4, 0.3],
+        }
+    )
     ax = pp.plot_intervals(cmp_)
     assert [t.get_text() for t in ax.get_yticklabels()] == ["a - c", "a - b"]
     assert any(np.allclose(line.get_xdata(), 0.0) for line in ax.lines)  # reference at 0
@@ -185,8 +221,7 @@ def test_plot_pr_step_and_line_areas_match_ap_and_trapezoid():
     pts = prn.pr_curve(df, score="c", label="y")
     ax = pp.plot_pr(pts, connect="step", baseline=False)
     x, y = _drawn(ax)
-    assert np.trapezoid(y, x) == pytest.approx(average_precision_score(df["y"], df["c"]),
-                                               abs=1e-12)
+    assert np.trapezoid(y, x) == pytest.approx(average_precision_score(df["y"], df["c"]), abs=1e-12)
     ax = pp.plot_pr(pts, connect="line", baseline=False)
     x, y = _drawn(ax, -1)
     np.testing.assert_array_equal(x, pts["recall"].to_numpy())
@@ -241,13 +276,16 @@ def test_missing_matplotlib_says_how_to_install(monkeypatch):
 
 
 def test_importing_the_package_does_not_import_matplotlib():
-    code = ("import sys, prroc_numba, prroc_numba.plot; "
-            "assert 'matplotlib' not in sys.modules, 'matplotlib imported'")
+    code = (
+        "import sys, prroc_numba, prroc_numba.plot; "
+        "assert 'matplotlib' not in sys.modules, 'matplotlib imported'"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=str(_root()))
 
 
 def _root():
     from pathlib import Path
+
     return Path(__file__).resolve().parents[1]
 
 
@@ -256,19 +294,28 @@ def test_plot_pr_label_names_the_curve():
     auc = prn.auc(score=[0.9, 0.8, 0.7, 0.4, 0.2], label=[1, 0, 1, 0, 0])
     ax = pp.plot_pr(pts, label="mine", auc=auc, baseline=False)
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
-        f"mine (AUC {auc['auc'].iloc[0]:.3f})"]
+        f"mine (AUC {auc['auc'].iloc[0]:.3f})"
+    ]
     plt.close("all")
     df = _three_models()
-    ax = pp.plot_roc(prn.roc_curve(df, score=["a", "b"], label="y"), label="run1",
-                     diagonal=False)
+    ax = pp.plot_roc(prn.roc_curve(df, score=["a", "b"], label="y"), label="run1", diagonal=False)
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["run1 a", "run1 b"]
 
 
 def test_plot_bands_takes_quantile_columns_and_ignores_summary_columns():
     grid = np.linspace(0, 1, 11)
-    avg = pd.DataFrame({"model": "a", "recall": grid, "precision": 0.8 - 0.5 * grid,
-                        "sd": 0.05, "n_curves": 20, "q0.025": 0.7 - 0.5 * grid,
-                        "q0.5": 0.8 - 0.5 * grid, "q0.975": 0.9 - 0.5 * grid})
+    avg = pd.DataFrame(
+        {
+            "model": "a",
+            "recall": grid,
+            "precision": 0.8 - 0.5 * grid,
+            "sd": 0.05,
+            "n_curves": 20,
+            "q0.025": 0.7 - 0.5 * grid,
+            "q0.5": 0.8 - 0.5 * grid,
+            "q0.975": 0.9 - 0.5 * grid,
+        }
+    )
     ax = pp.plot_bands(avg, low="q0.025", high="q0.975")
     assert len(ax.collections) == 1 and len(ax.lines) == 1  # one curve: sd etc. are no keys
     lo = ax.collections[0].get_paths()[0].vertices[:, 1]
@@ -304,18 +351,27 @@ def test_multiclass_one_colour_per_class_and_averages_marked():
     rng = np.random.default_rng(0)
     n = 300
     y = rng.choice(["a", "b", "c"], n)
-    df = pd.DataFrame(rng.random((n, 3)) + 0.5 * (y[:, None] == np.array(["a", "b", "c"])),
-                      columns=["a", "b", "c"]).assign(y=y)
+    df = pd.DataFrame(
+        rng.random((n, 3)) + 0.5 * (y[:, None] == np.array(["a", "b", "c"])),
+        columns=["a", "b", "c"],
+    ).assign(y=y)
     kw = {"score": ["a", "b", "c"], "label": "y", "multiclass": "ovr"}
-    ax = pp.plot_pr(prn.pr_curve(df, **kw), micro=prn.pr_curve(df, **kw, average="micro"),
-                      macro=prn.auc(df, **kw, average="macro"), baseline=False)
+    ax = pp.plot_pr(
+        prn.pr_curve(df, **kw),
+        micro=prn.pr_curve(df, **kw, average="micro"),
+        macro=prn.auc(df, **kw, average="macro"),
+        baseline=False,
+    )
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels[:3] == ["a", "b", "c"] and labels[3] == "micro-average"
     assert labels[4].startswith("macro-average AUC 0.")
-    colours = {tuple(line.get_color()) if not isinstance(line.get_color(), str)
-               else line.get_color() for line in ax.get_lines()[:3]}
+    colours = {
+        tuple(line.get_color()) if not isinstance(line.get_color(), str) else line.get_color()
+        for line in ax.get_lines()[:3]
+    }
     assert len(colours) == 3
-    ax = pp.plot_roc(prn.roc_curve(df, **kw), micro=prn.roc_curve(df, **kw, average="micro"),
-                       macro=0.7)
+    ax = pp.plot_roc(
+        prn.roc_curve(df, **kw), micro=prn.roc_curve(df, **kw, average="micro"), macro=0.7
+    )
     assert "micro-average" in [t.get_text() for t in ax.get_legend().get_texts()]
     plt.close("all")

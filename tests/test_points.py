@@ -52,8 +52,7 @@ def test_readme_resampling_equals_pr2roc_method_on_its_range():
     # pr2roc resamples ROC linearly at equally spaced FPR between its first and last
     # point, then converts each point to PR. Reference: np.interp + the conversion.
     pr = _readme_curve()
-    fpr_pts = np.array([r * RATIO * (1 / p - 1) for r, p in zip(README_RECALL,
-                                                                 README_PRECISION)])
+    fpr_pts = np.array([r * RATIO * (1 / p - 1) for r, p in zip(README_RECALL, README_PRECISION)])
     tpr_pts = np.array(README_RECALL)
     fgrid = np.linspace(fpr_pts[0], fpr_pts[-1], 100)
     tref = np.interp(fgrid, fpr_pts, tpr_pts)
@@ -64,8 +63,9 @@ def test_readme_resampling_equals_pr2roc_method_on_its_range():
     # our PR resampling at equally spaced recall is the same curve
     res = pr.resample(100)
     assert res.recall.size == 100
-    np.testing.assert_allclose(res.precision[1:], pr.precision_at(np.linspace(0, 1, 100))[1:],
-                               rtol=1e-15)
+    np.testing.assert_allclose(
+        res.precision[1:], pr.precision_at(np.linspace(0, 1, 100))[1:], rtol=1e-15
+    )
 
 
 # ---------------------------------------------------------------- the paper's Table 1
@@ -111,9 +111,18 @@ def test_figure6_single_point():
 # ----------------------------------------------------- point curves = score curves
 
 
-ORACLE_CASES = ["c01_n20_r1", "c02_n200_r1_ties", "c03_n200_r20", "c04_n5000_r1",
-                "c15_dg_table1", "edge_all_tied", "edge_perfect", "edge_reversed",
-                "edge_tie_mixed_top", "edge_single_positive_middle"]
+ORACLE_CASES = [
+    "c01_n20_r1",
+    "c02_n200_r1_ties",
+    "c03_n200_r20",
+    "c04_n5000_r1",
+    "c15_dg_table1",
+    "edge_all_tied",
+    "edge_perfect",
+    "edge_reversed",
+    "edge_tie_mixed_top",
+    "edge_single_positive_middle",
+]
 
 
 @pytest.mark.parametrize("name", ORACLE_CASES + ["edge_top_group_negative"])
@@ -126,8 +135,7 @@ def test_counts_from_pr_curve_reproduce_oracles(name):
     assert c.auc("dg") == pytest.approx(hard["pr_auc_davis_goadrich"], abs=1e-12)
     assert c.auc("integral") == pytest.approx(hard["pr_auc_integral"], abs=1e-12)
     assert c.to_roc().auc() == pytest.approx(hard["roc_auc"], abs=1e-12)
-    assert c.auc("ap") == pytest.approx(case.ref["sklearn"][col]["average_precision"],
-                                        abs=1e-12)
+    assert c.auc("ap") == pytest.approx(case.ref["sklearn"][col]["average_precision"], abs=1e-12)
     h = case.ref["hull_reference"][col]
     assert c.hull().auc("integral") == pytest.approx(h["pr_hull_auc_integral"], abs=1e-12)
     assert c.to_roc().auc(hull=True) == pytest.approx(h["roc_hull_auc"], abs=1e-12)
@@ -161,8 +169,9 @@ def test_top_block_of_negatives_needs_counts():
     assert case.ref["auccalculator_jar"]["top_block_has_positive"] is False
     pts = prn.pr_curve(case.frame, score="score", label="label")
     assert pts["fp"].iloc[1] > 0 and pts["tp"].iloc[1] == 0
-    from_rates = prn.PRCurve(pts[["recall", "precision"]], n_pos=pts["tp"].iloc[-1],
-                             n_neg=pts["fp"].iloc[-1])
+    from_rates = prn.PRCurve(
+        pts[["recall", "precision"]], n_pos=pts["tp"].iloc[-1], n_neg=pts["fp"].iloc[-1]
+    )
     from_counts = prn.PRCurve.from_counts(pts["tp"], pts["fp"])
     assert from_counts.precision_at([0.0])[0] == 0.0
     assert from_rates.precision_at([0.0])[0] > 0.0
@@ -196,8 +205,9 @@ def test_pr2roc_failure_same_fpr_no_division_by_zero():
     r = prn.ROCCurve(fpr=[0.2, 0.2, 0.6], tpr=[0.3, 0.5, 0.8], n_pos=10, n_neg=10)
     grid = np.array([0.0, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0])
     # at FPR 0.2 the highest TPR (0.5); linear from (0.2, 0.5) on, and (0, 0) -> (0.2, 0.3)
-    np.testing.assert_allclose(r.tpr_at(grid), [0, 0.15, 0.5, 0.65, 0.8, 0.9, 1.0],
-                               rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(
+        r.tpr_at(grid), [0, 0.15, 0.5, 0.65, 0.8, 0.9, 1.0], rtol=1e-14, atol=1e-15
+    )
     res = r.resample(fpr=grid)
     assert np.isfinite(res.tpr).all()
     # the same in PR space: two points at one recall; the best precision counts there
@@ -207,8 +217,7 @@ def test_pr2roc_failure_same_fpr_no_division_by_zero():
 
 
 def test_pr2roc_failure_unsorted_input_is_sorted():
-    shuffled = prn.PRCurve(recall=[0.5, 0.25, 0.4], precision=[0.25, 0.5, 0.3],
-                           pos_neg_ratio=RATIO)
+    shuffled = prn.PRCurve(recall=[0.5, 0.25, 0.4], precision=[0.25, 0.5, 0.3], pos_neg_ratio=RATIO)
     np.testing.assert_array_equal(shuffled.points(), _readme_curve().points())
     r = prn.ROCCurve([(0.375, 0.5), (0.0625, 0.25)])
     np.testing.assert_array_equal(r.fpr, [0, 0.0625, 0.375, 1])
@@ -221,8 +230,7 @@ def test_pr2roc_failure_non_monotone_input_is_a_clear_error():
     with pytest.raises(ValueError, match=r"not one curve.*ROCCurve.achievable"):
         prn.ROCCurve(fpr=[0.5, 0.2], tpr=[0.3, 0.6])
     # rounding in a printed table (FP down by < 1e-9 N) is absorbed
-    c = prn.PRCurve(recall=[0.25, 0.3], precision=[0.5, 6 / 11 * (1 + 1e-13)],
-                    n_pos=20, n_neg=2000)
+    c = prn.PRCurve(recall=[0.25, 0.3], precision=[0.5, 6 / 11 * (1 + 1e-13)], n_pos=20, n_neg=2000)
     assert len(c) == 4
 
 
@@ -243,11 +251,13 @@ def test_achievable_curve_of_operating_points_equals_brute_force_hull():
         np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-12)
         assert r.auc() >= prn.ROCCurve(fpr=[0.0], tpr=[0.0]).auc() - 1e-12
     # PR: non-monotone operating points; the dominated one is dropped
-    c = prn.PRCurve.achievable(recall=[0.2, 0.4, 0.5], precision=[0.8, 0.9, 0.4],
-                               n_pos=10, n_neg=20)
+    c = prn.PRCurve.achievable(
+        recall=[0.2, 0.4, 0.5], precision=[0.8, 0.9, 0.4], n_pos=10, n_neg=20
+    )
     np.testing.assert_allclose(c.tp, [0, 4, 10])  # (2, 0.5) and (5, 7.5) lie under
-    assert c.auc("integral") >= prn.PRCurve([(0.4, 0.9)], n_pos=10, n_neg=20).auc(
-        "integral") - 1e-12
+    assert (
+        c.auc("integral") >= prn.PRCurve([(0.4, 0.9)], n_pos=10, n_neg=20).auc("integral") - 1e-12
+    )
 
 
 def test_pr2roc_failure_precision_zero_at_positive_recall_names_the_point():
@@ -292,13 +302,14 @@ def test_hull_is_the_achievable_curve():
     assert isinstance(h, prn.PRCurve) and isinstance(c.to_roc().hull(), prn.ROCCurve)
     assert c.auc("integral", hull=True) == pytest.approx(h.auc("integral"))
     assert c.auc("integral", hull=True) > c.auc("integral")
-    np.testing.assert_allclose(c.precision_at([0.4], hull=True),
-                               h.precision_at([0.4]))
+    np.testing.assert_allclose(c.precision_at([0.4], hull=True), h.precision_at([0.4]))
     grid = np.linspace(0.05, 0.95, 19)
-    np.testing.assert_allclose(c.resample(recall=grid, hull=True).precision[1:-1],
-                               h.precision_at(grid), rtol=1e-15)
-    np.testing.assert_allclose(c.to_roc().resample(fpr=grid, hull=True).tpr[1:-1],
-                               h.to_roc().tpr_at(grid), rtol=1e-15)
+    np.testing.assert_allclose(
+        c.resample(recall=grid, hull=True).precision[1:-1], h.precision_at(grid), rtol=1e-15
+    )
+    np.testing.assert_allclose(
+        c.to_roc().resample(fpr=grid, hull=True).tpr[1:-1], h.to_roc().tpr_at(grid), rtol=1e-15
+    )
 
 
 def test_auc_methods_and_ratio_only():
@@ -343,21 +354,30 @@ def test_roc_without_balance_and_conversions():
     assert "ROCCurve(fpr=" in repr(r2) and "PRCurve(recall=" in repr(c)
 
 
-@pytest.mark.parametrize("kwargs, exc, match", [
-    (dict(recall=[0.5], precision=[0.5]), ValueError, "needs the class balance"),
-    (dict(recall=[0.5], precision=[0.5], n_pos=5), ValueError, "n_neg= is missing"),
-    (dict(recall=[0.5], precision=[0.5], n_pos=5, n_neg=5, pos_neg_ratio=1), ValueError,
-     "not both"),
-    (dict(recall=[0.5], precision=[0.5], pos_neg_ratio=-1), ValueError, "pos_neg_ratio"),
-    (dict(recall=[0.5], precision=[0.5], pos_neg_ratio="a"), TypeError, "pos_neg_ratio"),
-    (dict(recall=[0.5, 1.2], precision=[0.5, 0.5], pos_neg_ratio=1), ValueError,
-     r"recall must be finite and in \[0, 1\]; point 1"),
-    (dict(recall=[0.5], precision=[np.nan], pos_neg_ratio=1), ValueError, "precision must"),
-    (dict(recall=[0.5, 0.6], precision=[0.5], pos_neg_ratio=1), ValueError, "2 values"),
-    (dict(recall=[], precision=[], pos_neg_ratio=1), ValueError, "no points"),
-    (dict(recall=["a"], precision=[0.5], pos_neg_ratio=1), TypeError, "numeric"),
-    (dict(recall=[0.5], pos_neg_ratio=1), TypeError, "needs points or both"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        (dict(recall=[0.5], precision=[0.5]), ValueError, "needs the class balance"),
+        (dict(recall=[0.5], precision=[0.5], n_pos=5), ValueError, "n_neg= is missing"),
+        (
+            dict(recall=[0.5], precision=[0.5], n_pos=5, n_neg=5, pos_neg_ratio=1),
+            ValueError,
+            "not both",
+        ),
+        (dict(recall=[0.5], precision=[0.5], pos_neg_ratio=-1), ValueError, "pos_neg_ratio"),
+        (dict(recall=[0.5], precision=[0.5], pos_neg_ratio="a"), TypeError, "pos_neg_ratio"),
+        (
+            dict(recall=[0.5, 1.2], precision=[0.5, 0.5], pos_neg_ratio=1),
+            ValueError,
+            r"recall must be finite and in \[0, 1\]; point 1",
+        ),
+        (dict(recall=[0.5], precision=[np.nan], pos_neg_ratio=1), ValueError, "precision must"),
+        (dict(recall=[0.5, 0.6], precision=[0.5], pos_neg_ratio=1), ValueError, "2 values"),
+        (dict(recall=[], precision=[], pos_neg_ratio=1), ValueError, "no points"),
+        (dict(recall=["a"], precision=[0.5], pos_neg_ratio=1), TypeError, "numeric"),
+        (dict(recall=[0.5], pos_neg_ratio=1), TypeError, "needs points or both"),
+    ],
+)
 def test_prcurve_errors(kwargs, exc, match):
     with pytest.raises(exc, match=match):
         prn.PRCurve(**kwargs)

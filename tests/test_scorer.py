@@ -40,34 +40,46 @@ def test_binary_cross_val_score_matches_direct(binary):
     X, y = binary
     model = LogisticRegression()
     got = cross_val_score(model, X, y, cv=CV, scoring=prn.scorer("auc_pr", method="ap"))
-    ref = _direct(model, X, y, lambda m, X_, y_: prn.auc_pr(
-        y_ == "yes", m.predict_proba(X_)[:, 1], method="ap"))
+    ref = _direct(
+        model,
+        X,
+        y,
+        lambda m, X_, y_: prn.auc_pr(y_ == "yes", m.predict_proba(X_)[:, 1], method="ap"),
+    )
     np.testing.assert_allclose(got, ref, rtol=0, atol=1e-12)
     # no predict_proba: the decision function, never hard predictions
     svc = LinearSVC()
     got = cross_val_score(svc, X, y, cv=CV, scoring=prn.scorer("auc_roc"))
-    ref = _direct(svc, X, y, lambda m, X_, y_: roc_auc_score(y_ == "yes",
-                                                             m.decision_function(X_)))
+    ref = _direct(svc, X, y, lambda m, X_, y_: roc_auc_score(y_ == "yes", m.decision_function(X_)))
     np.testing.assert_allclose(got, ref, rtol=0, atol=1e-12)
 
 
 def test_multiclass_cross_val_score_matches_direct(three):
     X, y = three
     model = LogisticRegression()
-    for kw in ({"multiclass": "ovr", "average": "macro"},
-               {"multiclass": "ovr", "average": "micro", "method": "integral"},
-               {"multiclass": "ovo", "average": "weighted"}):
+    for kw in (
+        {"multiclass": "ovr", "average": "macro"},
+        {"multiclass": "ovr", "average": "micro", "method": "integral"},
+        {"multiclass": "ovo", "average": "weighted"},
+    ):
         metric = "auc_roc" if kw["multiclass"] == "ovo" else "auc_pr"
         got = cross_val_score(model, X, y, cv=CV, scoring=prn.scorer(metric, **kw))
         curve = "roc" if metric == "auc_roc" else "pr"
-        ref = _direct(model, X, y, lambda m, X_, y_, kw=kw, curve=curve: prn.auc(
-            score=m.predict_proba(X_), label=y_, classes=list(m.classes_), curve=curve,
-            **kw).auc.iloc[0])
+        ref = _direct(
+            model,
+            X,
+            y,
+            lambda m, X_, y_, kw=kw, curve=curve: prn.auc(
+                score=m.predict_proba(X_), label=y_, classes=list(m.classes_), curve=curve, **kw
+            ).auc.iloc[0],
+        )
         np.testing.assert_allclose(got, ref, rtol=0, atol=1e-12)
-    got = cross_val_score(model, X, y, cv=CV,
-                          scoring=prn.scorer("auc_roc", multiclass="ovo", average="macro"))
-    ref = _direct(model, X, y, lambda m, X_, y_: roc_auc_score(
-        y_, m.predict_proba(X_), multi_class="ovo"))
+    got = cross_val_score(
+        model, X, y, cv=CV, scoring=prn.scorer("auc_roc", multiclass="ovo", average="macro")
+    )
+    ref = _direct(
+        model, X, y, lambda m, X_, y_: roc_auc_score(y_, m.predict_proba(X_), multi_class="ovo")
+    )
     np.testing.assert_allclose(got, ref, rtol=0, atol=1e-12)
 
 
@@ -82,12 +94,12 @@ def test_grid_search_matches_direct(problem, request):
         ref = _direct(LogisticRegression(C=C), X, y, sc)
         got = np.array([grid.cv_results_[f"split{k}_test_score"][i] for k in range(3)])
         np.testing.assert_allclose(got, ref, rtol=0, atol=1e-12)
-    assert grid.best_score_ == pytest.approx(
-        max(grid.cv_results_["mean_test_score"]), abs=1e-15)
+    assert grid.best_score_ == pytest.approx(max(grid.cv_results_["mean_test_score"]), abs=1e-15)
 
 
 def test_tuned_threshold_and_pickle(binary):
     from sklearn.model_selection import TunedThresholdClassifierCV
+
     X, y = binary
     sc = prn.scorer("auc_pr")
     assert "auc_pr" in repr(sc)

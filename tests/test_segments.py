@@ -53,15 +53,15 @@ def test_segments_match_published_values():
     for col in case.scores:
         _, tp, fp = _sweep_one(case.frame[col].to_numpy(float), y, 1 - y)
         ref = case.ref["prroc"]["hard"][col]
-        assert _by_segments(tp, fp, area.DG) == pytest.approx(ref["pr_auc_davis_goadrich"],
-                                                              abs=1e-9)
-        assert _by_segments(tp, fp, area.INTEGRAL) == pytest.approx(ref["pr_auc_integral"],
-                                                                    abs=1e-9)
+        assert _by_segments(tp, fp, area.DG) == pytest.approx(
+            ref["pr_auc_davis_goadrich"], abs=1e-9
+        )
+        assert _by_segments(tp, fp, area.INTEGRAL) == pytest.approx(
+            ref["pr_auc_integral"], abs=1e-9
+        )
         sk = case.ref["sklearn"][col]
-        assert _by_segments(tp, fp, area.AP) == pytest.approx(sk["average_precision"],
-                                                              abs=1e-12)
-        assert _by_segments(tp, fp, area.ROC_TRAPEZOID) == pytest.approx(sk["roc_auc"],
-                                                                         abs=1e-12)
+        assert _by_segments(tp, fp, area.AP) == pytest.approx(sk["average_precision"], abs=1e-12)
+        assert _by_segments(tp, fp, area.ROC_TRAPEZOID) == pytest.approx(sk["roc_auc"], abs=1e-12)
 
 
 @pytest.mark.parametrize("kind", ["plain", "weights", "soft"])

@@ -51,8 +51,9 @@ def _dispatchers():
 
 
 def _points_session(df):
-    c = prn.PRCurve(pd.DataFrame({"recall": [0.2, 0.5, 0.9], "precision": [0.9, 0.6, 0.3]}),
-                    n_pos=50, n_neg=200)
+    c = prn.PRCurve(
+        pd.DataFrame({"recall": [0.2, 0.5, 0.9], "precision": [0.9, 0.6, 0.3]}), n_pos=50, n_neg=200
+    )
     c.to_roc().hull()
     c.precision_at([0.1, 0.4], hull=True)
     c.resample(11)
@@ -60,8 +61,7 @@ def _points_session(df):
     prn.ROCCurve(fpr=[0.1, 0.4], tpr=[0.5, 0.8], pos_neg_ratio=0.25).to_pr().auc("integral")
     pts = prn.pr_curve(df, score="s", label="y", by="g")
     prn.interpolate(pts, grid=11, by="g", hull=True)
-    prn.interpolate(prn.roc_curve(df, score="s", label="y", by="g"), grid=11, by="g",
-                    space="roc")
+    prn.interpolate(prn.roc_curve(df, score="s", label="y", by="g"), grid=11, by="g", space="roc")
     prn.average_curves(pts, grid=11, curve="g")
 
 
@@ -69,15 +69,19 @@ def _typical_session():
     rng = np.random.default_rng(0)
     n = 300
     y = (rng.random(n) < 0.2).astype(int)
-    df = pd.DataFrame({
-        "g": np.repeat(["a", "b", "c"], n // 3),
-        "s": rng.normal(size=n) + y,
-        "s32": (rng.normal(size=n) + y).astype(np.float32),
-        "si": rng.integers(0, 5, size=n),
-        "y": y, "yb": y.astype(bool), "yf": y.astype(float),
-        "w": rng.choice([0.5, 1.0, 2.0], size=n),
-        "p": np.clip(y * 0.7 + rng.random(n) * 0.3, 0, 1),
-    })
+    df = pd.DataFrame(
+        {
+            "g": np.repeat(["a", "b", "c"], n // 3),
+            "s": rng.normal(size=n) + y,
+            "s32": (rng.normal(size=n) + y).astype(np.float32),
+            "si": rng.integers(0, 5, size=n),
+            "y": y,
+            "yb": y.astype(bool),
+            "yf": y.astype(float),
+            "w": rng.choice([0.5, 1.0, 2.0], size=n),
+            "p": np.clip(y * 0.7 + rng.random(n) * 0.3, 0, 1),
+        }
+    )
     calls = [
         lambda: prn.pr_curve(df, score="s", label="y"),
         lambda: prn.pr_curve(df, score="s32", label="yb", by="g"),
@@ -97,8 +101,7 @@ def _typical_session():
         lambda: prn.roc_curve(df, score="s", label="y", hull=True),
         lambda: prn.pr_curve(df, score="s", label="y", by="g", hull=True),
         lambda: prn.pr_curve(df, score="si", label="y", interpolate="dg"),
-        lambda: prn.interpolate(prn.pr_curve(df, score="s", label="y", by="g"), grid=11,
-                                by="g"),
+        lambda: prn.interpolate(prn.pr_curve(df, score="s", label="y", by="g"), grid=11, by="g"),
         lambda: prn.bootstrap(df, score=["s", "si"], label="y", n_boot=20, seed=0),
         lambda: prn.compare(df, score=["s", "si"], label="y", n_boot=20, seed=0),
         lambda: prn.bootstrap_curve(df, score="s", label="y", n_boot=20, seed=0, grid=11),
@@ -134,9 +137,11 @@ def test_kernels_are_called_with_one_type_path():
     assert calls, "no kernel calls recorded"
     many = {k: sorted(v) for k, v in calls.items() if len(v) > 1}
     assert not many, f"kernels called with several argument types from Python: {many}"
-    bad = {k: sorted(v) for k, v in calls.items()
-           if any("readonly" in t or ("array" in t and ", C)" not in t) for tup in v
-                  for t in tup)}
+    bad = {
+        k: sorted(v)
+        for k, v in calls.items()
+        if any("readonly" in t or ("array" in t and ", C)" not in t) for tup in v for t in tup)
+    }
     assert not bad, (
         "kernels handed read-only or non-contiguous arrays (each compiles a separate "
         f"specialisation; copy/np.ascontiguousarray at the boundary): {bad}"
@@ -155,13 +160,20 @@ def test_every_kernel_has_at_most_one_specialisation():
     # a fresh process with an empty cache: every kernel the session needs compiles, so
     # every dispatcher (callees too) lists what it was compiled for. NUMBA_OPT=0 halves
     # the compile time; typing (hence the signatures) does not depend on it.
-    code = ("import json, sys; sys.path.insert(0, 'tests'); import test_specialisations as t; "
-            "print(json.dumps(t._signatures_after_session()))")
+    code = (
+        "import json, sys; sys.path.insert(0, 'tests'); import test_specialisations as t; "
+        "print(json.dumps(t._signatures_after_session()))"
+    )
     with tempfile.TemporaryDirectory(prefix="prroc_numba_cache_") as cache:
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": cache,
-               "NUMBA_OPT": "0"}
-        out = subprocess.run([sys.executable, "-c", code], check=False, cwd=str(ROOT),
-                             capture_output=True, text=True, env=env)
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": cache, "NUMBA_OPT": "0"}
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            check=False,
+            cwd=str(ROOT),
+            capture_output=True,
+            text=True,
+            env=env,
+        )
     assert out.returncode == 0, out.stderr[-3000:]
     res = json.loads(out.stdout.strip().splitlines()[-1])
     sigs = res["signatures"]

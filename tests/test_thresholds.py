@@ -21,8 +21,13 @@ import prroc_numba as prn
 def test_counts_at_array_thresholds_match_naive(seed, weights):
     rng = np.random.default_rng(seed)
     df = random_batch(rng, 6, 80, weights=weights)
-    thr = np.concatenate([[np.inf, -np.inf, 0.0, 0.0], rng.normal(size=6),
-                          df["s"].sample(4, random_state=seed).to_numpy()])
+    thr = np.concatenate(
+        [
+            [np.inf, -np.inf, 0.0, 0.0],
+            rng.normal(size=6),
+            df["s"].sample(4, random_state=seed).to_numpy(),
+        ]
+    )
     kw = dict(score="s", label="y", by="g", weight="w" if weights else None)
     out = prn.confusion(df, thresholds=thr, **kw)
     expected_thr = np.sort(thr)[::-1]
@@ -72,8 +77,9 @@ def test_tuning_hull_applied_to_test_data_wide():
         thr = hull.loc[hull["model"] == m, "threshold"].to_numpy()
         o = out[out["model"] == m]
         np.testing.assert_array_equal(o["threshold"], thr)
-        tp, fp = naive.counts_at(test[m].to_numpy(), test["y"].to_numpy(),
-                                 1 - test["y"].to_numpy(), thr)
+        tp, fp = naive.counts_at(
+            test[m].to_numpy(), test["y"].to_numpy(), 1 - test["y"].to_numpy(), thr
+        )
         np.testing.assert_array_equal(o["tp"], tp)
         np.testing.assert_array_equal(o["fp"], fp)
         r = roc[roc["model"] == m]
@@ -94,8 +100,9 @@ def test_tuning_hull_applied_to_test_data_long():
     hull = prn.roc_curve(tune, score="s", label="y", by="g", hull=True)
     out = prn.pr_curve(test, score="s", label="y", by="g", thresholds=hull)
     for g, h in hull.groupby("g"):
-        one = prn.pr_curve(test[test["g"] == g], score="s", label="y",
-                           thresholds=h["threshold"].to_numpy())
+        one = prn.pr_curve(
+            test[test["g"] == g], score="s", label="y", thresholds=h["threshold"].to_numpy()
+        )
         part = out[out["g"] == g].drop(columns="g").reset_index(drop=True)
         pd.testing.assert_frame_equal(part, one)
 
@@ -103,9 +110,13 @@ def test_tuning_hull_applied_to_test_data_long():
 def test_frame_rows_in_any_order_and_extra_curve_columns():
     rng = np.random.default_rng(2)
     df = random_batch(rng, 4, 100)
-    frame = pd.DataFrame({"g": [2, 0, 1, 3, 0, 2, 1, 3],
-                          "threshold": [0.5, -0.2, 0.1, 1.0, np.inf, -np.inf, 0.3, 0.0],
-                          "tp": 0.0})
+    frame = pd.DataFrame(
+        {
+            "g": [2, 0, 1, 3, 0, 2, 1, 3],
+            "threshold": [0.5, -0.2, 0.1, 1.0, np.inf, -np.inf, 0.3, 0.0],
+            "tp": 0.0,
+        }
+    )
     out = prn.confusion(df, score="s", label="y", by="g", thresholds=frame)
     assert list(out["g"]) == [0, 0, 1, 1, 2, 2, 3, 3]
     assert list(out["threshold"]) == [np.inf, -0.2, 0.3, 0.1, 0.5, -np.inf, 1.0, 0.0]
@@ -118,8 +129,9 @@ def test_precision_where_undefined_with_thresholds():
     assert list(out["precision"]) == [1.0, 1.0, 2 / 3]
     out = prn.pr_curve(score=[3, 2, 1], label=[1, 0, 1], thresholds=[2, 1])
     assert list(out["precision"]) == [0.5, 2 / 3]
-    out = prn.pr_curve(score=[3, 2, 1], label=[0, 0, 1], thresholds=[np.inf, 2, 1],
-                       interpolate="dg")
+    out = prn.pr_curve(
+        score=[3, 2, 1], label=[0, 0, 1], thresholds=[np.inf, 2, 1], interpolate="dg"
+    )
     assert list(out["precision"]) == [0.0, 0.0, 1 / 3]
 
 
@@ -133,14 +145,20 @@ def two_groups():
 
 def test_frame_without_key_columns(two_groups):
     with pytest.raises(ValueError, match=r"lacks the key column\(s\) \['g'\]"):
-        prn.confusion(two_groups, score="s", label="y", by="g",
-                      thresholds=pd.DataFrame({"threshold": [1.0]}))
+        prn.confusion(
+            two_groups, score="s", label="y", by="g", thresholds=pd.DataFrame({"threshold": [1.0]})
+        )
 
 
 def test_frame_without_threshold_column(two_groups):
     with pytest.raises(ValueError, match="no 'threshold' column"):
-        prn.roc_curve(two_groups, score="s", label="y", by="g",
-                      thresholds=pd.DataFrame({"g": ["a"], "thr": [1.0]}))
+        prn.roc_curve(
+            two_groups,
+            score="s",
+            label="y",
+            by="g",
+            thresholds=pd.DataFrame({"g": ["a"], "thr": [1.0]}),
+        )
 
 
 def test_frame_with_curves_not_in_data(two_groups):
@@ -168,13 +186,16 @@ def test_frame_key_types_disagree(two_groups):
         prn.confusion(two_groups, score="s", label="y", by="g", thresholds=frame)
 
 
-@pytest.mark.parametrize("bad,err,match", [
-    ([1.0, np.nan], ValueError, "2 NaN|1 NaN"),
-    ([], ValueError, "thresholds is empty"),
-    ([[1.0, 2.0]], ValueError, "must be 1-D"),
-    (["a", "b"], TypeError, "must be numbers"),
-    ("0.5", TypeError, "array-like of numbers or a DataFrame"),
-])
+@pytest.mark.parametrize(
+    "bad,err,match",
+    [
+        ([1.0, np.nan], ValueError, "2 NaN|1 NaN"),
+        ([], ValueError, "thresholds is empty"),
+        ([[1.0, 2.0]], ValueError, "must be 1-D"),
+        (["a", "b"], TypeError, "must be numbers"),
+        ("0.5", TypeError, "array-like of numbers or a DataFrame"),
+    ],
+)
 def test_bad_threshold_arrays(bad, err, match):
     with pytest.raises(err, match=match):
         prn.confusion(score=[2, 1], label=[1, 0], thresholds=bad)
@@ -188,8 +209,13 @@ def test_frame_with_nan_threshold(two_groups):
 
 def test_empty_frame(two_groups):
     with pytest.raises(ValueError, match="thresholds frame is empty"):
-        prn.confusion(two_groups, score="s", label="y", by="g",
-                      thresholds=pd.DataFrame({"g": [], "threshold": []}))
+        prn.confusion(
+            two_groups,
+            score="s",
+            label="y",
+            by="g",
+            thresholds=pd.DataFrame({"g": [], "threshold": []}),
+        )
 
 
 @pytest.mark.parametrize("f", [prn.roc_curve, prn.pr_curve])

@@ -58,5 +58,5 @@ def _placements_batch(values, offsets, pos, label_start):
         ls = label_start[c]
         x = values[a:b]
         order = _argsort_desc(x)
-        _placements_one(x, pos[ls:ls + b - a], order, out[a:b])
+        _placements_one(x, pos[ls : ls + b - a], order, out[a:b])
     return out

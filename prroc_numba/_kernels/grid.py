@@ -342,8 +342,9 @@ def _check_points(starts, tp, fp, P_row, N_row, p_rate, n_rate, tol):
     comp = np.empty(n_curves, dtype=np.bool_)
     for c in prange(n_curves):
         # np.int64: the prange index is typed differently in the parallel body
-        s, r, k = _check_curve(starts[c], starts[c + 1], tp, fp, P_row, N_row, p_rate, n_rate,
-                               tol, P, N, np.int64(c))
+        s, r, k = _check_curve(
+            starts[c], starts[c + 1], tp, fp, P_row, N_row, p_rate, n_rate, tol, P, N, np.int64(c)
+        )
         st[c] = s
         rows[c] = r
         comp[c] = k

@@ -147,8 +147,15 @@ def _segments_batch(values, offsets, pos, neg, label_start):
         ls = label_start[c]
         u = seg_offsets[c]
         v = seg_offsets[c + 1]
-        _fill_segments(values[a:b], pos[ls : ls + b - a], neg[ls : ls + b - a], order[a:b],
-                       seg_end[u:v], sp[u:v], sn[u:v])
+        _fill_segments(
+            values[a:b],
+            pos[ls : ls + b - a],
+            neg[ls : ls + b - a],
+            order[a:b],
+            seg_end[u:v],
+            sp[u:v],
+            sn[u:v],
+        )
     return order, ps, ns, seg_offsets, seg_end, sp, sn
 
 
@@ -156,8 +163,9 @@ def _segments_batch(values, offsets, pos, neg, label_start):
 
 
 @jit
-def _draw_segment_counts(st, sp, sn, P, N, stratified, xp, xn, lp, ln, tab_lo, tab_off,
-                         tab_cdf, tab_guide):
+def _draw_segment_counts(
+    st, sp, sn, P, N, stratified, xp, xn, lp, ln, tab_lo, tab_off, tab_cdf, tab_guide
+):
     """Resampled positive / negative rows per segment for one replicate.
 
     Stratified: ``P`` positives drawn among the positive rows and ``N`` negatives
@@ -219,8 +227,22 @@ def _grouped_replicate(seg_offsets, sp, sn, c, group, seed, b, stratified, lp, l
     xp = np.empty(m, dtype=np.int64)
     xn = np.empty(m, dtype=np.int64)
     st = _stream(seed, group, b)
-    _draw_segment_counts(st, sp[s0:s1], sn[s0:s1], P, N, stratified, xp, xn, lp[s0:s1],
-                         ln[s0:s1], tabs[0], tabs[1], tabs[2], tabs[3])
+    _draw_segment_counts(
+        st,
+        sp[s0:s1],
+        sn[s0:s1],
+        P,
+        N,
+        stratified,
+        xp,
+        xn,
+        lp[s0:s1],
+        ln[s0:s1],
+        tabs[0],
+        tabs[1],
+        tabs[2],
+        tabs[3],
+    )
     tp = np.empty(m + 1)
     fp = np.empty(m + 1)
     v = _grouped_vertices(xp, xn, tp, fp)
@@ -228,8 +250,9 @@ def _grouped_replicate(seg_offsets, sp, sn, c, group, seed, b, stratified, lp, l
 
 
 @jit(parallel=True)
-def _boot_grouped_curve(seg_offsets, sp, sn, curves, groups, seed, b0, b1, stratified, grid,
-                        hull, lp, ln, tabs, out):
+def _boot_grouped_curve(
+    seg_offsets, sp, sn, curves, groups, seed, b0, b1, stratified, grid, hull, lp, ln, tabs, out
+):
     """Like :func:`_boot_grouped`, but each replicate's PR curve interpolated onto the
     recall ``grid``: writes ``out[k, b - b0, :]``."""
     nc = curves.size
@@ -237,14 +260,16 @@ def _boot_grouped_curve(seg_offsets, sp, sn, curves, groups, seed, b0, b1, strat
     for t in prange(nc * nb):
         k = t // nb
         j = t - k * nb
-        tp, fp = _grouped_replicate(seg_offsets, sp, sn, curves[k], groups[k], seed, b0 + j,
-                                    stratified, lp, ln, tabs)
+        tp, fp = _grouped_replicate(
+            seg_offsets, sp, sn, curves[k], groups[k], seed, b0 + j, stratified, lp, ln, tabs
+        )
         _precision_on_grid(tp, fp, grid, out[k, j], hull)
 
 
 @jit(parallel=True)
-def _boot_grouped(seg_offsets, sp, sn, curves, groups, seed, b0, b1, stratified, method,
-                  hull, lp, ln, tabs, out):
+def _boot_grouped(
+    seg_offsets, sp, sn, curves, groups, seed, b0, b1, stratified, method, hull, lp, ln, tabs, out
+):
     """Replicates ``b0 .. b1-1`` of the curves ``curves`` (group ids ``groups``).
 
     Requires unweighted 0/1 labels (``sp``/``sn`` are row counts). Writes
@@ -255,8 +280,9 @@ def _boot_grouped(seg_offsets, sp, sn, curves, groups, seed, b0, b1, stratified,
     for t in prange(nc * nb):
         k = t // nb
         j = t - k * nb
-        tp, fp = _grouped_replicate(seg_offsets, sp, sn, curves[k], groups[k], seed, b0 + j,
-                                    stratified, lp, ln, tabs)
+        tp, fp = _grouped_replicate(
+            seg_offsets, sp, sn, curves[k], groups[k], seed, b0 + j, stratified, lp, ln, tabs
+        )
         out[k, j] = _area_of_sweep(tp, fp, method, hull)
 
 
@@ -360,9 +386,27 @@ def _fill_slot_counts(st, strata_offsets, n_strata, g, cnt):
 
 
 @jit(parallel=True)
-def _boot_paired(slot_order, ps, ns, offsets, seg_offsets, seg_end, strata_offsets, n_strata,
-                 n_models, groups, seed, b0, b1, method, hull, count_type, hard, n_pos_slots,
-                 out):
+def _boot_paired(
+    slot_order,
+    ps,
+    ns,
+    offsets,
+    seg_offsets,
+    seg_end,
+    strata_offsets,
+    n_strata,
+    n_models,
+    groups,
+    seed,
+    b0,
+    b1,
+    method,
+    hull,
+    count_type,
+    hard,
+    n_pos_slots,
+    out,
+):
     """Replicates ``b0 .. b1-1`` of every model of the groups ``groups``.
 
     Per group and replicate one slot-count vector is drawn (:func:`_fill_slot_counts`)
@@ -392,20 +436,47 @@ def _boot_paired(slot_order, ps, ns, offsets, seg_offsets, seg_end, strata_offse
             v = offsets[c + 1]
             if hard:
                 out[k * n_models + mdl, j] = _walk_area_hard(
-                    slot_order[u:v], seg_end[seg_offsets[c]:seg_offsets[c + 1]],
-                    n_pos_slots[g], cnt, method, hull,
+                    slot_order[u:v],
+                    seg_end[seg_offsets[c] : seg_offsets[c + 1]],
+                    n_pos_slots[g],
+                    cnt,
+                    method,
+                    hull,
                 )
             else:
                 out[k * n_models + mdl, j] = _walk_area(
-                    slot_order[u:v], seg_end[seg_offsets[c]:seg_offsets[c + 1]], ps[u:v],
-                    ns[u:v], cnt, method, hull,
+                    slot_order[u:v],
+                    seg_end[seg_offsets[c] : seg_offsets[c + 1]],
+                    ps[u:v],
+                    ns[u:v],
+                    cnt,
+                    method,
+                    hull,
                 )
 
 
 @jit(parallel=True)
-def _boot_paired_curve(slot_order, ps, ns, offsets, seg_offsets, seg_end, strata_offsets,
-                       n_strata, n_models, groups, seed, b0, b1, grid, hull, count_type, hard,
-                       n_pos_slots, out):
+def _boot_paired_curve(
+    slot_order,
+    ps,
+    ns,
+    offsets,
+    seg_offsets,
+    seg_end,
+    strata_offsets,
+    n_strata,
+    n_models,
+    groups,
+    seed,
+    b0,
+    b1,
+    grid,
+    hull,
+    count_type,
+    hard,
+    n_pos_slots,
+    out,
+):
     """Like :func:`_boot_paired`, but each replicate's PR curve interpolated onto the
     recall ``grid``: writes ``out[k * n_models + model, b - b0, :]``."""
     ng = groups.size
@@ -422,7 +493,7 @@ def _boot_paired_curve(slot_order, ps, ns, offsets, seg_offsets, seg_end, strata
             c = g * n_models + mdl
             u = offsets[c]
             v = offsets[c + 1]
-            se = seg_end[seg_offsets[c]:seg_offsets[c + 1]]
+            se = seg_end[seg_offsets[c] : seg_offsets[c + 1]]
             tp = np.empty(se.size + 1)
             fp = np.empty(se.size + 1)
             if hard:
@@ -433,8 +504,20 @@ def _boot_paired_curve(slot_order, ps, ns, offsets, seg_offsets, seg_end, strata
 
 
 @jit(parallel=True)
-def _jackknife_group(order, ps, ns, offsets, seg_offsets, seg_end, first_curve, n_models,
-                     block, n_blocks, method, hull):
+def _jackknife_group(
+    order,
+    ps,
+    ns,
+    offsets,
+    seg_offsets,
+    seg_end,
+    first_curve,
+    n_models,
+    block,
+    n_blocks,
+    method,
+    hull,
+):
     """Delete-a-block jackknife of the ``n_models`` curves of one group.
 
     ``block`` has one entry per row of the group; rows with ``block[r] == j`` are left
@@ -451,6 +534,13 @@ def _jackknife_group(order, ps, ns, offsets, seg_offsets, seg_end, first_curve, 
             c = first_curve + mdl
             u = offsets[c]
             v = offsets[c + 1]
-            out[j, mdl] = _walk_area(order[u:v], seg_end[seg_offsets[c]:seg_offsets[c + 1]],
-                                     ps[u:v], ns[u:v], cnt, method, hull)
+            out[j, mdl] = _walk_area(
+                order[u:v],
+                seg_end[seg_offsets[c] : seg_offsets[c + 1]],
+                ps[u:v],
+                ns[u:v],
+                cnt,
+                method,
+                hull,
+            )
     return out

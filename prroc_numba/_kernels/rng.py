@@ -100,10 +100,20 @@ def _binomial_inversion(st, n, p):
             return x
 
 
-_TAIL = np.array([0.0810614667953272, 0.0413406959554092, 0.0276779256849983,
-                  0.02079067210376509, 0.0166446911898211, 0.0138761288230707,
-                  0.0118967099458917, 0.0104112652619720, 0.00925546218271273,
-                  0.00833056343336287])
+_TAIL = np.array(
+    [
+        0.0810614667953272,
+        0.0413406959554092,
+        0.0276779256849983,
+        0.02079067210376509,
+        0.0166446911898211,
+        0.0138761288230707,
+        0.0118967099458917,
+        0.0104112652619720,
+        0.00925546218271273,
+        0.00833056343336287,
+    ]
+)
 
 
 @jit
@@ -145,11 +155,15 @@ def _binomial_btrs(st, n, p):
         if v <= 0.0:
             continue
         lv = math.log(v * alpha / (a / (us * us) + b))
-        bound = ((m + 0.5) * math.log((m + 1.0) / (r * (nf - m + 1.0)))
-                 + (nf + 1.0) * math.log((nf - m + 1.0) / (nf - k + 1.0))
-                 + (k + 0.5) * math.log(r * (nf - k + 1.0) / (k + 1.0))
-                 + _stirling_tail(np.float64(m)) + _stirling_tail(nf - m)
-                 - _stirling_tail(np.float64(k)) - _stirling_tail(nf - k))
+        bound = (
+            (m + 0.5) * math.log((m + 1.0) / (r * (nf - m + 1.0)))
+            + (nf + 1.0) * math.log((nf - m + 1.0) / (nf - k + 1.0))
+            + (k + 0.5) * math.log(r * (nf - k + 1.0) / (k + 1.0))
+            + _stirling_tail(np.float64(m))
+            + _stirling_tail(nf - m)
+            - _stirling_tail(np.float64(k))
+            - _stirling_tail(nf - k)
+        )
         if lv <= bound:
             return np.int64(k)
 

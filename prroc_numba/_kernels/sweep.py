@@ -77,8 +77,9 @@ def _sort_range(values, offsets, order, sorted_values, counts, c0, c1):
 
 
 @jit
-def _fill_range(sorted_values, offsets, pos, neg, label_start, order, out_offsets, thr, tp,
-                fp, c0, c1):
+def _fill_range(
+    sorted_values, offsets, pos, neg, label_start, order, out_offsets, thr, tp, fp, c0, c1
+):
     """Sweep curves ``c0 .. c1 - 1`` into their output slices (pass 2 of the batch)."""
     for c in range(c0, c1):
         a = offsets[c]
@@ -87,8 +88,13 @@ def _fill_range(sorted_values, offsets, pos, neg, label_start, order, out_offset
         u = out_offsets[c]
         v = out_offsets[c + 1]
         _fill_sweep_sorted(
-            sorted_values[a:b], pos[ls : ls + b - a], neg[ls : ls + b - a], order[a:b],
-            thr[u:v], tp[u:v], fp[u:v],
+            sorted_values[a:b],
+            pos[ls : ls + b - a],
+            neg[ls : ls + b - a],
+            order[a:b],
+            thr[u:v],
+            tp[u:v],
+            fp[u:v],
         )
 
 
@@ -113,6 +119,18 @@ def _sweep_batch(values, offsets, pos, neg, label_start):
     thr = np.empty(total)
     tp = np.empty(total)
     fp = np.empty(total)
-    run_curves(_fill_range, offsets, sorted_values, offsets, pos, neg, label_start, order,
-               out_offsets, thr, tp, fp)
+    run_curves(
+        _fill_range,
+        offsets,
+        sorted_values,
+        offsets,
+        pos,
+        neg,
+        label_start,
+        order,
+        out_offsets,
+        thr,
+        tp,
+        fp,
+    )
     return thr, tp, fp, out_offsets

@@ -58,7 +58,9 @@ def run_curves(kernel, offsets: np.ndarray, *args) -> None:
         return
     bounds = chunk_bounds(offsets, min(n, CHUNKS_PER_THREAD * threads))
     pool = _get_pool(threads)
-    futures = [pool.submit(kernel, *args, int(bounds[i]), int(bounds[i + 1]))
-               for i in range(bounds.size - 1)]
+    futures = [
+        pool.submit(kernel, *args, int(bounds[i]), int(bounds[i + 1]))
+        for i in range(bounds.size - 1)
+    ]
     for f in futures:
         f.result()

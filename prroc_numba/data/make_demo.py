@@ -39,15 +39,17 @@ def make(seed: int = SEED) -> pd.DataFrame:
     logreg = -3.8 + 1.5 * y + rng.normal(size=N_ROWS)
     points = np.clip(np.floor(2.5 + 1.2 * y + 1.6 * rng.normal(size=N_ROWS)), 0, 10)
     noise = -3.0 + rng.normal(size=N_ROWS)
-    return pd.DataFrame({
-        "id": np.arange(N_ROWS),
-        "y": y,
-        "gbm": proba(gbm),
-        "gbm_tuned": proba(tuned),
-        "logreg": proba(logreg),
-        "rules": points.astype(np.int64),
-        "noise": proba(noise),
-    })
+    return pd.DataFrame(
+        {
+            "id": np.arange(N_ROWS),
+            "y": y,
+            "gbm": proba(gbm),
+            "gbm_tuned": proba(tuned),
+            "logreg": proba(logreg),
+            "rules": points.astype(np.int64),
+            "noise": proba(noise),
+        }
+    )
 
 
 def main() -> None:

@@ -18,8 +18,9 @@ sys.path.insert(0, str(Path(__file__).parent.parent))  # tests/naive.py
 
 # ``from conftest import ...`` in this directory finds this file: re-export the helpers of
 # tests/conftest.py (loaded under another module name)
-_spec = importlib.util.spec_from_file_location("_tests_conftest",
-                                               Path(__file__).parent.parent / "conftest.py")
+_spec = importlib.util.spec_from_file_location(
+    "_tests_conftest", Path(__file__).parent.parent / "conftest.py"
+)
 _main = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_main)
 random_batch, load_case, CASE_NAMES = _main.random_batch, _main.load_case, _main.CASE_NAMES
@@ -49,7 +50,8 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.cuda)
             # the simulator evaluates the Poisson stream's uint64 products with numpy
             # scalars, which warn on the (intended) wrap-around
-            item.add_marker(pytest.mark.filterwarnings(
-                "ignore:overflow encountered in scalar:RuntimeWarning"))
+            item.add_marker(
+                pytest.mark.filterwarnings("ignore:overflow encountered in scalar:RuntimeWarning")
+            )
             if "gpu" in item.keywords and SIMULATOR:
                 item.add_marker(pytest.mark.skip(reason="needs a real GPU"))

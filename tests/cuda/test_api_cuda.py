@@ -23,12 +23,21 @@ def _same(a, b):
     pd.testing.assert_frame_equal(a, b, check_exact=False, rtol=1e-12, atol=1e-12)
 
 
-@pytest.mark.parametrize("curve,method,hull", [("pr", "dg", False), ("pr", "integral", True),
-                                               ("pr", "ap", False), ("roc", None, True)])
+@pytest.mark.parametrize(
+    "curve,method,hull",
+    [("pr", "dg", False), ("pr", "integral", True), ("pr", "ap", False), ("roc", None, True)],
+)
 def test_auc(curve, method, hull):
     df = _df()
-    kw = {"score": ["s", "s2"], "label": "y", "by": "g", "weight": "w", "curve": curve,
-          "method": method, "hull": hull}
+    kw = {
+        "score": ["s", "s2"],
+        "label": "y",
+        "by": "g",
+        "weight": "w",
+        "curve": curve,
+        "method": method,
+        "hull": hull,
+    }
     got = prn.auc(df, device="cuda", **kw)
     assert got.attrs["device"] == "cuda"
     want = prn.auc(df, device="cpu", **kw)
@@ -40,20 +49,27 @@ def test_auc(curve, method, hull):
 def test_curves(hull):
     df = _df()
     kw = {"score": ["s", "s2"], "label": "y", "by": "g", "weight": "w"}
-    _same(prn.roc_curve(df, hull=hull, device="cuda", **kw),
-          prn.roc_curve(df, hull=hull, device="cpu", **kw))
-    _same(prn.pr_curve(df, hull=hull, device="cuda", **kw),
-          prn.pr_curve(df, hull=hull, device="cpu", **kw))
-    _same(prn.pr_curve(df, interpolate="dg", device="cuda", **kw),
-          prn.pr_curve(df, interpolate="dg", device="cpu", **kw))
+    _same(
+        prn.roc_curve(df, hull=hull, device="cuda", **kw),
+        prn.roc_curve(df, hull=hull, device="cpu", **kw),
+    )
+    _same(
+        prn.pr_curve(df, hull=hull, device="cuda", **kw),
+        prn.pr_curve(df, hull=hull, device="cpu", **kw),
+    )
+    _same(
+        prn.pr_curve(df, interpolate="dg", device="cuda", **kw),
+        prn.pr_curve(df, interpolate="dg", device="cpu", **kw),
+    )
     got = prn.confusion(df, device="cuda", **kw)
     assert got.attrs["device"] == "cuda"
     _same(got, prn.confusion(df, **kw))
 
 
 def test_one_class_group_warns_and_is_nan_on_both():
-    df = pd.DataFrame({"g": list("aaabbb"), "s": [0.9, 0.5, 0.1, 0.8, 0.4, 0.2],
-                       "y": [1, 0, 1, 0, 0, 0]})
+    df = pd.DataFrame(
+        {"g": list("aaabbb"), "s": [0.9, 0.5, 0.1, 0.8, 0.4, 0.2], "y": [1, 0, 1, 0, 0, 0]}
+    )
     with pytest.warns(prn.UndefinedMetricWarning, match="g='b'"):
         got = prn.auc(df, score="s", label="y", by="g", device="cuda")
     with pytest.warns(prn.UndefinedMetricWarning):
@@ -73,10 +89,12 @@ def test_gpu_arrays_select_the_gpu():
     assert prn.auc(score=d_x, label=d_y, device="cpu").attrs["device"] == "cpu"
     g = np.repeat([0, 1], 25)
     by_gpu = prn.auc(score=d_x, label=d_y, by=cuda.to_device(g))
-    pd.testing.assert_frame_equal(by_gpu, prn.auc(score=x, label=y, by=g),
-                                  check_exact=False, rtol=1e-12, atol=1e-12)
+    pd.testing.assert_frame_equal(
+        by_gpu, prn.auc(score=x, label=y, by=g), check_exact=False, rtol=1e-12, atol=1e-12
+    )
     assert prn.auc_pr(d_y, d_x, method="ap") == pytest.approx(
-        prn.auc_pr(y, x, method="ap"), abs=1e-12)
+        prn.auc_pr(y, x, method="ap"), abs=1e-12
+    )
     assert prn.auc_roc(d_y, d_x) == pytest.approx(prn.auc_roc(y, x), abs=1e-12)
 
 
@@ -103,13 +121,14 @@ def test_cuda_errors():
     with pytest.raises(ValueError, match="stratified=False"):
         prn.bootstrap(df, score="s", label="y", n_boot=2, device="cuda")
     with pytest.raises(ValueError, match="CPU only"):
-        prn.bootstrap(df, score="s", label="y", n_boot=2, stratified=False, hull=True,
-                      device="cuda")
+        prn.bootstrap(
+            df, score="s", label="y", n_boot=2, stratified=False, hull=True, device="cuda"
+        )
     with pytest.raises(ValueError, match="bca"):
-        prn.bootstrap(df, score="s", label="y", n_boot=2, stratified=False,
-                      interval="bca", device="cuda")
+        prn.bootstrap(
+            df, score="s", label="y", n_boot=2, stratified=False, interval="bca", device="cuda"
+        )
     with pytest.raises(ValueError, match="thresholds"):
         prn.roc_curve(df, score="s", label="y", thresholds=[0.5], device="cuda")
     with pytest.raises(ValueError, match="delong"):
-        prn.compare(df, score=["s", "s2"], label="y", curve="roc", test="delong",
-                    device="cuda")
+        prn.compare(df, score=["s", "s2"], label="y", curve="roc", test="delong", device="cuda")

@@ -19,8 +19,10 @@ from prroc_numba._ragged import Batch, pack
 
 def _area_batch(values, offsets, pos, neg, label_start, code, hull):
     """One area per curve through the CPU's many-areas kernel (one code, one hull flag)."""
-    return _areas_batch(values, offsets, pos, neg, label_start,
-                        np.array([code], np.int64), np.array([hull]))[:, 0]
+    return _areas_batch(
+        values, offsets, pos, neg, label_start, np.array([code], np.int64), np.array([hull])
+    )[:, 0]
+
 
 METHODS = [area.AP, area.PR_TRAPEZOID, area.DG, area.INTEGRAL, area.ROC_TRAPEZOID]
 # (rows per chunk, chunks per super-chunk): tiny sizes put chunk and super-chunk
@@ -56,8 +58,16 @@ def _empty_curve_batch():
     values = np.array([0.9, 0.5, 0.5, 0.1, 0.7, 0.2, 0.2])
     offsets = np.array([0, 4, 4, 7], dtype=np.int64)
     pos = np.array([1.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0])
-    return Batch(values, offsets, pos, 1.0 - pos, offsets.copy(),
-                 np.arange(3, dtype=np.int64), pd.DataFrame(index=range(3)), 1)
+    return Batch(
+        values,
+        offsets,
+        pos,
+        1.0 - pos,
+        offsets.copy(),
+        np.arange(3, dtype=np.int64),
+        pd.DataFrame(index=range(3)),
+        1,
+    )
 
 
 def _close(got, want):

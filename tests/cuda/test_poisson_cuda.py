@@ -18,8 +18,13 @@ from prroc_numba._ragged import pack
 from prroc_numba._resampling import _seed
 
 N_BOOT = 4
-METHODS = {("pr", "dg"): area.DG, ("pr", "integral"): area.INTEGRAL, ("pr", "ap"): area.AP,
-           ("pr", "trapezoid"): area.PR_TRAPEZOID, ("roc", "trapezoid"): area.ROC_TRAPEZOID}
+METHODS = {
+    ("pr", "dg"): area.DG,
+    ("pr", "integral"): area.INTEGRAL,
+    ("pr", "ap"): area.AP,
+    ("pr", "trapezoid"): area.PR_TRAPEZOID,
+    ("roc", "trapezoid"): area.ROC_TRAPEZOID,
+}
 
 
 def _counts(seed, b, n):
@@ -29,12 +34,14 @@ def _counts(seed, b, n):
 
 def _frame(rng, n=90, weights=False):
     y = (rng.random(n) < 0.35).astype(int)
-    df = pd.DataFrame({
-        "g": np.repeat(["a", "b", "c"], n // 3)[rng.permutation(n)],  # groups interleaved
-        "y": y,
-        "m1": np.round(y + rng.normal(size=n), 1),  # ties
-        "m2": np.round(0.5 * y + rng.normal(size=n), 0),  # long tie runs
-    })
+    df = pd.DataFrame(
+        {
+            "g": np.repeat(["a", "b", "c"], n // 3)[rng.permutation(n)],  # groups interleaved
+            "y": y,
+            "m1": np.round(y + rng.normal(size=n), 1),  # ties
+            "m2": np.round(0.5 * y + rng.normal(size=n), 0),  # long tie runs
+        }
+    )
     if weights:
         df["w"] = rng.choice([0.0, 0.5, 1.0, 2.0], size=n)
     return df
@@ -46,27 +53,53 @@ def test_replicates_equal_reference(key, weights):
     curve, method = key
     rng = np.random.default_rng(7)
     df = _frame(rng, weights=weights)
-    res, reps = prn.bootstrap(df, score=["m1", "m2"], label="y", by="g",
-                              weight="w" if weights else None, curve=curve, method=method,
-                              n_boot=N_BOOT, seed=11, stratified=False, device="cuda",
-                              return_replicates=True)
+    res, reps = prn.bootstrap(
+        df,
+        score=["m1", "m2"],
+        label="y",
+        by="g",
+        weight="w" if weights else None,
+        curve=curve,
+        method=method,
+        n_boot=N_BOOT,
+        seed=11,
+        stratified=False,
+        device="cuda",
+        return_replicates=True,
+    )
     assert res.attrs["device"] == "cuda" and reps.attrs["device"] == "cuda"
     s = _seed(11)
     w0 = df["w"].to_numpy() if weights else np.ones(len(df))
     for b in range(N_BOOT):
         w = w0 * _counts(s, b, len(df))
-        want = prn.auc(df.assign(w=w), score=["m1", "m2"], label="y", by="g", weight="w",
-                       curve=curve, method=method, device="cpu")
+        want = prn.auc(
+            df.assign(w=w),
+            score=["m1", "m2"],
+            label="y",
+            by="g",
+            weight="w",
+            curve=curve,
+            method=method,
+            device="cpu",
+        )
         got = reps[reps.replicate == b].reset_index(drop=True)
         np.testing.assert_allclose(got["estimate"], want["auc"], rtol=1e-12, atol=1e-12)
         if method in ("ap",) or curve == "roc":
             for (g, m), val in zip(zip(got["g"], got["model"]), got["estimate"]):
                 sel = (df.g == g).to_numpy()
                 ref = (average_precision_score if curve == "pr" else roc_auc_score)(
-                    df.y[sel], df[m][sel], sample_weight=w[sel])
+                    df.y[sel], df[m][sel], sample_weight=w[sel]
+                )
                 assert val == pytest.approx(ref, abs=1e-12)
-    est = prn.auc(df, score=["m1", "m2"], label="y", by="g",
-                  weight="w" if weights else None, curve=curve, method=method)
+    est = prn.auc(
+        df,
+        score=["m1", "m2"],
+        label="y",
+        by="g",
+        weight="w" if weights else None,
+        curve=curve,
+        method=method,
+    )
     np.testing.assert_allclose(res["estimate"], est["auc"], rtol=1e-12, atol=1e-12)
 
 
@@ -96,8 +129,9 @@ def test_replicate_blocks(monkeypatch):
 def test_compare_paired_equals_reference():
     rng = np.random.default_rng(8)
     df = _frame(rng)
-    res = prn.compare(df, score=["m1", "m2"], label="y", n_boot=N_BOOT, seed=2,
-                      stratified=False, device="cuda")
+    res = prn.compare(
+        df, score=["m1", "m2"], label="y", n_boot=N_BOOT, seed=2, stratified=False, device="cuda"
+    )
     assert res.attrs["device"] == "cuda"
     s = _seed(2)
     d = []
@@ -120,11 +154,20 @@ def test_soft_labels_replicates():
     n = 40
     p = np.round(rng.random(n), 2)
     x = np.round(p + rng.normal(size=n), 1)
-    _, reps = prn.bootstrap(score=x, label=p, soft_labels=True, method="integral",
-                            n_boot=3, seed=1, stratified=False, device="cuda",
-                            return_replicates=True)
+    _, reps = prn.bootstrap(
+        score=x,
+        label=p,
+        soft_labels=True,
+        method="integral",
+        n_boot=3,
+        seed=1,
+        stratified=False,
+        device="cuda",
+        return_replicates=True,
+    )
     s = _seed(1)
     for b in range(3):
-        want = prn.auc(score=x, label=p, soft_labels=True, method="integral",
-                       weight=_counts(s, b, n))["auc"].iloc[0]
+        want = prn.auc(
+            score=x, label=p, soft_labels=True, method="integral", weight=_counts(s, b, n)
+        )["auc"].iloc[0]
         assert reps.estimate.iloc[b] == pytest.approx(want, abs=1e-12)

@@ -77,19 +77,35 @@ class Sorted:
         self.n_super = int(super_off[-1])
         self.super_off = cuda.to_device(super_off)
         self.super_curve = cuda.to_device(
-            np.repeat(np.arange(self.n_curves, dtype=np.int64), n_super))
+            np.repeat(np.arange(self.n_curves, dtype=np.int64), n_super)
+        )
         n = int(offsets[-1])
-        perm, self.xs = _device_sort(np.ascontiguousarray(batch.values, dtype=np.float64),
-                                     offsets)
+        perm, self.xs = _device_sort(np.ascontiguousarray(batch.values, dtype=np.float64), offsets)
         self.offsets = cuda.to_device(offsets)
         self.chunk_off = cuda.to_device(chunk_off)
         self.chunk_curve = cuda.to_device(chunk_curve)
         self.starts = cuda.device_array(self.n_chunks, dtype=np.int64)
-        _launch(K.chunk_starts, self.n_chunks, self.xs, self.offsets, self.chunk_curve,
-                self.chunk_off, chunk, self.starts)
+        _launch(
+            K.chunk_starts,
+            self.n_chunks,
+            self.xs,
+            self.offsets,
+            self.chunk_curve,
+            self.chunk_off,
+            chunk,
+            self.starts,
+        )
         self.ends = cuda.device_array(self.n_chunks, dtype=np.int64)
-        _launch(K.chunk_ends, self.n_chunks, self.offsets, self.chunk_curve, self.chunk_off,
-                chunk, self.starts, self.ends)
+        _launch(
+            K.chunk_ends,
+            self.n_chunks,
+            self.offsets,
+            self.chunk_curve,
+            self.chunk_off,
+            chunk,
+            self.starts,
+            self.ends,
+        )
         if row_ids is None:
             row_ids = np.arange(batch.pos.size, dtype=np.int64)
         self.row_ids = cuda.to_device(np.ascontiguousarray(row_ids, dtype=np.int64))
@@ -97,14 +113,37 @@ class Sorted:
         self.sn = cuda.device_array(n, dtype=np.float64)
         self.rid = cuda.device_array(n, dtype=np.int64)
         self.last = cuda.device_array(n, dtype=np.uint8)
-        _launch(K.gather, self.n_chunks, perm, self.xs, self.offsets, self.ends,
-                cuda.to_device(np.ascontiguousarray(batch.label_start, dtype=np.int64)),
-                cuda.to_device(batch.pos), cuda.to_device(batch.neg), self.chunk_curve,
-                self.chunk_off, self.starts, self.sp, self.sn, self.rid, self.last)
+        _launch(
+            K.gather,
+            self.n_chunks,
+            perm,
+            self.xs,
+            self.offsets,
+            self.ends,
+            cuda.to_device(np.ascontiguousarray(batch.label_start, dtype=np.int64)),
+            cuda.to_device(batch.pos),
+            cuda.to_device(batch.neg),
+            self.chunk_curve,
+            self.chunk_off,
+            self.starts,
+            self.sp,
+            self.sn,
+            self.rid,
+            self.last,
+        )
 
     def _rows(self):
-        return (self.sp, self.sn, self.rid, self.row_ids, self.last, self.ends,
-                self.chunk_curve, self.chunk_off, self.starts)
+        return (
+            self.sp,
+            self.sn,
+            self.rid,
+            self.row_ids,
+            self.last,
+            self.ends,
+            self.chunk_curve,
+            self.chunk_off,
+            self.starts,
+        )
 
     def _super_args(self):
         return self.super_curve, self.super_off, self.chunk_off, self.sup
@@ -112,16 +151,29 @@ class Sorted:
     def scan(self, use_counts, seed, b0, n_rep):
         """Pass 1 and the two-level scan: local per-chunk and per-super-chunk starting
         (TP, FP, blocks), per-curve totals."""
+
         def arrays(n):
-            return [cuda.device_array((n, n_rep), dtype=dt)
-                    for dt in (np.float64, np.float64, np.int64)]
+            return [
+                cuda.device_array((n, n_rep), dtype=dt) for dt in (np.float64, np.float64, np.int64)
+            ]
+
         cells = arrays(self.n_chunks)
-        _launch(K.chunk_sums, self.n_chunks * n_rep, *self._rows(), use_counts,
-                np.uint64(seed), b0, *cells)
-        base, sums, sbase, tot = (arrays(self.n_chunks), arrays(self.n_super),
-                                  arrays(self.n_super), arrays(self.n_curves))
-        _launch(K.super_scan, self.n_super * n_rep, *self._super_args(), *cells, *base,
-                *sums)
+        _launch(
+            K.chunk_sums,
+            self.n_chunks * n_rep,
+            *self._rows(),
+            use_counts,
+            np.uint64(seed),
+            b0,
+            *cells,
+        )
+        base, sums, sbase, tot = (
+            arrays(self.n_chunks),
+            arrays(self.n_super),
+            arrays(self.n_super),
+            arrays(self.n_curves),
+        )
+        _launch(K.super_scan, self.n_super * n_rep, *self._super_args(), *cells, *base, *sums)
         _launch(K.chunk_scan, self.n_curves * n_rep, self.super_off, *sums, *sbase, *tot)
         return base, sbase, tot
 
@@ -129,14 +181,26 @@ class Sorted:
         """AUC per (curve, replicate), shape (n_curves, n_rep), on the device."""
         (btp, bfp, _), (sbtp, sbfp, _), (P, N, _) = self.scan(use_counts, seed, b0, n_rep)
         partial = cuda.device_array((self.n_chunks, n_rep), dtype=np.float64)
-        _launch(K.chunk_area, self.n_chunks * n_rep, *self._rows(), use_counts,
-                np.uint64(seed), b0, method, self.super_off, self.sup, btp, bfp, sbtp,
-                sbfp, partial)
+        _launch(
+            K.chunk_area,
+            self.n_chunks * n_rep,
+            *self._rows(),
+            use_counts,
+            np.uint64(seed),
+            b0,
+            method,
+            self.super_off,
+            self.sup,
+            btp,
+            bfp,
+            sbtp,
+            sbfp,
+            partial,
+        )
         spart = cuda.device_array((self.n_super, n_rep), dtype=np.float64)
         _launch(K.super_sum, self.n_super * n_rep, *self._super_args(), partial, spart)
         out = cuda.device_array((self.n_curves, n_rep), dtype=np.float64)
-        _launch(K.curve_area, self.n_curves * n_rep, self.super_off, spart, P, N,
-                method, out)
+        _launch(K.curve_area, self.n_curves * n_rep, self.super_off, spart, P, N, method, out)
         return out
 
     def sweep(self):
@@ -151,9 +215,26 @@ class Sorted:
         fp = cuda.device_array(total, dtype=np.float64)
         d_off = cuda.to_device(out_off)
         _launch(K.origins, self.n_curves, d_off, thr, tp, fp)
-        _launch(K.sweep_vertices, self.n_chunks, self.xs, self.sp, self.sn, self.last,
-                self.ends, self.chunk_curve, self.chunk_off, self.starts, self.super_off,
-                self.sup, *base, *sbase, d_off, thr, tp, fp)
+        _launch(
+            K.sweep_vertices,
+            self.n_chunks,
+            self.xs,
+            self.sp,
+            self.sn,
+            self.last,
+            self.ends,
+            self.chunk_curve,
+            self.chunk_off,
+            self.starts,
+            self.super_off,
+            self.sup,
+            *base,
+            *sbase,
+            d_off,
+            thr,
+            tp,
+            fp,
+        )
         return thr, tp, fp, out_off
 
 
@@ -189,8 +270,7 @@ def sweep_batch(batch, chunk=CHUNK, sup=SUPER):
 
 def hull_batch(tp, fp, out_off):
     """``(idx, hull_offsets)`` on the host, as :func:`.hull._hull_batch` (global indices)."""
-    d_tp, d_fp = cuda.to_device(np.ascontiguousarray(tp)), cuda.to_device(
-        np.ascontiguousarray(fp))
+    d_tp, d_fp = cuda.to_device(np.ascontiguousarray(tp)), cuda.to_device(np.ascontiguousarray(fp))
     _, scratch, counts = _hull_scratch(d_tp, d_fp, out_off)
     counts = counts.copy_to_host()
     scratch = scratch.copy_to_host()
@@ -215,5 +295,5 @@ def poisson_replicates(batch, method, seed, n_boot, row_ids=None, chunk=CHUNK, s
     block = max(1, min(n_boot, _MAX_CELLS // max(s.n_chunks, 1)))
     for b0 in range(0, n_boot, block):  # a loop over blocks of replicates, not rows
         nb = min(block, n_boot - b0)
-        out[:, b0:b0 + nb] = s.areas(int(method), 1, seed, b0, nb).copy_to_host()
+        out[:, b0 : b0 + nb] = s.areas(int(method), 1, seed, b0, nb).copy_to_host()
     return out

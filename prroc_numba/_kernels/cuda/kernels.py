@@ -69,8 +69,9 @@ def _super_range(k, c, chunk_off, super_off, sup):
 
 
 @cuda.jit(cache=True)
-def super_scan(super_curve, super_off, chunk_off, sup, ctp, cfp, cnv, base_tp, base_fp,
-               base_nv, stp, sfp, snv):
+def super_scan(
+    super_curve, super_off, chunk_off, sup, ctp, cfp, cnv, base_tp, base_fp, base_nv, stp, sfp, snv
+):
     """Per (super-chunk k, replicate): exclusive scan of its chunks, and its totals."""
     tid = cuda.grid(1)
     n_rep = ctp.shape[1]
@@ -144,15 +145,28 @@ def chunk_ends(offsets, chunk_curve, chunk_off, chunk, starts, ends):
         ends[j] = starts[j]
         return
     jj = j + 1
-    while jj < chunk_off[c + 1] and starts[jj] >= _nominal_end(jj, c, offsets, chunk_off,
-                                                               chunk):
+    while jj < chunk_off[c + 1] and starts[jj] >= _nominal_end(jj, c, offsets, chunk_off, chunk):
         jj += 1
     ends[j] = starts[jj] if jj < chunk_off[c + 1] else offsets[c + 1]
 
 
 @cuda.jit(cache=True)
-def gather(perm, xs, offsets, ends, label_start, pos, neg, chunk_curve, chunk_off, starts,
-           sp, sn, rid, last):
+def gather(
+    perm,
+    xs,
+    offsets,
+    ends,
+    label_start,
+    pos,
+    neg,
+    chunk_curve,
+    chunk_off,
+    starts,
+    sp,
+    sn,
+    rid,
+    last,
+):
     """Rows' masses and label-row ids in sorted order, and the tie-block ends."""
     j = cuda.grid(1)
     if j >= starts.size:
@@ -170,8 +184,23 @@ def gather(perm, xs, offsets, ends, label_start, pos, neg, chunk_curve, chunk_of
 
 
 @cuda.jit(cache=True)
-def chunk_sums(sp, sn, rid, row_ids, last, ends, chunk_curve, chunk_off, starts,
-               use_counts, seed, b0, ctp, cfp, cnv):
+def chunk_sums(
+    sp,
+    sn,
+    rid,
+    row_ids,
+    last,
+    ends,
+    chunk_curve,
+    chunk_off,
+    starts,
+    use_counts,
+    seed,
+    b0,
+    ctp,
+    cfp,
+    cnv,
+):
     """Pass 1: per (chunk j, replicate b) the chunk's TP and FP mass and tie blocks."""
     tid = cuda.grid(1)
     n_rep = ctp.shape[1]
@@ -227,9 +256,28 @@ def chunk_scan(chunk_off, ctp, cfp, cnv, base_tp, base_fp, base_nv, P, N, NV):
 
 
 @cuda.jit(cache=True)
-def chunk_area(sp, sn, rid, row_ids, last, ends, chunk_curve, chunk_off, starts,
-               use_counts, seed, b0, method, super_off, sup, base_tp, base_fp, sbase_tp,
-               sbase_fp, partial):
+def chunk_area(
+    sp,
+    sn,
+    rid,
+    row_ids,
+    last,
+    ends,
+    chunk_curve,
+    chunk_off,
+    starts,
+    use_counts,
+    seed,
+    b0,
+    method,
+    super_off,
+    sup,
+    base_tp,
+    base_fp,
+    sbase_tp,
+    sbase_fp,
+    partial,
+):
     """Pass 2: per (chunk, replicate) the sum of the segment terms of its vertices."""
     tid = cuda.grid(1)
     n_rep = base_tp.shape[1]
@@ -280,9 +328,28 @@ def curve_area(chunk_off, partial, P, N, method, out):
 
 
 @cuda.jit(cache=True)
-def sweep_vertices(xs, sp, sn, last, ends, chunk_curve, chunk_off, starts, super_off, sup,
-                   base_tp, base_fp, base_nv, sbase_tp, sbase_fp, sbase_nv, out_off, thr,
-                   tp, fp):
+def sweep_vertices(
+    xs,
+    sp,
+    sn,
+    last,
+    ends,
+    chunk_curve,
+    chunk_off,
+    starts,
+    super_off,
+    sup,
+    base_tp,
+    base_fp,
+    base_nv,
+    sbase_tp,
+    sbase_fp,
+    sbase_nv,
+    out_off,
+    thr,
+    tp,
+    fp,
+):
     """The sweep: one vertex per tie block at ``out_off[c] + 1 + (blocks before it)``."""
     j = cuda.grid(1)
     if j >= starts.size:
