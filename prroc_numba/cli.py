@@ -241,18 +241,18 @@ def _partial_args(p: argparse.ArgumentParser) -> None:
         type=float,
         metavar=("LO", "HI"),
         default=None,
-        help="only the area over this FPR (ROC) or recall (PR) range",
+        help="only the area over this FPR (ROC) or recall (PR) range (e.g. --partial 0 0.1)",
     )
     p.add_argument(
         "--partial-focus",
         choices=["fpr", "tpr"],
         default="fpr",
-        help="ROC: the range is over FPR (default) or TPR",
+        help="ROC: the range is over FPR (default) or TPR (e.g. --partial-focus tpr)",
     )
     p.add_argument(
         "--standardize",
         action="store_true",
-        help="McClish's correction (ROC) / divide by the width (PR)",
+        help="McClish's correction (ROC) / divide by the width (PR) (e.g. --standardize)",
     )
 
 
@@ -290,7 +290,8 @@ def _parser() -> argparse.ArgumentParser:
         "--ci",
         choices=["logit", "binomial", "delong"],
         default=None,
-        help="closed-form interval: Boyd et al. logit / binomial (PR), DeLong (ROC)",
+        help="closed-form interval: Boyd et al. logit / binomial (PR), DeLong (ROC) "
+        "(e.g. --ci logit)",
     )
     o = sub.add_parser("operating-points", help="thresholds meeting targets, with metrics")
     _common(o, boot=True)
@@ -299,9 +300,12 @@ def _parser() -> argparse.ArgumentParser:
         nargs="+",
         default=["max_f1"],
         metavar="TARGET",
-        help="max_f1, youden, closest_topleft, 'precision>=x', 'recall>=x', 'fpr<=x', 'tpr>=x'",
+        help="max_f1, youden, closest_topleft, 'precision>=x', 'recall>=x', 'fpr<=x', "
+        "'tpr>=x' (e.g. --target max_f1 'recall>=0.8')",
     )
-    o.add_argument("--beta", type=float, default=1.0, help="F-beta's beta (default 1)")
+    o.add_argument(
+        "--beta", type=float, default=1.0, help="F-beta's beta (default 1; e.g. --beta 2)"
+    )
     o.set_defaults(n_boot=None)
     b = sub.add_parser("bootstrap", help="bootstrap confidence intervals of the AUC")
     _common(b, boot=True)
