@@ -37,6 +37,10 @@ from ._ragged import UndefinedMetricWarning, lengths_to_offsets, pack, row_ids, 
 from ._ragged import is_dask as _is_dask
 from ._resampling_kind import resolve as _resolve_resampling
 
+#: replicates walked side by side per pass over a model's sorted rows (paired draws;
+#: 1 to ``_kernels.resample._LANES``); results do not depend on it
+_PAIRED_BLOCK = 8
+
 #: replicates per chunk are sized so a chunk does about this many row visits
 _CHUNK_WORK = 2e7
 #: progress bar by default only for runs with at least this many row visits
@@ -274,7 +278,7 @@ class _Plan:
                 if on_grid:
                     _boot_paired_curve(*args, grid, *tail)
                 else:
-                    _boot_paired(*args, code, *tail)
+                    _boot_paired(*args, code, *tail[:-1], _PAIRED_BLOCK, out)
             if on_grid:
                 reps[:, :, b0:b1] = out.transpose(0, 2, 1)
             else:
