@@ -15,6 +15,7 @@ import sys
 import warnings
 from statistics import NormalDist
 
+import numba
 import numpy as np
 
 from . import _device, _multiclass
@@ -160,7 +161,9 @@ class _Plan:
         Ctrl-C (checked between chunks) stops within a fraction of a second.
         """
         work = self.work + extra * self.batch.n_curves
-        chunk = int(max(8, min(n_boot, _CHUNK_WORK / max(work, 1.0))))
+        # at least two blocks of paired replicates per thread, so every thread has work
+        least = max(8, 2 * _PAIRED_BLOCK * numba.get_num_threads())
+        chunk = int(max(least, min(n_boot, _CHUNK_WORK / max(work, 1.0))))
         show = progress
         if show is None:
             show = sys.stderr.isatty() and work * n_boot >= _PROGRESS_WORK

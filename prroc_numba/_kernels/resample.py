@@ -397,7 +397,7 @@ def _fill_slot_lane(st, strata_offsets, n_strata, g, cnt, stride, lane):
 
 #: replicates walked side by side in one pass over a model's sorted rows (the lanes of
 #: :func:`_walk_block`); a compile-time constant, so the lane loops unroll
-_LANES = 8
+_LANES = 8  # the hard-label walk below is written out for exactly 8
 
 
 @jit
@@ -424,16 +424,40 @@ def _walk_block(slots, seg_end, ps, ns, hard, n_pos, cnt, nl, tp, fp, nv):
     for s in range(seg_end.size):
         e = seg_end[s]
         if hard:
+            # eight scalar accumulators per class (registers), branch-free per row
+            t0, t1, t2, t3, t4, t5, t6, t7 = ti[0], ti[1], ti[2], ti[3], ti[4], ti[5], ti[6], ti[7]
+            f0, f1, f2, f3, f4, f5, f6, f7 = fi[0], fi[1], fi[2], fi[3], fi[4], fi[5], fi[6], fi[7]
             while i < e:
                 q = slots[i]
                 base = q * _LANES
-                if q < n_pos:
-                    for r in range(_LANES):
-                        ti[r] += cnt[base + r]
-                else:
-                    for r in range(_LANES):
-                        fi[r] += cnt[base + r]
+                p = np.int64(q < n_pos)
+                c0 = np.int64(cnt[base])
+                c1 = np.int64(cnt[base + 1])
+                c2 = np.int64(cnt[base + 2])
+                c3 = np.int64(cnt[base + 3])
+                c4 = np.int64(cnt[base + 4])
+                c5 = np.int64(cnt[base + 5])
+                c6 = np.int64(cnt[base + 6])
+                c7 = np.int64(cnt[base + 7])
+                t0 += p * c0
+                t1 += p * c1
+                t2 += p * c2
+                t3 += p * c3
+                t4 += p * c4
+                t5 += p * c5
+                t6 += p * c6
+                t7 += p * c7
+                f0 += c0 - p * c0
+                f1 += c1 - p * c1
+                f2 += c2 - p * c2
+                f3 += c3 - p * c3
+                f4 += c4 - p * c4
+                f5 += c5 - p * c5
+                f6 += c6 - p * c6
+                f7 += c7 - p * c7
                 i += 1
+            ti[0], ti[1], ti[2], ti[3], ti[4], ti[5], ti[6], ti[7] = t0, t1, t2, t3, t4, t5, t6, t7
+            fi[0], fi[1], fi[2], fi[3], fi[4], fi[5], fi[6], fi[7] = f0, f1, f2, f3, f4, f5, f6, f7
             for r in range(nl):
                 v = nv[r]
                 if ti[r] != tp[r * m + v] or fi[r] != fp[r * m + v]:
