@@ -11,11 +11,9 @@ quantiles live here too.
 
 from __future__ import annotations
 
-import sys
 import warnings
 from statistics import NormalDist
 
-import numba
 import numpy as np
 
 from . import _device, _multiclass
@@ -34,13 +32,10 @@ from ._kernels.resample import (
 from ._kernels.resample_poisson import _boot_poisson, _boot_poisson_curve
 from ._kernels.rng import POISSON_MAX, _poisson_tables
 from ._partial import check_partial, partial_areas, standardized
+from ._progress import visible
 from ._ragged import UndefinedMetricWarning, lengths_to_offsets, pack, row_ids, warn_undefined
 from ._ragged import is_dask as _is_dask
 from ._resampling_kind import resolve as _resolve_resampling
-
-#: replicates walked side by side per pass over a model's sorted rows (paired draws;
-#: 1 to ``_kernels.resample._LANES``); results do not depend on it
-_PAIRED_BLOCK = 8
 
 #: replicates per chunk are sized so a chunk does about this many row visits
 _CHUNK_WORK = 2e7
@@ -161,12 +156,10 @@ class _Plan:
         Ctrl-C (checked between chunks) stops within a fraction of a second.
         """
         work = self.work + extra * self.batch.n_curves
-        # at least two blocks of paired replicates per thread, so every thread has work
-        least = max(8, 2 * _PAIRED_BLOCK * numba.get_num_threads())
-        chunk = int(max(least, min(n_boot, _CHUNK_WORK / max(work, 1.0))))
+        chunk = int(max(8, min(n_boot, _CHUNK_WORK / max(work, 1.0))))
         show = progress
         if show is None:
-            show = sys.stderr.isatty() and work * n_boot >= _PROGRESS_WORK
+            show = visible() and work * n_boot >= _PROGRESS_WORK
         bar = None
         if show:
             try:
@@ -281,7 +274,7 @@ class _Plan:
                 if on_grid:
                     _boot_paired_curve(*args, grid, *tail)
                 else:
-                    _boot_paired(*args, code, *tail[:-1], _PAIRED_BLOCK, out)
+                    _boot_paired(*args, code, *tail)
             if on_grid:
                 reps[:, :, b0:b1] = out.transpose(0, 2, 1)
             else:

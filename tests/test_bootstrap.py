@@ -421,37 +421,6 @@ def test_same_seed_same_numbers_any_thread_count_and_chunking(score, monkeypatch
     assert not np.array_equal(ref.estimate, other.estimate)
 
 
-@pytest.mark.parametrize("weighted", [False, True])
-def test_paired_blocks_same_numbers_any_block_size_and_thread_count(weighted, monkeypatch):
-    """Paired replicates walked 8 side by side equal those walked one at a time (block
-    size 1 is the one-replicate walk), with 1 or 2 threads, bit for bit; 203 replicates
-    leave a partial last block."""
-    df = _frame(700, seed=11)
-    kw = {
-        "score": ["m1", "m2", "m3"],
-        "label": "y",
-        "n_boot": 203,
-        "seed": 9,
-        "progress": False,
-        "return_replicates": True,
-        "weight": "w" if weighted else None,
-    }
-    got = {}
-    old = numba.get_num_threads()
-    try:
-        for block in (1, 3, 8):
-            monkeypatch.setattr(boot_mod, "_PAIRED_BLOCK", block)
-            for threads in {1, min(2, old)}:
-                numba.set_num_threads(threads)
-                got[block, threads] = prn.bootstrap(df, **kw)[1].estimate.to_numpy()
-    finally:
-        numba.set_num_threads(old)
-    ref = got[1, 1]
-    assert np.isfinite(ref).all() and np.unique(ref).size > 50
-    for key, est in got.items():
-        np.testing.assert_array_equal(est, ref, err_msg=str(key))
-
-
 def test_paired_models_see_the_same_rows():
     """Two identical score columns: every replicate difference is exactly 0."""
     df = _frame(500, seed=6)

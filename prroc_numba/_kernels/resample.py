@@ -372,14 +372,6 @@ def _fill_slot_counts(st, strata_offsets, n_strata, g, cnt):
     counted from the group's first slot). Each stratum gets as many uniform draws, with
     replacement, as it has rows. The stream state is kept in a register for speed.
     """
-    _fill_slot_lane(st, strata_offsets, n_strata, g, cnt, np.int64(1), np.int64(0))
-
-
-@jit
-def _fill_slot_lane(st, strata_offsets, n_strata, g, cnt, stride, lane):
-    """:func:`_fill_slot_counts` into lane ``lane`` of interleaved counts: slot ``q``'s
-    count is ``cnt[q * stride + lane]`` (``stride`` 1, ``lane`` 0: one plain vector).
-    """
     base = strata_offsets[g * n_strata]
     z = st[0]
     for s in range(n_strata):
@@ -391,99 +383,8 @@ def _fill_slot_lane(st, strata_offsets, n_strata, g, cnt, stride, lane):
             k = np.int64(np.float64(_mix64(z) >> _S11) * _TWO_M53 * Lf)
             if k >= L:
                 k = L - 1
-            cnt[(u0 + k) * stride + lane] += 1
+            cnt[u0 + k] += 1
     st[0] = z
-
-
-#: replicates walked side by side in one pass over a model's sorted rows (the lanes of
-#: :func:`_walk_block`); a compile-time constant, so the lane loops unroll
-_LANES = 8  # the hard-label walk below is written out for exactly 8
-
-
-@jit
-def _walk_block(slots, seg_end, ps, ns, hard, n_pos, cnt, nl, tp, fp, nv):
-    """:func:`_walk_vertices` (or :func:`_walk_vertices_hard` with ``hard``) of ``nl``
-    replicates at once, in one pass over the sorted rows.
-
-    Slot ``q``'s count in replicate (lane) ``r`` is ``cnt[q * _LANES + r]``, so a row's
-    counts for every lane are one cache line. Lane ``r``'s vertices go to
-    ``tp[r * m : r * m + nv[r]]`` (``m = seg_end.size + 1``), their number to ``nv[r]``.
-    Each lane does exactly the operations, in the same order, as the one-replicate walk,
-    so the vertices are bit-identical to it.
-    """
-    m = seg_end.size + 1
-    ti = np.zeros(_LANES, dtype=np.int64)
-    fi = np.zeros(_LANES, dtype=np.int64)
-    tf = np.zeros(_LANES)
-    ff = np.zeros(_LANES)
-    for r in range(nl):
-        tp[r * m] = 0.0
-        fp[r * m] = 0.0
-        nv[r] = 0
-    i = 0
-    for s in range(seg_end.size):
-        e = seg_end[s]
-        if hard:
-            # eight scalar accumulators per class (registers), branch-free per row
-            t0, t1, t2, t3, t4, t5, t6, t7 = ti[0], ti[1], ti[2], ti[3], ti[4], ti[5], ti[6], ti[7]
-            f0, f1, f2, f3, f4, f5, f6, f7 = fi[0], fi[1], fi[2], fi[3], fi[4], fi[5], fi[6], fi[7]
-            while i < e:
-                q = slots[i]
-                base = q * _LANES
-                p = np.int64(q < n_pos)
-                c0 = np.int64(cnt[base])
-                c1 = np.int64(cnt[base + 1])
-                c2 = np.int64(cnt[base + 2])
-                c3 = np.int64(cnt[base + 3])
-                c4 = np.int64(cnt[base + 4])
-                c5 = np.int64(cnt[base + 5])
-                c6 = np.int64(cnt[base + 6])
-                c7 = np.int64(cnt[base + 7])
-                t0 += p * c0
-                t1 += p * c1
-                t2 += p * c2
-                t3 += p * c3
-                t4 += p * c4
-                t5 += p * c5
-                t6 += p * c6
-                t7 += p * c7
-                f0 += c0 - p * c0
-                f1 += c1 - p * c1
-                f2 += c2 - p * c2
-                f3 += c3 - p * c3
-                f4 += c4 - p * c4
-                f5 += c5 - p * c5
-                f6 += c6 - p * c6
-                f7 += c7 - p * c7
-                i += 1
-            ti[0], ti[1], ti[2], ti[3], ti[4], ti[5], ti[6], ti[7] = t0, t1, t2, t3, t4, t5, t6, t7
-            fi[0], fi[1], fi[2], fi[3], fi[4], fi[5], fi[6], fi[7] = f0, f1, f2, f3, f4, f5, f6, f7
-            for r in range(nl):
-                v = nv[r]
-                if ti[r] != tp[r * m + v] or fi[r] != fp[r * m + v]:
-                    v += 1
-                    tp[r * m + v] = ti[r]
-                    fp[r * m + v] = fi[r]
-                    nv[r] = v
-        else:
-            while i < e:
-                base = slots[i] * _LANES
-                a = ps[i]
-                b = ns[i]
-                for r in range(_LANES):
-                    w = cnt[base + r]
-                    tf[r] += w * a
-                    ff[r] += w * b
-                i += 1
-            for r in range(nl):
-                v = nv[r]
-                if tf[r] != tp[r * m + v] or ff[r] != fp[r * m + v]:
-                    v += 1
-                    tp[r * m + v] = tf[r]
-                    fp[r * m + v] = ff[r]
-                    nv[r] = v
-    for r in range(nl):
-        nv[r] += 1
 
 
 @jit(parallel=True)
@@ -506,58 +407,53 @@ def _boot_paired(
     count_type,
     hard,
     n_pos_slots,
-    block,
     out,
 ):
     """Replicates ``b0 .. b1-1`` of every model of the groups ``groups``.
 
-    Per group and replicate one slot-count vector is drawn (:func:`_fill_slot_lane`,
-    stream ``(seed, group, replicate)``) and reused for all ``n_models`` curves of the
-    group (curve ``g * n_models + model``); ``slot_order`` gives the slot of each
-    curve's sorted rows (rows of zero weight point at an extra slot that is never
-    drawn). Writes ``out[k * n_models + model, b - b0]``.
-
-    Replicates are taken ``block`` (1 to ``_LANES``) at a time: their count vectors are
-    interleaved and each model's sorted rows are walked once per block
-    (:func:`_walk_block`), not once per replicate. Every replicate keeps its own
-    stream and its own operations, so results are bit-identical whatever ``block``
-    and the thread count. Memory per thread: one ``_LANES x (rows of the group + 1)``
-    count array and ``_LANES x (segments + 1)`` vertices, never O(B x N).
+    Per group and replicate one slot-count vector is drawn (:func:`_fill_slot_counts`)
+    and reused for all ``n_models`` curves of the group (curve ``g * n_models + model``);
+    ``slot_order`` gives the slot of each curve's sorted rows (rows of zero weight point
+    at an extra slot that is never drawn). Writes ``out[k * n_models + model, b - b0]``.
 
     Counts are held in an array like ``count_type`` (a length-0 array): ``uint16`` when
     no stratum has more than 65,535 rows (a count never exceeds its stratum's size), so
-    the counts that every model gathers from stay small in cache; ``int32`` otherwise.
+    the vector that every model gathers from stays small in cache; ``int32`` otherwise.
     With ``hard`` (unweighted 0/1 labels) slots ``[0, n_pos_slots[g])`` are the
     positives, so the walk reads only the slot numbers, not the masses.
     """
     ng = groups.size
     nb = b1 - b0
-    n_blk = (nb + block - 1) // block
-    for t in prange(ng * n_blk):
-        k = t // n_blk
-        j0 = (t - k * n_blk) * block
-        nl = min(block, nb - j0)
+    for t in prange(ng * nb):
+        k = t // nb
+        j = t - k * nb
         g = groups[k]
         n_slots = strata_offsets[(g + 1) * n_strata] - strata_offsets[g * n_strata]
-        cnt = np.zeros((n_slots + 1) * _LANES, dtype=count_type.dtype)
-        for r in range(nl):
-            st = _stream(seed, g, b0 + j0 + r)
-            _fill_slot_lane(st, strata_offsets, n_strata, g, cnt, np.int64(_LANES), np.int64(r))
-        nv = np.empty(_LANES, dtype=np.int64)
+        cnt = np.zeros(n_slots + 1, dtype=count_type.dtype)
+        st = _stream(seed, g, b0 + j)
+        _fill_slot_counts(st, strata_offsets, n_strata, g, cnt)
         for mdl in range(n_models):
             c = g * n_models + mdl
             u = offsets[c]
             v = offsets[c + 1]
-            se = seg_end[seg_offsets[c] : seg_offsets[c + 1]]
-            m = se.size + 1
-            tp = np.empty(m * _LANES)
-            fp = np.empty(m * _LANES)
-            _walk_block(
-                slot_order[u:v], se, ps[u:v], ns[u:v], hard, n_pos_slots[g], cnt, nl, tp, fp, nv
-            )
-            for r in range(nl):
-                out[k * n_models + mdl, j0 + r] = _area_of_sweep(
-                    tp[r * m : r * m + nv[r]], fp[r * m : r * m + nv[r]], method, hull
+            if hard:
+                out[k * n_models + mdl, j] = _walk_area_hard(
+                    slot_order[u:v],
+                    seg_end[seg_offsets[c] : seg_offsets[c + 1]],
+                    n_pos_slots[g],
+                    cnt,
+                    method,
+                    hull,
+                )
+            else:
+                out[k * n_models + mdl, j] = _walk_area(
+                    slot_order[u:v],
+                    seg_end[seg_offsets[c] : seg_offsets[c + 1]],
+                    ps[u:v],
+                    ns[u:v],
+                    cnt,
+                    method,
+                    hull,
                 )
 
 
