@@ -143,16 +143,27 @@ def accumulate(
             dask.delayed(_partition)(p, kw, int(offsets[i]), seed, n_boot)
             for i, p in enumerate(parts)
         ]
+    acc, labels = _merge_tree(items)
+    _check_merged(acc, labels, pos_label)
+    return acc
+
+
+def _merge_tree(items):
+    """The merged (Accumulator, labels) of per-partition items, merged in a tree."""
+    import dask
+
     while len(items) > 1:
         items = [
             dask.delayed(_merge)(*items[i : i + _FAN_IN]) for i in range(0, len(items), _FAN_IN)
         ]
-    acc, labels = dask.compute(items[0])[0]
+    return dask.compute(items[0])[0]
+
+
+def _check_merged(acc, labels, pos_label):
     if not acc._started:
         raise ValueError("empty input: score has no rows (or every row has weight 0)")
     if labels is not None and labels.size:
         _labels(pd.unique(labels), pos_label, False)  # the same check as in memory
-    return acc
 
 
 def no_multiclass(multiclass):
@@ -170,8 +181,32 @@ def _kw(kw):
 # ------------------------------------------------------------------ public functions
 
 
+def _n_entries(item):
+    return item[0].n_entries
+
+
 def auc(data, curve, method, hull, **kw):
-    return accumulate(data, **kw).auc(curve=curve, method=method, hull=hull)
+    from . import _ranges
+    from ._checks import method_code
+
+    mode, k, limit = _ranges.settings()
+    if mode == "table":
+        return accumulate(data, **kw).auc(curve=curve, method=method, hull=hull)
+    import dask
+
+    _names(data, kw["score"], kw["label"], kw["by"], kw["weight"])
+    if isinstance(kw["by"], (list, tuple)) and len(kw["by"]) == 0:
+        kw = {**kw, "by": None}
+    items = dask.persist(*[dask.delayed(_partition)(p, kw) for p in data.to_delayed()])
+    if mode == "auto":
+        n = sum(dask.compute(*[dask.delayed(_n_entries)(it) for it in items]))
+        if n <= limit:  # the merged table fits the client: merge it
+            acc, labels = _merge_tree(items)
+            _check_merged(acc, labels, kw["pos_label"])
+            return acc.auc(curve=curve, method=method, hull=hull)
+    state = _ranges.RangeState(items, data.npartitions, k)
+    _check_merged(state.layout, state.labels, kw["pos_label"])
+    return _ranges.auc(state, curve, method_code(curve, method), hull, method)
 
 
 def metrics(data, names, **kw):

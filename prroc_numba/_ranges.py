@@ -1,0 +1,283 @@
+"""The range-partitioned Dask path: exact areas when the merged table does not fit.
+
+:mod:`._dask` merges every partition's table *(curve, distinct score) -> (pos, neg)*
+into one, in the client. With continuous scores on 1e8+ rows that table is as large
+as the data, so here it never leaves the workers:
+
+1. every partition reduces to its :class:`~._accumulate.Accumulator` (kept on the
+   workers) and sends a sample of its distinct scores per curve (and its groups);
+2. the client merges the samples (the global curve layout) and picks, per curve,
+   ``K - 1`` splitters (sampled quantiles: they only affect balance, never exactness);
+3. every partition cuts its table into ``K`` score ranges -- by score *value*, so a run
+   of tied scores always falls in one range -- and each range merges its pieces from
+   all partitions (an all-to-all shuffle) into its distinct-score table;
+4. the ranges' class totals per curve give, by an exclusive scan in descending score,
+   each range's starting ``(TP, FP)``, which is also the previous range's last vertex;
+5. each range sums the per-segment area terms from there
+   (:func:`._kernels.ranges._range_areas`), or returns its local hull
+   (:func:`._kernels.ranges._range_hulls`); the client adds the sums, or takes the hull
+   of the local hulls (the in-memory estimator on those few vertices).
+
+Which path runs: ``dask.config`` key ``"prroc_numba.dask_exact"``: ``"table"``,
+``"ranges"`` or ``"auto"`` (default: ranges when the partitions hold more than
+``"prroc_numba.dask_table_max"`` distinct (curve, score) entries in all, default 5e6);
+``"prroc_numba.dask_ranges"`` sets ``K`` (default: the number of partitions).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._accumulate import Accumulator, _reduce
+from ._kernels.ranges import _range_areas, _range_hulls
+from ._kernels.segments import finish_area_cpu
+from ._ragged import warn_undefined
+
+_SAMPLE = 256  # distinct scores sampled per curve and partition (balance only)
+_TABLE_MAX = 5_000_000
+
+
+def settings():
+    import dask
+
+    mode = dask.config.get("prroc_numba.dask_exact", "auto")
+    if mode not in ("auto", "table", "ranges"):
+        raise ValueError(
+            f"dask config prroc_numba.dask_exact must be 'auto', 'table' or 'ranges', got {mode!r}"
+        )
+    k = dask.config.get("prroc_numba.dask_ranges", None)
+    limit = dask.config.get("prroc_numba.dask_table_max", _TABLE_MAX)
+    return mode, k, int(limit)
+
+
+def _sample(item):
+    """A small Accumulator of a partition's layout and sampled distinct scores."""
+    acc, labels = item
+    out = Accumulator()
+    if not acc._started:
+        return out, labels, 0
+    n = acc._score.size
+    n_curves = len(acc._groups) * acc._n_models()
+    step = max(1, n // max(1, _SAMPLE * n_curves))
+    idx = np.arange(0, n, step)
+    out._absorb(
+        acc._by,
+        acc._models,
+        acc._groups,
+        acc._curve[idx],
+        acc._score[idx],
+        acc._pos[idx],
+        acc._neg[idx],
+    )
+    return out, labels, n
+
+
+def _merge_samples(*items):
+    acc = Accumulator()
+    labels, n = [], 0
+    for a, lab, k in items:
+        acc.merge(a)
+        n += k
+        if lab is not None:
+            labels.append(lab)
+    return acc, (np.concatenate(labels) if labels else None), n
+
+
+def _global_curves(acc, layout):
+    """Global curve ids of ``acc``'s entries in ``layout``'s curve order."""
+    import pandas as pd
+
+    M = acc._n_models()
+    if not acc._by:
+        return acc._curve
+    both = pd.concat([layout._groups, acc._groups], ignore_index=True)
+    codes = both.groupby(acc._by, sort=True, dropna=False, observed=True).ngroup()
+    codes = codes.to_numpy(np.int64)[len(layout._groups) :]
+    return codes[acc._curve // M] * M + acc._curve % M
+
+
+def _split(item, layout, splitters):
+    """A partition's table cut into ``K`` score ranges (range 0: the highest scores)."""
+    acc = item[0]
+    K = splitters.shape[1] + 1
+    if not acc._started:
+        e = (np.empty(0, np.int64), np.empty(0), np.empty(0), np.empty(0))
+        return [e] * K
+    curve = _global_curves(acc, layout)
+    # splitters ascending per curve; the range is a function of the score value only
+    below = (splitters[curve] < acc._score[:, None]).sum(axis=1)
+    rng = K - 1 - below
+    order = np.argsort(rng, kind="stable")
+    cuts = np.searchsorted(rng[order], np.arange(K + 1))
+    out = []
+    for r in range(K):
+        i = order[cuts[r] : cuts[r + 1]]
+        out.append((curve[i], acc._score[i], acc._pos[i], acc._neg[i]))
+    return out
+
+
+def _pick(pieces, r):
+    return pieces[r]
+
+
+def _range_table(n_curves, *pieces):
+    """One range's distinct-score table: curve offsets, pos, neg (totals per curve)."""
+    curve = np.concatenate([p[0] for p in pieces])
+    score = np.concatenate([p[1] for p in pieces])
+    pos = np.concatenate([p[2] for p in pieces])
+    neg = np.concatenate([p[3] for p in pieces])
+    curve, score, pos, neg, _ = _reduce(curve, score, pos, neg)
+    offsets = np.zeros(n_curves + 1, dtype=np.int64)
+    np.cumsum(np.bincount(curve, minlength=n_curves), out=offsets[1:])
+    return (
+        offsets,
+        np.ascontiguousarray(pos, dtype=np.float64),
+        np.ascontiguousarray(neg, dtype=np.float64),
+    )
+
+
+def _totals(table):
+    offsets, pos, neg = table
+    n = offsets.size - 1
+    tp = np.zeros(n)
+    fp = np.zeros(n)
+    nz = np.diff(offsets) > 0
+    if pos.size:
+        tp[nz] = np.add.reduceat(pos, offsets[:-1][nz])
+        fp[nz] = np.add.reduceat(neg, offsets[:-1][nz])
+    return tp, fp
+
+
+def _areas(table, tp0, fp0, code):
+    offsets, pos, neg = table
+    return _range_areas(offsets, pos, neg, tp0, fp0, code)
+
+
+def _hulls(table, tp0, fp0):
+    offsets, pos, neg = table
+    return _range_hulls(offsets, pos, neg, tp0, fp0)
+
+
+def _splitters(samples, n_curves, K):
+    """``(n_curves, K - 1)`` ascending splitters from each curve's sampled scores."""
+    sp = np.full((n_curves, K - 1), np.inf)
+    if K == 1 or not samples._started:
+        return sp
+    c, s = samples._curve, samples._score  # sorted by curve, score descending
+    starts = np.searchsorted(c, np.arange(n_curves + 1))
+    q = np.linspace(0, 1, K + 1)[1:-1]
+    for k in range(n_curves):
+        x = s[starts[k] : starts[k + 1]][::-1]
+        if x.size:
+            sp[k] = x[np.minimum((q * x.size).astype(np.int64), x.size - 1)]
+    return sp
+
+
+class RangeState:
+    """The persisted range tables of a Dask frame and the curve layout."""
+
+    def __init__(self, items, data_npartitions, k=None):
+        import dask
+
+        FAN = 8
+        samples = [dask.delayed(_sample)(it) for it in items]
+        while len(samples) > 1:
+            samples = [
+                dask.delayed(_merge_samples)(*samples[i : i + FAN])
+                for i in range(0, len(samples), FAN)
+            ]
+        layout, labels, _n = dask.compute(samples[0])[0]
+        if not isinstance(layout, Accumulator):  # a single partition: not merged
+            layout, labels, _n = _merge_samples((layout, labels, _n))
+        self.layout, self.labels = layout, labels
+        if not layout._started:
+            return
+        self.n_curves = len(layout._groups) * layout._n_models()
+        K = int(k) if k else max(2, data_npartitions)
+        self.K = K
+        sp = _splitters(layout, self.n_curves, K)
+        split = [dask.delayed(_split, nout=K)(it, layout, sp) for it in items]
+        tables = [
+            dask.delayed(_range_table)(self.n_curves, *[s[r] for s in split]) for r in range(K)
+        ]
+        self.tables = dask.persist(*tables)
+        tot = dask.compute(*[dask.delayed(_totals)(t) for t in self.tables])
+        tp = np.array([t[0] for t in tot])  # (K, n_curves)
+        fp = np.array([t[1] for t in tot])
+        self.tp0 = np.cumsum(tp, axis=0) - tp  # exclusive scan, descending score
+        self.fp0 = np.cumsum(fp, axis=0) - fp
+        self.P, self.N = tp.sum(axis=0), fp.sum(axis=0)
+
+    def keys(self):
+        return self.layout._curve_keys()
+
+    def areas(self, code):
+        import dask
+
+        sums = dask.compute(
+            *[
+                dask.delayed(_areas)(t, self.tp0[r], self.fp0[r], code)
+                for r, t in enumerate(self.tables)
+            ]
+        )
+        total = np.sum(sums, axis=0)
+        return np.array(
+            [finish_area_cpu(code, total[c], self.P[c], self.N[c]) for c in range(self.n_curves)]
+        )
+
+    def hull_state(self):
+        """An Accumulator whose curves are the hull vertices of every curve."""
+        import dask
+
+        hulls = dask.compute(
+            *[dask.delayed(_hulls)(t, self.tp0[r], self.fp0[r]) for r, t in enumerate(self.tables)]
+        )
+        curve, tps, fps = [], [], []
+        for c in range(self.n_curves):
+            tp = [np.zeros(1)] + [h[0][h[2][c] : h[2][c + 1]] for h in hulls]
+            fp = [np.zeros(1)] + [h[1][h[2][c] : h[2][c + 1]] for h in hulls]
+            tp, fp = np.concatenate(tp), np.concatenate(fp)
+            tps.append(np.diff(tp))
+            fps.append(np.diff(fp))
+            curve.append(np.full(tp.size - 1, c, dtype=np.int64))
+        curve = np.concatenate(curve)
+        pos, neg = np.concatenate(tps), np.concatenate(fps)
+        # one pseudo score per hull vertex, descending along each curve
+        starts = np.searchsorted(curve, curve)
+        score = -(np.arange(curve.size) - starts).astype(np.float64)
+        L = self.layout
+        acc = Accumulator()
+        acc._absorb(L._by, L._models, L._groups, curve, score, pos, neg)
+        return acc
+
+
+def auc(state, curve, code, hull, method):
+    """The areas frame as :func:`~prroc_numba.auc` returns it."""
+    from ._schema import AUC
+
+    if hull:
+        return state.hull_state().auc(curve=curve, method=method, hull=True)
+    out = state.areas(code)
+    bad = (state.P <= 0) | (state.N <= 0) if curve == "roc" else state.P <= 0
+
+    class _Names:
+        def __init__(self, keys):
+            self.keys = keys
+
+        def describe(self, c):
+            from ._ragged import describe_row
+
+            return "the curve" if self.keys.shape[1] == 0 else describe_row(self.keys.iloc[c])
+
+    keys = state.keys()
+    warn_undefined(
+        _Names(keys),
+        bad,
+        f"AUC-{curve.upper()} is undefined (no positives"
+        + (" or no negatives)" if curve == "roc" else ")")
+        + ": NaN",
+        stacklevel=5,
+    )
+    frame = keys.copy()
+    frame[AUC] = out
+    return frame
