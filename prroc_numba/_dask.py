@@ -185,13 +185,15 @@ def _n_entries(item):
     return item[0].n_entries
 
 
-def auc(data, curve, method, hull, **kw):
+def _state(data, kw):
+    """The merged Accumulator, or the range-partitioned state (:mod:`._ranges`) when the
+    table is too large to merge in the client (or the configuration says so).
+    """
     from . import _ranges
-    from ._checks import method_code
 
     mode, k, limit = _ranges.settings()
     if mode == "table":
-        return accumulate(data, **kw).auc(curve=curve, method=method, hull=hull)
+        return accumulate(data, **kw)
     import dask
 
     _names(data, kw["score"], kw["label"], kw["by"], kw["weight"])
@@ -203,10 +205,30 @@ def auc(data, curve, method, hull, **kw):
         if n <= limit:  # the merged table fits the client: merge it
             acc, labels = _merge_tree(items)
             _check_merged(acc, labels, kw["pos_label"])
-            return acc.auc(curve=curve, method=method, hull=hull)
+            return acc
     state = _ranges.RangeState(items, data.npartitions, k)
     _check_merged(state.layout, state.labels, kw["pos_label"])
+    return state
+
+
+def auc(data, curve, method, hull, **kw):
+    from . import _ranges
+    from ._checks import method_code
+
+    state = _state(data, kw)
+    if isinstance(state, Accumulator):
+        return state.auc(curve=curve, method=method, hull=hull)
     return _ranges.auc(state, curve, method_code(curve, method), hull, method)
+
+
+def _raw(data, kind, **kw):
+    """A raw curve (``kind`` names the Accumulator method) as a Dask frame."""
+    from . import _ranges
+
+    state = _state(data, kw)
+    if isinstance(state, Accumulator):
+        return _maybe_lazy(getattr(state, kind)(), data, True)
+    return _ranges.raw_curves(state, kind)
 
 
 def metrics(data, names, **kw):
@@ -225,16 +247,22 @@ def _maybe_lazy(frame, data, lazy):
 
 
 def confusion(data, thresholds, **kw):
+    if thresholds is None:
+        return _raw(data, "confusion", **kw)
     out = accumulate(data, **kw).confusion(thresholds=thresholds)
     return _maybe_lazy(out, data, thresholds is None)
 
 
 def roc_curve(data, hull, thresholds, **kw):
+    if not hull and thresholds is None:
+        return _raw(data, "roc_curve", **kw)
     out = accumulate(data, **kw).roc_curve(hull=hull, thresholds=thresholds)
     return _maybe_lazy(out, data, not hull and thresholds is None)
 
 
 def pr_curve(data, hull, interpolate, thresholds, recall_step, **kw):
+    if not hull and thresholds is None and interpolate is None:
+        return _raw(data, "pr_curve", **kw)
     out = accumulate(data, **kw).pr_curve(
         hull=hull, interpolate=interpolate, thresholds=thresholds, recall_step=recall_step
     )

@@ -133,11 +133,12 @@ def _range_table(n_curves, *pieces):
         offsets,
         np.ascontiguousarray(pos, dtype=np.float64),
         np.ascontiguousarray(neg, dtype=np.float64),
+        score,
     )
 
 
 def _totals(table):
-    offsets, pos, neg = table
+    offsets, pos, neg = table[:3]
     n = offsets.size - 1
     tp = np.zeros(n)
     fp = np.zeros(n)
@@ -145,16 +146,16 @@ def _totals(table):
     if pos.size:
         tp[nz] = np.add.reduceat(pos, offsets[:-1][nz])
         fp[nz] = np.add.reduceat(neg, offsets[:-1][nz])
-    return tp, fp
+    return tp, fp, np.diff(offsets)
 
 
 def _areas(table, tp0, fp0, code):
-    offsets, pos, neg = table
+    offsets, pos, neg = table[:3]
     return _range_areas(offsets, pos, neg, tp0, fp0, code)
 
 
 def _hulls(table, tp0, fp0):
-    offsets, pos, neg = table
+    offsets, pos, neg = table[:3]
     return _range_hulls(offsets, pos, neg, tp0, fp0)
 
 
@@ -207,6 +208,8 @@ class RangeState:
         self.tp0 = np.cumsum(tp, axis=0) - tp  # exclusive scan, descending score
         self.fp0 = np.cumsum(fp, axis=0) - fp
         self.P, self.N = tp.sum(axis=0), fp.sum(axis=0)
+        self.tp_r, self.fp_r = tp, fp
+        self.n_r = np.array([t[2] for t in tot])  # entries per (range, curve)
 
     def keys(self):
         return self.layout._curve_keys()
@@ -251,6 +254,18 @@ class RangeState:
         return acc
 
 
+class _Names:
+    """What :func:`warn_undefined` reads: each curve's description."""
+
+    def __init__(self, keys):
+        self.keys = keys
+
+    def describe(self, c):
+        from ._ragged import describe_row
+
+        return "the curve" if self.keys.shape[1] == 0 else describe_row(self.keys.iloc[c])
+
+
 def auc(state, curve, code, hull, method):
     """The areas frame as :func:`~prroc_numba.auc` returns it."""
     from ._schema import AUC
@@ -259,15 +274,6 @@ def auc(state, curve, code, hull, method):
         return state.hull_state().auc(curve=curve, method=method, hull=True)
     out = state.areas(code)
     bad = (state.P <= 0) | (state.N <= 0) if curve == "roc" else state.P <= 0
-
-    class _Names:
-        def __init__(self, keys):
-            self.keys = keys
-
-        def describe(self, c):
-            from ._ragged import describe_row
-
-            return "the curve" if self.keys.shape[1] == 0 else describe_row(self.keys.iloc[c])
 
     keys = state.keys()
     warn_undefined(
@@ -281,3 +287,106 @@ def auc(state, curve, code, hull, method):
     frame = keys.copy()
     frame[AUC] = out
     return frame
+
+
+# ------------------------------------------------------------------ raw curves
+
+
+def _range_frame(table, layout, tp0, fp0, P, N, first, kind, meta):
+    """One range's rows of the raw curves, as the in-memory function returns them.
+
+    The range's table gets, per curve, a pseudo entry above its scores holding the
+    higher ranges' mass (``tp0``, ``fp0``) and one below holding the rest, so the
+    in-memory sweep sees the true cumulative counts and class totals; their rows (and
+    the origin row, except in a curve's first non-empty range) are dropped.
+    """
+    import warnings
+
+    offsets, pos, neg, score = table
+    n = np.diff(offsets)
+    cs = np.flatnonzero(n > 0)
+    curve, sc, ps, ns, keep = [], [], [], [], []
+    for c in cs:
+        a, b = offsets[c], offsets[c + 1]
+        s = score[a:b]
+        top = tp0[c] + fp0[c] > 0
+        rest_p = P[c] - tp0[c] - pos[a:b].sum()
+        rest_n = N[c] - fp0[c] - neg[a:b].sum()
+        bot = rest_p + rest_n > 0
+        if top:
+            curve.append(c)
+            sc.append(np.nextafter(s[0], np.inf))
+            ps.append(tp0[c])
+            ns.append(fp0[c])
+        curve.extend([c] * (b - a))
+        sc.extend(s)
+        ps.extend(pos[a:b])
+        ns.extend(neg[a:b])
+        if bot:
+            curve.append(c)
+            sc.append(np.nextafter(s[-1], -np.inf))
+            ps.append(max(rest_p, 0.0))
+            ns.append(max(rest_n, 0.0))
+        keep.extend([bool(first[c])] + [False] * int(top) + [True] * (b - a) + [False] * int(bot))
+    if not curve:
+        return meta
+    acc = Accumulator()
+    acc._absorb(
+        layout._by,
+        layout._models,
+        layout._groups,
+        np.asarray(curve, dtype=np.int64),
+        np.asarray(sc, dtype=np.float64),
+        np.asarray(ps, dtype=np.float64),
+        np.asarray(ns, dtype=np.float64),
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        frame = getattr(acc, kind)()
+    return frame[np.asarray(keep, dtype=bool)]
+
+
+def _rows(frame, a, b):
+    return frame.iloc[a:b]
+
+
+def raw_curves(state, kind):
+    """``kind`` ("roc_curve", "pr_curve", "confusion") as a Dask frame of the ranges."""
+    import warnings
+
+    import dask
+    import dask.dataframe as dd
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        meta = getattr(state.layout, kind)().iloc[:0]
+    nonempty = (state.tp_r + state.fp_r) > 0  # (K, n_curves)
+    first_r = np.argmax(nonempty, axis=0)
+    frames = [
+        dask.delayed(_range_frame)(
+            t, state.layout, state.tp0[r], state.fp0[r], state.P, state.N, first_r == r, kind, meta
+        )
+        for r, t in enumerate(state.tables)
+    ]
+    # rows per (range, curve) in each range's frame; the result runs curve by curve
+    # (as in memory), each curve's ranges in descending score
+    rows = state.n_r + (first_r[None, :] == np.arange(state.K)[:, None])
+    starts = np.cumsum(rows, axis=1) - rows
+    parts = [
+        dask.delayed(_rows)(frames[r], int(starts[r, c]), int(starts[r, c] + rows[r, c]))
+        for c in range(state.n_curves)
+        for r in range(state.K)
+        if rows[r, c] > 0
+    ]
+    if kind == "roc_curve":
+        bad, what = (
+            (state.P <= 0) | (state.N <= 0),
+            "no positives or no negatives: tpr or fpr is NaN",
+        )
+    elif kind == "pr_curve":
+        bad, what = state.P <= 0, "no positives: recall is NaN"
+    else:
+        bad, what = np.zeros(state.n_curves, dtype=bool), ""
+    warn_undefined(_Names(state.keys()), bad, what, stacklevel=5)
+    with dask.config.set({"dataframe.convert-string": False}):
+        return dd.from_delayed(parts, meta=meta, verify_meta=False)

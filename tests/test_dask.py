@@ -222,3 +222,27 @@ def test_auto_choice_and_bad_setting(client):
         pytest.raises(ValueError, match="'auto', 'table' or 'ranges'"),
     ):
         prn.auc(ddf, **kw)
+
+
+@pytest.mark.parametrize(
+    "kw, k",
+    [(LONG, 60), (WIDE, 3), (SOFT, 60), ({"score": "b", "label": "y"}, 1)],
+    ids=["long-60", "wide-3", "soft-60", "one-1"],
+)
+def test_range_path_raw_curves_equal_in_memory(client, kw, k):
+    """Raw curves through the ranges: a lazy frame (one partition per curve and
+    non-empty range), curve by curve as in memory, equal to the in-memory rows (to
+    1e-12 relative; fn = P - tp near 0 to 1e-12 of the total weight, 1500)."""
+    df = _frame(seed=3)
+    ddf = _ddf(df)
+    tol = {"check_exact": False, "rtol": 1e-12, "atol": 1e-12 * len(df)}
+    with dask.config.set({"prroc_numba.dask_exact": "ranges", "prroc_numba.dask_ranges": k}):
+        for fn in (prn.roc_curve, prn.pr_curve, prn.confusion):
+            want, want_warn = _run(fn, df, **kw)
+            with warnings.catch_warnings(record=True) as rec:
+                warnings.simplefilter("always")
+                lazy = fn(ddf, **kw)
+            assert isinstance(lazy, dd.DataFrame)
+            assert sorted(str(w.message) for w in rec) == want_warn
+            got = lazy.compute().reset_index(drop=True)
+            pd.testing.assert_frame_equal(got, want, **tol)
