@@ -11,11 +11,10 @@ bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_c
 ``data``.
 """
 
-from importlib import metadata as _metadata
-
 from ._accumulate import Accumulator
 from ._ragged import UndefinedMetricWarning
 from ._sklearn import scorer
+from ._version import __version__  # noqa: F401 (public)
 from .areas import auc, auc_pr, auc_roc, metrics
 from .closed_form import auc_ci
 from .comparison import compare, delong
@@ -24,11 +23,6 @@ from .grids import average_curves, interpolate, interpolate_matrix
 from .operating import operating_points
 from .point_curves import PRCurve, ROCCurve
 from .resampling import bootstrap, bootstrap_curve
-
-try:  # one source for the version: pyproject.toml, through the installed metadata
-    __version__ = _metadata.version("prroc-numba")
-except _metadata.PackageNotFoundError:  # a source checkout that is not installed
-    __version__ = "0+unknown"
 
 __all__ = [
     "Accumulator",

@@ -170,7 +170,7 @@ class Accumulator:
     >>> y = rng.integers(0, 2, 1000); s = y + rng.normal(size=1000)
     >>> acc = prn.Accumulator()
     >>> for i in range(0, 1000, 100):  # ten batches
-    ...     acc.update(score=s[i:i + 100], label=y[i:i + 100])
+    ...     _ = acc.update(score=s[i:i + 100], label=y[i:i + 100])  # returns acc
     >>> bool(np.isclose(acc.auc(curve="roc")["auc"].iloc[0],
     ...                 prn.auc_roc(y, s), rtol=0, atol=1e-12))
     True

@@ -106,8 +106,8 @@ BOOT = """
         same seed gives the same numbers whatever the thread count or chunking. None
         draws fresh entropy.
     progress : bool, default=None
-        Show a tqdm progress bar (if tqdm is installed). None: only for long runs when
-        stderr is a terminal. Ctrl-C stops between chunks of replicates.
+        Show a tqdm progress bar (if tqdm is installed). None: only for long runs, in a
+        terminal or a Jupyter notebook. Ctrl-C stops between chunks of replicates.
     pos_label : scalar, default=None
         The value of ``label`` that marks a positive.
     soft_labels : bool, default=False

@@ -220,6 +220,8 @@ def _resolve_scores(data, score):
         )
     if isinstance(score, pd.DataFrame):
         cols = [_to_float(score[c].to_numpy(), f"score column {c!r}") for c in score.columns]
+        if len(cols) == 2:
+            check_not_proba(np.column_stack(cols), "score")
         return cols, list(score.columns)
     arr = score.to_numpy() if isinstance(score, pd.Series) else np.asarray(score)
     if arr.ndim == 0:
@@ -231,7 +233,43 @@ def _resolve_scores(data, score):
     arr = _to_float(arr, "score")
     if arr.ndim == 1:
         return [arr], None
+    check_not_proba(arr, "score")
     return [arr[:, m] for m in range(arr.shape[1])], list(range(arr.shape[1]))
+
+
+def check_not_proba(arr, arg):
+    """A 2-column score whose rows sum to 1 is ``predict_proba`` output, not two models."""
+    if (
+        arr.ndim == 2
+        and arr.shape[1] == 2
+        and arr.shape[0] > 0
+        and ((arr >= 0) & (arr <= 1)).all()
+        and np.allclose(arr.sum(axis=1), 1.0)
+    ):
+        raise ValueError(
+            f"{arg} has 2 columns whose rows sum to 1: predict_proba output, not two models; "
+            "pass the positive class's column, proba[:, 1]. Two genuine models go as named "
+            "columns: data=df, score=['m1', 'm2']"
+        )
+
+
+def _pos_label_missing(vals, pos_label, arg):
+    """pos_label names no label value: raise, unless it plausibly means 'no positives
+    here' (a single label value of the same kind: a warning and NaN follow).
+    """
+
+    def kind(v):
+        return "number" if isinstance(v, (int, float, np.number, np.bool_)) else type(v)
+
+    same_kind = all(kind(_plain(v)) == kind(pos_label) for v in vals)
+    if len(vals) == 1 and same_kind:
+        return
+    near = [v for v in map(_plain, vals) if str(v).lower() == str(pos_label).lower()]
+    hint = f"pos_label={near[0]!r}" if near else "one of them as pos_label="
+    raise ValueError(
+        f"pos_label={pos_label!r} is not among the values of {arg} ({_show_values(vals)}); "
+        f"pass {hint}"
+    )
 
 
 def _resolve(data, x, arg, n):
@@ -244,8 +282,8 @@ def _resolve(data, x, arg, n):
     return _as_1d(x, arg, n)
 
 
-def _labels(y, pos_label, soft_labels, arg="label"):
-    """Labels -> float64 in [0, 1] (1 positive)."""
+def _labels(y, pos_label, soft_labels, arg="label", scores=None):
+    """Labels -> float64 in [0, 1] (1 positive); ``scores`` only to spot a swap."""
     if soft_labels:
         if pos_label is not None:
             raise ValueError("pos_label= has no meaning with soft_labels=True; drop one of them")
@@ -267,7 +305,10 @@ def _labels(y, pos_label, soft_labels, arg="label"):
                 "label has two. "
                 f"pos_label={pos_label!r} marks the positives; map the rest to one negative value"
             )
-        return (y == pos_label).astype(np.float64)
+        hit = y == pos_label
+        if not hit.any():
+            _pos_label_missing(vals, pos_label, arg)
+        return hit.astype(np.float64)
     if y.dtype == bool:
         return y.astype(np.float64)
     if y.dtype.kind in "iuf":
@@ -282,9 +323,15 @@ def _labels(y, pos_label, soft_labels, arg="label"):
             raise ValueError(f"{arg} has missing (NaN) values; drop or fill those rows first")
         frac = (yf > 0) & (yf < 1)
         if (frac | ok01).all():
+            if scores is not None and all(((c == 0) | (c == 1)).all() for c in scores):
+                raise ValueError(
+                    f"{arg} has fractional values (e.g. {float(yf[frac][0])!r}) and score is 0/1: "
+                    "label and score look swapped; pass the 0/1 column as label= and the "
+                    "scores as score="
+                )
             raise ValueError(
-                f"{arg} has fractional values in (0, 1) (e.g. {yf[frac][0]!r}); pass "
-                "soft_labels=True to use them as P(positive), or round them to 0/1"
+                f"{arg} has fractional values in (0, 1) (e.g. {float(yf[frac][0])!r}); if they are "
+                "P(positive), pass soft_labels=True"
             )
     vals = pd.unique(y)
     if pd.isna(vals).any():
@@ -416,7 +463,7 @@ def pack(
     y = _resolve(data, label, "label", n)
     if y is None:
         raise TypeError("label is required: a column name or an array-like of 0/1 labels")
-    y = _labels(y, pos_label, soft_labels)
+    y = _labels(y, pos_label, soft_labels, scores=cols)
     w = _resolve(data, weight, "weight", n)
     if w is not None:
         w = _to_float(w, "weight")

@@ -11,7 +11,6 @@ quantiles live here too.
 
 from __future__ import annotations
 
-import sys
 import warnings
 from statistics import NormalDist
 
@@ -33,6 +32,7 @@ from ._kernels.resample import (
 from ._kernels.resample_poisson import _boot_poisson, _boot_poisson_curve
 from ._kernels.rng import POISSON_MAX, _poisson_tables
 from ._partial import check_partial, partial_areas, standardized
+from ._progress import visible
 from ._ragged import UndefinedMetricWarning, lengths_to_offsets, pack, row_ids, warn_undefined
 from ._ragged import is_dask as _is_dask
 from ._resampling_kind import resolve as _resolve_resampling
@@ -159,7 +159,7 @@ class _Plan:
         chunk = int(max(8, min(n_boot, _CHUNK_WORK / max(work, 1.0))))
         show = progress
         if show is None:
-            show = sys.stderr.isatty() and work * n_boot >= _PROGRESS_WORK
+            show = visible() and work * n_boot >= _PROGRESS_WORK
         bar = None
         if show:
             try:

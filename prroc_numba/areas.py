@@ -18,7 +18,7 @@ from ._kernels.split_sort import _split_areas_batch
 from ._multiclass import check_args, check_device
 from ._multiclass import curves_frame as multi_frame
 from ._presort import split_sorted, sweep_buffers
-from ._ragged import is_dask, pack, warn_undefined
+from ._ragged import check_not_proba, is_dask, pack, warn_undefined
 
 
 @with_output
@@ -282,8 +282,11 @@ def _one(
 ):
     s = y_score if _device.is_gpu_array(y_score) else np.asarray(y_score)
     if len(s.shape) != 1:
+        if not _device.is_gpu_array(s):
+            check_not_proba(s, "y_score")
         raise ValueError(
-            f"y_score must be 1-D (one curve), got shape {s.shape}; use auc() for many curves"
+            f"y_score must be 1-D (one curve), got shape {s.shape}; for several models use "
+            "auc(df, score=['m1', 'm2'], label='y')"
         )
     frame = auc.__wrapped__(
         score=s,

@@ -3,6 +3,8 @@
 ::
 
     prroc-numba demo                                  # bundled example: AUC-PR CIs + comparisons
+    prroc-numba warmup                                # compile every kernel once, show the cache
+    prroc-numba --version
     prroc-numba auc preds.csv --label y --score m1 m2 [--curve roc] [--by fold]
     prroc-numba auc preds.csv --label y --score m1 --curve roc --partial 0 0.1 --standardize
     prroc-numba auc preds.csv --label y --score m1 m2 --ci logit      # closed-form CIs
@@ -20,6 +22,8 @@ one line to stderr and exit with status 2.
 from __future__ import annotations
 
 import argparse
+import math
+import re
 import sys
 from pathlib import Path
 
@@ -83,9 +87,16 @@ def _read(path: str, columns=None) -> pd.DataFrame:
         raise CliError(f"cannot read {path} as a table: {exc}") from None
 
 
+def _pvalue(v) -> str:
+    """One format for every p-value: three decimals, ``<0.001`` below."""
+    if math.isnan(v):
+        return ""
+    return "<0.001" if v < 0.001 else f"{v:.3f}"
+
+
 def _table(frame: pd.DataFrame) -> str:
-    """Four decimals; p-values with three significant digits (they can be tiny)."""
-    fmt = {c: (lambda v: f"{v:.3g}") for c in frame.columns if str(c).startswith("p_")}
+    """Four decimals; p-values in one format (see :func:`_pvalue`)."""
+    fmt = {c: _pvalue for c in frame.columns if str(c).startswith("p_")}
     return frame.to_string(index=False, float_format=lambda v: f"{v:.4f}", formatters=fmt)
 
 
@@ -101,45 +112,126 @@ def _emit(frame: pd.DataFrame, args, title: str | None = None) -> None:
         print(f"\nwrote {len(frame)} rows to {args.out}", file=sys.stderr)
 
 
+_ESTIMATOR = {
+    "dg": "Davis-Goadrich",
+    "integral": "exact integral",
+    "ap": "average precision",
+    "trapezoid": "trapezoid",
+}
+
+
+def _title(args) -> str:
+    """What the table holds: curve, estimator, and for resampling its kind, B and seed."""
+    from ._checks import DEFAULT_METHOD
+
+    curve = getattr(args, "curve", "pr")
+    method = getattr(args, "method", None) or DEFAULT_METHOD.get(curve, "dg")
+    what = f"AUC-{curve.upper()} ({method}: {_ESTIMATOR.get(method, method)}" + (
+        ", hull)" if getattr(args, "hull", False) else ")"
+    )
+    if args.command == "curve":
+        what = f"{curve.upper()} curve points" + (" (hull)" if args.hull else "")
+        if not args.bands:
+            return what + ":"
+        what = "PR curve, pointwise bands on a recall grid"
+    if args.command == "auc":
+        return what + ":"
+    boot = (
+        f"{'stratified' if not args.no_stratified else 'unstratified'} bootstrap, "
+        f"B = {args.n_boot}, seed {args.seed}"
+    )
+    if args.command == "bootstrap":
+        return f"{what}, {args.level:.0%} {args.interval} CIs, {boot}:"
+    if args.command == "curve":
+        return f"{what}, {args.level:.0%} {boot}:"
+    if args.command == "compare":
+        test = "DeLong's paired test" if args.test == "delong" else f"paired {boot}"
+        return f"{what}, differences a - b, {test}, p-values adjusted: {args.adjust}:"
+    return what + ":"
+
+
 def _common(p: argparse.ArgumentParser, *, boot: bool) -> None:
-    p.add_argument("file", help="CSV or Parquet file with one row per scored example")
-    p.add_argument("--label", required=True, help="label column (0/1, -1/1 or bool)")
+    p.add_argument(
+        "file",
+        help="CSV or Parquet file, one row per scored example (e.g. preds.csv, preds.parquet)",
+    )
+    p.add_argument(
+        "--label", required=True, help="label column: 0/1, -1/1 or bool (e.g. --label y)"
+    )
     p.add_argument(
         "--score",
         required=True,
         nargs="+",
         metavar="COL",
-        help="score column(s); several columns = several models on the same rows",
+        help="score column(s); several columns = several models on the same rows "
+        "(e.g. --score m1 m2)",
     )
     p.add_argument(
         "--by",
         nargs="+",
         metavar="COL",
         default=None,
-        help="grouping column(s): one curve per group",
-    )
-    p.add_argument("--weight", default=None, help="sample-weight column")
-    p.add_argument(
-        "--pos-label", default=None, help="value of the label column that marks a positive"
-    )
-    p.add_argument("--curve", choices=["pr", "roc"], default="pr")
-    p.add_argument(
-        "--method", default=None, help="AUC estimator: dg (default for pr), integral, ap, trapezoid"
+        help="grouping column(s): one curve per group (e.g. --by fold)",
     )
     p.add_argument(
-        "--hull", action="store_true", help="use the ROC convex hull / achievable PR curve"
+        "--weight", default=None, metavar="COL", help="sample-weight column (e.g. --weight w)"
     )
-    p.add_argument("--out", default=None, metavar="FILE", help="also write the table as CSV")
+    p.add_argument(
+        "--pos-label",
+        default=None,
+        metavar="VALUE",
+        help="value of the label column that marks a positive (e.g. --pos-label yes)",
+    )
+    p.add_argument(
+        "--curve",
+        choices=["pr", "roc"],
+        default="pr",
+        help="precision-recall or ROC (default pr; e.g. --curve roc)",
+    )
+    p.add_argument(
+        "--method",
+        default=None,
+        help="AUC estimator: dg (default for pr), integral, ap, trapezoid (e.g. --method ap)",
+    )
+    p.add_argument(
+        "--hull",
+        action="store_true",
+        help="use the ROC convex hull / achievable PR curve (e.g. --hull)",
+    )
+    p.add_argument(
+        "--out",
+        default=None,
+        metavar="FILE",
+        help="also write the table as CSV (e.g. --out results.csv)",
+    )
     if boot:
-        p.add_argument("--n-boot", type=int, default=2000, help="bootstrap replicates")
-        p.add_argument("--level", type=float, default=0.95, help="confidence level")
-        p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+        p.add_argument(
+            "--n-boot",
+            type=int,
+            default=2000,
+            metavar="B",
+            help="bootstrap replicates (default 2000; e.g. --n-boot 5000)",
+        )
+        p.add_argument(
+            "--level",
+            type=float,
+            default=0.95,
+            help="confidence level (default 0.95; e.g. --level 0.9)",
+        )
+        p.add_argument(
+            "--seed", type=int, default=0, help="random seed (default 0; e.g. --seed 42)"
+        )
         p.add_argument(
             "--no-stratified",
             action="store_true",
-            help="resample rows regardless of class (default: stratified)",
+            help="resample rows regardless of class (default: stratified, as "
+            "pROC; e.g. --no-stratified)",
         )
-        p.add_argument("--no-progress", action="store_true", help="no progress bar")
+        p.add_argument(
+            "--no-progress",
+            action="store_true",
+            help="no progress bar (e.g. --no-progress in scripts)",
+        )
 
 
 def _partial_args(p: argparse.ArgumentParser) -> None:
@@ -149,32 +241,48 @@ def _partial_args(p: argparse.ArgumentParser) -> None:
         type=float,
         metavar=("LO", "HI"),
         default=None,
-        help="only the area over this FPR (ROC) or recall (PR) range",
+        help="only the area over this FPR (ROC) or recall (PR) range (e.g. --partial 0 0.1)",
     )
     p.add_argument(
         "--partial-focus",
         choices=["fpr", "tpr"],
         default="fpr",
-        help="ROC: the range is over FPR (default) or TPR",
+        help="ROC: the range is over FPR (default) or TPR (e.g. --partial-focus tpr)",
     )
     p.add_argument(
         "--standardize",
         action="store_true",
-        help="McClish's correction (ROC) / divide by the width (PR)",
+        help="McClish's correction (ROC) / divide by the width (PR) (e.g. --standardize)",
     )
 
 
 def _parser() -> argparse.ArgumentParser:
+    from ._version import __version__
+
     ap = argparse.ArgumentParser(
         prog="prroc-numba",
         description="Correct and fast PR / ROC analysis: AUCs, bootstrap confidence "
         "intervals and paired model comparison.",
     )
+    ap.add_argument("--version", action="version", version=f"prroc-numba {__version__}")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     d = sub.add_parser("demo", help="run on the bundled example predictions")
-    d.add_argument("--n-boot", type=int, default=1000)
-    d.add_argument("--seed", type=int, default=0)
-    d.add_argument("--no-progress", action="store_true")
+    d.add_argument(
+        "--n-boot",
+        type=int,
+        default=1000,
+        metavar="B",
+        help="bootstrap replicates (default 1000; e.g. --n-boot 200)",
+    )
+    d.add_argument("--seed", type=int, default=0, help="random seed (default 0; e.g. --seed 1)")
+    d.add_argument(
+        "--no-progress", action="store_true", help="no progress bar (e.g. --no-progress)"
+    )
+    sub.add_parser(
+        "warmup",
+        help="compile every kernel into the cache now and say where "
+        "the cache is (e.g. in a Docker build step)",
+    )
     a = sub.add_parser("auc", help="area under the PR or ROC curve")
     _common(a, boot=False)
     _partial_args(a)
@@ -182,7 +290,8 @@ def _parser() -> argparse.ArgumentParser:
         "--ci",
         choices=["logit", "binomial", "delong"],
         default=None,
-        help="closed-form interval: Boyd et al. logit / binomial (PR), DeLong (ROC)",
+        help="closed-form interval: Boyd et al. logit / binomial (PR), DeLong (ROC) "
+        "(e.g. --ci logit)",
     )
     o = sub.add_parser("operating-points", help="thresholds meeting targets, with metrics")
     _common(o, boot=True)
@@ -191,24 +300,48 @@ def _parser() -> argparse.ArgumentParser:
         nargs="+",
         default=["max_f1"],
         metavar="TARGET",
-        help="max_f1, youden, closest_topleft, 'precision>=x', 'recall>=x', 'fpr<=x', 'tpr>=x'",
+        help="max_f1, youden, closest_topleft, 'precision>=x', 'recall>=x', 'fpr<=x', "
+        "'tpr>=x' (e.g. --target max_f1 'recall>=0.8')",
     )
-    o.add_argument("--beta", type=float, default=1.0, help="F-beta's beta (default 1)")
+    o.add_argument(
+        "--beta", type=float, default=1.0, help="F-beta's beta (default 1; e.g. --beta 2)"
+    )
     o.set_defaults(n_boot=None)
     b = sub.add_parser("bootstrap", help="bootstrap confidence intervals of the AUC")
     _common(b, boot=True)
-    b.add_argument("--interval", choices=["percentile", "basic", "bca"], default="percentile")
+    b.add_argument(
+        "--interval",
+        choices=["percentile", "basic", "bca"],
+        default="percentile",
+        help="interval kind (default percentile; e.g. --interval bca)",
+    )
     _partial_args(b)
     c = sub.add_parser("compare", help="paired comparison of several models")
     _common(c, boot=True)
-    c.add_argument("--baseline", default=None, help="compare every model with this one")
-    c.add_argument("--adjust", choices=["holm", "bonferroni", "bh", "none"], default="holm")
-    c.add_argument("--test", choices=["bootstrap", "delong"], default="bootstrap")
+    c.add_argument(
+        "--baseline",
+        default=None,
+        metavar="COL",
+        help="compare every model with this one (default: all pairs; e.g. --baseline m1)",
+    )
+    c.add_argument(
+        "--adjust",
+        choices=["holm", "bonferroni", "bh", "none"],
+        default="holm",
+        help="multiple-comparison adjustment (default holm; e.g. --adjust bh)",
+    )
+    c.add_argument(
+        "--test",
+        choices=["bootstrap", "delong"],
+        default="bootstrap",
+        help="paired bootstrap, or DeLong (ROC only; e.g. --curve roc --test delong)",
+    )
     c.add_argument(
         "--p-value",
         choices=["wald", "percentile"],
         default="wald",
-        help="bootstrap p-value: Wald (default) or percentile (floor 2/(B+1))",
+        help="bootstrap p-value: Wald (default) or percentile (floor 2/(B+1); "
+        "e.g. --p-value percentile)",
     )
     _partial_args(c)
     v = sub.add_parser("curve", help="PR or ROC curve points, or PR bootstrap bands")
@@ -217,14 +350,20 @@ def _parser() -> argparse.ArgumentParser:
         "--interpolate",
         choices=["dg", "continuous"],
         default=None,
-        help="PR only: add the interpolated points between vertices",
+        help="PR only: add the interpolated points between vertices (e.g. --interpolate dg)",
     )
     v.add_argument(
         "--bands",
         action="store_true",
-        help="PR only: pointwise bootstrap bands on a recall grid instead",
+        help="PR only: pointwise bootstrap bands on a recall grid instead (e.g. --bands --grid 51)",
     )
-    v.add_argument("--grid", type=int, default=101, help="recall grid size for --bands")
+    v.add_argument(
+        "--grid",
+        type=int,
+        default=101,
+        metavar="K",
+        help="recall grid size for --bands (default 101; e.g. --grid 51)",
+    )
     return ap
 
 
@@ -296,10 +435,15 @@ def _demo(args) -> None:
         seed=args.seed,
         progress=progress,
     )
-    print("\nPairwise differences in AUC-PR (diff = a - b), Holm-adjusted p-values:")
+    print(
+        f"\nPairwise differences in AUC-PR (dg), diff = a - b, paired stratified "
+        f"bootstrap, B = {args.n_boot}, seed {args.seed}, Holm-adjusted p-values:"
+    )
     print(_table(cmp))
-    dl = prn.compare(df, score=DEMO_MODELS[:3], label="y", curve="roc", test="delong")
-    print("\nAUC-ROC, DeLong's paired test (as pROC's roc.test):")
+    dl = prn.compare(df, score=DEMO_MODELS, label="y", curve="roc", test="delong")
+    print(
+        "\nAUC-ROC (trapezoid), DeLong's paired test (as pROC's roc.test), Holm-adjusted p-values:"
+    )
     print(_table(dl))
 
 
@@ -308,6 +452,11 @@ def _run(args) -> None:
 
     if args.command == "demo":
         _demo(args)
+        return
+    if args.command == "warmup":
+        from ._warmup import warmup
+
+        warmup()
         return
     frame = _read(args.file, [*args.score, args.label, *(args.by or []), args.weight])
     kw = _args_to_kw(args, frame)
@@ -389,7 +538,7 @@ def _run(args) -> None:
                 **boot,
                 **kw,
             )
-    _emit(res, args)
+    _emit(res, args, _title(args))
 
 
 def main(argv=None) -> int:
@@ -422,7 +571,7 @@ def main(argv=None) -> int:
     try:
         _run(args)
     except (CliError, ValueError, TypeError) as exc:
-        msg = str(exc).replace("Pass pos_label=", "Pass --pos-label")  # name the option
+        msg = re.sub(r"\bpos_label=", "--pos-label ", str(exc))  # name the option
         print(f"prroc-numba {args.command}: error: {msg}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -235,5 +235,5 @@ def test_every_kernel_has_at_most_one_specialisation():
         f"offsets, C-contiguous and writable): {many}"
     )
     used = [name for name, s in sigs.items() if len(s) == 1]
-    for name in ["sweep._sweep_batch", "area._areas_batch"]:
+    for name in ["sweep._sweep_one", "area._areas_batch"]:
         assert name in used

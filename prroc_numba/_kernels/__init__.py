@@ -23,7 +23,9 @@ Modules:
   start at recall 0;
 * :mod:`.thresholds` -- TP/FP of every curve at given thresholds;
 * :mod:`.area` -- AUC estimators on one curve's (tp, fp) vertices, and the fused
-  sort + sweep + area batch kernel;
+  sort + sweep + area kernels;
+* :mod:`.threads` -- runs serial ``nogil`` kernels over chunks of curves on a thread
+  pool (cheaper to compile than ``prange``, same speed for batches; the sweep uses it);
 * :mod:`.grid` -- curves onto shared grids (precision at recall, count-interpolated;
   TPR at FPR), batched over curves, and the packing of curves given as points;
 * :mod:`.rng` -- counter-based random streams per (seed, group, replicate) and an exact

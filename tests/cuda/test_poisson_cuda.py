@@ -130,7 +130,14 @@ def test_compare_paired_equals_reference():
     rng = np.random.default_rng(8)
     df = _frame(rng)
     res = prn.compare(
-        df, score=["m1", "m2"], label="y", n_boot=N_BOOT, seed=2, stratified=False, device="cuda"
+        df,
+        score=["m1", "m2"],
+        label="y",
+        n_boot=N_BOOT,
+        seed=2,
+        stratified=False,
+        device="cuda",
+        p_value="percentile",  # the reference below is the percentile p
     )
     assert res.attrs["device"] == "cuda"
     s = _seed(2)
