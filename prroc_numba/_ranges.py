@@ -26,6 +26,8 @@ Which path runs: ``dask.config`` key ``"prroc_numba.dask_exact"``: ``"table"``,
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from ._accumulate import Accumulator, _reduce
@@ -105,8 +107,11 @@ def _split(item, layout, splitters):
         return [e] * K
     curve = _global_curves(acc, layout)
     # splitters ascending per curve; the range is a function of the score value only
-    below = (splitters[curve] < acc._score[:, None]).sum(axis=1)
-    rng = K - 1 - below
+    # (the number of a curve's splitters below it), found per run of one curve
+    rng = np.empty(curve.size, dtype=np.int64)
+    bounds = np.concatenate([[0], np.flatnonzero(np.diff(curve)) + 1, [curve.size]])
+    for a, b in itertools.pairwise(bounds):
+        rng[a:b] = K - 1 - np.searchsorted(splitters[curve[a]], acc._score[a:b], side="left")
     order = np.argsort(rng, kind="stable")
     cuts = np.searchsorted(rng[order], np.arange(K + 1))
     out = []
