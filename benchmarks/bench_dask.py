@@ -19,12 +19,14 @@ Sizes are arguments. The full runs the issue asks for::
 
     python benchmarks/bench_dask.py overhead --rows 1e7
     python benchmarks/bench_dask.py outofcore --rows 2e8 --memory-limit 2GiB
+    python benchmarks/bench_dask.py outofcore --rows 2e8 --memory-limit 2GiB --decimals -1
     python benchmarks/bench_dask.py poisson --rows 1e8 --models 3 --n-boot 200
 
 Small smoke sizes (what the development machine ran)::
 
     python benchmarks/bench_dask.py overhead --rows 1e6
     python benchmarks/bench_dask.py outofcore --rows 4e6 --file-rows 5e5
+    python benchmarks/bench_dask.py outofcore --rows 4e6 --file-rows 5e5 --decimals -1
     python benchmarks/bench_dask.py poisson --rows 2e5 --n-boot 50 --check
 """
 
@@ -53,7 +55,8 @@ def _frame(n, models, decimals, seed, start=0):
     cols = {"y": y}
     for m in range(models):
         s = (0.6 + 0.2 * m) * y + rng.normal(size=n)
-        cols[f"m{m}"] = np.round(1.0 / (1.0 + np.exp(-s)), decimals)
+        p = 1.0 / (1.0 + np.exp(-s))
+        cols[f"m{m}"] = p if decimals is None else np.round(p, decimals)
     return pd.DataFrame(cols)
 
 
@@ -127,6 +130,8 @@ def overhead(args):
 
 
 def outofcore(args):
+    if args.decimals < 0:
+        return outofcore_ranges(args)
     import dask.dataframe as dd
 
     n = int(float(args.rows))
@@ -188,6 +193,64 @@ def outofcore(args):
             shutil.rmtree(path, ignore_errors=True)
 
 
+def outofcore_ranges(args):
+    """Continuous (unrounded) scores: the merged table is as large as the data, so the
+    range-partitioned path runs (forced: ``prroc_numba.dask_exact = "ranges"``). The
+    reference is the in-memory call on all rows (only for N <= ``--max-check``).
+    """
+    import dask
+    import dask.dataframe as dd
+
+    n = int(float(args.rows))
+    per = int(float(args.file_rows))
+    path = Path(args.path or tempfile.mkdtemp(prefix="prn_parquet_"))
+    path.mkdir(parents=True, exist_ok=True)
+    t = time.perf_counter()
+    for k, start in enumerate(range(0, n, per)):
+        part = _frame(min(per, n - start), 1, None, 1, start)
+        part.to_parquet(path / f"part-{k:05d}.parquet", index=False)
+    t_write = time.perf_counter() - t
+    calls = [("pr", False), ("roc", False), ("roc", True)]
+    want = None
+    if n <= float(args.max_check):
+        ref = pd.read_parquet(str(path))
+        want = [
+            prn.auc(ref, score="m0", label="y", curve=c, hull=h)["auc"].iloc[0] for c, h in calls
+        ]
+        del ref
+    cluster, client = _cluster(args.workers, args.memory_limit)
+    try:
+        ddf = dd.read_parquet(str(path))
+        small = dd.from_pandas(_frame(1000, 1, None, 9), npartitions=2)
+        with dask.config.set({"prroc_numba.dask_exact": "ranges"}):
+            for c, h in calls:  # warm-up: workers import and compile the kernels
+                prn.auc(small, score="m0", label="y", curve=c, hull=h)
+            t = time.perf_counter()
+            got = [
+                prn.auc(ddf, score="m0", label="y", curve=c, hull=h)["auc"].iloc[0]
+                for c, h in calls
+            ]
+            t_all = time.perf_counter() - t
+        peaks = _peak_rss(client)
+        print(
+            f"outofcore (continuous scores, range path): {n:.0e} rows in {ddf.npartitions} "
+            f"Parquet files ({sum(f.stat().st_size for f in path.iterdir()) / 2**30:.2f} GiB, "
+            f"written in {t_write:.0f} s), {args.workers} workers of {args.memory_limit}"
+        )
+        for (c, h), g, w in zip(calls, got, want or [None] * 3):
+            ref = "" if w is None else f" (in memory {w:.12f}, |diff| {abs(g - w):.1e})"
+            print(f"  AUC-{c.upper()}{' hull' if h else ''} {g:.12f}{ref}")
+        print(
+            f"  three calls {t_all:.1f} s; workers' peak RSS "
+            + ", ".join(f"{v / 2**30:.2f} GiB" for v in peaks.values())
+        )
+    finally:
+        client.close()
+        cluster.close()
+        if not args.path and not args.keep:
+            shutil.rmtree(path, ignore_errors=True)
+
+
 def poisson(args):
     import dask.dataframe as dd
 
@@ -232,9 +295,11 @@ def main(argv=None):
         "--decimals",
         type=int,
         default=4,
-        help="scores rounded to this many decimals (bounds the merged table)",
+        help="scores rounded to this many decimals (bounds the merged table); "
+        "-1: continuous scores, the range-partitioned path",
     )
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--max-check", default="2e7", help="largest N checked in memory")
     p.add_argument("--file-rows", default="2e6")
     p.add_argument("--path", default=None, help="Parquet folder (default: a temporary one)")
     p.add_argument("--keep", action="store_true", help="keep the temporary Parquet files")

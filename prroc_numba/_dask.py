@@ -143,16 +143,27 @@ def accumulate(
             dask.delayed(_partition)(p, kw, int(offsets[i]), seed, n_boot)
             for i, p in enumerate(parts)
         ]
+    acc, labels = _merge_tree(items)
+    _check_merged(acc, labels, pos_label)
+    return acc
+
+
+def _merge_tree(items):
+    """The merged (Accumulator, labels) of per-partition items, merged in a tree."""
+    import dask
+
     while len(items) > 1:
         items = [
             dask.delayed(_merge)(*items[i : i + _FAN_IN]) for i in range(0, len(items), _FAN_IN)
         ]
-    acc, labels = dask.compute(items[0])[0]
+    return dask.compute(items[0])[0]
+
+
+def _check_merged(acc, labels, pos_label):
     if not acc._started:
         raise ValueError("empty input: score has no rows (or every row has weight 0)")
     if labels is not None and labels.size:
         _labels(pd.unique(labels), pos_label, False)  # the same check as in memory
-    return acc
 
 
 def no_multiclass(multiclass):
@@ -170,8 +181,54 @@ def _kw(kw):
 # ------------------------------------------------------------------ public functions
 
 
+def _n_entries(item):
+    return item[0].n_entries
+
+
+def _state(data, kw):
+    """The merged Accumulator, or the range-partitioned state (:mod:`._ranges`) when the
+    table is too large to merge in the client (or the configuration says so).
+    """
+    from . import _ranges
+
+    mode, k, limit = _ranges.settings()
+    if mode == "table":
+        return accumulate(data, **kw)
+    import dask
+
+    _names(data, kw["score"], kw["label"], kw["by"], kw["weight"])
+    if isinstance(kw["by"], (list, tuple)) and len(kw["by"]) == 0:
+        kw = {**kw, "by": None}
+    items = dask.persist(*[dask.delayed(_partition)(p, kw) for p in data.to_delayed()])
+    if mode == "auto":
+        n = sum(dask.compute(*[dask.delayed(_n_entries)(it) for it in items]))
+        if n <= limit:  # the merged table fits the client: merge it
+            acc, labels = _merge_tree(items)
+            _check_merged(acc, labels, kw["pos_label"])
+            return acc
+    state = _ranges.RangeState(items, data.npartitions, k)
+    _check_merged(state.layout, state.labels, kw["pos_label"])
+    return state
+
+
 def auc(data, curve, method, hull, **kw):
-    return accumulate(data, **kw).auc(curve=curve, method=method, hull=hull)
+    from . import _ranges
+    from ._checks import method_code
+
+    state = _state(data, kw)
+    if isinstance(state, Accumulator):
+        return state.auc(curve=curve, method=method, hull=hull)
+    return _ranges.auc(state, curve, method_code(curve, method), hull, method)
+
+
+def _raw(data, kind, **kw):
+    """A raw curve (``kind`` names the Accumulator method) as a Dask frame."""
+    from . import _ranges
+
+    state = _state(data, kw)
+    if isinstance(state, Accumulator):
+        return _maybe_lazy(getattr(state, kind)(), data, True)
+    return _ranges.raw_curves(state, kind)
 
 
 def metrics(data, names, **kw):
@@ -190,16 +247,22 @@ def _maybe_lazy(frame, data, lazy):
 
 
 def confusion(data, thresholds, **kw):
+    if thresholds is None:
+        return _raw(data, "confusion", **kw)
     out = accumulate(data, **kw).confusion(thresholds=thresholds)
     return _maybe_lazy(out, data, thresholds is None)
 
 
 def roc_curve(data, hull, thresholds, **kw):
+    if not hull and thresholds is None:
+        return _raw(data, "roc_curve", **kw)
     out = accumulate(data, **kw).roc_curve(hull=hull, thresholds=thresholds)
     return _maybe_lazy(out, data, not hull and thresholds is None)
 
 
 def pr_curve(data, hull, interpolate, thresholds, recall_step, **kw):
+    if not hull and thresholds is None and interpolate is None:
+        return _raw(data, "pr_curve", **kw)
     out = accumulate(data, **kw).pr_curve(
         hull=hull, interpolate=interpolate, thresholds=thresholds, recall_step=recall_step
     )

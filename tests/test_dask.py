@@ -161,3 +161,88 @@ def test_core_import_does_not_import_dask():
 
     code = "import prroc_numba, sys; assert 'dask' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ------------------------------------------------------------ the range-partitioned path
+
+RANGE_CALLS = [
+    (curve, method, hull)
+    for curve, method in [
+        ("pr", "dg"),
+        ("pr", "ap"),
+        ("pr", "integral"),
+        ("pr", "trapezoid"),
+        ("roc", "trapezoid"),
+    ]
+    for hull in (False, True)
+]
+
+
+@pytest.mark.parametrize(
+    "kw, k",
+    [(LONG, 60), (WIDE, 3), (SOFT, 60), ({"score": "b", "label": "y"}, 1)],
+    ids=["long-60", "wide-3", "soft-60", "one-1"],
+)
+def test_range_path_equals_in_memory(client, kw, k):
+    """Forced ranges: few ranges, and many (empty ranges, ranges of one score, the
+    12 distinct values of 'a' tied across partitions and range cuts)."""
+    df = _frame(seed=3)
+    ddf = _ddf(df)
+    with dask.config.set({"prroc_numba.dask_exact": "ranges", "prroc_numba.dask_ranges": k}):
+        for curve, method, hull in RANGE_CALLS:
+            _same(prn.auc, df, ddf, **kw, curve=curve, method=method, hull=hull)
+
+
+def test_ranges_cut_on_score_values(client):
+    """Every distinct (curve, score) lands in exactly one range, whatever the cuts."""
+    from prroc_numba import _dask, _ranges
+
+    df = _frame(seed=5)
+    ddf = _ddf(df)
+    for args, k in [(WIDE, 40), ({"score": "a", "label": "y"}, 40)]:
+        kw = _dask._kw(
+            {"by": None, "weight": None, **args, "pos_label": None, "soft_labels": False}
+        )
+        items = dask.persist(*[dask.delayed(_dask._partition)(p, kw) for p in ddf.to_delayed()])
+        state = _ranges.RangeState(items, ddf.npartitions, k)
+        sizes = [int(t[0][-1]) for t in dask.compute(*state.tables)]
+        assert sum(sizes) == prn.Accumulator().update(df, **args).n_entries
+    assert 0 in sizes and 1 in sizes  # 12 distinct scores in 40 ranges: empty and single
+    assert np.all(np.diff(state.tp0, axis=0) >= 0)  # the scan runs down the scores
+
+
+def test_auto_choice_and_bad_setting(client):
+    df = _frame(seed=6)
+    ddf = _ddf(df)
+    kw = {"score": "b", "label": "y", "by": "g"}
+    with dask.config.set({"prroc_numba.dask_table_max": 10}):  # above it: ranges
+        _same(prn.auc, df, ddf, **kw, hull=True)
+    with (
+        dask.config.set({"prroc_numba.dask_exact": "sometimes"}),
+        pytest.raises(ValueError, match="'auto', 'table' or 'ranges'"),
+    ):
+        prn.auc(ddf, **kw)
+
+
+@pytest.mark.parametrize(
+    "kw, k",
+    [(LONG, 60), (WIDE, 3), (SOFT, 60), ({"score": "b", "label": "y"}, 1)],
+    ids=["long-60", "wide-3", "soft-60", "one-1"],
+)
+def test_range_path_raw_curves_equal_in_memory(client, kw, k):
+    """Raw curves through the ranges: a lazy frame (one partition per curve and
+    non-empty range), curve by curve as in memory, equal to the in-memory rows (to
+    1e-12 relative; fn = P - tp near 0 to 1e-12 of the total weight, 1500)."""
+    df = _frame(seed=3)
+    ddf = _ddf(df)
+    tol = {"check_exact": False, "rtol": 1e-12, "atol": 1e-12 * len(df)}
+    with dask.config.set({"prroc_numba.dask_exact": "ranges", "prroc_numba.dask_ranges": k}):
+        for fn in (prn.roc_curve, prn.pr_curve, prn.confusion):
+            want, want_warn = _run(fn, df, **kw)
+            with warnings.catch_warnings(record=True) as rec:
+                warnings.simplefilter("always")
+                lazy = fn(ddf, **kw)
+            assert isinstance(lazy, dd.DataFrame)
+            assert sorted(str(w.message) for w in rec) == want_warn
+            got = lazy.compute().reset_index(drop=True)
+            pd.testing.assert_frame_equal(got, want, **tol)

@@ -1,0 +1,397 @@
+"""The range-partitioned Dask path: exact areas when the merged table does not fit.
+
+:mod:`._dask` merges every partition's table *(curve, distinct score) -> (pos, neg)*
+into one, in the client. With continuous scores on 1e8+ rows that table is as large
+as the data, so here it never leaves the workers:
+
+1. every partition reduces to its :class:`~._accumulate.Accumulator` (kept on the
+   workers) and sends a sample of its distinct scores per curve (and its groups);
+2. the client merges the samples (the global curve layout) and picks, per curve,
+   ``K - 1`` splitters (sampled quantiles: they only affect balance, never exactness);
+3. every partition cuts its table into ``K`` score ranges -- by score *value*, so a run
+   of tied scores always falls in one range -- and each range merges its pieces from
+   all partitions (an all-to-all shuffle) into its distinct-score table;
+4. the ranges' class totals per curve give, by an exclusive scan in descending score,
+   each range's starting ``(TP, FP)``, which is also the previous range's last vertex;
+5. each range sums the per-segment area terms from there
+   (:func:`._kernels.ranges._range_areas`), or returns its local hull
+   (:func:`._kernels.ranges._range_hulls`); the client adds the sums, or takes the hull
+   of the local hulls (the in-memory estimator on those few vertices).
+
+Which path runs: ``dask.config`` key ``"prroc_numba.dask_exact"``: ``"table"``,
+``"ranges"`` or ``"auto"`` (default: ranges when the partitions hold more than
+``"prroc_numba.dask_table_max"`` distinct (curve, score) entries in all, default 5e6);
+``"prroc_numba.dask_ranges"`` sets ``K`` (default: the number of partitions).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from ._accumulate import Accumulator, _reduce
+from ._kernels.ranges import _range_areas, _range_hulls
+from ._kernels.segments import finish_area_cpu
+from ._ragged import warn_undefined
+
+_SAMPLE = 256  # distinct scores sampled per curve and partition (balance only)
+_TABLE_MAX = 5_000_000
+
+
+def settings():
+    import dask
+
+    mode = dask.config.get("prroc_numba.dask_exact", "auto")
+    if mode not in ("auto", "table", "ranges"):
+        raise ValueError(
+            f"dask config prroc_numba.dask_exact must be 'auto', 'table' or 'ranges', got {mode!r}"
+        )
+    k = dask.config.get("prroc_numba.dask_ranges", None)
+    limit = dask.config.get("prroc_numba.dask_table_max", _TABLE_MAX)
+    return mode, k, int(limit)
+
+
+def _sample(item):
+    """A small Accumulator of a partition's layout and sampled distinct scores."""
+    acc, labels = item
+    out = Accumulator()
+    if not acc._started:
+        return out, labels, 0
+    n = acc._score.size
+    n_curves = len(acc._groups) * acc._n_models()
+    step = max(1, n // max(1, _SAMPLE * n_curves))
+    idx = np.arange(0, n, step)
+    out._absorb(
+        acc._by,
+        acc._models,
+        acc._groups,
+        acc._curve[idx],
+        acc._score[idx],
+        acc._pos[idx],
+        acc._neg[idx],
+    )
+    return out, labels, n
+
+
+def _merge_samples(*items):
+    acc = Accumulator()
+    labels, n = [], 0
+    for a, lab, k in items:
+        acc.merge(a)
+        n += k
+        if lab is not None:
+            labels.append(lab)
+    return acc, (np.concatenate(labels) if labels else None), n
+
+
+def _global_curves(acc, layout):
+    """Global curve ids of ``acc``'s entries in ``layout``'s curve order."""
+    import pandas as pd
+
+    M = acc._n_models()
+    if not acc._by:
+        return acc._curve
+    both = pd.concat([layout._groups, acc._groups], ignore_index=True)
+    codes = both.groupby(acc._by, sort=True, dropna=False, observed=True).ngroup()
+    codes = codes.to_numpy(np.int64)[len(layout._groups) :]
+    return codes[acc._curve // M] * M + acc._curve % M
+
+
+def _split(item, layout, splitters):
+    """A partition's table cut into ``K`` score ranges (range 0: the highest scores)."""
+    acc = item[0]
+    K = splitters.shape[1] + 1
+    if not acc._started:
+        e = (np.empty(0, np.int64), np.empty(0), np.empty(0), np.empty(0))
+        return [e] * K
+    curve = _global_curves(acc, layout)
+    # splitters ascending per curve; the range is a function of the score value only
+    # (the number of a curve's splitters below it), found per run of one curve
+    rng = np.empty(curve.size, dtype=np.int64)
+    bounds = np.concatenate([[0], np.flatnonzero(np.diff(curve)) + 1, [curve.size]])
+    for a, b in itertools.pairwise(bounds):
+        rng[a:b] = K - 1 - np.searchsorted(splitters[curve[a]], acc._score[a:b], side="left")
+    order = np.argsort(rng, kind="stable")
+    cuts = np.searchsorted(rng[order], np.arange(K + 1))
+    out = []
+    for r in range(K):
+        i = order[cuts[r] : cuts[r + 1]]
+        out.append((curve[i], acc._score[i], acc._pos[i], acc._neg[i]))
+    return out
+
+
+def _pick(pieces, r):
+    return pieces[r]
+
+
+def _range_table(n_curves, *pieces):
+    """One range's distinct-score table: curve offsets, pos, neg (totals per curve)."""
+    curve = np.concatenate([p[0] for p in pieces])
+    score = np.concatenate([p[1] for p in pieces])
+    pos = np.concatenate([p[2] for p in pieces])
+    neg = np.concatenate([p[3] for p in pieces])
+    curve, score, pos, neg, _ = _reduce(curve, score, pos, neg)
+    offsets = np.zeros(n_curves + 1, dtype=np.int64)
+    np.cumsum(np.bincount(curve, minlength=n_curves), out=offsets[1:])
+    return (
+        offsets,
+        np.ascontiguousarray(pos, dtype=np.float64),
+        np.ascontiguousarray(neg, dtype=np.float64),
+        score,
+    )
+
+
+def _totals(table):
+    offsets, pos, neg = table[:3]
+    n = offsets.size - 1
+    tp = np.zeros(n)
+    fp = np.zeros(n)
+    nz = np.diff(offsets) > 0
+    if pos.size:
+        tp[nz] = np.add.reduceat(pos, offsets[:-1][nz])
+        fp[nz] = np.add.reduceat(neg, offsets[:-1][nz])
+    return tp, fp, np.diff(offsets)
+
+
+def _areas(table, tp0, fp0, code):
+    offsets, pos, neg = table[:3]
+    return _range_areas(offsets, pos, neg, tp0, fp0, code)
+
+
+def _hulls(table, tp0, fp0):
+    offsets, pos, neg = table[:3]
+    return _range_hulls(offsets, pos, neg, tp0, fp0)
+
+
+def _splitters(samples, n_curves, K):
+    """``(n_curves, K - 1)`` ascending splitters from each curve's sampled scores."""
+    sp = np.full((n_curves, K - 1), np.inf)
+    if K == 1 or not samples._started:
+        return sp
+    c, s = samples._curve, samples._score  # sorted by curve, score descending
+    starts = np.searchsorted(c, np.arange(n_curves + 1))
+    q = np.linspace(0, 1, K + 1)[1:-1]
+    for k in range(n_curves):
+        x = s[starts[k] : starts[k + 1]][::-1]
+        if x.size:
+            sp[k] = x[np.minimum((q * x.size).astype(np.int64), x.size - 1)]
+    return sp
+
+
+class RangeState:
+    """The persisted range tables of a Dask frame and the curve layout."""
+
+    def __init__(self, items, data_npartitions, k=None):
+        import dask
+
+        FAN = 8
+        samples = [dask.delayed(_sample)(it) for it in items]
+        while len(samples) > 1:
+            samples = [
+                dask.delayed(_merge_samples)(*samples[i : i + FAN])
+                for i in range(0, len(samples), FAN)
+            ]
+        layout, labels, _n = dask.compute(samples[0])[0]
+        if not isinstance(layout, Accumulator):  # a single partition: not merged
+            layout, labels, _n = _merge_samples((layout, labels, _n))
+        self.layout, self.labels = layout, labels
+        if not layout._started:
+            return
+        self.n_curves = len(layout._groups) * layout._n_models()
+        K = int(k) if k else max(2, data_npartitions)
+        self.K = K
+        sp = _splitters(layout, self.n_curves, K)
+        split = [dask.delayed(_split, nout=K)(it, layout, sp) for it in items]
+        tables = [
+            dask.delayed(_range_table)(self.n_curves, *[s[r] for s in split]) for r in range(K)
+        ]
+        self.tables = dask.persist(*tables)
+        tot = dask.compute(*[dask.delayed(_totals)(t) for t in self.tables])
+        tp = np.array([t[0] for t in tot])  # (K, n_curves)
+        fp = np.array([t[1] for t in tot])
+        self.tp0 = np.cumsum(tp, axis=0) - tp  # exclusive scan, descending score
+        self.fp0 = np.cumsum(fp, axis=0) - fp
+        self.P, self.N = tp.sum(axis=0), fp.sum(axis=0)
+        self.tp_r, self.fp_r = tp, fp
+        self.n_r = np.array([t[2] for t in tot])  # entries per (range, curve)
+
+    def keys(self):
+        return self.layout._curve_keys()
+
+    def areas(self, code):
+        import dask
+
+        sums = dask.compute(
+            *[
+                dask.delayed(_areas)(t, self.tp0[r], self.fp0[r], code)
+                for r, t in enumerate(self.tables)
+            ]
+        )
+        total = np.sum(sums, axis=0)
+        return np.array(
+            [finish_area_cpu(code, total[c], self.P[c], self.N[c]) for c in range(self.n_curves)]
+        )
+
+    def hull_state(self):
+        """An Accumulator whose curves are the hull vertices of every curve."""
+        import dask
+
+        hulls = dask.compute(
+            *[dask.delayed(_hulls)(t, self.tp0[r], self.fp0[r]) for r, t in enumerate(self.tables)]
+        )
+        curve, tps, fps = [], [], []
+        for c in range(self.n_curves):
+            tp = [np.zeros(1)] + [h[0][h[2][c] : h[2][c + 1]] for h in hulls]
+            fp = [np.zeros(1)] + [h[1][h[2][c] : h[2][c + 1]] for h in hulls]
+            tp, fp = np.concatenate(tp), np.concatenate(fp)
+            tps.append(np.diff(tp))
+            fps.append(np.diff(fp))
+            curve.append(np.full(tp.size - 1, c, dtype=np.int64))
+        curve = np.concatenate(curve)
+        pos, neg = np.concatenate(tps), np.concatenate(fps)
+        # one pseudo score per hull vertex, descending along each curve
+        starts = np.searchsorted(curve, curve)
+        score = -(np.arange(curve.size) - starts).astype(np.float64)
+        L = self.layout
+        acc = Accumulator()
+        acc._absorb(L._by, L._models, L._groups, curve, score, pos, neg)
+        return acc
+
+
+class _Names:
+    """What :func:`warn_undefined` reads: each curve's description."""
+
+    def __init__(self, keys):
+        self.keys = keys
+
+    def describe(self, c):
+        from ._ragged import describe_row
+
+        return "the curve" if self.keys.shape[1] == 0 else describe_row(self.keys.iloc[c])
+
+
+def auc(state, curve, code, hull, method):
+    """The areas frame as :func:`~prroc_numba.auc` returns it."""
+    from ._schema import AUC
+
+    if hull:
+        return state.hull_state().auc(curve=curve, method=method, hull=True)
+    out = state.areas(code)
+    bad = (state.P <= 0) | (state.N <= 0) if curve == "roc" else state.P <= 0
+
+    keys = state.keys()
+    warn_undefined(
+        _Names(keys),
+        bad,
+        f"AUC-{curve.upper()} is undefined (no positives"
+        + (" or no negatives)" if curve == "roc" else ")")
+        + ": NaN",
+        stacklevel=5,
+    )
+    frame = keys.copy()
+    frame[AUC] = out
+    return frame
+
+
+# ------------------------------------------------------------------ raw curves
+
+
+def _range_frame(table, layout, tp0, fp0, P, N, first, kind, meta):
+    """One range's rows of the raw curves, as the in-memory function returns them.
+
+    The range's table gets, per curve, a pseudo entry above its scores holding the
+    higher ranges' mass (``tp0``, ``fp0``) and one below holding the rest, so the
+    in-memory sweep sees the true cumulative counts and class totals; their rows (and
+    the origin row, except in a curve's first non-empty range) are dropped.
+    """
+    import warnings
+
+    offsets, pos, neg, score = table
+    n = np.diff(offsets)
+    cs = np.flatnonzero(n > 0)
+    curve, sc, ps, ns, keep = [], [], [], [], []
+    for c in cs:
+        a, b = offsets[c], offsets[c + 1]
+        s = score[a:b]
+        top = tp0[c] + fp0[c] > 0
+        rest_p = P[c] - tp0[c] - pos[a:b].sum()
+        rest_n = N[c] - fp0[c] - neg[a:b].sum()
+        bot = rest_p + rest_n > 0
+        if top:
+            curve.append(c)
+            sc.append(np.nextafter(s[0], np.inf))
+            ps.append(tp0[c])
+            ns.append(fp0[c])
+        curve.extend([c] * (b - a))
+        sc.extend(s)
+        ps.extend(pos[a:b])
+        ns.extend(neg[a:b])
+        if bot:
+            curve.append(c)
+            sc.append(np.nextafter(s[-1], -np.inf))
+            ps.append(max(rest_p, 0.0))
+            ns.append(max(rest_n, 0.0))
+        keep.extend([bool(first[c])] + [False] * int(top) + [True] * (b - a) + [False] * int(bot))
+    if not curve:
+        return meta
+    acc = Accumulator()
+    acc._absorb(
+        layout._by,
+        layout._models,
+        layout._groups,
+        np.asarray(curve, dtype=np.int64),
+        np.asarray(sc, dtype=np.float64),
+        np.asarray(ps, dtype=np.float64),
+        np.asarray(ns, dtype=np.float64),
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        frame = getattr(acc, kind)()
+    return frame[np.asarray(keep, dtype=bool)]
+
+
+def _rows(frame, a, b):
+    return frame.iloc[a:b]
+
+
+def raw_curves(state, kind):
+    """``kind`` ("roc_curve", "pr_curve", "confusion") as a Dask frame of the ranges."""
+    import warnings
+
+    import dask
+    import dask.dataframe as dd
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        meta = getattr(state.layout, kind)().iloc[:0]
+    nonempty = (state.tp_r + state.fp_r) > 0  # (K, n_curves)
+    first_r = np.argmax(nonempty, axis=0)
+    frames = [
+        dask.delayed(_range_frame)(
+            t, state.layout, state.tp0[r], state.fp0[r], state.P, state.N, first_r == r, kind, meta
+        )
+        for r, t in enumerate(state.tables)
+    ]
+    # rows per (range, curve) in each range's frame; the result runs curve by curve
+    # (as in memory), each curve's ranges in descending score
+    rows = state.n_r + (first_r[None, :] == np.arange(state.K)[:, None])
+    starts = np.cumsum(rows, axis=1) - rows
+    parts = [
+        dask.delayed(_rows)(frames[r], int(starts[r, c]), int(starts[r, c] + rows[r, c]))
+        for c in range(state.n_curves)
+        for r in range(state.K)
+        if rows[r, c] > 0
+    ]
+    if kind == "roc_curve":
+        bad, what = (
+            (state.P <= 0) | (state.N <= 0),
+            "no positives or no negatives: tpr or fpr is NaN",
+        )
+    elif kind == "pr_curve":
+        bad, what = state.P <= 0, "no positives: recall is NaN"
+    else:
+        bad, what = np.zeros(state.n_curves, dtype=bool), ""
+    warn_undefined(_Names(state.keys()), bad, what, stacklevel=5)
+    with dask.config.set({"dataframe.convert-string": False}):
+        return dd.from_delayed(parts, meta=meta, verify_meta=False)
