@@ -232,7 +232,12 @@ def _raw(data, kind, **kw):
 
 
 def metrics(data, names, **kw):
-    return accumulate(data, **kw).metrics(names)
+    from . import _ranges
+
+    state = _state(data, kw)
+    if isinstance(state, Accumulator):
+        return state.metrics(names)
+    return _ranges.metrics(state, names)
 
 
 def _maybe_lazy(frame, data, lazy):
@@ -246,27 +251,41 @@ def _maybe_lazy(frame, data, lazy):
         return dd.from_pandas(frame, npartitions=max(1, min(data.npartitions, len(frame))))
 
 
+def _small(data, hull, thresholds, kw):
+    """The state whose in-memory result is the answer: the merged table, or (through the
+    ranges) the hull of the local hulls or the counts at the thresholds.
+    """
+    state = _state(data, kw)
+    if isinstance(state, Accumulator):
+        return state
+    return state.hull_state() if hull else state.thresholds_state(thresholds)
+
+
 def confusion(data, thresholds, **kw):
     if thresholds is None:
         return _raw(data, "confusion", **kw)
-    out = accumulate(data, **kw).confusion(thresholds=thresholds)
-    return _maybe_lazy(out, data, thresholds is None)
+    return _small(data, False, thresholds, kw).confusion(thresholds=thresholds)
 
 
 def roc_curve(data, hull, thresholds, **kw):
     if not hull and thresholds is None:
         return _raw(data, "roc_curve", **kw)
-    out = accumulate(data, **kw).roc_curve(hull=hull, thresholds=thresholds)
-    return _maybe_lazy(out, data, not hull and thresholds is None)
+    return _small(data, hull, thresholds, kw).roc_curve(hull=hull, thresholds=thresholds)
 
 
 def pr_curve(data, hull, interpolate, thresholds, recall_step, **kw):
     if not hull and thresholds is None and interpolate is None:
         return _raw(data, "pr_curve", **kw)
-    out = accumulate(data, **kw).pr_curve(
-        hull=hull, interpolate=interpolate, thresholds=thresholds, recall_step=recall_step
-    )
-    return _maybe_lazy(out, data, not hull and thresholds is None and interpolate is None)
+    args = {
+        "hull": hull,
+        "interpolate": interpolate,
+        "thresholds": thresholds,
+        "recall_step": recall_step,
+    }
+    if not hull and thresholds is None:
+        # interpolating the whole curve needs its every vertex (the merged table)
+        return accumulate(data, **kw).pr_curve(**args)
+    return _small(data, hull, thresholds, kw).pr_curve(**args)
 
 
 # ------------------------------------------------------------------ Poisson bootstrap
