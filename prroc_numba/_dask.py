@@ -10,8 +10,9 @@ in-memory kernels. Results equal the in-memory ones on the same rows.
 The Poisson bootstrap (:mod:`._kernels.resample_poisson`) keys each row's count by its
 global row id (partition offset + position), so a partition adds, per entry, the
 replicate-weighted masses of its rows (an entries x replicates table, merged like the
-rest) and the replicates equal the in-memory ``resampling="poisson"`` ones for the same
-seed and data.
+rest; each row's count drawn once for all models, :mod:`._kernels.paired_masses`) and
+the replicates equal the in-memory ``resampling="poisson"`` ones for the same seed and
+data.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from ._accumulate import (
     entries,
     swept_entries,
 )
-from ._kernels.resample_poisson import _poisson_masses, _table_areas, _table_curves
+from ._kernels.paired_masses import _paired_masses
+from ._kernels.resample_poisson import _table_areas, _table_curves
 from ._ragged import _labels, describe_row, pack, row_ids, warn_undefined
 
 _FAN_IN = 8
@@ -93,8 +95,22 @@ def _partition(part, kw, offset=None, seed=0, n_boot=0):
     local = row_ids(batch) if keep is None else keep[row_ids(batch)]
     rows = (local + offset)[row]
     order, starts, _ = _sort_entries(curve, values)
-    bounds = np.append(starts, curve.size).astype(np.int64)
-    pb, nb = _poisson_masses(bounds, rows[order], pos[order], neg[order], seed, n_boot)
+    ent = np.empty(curve.size, dtype=np.int64)  # each value's entry
+    flag = np.zeros(curve.size, dtype=np.int64)
+    flag[starts] = 1
+    ent[order] = np.cumsum(flag) - 1
+    # every row once, with its entry in each model (the models of a group share rows)
+    M = batch.n_models
+    by_row = np.lexsort((curve % M, rows))
+    pb, nb = _paired_masses(
+        np.ascontiguousarray(ent[by_row].reshape(-1, M)),
+        np.ascontiguousarray(rows[by_row][::M]),
+        np.ascontiguousarray(pos[by_row][::M], dtype=np.float64),
+        np.ascontiguousarray(neg[by_row][::M], dtype=np.float64),
+        starts.size,
+        seed,
+        n_boot,
+    )
     # one value per entry now: hand the reduced entries over as they are
     curve, values = curve[order][starts], (values[order] + 0.0)[starts]
     pos = np.add.reduceat(pos[order], starts)
