@@ -215,7 +215,7 @@ def _state(data, kw):
     _names(data, kw["score"], kw["label"], kw["by"], kw["weight"])
     if isinstance(kw["by"], (list, tuple)) and len(kw["by"]) == 0:
         kw = {**kw, "by": None}
-    items = dask.persist(*[dask.delayed(_partition)(p, kw) for p in data.to_delayed()])
+    items = list(dask.persist(*[dask.delayed(_partition)(p, kw) for p in data.to_delayed()]))
     if mode == "auto":
         n = sum(dask.compute(*[dask.delayed(_n_entries)(it) for it in items]))
         if n <= limit:  # the merged table fits the client: merge it

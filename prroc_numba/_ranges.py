@@ -236,6 +236,12 @@ class RangeState:
             dask.delayed(_range_table)(self.n_curves, *[s[r] for s in split]) for r in range(K)
         ]
         self.tables = dask.persist(*tables)
+        # the partitions' tables are needed only by the splits now running: drop the
+        # references (the caller's too) so the workers free each one once it is split
+        # -- at no time do they hold the data three times (partitions, pieces, ranges)
+        del split, tables
+        if isinstance(items, list):
+            items.clear()
         tot = dask.compute(*[dask.delayed(_totals)(t) for t in self.tables])
         tp = np.array([t[0] for t in tot])  # (K, n_curves)
         fp = np.array([t[1] for t in tot])
