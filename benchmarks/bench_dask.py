@@ -20,7 +20,16 @@ Sizes are arguments. The full runs the issue asks for::
     python benchmarks/bench_dask.py overhead --rows 1e7
     python benchmarks/bench_dask.py outofcore --rows 2e8 --memory-limit 2GiB
     python benchmarks/bench_dask.py outofcore --rows 2e8 --memory-limit 2GiB --decimals -1
-    python benchmarks/bench_dask.py poisson --rows 1e8 --models 3 --n-boot 200
+    python benchmarks/bench_dask.py poisson --rows 1e8 --models 3 --n-boot 200 --partitions 100
+
+(``--partitions 100``: 1e6 rows per partition; a partition's reduction peaks at about
+400 bytes per row of three models, so 16 partitions of 6e6 rows would pass a 2 GiB
+worker's limit.) Medium sizes that check the same per-task memory (same rows per file
+or partition) in minutes::
+
+    python benchmarks/bench_dask.py overhead --rows 1e7
+    python benchmarks/bench_dask.py outofcore --rows 2e7 --memory-limit 2GiB --decimals -1
+    python benchmarks/bench_dask.py poisson --rows 1e7 --models 3 --n-boot 50 --partitions 10
 
 Small smoke sizes (what the development machine ran)::
 
@@ -297,9 +306,12 @@ def poisson(args):
         t = time.perf_counter()
         res, reps = prn.bootstrap(ddf, **kw, return_replicates=True)
         t_dsk = time.perf_counter() - t
+        peaks = _peak_rss(client)
         print(
             f"poisson: {n:.0e} rows, {args.models} models paired, B = {args.n_boot}, "
-            f"{args.partitions} partitions, {args.workers} workers: {t_dsk:.1f} s"
+            f"{args.partitions} partitions, {args.workers} workers of {args.memory_limit}: "
+            f"{t_dsk:.1f} s; workers' peak RSS "
+            + ", ".join(f"{v / 2**30:.2f} GiB" for v in peaks.values())
         )
         print(res.round(4).to_string(index=False))
         if args.check:

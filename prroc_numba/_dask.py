@@ -120,14 +120,29 @@ def _partition(part, kw, offset=None, seed=0, n_boot=0):
     return acc, labels
 
 
-def _merge(*items):
+def _merge(*items, limit=None):
     acc = Accumulator()
     labels = []
     for a, lab in items:
         acc.merge(a)
         if lab is not None:
             labels.append(lab)
+    _check_size(acc, limit)
     return acc, (np.concatenate(labels) if labels else None)
+
+
+def _check_size(acc, limit):
+    """The Poisson replicate state is entries x replicates: stop before it outgrows the
+    workers and the client (``limit``: the dask_table_max setting).
+    """
+    if limit is not None and acc.n_entries > limit:
+        raise ValueError(
+            "the Poisson bootstrap of Dask input keeps, per replicate, one (positive, "
+            "negative) mass per distinct (curve, score), and these scores have more than "
+            f"{limit:,} distinct values in all (n_entries x n_boot x 16 bytes); round them "
+            "first (e.g. ddf['m'] = ddf['m'].round(4)), or raise the dask config "
+            "'prroc_numba.dask_table_max' if the workers and the client can hold that"
+        )
 
 
 def accumulate(
@@ -159,18 +174,25 @@ def accumulate(
             dask.delayed(_partition)(p, kw, int(offsets[i]), seed, n_boot)
             for i, p in enumerate(parts)
         ]
-    acc, labels = _merge_tree(items)
+    limit = None
+    if seed is not None:
+        from ._ranges import settings
+
+        limit = settings()[2]
+    acc, labels = _merge_tree(items, limit)
+    _check_size(acc, limit)
     _check_merged(acc, labels, pos_label)
     return acc
 
 
-def _merge_tree(items):
+def _merge_tree(items, limit=None):
     """The merged (Accumulator, labels) of per-partition items, merged in a tree."""
     import dask
 
     while len(items) > 1:
         items = [
-            dask.delayed(_merge)(*items[i : i + _FAN_IN]) for i in range(0, len(items), _FAN_IN)
+            dask.delayed(_merge)(*items[i : i + _FAN_IN], limit=limit)
+            for i in range(0, len(items), _FAN_IN)
         ]
     return dask.compute(items[0])[0]
 
