@@ -25,11 +25,42 @@ def repeat_keys(keys: pd.DataFrame, lengths) -> dict:
         elif isinstance(col.dtype, pd.CategoricalDtype):
             codes = np.repeat(col.cat.codes.to_numpy(), lengths)
             out[name] = pd.Categorical.from_codes(codes, dtype=col.dtype)
+        elif (rep := _repeat_arrow_strings(col, lengths)) is not None:
+            out[name] = rep
         else:
             if idx is None:
                 idx = np.repeat(np.arange(len(keys)), lengths)
             out[name] = col.array.take(idx)
     return out
+
+
+def _repeat_arrow_strings(col: pd.Series, lengths):
+    """A pyarrow-backed string column (pandas' default ``str``) with row ``i`` repeated
+    ``lengths[i]`` times, built as its buffers: the offsets by one cumulative sum, the
+    bytes by repeating each key's bytes (a loop over keys, not rows); about half the time
+    of a ``take`` of 10 million rows. None for other columns and for missing values.
+    """
+    if not (isinstance(col.dtype, pd.StringDtype) and col.dtype.storage == "pyarrow"):
+        return None
+    import pyarrow as pa
+
+    src = pa.array(col.array)
+    if isinstance(src, pa.ChunkedArray):
+        src = src.combine_chunks()
+    if src.null_count or not (pa.types.is_string(src.type) or pa.types.is_large_string(src.type)):
+        return None
+    src = src.cast(pa.large_string())
+    _, off_buf, data_buf = src.buffers()
+    offs = np.frombuffer(off_buf, dtype=np.int64)[src.offset : src.offset + len(src) + 1]
+    raw = b"" if data_buf is None else data_buf.to_pybytes()
+    counts = np.asarray(lengths, dtype=np.int64)
+    offsets = np.zeros(int(counts.sum()) + 1, dtype=np.int64)
+    np.cumsum(np.repeat(np.diff(offs), counts), out=offsets[1:])
+    data = b"".join(raw[offs[i] : offs[i + 1]] * int(counts[i]) for i in range(len(src)))
+    out = pa.LargeStringArray.from_buffers(
+        offsets.size - 1, pa.py_buffer(offsets), pa.py_buffer(data)
+    )
+    return pd.array(out, dtype=col.dtype)
 
 
 def points_frame(keys: pd.DataFrame, out_offsets: np.ndarray, columns: dict) -> pd.DataFrame:

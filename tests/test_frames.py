@@ -209,3 +209,16 @@ def test_interpolate_errors_equal_on_both_paths():
     # row numbers are positions in the frame passed; the rows named are the same
     assert "row 2 (g=0, tp=4.0" in msgs[0] and "row 3 (g=0, tp=4.0" in msgs[1]
     assert re.sub(r"row \d+", "row", msgs[0]) == re.sub(r"row \d+", "row", msgs[1])
+
+
+@pytest.mark.parametrize("missing", [False, True])
+def test_repeat_keys_of_arrow_strings(missing):
+    # pandas' pyarrow strings are repeated by building their buffers; a slice (an
+    # arrow array with an offset), empty and non-ASCII keys, zero repeats; missing
+    # values take the plain take
+    values = ["", "a", "dé", "long key " * 3, None if missing else "x", "z"]
+    keys = pd.DataFrame({"s": pd.Series(values, dtype="str")}).iloc[1:]
+    lengths = np.array([0, 3, 1, 2, 4])
+    want = keys.iloc[np.repeat(np.arange(5), lengths)].reset_index(drop=True)
+    got = pd.DataFrame(F.repeat_keys(keys, lengths), copy=False)
+    pd.testing.assert_frame_equal(got, want)
