@@ -14,13 +14,16 @@ kernel, tidy frame), next to the floor of each: one copy of what must be copied.
 
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import polars as pl
 import pyarrow as pa
 
-import prroc_numba as prn
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's package
+
+import prroc_numba as prn  # noqa: E402
 from prroc_numba._dataframes import to_pandas
 
 
@@ -65,7 +68,7 @@ def main(n=1_000_000):
 
 
 def light():
-    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from _cases import binormal, long_frame
 
     from prroc_numba import _frames as F
