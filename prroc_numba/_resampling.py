@@ -22,14 +22,14 @@ from ._clusters import cluster_codes, cluster_slots
 from ._kernels.area import _area_sorted_batch
 from ._kernels.partial import _boot_partial
 from ._kernels.resample import (
+    MULTINOMIAL,
+    POISSON,
+    UNIT,
     _boot_grouped,
-    _boot_grouped_curve,
     _boot_paired,
-    _boot_paired_curve,
     _jackknife_group,
     _segments_batch,
 )
-from ._kernels.resample_poisson import _boot_poisson, _boot_poisson_curve
 from ._kernels.rng import POISSON_MAX, _poisson_tables
 from ._partial import check_partial, partial_areas, standardized
 from ._progress import visible
@@ -81,7 +81,8 @@ class _Plan:
             )
         hard = bool(np.all(((b.pos == 0) | (b.pos == 1)) & (b.pos + b.neg == 1)))
         # one model per group and unweighted 0/1 labels: draw counts per segment
-        self.grouped = hard and b.n_models == 1
+        # (the Poisson bootstrap draws a count per row: always the paired walk)
+        self.grouped = hard and b.n_models == 1 and not self.poisson
         n = b.pos.size
         G = b.group_offsets.size - 1
         self.n_groups = G
@@ -178,110 +179,104 @@ class _Plan:
             if bar is not None:
                 bar.close()
 
+    def _rows(self):
+        """The sorted curves as :func:`~._kernels.resample._boot_paired` reads them."""
+        b = self.batch
+        return (
+            self.slot_order,
+            self.ps,
+            self.ns,
+            b.offsets,
+            self.seg_offsets,
+            self.seg_end,
+            b.n_models,
+        )
+
+    def _draw(self, kind):
+        """How :func:`~._kernels.resample._boot_paired` fills the slot counts."""
+        ids = getattr(self, "slot_ids", None)
+        return (
+            kind,
+            self.strata_offsets,
+            self.n_strata,
+            np.empty(0, dtype=np.int64) if ids is None else ids,
+            self.n_pos_slots,
+            self.hard,
+            self.count_type,
+        )
+
     def run(self, seed, n_boot, hull, progress, label, *, code=-1, grid=None, partial=None):
-        """Replicates of every curve, chunk by chunk: one driver for both draw kinds.
+        """Replicates of every curve, chunk by chunk: the one driver of every draw kind.
 
         ``grid`` None: areas by estimator ``code``, float64 ``(n_curves, n_boot)``.
         Otherwise precisions on the recall ``grid``, float64 ``(n_curves, n_grid,
         n_boot)`` -- grid points by replicates, so each (curve, grid point) is one
-        contiguous row for the quantiles. ``partial``: ``(lo, hi, focus)`` of a partial
-        area by estimator ``code`` (:mod:`prroc_numba._kernels.partial`, paired draws).
+        contiguous row for the quantiles; the kernels write this layout directly.
+        ``partial``: ``(lo, hi, focus)`` of a partial area by estimator ``code``
+        (:mod:`prroc_numba._kernels.partial`, paired draws).
         """
         b = self.batch
         C = b.n_curves
-        curves = np.arange(C, dtype=np.int64)
-        groups = np.arange(self.n_groups, dtype=np.int64)
         on_grid = grid is not None
-        reps = np.empty((C, grid.size, n_boot) if on_grid else (C, n_boot))
+        spec = (code, bool(hull), grid if on_grid else np.empty(0))
+        reps = np.empty((C, grid.size if on_grid else 1, n_boot))
+        if partial is not None:
+            kernel = self._partial_kernel(seed, code, hull, partial, reps)
+        elif self.grouped:
+            segs = (self.seg_offsets, self.sp, self.sn, b.curve_group)
+            draw = (self.stratified, self.lp, self.ln, self.tabs)
 
-        def kernel(b0, b1):
-            out = np.empty((C, b1 - b0, grid.size) if on_grid else (C, b1 - b0))
-            if self.poisson:
-                args = (
-                    self.slot_order,
-                    self.ps,
-                    self.ns,
-                    b.offsets,
-                    self.seg_offsets,
-                    self.seg_end,
-                    self.strata_offsets,
-                    self.slot_ids,
-                    b.n_models,
-                    seed,
-                    b0,
-                    b1,
-                )
-                if on_grid:
-                    _boot_poisson_curve(*args, grid, hull, out)
-                else:
-                    _boot_poisson(*args, code, hull, out)
-            elif partial is not None:
-                _boot_partial(
-                    self.slot_order,
-                    self.ps,
-                    self.ns,
-                    b.offsets,
-                    self.seg_offsets,
-                    self.seg_end,
-                    self.strata_offsets,
-                    self.n_strata,
-                    b.n_models,
-                    seed,
-                    b0,
-                    b1,
-                    self.count_type,
-                    code,
-                    hull,
-                    partial[0],
-                    partial[1],
-                    partial[2],
-                    out,
-                )
-            elif self.grouped:
-                args = (
-                    self.seg_offsets,
-                    self.sp,
-                    self.sn,
-                    curves,
-                    b.curve_group,
-                    seed,
-                    b0,
-                    b1,
-                    self.stratified,
-                )
-                tail = (hull, self.lp, self.ln, self.tabs, out)
-                if on_grid:
-                    _boot_grouped_curve(*args, grid, *tail)
-                else:
-                    _boot_grouped(*args, code, *tail)
-            else:
-                args = (
-                    self.slot_order,
-                    self.ps,
-                    self.ns,
-                    b.offsets,
-                    self.seg_offsets,
-                    self.seg_end,
-                    self.strata_offsets,
-                    self.n_strata,
-                    b.n_models,
-                    groups,
-                    seed,
-                    b0,
-                    b1,
-                )
-                tail = (hull, self.count_type, self.hard, self.n_pos_slots, out)
-                if on_grid:
-                    _boot_paired_curve(*args, grid, *tail)
-                else:
-                    _boot_paired(*args, code, *tail)
-            if on_grid:
-                reps[:, :, b0:b1] = out.transpose(0, 2, 1)
-            else:
-                reps[:, b0:b1] = out
+            def kernel(b0, b1):
+                _boot_grouped(segs, draw, seed, b0, b1, spec, reps)
+
+        else:
+            rows = self._rows()
+            draw = self._draw(POISSON if self.poisson else MULTINOMIAL)
+
+            def kernel(b0, b1):
+                _boot_paired(rows, draw, seed, b0, b1, spec, reps)
 
         self._chunks(n_boot, progress, label, kernel, extra=grid.size if on_grid else 0)
-        return reps
+        return reps if on_grid else reps[:, 0, :]
+
+    def _partial_kernel(self, seed, code, hull, partial, reps):
+        b = self.batch
+
+        def kernel(b0, b1):
+            out = np.empty((b.n_curves, b1 - b0))
+            _boot_partial(
+                self.slot_order,
+                self.ps,
+                self.ns,
+                b.offsets,
+                self.seg_offsets,
+                self.seg_end,
+                self.strata_offsets,
+                self.n_strata,
+                b.n_models,
+                seed,
+                b0,
+                b1,
+                self.count_type,
+                code,
+                hull,
+                partial[0],
+                partial[1],
+                partial[2],
+                out,
+            )
+            reps[:, 0, b0:b1] = out
+
+        return kernel
+
+    def curve_estimate(self, grid, hull):
+        """The data's own PR curve on the recall ``grid``, float64 ``(n_curves,
+        n_grid)``, from the plan's order (no second sort): the paired walk with every
+        count 1.
+        """
+        out = np.empty((self.batch.n_curves, grid.size, 1))
+        _boot_paired(self._rows(), self._draw(UNIT), 0, 0, 1, (-1, bool(hull), grid), out)
+        return out[:, :, 0]
 
     def jackknife(self, seed, code, hull):
         """Jackknife areas per curve (list of 1-D arrays), for the BCa acceleration."""
@@ -319,20 +314,8 @@ class _Plan:
                     perm = rng.permutation(r)
                     block[perm] = (start + np.arange(perm.size)) % n_blocks
                     start += perm.size
-            vals = _jackknife_group(
-                self.order,
-                self.ps,
-                self.ns,
-                b.offsets,
-                self.seg_offsets,
-                self.seg_end,
-                g * M,
-                M,
-                block,
-                n_blocks,
-                code,
-                hull,
-            )
+            curves = (self.order, self.ps, self.ns, b.offsets, self.seg_offsets, self.seg_end)
+            vals = _jackknife_group(curves, g * M, M, block, n_blocks, code, hull)
             for m in range(M):
                 out[g * M + m] = vals[:, m]
         return out
