@@ -118,20 +118,26 @@ def _fill_segments(x, pos, neg, order, seg_end, sp, sn):
         i = j + 1
 
 
-@jit(parallel=True)
-def _segments_batch(values, offsets, pos, neg, label_start):
+def _segments_batch(values, offsets, pos, neg, label_start, masses=True):
     """Sort every curve once and cut it into segments.
 
     Returns ``(order, ps, ns, seg_offsets, seg_end, sp, sn)``:
     ``order[offsets[c]:offsets[c+1]]`` is curve ``c``'s descending argsort (local row
-    indices) and ``ps``/``ns`` its rows' positive / negative mass in that order; its
-    segments are ``[seg_offsets[c]:seg_offsets[c+1]]`` with exclusive end positions
-    ``seg_end`` (in sorted order) and positive / negative mass ``sp`` / ``sn``.
+    indices) and ``ps``/``ns`` its rows' positive / negative mass in that order (empty
+    with ``masses=False``: the hard-label walks read slot numbers only); its segments
+    are ``[seg_offsets[c]:seg_offsets[c+1]]`` with exclusive end positions ``seg_end``
+    (in sorted order) and positive / negative mass ``sp`` / ``sn``.
     """
+    return _segments(values, offsets, pos, neg, label_start, bool(masses))
+
+
+@jit(parallel=True)
+def _segments(values, offsets, pos, neg, label_start, masses):
+    """:func:`_segments_batch` (a runtime ``masses`` flag: one specialisation)."""
     n_curves = offsets.size - 1
     order = np.empty(values.size, dtype=np.int64)
-    ps = np.empty(values.size)
-    ns = np.empty(values.size)
+    ps = np.empty(values.size if masses else 0)
+    ns = np.empty(values.size if masses else 0)
     counts = np.empty(n_curves, dtype=np.int64)
     for c in prange(n_curves):
         a = offsets[c]
@@ -139,9 +145,10 @@ def _segments_batch(values, offsets, pos, neg, label_start):
         ls = label_start[c]
         o = _argsort_desc(values[a:b])
         order[a:b] = o
-        for i in range(b - a):
-            ps[a + i] = pos[ls + o[i]]
-            ns[a + i] = neg[ls + o[i]]
+        if masses:
+            for i in range(b - a):
+                ps[a + i] = pos[ls + o[i]]
+                ns[a + i] = neg[ls + o[i]]
         counts[c] = _count_segments(values[a:b], pos[ls : ls + b - a], o)
     seg_offsets = _offsets_from_counts(counts)
     total = seg_offsets[n_curves]
@@ -398,7 +405,7 @@ def _fill_counts(draw, seed, g, b, cnt):
     """Slot counts of group ``g`` in replicate ``b`` into ``cnt`` (zeroed, one extra
     slot for rows of zero weight, never drawn). ``draw`` as in :func:`_boot_paired`.
     """
-    kind, strata_offsets, n_strata, slot_ids, _, _, _ = draw
+    kind, strata_offsets, n_strata, slot_ids = draw[0], draw[1], draw[2], draw[3]
     if kind == MULTINOMIAL:
         _fill_slot_counts(_stream(seed, g, b), strata_offsets, n_strata, g, cnt)
         return
@@ -413,6 +420,15 @@ def _fill_counts(draw, seed, g, b, cnt):
             cnt[s] = 1
 
 
+@jit
+def _total(cnt):
+    """Sum of a count vector (int64)."""
+    t = 0
+    for i in range(cnt.size):
+        t += np.int64(cnt[i])
+    return t
+
+
 @jit(parallel=True)
 def _boot_paired(rows, draw, seed, b0, b1, spec, out):
     """Replicates ``b0 .. b1-1`` of every curve by slot-count vectors: per group and
@@ -422,17 +438,21 @@ def _boot_paired(rows, draw, seed, b0, b1, spec, out):
     ``rows = (slot_order, ps, ns, offsets, seg_offsets, seg_end, n_models)``: curve
     ``g * n_models + model``'s sorted rows ``[offsets[c]:offsets[c+1]]`` point at their
     group's slots (rows of zero weight at an extra slot that is never drawn).
-    ``draw = (kind, strata_offsets, n_strata, slot_ids, n_pos_slots, hard, count_type)``:
-    group ``g``'s slots are ``strata_offsets[g * n_strata] ..`` stratum by stratum;
-    ``slot_ids`` the input row id of each slot (``POISSON`` only). Counts are held like
-    ``count_type`` (a length-0 array): ``uint16`` when no stratum has more than 65,535
-    rows (a count never exceeds its stratum's size), so the vector every model gathers
-    from stays small in cache; ``int32`` otherwise. With ``hard`` (unweighted 0/1
-    labels) slots ``[0, n_pos_slots[g])`` are the positives, so the walk reads only the
-    slot numbers, not the masses. ``spec`` and ``out`` as in :func:`_emit`.
+    ``draw = (kind, strata_offsets, n_strata, slot_ids, n_pos_slots, hard, count_type,
+    wrapped)``: group ``g``'s slots are ``strata_offsets[g * n_strata] ..`` stratum by
+    stratum; ``slot_ids`` the input row id of each slot (``POISSON`` only). Counts are
+    held like ``count_type`` (a length-0 array), ``uint16`` so the vector that every
+    model gathers from stays small in cache (at 1e6 rows per class ``int32`` counts
+    leave L2 and cost twice as much per row). A multinomial vector holds exactly
+    ``n_slots`` draws, so a count that overflowed the type shows as a smaller total:
+    the replicate is skipped and ``wrapped[0]`` set, and the caller re-runs the chunk
+    with ``int32`` counts (the same streams, so the same replicates). With ``hard``
+    (unweighted 0/1 labels) slots ``[0, n_pos_slots[g])`` are the positives, so the
+    walk reads only the slot numbers, not the masses. ``spec`` and ``out`` as in
+    :func:`_emit`.
     """
     slot_order, ps, ns, offsets, seg_offsets, seg_end, n_models = rows
-    _, strata_offsets, n_strata, _, n_pos_slots, hard, count_type = draw
+    kind, strata_offsets, n_strata, _, n_pos_slots, hard, count_type, wrapped = draw
     grid = spec[2]
     ng = (offsets.size - 1) // n_models
     nb = b1 - b0
@@ -442,6 +462,9 @@ def _boot_paired(rows, draw, seed, b0, b1, spec, out):
         n_slots = strata_offsets[(g + 1) * n_strata] - strata_offsets[g * n_strata]
         cnt = np.zeros(n_slots + 1, dtype=count_type.dtype)
         _fill_counts(draw, seed, g, b, cnt)
+        if kind == MULTINOMIAL and _total(cnt) != n_slots:
+            wrapped[0] = 1  # a count overflowed the narrow type: the caller re-runs wider
+            continue
         buf = np.empty(grid.size)
         for mdl in range(n_models):
             c = g * n_models + mdl
