@@ -30,7 +30,7 @@ def _paired_masses(entry, rows, pos, neg, n_entries, seed, n_boot):
     pb = np.zeros((n_boot, n_entries))  # one row per replicate: one thread writes it
     nb = np.zeros((n_boot, n_entries))
     for b in prange(n_boot):
-        key = replicate_key_cpu(seed, b)
+        key = replicate_key_cpu(seed, np.int64(b))  # a prange index is unsigned
         for i in range(n):
             k = poisson_count_cpu(key, rows[i])
             if k:
