@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from . import _schema as S
+from ._kernels.densify import _precision_flat_start
 
 __all__ = [
     "add_iso_f1",
@@ -205,17 +206,9 @@ def _pr_curve_xy(sub, connect, max_points):
     all_fp = np.concatenate([fp[:1], seg_fp.ravel()])
     keep = ~np.isnan(all_tp)
     all_tp, all_fp = all_tp[keep], all_fp[keep]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        prec = all_tp / (all_tp + all_fp)
-    if all_tp[0] + all_fp[0] == 0:
-        # the origin: precision is the limit along the first segment that moves
-        moving = np.flatnonzero((dtp + dfp) > 0)
-        if moving.size:
-            m = moving[0]
-            prec[0] = dtp[m] / (dtp[m] + dfp[m]) if dtp[m] + dfp[m] > 0 else p[0]
-        else:
-            prec[0] = p[0]
-    prec = np.where(np.isnan(prec), 0.0, prec)
+    # precision from the counts, the origin's being the flat start (the kernels' rule)
+    prec = _precision_flat_start(all_tp, all_fp, np.array([0, all_tp.size], dtype=np.int64))
+    prec = np.where(np.isnan(prec), p[0], prec)
     return all_tp / total_pos, prec
 
 

@@ -3,34 +3,32 @@
 Every function takes one curve's vertices ``tp``, ``fp`` (origin first, as
 :func:`.sweep._sweep_one` gives them, or the hull's) and the range ``[lo, hi]`` in
 units of the x axis, and returns the area over that range only (not standardized).
-The whole-curve kernels in :mod:`.area` are left as they are (their compile cost is
-paid only by callers that need them); these are compiled on first partial use.
+The PR estimators are :mod:`.area`'s, which take the range (the whole curve is the
+range [0, 1]); the ROC partial areas are here.
 
 * ROC (``_roc_partial``): the trapezoid curve (straight lines between vertices, which is
   exact in counts: TP and FP both grow linearly between two vertices) over an FPR range
   (``focus=FOCUS_FPR``), or -- pROC's ``focus="se"`` -- the area between the curve and
   FPR = 1 over a TPR range (``FOCUS_TPR``: the integral of specificity over
   sensitivity). Over [0, 1] both are the AUC.
-* PR (``_pr_partial``), over a recall range ``[lo, hi]`` (TP in ``[lo P, hi P]``):
+* PR (:func:`.area._pr_area`), over a recall range ``[lo, hi]`` (TP in ``[lo P, hi P]``):
   ``INTEGRAL`` -- the exact area under the count-interpolated curve, in closed form on
   each clipped segment; ``DG`` -- the Davis & Goadrich points joined by trapezoids, the
   piece cut by an end of the range valued there exactly in counts (precision of the
   count-interpolated curve at that recall, never a straight PR line); ``AP`` -- the step
   curve (each vertex's precision over its recall step); ``PR_TRAPEZOID`` -- its own
   straight lines in PR space from (0, 1), cut by straight-line interpolation (the
-  over-optimistic estimator, offered to compare). Over [0, 1] each equals its
-  whole-curve area.
+  over-optimistic estimator, offered to compare). Over [0, 1] each is its
+  whole-curve area, bit for bit.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 from numba import prange
 
 from .._numba import jit
-from .area import AP, DG, INTEGRAL, PR_TRAPEZOID, ROC_TRAPEZOID
+from .area import ROC_TRAPEZOID, _pr_area
 from .hull import _hull_indices
 from .resample import _fill_slot_counts, _walk_vertices
 from .rng import _stream
@@ -72,145 +70,14 @@ def _roc_partial(tp, fp, lo, hi, focus):
 
 
 @jit
-def _count_precision(t, ta, fa, skew, flat):
-    """Precision of the count-interpolated curve at TP ``t`` on the segment from vertex
-    ``(ta, fa)`` with ``dFP/dTP = skew``; ``flat`` at the origin (0/0).
-    """
-    f = fa + skew * (t - ta)
-    d = t + f
-    return t / d if d > 0.0 else flat
-
-
-@jit
-def _pr_integral_partial(tp, fp, L, H):
-    area = 0.0
-    for i in range(1, tp.size):
-        ta = tp[i - 1]
-        fa = fp[i - 1]
-        dt = tp[i] - ta
-        if dt <= 0.0:
-            continue
-        t0 = max(ta, L)
-        t1 = min(tp[i], H)
-        if t1 <= t0:
-            continue
-        s = (fp[i] - fa) / dt
-        a = 1.0 + s
-        b = fa - s * ta
-        if b == 0.0:
-            area += (t1 - t0) / a
-        else:
-            # a * t0 + b = t0 + FP(t0) > 0 here
-            area += (t1 - t0) / a - (b / (a * a)) * math.log1p(a * (t1 - t0) / (a * t0 + b))
-    return area
-
-
-@jit
-def _piece(t_prev, p_prev, t, p, L, H, ta, fa, skew):
-    """Trapezoid from (t_prev, p_prev) to (t, p) clipped to [L, H]; a cut end is valued
-    exactly in counts on the vertex segment (ta, fa, skew).
-    """
-    t0 = max(t_prev, L)
-    t1 = min(t, H)
-    if t1 <= t0:
-        return 0.0
-    v0 = p_prev if t0 == t_prev else _count_precision(t0, ta, fa, skew, p)
-    v1 = p if t1 == t else _count_precision(t1, ta, fa, skew, p)
-    return 0.5 * (t1 - t0) * (v0 + v1)
-
-
-@jit
-def _pr_dg_partial(tp, fp, L, H):
-    """:func:`.area._pr_dg`'s curve over TP in [L, H] (see the module docstring)."""
-    area = 0.0
-    started = False
-    prev_t = 0.0
-    prev_p = 0.0
-    for i in range(1, tp.size):
-        ta = tp[i - 1]
-        fa = fp[i - 1]
-        dt = tp[i] - ta
-        if dt <= 0.0:
-            continue
-        if ta + fa > 0.0:
-            prev_t = ta
-            prev_p = ta / (ta + fa)
-            started = True
-        skew = (fp[i] - fa) / dt
-        n_unit = math.floor(dt)
-        n_pts = n_unit if ta + n_unit >= tp[i] else n_unit + 1
-        for x in range(1, n_pts + 1):
-            if x <= n_unit:
-                t = ta + x
-                f = fa + skew * x
-            else:
-                t = tp[i]
-                f = fp[i]
-            p = t / (t + f)
-            if not started:
-                area += _piece(0.0, p, t, p, L, H, ta, fa, skew)  # flat start
-                started = True
-            else:
-                area += _piece(prev_t, prev_p, t, p, L, H, ta, fa, skew)
-            prev_t = t
-            prev_p = p
-    return area
-
-
-@jit
-def _pr_ap_partial(tp, fp, L, H):
-    area = 0.0
-    for i in range(1, tp.size):
-        t0 = max(tp[i - 1], L)
-        t1 = min(tp[i], H)
-        if t1 > t0:
-            area += (t1 - t0) * tp[i] / (tp[i] + fp[i])
-    return area
-
-
-@jit
-def _pr_trapezoid_partial(tp, fp, L, H):
-    area = 0.0
-    prev = 1.0
-    for i in range(1, tp.size):
-        d = tp[i] + fp[i]
-        p = tp[i] / d if d > 0.0 else 0.0
-        ta = tp[i - 1]
-        dt = tp[i] - ta
-        if dt > 0.0:
-            t0 = max(ta, L)
-            t1 = min(tp[i], H)
-            if t1 > t0:
-                v0 = prev + (p - prev) * (t0 - ta) / dt
-                v1 = prev + (p - prev) * (t1 - ta) / dt
-                area += 0.5 * (t1 - t0) * (v0 + v1)
-        prev = p
-    return area
-
-
-@jit
 def _partial_area(tp, fp, method, lo, hi, focus):
     """Partial area of one curve; ``lo``/``hi`` are FPR (or TPR) for ROC, recall for
-    PR. NaN where the area is undefined (no positives; ROC: or no negatives).
+    PR (:func:`.area._pr_area`, the estimators written once over a range). NaN where
+    the area is undefined (no positives; ROC: or no negatives).
     """
     if method == ROC_TRAPEZOID:
         return _roc_partial(tp, fp, lo, hi, focus)
-    P = tp[-1]
-    if P <= 0.0:
-        return np.nan
-    L = lo * P
-    H = hi * P
-    if method == INTEGRAL:
-        a = _pr_integral_partial(tp, fp, L, H)
-    elif method == DG:
-        a = _pr_dg_partial(tp, fp, L, H)
-    elif method == AP:
-        a = _pr_ap_partial(tp, fp, L, H)
-    elif method == PR_TRAPEZOID:
-        a = _pr_trapezoid_partial(tp, fp, L, H)
-    else:
-        a = np.nan
-    return a / P
+    return _pr_area(tp, fp, method, lo, hi)
 
 
 @jit(parallel=True)
