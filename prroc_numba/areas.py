@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _device, _partial
 from . import _schema as S
-from ._checks import AREA_METRICS, method_code, metric_names
+from ._checks import AREA_METRICS, method_code, metric_names, warn_undefined_auc
 from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.area import _areas_batch
@@ -123,15 +123,7 @@ def auc(
         out = _device.backend().area_batch(batch, code, bool(hull))
     else:
         out = _areas(batch, [code], [bool(hull)])[:, 0]
-    P, N = batch.totals()
-    bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
-    warn_undefined(
-        batch,
-        bad,
-        f"AUC-{curve.upper()} is undefined (no positives"
-        + (" or no negatives)" if curve == "roc" else ")")
-        + ": NaN",
-    )
+    warn_undefined_auc(batch, curve)
     return _device.tag(multi_frame(batch, {S.AUC: out}), device)
 
 
