@@ -19,6 +19,7 @@ not import it); install it with ``pip install prroc-numba[plot]``.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -494,6 +495,137 @@ def _note_macro(ax, macro, legend):
     return 1
 
 
+class _Kind(NamedTuple):
+    """What differs between drawing PR and ROC curves (:func:`_plot_curves`)."""
+
+    curve: str
+    func: str
+    columns: list
+    hint: str
+    hull_hint: str
+    micro_hint: str
+    hull_label: str  # legend of a hull line with one curve ("... hull" with keys)
+    hull_suffix: str
+    hull_style: dict
+    title: str
+    xlabel: str
+    ylabel: str
+
+
+_PR = _Kind(
+    "pr",
+    "plot_pr",
+    [S.RECALL, S.PRECISION],
+    "Pass the output of prroc_numba.pr_curve (or interpolate/bootstrap_curve).",
+    "hull= takes the output of pr_curve(..., hull=True).",
+    "micro= takes pr_curve(..., multiclass='ovr', average='micro').",
+    "achievable",
+    "achievable",
+    {},
+    "Precision-recall",
+    "recall",
+    "precision",
+)
+_ROC = _Kind(
+    "roc",
+    "plot_roc",
+    [S.FPR, S.TPR],
+    "Pass the output of prroc_numba.roc_curve.",
+    "hull= takes the output of roc_curve(..., hull=True).",
+    "micro= takes roc_curve(..., multiclass='ovr', average='micro').",
+    "convex hull",
+    "hull",
+    {"marker": "o", "ms": 3},
+    "ROC",
+    "false positive rate",
+    "true positive rate",
+)
+
+
+def _plot_curves(
+    kind,
+    frame,
+    *,
+    ax,
+    hue,
+    hull,
+    auc,
+    label,
+    legend,
+    micro,
+    macro,
+    operating_points,
+    partial,
+    kwargs,
+    xy,
+    no_skill,
+    before=None,
+    partial_focus="fpr",
+):
+    """The drawing of :func:`plot_pr` and :func:`plot_roc`: one line per curve (``xy``
+    gives its points; ``main=False`` for a hull), hulls dashed, the multiclass micro
+    curve and macro note, the no-skill line (``no_skill(keys)``: prevalences, True,
+    or None), operating points and the partial range; ``before(ax)`` draws first.
+    """
+    _require(frame, kind.columns, kind.func, kind.hint)
+    ax = _axes(ax)
+    keys = _key_columns(frame, hue)
+    groups = _groups(frame, keys)
+    colors = _colors(len(groups))
+    suffixes = _auc_suffixes(auc, keys, groups)
+    hull_groups = {}
+    if hull is not None:
+        _require(hull, kind.columns, kind.func, kind.hull_hint)
+        hull_groups = dict(_groups(hull, [k for k in keys if k in hull.columns]))
+    if before is not None:
+        before(ax)
+    n_labels = 0
+    for (key, sub), color in zip(groups, colors):
+        x, y = xy(sub)
+        kw = dict(kwargs)
+        kw.setdefault("color", color)
+        kw.setdefault("lw", 1.5)
+        text = _legend_text(label, key, suffixes, len(groups) == 1)
+        ax.plot(x, y, label=text if legend else None, **kw)
+        n_labels += text is not None
+        if key in hull_groups:
+            hx, hy = xy(hull_groups[key], main=False)
+            hull_text = f"{key} {kind.hull_suffix}" if key is not None else kind.hull_label
+            ax.plot(
+                hx,
+                hy,
+                color=kw["color"],
+                ls="--",
+                lw=kw["lw"],
+                **kind.hull_style,
+                label=hull_text if legend else None,
+            )
+            n_labels += 1
+    if micro is not None:
+        _require(micro, kind.columns, kind.func, kind.micro_hint)
+        n_labels += _plot_micro(ax, *xy(micro, main=False), legend)
+    n_labels += _note_macro(ax, macro, legend)
+    prev = no_skill(keys)
+    if prev is True:
+        add_no_skill(ax, curve=kind.curve, label=legend)
+        n_labels += 1
+    elif prev:
+        add_no_skill(ax, prev, curve=kind.curve, label=legend)
+        n_labels += 1
+    if operating_points is not None:
+        add_operating_points(
+            operating_points,
+            ax=ax,
+            curve=kind.curve,
+            colors={key: c for (key, _), c in zip(groups, colors)},
+            hue=[k for k in keys if k in operating_points.columns],
+        )
+    if partial is not None:
+        add_partial_range(ax, partial, curve=kind.curve, partial_focus=partial_focus)
+    ax.set_title(ax.get_title() or kind.title)
+    return _finish(ax, kind.xlabel, kind.ylabel, legend, n_labels)
+
+
 def plot_pr(
     frame,
     *,
@@ -577,80 +709,35 @@ def plot_pr(
     >>> ax.get_xlabel()
     'recall'
     """
-    _require(
-        frame,
-        [S.RECALL, S.PRECISION],
-        "plot_pr",
-        "Pass the output of prroc_numba.pr_curve (or interpolate/bootstrap_curve).",
-    )
     if connect not in _CONNECT:
         raise ValueError(f"connect must be one of {_CONNECT}, got {connect!r}")
-    ax = _axes(ax)
-    keys = _key_columns(frame, hue)
-    groups = _groups(frame, keys)
-    colors = _colors(len(groups))
-    suffixes = _auc_suffixes(auc, keys, groups)
-    hull_groups = {}
-    if hull is not None:
-        _require(
-            hull,
-            [S.RECALL, S.PRECISION],
-            "plot_pr",
-            "hull= takes the output of pr_curve(..., hull=True).",
-        )
-        hull_groups = dict(_groups(hull, [k for k in keys if k in hull.columns]))
-    if iso_f1 is not False:
+
+    def draw_iso_f1(ax):
         add_iso_f1(ax, levels=(0.2, 0.4, 0.6, 0.8) if iso_f1 is True else iso_f1)
-    n_labels = 0
-    for (key, sub), color in zip(groups, colors):
-        x, y = _pr_curve_xy(sub, connect, max_points)
-        kw = dict(kwargs)
-        kw.setdefault("color", color)
-        kw.setdefault("lw", 1.5)
-        text = _legend_text(label, key, suffixes, len(groups) == 1)
-        ax.plot(x, y, label=text if legend else None, **kw)
-        n_labels += text is not None
-        if key in hull_groups:
-            hx, hy = _pr_curve_xy(hull_groups[key], "curve", max_points)
-            ax.plot(
-                hx,
-                hy,
-                color=kw["color"],
-                ls="--",
-                lw=kw["lw"],
-                label=(f"{key} achievable" if key is not None else "achievable")
-                if legend
-                else None,
-            )
-            n_labels += 1
-    if micro is not None:
-        _require(
-            micro,
-            [S.RECALL, S.PRECISION],
-            "plot_pr",
-            "micro= takes pr_curve(..., multiclass='ovr', average='micro').",
-        )
-        x, y = _pr_curve_xy(micro, "curve", max_points)
-        n_labels += _plot_micro(ax, x, y, legend)
-    n_labels += _note_macro(ax, macro, legend)
-    if baseline is not False and baseline is not None:
-        prev = _prevalences(frame, keys) if baseline is True else [float(baseline)]
-        if prev:
-            add_no_skill(ax, prev, curve="pr", label=legend)
-            n_labels += 1
-    colors_of = {key: c for (key, _), c in zip(groups, colors)}
-    if operating_points is not None:
-        add_operating_points(
-            operating_points,
-            ax=ax,
-            curve="pr",
-            colors=colors_of,
-            hue=[k for k in keys if k in operating_points.columns],
-        )
-    if partial is not None:
-        add_partial_range(ax, partial, curve="pr")
-    ax.set_title(ax.get_title() or "Precision-recall")
-    return _finish(ax, "recall", "precision", legend, n_labels)
+
+    def prevalences(keys):
+        if baseline is False or baseline is None:
+            return None
+        return _prevalences(frame, keys) if baseline is True else [float(baseline)]
+
+    return _plot_curves(
+        _PR,
+        frame,
+        ax=ax,
+        hue=hue,
+        hull=hull,
+        auc=auc,
+        label=label,
+        legend=legend,
+        micro=micro,
+        macro=macro,
+        operating_points=operating_points,
+        partial=partial,
+        kwargs=kwargs,
+        xy=lambda sub, main=True: _pr_curve_xy(sub, connect if main else "curve", max_points),
+        before=None if iso_f1 is False else draw_iso_f1,
+        no_skill=prevalences,
+    )
 
 
 def plot_roc(
@@ -718,71 +805,24 @@ def plot_roc(
     >>> ax.get_ylabel()
     'true positive rate'
     """
-    _require(frame, [S.FPR, S.TPR], "plot_roc", "Pass the output of prroc_numba.roc_curve.")
-    ax = _axes(ax)
-    keys = _key_columns(frame, hue)
-    groups = _groups(frame, keys)
-    colors = _colors(len(groups))
-    suffixes = _auc_suffixes(auc, keys, groups)
-    hull_groups = {}
-    if hull is not None:
-        _require(
-            hull, [S.FPR, S.TPR], "plot_roc", "hull= takes the output of roc_curve(..., hull=True)."
-        )
-        hull_groups = dict(_groups(hull, [k for k in keys if k in hull.columns]))
-    n_labels = 0
-    for (key, sub), color in zip(groups, colors):
-        kw = dict(kwargs)
-        kw.setdefault("color", color)
-        kw.setdefault("lw", 1.5)
-        text = _legend_text(label, key, suffixes, len(groups) == 1)
-        ax.plot(
-            sub[S.FPR].to_numpy(float),
-            sub[S.TPR].to_numpy(float),
-            label=text if legend else None,
-            **kw,
-        )
-        n_labels += text is not None
-        if key in hull_groups:
-            h = hull_groups[key]
-            ax.plot(
-                h[S.FPR].to_numpy(float),
-                h[S.TPR].to_numpy(float),
-                color=kw["color"],
-                ls="--",
-                lw=kw["lw"],
-                marker="o",
-                ms=3,
-                label=(f"{key} hull" if key is not None else "convex hull") if legend else None,
-            )
-            n_labels += 1
-    if micro is not None:
-        _require(
-            micro,
-            [S.FPR, S.TPR],
-            "plot_roc",
-            "micro= takes roc_curve(..., multiclass='ovr', average='micro').",
-        )
-        n_labels += _plot_micro(
-            ax, micro[S.FPR].to_numpy(float), micro[S.TPR].to_numpy(float), legend
-        )
-    n_labels += _note_macro(ax, macro, legend)
-    if diagonal:
-        add_no_skill(ax, curve="roc", label=legend)
-        n_labels += 1
-    colors_of = {key: c for (key, _), c in zip(groups, colors)}
-    if operating_points is not None:
-        add_operating_points(
-            operating_points,
-            ax=ax,
-            curve="roc",
-            colors=colors_of,
-            hue=[k for k in keys if k in operating_points.columns],
-        )
-    if partial is not None:
-        add_partial_range(ax, partial, curve="roc", partial_focus=partial_focus)
-    ax.set_title(ax.get_title() or "ROC")
-    return _finish(ax, "false positive rate", "true positive rate", legend, n_labels)
+    return _plot_curves(
+        _ROC,
+        frame,
+        ax=ax,
+        hue=hue,
+        hull=hull,
+        auc=auc,
+        label=label,
+        legend=legend,
+        micro=micro,
+        macro=macro,
+        operating_points=operating_points,
+        partial=partial,
+        kwargs=kwargs,
+        xy=lambda sub, main=True: (sub[S.FPR].to_numpy(float), sub[S.TPR].to_numpy(float)),
+        no_skill=lambda keys: True if diagonal else None,
+        partial_focus=partial_focus,
+    )
 
 
 def plot_bands(
