@@ -185,6 +185,37 @@ def gather(
         last[i] = 1 if (i == e - 1 or xs[i + 1] != xs[i]) else 0
 
 
+@cuda.jit(device=True)
+def _cell(n_rep, chunk_curve, chunk_off, starts, ends, use_counts, seed, b0):
+    """The calling thread's cell of the two passes: ``(j, b, c, e, key)`` -- chunk ``j``
+    (-1 past the last one), replicate ``b``, curve ``c``, the chunk's row end ``e`` and
+    the replicate's Poisson key.
+    """
+    tid = cuda.grid(1)
+    j = tid // n_rep
+    b = tid - j * n_rep
+    if j >= starts.size:
+        return -1, b, 0, 0, seed
+    c = chunk_curve[j]
+    e = _chunk_end(j, c, chunk_off, starts, ends)
+    key = _replicate_key(seed, b0 + b) if use_counts else seed
+    return j, b, c, e, key
+
+
+@cuda.jit(device=True)
+def _row_mass(i, use_counts, key, row_ids, rid, sp, sn):
+    """Sorted row ``i``'s (TP, FP) mass in the replicate: its Poisson(1) count times its
+    masses (``use_counts``), else the masses themselves.
+    """
+    if use_counts:
+        k = _poisson_count(key, row_ids[rid[i]])
+        if k > 0:
+            w = float(k)
+            return w * sp[i], w * sn[i]
+        return 0.0, 0.0
+    return sp[i], sn[i]
+
+
 @cuda.jit(cache=True)
 def chunk_sums(
     sp,
@@ -204,28 +235,18 @@ def chunk_sums(
     cnv,
 ):
     """Pass 1: per (chunk j, replicate b) the chunk's TP and FP mass and tie blocks."""
-    tid = cuda.grid(1)
-    n_rep = ctp.shape[1]
-    j = tid // n_rep
-    b = tid - j * n_rep
-    if j >= starts.size:
+    j, b, c, e, key = _cell(
+        ctp.shape[1], chunk_curve, chunk_off, starts, ends, use_counts, seed, b0
+    )
+    if j < 0:
         return
-    c = chunk_curve[j]
-    e = _chunk_end(j, c, chunk_off, starts, ends)
-    key = _replicate_key(seed, b0 + b) if use_counts else seed
     t = 0.0
     f = 0.0
     nv = 0
     for i in range(starts[j], e):
-        if use_counts:
-            k = _poisson_count(key, row_ids[rid[i]])
-            if k > 0:
-                w = float(k)
-                t += w * sp[i]
-                f += w * sn[i]
-        else:
-            t += sp[i]
-            f += sn[i]
+        dt, df = _row_mass(i, use_counts, key, row_ids, rid, sp, sn)
+        t += dt
+        f += df
         nv += last[i]
     ctp[j, b] = t
     cfp[j, b] = f
@@ -282,15 +303,11 @@ def chunk_area(
     partial,
 ):
     """Pass 2: per (chunk, replicate) the sum of the segment terms of its vertices."""
-    tid = cuda.grid(1)
-    n_rep = base_tp.shape[1]
-    j = tid // n_rep
-    b = tid - j * n_rep
-    if j >= starts.size:
+    j, b, c, e, key = _cell(
+        base_tp.shape[1], chunk_curve, chunk_off, starts, ends, use_counts, seed, b0
+    )
+    if j < 0:
         return
-    c = chunk_curve[j]
-    e = _chunk_end(j, c, chunk_off, starts, ends)
-    key = _replicate_key(seed, b0 + b) if use_counts else seed
     k_sup = _super(j, c, chunk_off, super_off, sup)
     t = sbase_tp[k_sup, b] + base_tp[j, b]
     f = sbase_fp[k_sup, b] + base_fp[j, b]
@@ -298,15 +315,9 @@ def chunk_area(
     pf = f
     s = 0.0
     for i in range(starts[j], e):
-        if use_counts:
-            k = _poisson_count(key, row_ids[rid[i]])
-            if k > 0:
-                w = float(k)
-                t += w * sp[i]
-                f += w * sn[i]
-        else:
-            t += sp[i]
-            f += sn[i]
+        dt, df = _row_mass(i, use_counts, key, row_ids, rid, sp, sn)
+        t += dt
+        f += df
         if last[i] and (t != pt or f != pf):
             s += _segment(method, pt, pf, t, f)
             pt = t
