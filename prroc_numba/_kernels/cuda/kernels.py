@@ -68,6 +68,24 @@ def _super_range(k, c, chunk_off, super_off, sup):
     return lo, min(lo + sup, chunk_off[c + 1])
 
 
+@cuda.jit(device=True)
+def _exclusive_scan(lo, hi, b, ctp, cfp, cnv, base_tp, base_fp, base_nv):
+    """Exclusive scan of cells ``lo:hi`` of replicate ``b`` (TP, FP, vertex counts) into
+    the ``base_*`` arrays; returns the totals.
+    """
+    t = 0.0
+    f = 0.0
+    nv = 0
+    for j in range(lo, hi):
+        base_tp[j, b] = t
+        base_fp[j, b] = f
+        base_nv[j, b] = nv
+        t += ctp[j, b]
+        f += cfp[j, b]
+        nv += cnv[j, b]
+    return t, f, nv
+
+
 @cuda.jit(cache=True)
 def super_scan(
     super_curve, super_off, chunk_off, sup, ctp, cfp, cnv, base_tp, base_fp, base_nv, stp, sfp, snv
@@ -80,16 +98,7 @@ def super_scan(
     if k >= super_curve.size:
         return
     lo, hi = _super_range(k, super_curve[k], chunk_off, super_off, sup)
-    t = 0.0
-    f = 0.0
-    nv = 0
-    for j in range(lo, hi):
-        base_tp[j, b] = t
-        base_fp[j, b] = f
-        base_nv[j, b] = nv
-        t += ctp[j, b]
-        f += cfp[j, b]
-        nv += cnv[j, b]
+    t, f, nv = _exclusive_scan(lo, hi, b, ctp, cfp, cnv, base_tp, base_fp, base_nv)
     stp[k, b] = t
     sfp[k, b] = f
     snv[k, b] = nv
@@ -264,16 +273,9 @@ def chunk_scan(chunk_off, ctp, cfp, cnv, base_tp, base_fp, base_nv, P, N, NV):
     b = tid - c * n_rep
     if c >= P.shape[0]:
         return
-    t = 0.0
-    f = 0.0
-    nv = 0
-    for j in range(chunk_off[c], chunk_off[c + 1]):
-        base_tp[j, b] = t
-        base_fp[j, b] = f
-        base_nv[j, b] = nv
-        t += ctp[j, b]
-        f += cfp[j, b]
-        nv += cnv[j, b]
+    t, f, nv = _exclusive_scan(
+        chunk_off[c], chunk_off[c + 1], b, ctp, cfp, cnv, base_tp, base_fp, base_nv
+    )
     P[c, b] = t
     N[c, b] = f
     NV[c, b] = nv
