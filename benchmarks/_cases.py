@@ -116,6 +116,31 @@ def mixed_columns(n, *, n_extra=20, seed=0):
     return cols
 
 
+def logistic_frame(n, models, decimals, seed, start=0):
+    """Label ``y`` (10% positives) and ``models`` probability columns ``m0 ...``
+    (logistic of a binormal score, rounded to ``decimals`` when given); ``start`` picks
+    an independent stream for one part of a large table (the Dask benchmark)."""
+    rng = np.random.default_rng([seed, start])
+    y = (rng.random(n) < 0.1).astype(np.int8)
+    cols = {"y": y}
+    for m in range(models):
+        s = (0.6 + 0.2 * m) * y + rng.normal(size=n)
+        p = 1.0 / (1.0 + np.exp(-s))
+        cols[f"m{m}"] = p if decimals is None else np.round(p, decimals)
+    return pd.DataFrame(cols)
+
+
+def float_scores(n, n_models=1, prev=0.05, seed=0):
+    """``(S, y)``: ``(n, n_models)`` binormal scores rounded to 4 decimals (ties) and
+    float64 labels (the GPU benchmark)."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < prev).astype(np.float64)
+    s = np.empty((n, n_models))
+    for m in range(n_models):
+        s[:, m] = np.round(rng.standard_normal(n) + (1 + 0.1 * m) * y, 4)  # some ties
+    return s, y
+
+
 def long_frame(n_curves, rows_per_curve, *, prevalence=0.05, seed=SEED):
     """A long frame: ``n_curves`` groups ``g`` of ``rows_per_curve`` rows (score ``s``,
     label ``y``), each group with at least one positive and one negative."""
