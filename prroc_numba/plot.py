@@ -18,6 +18,13 @@ not import it); install it with ``pip install prroc-numba[plot]``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from numpy.typing import ArrayLike
+
 import re
 from typing import NamedTuple
 
@@ -232,7 +239,14 @@ def _prevalences(frame, keys):
     return out
 
 
-def add_iso_f1(ax=None, levels=(0.2, 0.4, 0.6, 0.8), *, color="0.75", label=True, **kwargs):
+def add_iso_f1(
+    ax: Axes | None = None,
+    levels: Sequence[float] = (0.2, 0.4, 0.6, 0.8),
+    *,
+    color: str = "0.75",
+    label: str | ArrayLike = True,
+    **kwargs,
+) -> Axes:
     """Draw iso-F1 lines on a PR plot: the (recall, precision) pairs with F1 = level.
 
     Parameters
@@ -281,7 +295,15 @@ def add_iso_f1(ax=None, levels=(0.2, 0.4, 0.6, 0.8), *, color="0.75", label=True
     return ax
 
 
-def add_no_skill(ax=None, prevalence=None, *, curve="pr", color="0.5", label=True, **kwargs):
+def add_no_skill(
+    ax: Axes | None = None,
+    prevalence: float | Sequence[float] | None = None,
+    *,
+    curve: str = "pr",
+    color: str = "0.5",
+    label: str | ArrayLike = True,
+    **kwargs,
+) -> Axes:
     """Draw the no-skill baseline: precision = prevalence on PR, the diagonal on ROC.
 
     Parameters
@@ -331,8 +353,15 @@ def add_no_skill(ax=None, prevalence=None, *, curve="pr", color="0.5", label=Tru
 
 
 def add_operating_points(
-    frame, *, ax=None, curve="pr", hue=None, colors=None, annotate=True, **kwargs
-):
+    frame: pd.DataFrame,
+    *,
+    ax: Axes | None = None,
+    curve: str = "pr",
+    hue: str | Sequence[str] | None = None,
+    colors: dict | None = None,
+    annotate: bool = True,
+    **kwargs,
+) -> Axes:
     """Mark operating points (:func:`prroc_numba.operating_points`) with interval bars.
 
     Parameters
@@ -417,15 +446,15 @@ def add_operating_points(
 
 
 def add_partial_range(
-    ax=None,
-    partial=(0.0, 1.0),
+    ax: Axes | None = None,
+    partial: tuple[float, float] | None = (0.0, 1.0),
     *,
-    curve="pr",
-    partial_focus="fpr",
-    color="0.6",
-    alpha=0.15,
+    curve: str = "pr",
+    partial_focus: str = "fpr",
+    color: str = "0.6",
+    alpha: float = 0.15,
     **kwargs,
-):
+) -> Axes:
     """Shade the range of a partial area (``auc(..., partial=(lo, hi))``).
 
     Parameters
@@ -627,24 +656,24 @@ def _plot_curves(
 
 
 def plot_pr(
-    frame,
+    frame: pd.DataFrame,
     *,
-    ax=None,
-    hue=None,
-    connect="curve",
-    hull=None,
-    auc=None,
-    baseline=True,
-    iso_f1=False,
-    label=None,
-    legend=True,
-    max_points=200_000,
-    micro=None,
-    macro=None,
-    operating_points=None,
-    partial=None,
+    ax: Axes | None = None,
+    hue: str | Sequence[str] | None = None,
+    connect: str = "curve",
+    hull: bool = None,
+    auc: pd.DataFrame | None = None,
+    baseline: bool | float | None = True,
+    iso_f1: bool | Sequence[float] = False,
+    label: str | ArrayLike = None,
+    legend: bool = True,
+    max_points: int = 200_000,
+    micro: pd.DataFrame | None = None,
+    macro: float | pd.DataFrame | None = None,
+    operating_points: pd.DataFrame | None = None,
+    partial: tuple[float, float] | None = None,
     **kwargs,
-):
+) -> Axes:
     """Plot precision-recall curves from a tidy frame, one line per curve.
 
     Parameters
@@ -741,22 +770,22 @@ def plot_pr(
 
 
 def plot_roc(
-    frame,
+    frame: pd.DataFrame,
     *,
-    ax=None,
-    hue=None,
-    hull=None,
-    auc=None,
-    diagonal=True,
-    label=None,
-    legend=True,
-    micro=None,
-    macro=None,
-    operating_points=None,
-    partial=None,
-    partial_focus="fpr",
+    ax: Axes | None = None,
+    hue: str | Sequence[str] | None = None,
+    hull: bool = None,
+    auc: pd.DataFrame | None = None,
+    diagonal: bool = True,
+    label: str | ArrayLike = None,
+    legend: bool = True,
+    micro: pd.DataFrame | None = None,
+    macro: float | pd.DataFrame | None = None,
+    operating_points: pd.DataFrame | None = None,
+    partial: tuple[float, float] | None = None,
+    partial_focus: str = "fpr",
     **kwargs,
-):
+) -> Axes:
     """Plot ROC curves from a tidy frame, one line per curve.
 
     Parameters
@@ -826,17 +855,17 @@ def plot_roc(
 
 
 def plot_bands(
-    frame,
+    frame: pd.DataFrame,
     *,
-    ax=None,
-    hue=None,
-    low="ci_low",
-    high="ci_high",
-    alpha=0.2,
-    legend=True,
-    baseline=None,
+    ax: Axes | None = None,
+    hue: str | Sequence[str] | None = None,
+    low: str = "ci_low",
+    high: str = "ci_high",
+    alpha: float = 0.2,
+    legend: bool = True,
+    baseline: bool | float | None = None,
     **kwargs,
-):
+) -> Axes:
     """Plot curves with pointwise confidence bands (:func:`prroc_numba.bootstrap_curve`).
 
     Parameters
@@ -912,8 +941,15 @@ def plot_bands(
 
 
 def plot_intervals(
-    frame, *, ax=None, estimate=None, label=None, reference=None, sort=True, **kwargs
-):
+    frame: pd.DataFrame,
+    *,
+    ax: Axes | None = None,
+    estimate: str | None = None,
+    label: str | ArrayLike = None,
+    reference: float | None = None,
+    sort: bool = True,
+    **kwargs,
+) -> Axes:
     """Forest plot: one row per curve (or pair) with its estimate and interval.
 
     Parameters
