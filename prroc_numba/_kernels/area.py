@@ -24,12 +24,13 @@ Estimator codes (shared with the public layer, see ``prroc_numba._checks``):
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import prange
 
 from .._numba import jit
 from .hull import _hull_indices
-from .pr_interp import dg_count, dg_point, integral_term, precision
 from .sort import _sort_desc
 from .sweep import _fill_sweep_sorted, _n_vertices_sorted
 
@@ -60,14 +61,14 @@ def _roc_trapezoid(tp, fp):
     return 0.5 * s / (P * N)
 
 
-# The PR estimators over a TP range ``[L, H]`` (``L = lo P``, ``H = hi P``): the
-# whole-curve areas are the range ``[0, P]`` (bit for bit what a loop without the range
-# gives: an uncut piece takes the same operations, halving is exact), the partial areas
-# of :mod:`.partial` any other range. Not divided by ``P`` yet.
+@jit
+def _precision(t, f):
+    d = t + f
+    return t / d if d > 0.0 else 0.0
 
 
 @jit
-def _pr_ap(tp, fp, L, H):
+def _pr_ap(tp, fp):
     """Average precision: ``sum (R_i - R_{i-1}) P_i`` over the vertices (a step curve).
 
     Reproduces scikit-learn's ``average_precision_score``. Assumes each threshold's
@@ -76,17 +77,19 @@ def _pr_ap(tp, fp, L, H):
     and adds nothing. On hull vertices: the step sum over the achievable curve's
     vertices.
     """
-    area = 0.0
+    P = tp[-1]
+    if P <= 0.0:
+        return np.nan
+    s = 0.0
     for i in range(1, tp.size):
-        t0 = max(tp[i - 1], L)
-        t1 = min(tp[i], H)
-        if t1 > t0:
-            area += (t1 - t0) * precision(tp[i], fp[i])
-    return area
+        d = tp[i] - tp[i - 1]
+        if d != 0.0:
+            s += d * _precision(tp[i], fp[i])
+    return s / P
 
 
 @jit
-def _pr_trapezoid(tp, fp, L, H):
+def _pr_trapezoid(tp, fp):
     """Straight lines in PR space through the vertices, from scikit-learn's (0, 1).
 
     What ``sklearn.metrics.auc(recall, precision)`` over ``precision_recall_curve``
@@ -94,53 +97,35 @@ def _pr_trapezoid(tp, fp, L, H):
     precision is not linear in recall between two thresholds, and this area is
     over-optimistic (the paper's Figure 6: 0.50 instead of 0.03). Offered only to
     compare. A top score block with no positives drops the curve to precision 0 at
-    recall 0 (as scikit-learn's points do), and the next segment starts from there. A
-    cut end of the range is valued on the straight line.
+    recall 0 (as scikit-learn's points do), and the next segment starts from there.
     """
-    area = 0.0
+    P = tp[-1]
+    if P <= 0.0:
+        return np.nan
+    s = 0.0
     prev = 1.0  # scikit-learn's (recall 0, precision 1) end point
     for i in range(1, tp.size):
-        p = precision(tp[i], fp[i])
-        ta = tp[i - 1]
-        dt = tp[i] - ta
-        if dt > 0.0:
-            t0 = max(ta, L)
-            t1 = min(tp[i], H)
-            if t1 > t0:
-                v0 = prev if t0 == ta else prev + (p - prev) * (t0 - ta) / dt
-                v1 = p if t1 == tp[i] else prev + (p - prev) * (t1 - ta) / dt
-                area += 0.5 * (t1 - t0) * (v0 + v1)
+        p = _precision(tp[i], fp[i])
+        s += (tp[i] - tp[i - 1]) * (p + prev)
         prev = p
-    return area
+    return 0.5 * s / P
 
 
 @jit
-def _piece(t_prev, p_prev, t, p, L, H, ta, fa, skew):
-    """Trapezoid from (t_prev, p_prev) to (t, p) clipped to [L, H]; a cut end is valued
-    exactly in counts on the vertex segment (ta, fa, skew).
-    """
-    t0 = max(t_prev, L)
-    t1 = min(t, H)
-    if t1 <= t0:
-        return 0.0
-    v0 = p_prev if t0 == t_prev else precision(t0, fa + skew * (t0 - ta))
-    v1 = p if t1 == t else precision(t1, fa + skew * (t1 - ta))
-    return 0.5 * (t1 - t0) * (v0 + v1)
-
-
-@jit
-def _pr_dg(tp, fp, L, H):
+def _pr_dg(tp, fp):
     """Davis & Goadrich interpolation + trapezoids, as PRROC's ``auc.davis.goadrich``.
 
     Between vertices A and B the points are ``TP_A + x`` for ``x = 1 .. TP_B - TP_A``
-    with ``FP_A + x * (FP_B - FP_A) / (TP_B - TP_A)`` (:func:`.pr_interp.dg_point`),
-    joined by trapezoids that start at A itself. At the origin precision is undefined,
-    so the curve starts flat at recall 0 with the first point's precision; a top block
-    of negatives only starts it at precision 0 instead (PRROC; the AUCCalculator jar
-    drops such points). For non-integer TP steps (weights, soft labels) the points are
-    unit TP steps from A and then B itself. A piece cut by an end of the range is valued
-    there exactly in counts (never a straight PR line).
+    with ``FP_A + x * (FP_B - FP_A) / (TP_B - TP_A)``, joined by trapezoids that start
+    at A itself. At the origin precision is undefined, so the curve starts flat at
+    recall 0 with the first point's precision; a top block of negatives only starts it
+    at precision 0 instead (PRROC; the AUCCalculator jar drops such points). For
+    non-integer TP steps (weights, soft labels) the points are unit TP steps from A and
+    then B itself.
     """
+    P = tp[-1]
+    if P <= 0.0:
+        return np.nan
     area = 0.0
     started = False
     prev_t = 0.0
@@ -158,74 +143,71 @@ def _pr_dg(tp, fp, L, H):
             prev_p = ta / (ta + fa)
             started = True
         skew = (fp[i] - fa) / dt
-        n_unit, n_pts = dg_count(ta, tp[i])
+        n_unit = int(math.floor(dt))
+        n_pts = n_unit if ta + n_unit >= tp[i] else n_unit + 1
         for x in range(1, n_pts + 1):
-            t, f = dg_point(x, n_unit, ta, fa, tp[i], fp[i], skew)
+            if x <= n_unit:
+                t = ta + x
+                f = fa + skew * x
+            else:
+                t = tp[i]
+                f = fp[i]
             p = t / (t + f)
             if not started:
-                area += _piece(0.0, p, t, p, L, H, ta, fa, skew)  # flat start at recall 0
+                area += t * p  # flat start: from recall 0 at this precision
                 started = True
             else:
-                area += _piece(prev_t, prev_p, t, p, L, H, ta, fa, skew)
+                area += (t - prev_t) * 0.5 * (p + prev_p)
             prev_t = t
             prev_p = p
-    return area
+    return area / P
 
 
 @jit
-def _pr_integral(tp, fp, L, H):
+def _pr_integral(tp, fp):
     """Exact area under the count-interpolated PR curve (PRROC's ``auc.integral``).
 
     Between vertices A and B, ``FP = FP_A + s (TP - TP_A)`` with ``s`` the local skew,
-    integrated in closed form (:func:`.pr_interp.integral_term`). Exact for any counts
-    (sample weights, soft labels). The segment from the origin is a ray of constant
-    precision (a flat start at the first vertex's precision); after a top block of
-    negatives only the curve rises from precision 0, as in PRROC. On hull vertices: the
-    exact area under the achievable PR curve.
-    """
-    area = 0.0
-    for i in range(1, tp.size):
-        ta = tp[i - 1]
-        dt = tp[i] - ta
-        if dt <= 0.0:
-            continue
-        t0 = max(ta, L)
-        t1 = min(tp[i], H)
-        if t1 > t0:
-            # t0 + FP(t0) > 0 here
-            area += integral_term(t0, t1, ta, fp[i - 1], (fp[i] - fp[i - 1]) / dt)
-    return area
-
-
-@jit
-def _pr_area(tp, fp, method, lo, hi):
-    """PR area of estimator ``method`` over recall ``[lo, hi]`` (not standardized);
-    NaN without positives.
+    so precision is ``TP / (a TP + b)`` with ``a = 1 + s`` and ``b = FP_A - s TP_A``,
+    integrated in closed form over recall ``TP / P``. Exact for any counts (sample
+    weights, soft labels). The segment from the origin is a ray of constant precision
+    (a flat start at the first vertex's precision); after a top block of negatives only
+    the curve rises from precision 0, as in PRROC. On hull vertices: the exact area
+    under the achievable PR curve.
     """
     P = tp[-1]
     if P <= 0.0:
         return np.nan
-    L = lo * P
-    H = hi * P
-    if method == INTEGRAL:
-        a = _pr_integral(tp, fp, L, H)
-    elif method == DG:
-        a = _pr_dg(tp, fp, L, H)
-    elif method == AP:
-        a = _pr_ap(tp, fp, L, H)
-    elif method == PR_TRAPEZOID:
-        a = _pr_trapezoid(tp, fp, L, H)
-    else:
-        a = np.nan
-    return a / P
+    area = 0.0
+    for i in range(1, tp.size):
+        ta = tp[i - 1]
+        fa = fp[i - 1]
+        dt = tp[i] - ta
+        if dt <= 0.0:
+            continue
+        s = (fp[i] - fa) / dt
+        a = 1.0 + s
+        b = fa - s * ta
+        if b == 0.0:
+            area += dt / a
+        else:
+            # a * ta + b == ta + fa > 0 here
+            area += dt / a - (b / (a * a)) * math.log1p(a * dt / (ta + fa))
+    return area / P
 
 
 @jit
 def _area(tp, fp, method):
     """Dispatch one curve's vertices to the estimator named by ``method``."""
-    if method == ROC_TRAPEZOID:
-        return _roc_trapezoid(tp, fp)
-    return _pr_area(tp, fp, method, 0.0, 1.0)
+    if method == AP:
+        return _pr_ap(tp, fp)
+    if method == PR_TRAPEZOID:
+        return _pr_trapezoid(tp, fp)
+    if method == DG:
+        return _pr_dg(tp, fp)
+    if method == INTEGRAL:
+        return _pr_integral(tp, fp)
+    return _roc_trapezoid(tp, fp)
 
 
 @jit
