@@ -47,8 +47,8 @@ def _sort(seg, f32):
 
 
 def _write_and_sort(batch, pivots, edges, part, svals, c0, c1, f32):
-    """One thread's job: scatter value part ``part`` (-1: all) of curves ``c0 .. c1 -
-    1``, then sort the segments it wrote.
+    """One thread's job: scatter value part ``part`` of curves ``c0 .. c1 - 1``, then
+    sort the segments it wrote.
     """
     _class_scatter(
         batch.values,
@@ -63,7 +63,7 @@ def _write_and_sort(batch, pivots, edges, part, svals, c0, c1, f32):
         c1,
     )
     n_parts = pivots.shape[1] + 1
-    cols = range(2 * n_parts) if part < 0 else (part, n_parts + part)
+    cols = (part, n_parts + part)
     for c in range(c0, c1):  # loops over curves and parts, not samples
         for r in cols:
             a, b = int(edges[c, r]), int(edges[c, r + 1])
@@ -105,13 +105,14 @@ def split_sorted(batch):
         [np.zeros((n_curves, 1), dtype=np.int64), np.cumsum(counts, axis=1)], axis=1
     )
     npos = counts[:, :n_parts].sum(axis=1)
-    svals = np.empty_like(batch.values)
+    n = batch.values.size
+    svals = np.empty(n + n_parts)  # n_parts scratch slots past the end (_class_scatter)
     f32 = bool(_all_float32(batch.values))
     if n_parts > 1:
         jobs = [(r, 0, n_curves) for r in range(n_parts)]
     else:
         b = chunk_bounds(batch.offsets, min(n_curves, 4 * threads))
-        jobs = [(-1, int(b[i]), int(b[i + 1])) for i in range(b.size - 1)]
+        jobs = [(0, int(b[i]), int(b[i + 1])) for i in range(b.size - 1)]
     if threads <= 1 or len(jobs) == 1:
         for part, c0, c1 in jobs:
             _write_and_sort(batch, pivots, edges, part, svals, c0, c1, f32)
@@ -123,7 +124,7 @@ def split_sorted(batch):
         ]
         for f in futures:
             f.result()
-    return svals, npos
+    return svals[:n], npos
 
 
 def sweep_buffers(batch):

@@ -103,44 +103,40 @@ def _class_count(values, offsets, pos, neg, label_start, n_parts, part_min, pivo
 
 @jit
 def _class_scatter(values, offsets, pos, label_start, pivots, edges, part, svals, c0, c1):
-    """Write the scores of value part ``part`` (-1: every part) of curves ``c0 .. c1 -
-    1`` into ``svals``: part ``r`` of the positives at ``edges[c, r]``, of the negatives
-    at ``edges[c, n_parts + r]`` (``edges``: each curve's offset plus the running sum of
+    """Write the scores of value part ``part`` of curves ``c0 .. c1 - 1`` into
+    ``svals``: the positives' at ``edges[c, part]``, the negatives' at ``edges[c,
+    n_parts + part]`` (``edges``: each curve's offset plus the running sum of
     :func:`_class_count`'s counts), in input order (sorted next).
+
+    Branch-free: every row is written, rows of other parts to the scratch slot
+    ``svals[edges[-1, -1] + part]`` (the caller allocates ``n_parts`` slots past the
+    end), so one thread per part shares no slot with another.
 
     Large outputs are allocated by the caller in numpy, which asks the kernel for huge
     pages: first writes into Numba's own allocations fault every 4 KiB page (measured:
     ~20 ms per 24 MB here, more than the merge itself).
     """
     n_parts = pivots.shape[1] + 1
-    start = np.empty(2 * n_parts, dtype=np.int64)
+    dump = edges[edges.shape[0] - 1, 2 * n_parts] + part
     for c in range(c0, c1):
         a = offsets[c]
         b = offsets[c + 1]
         ls = label_start[c]
         x = values[a:b]
         p = pos[ls : ls + b - a]
-        start[:] = edges[c, : 2 * n_parts]
         piv = pivots[c]
-        if part < 0 and n_parts == 1:
-            ip = start[0]
-            im = start[1]
-            for i in range(b - a):
-                if p[i] > 0.0:
-                    svals[ip] = x[i]
-                    ip += 1
-                else:
-                    svals[im] = x[i]
-                    im += 1
-            continue
+        ip = edges[c, part]
+        im = edges[c, n_parts + part]
         for i in range(b - a):
             r = 0
             for t in range(n_parts - 1):
                 r += x[i] >= piv[t]
-            if part < 0 or r == part:
-                d = (0 if p[i] > 0.0 else n_parts) + r
-                svals[start[d]] = x[i]
-                start[d] += 1
+            keep = r == part
+            is_pos = p[i] > 0.0
+            dst = ip if is_pos else im
+            svals[dst if keep else dump] = x[i]
+            ip += keep & is_pos
+            im += keep & (not is_pos)
 
 
 @jit
