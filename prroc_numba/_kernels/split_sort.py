@@ -26,7 +26,7 @@ from numba import prange
 from .._numba import jit
 from .area import _areas_of_sweep
 from .layout import _offsets_from_counts
-from .sort import _insertion_sort_desc
+from .sort import _all_float32, _insertion_sort_desc  # noqa: F401 (re-exported)
 
 #: sample size for the pivots of a curve's parts (an insertion sort; kept small)
 _PIVOT_SAMPLE = 255
@@ -137,17 +137,6 @@ def _class_scatter(values, offsets, pos, label_start, pivots, edges, part, svals
             svals[dst if keep else dump] = x[i]
             ip += keep & is_pos
             im += keep & (not is_pos)
-
-
-@jit
-def _all_float32(x):
-    """True when every value of ``x`` is exactly a float32 (sorting float32 keys is 2x
-    faster, and converting back is exact).
-    """
-    for i in range(x.size):
-        if np.float64(np.float32(x[i])) != x[i]:
-            return False
-    return True
 
 
 @jit
