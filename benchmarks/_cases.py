@@ -473,7 +473,95 @@ def _build_interpolate(scale=1.0):
                 check=check,
             )
         )
-    return cases
+    return cases + _build_interpolate_large(scale)
+
+
+def _np_interp_pr(tp, fp, grid):
+    """One curve's precision at recall ``grid`` by ``np.interp`` (the per-curve peer of
+    the large interpolation rows): FP linear in TP (so in recall) between vertices,
+    compared in recall as the count interpolation does; interpolating on the reversed
+    points makes a recall reached by several vertices give its lowest FP; at recall 0
+    the flat start."""
+    P = tp[-1]
+    t = grid * P
+    f = np.interp(-grid, -(tp / P)[::-1], fp[::-1])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        prec = t / (t + f)
+    j = np.argmax(tp > 0)
+    prec[grid == 0] = 0.0 if fp[j - 1] > 0 else tp[j] / (tp[j] + fp[j])
+    return prec
+
+
+def _build_interpolate_large(scale=1.0):
+    """Issue 10: 10,000 curves x ~1,000 points onto 1,001 recalls, both the tidy frame
+    (``interpolate``) and the matrix (``interpolate_matrix``), against a per-curve
+    ``np.interp`` loop over the same pr_curve frame (curves split where the key changes,
+    with numpy; the tidy row's peer builds the same frame with ``np.repeat``/``np.tile``)."""
+    n_curves, rows = 10_000, max(int(1000 * scale), 20)
+    grid = np.linspace(0, 1, 1001)
+    pts = prn.pr_curve(long_frame(n_curves, rows), score="s", label="y", by="g")
+
+    def loop(pts=pts):
+        g = pts["g"].to_numpy()
+        tp, fp = pts["tp"].to_numpy(), pts["fp"].to_numpy()
+        cut = np.concatenate(([0], np.flatnonzero(g[1:] != g[:-1]) + 1, [g.size]))
+        mat = np.empty((cut.size - 1, grid.size))
+        for c in range(cut.size - 1):
+            lo, hi = cut[c], cut[c + 1]
+            mat[c] = _np_interp_pr(tp[lo:hi], fp[lo:hi], grid)
+        return g[cut[:-1]], mat
+
+    def loop_frame():
+        keys, mat = loop()
+        return pd.DataFrame(
+            {
+                "g": np.repeat(keys, grid.size),
+                "recall": np.tile(grid, keys.size),
+                "precision": mat.ravel(),
+            },
+            copy=False,
+        )
+
+    def check():
+        want = loop_frame()
+        got = prn.interpolate(pts, grid=grid, by="g")
+        pd.testing.assert_frame_equal(got, want, rtol=1e-12, atol=1e-12)
+        keys, mat = prn.interpolate_matrix(pts, grid=grid, by="g")
+        np.testing.assert_array_equal(keys["g"].to_numpy(), want["g"].to_numpy()[:: grid.size])
+        np.testing.assert_array_equal(mat.ravel(), got["precision"].to_numpy())
+
+    name = f"{n_curves:,} curves x {_fmt_n(rows)} points, 1,001-point grid"
+    peer = "per-curve np.interp loop over the frame's curves"
+    common = dict(repeats=3, scores=pts["tp"].to_numpy(), sort_floor=False)
+    return [
+        Case(
+            "interpolation",
+            f"{name}: interpolate (tidy frame)",
+            lambda: prn.interpolate(pts, grid=grid, by="g"),
+            loop_frame,
+            peer + " + the same tidy frame (np.repeat/np.tile)",
+            note=(
+                "large rows (issue 10): ours and the peer start from the same pr_curve "
+                "frame; results checked equal"
+            ),
+            check=check,
+            target=2.0,
+            **common,
+        ),
+        Case(
+            "interpolation",
+            f"{name}: interpolate_matrix",
+            lambda: prn.interpolate_matrix(pts, grid=grid, by="g"),
+            loop,
+            peer + " into a matrix",
+            note=(
+                "large rows (issue 10): ours and the peer start from the same pr_curve "
+                "frame; results checked equal"
+            ),
+            target=4.0,
+            **common,
+        ),
+    ]
 
 
 # bootstrap: bootstrap(n_boot=1000) vs a scikit-learn loop over resamples -------------

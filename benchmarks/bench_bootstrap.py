@@ -13,6 +13,11 @@ Run as a script for a table of ratios and peak memory::
 
     python benchmarks/bench_bootstrap.py
 
+or for the paired bootstrap's scaling with N (issue 10: the cost per row visit at 1e6
+rows within 1.5x of 1e5, peak memory <= 3x the input; each size in a fresh process)::
+
+    python benchmarks/bench_bootstrap.py --scaling
+
 or with pytest-benchmark::
 
     python -m pytest benchmarks/bench_bootstrap.py --benchmark-only
@@ -167,6 +172,64 @@ def report():
     return table, (base, run)
 
 
+_SCALING = r"""
+import resource, sys, time
+sys.path.insert(0, {root!r})
+import numpy as np, pandas as pd
+import prroc_numba as prn
+from prroc_numba import _resampling as R
+from prroc_numba._ragged import pack
+n, M, B = {n}, {m}, {b}
+rng = np.random.default_rng(0)
+y = rng.random(n) < {prev}
+df = pd.DataFrame({{f"m{{j}}": y * rng.uniform(0.5, 1.5) + rng.normal(size=n) for j in range(M)}})
+df["y"] = y
+cols = list(df.columns[:M])
+prn.bootstrap(df.iloc[:3000], score=cols, label="y", n_boot=4, seed=1)  # compile / load
+inp = df.memory_usage(deep=True).sum() / 2**20
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+prn.bootstrap(df, score=cols, label="y", n_boot=B, seed=1, progress=False)
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+plan = R._Plan(pack(df, score=cols, label="y"), True)
+plan.run(R._seed(1), 2, False, False, "x", code=0)  # this size's count type compiled
+t = np.inf
+for _ in range(2):
+    t0 = time.perf_counter()
+    plan.run(R._seed(1), B, False, False, "x", code=0)
+    t = min(t, time.perf_counter() - t0)
+print(t / (n * M * B) * 1e9, inp, peak - base)
+"""
+
+
+def scaling(sizes=((100_000, 200), (1_000_000, 20)), n_models=M):
+    """Paired bootstrap of ``n_models`` models at each ``(N, B)``: replicate cost per
+    row visit (the replicates only, best of 2) and peak memory of one ``bootstrap``
+    call over the input's size; each size in a fresh process.
+    """
+    rows = []
+    for n, b in sizes:
+        code = _SCALING.format(root=str(ROOT), n=n, m=n_models, b=b, prev=PREV)
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        if out.returncode:
+            raise RuntimeError(out.stderr)
+        ns, inp, extra = map(float, out.stdout.split()[-3:])
+        rows.append(
+            {
+                "N": n,
+                "B": b,
+                "ns_per_row_visit": ns,
+                "input_mb": inp,
+                "peak_extra_mb": extra,
+                "peak_over_input": extra / inp,
+            }
+        )
+    table = pd.DataFrame(rows)
+    table["cost_vs_first"] = table.ns_per_row_visit / table.ns_per_row_visit.iloc[0]
+    print(f"{n_models} models paired, prevalence {PREV:.0%}")
+    print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
+    return table
+
+
 # ------------------------------------------------------------- pytest-benchmark grid
 
 
@@ -202,4 +265,7 @@ def test_peak_memory_not_b_times_n(benchmark):
 
 
 if __name__ == "__main__":
-    report()
+    if "--scaling" in sys.argv[1:]:
+        scaling()
+    else:
+        report()

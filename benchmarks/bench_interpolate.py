@@ -8,7 +8,8 @@ Run (from the repository root; benchmarks are outside the default test paths)::
 Benchmarks: the batch kernel on ragged arrays (allocating its output, and writing into
 a preallocated matrix), the same with ``hull=True``, and the public
 ``interpolate_matrix`` from a tidy frame of 10 million point rows (grouping, checks and
-packing included). Peer in the same run: a per-curve numpy loop (``np.interp`` of FP at
+packing included), and the public ``interpolate`` (the same, then the tidy frame of 10
+million rows). Peer in the same run: a per-curve numpy loop (``np.interp`` of FP at
 each grid TP, then precision ``t / (t + f)``; ``np.interp`` of TPR at each grid FPR for ROC). The
 curves have strictly increasing TP and FP, so the peer's plain linear interpolation is
 the same curve and the results are compared before timing. Ratios, not absolute times,
@@ -150,6 +151,20 @@ def test_public_interpolate_matrix(benchmark, curves, space):
     prn.interpolate_matrix(frame.head(2000), grid=GRID, by="curve", space=space)
     benchmark.pedantic(
         prn.interpolate_matrix,
+        args=(frame,),
+        kwargs={"grid": GRID, "by": "curve", "space": space},
+        rounds=3,
+    )
+
+
+@pytest.mark.parametrize("space", ["pr", "roc"])
+def test_public_interpolate(benchmark, curves, space):
+    # the tidy frame: 10 million (curve, grid point) rows, keys repeated column-wise
+    _, _, _, frame = curves
+    benchmark.group = f"interpolate {space}"
+    prn.interpolate(frame.head(2000), grid=GRID, by="curve", space=space)
+    benchmark.pedantic(
+        prn.interpolate,
         args=(frame,),
         kwargs={"grid": GRID, "by": "curve", "space": space},
         rounds=3,

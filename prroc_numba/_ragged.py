@@ -344,12 +344,28 @@ def _labels(y, pos_label, soft_labels, arg="label", scores=None):
 
 def _group_codes(data, by, n):
     """Group codes (sorted key order) and the keys frame of each group."""
+    codes, frame, runs = _grouping(data, by, n)
+    if runs is not None:
+        codes = np.repeat(np.arange(runs.size - 1, dtype=np.int64), np.diff(runs))
+    return codes, frame
+
+
+def _grouping(data, by, n):
+    """``(codes, frame, runs)``: the keys frame (one row per input row) and either
+    ``runs``, the offsets of the runs of equal keys when the rows already come grouped
+    in ascending key order (codes then None: no hashing, no per-row codes), or the
+    group codes in sorted key order (``runs`` None). ``(None, None, None)`` without
+    ``by``.
+    """
     if by is None:
-        return None, None
+        return None, None, None
     if data is not None and _is_names(by):
         names = [by] if isinstance(by, str) else list(by)
         # keep the key columns' dtypes (categoricals keep their categories and order)
-        frame = pd.DataFrame({nm: _column(data, nm, "by").reset_index(drop=True) for nm in names})
+        # copy=False: no consolidation copy of the columns (they are only read)
+        frame = pd.DataFrame(
+            {nm: _column(data, nm, "by").reset_index(drop=True) for nm in names}, copy=False
+        )
     elif data is None and _is_names(by):
         raise TypeError(f"by={by!r} names column(s) but data is None; pass data=")
     else:
@@ -362,46 +378,51 @@ def _group_codes(data, by, n):
                 f"by column {nm!r} has {int(miss.sum())} missing values; fill them "
                 "(e.g. .fillna('missing')) or drop those rows"
             )
-    codes = _sorted_run_codes(frame, names, n)
-    if codes is None:
-        codes = frame.groupby(names, sort=True, dropna=False, observed=True).ngroup()
-        codes = codes.to_numpy(np.int64)
-    return codes, frame
+    runs = _key_runs(frame, names, n)
+    if runs is not None:
+        return None, frame, runs
+    codes = frame.groupby(names, sort=True, dropna=False, observed=True).ngroup()
+    return codes.to_numpy(np.int64), frame, None
 
 
-def _sorted_run_codes(frame, names, n):
-    """Group codes without hashing when the rows already come grouped in ascending key
-    order (as every frame this library returns does), else None.
+def _key_runs(frame, names, n):
+    """Offsets (int64, ``n_groups + 1``) of the runs of equal keys when the rows come
+    grouped in ascending key order (as every frame this library returns does), else
+    None (then the caller groups by hashing).
 
-    Categorical keys (ordered by their categories, not their values) and incomparable
-    values always take the groupby path.
+    One comparison of adjacent rows per key column finds the runs; the order is checked
+    on the first row of each run only: consecutive runs must strictly increase
+    (lexicographically over the key columns), which also makes every key's rows one
+    run. Categorical keys compare by their codes (the order of the categories, as a
+    sorted groupby); values that do not compare take the grouping path.
     """
-    if n < 2:
+    if n < 1:
         return None
     cols = []
     for nm in names:
         col = frame[nm]
         if isinstance(col.dtype, pd.CategoricalDtype):
-            return None
-        cols.append(col.to_numpy())
+            cols.append(col.cat.codes.to_numpy())
+        else:
+            cols.append(col.to_numpy())
     change = np.zeros(n - 1, dtype=bool)
-    increasing = np.zeros(n - 1, dtype=bool)
-    equal_so_far = np.ones(n - 1, dtype=bool)
     try:
         for a in cols:
-            gt = a[1:] > a[:-1]
-            eq = a[1:] == a[:-1]
-            increasing |= equal_so_far & gt
-            equal_so_far &= eq
-            change |= ~eq
+            ne = a[1:] != a[:-1]
+            if not (isinstance(ne, np.ndarray) and ne.shape == change.shape):
+                return None
+            change |= ne
+        inner = np.flatnonzero(change) + 1
+        runs = np.concatenate(([0], inner, [n])).astype(np.int64)
+        firsts = [a[runs[:-1]] for a in cols]
+        increasing = np.zeros(runs.size - 2, dtype=bool)
+        equal_so_far = np.ones(runs.size - 2, dtype=bool)
+        for a in firsts:
+            increasing |= equal_so_far & (a[1:] > a[:-1])
+            equal_so_far &= a[1:] == a[:-1]
     except TypeError:
         return None
-    # every key change goes up: runs are contiguous and in sorted order
-    if not np.array_equal(change, increasing):
-        return None
-    codes = np.zeros(n, dtype=np.int64)
-    np.cumsum(change, out=codes[1:])
-    return codes
+    return runs if increasing.all() else None
 
 
 # ---------------------------------------------------------------------------- packing
@@ -473,13 +494,15 @@ def pack(
                 f"weight has {int(bad.sum())} negative, NaN or infinite values "
                 f"(first: {w[bad][0]!r}); sample weights must be finite and >= 0"
             )
-    codes, key_frame = _group_codes(data, by, n)
+    codes, key_frame, runs = _grouping(data, by, n)
     rows = None  # input row numbers of the label rows, when they are not arange(n)
     n_input = n
     if w is not None and not (w > 0).all():
         # zero-weight rows change no count; like scikit-learn, they add no threshold
         # either, so that zero weight is exactly the removal of the row
         keep = w > 0
+        if runs is not None:
+            codes = np.repeat(np.arange(runs.size - 1, dtype=np.int64), np.diff(runs))
         if codes is not None:
             alive = np.bincount(codes, weights=keep, minlength=codes.max() + 1) > 0
             if not alive.all():
@@ -491,6 +514,8 @@ def pack(
                 )
             codes = codes[keep]
             key_frame = key_frame[keep]
+            if runs is not None:  # still in runs of ascending keys, each non-empty
+                runs = lengths_to_offsets(np.bincount(codes))
         elif not keep.any():
             raise ValueError("weight is 0 for every row: there is nothing to evaluate")
         cols = [col[keep] for col in cols]
@@ -498,11 +523,15 @@ def pack(
         rows = np.flatnonzero(keep)
         n = y.shape[0]
 
-    # rows sorted by group (stable: rows keep their order inside a group)
-    if codes is None:
+    # rows sorted by group (stable: rows keep their order inside a group); rows that
+    # come grouped in key order already are used as they are (no sort, no copies)
+    order = None
+    if key_frame is None:
         group_offsets = np.array([0, n], dtype=np.int64)
-        order = None
         group_keys = pd.DataFrame(index=range(1))
+    elif runs is not None:
+        group_offsets = runs
+        group_keys = key_frame.iloc[runs[:-1]].reset_index(drop=True)
     else:
         order = np.argsort(codes, kind="stable")
         group_offsets = lengths_to_offsets(np.bincount(codes))
@@ -520,7 +549,7 @@ def pack(
 
     # keys: one row per curve, curve c = (group c // M, model c % M)
     curve_group = np.repeat(np.arange(n_groups, dtype=np.int64), M)
-    keys = group_keys.iloc[curve_group].reset_index(drop=True)
+    keys = group_keys if M == 1 else group_keys.iloc[curve_group].reset_index(drop=True)
     if names is not None:
         keys[MODEL] = np.tile(np.asarray(names, dtype=object), n_groups)
     batch_keys = keys
@@ -531,14 +560,14 @@ def pack(
     if n_groups == 1:
         values = np.ascontiguousarray(cols[0]) if M == 1 else np.concatenate(cols)
     elif M == 1:
-        values = cols[0][order]
+        values = cols[0] if order is None else cols[0][order]
     else:
         g_of_row = np.repeat(np.arange(n_groups), lengths)
         dest = group_offsets[g_of_row] * M + (np.arange(n) - group_offsets[g_of_row])
         step = lengths[g_of_row]
         values = np.empty(n * M)
         for m, col in enumerate(cols):  # a loop over models, not samples
-            values[dest + m * step] = col[order]
+            values[dest + m * step] = col if order is None else col[order]
     # one specialisation per kernel: Numba types read-only arrays (pandas copy-on-write
     # views) separately, so hand kernels writable ones (tests/test_specialisations.py)
     values, pos, neg = (a if a.flags.writeable else a.copy() for a in (values, pos, neg))
@@ -606,6 +635,28 @@ def _frame_column(points, spec, arg):
     return np.full(len(points), positive_scalar(spec, arg))
 
 
+def _kernel_view(a):
+    """``a`` as float64, C-contiguous and flagged writeable, without copying it.
+
+    Numba types read-only arrays (pandas copy-on-write hands out read-only views of a
+    frame's columns) as another type, a second specialisation of every kernel
+    (tests/test_specialisations.py). The packed points go only to kernels that read
+    them (the checks and the grid interpolation of :mod:`prroc_numba._kernels.grid`),
+    so a writeable-flagged view of the caller's column does instead of a copy of
+    10 million rows. NEVER write into the result: it may be the caller's data. Memory
+    that is read-only itself is copied.
+    """
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    if a.flags.writeable:
+        return a
+    view = a.view()
+    try:
+        view.flags.writeable = True
+    except ValueError:  # no writeable base: the memory itself is read-only
+        return a.copy()
+    return view
+
+
 def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
     """Validate a tidy frame of many curves' points and lay them out as ragged counts.
 
@@ -661,9 +712,11 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
             raise ValueError(f"{arg} must be finite and > 0 on every row")
 
     if by is None:
-        codes, key_frame = np.zeros(n, dtype=np.int64), pd.DataFrame(index=range(n))
+        codes, key_frame, runs = None, None, np.array([0, n], dtype=np.int64)
     else:
-        codes, key_frame = _group_codes(points, by, n)
+        codes, key_frame, runs = _grouping(points, by, n)
+    if runs is not None:  # rows grouped in key order already: codes only for _is_sorted
+        codes = np.repeat(np.arange(runs.size - 1, dtype=np.int64), np.diff(runs))
 
     def num(col, check=True):
         try:
@@ -726,11 +779,7 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
         else:
             tp, fp = y * Pcol, x * Ncol
 
-    # writable and contiguous: pandas hands out read-only views, a second kernel
-    # specialisation (tests/test_specialisations.py)
-    tp, fp, p_rate, n_rate = (
-        np.require(a, np.float64, ["C", "W"]) for a in (tp, fp, p_rate, n_rate)
-    )
+    tp, fp, p_rate, n_rate = (_kernel_view(a) for a in (tp, fp, p_rate, n_rate))
     # rows ordered by (curve, TP, FP): pr_curve output already is, so no sort then
     if _is_sorted(codes, tp, fp):
         order = None
@@ -741,7 +790,7 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
             Pcol, Ncol = Pcol[order], Ncol[order]
         p_rate = p_rate[order] if p_rate.size else p_rate
         n_rate = n_rate[order] if n_rate.size else n_rate
-    starts = lengths_to_offsets(np.bincount(codes))
+    starts = runs if order is None and runs is not None else lengths_to_offsets(np.bincount(codes))
     status, row, P, N, complete = _check_points(
         starts,
         tp,

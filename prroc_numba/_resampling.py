@@ -22,14 +22,14 @@ from ._clusters import cluster_codes, cluster_slots
 from ._kernels.area import _area_sorted_batch
 from ._kernels.partial import _boot_partial
 from ._kernels.resample import (
+    MULTINOMIAL,
+    POISSON,
+    UNIT,
     _boot_grouped,
-    _boot_grouped_curve,
     _boot_paired,
-    _boot_paired_curve,
     _jackknife_group,
     _segments_batch,
 )
-from ._kernels.resample_poisson import _boot_poisson, _boot_poisson_curve
 from ._kernels.rng import POISSON_MAX, _poisson_tables
 from ._partial import check_partial, partial_areas, standardized
 from ._progress import visible
@@ -37,6 +37,10 @@ from ._ragged import UndefinedMetricWarning, lengths_to_offsets, pack, row_ids, 
 from ._ragged import is_dask as _is_dask
 from ._resampling_kind import resolve as _resolve_resampling
 
+#: the count type of the paired walks (int32 only where a count overflows it)
+_NARROW_COUNT = np.uint16
+#: rows per block when reading per-row arrays at the sorted rows
+_BLOCK = 1 << 20
 #: replicates per chunk are sized so a chunk does about this many row visits
 _CHUNK_WORK = 2e7
 #: progress bar by default only for runs with at least this many row visits
@@ -60,9 +64,14 @@ class _Plan:
         self.stratified = bool(stratified)
         self.poisson = bool(poisson)
         b = batch
-        (self.order, self.ps, self.ns, self.seg_offsets, self.seg_end, self.sp, self.sn) = (
-            _segments_batch(b.values, b.offsets, b.pos, b.neg, b.label_start)
+        hard = bool(np.all(((b.pos == 0) | (b.pos == 1)) & (b.pos + b.neg == 1)))
+        # the hard-label walks read slot numbers only: the per-row masses in sorted
+        # order (two float64 arrays of every curve's rows) are built only on demand
+        masses = b.multi is not None or cluster is not None or not hard
+        (self.order, ps, ns, self.seg_offsets, self.seg_end, self.sp, self.sn) = _segments_batch(
+            b.values, b.offsets, b.pos, b.neg, b.label_start, masses
         )
+        self._masses = (ps, ns) if masses else None
         if b.multi is not None:  # multiclass: curves map label rows back to original rows
             if self.clustered:
                 raise ValueError(
@@ -79,9 +88,9 @@ class _Plan:
                 "hard 0/1 labels; soft labels mix both classes in one row. Pass "
                 "stratified=False to resample rows"
             )
-        hard = bool(np.all(((b.pos == 0) | (b.pos == 1)) & (b.pos + b.neg == 1)))
         # one model per group and unweighted 0/1 labels: draw counts per segment
-        self.grouped = hard and b.n_models == 1
+        # (the Poisson bootstrap draws a count per row: always the paired walk)
+        self.grouped = hard and b.n_models == 1 and not self.poisson
         n = b.pos.size
         G = b.group_offsets.size - 1
         self.n_groups = G
@@ -112,8 +121,7 @@ class _Plan:
         self.strata_rows = local[kept_rows]
         # Poisson: the input row id of each slot (its count is keyed by it)
         self.slot_ids = row_ids(batch)[kept_rows] if self.poisson else None
-        row_base = np.repeat(b.label_start, np.diff(b.offsets))
-        self.slot_order = slot[row_base + self.order].astype(np.int32)
+        self.slot_order = self._by_sorted_row(slot, np.int32)
         big = counts.max(initial=0) > np.iinfo(np.uint16).max
         self.count_type = np.empty(0, dtype=np.int32 if big else np.uint16)
         self.hard = hard
@@ -141,13 +149,44 @@ class _Plan:
         slot, self.strata_offsets, self.n_strata, counts = cluster_slots(b, codes, self.stratified)
         self.slot = slot
         self.strata_rows = None  # no row jackknife for clusters
-        row_base = np.repeat(b.label_start, np.diff(b.offsets))
-        self.slot_order = slot[row_base + self.order].astype(np.int32)
+        self.slot_order = self._by_sorted_row(slot, np.int32)
         big = counts.max(initial=0) > np.iinfo(np.uint16).max
         self.count_type = np.empty(0, dtype=np.int32 if big else np.uint16)
         self.grouped = False
         self.hard = False
         self.work = float(b.pos.size) * (1.0 + b.n_models)
+
+    @property
+    def ps(self):
+        """Positive mass of every curve's rows in sorted order (built on first use)."""
+        return self._sorted_masses()[0]
+
+    @property
+    def ns(self):
+        """Negative mass of every curve's rows in sorted order (built on first use)."""
+        return self._sorted_masses()[1]
+
+    def _sorted_masses(self):
+        if self._masses is None:
+            b = self.batch
+            self._masses = (self._by_sorted_row(b.pos), self._by_sorted_row(b.neg))
+        return self._masses
+
+    def _by_sorted_row(self, per_row, dtype=None):
+        """``per_row`` (one entry per label row) read at every curve's sorted rows, in
+        blocks of curves, so the index temporaries stay O(block), not O(all rows).
+        """
+        b = self.batch
+        out = np.empty(self.order.size, dtype=dtype or per_row.dtype)
+        c0 = 0
+        while c0 < b.n_curves:
+            c1 = int(np.searchsorted(b.offsets, b.offsets[c0] + _BLOCK, side="right")) - 1
+            c1 = min(max(c1, c0 + 1), b.n_curves)
+            a, e = b.offsets[c0], b.offsets[c1]
+            base = np.repeat(b.label_start[c0:c1], np.diff(b.offsets[c0 : c1 + 1]))
+            out[a:e] = per_row[base + self.order[a:e]]
+            c0 = c1
+        return out
 
     def _chunks(self, n_boot, progress, label, kernel, extra=0):
         """Call ``kernel(b0, b1)`` on chunks of replicates, advancing a progress bar.
@@ -178,110 +217,113 @@ class _Plan:
             if bar is not None:
                 bar.close()
 
+    def _rows(self):
+        """The sorted curves as :func:`~._kernels.resample._boot_paired` reads them."""
+        b = self.batch
+        if self.hard and self._masses is None:  # the hard walk reads slot numbers only
+            ps = ns = np.empty(0)
+        else:
+            ps, ns = self.ps, self.ns
+        return (
+            self.slot_order,
+            ps,
+            ns,
+            b.offsets,
+            self.seg_offsets,
+            self.seg_end,
+            b.n_models,
+        )
+
+    def _draw(self, kind, wide=False):
+        """How :func:`~._kernels.resample._boot_paired` fills the slot counts."""
+        ids = getattr(self, "slot_ids", None)
+        return (
+            kind,
+            self.strata_offsets,
+            self.n_strata,
+            np.empty(0, dtype=np.int64) if ids is None else ids,
+            self.n_pos_slots,
+            self.hard,
+            np.empty(0, dtype=np.int32 if wide else _NARROW_COUNT),
+            np.zeros(1, dtype=np.int64),  # set when a count overflowed uint16
+        )
+
     def run(self, seed, n_boot, hull, progress, label, *, code=-1, grid=None, partial=None):
-        """Replicates of every curve, chunk by chunk: one driver for both draw kinds.
+        """Replicates of every curve, chunk by chunk: the one driver of every draw kind.
 
         ``grid`` None: areas by estimator ``code``, float64 ``(n_curves, n_boot)``.
         Otherwise precisions on the recall ``grid``, float64 ``(n_curves, n_grid,
         n_boot)`` -- grid points by replicates, so each (curve, grid point) is one
-        contiguous row for the quantiles. ``partial``: ``(lo, hi, focus)`` of a partial
-        area by estimator ``code`` (:mod:`prroc_numba._kernels.partial`, paired draws).
+        contiguous row for the quantiles; the kernels write this layout directly.
+        ``partial``: ``(lo, hi, focus)`` of a partial area by estimator ``code``
+        (:mod:`prroc_numba._kernels.partial`, paired draws).
         """
         b = self.batch
         C = b.n_curves
-        curves = np.arange(C, dtype=np.int64)
-        groups = np.arange(self.n_groups, dtype=np.int64)
         on_grid = grid is not None
-        reps = np.empty((C, grid.size, n_boot) if on_grid else (C, n_boot))
+        spec = (code, bool(hull), grid if on_grid else np.empty(0))
+        reps = np.empty((C, grid.size if on_grid else 1, n_boot))
+        if partial is not None:
+            kernel = self._partial_kernel(seed, code, hull, partial, reps)
+        elif self.grouped:
+            segs = (self.seg_offsets, self.sp, self.sn, b.curve_group)
+            draw = (self.stratified, self.lp, self.ln, self.tabs)
 
-        def kernel(b0, b1):
-            out = np.empty((C, b1 - b0, grid.size) if on_grid else (C, b1 - b0))
-            if self.poisson:
-                args = (
-                    self.slot_order,
-                    self.ps,
-                    self.ns,
-                    b.offsets,
-                    self.seg_offsets,
-                    self.seg_end,
-                    self.strata_offsets,
-                    self.slot_ids,
-                    b.n_models,
-                    seed,
-                    b0,
-                    b1,
-                )
-                if on_grid:
-                    _boot_poisson_curve(*args, grid, hull, out)
-                else:
-                    _boot_poisson(*args, code, hull, out)
-            elif partial is not None:
-                _boot_partial(
-                    self.slot_order,
-                    self.ps,
-                    self.ns,
-                    b.offsets,
-                    self.seg_offsets,
-                    self.seg_end,
-                    self.strata_offsets,
-                    self.n_strata,
-                    b.n_models,
-                    seed,
-                    b0,
-                    b1,
-                    self.count_type,
-                    code,
-                    hull,
-                    partial[0],
-                    partial[1],
-                    partial[2],
-                    out,
-                )
-            elif self.grouped:
-                args = (
-                    self.seg_offsets,
-                    self.sp,
-                    self.sn,
-                    curves,
-                    b.curve_group,
-                    seed,
-                    b0,
-                    b1,
-                    self.stratified,
-                )
-                tail = (hull, self.lp, self.ln, self.tabs, out)
-                if on_grid:
-                    _boot_grouped_curve(*args, grid, *tail)
-                else:
-                    _boot_grouped(*args, code, *tail)
-            else:
-                args = (
-                    self.slot_order,
-                    self.ps,
-                    self.ns,
-                    b.offsets,
-                    self.seg_offsets,
-                    self.seg_end,
-                    self.strata_offsets,
-                    self.n_strata,
-                    b.n_models,
-                    groups,
-                    seed,
-                    b0,
-                    b1,
-                )
-                tail = (hull, self.count_type, self.hard, self.n_pos_slots, out)
-                if on_grid:
-                    _boot_paired_curve(*args, grid, *tail)
-                else:
-                    _boot_paired(*args, code, *tail)
-            if on_grid:
-                reps[:, :, b0:b1] = out.transpose(0, 2, 1)
-            else:
-                reps[:, b0:b1] = out
+            def kernel(b0, b1):
+                _boot_grouped(segs, draw, seed, b0, b1, spec, reps)
+
+        else:
+            rows = self._rows()
+            kind = POISSON if self.poisson else MULTINOMIAL
+            draw = self._draw(kind)
+
+            def kernel(b0, b1):
+                draw[-1][0] = 0
+                _boot_paired(rows, draw, seed, b0, b1, spec, reps)
+                if draw[-1][0]:  # a count above 65,535 (big strata only): int32 counts
+                    _boot_paired(rows, self._draw(kind, wide=True), seed, b0, b1, spec, reps)
 
         self._chunks(n_boot, progress, label, kernel, extra=grid.size if on_grid else 0)
-        return reps
+        return reps if on_grid else reps[:, 0, :]
+
+    def _partial_kernel(self, seed, code, hull, partial, reps):
+        b = self.batch
+
+        def kernel(b0, b1):
+            out = np.empty((b.n_curves, b1 - b0))
+            _boot_partial(
+                self.slot_order,
+                self.ps,
+                self.ns,
+                b.offsets,
+                self.seg_offsets,
+                self.seg_end,
+                self.strata_offsets,
+                self.n_strata,
+                b.n_models,
+                seed,
+                b0,
+                b1,
+                self.count_type,
+                code,
+                hull,
+                partial[0],
+                partial[1],
+                partial[2],
+                out,
+            )
+            reps[:, 0, b0:b1] = out
+
+        return kernel
+
+    def curve_estimate(self, grid, hull):
+        """The data's own PR curve on the recall ``grid``, float64 ``(n_curves,
+        n_grid)``, from the plan's order (no second sort): the paired walk with every
+        count 1.
+        """
+        out = np.empty((self.batch.n_curves, grid.size, 1))
+        _boot_paired(self._rows(), self._draw(UNIT), 0, 0, 1, (-1, bool(hull), grid), out)
+        return out[:, :, 0]
 
     def jackknife(self, seed, code, hull):
         """Jackknife areas per curve (list of 1-D arrays), for the BCa acceleration."""
@@ -319,20 +361,8 @@ class _Plan:
                     perm = rng.permutation(r)
                     block[perm] = (start + np.arange(perm.size)) % n_blocks
                     start += perm.size
-            vals = _jackknife_group(
-                self.order,
-                self.ps,
-                self.ns,
-                b.offsets,
-                self.seg_offsets,
-                self.seg_end,
-                g * M,
-                M,
-                block,
-                n_blocks,
-                code,
-                hull,
-            )
+            curves = (self.order, self.ps, self.ns, b.offsets, self.seg_offsets, self.seg_end)
+            vals = _jackknife_group(curves, g * M, M, block, n_blocks, code, hull)
             for m in range(M):
                 out[g * M + m] = vals[:, m]
         return out

@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from . import _frames as F
 from . import _schema as S
 from ._checks import check_grid
 from ._dataframes import with_output
@@ -146,11 +147,7 @@ def interpolate(
     """
     g, keys, mat = _interp(points, grid, by, space, hull, n_pos, n_neg, pos_neg_ratio)
     xname, yname = (S.RECALL, S.PRECISION) if space == "pr" else (S.FPR, S.TPR)
-    n_curves, n_grid = mat.shape
-    frame = keys.iloc[np.repeat(np.arange(n_curves), n_grid)].reset_index(drop=True)
-    frame[xname] = np.tile(g, n_curves)
-    frame[yname] = mat.ravel()
-    return frame
+    return F.grid_frame(keys, g, xname, {yname: mat})
 
 
 @with_output
@@ -245,11 +242,6 @@ def average_curves(
             qv[qi, j] = _row_quantiles(srt, np.full(g.size, q), sorted_reps=srt)
         stats["mean"][j], stats["sd"][j], stats["n"][j] = mean, sd, cnt
     xname, yname = (S.RECALL, S.PRECISION) if space == "pr" else (S.FPR, S.TPR)
-    frame = group_keys.iloc[np.repeat(np.arange(n_groups), g.size)].reset_index(drop=True)
-    frame[xname] = np.tile(g, n_groups)
-    frame[yname] = stats["mean"].ravel()
-    frame[S.SD] = stats["sd"].ravel()
-    frame[S.N_CURVES] = stats["n"].ravel().astype(np.int64)
-    for qi, q in enumerate(qs):
-        frame[S.quantile_name(q)] = qv[qi].ravel()
-    return frame
+    values = {yname: stats["mean"], S.SD: stats["sd"], S.N_CURVES: stats["n"].astype(np.int64)}
+    values.update({S.quantile_name(q): qv[qi] for qi, q in enumerate(qs)})
+    return F.grid_frame(group_keys, g, xname, values)

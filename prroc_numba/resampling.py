@@ -16,8 +16,6 @@ from ._checks import check_grid, check_level, check_n_boot
 from ._clusters import cluster_codes
 from ._dataframes import with_output
 from ._docs import fill_doc
-from ._kernels.grid import _precision_at_recall_batch
-from ._kernels.sweep import _sweep_batch
 from ._ragged import is_dask, pack, warn_undefined
 from ._resampling import (
     _degenerate,
@@ -331,10 +329,7 @@ def bootstrap_curve(
         plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch), poisson)
         P, _ = batch.totals()
         warn_undefined(batch, P <= 0, "the PR curve is undefined (no positives): NaN", stacklevel=3)
-        _, tp, fp, vo = _sweep_batch(
-            batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
-        )
-        est = _precision_at_recall_batch(tp, fp, vo, g, hull)
+        est = plan.curve_estimate(g, hull)  # from the plan's order: one sort per curve
         reps = plan.run(_seed(seed), int(n_boot), hull, progress, "bootstrap_curve", grid=g)
     C, G, B = reps.shape
     flat = reps.reshape(C * G, B)  # (curve, grid point) rows: no relayout copy

@@ -655,3 +655,17 @@ def test_percentile_interval_coverage_binormal():
     # the estimator is close to unbiased here, and the se matches the spread of estimates
     assert abs(res.estimate.mean() - truth) < 0.01
     assert res.se.mean() == pytest.approx(res.estimate.std(), rel=0.15)
+
+
+def test_overflowing_counts_rerun_wider(monkeypatch):
+    """A slot count that overflows the paired walk's narrow count type is caught (the
+    vector's total falls short of the draws) and the chunk re-runs with int32 counts:
+    the same replicates. Forced here with a 1-bit count type, where every count above
+    1 overflows.
+    """
+    df = _frame(400, seed=8)
+    kw = {"score": ["m1", "m2"], "label": "y", "n_boot": 30, "seed": 2}
+    ref = prn.bootstrap(df, return_replicates=True, **kw)[1]
+    monkeypatch.setattr(boot_mod, "_NARROW_COUNT", np.bool_)
+    narrow = prn.bootstrap(df, return_replicates=True, **kw)[1]
+    np.testing.assert_array_equal(ref.estimate, narrow.estimate)

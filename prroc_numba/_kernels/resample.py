@@ -22,9 +22,15 @@ Two ways to draw a replicate:
   cells are small (:func:`.rng._multinomial_stratum`) -- so a replicate costs O(segments),
   i.e. O(positive-bearing blocks), not O(rows);
 * **paired rows** (:func:`_boot_paired`; several models on the same rows, or weights /
-  soft labels): one row-count vector per group and replicate (as many uniform row
-  indices per stratum as it has rows), reused for every model of the group, then one
-  pass over each model's sorted rows. Memory per thread is O(rows of a group), never O(B x N).
+  soft labels, clusters, ``resampling="poisson"``): one slot-count vector per group and
+  replicate -- as many uniform row indices per stratum as it has rows, or each row's
+  Poisson(1) count of :mod:`.poisson` -- reused for every model of the group, then one
+  pass over each model's sorted rows. Memory per thread is O(rows of a group), never
+  O(B x N).
+
+Both kernels take the plan's arrays grouped in a few tuples and write areas or grid
+precisions (:func:`_emit`) straight into the final ``(curves, grid points or 1,
+replicates)`` array.
 
 Random numbers come from :mod:`.rng`: stream ``(seed, group, replicate)``, so results do
 not depend on the thread count or on how replicates are chunked.
@@ -39,6 +45,7 @@ from .._numba import jit
 from .area import _area_of_sweep
 from .grid import _precision_on_grid
 from .layout import _offsets_from_counts
+from .poisson import poisson_count_cpu, replicate_key_cpu
 from .rng import (
     _GAMMA,
     _S11,
@@ -111,20 +118,26 @@ def _fill_segments(x, pos, neg, order, seg_end, sp, sn):
         i = j + 1
 
 
-@jit(parallel=True)
-def _segments_batch(values, offsets, pos, neg, label_start):
+def _segments_batch(values, offsets, pos, neg, label_start, masses=True):
     """Sort every curve once and cut it into segments.
 
     Returns ``(order, ps, ns, seg_offsets, seg_end, sp, sn)``:
     ``order[offsets[c]:offsets[c+1]]`` is curve ``c``'s descending argsort (local row
-    indices) and ``ps``/``ns`` its rows' positive / negative mass in that order; its
-    segments are ``[seg_offsets[c]:seg_offsets[c+1]]`` with exclusive end positions
-    ``seg_end`` (in sorted order) and positive / negative mass ``sp`` / ``sn``.
+    indices) and ``ps``/``ns`` its rows' positive / negative mass in that order (empty
+    with ``masses=False``: the hard-label walks read slot numbers only); its segments
+    are ``[seg_offsets[c]:seg_offsets[c+1]]`` with exclusive end positions ``seg_end``
+    (in sorted order) and positive / negative mass ``sp`` / ``sn``.
     """
+    return _segments(values, offsets, pos, neg, label_start, bool(masses))
+
+
+@jit(parallel=True)
+def _segments(values, offsets, pos, neg, label_start, masses):
+    """:func:`_segments_batch` (a runtime ``masses`` flag: one specialisation)."""
     n_curves = offsets.size - 1
     order = np.empty(values.size, dtype=np.int64)
-    ps = np.empty(values.size)
-    ns = np.empty(values.size)
+    ps = np.empty(values.size if masses else 0)
+    ns = np.empty(values.size if masses else 0)
     counts = np.empty(n_curves, dtype=np.int64)
     for c in prange(n_curves):
         a = offsets[c]
@@ -132,9 +145,10 @@ def _segments_batch(values, offsets, pos, neg, label_start):
         ls = label_start[c]
         o = _argsort_desc(values[a:b])
         order[a:b] = o
-        for i in range(b - a):
-            ps[a + i] = pos[ls + o[i]]
-            ns[a + i] = neg[ls + o[i]]
+        if masses:
+            for i in range(b - a):
+                ps[a + i] = pos[ls + o[i]]
+                ns[a + i] = neg[ls + o[i]]
         counts[c] = _count_segments(values[a:b], pos[ls : ls + b - a], o)
     seg_offsets = _offsets_from_counts(counts)
     total = seg_offsets[n_curves]
@@ -249,42 +263,42 @@ def _grouped_replicate(seg_offsets, sp, sn, c, group, seed, b, stratified, lp, l
     return tp[:v], fp[:v]
 
 
-@jit(parallel=True)
-def _boot_grouped_curve(
-    seg_offsets, sp, sn, curves, groups, seed, b0, b1, stratified, grid, hull, lp, ln, tabs, out
-):
-    """Like :func:`_boot_grouped`, but each replicate's PR curve interpolated onto the
-    recall ``grid``: writes ``out[k, b - b0, :]``.
+@jit
+def _emit(tp, fp, spec, buf, out, c, b):
+    """Write one replicate's result: the area by ``spec = (method, hull, grid)`` into
+    ``out[c, 0, b]`` when ``grid`` is empty, else its precisions on the recall ``grid``
+    into ``out[c, :, b]`` (``buf``: scratch of the grid's size). ``out`` is the final
+    ``(curves, grid points or 1, replicates)`` array, so no relayout follows.
     """
-    nc = curves.size
-    nb = b1 - b0
-    for t in prange(nc * nb):
-        k = t // nb
-        j = t - k * nb
-        tp, fp = _grouped_replicate(
-            seg_offsets, sp, sn, curves[k], groups[k], seed, b0 + j, stratified, lp, ln, tabs
-        )
-        _precision_on_grid(tp, fp, grid, out[k, j], hull)
+    method, hull, grid = spec
+    if grid.size == 0:
+        out[c, 0, b] = _area_of_sweep(tp, fp, method, hull)
+        return
+    _precision_on_grid(tp, fp, grid, buf, hull)
+    for k in range(grid.size):
+        out[c, k, b] = buf[k]
 
 
 @jit(parallel=True)
-def _boot_grouped(
-    seg_offsets, sp, sn, curves, groups, seed, b0, b1, stratified, method, hull, lp, ln, tabs, out
-):
-    """Replicates ``b0 .. b1-1`` of the curves ``curves`` (group ids ``groups``).
+def _boot_grouped(segs, draw, seed, b0, b1, spec, out):
+    """Replicates ``b0 .. b1-1`` of every curve by segment-count draws (one model per
+    group, unweighted 0/1 labels: ``sp``/``sn`` are row counts).
 
-    Requires unweighted 0/1 labels (``sp``/``sn`` are row counts). Writes
-    ``out[k, b - b0]`` for ``curves[k]``.
+    ``segs = (seg_offsets, sp, sn, curve_group)``; ``draw = (stratified, lp, ln, tabs)``
+    (:func:`_draw_segment_counts`); ``spec`` and ``out`` as in :func:`_emit`.
     """
-    nc = curves.size
+    seg_offsets, sp, sn, curve_group = segs
+    stratified, lp, ln, tabs = draw
+    grid = spec[2]
+    nc = curve_group.size
     nb = b1 - b0
     for t in prange(nc * nb):
-        k = t // nb
-        j = t - k * nb
+        c = t // nb
+        j = t - c * nb
         tp, fp = _grouped_replicate(
-            seg_offsets, sp, sn, curves[k], groups[k], seed, b0 + j, stratified, lp, ln, tabs
+            seg_offsets, sp, sn, c, curve_group[c], seed, b0 + j, stratified, lp, ln, tabs
         )
-        out[k, j] = _area_of_sweep(tp, fp, method, hull)
+        _emit(tp, fp, spec, np.empty(grid.size), out, c, b0 + j)
 
 
 # ---------------------------------------------------------- paired (row) replicates
@@ -355,15 +369,6 @@ def _walk_area(order, seg_end, ps, ns, cnt, method, hull):
 
 
 @jit
-def _walk_area_hard(slots, seg_end, n_pos, cnt, method, hull):
-    """:func:`_walk_area` for unweighted 0/1 labels (see :func:`_walk_vertices_hard`)."""
-    tp = np.empty(seg_end.size + 1)
-    fp = np.empty(seg_end.size + 1)
-    v = _walk_vertices_hard(slots, seg_end, n_pos, cnt, tp, fp)
-    return _area_of_sweep(tp[:v], fp[:v], method, hull)
-
-
-@jit
 def _fill_slot_counts(st, strata_offsets, n_strata, g, cnt):
     """Add one bootstrap draw of group ``g``'s rows to ``cnt``.
 
@@ -387,111 +392,80 @@ def _fill_slot_counts(st, strata_offsets, n_strata, g, cnt):
     st[0] = z
 
 
-@jit(parallel=True)
-def _boot_paired(
-    slot_order,
-    ps,
-    ns,
-    offsets,
-    seg_offsets,
-    seg_end,
-    strata_offsets,
-    n_strata,
-    n_models,
-    groups,
-    seed,
-    b0,
-    b1,
-    method,
-    hull,
-    count_type,
-    hard,
-    n_pos_slots,
-    out,
-):
-    """Replicates ``b0 .. b1-1`` of every model of the groups ``groups``.
+#: how ``_boot_paired`` fills a group's slot counts: multinomial row (or cluster) draws
+#: per stratum, Poisson(1) counts keyed by input row ids (:mod:`.poisson`), or all ones
+#: (the data itself: the estimate from the plan's order)
+MULTINOMIAL = 0
+POISSON = 1
+UNIT = 2
 
-    Per group and replicate one slot-count vector is drawn (:func:`_fill_slot_counts`)
-    and reused for all ``n_models`` curves of the group (curve ``g * n_models + model``);
-    ``slot_order`` gives the slot of each curve's sorted rows (rows of zero weight point
-    at an extra slot that is never drawn). Writes ``out[k * n_models + model, b - b0]``.
 
-    Counts are held in an array like ``count_type`` (a length-0 array): ``uint16`` when
-    no stratum has more than 65,535 rows (a count never exceeds its stratum's size), so
-    the vector that every model gathers from stays small in cache; ``int32`` otherwise.
-    With ``hard`` (unweighted 0/1 labels) slots ``[0, n_pos_slots[g])`` are the
-    positives, so the walk reads only the slot numbers, not the masses.
+@jit
+def _fill_counts(draw, seed, g, b, cnt):
+    """Slot counts of group ``g`` in replicate ``b`` into ``cnt`` (zeroed, one extra
+    slot for rows of zero weight, never drawn). ``draw`` as in :func:`_boot_paired`.
     """
-    ng = groups.size
-    nb = b1 - b0
-    for t in prange(ng * nb):
-        k = t // nb
-        j = t - k * nb
-        g = groups[k]
-        n_slots = strata_offsets[(g + 1) * n_strata] - strata_offsets[g * n_strata]
-        cnt = np.zeros(n_slots + 1, dtype=count_type.dtype)
-        st = _stream(seed, g, b0 + j)
-        _fill_slot_counts(st, strata_offsets, n_strata, g, cnt)
-        for mdl in range(n_models):
-            c = g * n_models + mdl
-            u = offsets[c]
-            v = offsets[c + 1]
-            if hard:
-                out[k * n_models + mdl, j] = _walk_area_hard(
-                    slot_order[u:v],
-                    seg_end[seg_offsets[c] : seg_offsets[c + 1]],
-                    n_pos_slots[g],
-                    cnt,
-                    method,
-                    hull,
-                )
-            else:
-                out[k * n_models + mdl, j] = _walk_area(
-                    slot_order[u:v],
-                    seg_end[seg_offsets[c] : seg_offsets[c + 1]],
-                    ps[u:v],
-                    ns[u:v],
-                    cnt,
-                    method,
-                    hull,
-                )
+    kind, strata_offsets, n_strata, slot_ids = draw[0], draw[1], draw[2], draw[3]
+    if kind == MULTINOMIAL:
+        _fill_slot_counts(_stream(seed, g, b), strata_offsets, n_strata, g, cnt)
+        return
+    a = strata_offsets[g * n_strata]
+    n_slots = strata_offsets[(g + 1) * n_strata] - a
+    if kind == POISSON:
+        key = replicate_key_cpu(seed, b)
+        for s in range(n_slots):
+            cnt[s] = poisson_count_cpu(key, slot_ids[a + s])
+    else:
+        for s in range(n_slots):
+            cnt[s] = 1
+
+
+@jit
+def _total(cnt):
+    """Sum of a count vector (int64)."""
+    t = 0
+    for i in range(cnt.size):
+        t += np.int64(cnt[i])
+    return t
 
 
 @jit(parallel=True)
-def _boot_paired_curve(
-    slot_order,
-    ps,
-    ns,
-    offsets,
-    seg_offsets,
-    seg_end,
-    strata_offsets,
-    n_strata,
-    n_models,
-    groups,
-    seed,
-    b0,
-    b1,
-    grid,
-    hull,
-    count_type,
-    hard,
-    n_pos_slots,
-    out,
-):
-    """Like :func:`_boot_paired`, but each replicate's PR curve interpolated onto the
-    recall ``grid``: writes ``out[k * n_models + model, b - b0, :]``.
+def _boot_paired(rows, draw, seed, b0, b1, spec, out):
+    """Replicates ``b0 .. b1-1`` of every curve by slot-count vectors: per group and
+    replicate one vector (:func:`_fill_counts`), reused for all models of the group,
+    then one walk over each model's sorted rows.
+
+    ``rows = (slot_order, ps, ns, offsets, seg_offsets, seg_end, n_models)``: curve
+    ``g * n_models + model``'s sorted rows ``[offsets[c]:offsets[c+1]]`` point at their
+    group's slots (rows of zero weight at an extra slot that is never drawn).
+    ``draw = (kind, strata_offsets, n_strata, slot_ids, n_pos_slots, hard, count_type,
+    wrapped)``: group ``g``'s slots are ``strata_offsets[g * n_strata] ..`` stratum by
+    stratum; ``slot_ids`` the input row id of each slot (``POISSON`` only). Counts are
+    held like ``count_type`` (a length-0 array), ``uint16`` so the vector that every
+    model gathers from stays small in cache (at 1e6 rows per class ``int32`` counts
+    leave L2 and cost twice as much per row). A multinomial vector holds exactly
+    ``n_slots`` draws, so a count that overflowed the type shows as a smaller total:
+    the replicate is skipped and ``wrapped[0]`` set, and the caller re-runs the chunk
+    with ``int32`` counts (the same streams, so the same replicates). With ``hard``
+    (unweighted 0/1 labels) slots ``[0, n_pos_slots[g])`` are the positives, so the
+    walk reads only the slot numbers, not the masses. ``spec`` and ``out`` as in
+    :func:`_emit`.
     """
-    ng = groups.size
+    slot_order, ps, ns, offsets, seg_offsets, seg_end, n_models = rows
+    kind, strata_offsets, n_strata, _, n_pos_slots, hard, count_type, wrapped = draw
+    grid = spec[2]
+    ng = (offsets.size - 1) // n_models
     nb = b1 - b0
     for t in prange(ng * nb):
-        k = t // nb
-        j = t - k * nb
-        g = groups[k]
+        g = t // nb
+        b = b0 + t - g * nb
         n_slots = strata_offsets[(g + 1) * n_strata] - strata_offsets[g * n_strata]
         cnt = np.zeros(n_slots + 1, dtype=count_type.dtype)
-        st = _stream(seed, g, b0 + j)
-        _fill_slot_counts(st, strata_offsets, n_strata, g, cnt)
+        _fill_counts(draw, seed, g, b, cnt)
+        if kind == MULTINOMIAL and _total(cnt) != n_slots:
+            wrapped[0] = 1  # a count overflowed the narrow type: the caller re-runs wider
+            continue
+        buf = np.empty(grid.size)
         for mdl in range(n_models):
             c = g * n_models + mdl
             u = offsets[c]
@@ -503,29 +477,19 @@ def _boot_paired_curve(
                 nv = _walk_vertices_hard(slot_order[u:v], se, n_pos_slots[g], cnt, tp, fp)
             else:
                 nv = _walk_vertices(slot_order[u:v], se, ps[u:v], ns[u:v], cnt, tp, fp)
-            _precision_on_grid(tp[:nv], fp[:nv], grid, out[k * n_models + mdl, j], hull)
+            _emit(tp[:nv], fp[:nv], spec, buf, out, c, b)
 
 
 @jit(parallel=True)
-def _jackknife_group(
-    order,
-    ps,
-    ns,
-    offsets,
-    seg_offsets,
-    seg_end,
-    first_curve,
-    n_models,
-    block,
-    n_blocks,
-    method,
-    hull,
-):
+def _jackknife_group(curves, first_curve, n_models, block, n_blocks, method, hull):
     """Delete-a-block jackknife of the ``n_models`` curves of one group.
 
-    ``block`` has one entry per row of the group; rows with ``block[r] == j`` are left
-    out of jackknife value ``j``. Returns float64 ``(n_blocks, n_models)``.
+    ``curves = (order, ps, ns, offsets, seg_offsets, seg_end)`` (the plan's sorted
+    curves, ``order`` in local row indices); ``block`` has one entry per row of the
+    group; rows with ``block[r] == j`` are left out of jackknife value ``j``. Returns
+    float64 ``(n_blocks, n_models)``.
     """
+    order, ps, ns, offsets, seg_offsets, seg_end = curves
     n = block.size
     out = np.empty((n_blocks, n_models))
     for j in prange(n_blocks):
