@@ -376,6 +376,29 @@ def _build_metrics(scale=1.0):
         )
     )
 
+    # model probabilities are often float32: the 32-bit sort keys (exact back to float64)
+    s32 = s.astype(np.float32)
+
+    def check_f32(s32=s32, y=y):
+        got = prn.metrics(score=s32, label=y, metrics=METRICS3)
+        _, ap, roc = sk_three(y, s32)
+        np.testing.assert_allclose([got["ap"][0], got["auc_roc"][0]], [ap, roc], rtol=1e-12)
+
+    cases.append(
+        Case(
+            "metrics",
+            f"1 curve, N={_fmt_n(n)}, float32 scores: auc_pr, ap, auc_roc",
+            lambda s32=s32, y=y: prn.metrics(score=s32, label=y, metrics=METRICS3),
+            lambda s32=s32, y=y: sk_three(y, s32),
+            "sklearn precision_recall_curve + auc, average_precision_score, roc_auc_score",
+            repeats=5,
+            check=check_f32,
+            scores=s32,
+            note="ours: one call (DG, AP, ROC) from one sort; float32 row: floor is np.sort "
+            "of the float32 scores",
+        )
+    )
+
     n = max(int(10**5 * scale), 1000)
     y, S = binormal(n, n_models=100)
     S = np.ascontiguousarray(S)

@@ -23,7 +23,7 @@ from ._kernels.area import _areas_batch
 from ._kernels.split_sort import _split_areas_batch
 from ._multiclass import check_args, check_device
 from ._multiclass import curves_frame as multi_frame
-from ._presort import split_sorted, sweep_buffers
+from ._presort import area_slots, split_sorted
 from ._ragged import check_not_proba, is_dask, pack, warn_undefined
 
 
@@ -143,9 +143,8 @@ def _areas(batch, codes, hulls):
     hulls = np.asarray(hulls, dtype=np.bool_)
     split = split_sorted(batch)
     if split is not None:
-        return _split_areas_batch(
-            split[0], batch.offsets, split[1], codes, hulls, *sweep_buffers(batch)
-        )
+        scratch = area_slots(batch, split[1], bool(hulls.any()))
+        return _split_areas_batch(split[0], batch.offsets, split[1], codes, hulls, *scratch)
     return _areas_batch(
         batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start, codes, hulls
     )
