@@ -3,9 +3,9 @@
 Every case pairs one prroc_numba call with its peer -- what users run today
 (a scikit-learn loop; for interpolation a per-curve numpy loop) -- on the same input,
 so every figure is a ratio measured in one run. ``CAPABILITIES`` maps a capability to
-``(probe, build)``: ``probe()`` makes a tiny call and raises when the feature is not in
-this checkout (compare.py then skips the capability and says why); ``build(scale)``
-returns the list of :class:`Case` for the compact grid.
+``build(scale)``, which returns the list of :class:`Case` for the compact grid. The
+data builders (``binormal``, ``long_frame``, ...) are the inputs of every benchmark:
+``compare.py`` and the pytest-benchmark ``bench_*.py`` files draw from them.
 """
 
 from __future__ import annotations
@@ -39,6 +39,106 @@ def binormal(n, *, prevalence=0.05, shift=1.0, n_models=1, decimals=None, seed=S
     if decimals is not None:
         S = np.round(S, decimals)
     return y, S
+
+
+def wide_frame(n_rows, n_models, *, prevalence=0.1, seed=0):
+    """``(frame, models)``: label ``y`` and ``n_models`` score columns ``m000 ...``, each
+    normal with its own separation (uniform in [0.2, 2])."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n_rows) < prevalence).astype(np.int8)
+    signal = rng.uniform(0.2, 2.0, size=n_models)
+    scores = rng.normal(size=(n_rows, n_models)) + y[:, None] * signal[None, :]
+    models = [f"m{i:03d}" for i in range(n_models)]
+    frame = pd.DataFrame(scores, columns=models)
+    frame["y"] = y
+    return frame, models
+
+
+def models_frame(n, n_models, *, prevalence=0.05, seed=0):
+    """Label ``y`` and score columns ``m0 ...`` rounded to 6 decimals (ties), each model
+    with its own separation (the bootstrap benchmark's data)."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < prevalence).astype(np.int64)
+    cols = {
+        f"m{i}": np.round(y * rng.uniform(0.5, 2.0) + rng.normal(size=n), 6)
+        for i in range(n_models)
+    }
+    return pd.DataFrame({"y": y, **cols})
+
+
+def ragged_counts(n_curves, n_points, *, seed=0):
+    """``(tp, fp, offsets, frame)``: ragged count curves (origin first, about
+    ``n_points`` vertices with strictly increasing TP and FP), and the same as a long
+    frame with ``recall`` and ``fpr`` as pr_curve/roc_curve give them."""
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(n_points - 100, n_points + 101, size=n_curves)
+    offsets = np.zeros(n_curves + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    n = int(offsets[-1])
+    dtp = rng.integers(1, 4, size=n).astype(float)
+    dfp = rng.integers(1, 20, size=n).astype(float)
+    starts = offsets[:-1]
+    dtp[starts] = 0.0  # each curve starts at the origin
+    dfp[starts] = 0.0
+    tp = np.cumsum(dtp)
+    fp = np.cumsum(dfp)
+    # restart the cumulative sums at every curve
+    seg = np.repeat(np.arange(n_curves), lengths)
+    tp -= tp[starts][seg]
+    fp -= fp[starts][seg]
+    ends = offsets[1:] - 1  # each curve ends at its (P, N): rates as pr_curve/roc_curve give
+    frame = pd.DataFrame(
+        {"curve": seg, "tp": tp, "fp": fp, "recall": tp / tp[ends][seg], "fpr": fp / fp[ends][seg]}
+    )
+    return tp, fp, offsets, frame
+
+
+def multiclass_probs(n, n_classes, *, seed=0):
+    """``(y, P)``: class labels and row-normalised class probabilities (the true class
+    boosted)."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, n_classes, n)
+    P = rng.random((n, n_classes)) + 0.5 * (y[:, None] == np.arange(n_classes))
+    P /= P.sum(axis=1, keepdims=True)
+    return y, P
+
+
+def mixed_columns(n, *, n_extra=20, seed=0):
+    """Columns of a table with a score ``s``, label ``y``, string group ``g`` and
+    ``n_extra`` unused float columns (the dataframe-library benchmark)."""
+    rng = np.random.default_rng(seed)
+    cols = {
+        "s": rng.random(n),
+        "y": rng.integers(0, 2, n),
+        "g": rng.choice(["a", "b", "c", "d"], n),
+    }
+    cols.update({f"x{i}": rng.random(n) for i in range(n_extra)})
+    return cols
+
+
+def logistic_frame(n, models, decimals, seed, start=0):
+    """Label ``y`` (10% positives) and ``models`` probability columns ``m0 ...``
+    (logistic of a binormal score, rounded to ``decimals`` when given); ``start`` picks
+    an independent stream for one part of a large table (the Dask benchmark)."""
+    rng = np.random.default_rng([seed, start])
+    y = (rng.random(n) < 0.1).astype(np.int8)
+    cols = {"y": y}
+    for m in range(models):
+        s = (0.6 + 0.2 * m) * y + rng.normal(size=n)
+        p = 1.0 / (1.0 + np.exp(-s))
+        cols[f"m{m}"] = p if decimals is None else np.round(p, decimals)
+    return pd.DataFrame(cols)
+
+
+def float_scores(n, n_models=1, prev=0.05, seed=0):
+    """``(S, y)``: ``(n, n_models)`` binormal scores rounded to 4 decimals (ties) and
+    float64 labels (the GPU benchmark)."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < prev).astype(np.float64)
+    s = np.empty((n, n_models))
+    for m in range(n_models):
+        s[:, m] = np.round(rng.standard_normal(n) + (1 + 0.1 * m) * y, 4)  # some ties
+    return s, y
 
 
 def long_frame(n_curves, rows_per_curve, *, prevalence=0.05, seed=SEED):
@@ -118,10 +218,6 @@ def _fmt_n(n):
 # curves: pr_curve + roc_curve vs precision_recall_curve + roc_curve -----------------
 
 
-def _probe_curves():
-    prn.pr_curve(score=[0.3, 0.2], label=[1, 0])
-
-
 def _build_curves(scale=1.0):
     from sklearn.metrics import precision_recall_curve, roc_curve
 
@@ -161,10 +257,6 @@ def _build_curves(scale=1.0):
 
 
 # auc: wide and long batches vs a loop of average_precision_score + roc_auc_score -----
-
-
-def _probe_auc():
-    prn.auc(score=[0.3, 0.2], label=[1, 0])
 
 
 def _build_auc(scale=1.0):
@@ -250,10 +342,6 @@ def _build_auc(scale=1.0):
 METRICS3 = ("auc_pr", "ap", "auc_roc")
 
 
-def _probe_metrics():
-    prn.metrics(score=[0.3, 0.2], label=[1, 0], metrics=METRICS3)
-
-
 def _build_metrics(scale=1.0):
     from sklearn.metrics import auc, average_precision_score, precision_recall_curve, roc_auc_score
 
@@ -285,6 +373,29 @@ def _build_metrics(scale=1.0):
             target=10.0 if n == 10**6 else None,
             sort_target=2.5 if n == 10**6 else None,
             note="ours: one call (DG, AP, ROC) from one sort",
+        )
+    )
+
+    # model probabilities are often float32: the 32-bit sort keys (exact back to float64)
+    s32 = s.astype(np.float32)
+
+    def check_f32(s32=s32, y=y):
+        got = prn.metrics(score=s32, label=y, metrics=METRICS3)
+        _, ap, roc = sk_three(y, s32)
+        np.testing.assert_allclose([got["ap"][0], got["auc_roc"][0]], [ap, roc], rtol=1e-12)
+
+    cases.append(
+        Case(
+            "metrics",
+            f"1 curve, N={_fmt_n(n)}, float32 scores: auc_pr, ap, auc_roc",
+            lambda s32=s32, y=y: prn.metrics(score=s32, label=y, metrics=METRICS3),
+            lambda s32=s32, y=y: sk_three(y, s32),
+            "sklearn precision_recall_curve + auc, average_precision_score, roc_auc_score",
+            repeats=5,
+            check=check_f32,
+            scores=s32,
+            note="ours: one call (DG, AP, ROC) from one sort; float32 row: floor is np.sort "
+            "of the float32 scores",
         )
     )
 
@@ -330,10 +441,6 @@ def _build_metrics(scale=1.0):
 
 
 # hull: roc_curve(hull=True) vs sklearn roc_curve + scipy ConvexHull per curve --------
-
-
-def _probe_hull():
-    prn.roc_curve(score=[0.3, 0.2, 0.1], label=[1, 0, 1], hull=True)
 
 
 def _scipy_hull(y, s):
@@ -383,16 +490,6 @@ def _build_hull(scale=1.0):
 
 
 # interpolation: interpolate(points, grid=) vs a per-curve numpy loop -----------------
-
-
-def _probe_interpolate():
-    pts = prn.pr_curve(
-        pd.DataFrame({"g": [0, 0, 0], "s": [0.3, 0.2, 0.1], "y": [1, 0, 1]}),
-        score="s",
-        label="y",
-        by="g",
-    )
-    prn.interpolate(pts, grid=5, by="g")
 
 
 def _numpy_pr_interp(tp, fp, P, grid):
@@ -544,10 +641,6 @@ def _build_interpolate_large(scale=1.0):
 # bootstrap: bootstrap(n_boot=1000) vs a scikit-learn loop over resamples -------------
 
 
-def _probe_bootstrap():
-    prn.bootstrap(score=[0.3, 0.2, 0.1, 0.05], label=[1, 0, 1, 0], n_boot=10, seed=0)
-
-
 def _stratified_indices(rng, pos_idx, neg_idx):
     return np.concatenate([rng.choice(pos_idx, pos_idx.size), rng.choice(neg_idx, neg_idx.size)])
 
@@ -664,21 +757,12 @@ def _build_bootstrap(scale=1.0, capability="bootstrap"):
     return cases
 
 
-def _probe_compare():
-    prn.compare(
-        score=np.array([[0.3, 0.1], [0.2, 0.3], [0.1, 0.2], [0.05, 0.0]]),
-        label=[1, 0, 1, 0],
-        n_boot=10,
-        seed=0,
-    )
-
-
 CAPABILITIES = {
-    "curves": (_probe_curves, _build_curves),
-    "auc": (_probe_auc, _build_auc),
-    "metrics": (_probe_metrics, _build_metrics),
-    "hull": (_probe_hull, _build_hull),
-    "interpolation": (_probe_interpolate, _build_interpolate),
-    "bootstrap": (_probe_bootstrap, _build_bootstrap),
-    "compare": (_probe_compare, lambda scale=1.0: _build_bootstrap(scale, "compare")),
+    "curves": _build_curves,
+    "auc": _build_auc,
+    "metrics": _build_metrics,
+    "hull": _build_hull,
+    "interpolation": _build_interpolate,
+    "bootstrap": _build_bootstrap,
+    "compare": lambda scale=1.0: _build_bootstrap(scale, "compare"),
 }

@@ -37,6 +37,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _cases import models_frame  # noqa: E402
+
 import prroc_numba as prn  # noqa: E402
 
 N, PREV, B, M = 100_000, 0.05, 1000, 10
@@ -44,13 +46,7 @@ B_SKLEARN = 20
 
 
 def make_data(n=N, n_models=M, seed=0):
-    rng = np.random.default_rng(seed)
-    y = (rng.random(n) < PREV).astype(np.int64)
-    cols = {
-        f"m{i}": np.round(y * rng.uniform(0.5, 2.0) + rng.normal(size=n), 6)
-        for i in range(n_models)
-    }
-    return pd.DataFrame({"y": y, **cols})
+    return models_frame(n, n_models, prevalence=PREV, seed=seed)
 
 
 def sklearn_loop(df, models, n_boot, seed=0, curve="pr"):

@@ -55,18 +55,9 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _cases import logistic_frame  # noqa: E402
+
 import prroc_numba as prn  # noqa: E402 (after the checkout is put on the path)
-
-
-def _frame(n, models, decimals, seed, start=0):
-    rng = np.random.default_rng([seed, start])
-    y = (rng.random(n) < 0.1).astype(np.int8)
-    cols = {"y": y}
-    for m in range(models):
-        s = (0.6 + 0.2 * m) * y + rng.normal(size=n)
-        p = 1.0 / (1.0 + np.exp(-s))
-        cols[f"m{m}"] = p if decimals is None else np.round(p, decimals)
-    return pd.DataFrame(cols)
 
 
 def _cluster(workers, memory_limit):
@@ -106,7 +97,7 @@ def overhead(args):
     import dask.dataframe as dd
 
     n = int(float(args.rows))
-    df = _frame(n, 1, args.decimals, 0)
+    df = logistic_frame(n, 1, args.decimals, 0)
     cluster, client = _cluster(args.workers, args.memory_limit)
     try:
         ddf = dd.from_pandas(df, npartitions=args.partitions).persist()
@@ -151,7 +142,7 @@ def outofcore(args):
     # exact reference, built file by file on the client: the (score, label) counts
     counts = None
     for k, start in enumerate(range(0, n, per)):
-        part = _frame(min(per, n - start), 1, args.decimals, 1, start)
+        part = logistic_frame(min(per, n - start), 1, args.decimals, 1, start)
         part.to_parquet(path / f"part-{k:05d}.parquet", index=False)
         c = part.groupby(["m0", "y"]).size()
         counts = c if counts is None else counts.add(c, fill_value=0)
@@ -170,7 +161,7 @@ def outofcore(args):
     cluster, client = _cluster(args.workers, args.memory_limit)
     try:
         ddf = dd.read_parquet(str(path))
-        small = dd.from_pandas(_frame(1000, 1, args.decimals, 9), npartitions=2)
+        small = dd.from_pandas(logistic_frame(1000, 1, args.decimals, 9), npartitions=2)
         for curve in ("pr", "roc"):  # warm-up: workers import and load the kernels
             prn.auc(small, score="m0", label="y", curve=curve)
         prn.roc_curve(small, score="m0", label="y", hull=True)
@@ -216,7 +207,7 @@ def outofcore_ranges(args):
     path.mkdir(parents=True, exist_ok=True)
     t = time.perf_counter()
     for k, start in enumerate(range(0, n, per)):
-        part = _frame(min(per, n - start), 1, None, 1, start)
+        part = logistic_frame(min(per, n - start), 1, None, 1, start)
         part.to_parquet(path / f"part-{k:05d}.parquet", index=False)
     t_write = time.perf_counter() - t
     calls = [("pr", False), ("roc", False), ("roc", True)]
@@ -233,7 +224,7 @@ def outofcore_ranges(args):
     cluster, client = _cluster(args.workers, args.memory_limit)
     try:
         ddf = dd.read_parquet(str(path))
-        small = dd.from_pandas(_frame(1000, 1, None, 9), npartitions=2)
+        small = dd.from_pandas(logistic_frame(1000, 1, None, 9), npartitions=2)
         with dask.config.set({"prroc_numba.dask_exact": "ranges"}):
             # warm-up: workers import and compile the kernels
             for c, h in calls:
@@ -294,14 +285,14 @@ def poisson(args):
     # each partition is generated on a worker (the client never holds the N rows)
     bounds = np.linspace(0, n, args.partitions + 1).astype(np.int64)
     sizes = [(int(a), int(b - a)) for a, b in zip(bounds[:-1], bounds[1:])]
-    meta = _frame(0, args.models, args.decimals, 2)
+    meta = logistic_frame(0, args.models, args.decimals, 2)
     cluster, client = _cluster(args.workers, args.memory_limit)
     try:
         ddf = dd.from_map(
-            lambda ab: _frame(ab[1], args.models, args.decimals, 2, ab[0]), sizes, meta=meta
+            lambda ab: logistic_frame(ab[1], args.models, args.decimals, 2, ab[0]), sizes, meta=meta
         )
         kw = {"score": models, "label": "y", "n_boot": args.n_boot, "seed": 0}
-        small = dd.from_pandas(_frame(1000, args.models, args.decimals, 9), npartitions=2)
+        small = dd.from_pandas(logistic_frame(1000, args.models, args.decimals, 9), npartitions=2)
         prn.compare(small, **{**kw, "n_boot": 2})
         t = time.perf_counter()
         res, reps = prn.bootstrap(ddf, **kw, return_replicates=True)

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pyarrow as pa
+from _cases import mixed_columns
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's package
 
@@ -38,13 +39,7 @@ def best(f, k=5):
 
 
 def main(n=1_000_000):
-    rng = np.random.default_rng(0)
-    cols = {
-        "s": rng.random(n),
-        "y": rng.integers(0, 2, n),
-        "g": rng.choice(["a", "b", "c", "d"], n),
-    }
-    cols.update({f"x{i}": rng.random(n) for i in range(20)})
+    cols = mixed_columns(n)
     pdf = pd.DataFrame(cols)
     pldf = pl.DataFrame(cols)
     lazy = pldf.lazy()

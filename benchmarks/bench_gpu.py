@@ -39,6 +39,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _cases import float_scores  # noqa: E402
+
 import prroc_numba as prn  # noqa: E402
 from prroc_numba._kernels import area  # noqa: E402
 from prroc_numba._ragged import pack  # noqa: E402
@@ -59,15 +61,6 @@ def best(fn, repeat):
         fn()
         ts.append(time.perf_counter() - t0)
     return min(ts)
-
-
-def data(n, n_models=1, prev=0.05, seed=0):
-    rng = np.random.default_rng(seed)
-    y = (rng.random(n) < prev).astype(np.float64)
-    s = np.empty((n, n_models))
-    for m in range(n_models):
-        s[:, m] = np.round(rng.standard_normal(n) + (1 + 0.1 * m) * y, 4)  # some ties
-    return s, y
 
 
 def fmt(t):
@@ -131,7 +124,7 @@ def main():
 
     # ------------------------------------------------------ one curve, PR (DG) + ROC
     n = 10**8 // k
-    s, y = data(n)
+    s, y = float_scores(n)
     b = pack(score=s[:, 0], label=y)
     t_ours = best(
         lambda: (
@@ -172,7 +165,7 @@ def main():
 
     # ------------------------------------------------------------------ many curves
     for m, n in ((100, 10**6 // k), (1000, 10**5 // k)):
-        s, y = data(n, m)
+        s, y = float_scores(n, m)
         b = pack(score=s, label=y)
         t_ours = best(lambda b=b: driver.area_batch(b, area.AP, False), R)
         t_peer = None
@@ -219,7 +212,7 @@ def main():
         (10**6 // k, 10000 // kb, 1),
         (10**6 // k, 1000 // kb, 10),
     ):
-        s, y = data(n, M)
+        s, y = float_scores(n, M)
         b = pack(score=s if M > 1 else s[:, 0], label=y)
         t_ap = best(lambda b=b, B=B: driver.poisson_replicates(b, area.AP, 1, B), max(2, R // 2))
         t_dg = best(lambda b=b, B=B: driver.poisson_replicates(b, area.DG, 1, B), max(2, R // 2))

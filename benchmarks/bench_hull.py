@@ -13,8 +13,8 @@ load are not measured).
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pytest
+from _cases import wide_frame
 from sklearn.metrics import average_precision_score
 
 import prroc_numba as prn
@@ -25,14 +25,7 @@ N_MODELS = 100
 
 @pytest.fixture(scope="module")
 def wide():
-    rng = np.random.default_rng(0)
-    y = (rng.random(N_ROWS) < 0.1).astype(np.int8)
-    signal = rng.uniform(0.2, 2.0, size=N_MODELS)
-    scores = rng.normal(size=(N_ROWS, N_MODELS)) + y[:, None] * signal[None, :]
-    models = [f"m{i:03d}" for i in range(N_MODELS)]
-    frame = pd.DataFrame(scores, columns=models)
-    frame["y"] = y
-    return frame, models
+    return wide_frame(N_ROWS, N_MODELS)
 
 
 def _run(benchmark, fn, rounds=3):

@@ -35,8 +35,8 @@ allocating rows are close; the preallocated rows show the interpolation itself.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pytest
+from _cases import ragged_counts
 
 import prroc_numba as prn
 from prroc_numba._kernels.grid import (
@@ -53,27 +53,7 @@ GRID = np.linspace(0.0, 1.0, 1001)
 @pytest.fixture(scope="module")
 def curves():
     """Ragged counts: origin, ~1,000 vertices with strictly increasing TP and FP."""
-    rng = np.random.default_rng(0)
-    lengths = rng.integers(N_POINTS - 100, N_POINTS + 101, size=N_CURVES)
-    offsets = np.zeros(N_CURVES + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    n = int(offsets[-1])
-    dtp = rng.integers(1, 4, size=n).astype(float)
-    dfp = rng.integers(1, 20, size=n).astype(float)
-    starts = offsets[:-1]
-    dtp[starts] = 0.0  # each curve starts at the origin
-    dfp[starts] = 0.0
-    tp = np.cumsum(dtp)
-    fp = np.cumsum(dfp)
-    # restart the cumulative sums at every curve
-    seg = np.repeat(np.arange(N_CURVES), lengths)
-    tp -= tp[starts][seg]
-    fp -= fp[starts][seg]
-    ends = offsets[1:] - 1  # each curve ends at its (P, N): rates as pr_curve/roc_curve give
-    frame = pd.DataFrame(
-        {"curve": seg, "tp": tp, "fp": fp, "recall": tp / tp[ends][seg], "fpr": fp / fp[ends][seg]}
-    )
-    return tp, fp, offsets, frame
+    return ragged_counts(N_CURVES, N_POINTS)
 
 
 def numpy_loop(tp, fp, offsets, grid, space, out=None):

@@ -8,6 +8,7 @@ import time
 
 import numpy as np
 import pandas as pd
+from _cases import multiclass_probs
 from sklearn.metrics import average_precision_score, roc_auc_score
 from sklearn.preprocessing import label_binarize
 
@@ -25,10 +26,7 @@ def best(f, k=3):
 
 
 def main(n=100_000, K=10, B=200):
-    rng = np.random.default_rng(0)
-    y = rng.integers(0, K, n)
-    P = rng.random((n, K)) + 0.5 * (y[:, None] == np.arange(K))
-    P /= P.sum(axis=1, keepdims=True)
+    y, P = multiclass_probs(n, K)
     Y = label_binarize(y, classes=range(K))
     cols = [f"c{k}" for k in range(K)]
     df = pd.DataFrame(P, columns=cols).assign(y=y)
@@ -65,6 +63,7 @@ def main(n=100_000, K=10, B=200):
         df, score=cols, label="y", multiclass="ovr", average="macro", method="ap", n_boot=B, seed=0
     )
     ours = time.perf_counter() - t0
+    rng = np.random.default_rng(1)  # the peer's resampling draws
     t0 = time.perf_counter()
     for _ in range(20):
         idx = np.concatenate([rng.choice(np.flatnonzero(y == k), (y == k).sum()) for k in range(K)])

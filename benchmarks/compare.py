@@ -12,8 +12,7 @@ collector off (as ``timeit`` does). ``speed-up`` is peer time / our time. Every 
 with scores also reads against the floor of this machine: ``ours / np.sort`` is our
 time divided by ``np.sort`` of the same scores (keys only, each curve sorted), ``ours /
 one pass`` our time divided by one ``np.sum`` over them (memory bandwidth). For the
-curves, ``vs argsort`` is one call divided by ``np.argsort`` of the same scores. A
-capability whose feature is missing from this checkout is skipped with the reason.
+curves, ``vs argsort`` is one call divided by ``np.argsort`` of the same scores.
 Cold start (fresh processes, empty and warm Numba cache) comes
 from ``cold_start.py``.
 
@@ -105,17 +104,9 @@ def _ms(t):
 
 
 def run(capabilities, scale, log=print):
-    rows, skipped = [], []
+    rows = []
     for cap in capabilities:
-        probe, build = _cases.CAPABILITIES[cap]
-        try:
-            probe()
-        except Exception as err:  # noqa: BLE001 -- any failure: the feature is not here
-            msg = f"{type(err).__name__}: {str(err).splitlines()[0][:120]}"
-            skipped.append({"capability": cap, "reason": msg})
-            log(f"[skip] {cap}: not available in this checkout ({msg})")
-            continue
-        for case in build(scale):
+        for case in _cases.CAPABILITIES[cap](scale):
             if case.check is not None:
                 case.check()  # ours and the peer agree on this input (raises otherwise)
             t_ours = best_time(case.ours, case.repeats)
@@ -159,7 +150,7 @@ def run(capabilities, scale, log=print):
                 f"{cap:14s} {case.name:45s} ours {_ms(t_ours):>11s}  peer {_ms(t_peer):>11s}"
                 f"  speed-up {row['speedup']:7.1f}x{extra}"
             )
-    return rows, skipped
+    return rows
 
 
 def _target_text(r):
@@ -233,10 +224,6 @@ def markdown(result) -> str:
     if notes:
         lines.append("")
         lines += [f"* {cap}: {note}" for cap, note in notes]
-    for s in result["skipped"]:
-        lines.append(
-            f"* {s['capability']}: skipped, not available in this checkout ({s['reason']})"
-        )
     if result.get("cold_start"):
         lines += [
             "",
@@ -278,14 +265,13 @@ def main(argv=None):
         print("cold start (fresh processes) ...", flush=True)
         cold = cold_start.measure()
         print(cold_start.markdown(cold) + "\n", flush=True)
-    rows, skipped = run(caps, scale, log=lambda s: print(s, flush=True))
+    rows = run(caps, scale, log=lambda s: print(s, flush=True))
     result = {
         "command": command.strip(),
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": info,
         "scale": scale,
         "rows": rows,
-        "skipped": skipped,
         "cold_start": cold,
         "total_s": time.perf_counter() - t0,
     }

@@ -148,3 +148,24 @@ def metric_names(metrics) -> list:
     if len(set(names)) != len(names):
         raise ValueError(f"metrics lists a name twice: {names}; list each metric once")
     return names
+
+
+def warn_undefined_auc(batch, curve: str, stacklevel: int = 3) -> np.ndarray:
+    """The curves whose AUC is undefined (PR: no positives; ROC: no positives or no
+    negatives), warned about once (:class:`~prroc_numba.UndefinedMetricWarning`);
+    returns their mask. ``stacklevel`` as for ``_ragged.warn_undefined`` called from
+    the caller.
+    """
+    from ._ragged import warn_undefined  # _ragged imports this module
+
+    P, N = batch.totals()
+    bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
+    warn_undefined(
+        batch,
+        bad,
+        f"AUC-{curve.upper()} is undefined (no positives"
+        + (" or no negatives)" if curve == "roc" else ")")
+        + ": NaN",
+        stacklevel=stacklevel + 1,
+    )
+    return bad

@@ -6,43 +6,69 @@ every row is a positive or a negative of unit mass the sweep needs no index payl
 :func:`split_sorted` sorts each curve's positives' and negatives' scores separately, and
 :mod:`prroc_numba._kernels.split_sort` merges the two runs. Everything else (weights,
 soft labels, many small curves where a numpy call per group costs more than the kernel's
-own sort) returns ``None`` and keeps the argsort path.
+own sort) returns ``None`` and keeps the argsort path. A batch of few large curves
+is sorted in value parts, one per thread, so one curve uses every core (the same
+sorted runs whatever the thread count).
 """
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numba
 import numpy as np
 
-from ._kernels.split_sort import _all_float32, _class_split, _is_hard
+from ._kernels.split_sort import _all_float32, _class_count, _class_scatter
+from ._kernels.threads import _get_pool, chunk_bounds, run_curves
 
 # below this many scores per curve on average, numpy calls per curve cost more than the
 # kernels' radix sort (measured: ~20 us per curve of Python + numpy overhead)
 MIN_MEAN_CURVE_VALUES = 4096
+#: curves of at least this many rows are cut into one value part per thread when the
+#: batch has fewer than PART_CURVES_PER_THREAD curves per thread, so that one large
+#: curve is written and sorted on every core (np.sort releases the GIL)
+PART_MIN_ROWS = 1 << 16
+PART_CURVES_PER_THREAD = 4
 
 
-def _sort_runs(buf, offsets, npos):
-    """Sort each curve's two runs of ``buf`` in place (ascending), one numpy call each.
+def _n_parts(n_curves, threads):
+    """Value parts per curve: one per thread for few curves, else one."""
+    return threads if 1 < threads and n_curves < PART_CURVES_PER_THREAD * threads else 1
 
-    ``np.sort`` releases the GIL: with several curves, a second thread sorts beside the
-    first (the machine's cores, as Numba's thread count says).
+
+def _sort(seg, f32):
+    """Sort ``seg`` in place; ``f32``: every value is exactly a float32 (model
+    probabilities often are), and sorting float32 keys is 2x faster (and exact back).
     """
-    runs = []
-    for c in range(offsets.size - 1):  # a loop over curves (few, large), not samples
-        a, b = int(offsets[c]), int(offsets[c + 1])
-        m = a + int(npos[c])
-        runs += [buf[a:m], buf[m:b]]
-    n_threads = min(numba.get_num_threads(), len(runs))
-    if n_threads <= 1 or len(runs) <= 2:
-        for r in runs:
-            r.sort()
-        return
-    # largest runs first, so that the threads finish together
-    runs.sort(key=len, reverse=True)
-    with ThreadPoolExecutor(n_threads) as pool:
-        list(pool.map(np.ndarray.sort, runs))
+    if f32:
+        s32 = seg.astype(np.float32)
+        s32.sort()
+        seg[...] = s32
+    else:
+        seg.sort()
+
+
+def _write_and_sort(batch, pivots, edges, part, svals, c0, c1, f32):
+    """One thread's job: scatter value part ``part`` of curves ``c0 .. c1 - 1``, then
+    sort the segments it wrote.
+    """
+    _class_scatter(
+        batch.values,
+        batch.offsets,
+        batch.pos,
+        batch.label_start,
+        pivots,
+        edges,
+        part,
+        svals,
+        c0,
+        c1,
+    )
+    n_parts = pivots.shape[1] + 1
+    cols = (part, n_parts + part)
+    for c in range(c0, c1):  # loops over curves and parts, not samples
+        for r in cols:
+            a, b = int(edges[c, r]), int(edges[c, r + 1])
+            if b - a > 1:
+                _sort(svals[a:b], f32)
 
 
 def split_sorted(batch):
@@ -50,20 +76,55 @@ def split_sorted(batch):
 
     ``svals[offsets[c]:offsets[c + 1]]`` is curve ``c``'s positives' scores ascending,
     then its negatives' scores ascending; ``npos[c]`` the number of positives (int64).
+    Few large curves are written and sorted in one value part per thread, many curves
+    in chunks of curves per thread: the same sorted runs whatever the thread count.
     """
-    if batch.values.size < MIN_MEAN_CURVE_VALUES * batch.n_curves:
+    n_curves = batch.n_curves
+    if batch.values.size < MIN_MEAN_CURVE_VALUES * n_curves:
         return None
-    if not _is_hard(batch.pos, batch.neg):
+    threads = numba.get_num_threads()
+    n_parts = _n_parts(n_curves, threads)
+    counts = np.empty((n_curves, 2 * n_parts), dtype=np.int64)
+    pivots = np.empty((n_curves, n_parts - 1))
+    run_curves(
+        _class_count,
+        batch.offsets,
+        batch.values,
+        batch.offsets,
+        batch.pos,
+        batch.neg,
+        batch.label_start,
+        n_parts,
+        PART_MIN_ROWS,
+        pivots,
+        counts,
+    )
+    if (counts[:, 0] < 0).any():  # weights or soft labels: the argsort path
         return None
-    svals = np.empty_like(batch.values)
-    npos = _class_split(batch.values, batch.offsets, batch.pos, batch.label_start, svals)
-    if _all_float32(svals):  # model probabilities often are float32: a 2x faster sort
-        buf = svals.astype(np.float32)
-        _sort_runs(buf, batch.offsets, npos)
-        np.copyto(svals, buf)  # exact: every value is a float32
+    edges = batch.offsets[:-1, None] + np.concatenate(
+        [np.zeros((n_curves, 1), dtype=np.int64), np.cumsum(counts, axis=1)], axis=1
+    )
+    npos = counts[:, :n_parts].sum(axis=1)
+    n = batch.values.size
+    svals = np.empty(n + n_parts)  # n_parts scratch slots past the end (_class_scatter)
+    f32 = bool(_all_float32(batch.values))
+    if n_parts > 1:
+        jobs = [(r, 0, n_curves) for r in range(n_parts)]
     else:
-        _sort_runs(svals, batch.offsets, npos)
-    return svals, npos
+        b = chunk_bounds(batch.offsets, min(n_curves, 4 * threads))
+        jobs = [(0, int(b[i]), int(b[i + 1])) for i in range(b.size - 1)]
+    if threads <= 1 or len(jobs) == 1:
+        for part, c0, c1 in jobs:
+            _write_and_sort(batch, pivots, edges, part, svals, c0, c1, f32)
+    else:
+        pool = _get_pool(threads)
+        futures = [
+            pool.submit(_write_and_sort, batch, pivots, edges, part, svals, c0, c1, f32)
+            for part, c0, c1 in jobs
+        ]
+        for f in futures:
+            f.result()
+    return svals[:n], npos
 
 
 def sweep_buffers(batch):
@@ -74,3 +135,16 @@ def sweep_buffers(batch):
     """
     n = batch.values.size + batch.n_curves
     return np.empty(n), np.empty(n), np.empty(n)
+
+
+def area_slots(batch, npos, hull):
+    """``(slots, thr, tp, fp)``: each curve's room in the scratch of
+    :func:`prroc_numba._kernels.split_sort._split_areas_batch`: the whole sweep (``n + 1``
+    vertices) with a hull, else the collapsed one (at most ``2 * n_pos + 2``).
+    """
+    room = np.diff(batch.offsets) + 1
+    if not hull:
+        room = np.minimum(room, 2 * npos + 2)
+    slots = np.concatenate([[0], np.cumsum(room)]).astype(np.int64)
+    n = int(slots[-1])
+    return slots, np.empty(n), np.empty(n), np.empty(n)

@@ -17,7 +17,7 @@ from statistics import NormalDist
 import numpy as np
 
 from . import _device, _multiclass
-from ._checks import check_seed, method_code
+from ._checks import check_seed, method_code, warn_undefined_auc
 from ._clusters import cluster_codes, cluster_slots
 from ._kernels.area import _area_sorted_batch
 from ._kernels.partial import _boot_partial
@@ -33,7 +33,7 @@ from ._kernels.resample import (
 from ._kernels.rng import POISSON_MAX, _poisson_tables
 from ._partial import check_partial, partial_areas, standardized
 from ._progress import visible
-from ._ragged import UndefinedMetricWarning, lengths_to_offsets, pack, row_ids, warn_undefined
+from ._ragged import UndefinedMetricWarning, lengths_to_offsets, pack, row_ids
 from ._ragged import is_dask as _is_dask
 from ._resampling_kind import resolve as _resolve_resampling
 
@@ -489,16 +489,7 @@ def _replicates(
         )
     else:
         est = partial_areas(batch, code, hull, curve, spec, standardize)
-    P, N = batch.totals()
-    bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
-    warn_undefined(
-        batch,
-        bad,
-        f"AUC-{curve.upper()} is undefined (no positives"
-        + (" or no negatives)" if curve == "roc" else ")")
-        + ": NaN",
-        stacklevel=4,
-    )
+    bad = warn_undefined_auc(batch, curve, stacklevel=4)
     s = _seed(seed)
     reps = plan.run(s, int(n_boot), hull, progress, label_bar, code=code, partial=spec)
     if spec is not None and standardize:
@@ -520,16 +511,7 @@ def _replicates_cuda(batch, curve, code, hull, n_boot, stratified, seed):
         raise ValueError("the bootstrap with hull=True runs on the CPU only; pass device='cpu'")
     gpu = _device.backend()
     est = gpu.area_batch(batch, code, False)
-    P, N = batch.totals()
-    bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
-    warn_undefined(
-        batch,
-        bad,
-        f"AUC-{curve.upper()} is undefined (no positives"
-        + (" or no negatives)" if curve == "roc" else ")")
-        + ": NaN",
-        stacklevel=5,
-    )
+    bad = warn_undefined_auc(batch, curve, stacklevel=5)
     s = _seed(seed)
     reps = gpu.poisson_replicates(batch, code, s, int(n_boot), batch.rows)
     reps[bad] = np.nan

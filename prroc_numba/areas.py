@@ -6,42 +6,48 @@ the names (:mod:`prroc_numba._checks`) and runs the fused sort + sweep + area ke
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
 import numpy as np
 
 from . import _device, _partial
 from . import _schema as S
-from ._checks import AREA_METRICS, method_code, metric_names
+from ._checks import AREA_METRICS, method_code, metric_names, warn_undefined_auc
 from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.area import _areas_batch
 from ._kernels.split_sort import _split_areas_batch
 from ._multiclass import check_args, check_device
 from ._multiclass import curves_frame as multi_frame
-from ._presort import split_sorted, sweep_buffers
+from ._presort import area_slots, split_sorted
 from ._ragged import check_not_proba, is_dask, pack, warn_undefined
 
 
 @with_output
 @fill_doc
 def auc(
-    data=None,
+    data: Any = None,
     *,
-    score,
-    label,
-    by=None,
-    weight=None,
-    curve="pr",
-    method=None,
-    hull=False,
-    partial=None,
-    partial_focus="fpr",
-    standardize=False,
-    pos_label=None,
-    soft_labels=False,
-    multiclass=None,
-    classes=None,
-    average=None,
-    device=None,
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    weight: str | ArrayLike | None = None,
+    curve: str = "pr",
+    method: str | None = None,
+    hull: bool = False,
+    partial: tuple[float, float] | None = None,
+    partial_focus: str = "fpr",
+    standardize: bool = False,
+    pos_label: Any = None,
+    soft_labels: bool = False,
+    multiclass: str | None = None,
+    classes: Sequence[Any] | None = None,
+    average: str | None = None,
+    device: str | None = None,
 ):
     """Area under the PR or ROC curve of many curves at once.
 
@@ -123,15 +129,7 @@ def auc(
         out = _device.backend().area_batch(batch, code, bool(hull))
     else:
         out = _areas(batch, [code], [bool(hull)])[:, 0]
-    P, N = batch.totals()
-    bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
-    warn_undefined(
-        batch,
-        bad,
-        f"AUC-{curve.upper()} is undefined (no positives"
-        + (" or no negatives)" if curve == "roc" else ")")
-        + ": NaN",
-    )
+    warn_undefined_auc(batch, curve)
     return _device.tag(multi_frame(batch, {S.AUC: out}), device)
 
 
@@ -145,9 +143,8 @@ def _areas(batch, codes, hulls):
     hulls = np.asarray(hulls, dtype=np.bool_)
     split = split_sorted(batch)
     if split is not None:
-        return _split_areas_batch(
-            split[0], batch.offsets, split[1], codes, hulls, *sweep_buffers(batch)
-        )
+        scratch = area_slots(batch, split[1], bool(hulls.any()))
+        return _split_areas_batch(split[0], batch.offsets, split[1], codes, hulls, *scratch)
     return _areas_batch(
         batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start, codes, hulls
     )
@@ -156,18 +153,18 @@ def _areas(batch, codes, hulls):
 @with_output
 @fill_doc
 def metrics(
-    data=None,
+    data: Any = None,
     *,
-    score,
-    label,
-    by=None,
-    weight=None,
-    metrics=("auc_pr", "auc_roc"),
-    pos_label=None,
-    soft_labels=False,
-    multiclass=None,
-    classes=None,
-    average=None,
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    weight: str | ArrayLike | None = None,
+    metrics: str | Sequence[str] = ("auc_pr", "auc_roc"),
+    pos_label: Any = None,
+    soft_labels: bool = False,
+    multiclass: str | None = None,
+    classes: Sequence[Any] | None = None,
+    average: str | None = None,
 ):
     """Many metrics of many curves at once, from one sort and one sweep per curve.
 
@@ -305,17 +302,17 @@ def _one(
 
 
 def auc_pr(
-    y_true,
-    y_score,
+    y_true: ArrayLike,
+    y_score: ArrayLike,
     *,
-    sample_weight=None,
-    method="dg",
-    hull=False,
-    pos_label=None,
-    device=None,
-    partial=None,
-    standardize=False,
-):
+    sample_weight: ArrayLike | None = None,
+    method: str | None = "dg",
+    hull: bool = False,
+    pos_label: Any = None,
+    device: str | None = None,
+    partial: tuple[float, float] | None = None,
+    standardize: bool = False,
+) -> float:
     """Area under one precision-recall curve (scikit-learn style).
 
     Parameters
@@ -363,17 +360,17 @@ def auc_pr(
 
 
 def auc_roc(
-    y_true,
-    y_score,
+    y_true: ArrayLike,
+    y_score: ArrayLike,
     *,
-    sample_weight=None,
-    hull=False,
-    pos_label=None,
-    device=None,
-    partial=None,
-    partial_focus="fpr",
-    standardize=False,
-):
+    sample_weight: ArrayLike | None = None,
+    hull: bool = False,
+    pos_label: Any = None,
+    device: str | None = None,
+    partial: tuple[float, float] | None = None,
+    partial_focus: str = "fpr",
+    standardize: bool = False,
+) -> float:
     """Area under one ROC curve (scikit-learn's ``roc_auc_score`` for binary labels).
 
     Parameters

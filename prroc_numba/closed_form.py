@@ -9,6 +9,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
 from statistics import NormalDist
 
 import numpy as np
@@ -24,7 +30,7 @@ CIS = ("logit", "binomial", "delong")
 _NORM = NormalDist()
 
 
-def boyd_interval(theta, n, level, ci):
+def boyd_interval(theta, n, level: float, ci: str):
     """Boyd et al.'s (2013) ``"logit"`` or ``"binomial"`` interval, elementwise.
 
     ``binomial``: ``theta +- z sqrt(theta (1 - theta) / n)``, clipped to [0, 1];
@@ -62,18 +68,18 @@ def _effective_positives(batch):
 
 @fill_doc
 def auc_ci(
-    data=None,
+    data: Any = None,
     *,
-    score,
-    label,
-    by=None,
-    weight=None,
-    curve="pr",
-    method=None,
-    ci="logit",
-    level=0.95,
-    pos_label=None,
-    soft_labels=False,
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    weight: str | ArrayLike | None = None,
+    curve: str = "pr",
+    method: str | None = None,
+    ci: str = "logit",
+    level: float = 0.95,
+    pos_label: Any = None,
+    soft_labels: bool = False,
 ):
     """Closed-form confidence intervals of AUC-PR (Boyd et al. 2013) or AUC-ROC (DeLong).
 

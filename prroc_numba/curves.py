@@ -7,6 +7,13 @@ returns one long frame: key columns first, then one row per curve point.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from numpy.typing import ArrayLike
+
 import numpy as np
 
 from . import _device
@@ -114,19 +121,19 @@ def _check_hull_thresholds(hull, thresholds):
 @with_output
 @fill_doc
 def confusion(
-    data=None,
+    data: Any = None,
     *,
-    score,
-    label,
-    by=None,
-    weight=None,
-    thresholds=None,
-    pos_label=None,
-    soft_labels=False,
-    multiclass=None,
-    classes=None,
-    average=None,
-    device=None,
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    weight: str | ArrayLike | None = None,
+    thresholds: ArrayLike | pd.DataFrame | None = None,
+    pos_label: Any = None,
+    soft_labels: bool = False,
+    multiclass: str | None = None,
+    classes: Sequence[Any] | None = None,
+    average: str | None = None,
+    device: str | None = None,
 ):
     """Confusion matrix at every distinct score, for many curves at once.
 
@@ -209,20 +216,20 @@ def confusion(
 @with_output
 @fill_doc
 def roc_curve(
-    data=None,
+    data: Any = None,
     *,
-    score,
-    label,
-    by=None,
-    weight=None,
-    hull=False,
-    thresholds=None,
-    pos_label=None,
-    soft_labels=False,
-    multiclass=None,
-    classes=None,
-    average=None,
-    device=None,
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    weight: str | ArrayLike | None = None,
+    hull: bool = False,
+    thresholds: ArrayLike | pd.DataFrame | None = None,
+    pos_label: Any = None,
+    soft_labels: bool = False,
+    multiclass: str | None = None,
+    classes: Sequence[Any] | None = None,
+    average: str | None = None,
+    device: str | None = None,
 ):
     """ROC curves (every distinct threshold, or their convex hull) for many curves at once.
 
@@ -312,22 +319,22 @@ _INTERPOLATE = {"dg": densify.DG, "continuous": densify.CONTINUOUS}
 @with_output
 @fill_doc
 def pr_curve(
-    data=None,
+    data: Any = None,
     *,
-    score,
-    label,
-    by=None,
-    weight=None,
-    hull=False,
-    interpolate=None,
-    thresholds=None,
-    pos_label=None,
-    soft_labels=False,
-    recall_step=None,
-    multiclass=None,
-    classes=None,
-    average=None,
-    device=None,
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    weight: str | ArrayLike | None = None,
+    hull: bool = False,
+    interpolate: str | None = None,
+    thresholds: ArrayLike | pd.DataFrame | None = None,
+    pos_label: Any = None,
+    soft_labels: bool = False,
+    recall_step: float | None = None,
+    multiclass: str | None = None,
+    classes: Sequence[Any] | None = None,
+    average: str | None = None,
+    device: str | None = None,
 ):
     """Precision-recall curves for many curves at once: raw, achievable, interpolated.
 

@@ -8,6 +8,12 @@ replicate (the replicate draws of :mod:`prroc_numba._resampling`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
 import re
 import warnings
 
@@ -42,7 +48,7 @@ _RE = re.compile(r"^\s*(precision|recall|tpr|fpr)\s*(>=|<=)\s*([0-9.eE+-]+)\s*$"
 _NEEDS_NEG = {K.YOUDEN, K.TOPLEFT, K.FPR_LE, K.TPR_GE}
 
 
-def parse_targets(targets):
+def parse_targets(targets: str | Sequence[str]):
     """``(names, kinds int64, bounds float64)`` from the ``targets=`` argument."""
     if isinstance(targets, str):
         targets = (targets,)
@@ -165,23 +171,23 @@ def _tuning_rows(batch, frame):
 
 @fill_doc
 def operating_points(
-    data=None,
+    data: Any = None,
     *,
-    score,
-    label,
-    by=None,
-    weight=None,
-    targets=("max_f1",),
-    beta=1.0,
-    thresholds=None,
-    n_boot=None,
-    level=0.95,
-    stratified=True,
-    seed=None,
-    progress=None,
-    pos_label=None,
-    soft_labels=False,
-    cluster=None,
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    weight: str | ArrayLike | None = None,
+    targets: str | Sequence[str] = ("max_f1",),
+    beta: float = 1.0,
+    thresholds: ArrayLike | pd.DataFrame | None = None,
+    n_boot: int | None = None,
+    level: float = 0.95,
+    stratified: bool = True,
+    seed: int | None = None,
+    progress: bool | None = None,
+    pos_label: Any = None,
+    soft_labels: bool = False,
+    cluster: str | ArrayLike | None = None,
 ):
     """Operating points: the threshold meeting each target, with its confusion matrix.
 

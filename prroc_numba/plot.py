@@ -18,12 +18,21 @@ not import it); install it with ``pip install prroc-numba[plot]``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from numpy.typing import ArrayLike
+
 import re
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from . import _schema as S
+from ._kernels.densify import _precision_flat_start
 
 __all__ = [
     "add_iso_f1",
@@ -205,17 +214,9 @@ def _pr_curve_xy(sub, connect, max_points):
     all_fp = np.concatenate([fp[:1], seg_fp.ravel()])
     keep = ~np.isnan(all_tp)
     all_tp, all_fp = all_tp[keep], all_fp[keep]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        prec = all_tp / (all_tp + all_fp)
-    if all_tp[0] + all_fp[0] == 0:
-        # the origin: precision is the limit along the first segment that moves
-        moving = np.flatnonzero((dtp + dfp) > 0)
-        if moving.size:
-            m = moving[0]
-            prec[0] = dtp[m] / (dtp[m] + dfp[m]) if dtp[m] + dfp[m] > 0 else p[0]
-        else:
-            prec[0] = p[0]
-    prec = np.where(np.isnan(prec), 0.0, prec)
+    # precision from the counts, the origin's being the flat start (the kernels' rule)
+    prec = _precision_flat_start(all_tp, all_fp, np.array([0, all_tp.size], dtype=np.int64))
+    prec = np.where(np.isnan(prec), p[0], prec)
     return all_tp / total_pos, prec
 
 
@@ -238,7 +239,14 @@ def _prevalences(frame, keys):
     return out
 
 
-def add_iso_f1(ax=None, levels=(0.2, 0.4, 0.6, 0.8), *, color="0.75", label=True, **kwargs):
+def add_iso_f1(
+    ax: Axes | None = None,
+    levels: Sequence[float] = (0.2, 0.4, 0.6, 0.8),
+    *,
+    color: str = "0.75",
+    label: str | ArrayLike = True,
+    **kwargs,
+) -> Axes:
     """Draw iso-F1 lines on a PR plot: the (recall, precision) pairs with F1 = level.
 
     Parameters
@@ -287,7 +295,15 @@ def add_iso_f1(ax=None, levels=(0.2, 0.4, 0.6, 0.8), *, color="0.75", label=True
     return ax
 
 
-def add_no_skill(ax=None, prevalence=None, *, curve="pr", color="0.5", label=True, **kwargs):
+def add_no_skill(
+    ax: Axes | None = None,
+    prevalence: float | Sequence[float] | None = None,
+    *,
+    curve: str = "pr",
+    color: str = "0.5",
+    label: str | ArrayLike = True,
+    **kwargs,
+) -> Axes:
     """Draw the no-skill baseline: precision = prevalence on PR, the diagonal on ROC.
 
     Parameters
@@ -337,8 +353,15 @@ def add_no_skill(ax=None, prevalence=None, *, curve="pr", color="0.5", label=Tru
 
 
 def add_operating_points(
-    frame, *, ax=None, curve="pr", hue=None, colors=None, annotate=True, **kwargs
-):
+    frame: pd.DataFrame,
+    *,
+    ax: Axes | None = None,
+    curve: str = "pr",
+    hue: str | Sequence[str] | None = None,
+    colors: dict | None = None,
+    annotate: bool = True,
+    **kwargs,
+) -> Axes:
     """Mark operating points (:func:`prroc_numba.operating_points`) with interval bars.
 
     Parameters
@@ -423,15 +446,15 @@ def add_operating_points(
 
 
 def add_partial_range(
-    ax=None,
-    partial=(0.0, 1.0),
+    ax: Axes | None = None,
+    partial: tuple[float, float] | None = (0.0, 1.0),
     *,
-    curve="pr",
-    partial_focus="fpr",
-    color="0.6",
-    alpha=0.15,
+    curve: str = "pr",
+    partial_focus: str = "fpr",
+    color: str = "0.6",
+    alpha: float = 0.15,
     **kwargs,
-):
+) -> Axes:
     """Shade the range of a partial area (``auc(..., partial=(lo, hi))``).
 
     Parameters
@@ -501,25 +524,156 @@ def _note_macro(ax, macro, legend):
     return 1
 
 
-def plot_pr(
+class _Kind(NamedTuple):
+    """What differs between drawing PR and ROC curves (:func:`_plot_curves`)."""
+
+    curve: str
+    func: str
+    columns: list
+    hint: str
+    hull_hint: str
+    micro_hint: str
+    hull_label: str  # legend of a hull line with one curve ("... hull" with keys)
+    hull_suffix: str
+    hull_style: dict
+    title: str
+    xlabel: str
+    ylabel: str
+
+
+_PR = _Kind(
+    "pr",
+    "plot_pr",
+    [S.RECALL, S.PRECISION],
+    "Pass the output of prroc_numba.pr_curve (or interpolate/bootstrap_curve).",
+    "hull= takes the output of pr_curve(..., hull=True).",
+    "micro= takes pr_curve(..., multiclass='ovr', average='micro').",
+    "achievable",
+    "achievable",
+    {},
+    "Precision-recall",
+    "recall",
+    "precision",
+)
+_ROC = _Kind(
+    "roc",
+    "plot_roc",
+    [S.FPR, S.TPR],
+    "Pass the output of prroc_numba.roc_curve.",
+    "hull= takes the output of roc_curve(..., hull=True).",
+    "micro= takes roc_curve(..., multiclass='ovr', average='micro').",
+    "convex hull",
+    "hull",
+    {"marker": "o", "ms": 3},
+    "ROC",
+    "false positive rate",
+    "true positive rate",
+)
+
+
+def _plot_curves(
+    kind,
     frame,
     *,
-    ax=None,
-    hue=None,
-    connect="curve",
-    hull=None,
-    auc=None,
-    baseline=True,
-    iso_f1=False,
-    label=None,
-    legend=True,
-    max_points=200_000,
-    micro=None,
-    macro=None,
-    operating_points=None,
-    partial=None,
-    **kwargs,
+    ax,
+    hue,
+    hull,
+    auc,
+    label,
+    legend,
+    micro,
+    macro,
+    operating_points,
+    partial,
+    kwargs,
+    xy,
+    no_skill,
+    before=None,
+    partial_focus="fpr",
 ):
+    """The drawing of :func:`plot_pr` and :func:`plot_roc`: one line per curve (``xy``
+    gives its points; ``main=False`` for a hull), hulls dashed, the multiclass micro
+    curve and macro note, the no-skill line (``no_skill(keys)``: prevalences, True,
+    or None), operating points and the partial range; ``before(ax)`` draws first.
+    """
+    _require(frame, kind.columns, kind.func, kind.hint)
+    ax = _axes(ax)
+    keys = _key_columns(frame, hue)
+    groups = _groups(frame, keys)
+    colors = _colors(len(groups))
+    suffixes = _auc_suffixes(auc, keys, groups)
+    hull_groups = {}
+    if hull is not None:
+        _require(hull, kind.columns, kind.func, kind.hull_hint)
+        hull_groups = dict(_groups(hull, [k for k in keys if k in hull.columns]))
+    if before is not None:
+        before(ax)
+    n_labels = 0
+    for (key, sub), color in zip(groups, colors):
+        x, y = xy(sub)
+        kw = dict(kwargs)
+        kw.setdefault("color", color)
+        kw.setdefault("lw", 1.5)
+        text = _legend_text(label, key, suffixes, len(groups) == 1)
+        ax.plot(x, y, label=text if legend else None, **kw)
+        n_labels += text is not None
+        if key in hull_groups:
+            hx, hy = xy(hull_groups[key], main=False)
+            hull_text = f"{key} {kind.hull_suffix}" if key is not None else kind.hull_label
+            ax.plot(
+                hx,
+                hy,
+                color=kw["color"],
+                ls="--",
+                lw=kw["lw"],
+                **kind.hull_style,
+                label=hull_text if legend else None,
+            )
+            n_labels += 1
+    if micro is not None:
+        _require(micro, kind.columns, kind.func, kind.micro_hint)
+        n_labels += _plot_micro(ax, *xy(micro, main=False), legend)
+    n_labels += _note_macro(ax, macro, legend)
+    prev = no_skill(keys)
+    if prev is True:
+        add_no_skill(ax, curve=kind.curve, label=legend)
+        n_labels += 1
+    elif prev:
+        add_no_skill(ax, prev, curve=kind.curve, label=legend)
+        n_labels += 1
+    if operating_points is not None:
+        add_operating_points(
+            operating_points,
+            ax=ax,
+            curve=kind.curve,
+            colors={key: c for (key, _), c in zip(groups, colors)},
+            hue=[k for k in keys if k in operating_points.columns],
+        )
+    if partial is not None:
+        add_partial_range(ax, partial, curve=kind.curve, partial_focus=partial_focus)
+    ax.set_title(ax.get_title() or kind.title)
+    return _finish(ax, kind.xlabel, kind.ylabel, legend, n_labels)
+
+
+def plot_pr(
+    frame: pd.DataFrame,
+    *,
+    ax: Axes | None = None,
+    hue: str | Sequence[str] | None = None,
+    connect: str = "curve",
+    hull: bool = None,
+    auc: pd.DataFrame | None = None,
+    baseline: bool | float | None = True,
+    iso_f1: bool | Sequence[float] = False,
+    label: str | ArrayLike = None,
+    legend: bool = True,
+    max_points: int = 200_000,
+    micro: pd.DataFrame | None = None,
+    macro: float | pd.DataFrame | None = None,
+    operating_points: pd.DataFrame | None = None,
+    partial: tuple[float, float] | None = None,
+    **kwargs,
+) -> Axes:
     """Plot precision-recall curves from a tidy frame, one line per curve.
 
     Parameters
@@ -584,99 +738,54 @@ def plot_pr(
     >>> ax.get_xlabel()
     'recall'
     """
-    _require(
-        frame,
-        [S.RECALL, S.PRECISION],
-        "plot_pr",
-        "Pass the output of prroc_numba.pr_curve (or interpolate/bootstrap_curve).",
-    )
     if connect not in _CONNECT:
         raise ValueError(f"connect must be one of {_CONNECT}, got {connect!r}")
-    ax = _axes(ax)
-    keys = _key_columns(frame, hue)
-    groups = _groups(frame, keys)
-    colors = _colors(len(groups))
-    suffixes = _auc_suffixes(auc, keys, groups)
-    hull_groups = {}
-    if hull is not None:
-        _require(
-            hull,
-            [S.RECALL, S.PRECISION],
-            "plot_pr",
-            "hull= takes the output of pr_curve(..., hull=True).",
-        )
-        hull_groups = dict(_groups(hull, [k for k in keys if k in hull.columns]))
-    if iso_f1 is not False:
+
+    def draw_iso_f1(ax):
         add_iso_f1(ax, levels=(0.2, 0.4, 0.6, 0.8) if iso_f1 is True else iso_f1)
-    n_labels = 0
-    for (key, sub), color in zip(groups, colors):
-        x, y = _pr_curve_xy(sub, connect, max_points)
-        kw = dict(kwargs)
-        kw.setdefault("color", color)
-        kw.setdefault("lw", 1.5)
-        text = _legend_text(label, key, suffixes, len(groups) == 1)
-        ax.plot(x, y, label=text if legend else None, **kw)
-        n_labels += text is not None
-        if key in hull_groups:
-            hx, hy = _pr_curve_xy(hull_groups[key], "curve", max_points)
-            ax.plot(
-                hx,
-                hy,
-                color=kw["color"],
-                ls="--",
-                lw=kw["lw"],
-                label=(f"{key} achievable" if key is not None else "achievable")
-                if legend
-                else None,
-            )
-            n_labels += 1
-    if micro is not None:
-        _require(
-            micro,
-            [S.RECALL, S.PRECISION],
-            "plot_pr",
-            "micro= takes pr_curve(..., multiclass='ovr', average='micro').",
-        )
-        x, y = _pr_curve_xy(micro, "curve", max_points)
-        n_labels += _plot_micro(ax, x, y, legend)
-    n_labels += _note_macro(ax, macro, legend)
-    if baseline is not False and baseline is not None:
-        prev = _prevalences(frame, keys) if baseline is True else [float(baseline)]
-        if prev:
-            add_no_skill(ax, prev, curve="pr", label=legend)
-            n_labels += 1
-    colors_of = {key: c for (key, _), c in zip(groups, colors)}
-    if operating_points is not None:
-        add_operating_points(
-            operating_points,
-            ax=ax,
-            curve="pr",
-            colors=colors_of,
-            hue=[k for k in keys if k in operating_points.columns],
-        )
-    if partial is not None:
-        add_partial_range(ax, partial, curve="pr")
-    ax.set_title(ax.get_title() or "Precision-recall")
-    return _finish(ax, "recall", "precision", legend, n_labels)
+
+    def prevalences(keys):
+        if baseline is False or baseline is None:
+            return None
+        return _prevalences(frame, keys) if baseline is True else [float(baseline)]
+
+    return _plot_curves(
+        _PR,
+        frame,
+        ax=ax,
+        hue=hue,
+        hull=hull,
+        auc=auc,
+        label=label,
+        legend=legend,
+        micro=micro,
+        macro=macro,
+        operating_points=operating_points,
+        partial=partial,
+        kwargs=kwargs,
+        xy=lambda sub, main=True: _pr_curve_xy(sub, connect if main else "curve", max_points),
+        before=None if iso_f1 is False else draw_iso_f1,
+        no_skill=prevalences,
+    )
 
 
 def plot_roc(
-    frame,
+    frame: pd.DataFrame,
     *,
-    ax=None,
-    hue=None,
-    hull=None,
-    auc=None,
-    diagonal=True,
-    label=None,
-    legend=True,
-    micro=None,
-    macro=None,
-    operating_points=None,
-    partial=None,
-    partial_focus="fpr",
+    ax: Axes | None = None,
+    hue: str | Sequence[str] | None = None,
+    hull: bool = None,
+    auc: pd.DataFrame | None = None,
+    diagonal: bool = True,
+    label: str | ArrayLike = None,
+    legend: bool = True,
+    micro: pd.DataFrame | None = None,
+    macro: float | pd.DataFrame | None = None,
+    operating_points: pd.DataFrame | None = None,
+    partial: tuple[float, float] | None = None,
+    partial_focus: str = "fpr",
     **kwargs,
-):
+) -> Axes:
     """Plot ROC curves from a tidy frame, one line per curve.
 
     Parameters
@@ -725,85 +834,38 @@ def plot_roc(
     >>> ax.get_ylabel()
     'true positive rate'
     """
-    _require(frame, [S.FPR, S.TPR], "plot_roc", "Pass the output of prroc_numba.roc_curve.")
-    ax = _axes(ax)
-    keys = _key_columns(frame, hue)
-    groups = _groups(frame, keys)
-    colors = _colors(len(groups))
-    suffixes = _auc_suffixes(auc, keys, groups)
-    hull_groups = {}
-    if hull is not None:
-        _require(
-            hull, [S.FPR, S.TPR], "plot_roc", "hull= takes the output of roc_curve(..., hull=True)."
-        )
-        hull_groups = dict(_groups(hull, [k for k in keys if k in hull.columns]))
-    n_labels = 0
-    for (key, sub), color in zip(groups, colors):
-        kw = dict(kwargs)
-        kw.setdefault("color", color)
-        kw.setdefault("lw", 1.5)
-        text = _legend_text(label, key, suffixes, len(groups) == 1)
-        ax.plot(
-            sub[S.FPR].to_numpy(float),
-            sub[S.TPR].to_numpy(float),
-            label=text if legend else None,
-            **kw,
-        )
-        n_labels += text is not None
-        if key in hull_groups:
-            h = hull_groups[key]
-            ax.plot(
-                h[S.FPR].to_numpy(float),
-                h[S.TPR].to_numpy(float),
-                color=kw["color"],
-                ls="--",
-                lw=kw["lw"],
-                marker="o",
-                ms=3,
-                label=(f"{key} hull" if key is not None else "convex hull") if legend else None,
-            )
-            n_labels += 1
-    if micro is not None:
-        _require(
-            micro,
-            [S.FPR, S.TPR],
-            "plot_roc",
-            "micro= takes roc_curve(..., multiclass='ovr', average='micro').",
-        )
-        n_labels += _plot_micro(
-            ax, micro[S.FPR].to_numpy(float), micro[S.TPR].to_numpy(float), legend
-        )
-    n_labels += _note_macro(ax, macro, legend)
-    if diagonal:
-        add_no_skill(ax, curve="roc", label=legend)
-        n_labels += 1
-    colors_of = {key: c for (key, _), c in zip(groups, colors)}
-    if operating_points is not None:
-        add_operating_points(
-            operating_points,
-            ax=ax,
-            curve="roc",
-            colors=colors_of,
-            hue=[k for k in keys if k in operating_points.columns],
-        )
-    if partial is not None:
-        add_partial_range(ax, partial, curve="roc", partial_focus=partial_focus)
-    ax.set_title(ax.get_title() or "ROC")
-    return _finish(ax, "false positive rate", "true positive rate", legend, n_labels)
+    return _plot_curves(
+        _ROC,
+        frame,
+        ax=ax,
+        hue=hue,
+        hull=hull,
+        auc=auc,
+        label=label,
+        legend=legend,
+        micro=micro,
+        macro=macro,
+        operating_points=operating_points,
+        partial=partial,
+        kwargs=kwargs,
+        xy=lambda sub, main=True: (sub[S.FPR].to_numpy(float), sub[S.TPR].to_numpy(float)),
+        no_skill=lambda keys: True if diagonal else None,
+        partial_focus=partial_focus,
+    )
 
 
 def plot_bands(
-    frame,
+    frame: pd.DataFrame,
     *,
-    ax=None,
-    hue=None,
-    low="ci_low",
-    high="ci_high",
-    alpha=0.2,
-    legend=True,
-    baseline=None,
+    ax: Axes | None = None,
+    hue: str | Sequence[str] | None = None,
+    low: str = "ci_low",
+    high: str = "ci_high",
+    alpha: float = 0.2,
+    legend: bool = True,
+    baseline: bool | float | None = None,
     **kwargs,
-):
+) -> Axes:
     """Plot curves with pointwise confidence bands (:func:`prroc_numba.bootstrap_curve`).
 
     Parameters
@@ -879,8 +941,15 @@ def plot_bands(
 
 
 def plot_intervals(
-    frame, *, ax=None, estimate=None, label=None, reference=None, sort=True, **kwargs
-):
+    frame: pd.DataFrame,
+    *,
+    ax: Axes | None = None,
+    estimate: str | None = None,
+    label: str | ArrayLike = None,
+    reference: float | None = None,
+    sort: bool = True,
+    **kwargs,
+) -> Axes:
     """Forest plot: one row per curve (or pair) with its estimate and interval.
 
     Parameters

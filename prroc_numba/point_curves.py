@@ -212,18 +212,17 @@ class _State:
         return self.rates["roc"]
 
 
+def _framed(values, add0, add1, first, last):
+    """``values`` with ``first`` prepended (``add0``) and ``last`` appended (``add1``)."""
+    parts = ([first] if add0 else []), values, ([last] if add1 else [])
+    return np.concatenate([np.asarray(p, float) for p in parts])
+
+
 def _with_ends(tp, fp, P, N):
     """Prepend the origin and append (P, N) where missing; returns arrays and flags."""
     add0 = not (tp.size and tp[0] == 0 and fp[0] == 0)
     add1 = not (tp.size and tp[-1] == P and fp[-1] == N)
-    parts_t = ([0.0] if add0 else []), tp, ([P] if add1 else [])
-    parts_f = ([0.0] if add0 else []), fp, ([N] if add1 else [])
-    return (
-        np.concatenate([np.asarray(p, float) for p in parts_t]),
-        np.concatenate([np.asarray(p, float) for p in parts_f]),
-        add0,
-        add1,
-    )
+    return _framed(tp, add0, add1, 0.0, P), _framed(fp, add0, add1, 0.0, N), add0, add1
 
 
 class _PointCurve:
@@ -300,8 +299,20 @@ class _PointCurve:
         (_tpr_at_fpr if roc else _precision_at_recall)(tp, fp, g, out)
         return g, out
 
+    def _xy(self):
+        """The points' (x, y) rates: (recall, precision) or (fpr, tpr)."""
+        return self._s.roc() if self._space == "roc" else self._s.pr()
+
+    def _frame(self):
+        """The points as a tidy frame in the columns of :func:`pr_curve` / :func:`roc_curve`."""
+        x, y = self._xy()
+        nx, ny = (S.FPR, S.TPR) if self._space == "roc" else (S.RECALL, S.PRECISION)
+        return pd.DataFrame(
+            {S.THRESHOLD: np.full(x.size, np.nan), nx: x, ny: y, S.TP: self._s.tp, S.FP: self._s.fp}
+        )
+
     def __repr__(self):
-        x, y = self.points().T
+        x, y = self._xy()
         names = ("fpr", "tpr") if self._space == "roc" else ("recall", "precision")
         bal = (
             f"n_pos={self._s.P:g}, n_neg={self._s.N:g}"
@@ -451,8 +462,7 @@ class PRCurve(_PointCurve):
                [0.5, 0.5],
                [1. , 0.5]])
         """
-        r, p = self._s.pr()
-        return np.column_stack([r, p])
+        return np.column_stack(self._xy())
 
     def to_roc(self):
         """The same confusion matrices in ROC space (Theorem 3.1).
@@ -538,10 +548,8 @@ class PRCurve(_PointCurve):
             fp[pos] = tp[pos] * (1.0 - prec[pos]) / prec[pos]
         fp = np.maximum.accumulate(np.minimum(fp, self._s.N))
         tp, fp, add0, add1 = _with_ends(tp[pos], fp[pos], P, self._s.N)
-        rr = np.concatenate([[0.0] if add0 else [], g[pos], [1.0] if add1 else []])
-        pp = np.concatenate(
-            [[1.0] if add0 else [], prec[pos], [P / (P + self._s.N)] if add1 else []]
-        )
+        rr = _framed(g[pos], add0, add1, 0.0, 1.0)
+        pp = _framed(prec[pos], add0, add1, 1.0, P / (P + self._s.N))
         return PRCurve._make(_State(tp, fp, P, self._s.N, self._s.counts_known, {"pr": (rr, pp)}))
 
     def auc(self, method=None, *, hull=False):
@@ -595,16 +603,7 @@ class PRCurve(_PointCurve):
         1        NaN     0.5   0.500000   5.0    5.0
         2        NaN     1.0   0.090909  10.0  100.0
         """
-        r, p = self._s.pr()
-        return pd.DataFrame(
-            {
-                S.THRESHOLD: np.full(r.size, np.nan),
-                S.RECALL: r,
-                S.PRECISION: p,
-                S.TP: self._s.tp,
-                S.FP: self._s.fp,
-            }
-        )
+        return self._frame()
 
 
 class ROCCurve(_PointCurve):
@@ -706,8 +705,7 @@ class ROCCurve(_PointCurve):
                [0.5, 0.8],
                [1. , 1. ]])
         """
-        x, y = self._s.roc()
-        return np.column_stack([x, y])
+        return np.column_stack(self._xy())
 
     def to_pr(self):
         """The same confusion matrices in PR space (Theorem 3.1).
@@ -785,8 +783,8 @@ class ROCCurve(_PointCurve):
         tp, fp = tpr * P, g * N
         # a grid FPR of 0 gives the highest TPR at FP 0; keep the origin before it
         tp, fp, add0, add1 = _with_ends(tp, fp, P, N)
-        xx = np.concatenate([[0.0] if add0 else [], g, [1.0] if add1 else []])
-        yy = np.concatenate([[0.0] if add0 else [], tpr, [1.0] if add1 else []])
+        xx = _framed(g, add0, add1, 0.0, 1.0)
+        yy = _framed(tpr, add0, add1, 0.0, 1.0)
         out = ROCCurve._make(_State(tp, fp, P, N, self._s.counts_known, {"roc": (xx, yy)}))
         out._balanced = self._balanced
         return out
@@ -833,16 +831,7 @@ class ROCCurve(_PointCurve):
         1        NaN  0.5  0.8   8.0  10.0
         2        NaN  1.0  1.0  10.0  20.0
         """
-        x, y = self._s.roc()
-        return pd.DataFrame(
-            {
-                S.THRESHOLD: np.full(x.size, np.nan),
-                S.FPR: x,
-                S.TPR: y,
-                S.TP: self._s.tp,
-                S.FP: self._s.fp,
-            }
-        )
+        return self._frame()
 
 
 def _hull_of_points(tp, fp, P, N, known):
@@ -869,8 +858,8 @@ def _pr_state(points, recall, precision, n_pos, n_neg, pos_neg_ratio, who, achie
         return _hull_of_points(tp, fp, P, N, known)
     order, tp, fp = _sort_monotone(tp, fp, N, where, who)
     tp, fp, add0, add1 = _with_ends(tp, fp, P, N)
-    rr = np.concatenate([[0.0] if add0 else [], r[keep][order], [1.0] if add1 else []])
-    pp = np.concatenate([[1.0] if add0 else [], p[keep][order], [P / (P + N)] if add1 else []])
+    rr = _framed(r[keep][order], add0, add1, 0.0, 1.0)
+    pp = _framed(p[keep][order], add0, add1, 1.0, P / (P + N))
     return _State(tp, fp, P, N, known, {"pr": (rr, pp)})
 
 
@@ -887,8 +876,8 @@ def _roc_state(points, fpr, tpr, n_pos, n_neg, pos_neg_ratio, who, achievable):
         return _hull_of_points(tp, fp, P, N, known), bal is not None
     order, tp, fp = _sort_monotone(tp, fp, N, where, who)
     tp, fp, add0, add1 = _with_ends(tp, fp, P, N)
-    xx = np.concatenate([[0.0] if add0 else [], x[order], [1.0] if add1 else []])
-    yy = np.concatenate([[0.0] if add0 else [], y[order], [1.0] if add1 else []])
+    xx = _framed(x[order], add0, add1, 0.0, 1.0)
+    yy = _framed(y[order], add0, add1, 0.0, 1.0)
     return _State(tp, fp, P, N, known, {"roc": (xx, yy)}), bal is not None
 
 

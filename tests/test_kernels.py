@@ -8,7 +8,7 @@ import pytest
 
 from prroc_numba._kernels.area import DG, INTEGRAL, _areas_batch, _pr_dg, _pr_integral
 from prroc_numba._kernels.hull import _hull_indices
-from prroc_numba._kernels.sort import _argsort_desc
+from prroc_numba._kernels.sort import _argsort_desc, _sort_desc
 from prroc_numba._kernels.sweep import _sweep_batch, _sweep_one
 
 
@@ -19,19 +19,36 @@ def _area_batch(values, offsets, pos, neg, label_start, code, hull):
     )[:, 0]
 
 
+F32_EXTREMES = [-3.4028235e38, -1.0, -1.4e-45, -0.0, 0.0, 1.4e-45, 1.1754944e-38, 0.5, 3.4028235e38]
+
+
 @pytest.mark.parametrize("n", [0, 1, 2, 255, 256, 257, 5000])
-@pytest.mark.parametrize("kind", ["normal", "ties", "wide_range"])
+@pytest.mark.parametrize(
+    "kind", ["normal", "ties", "wide_range", "float32", "float32_extremes", "constant"]
+)
 def test_argsort_is_stable_descending(n, kind):
+    """Both key paths (64-bit keys; 32-bit keys packed with the row when every score is
+    exactly a float32: "ties", "float32*", "constant") against numpy's stable sort."""
     rng = np.random.default_rng(n)
     if kind == "normal":
         x = rng.normal(size=n)
     elif kind == "ties":
         x = rng.integers(-3, 3, size=n).astype(float)
-    else:
+    elif kind == "wide_range":
         x = rng.choice([-1e300, -5.0, -1e-300, 0.0, 1e-310, 2.5, 1e300], size=n)
+    elif kind == "float32":
+        x = np.round(rng.random(n), 3).astype(np.float32).astype(np.float64)
+    elif kind == "float32_extremes":
+        x = rng.choice(np.array(F32_EXTREMES, np.float32), size=n).astype(np.float64)
+    else:
+        x = np.full(n, 0.25)
     got = _argsort_desc(x)
     assert got.dtype == np.int64
     np.testing.assert_array_equal(got, np.argsort(-x, kind="stable"))
+    order, xs = _sort_desc(x)
+    np.testing.assert_array_equal(order, got)
+    np.testing.assert_array_equal(xs, x[got] + 0.0)  # the sorted scores, -0.0 as +0.0
+    assert not np.signbit(xs[xs == 0]).any()
 
 
 def test_argsort_negative_zero_ties_with_zero():

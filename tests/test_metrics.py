@@ -27,13 +27,21 @@ AREAS = ["auc_pr", "auc_pr_integral", "ap", "auc_pr_trapezoid", "auc_roc"]
 ALL = AREAS + [a + "_hull" for a in AREAS] + ["n_pos", "n_neg", "prevalence"]
 
 
-@pytest.fixture(params=["split", "argsort"])
+@pytest.fixture(params=["split", "parts", "argsort"])
 def path(request, monkeypatch):
-    """Run a test through the class-split sort (every batch) or the argsort (none)."""
+    """Run a test through the class-split sort (every batch; "parts": every curve cut
+    into 3 value parts, as one large curve is on several threads) or the argsort."""
     monkeypatch.setattr(
-        _presort, "MIN_MEAN_CURVE_VALUES", 0 if request.param == "split" else 10**18
+        _presort, "MIN_MEAN_CURVE_VALUES", 10**18 if request.param == "argsort" else 0
     )
+    if request.param == "parts":
+        _force_parts(monkeypatch, 3)
     return request.param
+
+
+def _force_parts(monkeypatch, n_parts):
+    monkeypatch.setattr(_presort, "PART_MIN_ROWS", 0)
+    monkeypatch.setattr(_presort, "_n_parts", lambda n_curves, threads: n_parts)
 
 
 def test_public_name_is_the_function():
@@ -185,11 +193,14 @@ def _sweeps(batch):
     return a, b
 
 
+@pytest.mark.parametrize("n_parts", [1, 2, 3])
 @pytest.mark.parametrize("seed", range(4))
-def test_split_sweep_equals_argsort_sweep(seed, monkeypatch):
+def test_split_sweep_equals_argsort_sweep(seed, n_parts, monkeypatch):
     """Bit-identical thresholds and counts, with ties, -0.0/+0.0, float32-exact scores,
-    wide input with groups, a class absent from a group, one-row curves."""
+    wide input with groups, a class absent from a group, one-row curves; whole curves or
+    cut into value parts (ties across a part's edge: the rounded scores)."""
     monkeypatch.setattr(_presort, "MIN_MEAN_CURVE_VALUES", 0)
+    _force_parts(monkeypatch, n_parts)
     rng = np.random.default_rng(seed)
     n = 3000
     g = rng.integers(0, 5, size=n)
@@ -215,6 +226,102 @@ def test_split_sweep_equals_argsort_sweep(seed, monkeypatch):
     np.testing.assert_array_equal(t1[o1[0] : o1[1]], thr)
     np.testing.assert_array_equal(p1[o1[0] : o1[1]], tp)
     np.testing.assert_array_equal(f1[o1[0] : o1[1]], fp)
+
+
+def _class_sorted_reference(batch):
+    """Each curve's positives' scores, then its negatives', each sorted (numpy)."""
+    out = []
+    for c in range(batch.n_curves):
+        a, b = batch.offsets[c], batch.offsets[c + 1]
+        ls = batch.label_start[c]
+        x = batch.values[a:b]
+        p = batch.pos[ls : ls + b - a] > 0
+        out.append(np.concatenate([np.sort(x[p]), np.sort(x[~p])]))
+    return np.concatenate(out)
+
+
+@pytest.mark.parametrize("n_parts", [1, 2, 3, 5])
+@pytest.mark.parametrize(
+    "kind", ["normal", "constant", "two_values", "float32", "zeros", "one_class"]
+)
+def test_value_parts_give_the_sorted_class_runs(kind, n_parts, monkeypatch):
+    """However a curve is cut into parts (pivots on heavy ties, every score equal, only
+    one class), the runs are numpy's sorted runs, and npos counts the positives."""
+    monkeypatch.setattr(_presort, "MIN_MEAN_CURVE_VALUES", 0)
+    _force_parts(monkeypatch, n_parts)
+    rng = np.random.default_rng(n_parts)
+    n = 5000
+    y = (rng.random(n) < 0.3).astype(int)
+    s = {
+        "normal": rng.normal(size=n) + y,
+        "constant": np.full(n, 0.5),
+        "two_values": rng.choice([0.25, 0.75], size=n, p=[0.9, 0.1]),
+        "float32": (rng.random(n) + 0.2 * y).astype(np.float32).astype(np.float64),
+        "zeros": rng.choice([-0.0, 0.0, 1.0], size=n),
+        "one_class": rng.normal(size=n),
+    }[kind]
+    if kind == "one_class":
+        y[:] = 0
+    g = rng.integers(0, 3, size=n)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.UndefinedMetricWarning)
+        batch = pack(score=np.column_stack([s, s[::-1], 2 * s]), label=y, by=g)
+    svals, npos = _presort.split_sorted(batch)
+    np.testing.assert_array_equal(svals, _class_sorted_reference(batch))
+    assert not np.signbit(svals[svals == 0]).any() or kind == "zeros"
+    P, _ = batch.totals()
+    np.testing.assert_array_equal(npos, P.astype(np.int64))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_collapsed_areas_equal_the_whole_sweeps(seed, monkeypatch):
+    """The areas from the collapsed merge (no hull asked) equal, bit for bit, the same
+    areas over the whole sweep (a hull asked alongside: the whole merge), and the
+    argsort path's; with ties between the classes, long runs of negatives (galloping),
+    -0.0/+0.0, a class absent, one-row curves."""
+    rng = np.random.default_rng(seed)
+    n = 6000
+    g = rng.integers(0, 6, size=n)
+    y = (rng.random(n) < np.array([0.002, 0.01, 0.3, 0.9, 0.0, 0.5])[g]).astype(int)
+    s = rng.normal(size=n) + y
+    s = np.where(rng.random(n) < 0.5, np.round(s, 1), s)
+    s[rng.random(n) < 0.05] = -0.0
+    s[rng.random(n) < 0.05] = 0.0
+    g = np.r_[g, 9]  # a one-row curve
+    y = np.r_[y, 1]
+    s = np.r_[s, 0.5]
+    df = pd.DataFrame({"g": g, "s": s, "y": y})
+    names = AREAS
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.UndefinedMetricWarning)
+        monkeypatch.setattr(_presort, "MIN_MEAN_CURVE_VALUES", 0)
+        collapsed = prn.metrics(df, score="s", label="y", by="g", metrics=names)
+        whole = prn.metrics(df, score="s", label="y", by="g", metrics=names + ["ap_hull"])
+        monkeypatch.setattr(_presort, "MIN_MEAN_CURVE_VALUES", 10**18)
+        argsort = prn.metrics(df, score="s", label="y", by="g", metrics=names)
+    for name in names:
+        np.testing.assert_array_equal(collapsed[name], whole[name], err_msg=name)
+        np.testing.assert_array_equal(collapsed[name], argsort[name], err_msg=name)
+
+
+def test_collapsed_merge_keeps_the_last_vertex_of_negative_runs():
+    """The collapsed merge's vertices are the whole sweep's vertices minus the inner
+    ones of every negatives-only run (by definition, tests/naive.py's sweep)."""
+    from prroc_numba._kernels.split_sort import _merge_collapsed
+
+    rng = np.random.default_rng(1)
+    for n, prev in [(2000, 0.01), (2000, 0.5), (300, 0.0), (300, 1.0), (1, 1.0)]:
+        y = (rng.random(n) < prev).astype(int)
+        s = np.round(rng.normal(size=n) + y, 1)
+        thr, tp, fp = naive.sweep(s, y, 1 - y)
+        drop = np.zeros(tp.size, bool)
+        drop[1:-1] = (tp[1:-1] == tp[:-2]) & (tp[2:] == tp[1:-1])
+        out = [np.empty(n + 1) for _ in range(3)]
+        k = _merge_collapsed(np.sort(s[y == 1]), np.sort(s[y == 0]), *out)
+        np.testing.assert_array_equal(out[0][:k], thr[~drop])
+        np.testing.assert_array_equal(out[1][:k], tp[~drop])
+        np.testing.assert_array_equal(out[2][:k], fp[~drop])
+        assert k <= 2 * y.sum() + 2
 
 
 def test_split_path_only_for_hard_unweighted_labels(monkeypatch):

@@ -2,7 +2,8 @@
 
 Davis & Goadrich 2006, section 4: between two vertices A and B (consecutive points of a
 sweep, or of its ROC convex hull) the counts are interpolated, never the precisions.
-FP rises linearly with TP at the local skew ``s = (FP_B - FP_A) / (TP_B - TP_A)``, so
+FP rises linearly with TP at the local skew ``s = (FP_B - FP_A) / (TP_B - TP_A)``
+(:mod:`.pr_interp`, the one home of that interpolation), so
 on recall ``r = TP / P`` the precision is ``r / (a r + b)`` with ``a = 1 + s`` and
 ``b = (FP_A - s TP_A) / P``: the exact curve that PRROC's ``auc.integral`` integrates.
 
@@ -30,6 +31,7 @@ from numba import prange
 
 from .._numba import jit
 from .layout import _offsets_from_counts
+from .pr_interp import dg_count, dg_point, flat_start, lerp
 
 DG = 0
 CONTINUOUS = 1
@@ -42,11 +44,7 @@ def _n_between(ta, tb, mode, tp_step):
     if not dt > 0.0:
         return 0
     if mode == DG:
-        n_unit = int(math.floor(dt))
-        # the x = n_unit point is B itself when TP_A + n_unit reaches TP_B
-        if ta + n_unit >= tb:
-            return n_unit - 1
-        return n_unit
+        return dg_count(ta, tb)[1] - 1  # the last Davis & Goadrich point is B itself
     k = int(math.ceil(dt / tp_step))
     return k - 1 if k > 1 else 0
 
@@ -82,23 +80,19 @@ def _densify_batch(thr, tp, fp, offsets, tp_step, mode):
             if i > a:
                 ta = tp[i - 1]
                 fa = fp[i - 1]
-                dt = tp[i] - ta
-                df = fp[i] - fa
                 m = _n_between(ta, tp[i], mode, tp_step[c])
-                if mode == DG:
-                    skew = df / dt if m > 0 else 0.0
-                    for x in range(1, m + 1):
-                        othr[j] = np.nan
-                        otp[j] = ta + x
-                        ofp[j] = fa + skew * x
-                        j += 1
-                else:
-                    for x in range(1, m + 1):
+                skew = (fp[i] - fa) / (tp[i] - ta) if m > 0 else 0.0
+                for x in range(1, m + 1):
+                    othr[j] = np.nan
+                    if mode == DG:
+                        otp[j], ofp[j] = dg_point(
+                            x, m + 1, ta, fa, tp[i], fp[i], skew
+                        )  # x <= m: not B
+                    else:
                         u = x / (m + 1.0)
-                        othr[j] = np.nan
-                        otp[j] = ta + dt * u
-                        ofp[j] = fa + df * u
-                        j += 1
+                        otp[j] = lerp(ta, tp[i], u)
+                        ofp[j] = lerp(fa, fp[i], u)
+                    j += 1
             othr[j] = thr[i]
             otp[j] = tp[i]
             ofp[j] = fp[i]
@@ -121,14 +115,8 @@ def _precision_flat_start(tp, fp, offsets):
     for c in prange(n_curves):
         a = offsets[c]
         b = offsets[c + 1]
-        fill = np.nan
+        fill = flat_start(tp[a:b], fp[a:b])
         for i in range(a, b):
             d = tp[i] + fp[i]
-            if d > 0.0:
-                out[i] = tp[i] / d
-                if np.isnan(fill):
-                    fill = out[i]
-        for i in range(a, b):
-            if not tp[i] + fp[i] > 0.0:
-                out[i] = fill
+            out[i] = tp[i] / d if d > 0.0 else fill
     return out

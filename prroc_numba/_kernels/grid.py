@@ -7,8 +7,9 @@ grid (float64, ascending), and write one value per grid point into ``out``.
 ``P = tp[-1]`` and ``N = fp[-1]``.
 
 Interpolation is linear in ROC space (the only achievable one, Davis & Goadrich 2006,
-section 4). In PR space that is the count interpolation: between consecutive vertices
-A and B, ``FP`` grows linearly with ``TP`` (the local skew), so precision at recall
+section 4). In PR space that is the count interpolation (:mod:`.pr_interp`): between
+consecutive vertices A and B, ``FP`` grows linearly with ``TP`` (the local skew), so
+precision at recall
 ``r`` is ``t / (t + f)`` with ``t = r P`` and ``f = FP_A + (t - TP_A) (FP_B - FP_A) /
 (TP_B - TP_A)`` -- never a straight line in PR space.
 
@@ -42,6 +43,7 @@ from numba import prange
 
 from .._numba import jit
 from .hull import _hull_indices
+from .pr_interp import flat_start, lerp, precision
 
 # a product ``r * P`` is within 1 ulp of the real product and ``tp / P`` within 1 ulp
 # of the real quotient, so ``tp < r P (1 - 4 eps)`` implies ``tp / P < r`` and
@@ -66,15 +68,7 @@ def _precision_at_recall(tp, fp, recall_grid, out):
         for k in range(g):
             out[k] = np.nan
         return
-    # limit at recall 0+: the first segment that gains positives starts at the last
-    # TP = 0 vertex j - 1; from the origin the precision is constant along it
-    j = 0
-    while tp[j] <= 0.0:
-        j += 1
-    if fp[j - 1] > 0.0:
-        p0 = 0.0
-    else:
-        p0 = tp[j] / (tp[j] + fp[j])
+    p0 = flat_start(tp, fp)  # the limit at recall 0+
     i = 0
     for k in range(g):
         r = recall_grid[k]
@@ -105,8 +99,7 @@ def _precision_at_recall(tp, fp, recall_grid, out):
                 frac = 0.0
             elif frac > 1.0:
                 frac = 1.0
-            f = fa + frac * (fp[i] - fa)
-            out[k] = t / (t + f)
+            out[k] = precision(t, lerp(fa, fp[i], frac))
 
 
 @jit
@@ -146,7 +139,7 @@ def _tpr_at_fpr(tp, fp, fpr_grid, out):
                 frac = 0.0
             elif frac > 1.0:
                 frac = 1.0
-            out[k] = (tp[i] + frac * (tp[i + 1] - tp[i])) / P
+            out[k] = lerp(tp[i], tp[i + 1], frac) / P
 
 
 @jit

@@ -10,9 +10,11 @@ at the end by ``P`` (PR) or ``P * N`` (ROC):
 
 So a curve's area can be summed in any order over its segments -- by one thread over
 the whole curve, or by many threads over chunks of it (the CUDA kernels sum each chunk
-of a curve on its own). The functions are plain Python on purpose and self-contained
-(no calls), so the CPU compilation (:data:`segment_area_cpu`, ``prroc_numba._numba.jit``)
-and the CUDA one (``numba.cuda.jit(device=True)``) compile the very same code.
+of a curve on its own). The functions are plain Python on purpose, so the CPU compilation
+(:data:`segment_area_cpu`, ``prroc_numba._numba.jit``) and the CUDA one
+(``numba.cuda.jit(device=True)``) compile the very same code; the count interpolation
+they call is :mod:`.pr_interp`'s (numba-cuda compiles those ``@jit`` functions for the
+device too).
 
 A vertex with ``ta + fa == 0`` is the origin (the public layer drops zero-weight rows,
 so no later vertex has zero mass; resampling kernels skip tie groups whose resampled
@@ -33,6 +35,7 @@ from __future__ import annotations
 import math
 
 from .._numba import jit
+from .pr_interp import dg_count, dg_point, integral_term, precision
 
 
 def segment_area(method, ta, fa, tb, fb):
@@ -43,31 +46,21 @@ def segment_area(method, ta, fa, tb, fb):
     if method == 0:  # AP: step sum
         if dt == 0.0:
             return 0.0
-        d = tb + fb
-        return dt * (tb / d) if d > 0.0 else 0.0
+        return dt * precision(tb, fb)
     if method == 1:  # straight lines in PR space
-        d = tb + fb
-        p = tb / d if d > 0.0 else 0.0
-        da = ta + fa
-        prev = ta / da if da > 0.0 else 1.0
-        return dt * (p + prev)
+        prev = precision(ta, fa) if ta + fa > 0.0 else 1.0
+        return dt * (precision(tb, fb) + prev)
     if dt <= 0.0:
         return 0.0
+    skew = (fb - fa) / dt
     if method == 2:  # Davis & Goadrich
         area = 0.0
         started = ta + fa > 0.0
         prev_t = ta
         prev_p = ta / (ta + fa) if started else 0.0
-        skew = (fb - fa) / dt
-        n_unit = int(math.floor(dt))  # noqa: RUF046 -- an int on every target
-        n_pts = n_unit if ta + n_unit >= tb else n_unit + 1
+        n_unit, n_pts = dg_count(ta, tb)
         for x in range(1, n_pts + 1):
-            if x <= n_unit:
-                t = ta + x
-                f = fa + skew * x
-            else:
-                t = tb
-                f = fb
+            t, f = dg_point(x, n_unit, ta, fa, tb, fb, skew)
             p = t / (t + f)
             if not started:
                 area += t * p  # flat start: from recall 0 at this precision
@@ -78,12 +71,7 @@ def segment_area(method, ta, fa, tb, fb):
             prev_p = p
         return area
     # method == 3: integral, exact under FP = fa + s (TP - ta)
-    s = (fb - fa) / dt
-    a = 1.0 + s
-    b = fa - s * ta
-    if b == 0.0:
-        return dt / a
-    return dt / a - (b / (a * a)) * math.log1p(a * dt / (ta + fa))
+    return integral_term(ta, tb, ta, fa, skew)
 
 
 def finish_area(method, total, P, N):

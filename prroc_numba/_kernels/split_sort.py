@@ -11,6 +11,11 @@ Layout (``svals``, ``offsets``, ``npos``): curve ``c``'s slice
 ascending order, then its negatives' scores in ascending order. The sweep is walked
 from the ends of the two runs (descending scores). ``-0.0`` and ``+0.0`` tie, and a
 threshold of zero comes out as ``+0.0`` (as :mod:`.sort` gives it).
+
+Each class run may be written in value ranges ("parts", lowest first: every score of
+part ``r`` is below every score of part ``r + 1``) so that the parts are written and
+sorted on separate threads; sorted part by part, the run is sorted
+(:func:`_class_count`, :func:`_class_scatter`).
 """
 
 from __future__ import annotations
@@ -21,77 +26,135 @@ from numba import prange
 from .._numba import jit
 from .area import _areas_of_sweep
 from .layout import _offsets_from_counts
+from .sort import _all_float32, _insertion_sort_desc  # noqa: F401 (re-exported)
+
+#: sample size for the pivots of a curve's parts (an insertion sort; kept small)
+_PIVOT_SAMPLE = 255
 
 
 @jit
-def _is_hard(pos, neg):
-    """True when every row is a positive or a negative of mass exactly one."""
-    for i in range(pos.size):
-        p = pos[i]
-        if not ((p == 1.0 and neg[i] == 0.0) or (p == 0.0 and neg[i] == 1.0)):
-            return False
-    return True
+def _pivots(x, n_parts):
+    """``n_parts - 1`` ascending pivots of ``x`` from a strided sample (balance only:
+    any pivots give the same sorted runs).
+    """
+    n = x.size
+    m = min(n, _PIVOT_SAMPLE)
+    sample = np.empty(m)
+    for t in range(m):
+        sample[t] = x[(t * n) // m]
+    desc = _insertion_sort_desc(sample)[1]
+    piv = np.empty(n_parts - 1)
+    for r in range(n_parts - 1):  # quantile (r + 1) / n_parts, ascending
+        piv[r] = desc[m - 1 - ((r + 1) * m) // n_parts]
+    return piv
 
 
-@jit(parallel=True)
-def _class_split(values, offsets, pos, label_start, svals):
-    """Write each curve's positives' scores, then its negatives' (input order), into
-    ``svals`` (laid out as the module docstring says, before sorting); returns ``npos``.
+@jit
+def _class_count(values, offsets, pos, neg, label_start, n_parts, part_min, pivots, counts, c0, c1):
+    """Counting pass of the class split, curves ``c0 .. c1 - 1`` (run on threads by
+    :func:`.threads.run_curves`).
+
+    ``counts[c, r]`` receives the number of positives of curve ``c`` in value part
+    ``r``, ``counts[c, n_parts + r]`` its negatives' (int64 ``(n_curves, 2 * n_parts)``,
+    from the caller), and ``counts[c, 0] = -1`` where the labels are not hard (a row
+    that is not a positive or a negative of mass one). Curves of at least ``part_min``
+    rows are cut into ``n_parts`` value parts at ``pivots[c]`` (ascending, from a
+    sample; a score equal to a pivot goes above it, so ties never straddle two parts);
+    shorter curves are one part (``pivots[c]`` then ``+inf``).
+    """
+    for c in range(c0, c1):
+        a = offsets[c]
+        b = offsets[c + 1]
+        ls = label_start[c]
+        x = values[a:b]
+        p = pos[ls : ls + b - a]
+        q = neg[ls : ls + b - a]
+        cnt = counts[c]
+        cnt[:] = 0
+        pivots[c, :] = np.inf
+        # counting passes without branches (they vectorise)
+        bad = 0
+        k = 0
+        for i in range(b - a):
+            bad += (p[i] + q[i] != 1.0) | (p[i] * q[i] != 0.0)  # masses are >= 0
+            k += p[i] > 0.0
+        if bad:
+            cnt[0] = -1
+            continue
+        cnt[0] = k
+        cnt[n_parts] = b - a - k
+        if n_parts == 1 or b - a < part_min:
+            continue
+        pivots[c, :] = _pivots(x, n_parts)
+        for t in range(n_parts - 1):  # rows at or above each pivot, by class
+            up_p = 0
+            up = 0
+            v = pivots[c, t]
+            for i in range(b - a):
+                above = x[i] >= v
+                up += above
+                up_p += above & (p[i] > 0.0)
+            cnt[t + 1] = up_p
+            cnt[n_parts + t + 1] = up - up_p
+        for t in range(n_parts - 1):  # at or above -> part sizes
+            cnt[t] -= cnt[t + 1]
+            cnt[n_parts + t] -= cnt[n_parts + t + 1]
+
+
+@jit
+def _class_scatter(values, offsets, pos, label_start, pivots, edges, part, svals, c0, c1):
+    """Write the scores of value part ``part`` of curves ``c0 .. c1 - 1`` into
+    ``svals``: the positives' at ``edges[c, part]``, the negatives' at ``edges[c,
+    n_parts + part]`` (``edges``: each curve's offset plus the running sum of
+    :func:`_class_count`'s counts), in input order (sorted next).
+
+    Branch-free: every row is written, rows of other parts to the scratch slot
+    ``svals[edges[-1, -1] + part]`` (the caller allocates ``n_parts`` slots past the
+    end), so one thread per part shares no slot with another.
 
     Large outputs are allocated by the caller in numpy, which asks the kernel for huge
     pages: first writes into Numba's own allocations fault every 4 KiB page (measured:
     ~20 ms per 24 MB here, more than the merge itself).
     """
-    n_curves = offsets.size - 1
-    npos = np.empty(n_curves, dtype=np.int64)
-    for c in prange(n_curves):
+    n_parts = pivots.shape[1] + 1
+    dump = edges[edges.shape[0] - 1, 2 * n_parts] + part
+    for c in range(c0, c1):
         a = offsets[c]
         b = offsets[c + 1]
         ls = label_start[c]
-        k = 0
+        x = values[a:b]
+        p = pos[ls : ls + b - a]
+        piv = pivots[c]
+        ip = edges[c, part]
+        im = edges[c, n_parts + part]
         for i in range(b - a):
-            k += pos[ls + i] > 0.0
-        npos[c] = k
-        ip = a
-        im = a + k
-        for i in range(b - a):
-            x = values[a + i]
-            if pos[ls + i] > 0.0:
-                svals[ip] = x
-                ip += 1
-            else:
-                svals[im] = x
-                im += 1
-    return npos
+            r = 0
+            for t in range(n_parts - 1):
+                r += x[i] >= piv[t]
+            keep = r == part
+            is_pos = p[i] > 0.0
+            dst = ip if is_pos else im
+            svals[dst if keep else dump] = x[i]
+            ip += keep & is_pos
+            im += keep & (not is_pos)
 
 
 @jit
-def _all_float32(x):
-    """True when every value of ``x`` is exactly a float32 (sorting float32 keys is 2x
-    faster, and converting back is exact).
-    """
-    for i in range(x.size):
-        if np.float64(np.float32(x[i])) != x[i]:
-            return False
-    return True
-
-
-@jit
-def _merge(sp, sn, thr, tp, fp, write):
+def _merge(sp, sn, thr, tp, fp):
     """Walk ascending runs ``sp`` (positives) and ``sn`` (negatives) from the top.
 
-    Returns the number of sweep vertices (distinct scores + the origin); when ``write``,
-    fills ``thr``, ``tp``, ``fp`` (origin first: threshold ``+inf``, ``tp = fp = 0``).
-    Branch-free steps: each row moves one run's cursor; every step writes the running
-    counts at the current vertex, which moves on only where the next score differs.
+    Writes the sweep into ``thr``, ``tp``, ``fp`` (origin first: threshold ``+inf``,
+    ``tp = fp = 0``; room for ``sp.size + sn.size + 1`` vertices) and returns the number
+    of vertices (distinct scores + the origin). Branch-free steps: each row moves one
+    run's cursor; every step writes the running counts at the current vertex, which
+    moves on only where the next score differs.
     """
     i = sp.size - 1
     j = sn.size - 1
     n = i + j + 2
-    if write:
-        thr[0] = np.inf
-        tp[0] = 0.0
-        fp[0] = 0.0
+    thr[0] = np.inf
+    tp[0] = 0.0
+    fp[0] = 0.0
     if n == 0:
         return 1
     lo = -np.inf  # below every score (scores are finite)
@@ -100,10 +163,9 @@ def _merge(sp, sn, thr, tp, fp, write):
         k = 1
         for r in range(n - 1, -1, -1):
             c = n - r  # rows taken so far
-            if write:
-                thr[k] = run[r] + 0.0
-                tp[k] = c if j < 0 else 0
-                fp[k] = 0 if j < 0 else c
+            thr[k] = run[r] + 0.0
+            tp[k] = c if j < 0 else 0
+            fp[k] = 0 if j < 0 else c
             if r == 0 or run[r - 1] != run[r]:
                 k += 1
         return k
@@ -124,11 +186,82 @@ def _merge(sp, sn, thr, tp, fp, write):
         vn = sn[max(j, 0)]
         vp = vp if i >= 0 else lo
         vn = vn if j >= 0 else lo
-        if write:
-            thr[k] = v + 0.0
-            tp[k] = ctp
-            fp[k] = cfp
+        thr[k] = v + 0.0
+        tp[k] = ctp
+        fp[k] = cfp
         k += max(vp, vn) != v
+    return k
+
+
+@jit
+def _first_above(sn, v, j):
+    """Smallest ``g <= j`` with every ``sn[g:j] > v`` (``sn`` ascending): a galloping
+    search down from ``j``, ``O(log(j - g))``.
+    """
+    if j == 0 or not sn[j - 1] > v:
+        return j
+    hi = j - 1  # sn[hi] > v
+    step = 1
+    lo = hi - step
+    while lo >= 0 and sn[lo] > v:
+        hi = lo
+        step *= 2
+        lo = hi - step
+    lo = max(lo, -1)  # sn[lo] <= v, or lo = -1
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if sn[mid] > v:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+@jit
+def _merge_collapsed(sp, sn, thr, tp, fp):
+    """The sweep of :func:`_merge` without the inner vertices of negatives-only runs.
+
+    Of every run of consecutive vertices that add negatives only, only the last is
+    kept (with its threshold and counts); every vertex that adds positives is kept.
+    Each PR area reads only those vertices, and the ROC trapezoids over a dropped run
+    sum to the kept vertex's one trapezoid exactly (integer counts below 2**53), so the
+    areas (not their hulls) equal those of the whole sweep, bit for bit. Negatives
+    between two positive scores are skipped by a galloping search: ``O(P log(N / P))``
+    for ``P`` positives among ``N`` negatives instead of ``O(P + N)``. At most
+    ``2 * sp.size + 2`` and at most ``sp.size + sn.size + 1`` vertices.
+    """
+    n_neg = sn.size
+    thr[0] = np.inf
+    tp[0] = 0.0
+    fp[0] = 0.0
+    k = 1
+    i = sp.size - 1
+    j = n_neg  # negatives sn[j:] are taken
+    ctp = 0
+    while i >= 0:
+        v = sp[i]
+        i0 = i
+        while i >= 0 and sp[i] == v:
+            i -= 1
+        g = _first_above(sn, v, j)
+        if g < j:  # negatives above v: their run's last vertex
+            thr[k] = sn[g] + 0.0
+            tp[k] = ctp
+            fp[k] = n_neg - g
+            k += 1
+        while g > 0 and sn[g - 1] == v:  # negatives tied with the positives at v
+            g -= 1
+        j = g
+        ctp += i0 - i
+        thr[k] = v + 0.0
+        tp[k] = ctp
+        fp[k] = n_neg - j
+        k += 1
+    if j > 0:  # negatives below the last positive
+        thr[k] = sn[0] + 0.0
+        tp[k] = ctp
+        fp[k] = n_neg
+        k += 1
     return k
 
 
@@ -138,40 +271,55 @@ def _split_sweep_batch(svals, offsets, npos, thr, tp, fp):
 
     ``thr``, ``tp``, ``fp`` (at least ``svals.size + n_curves`` long, from the caller)
     receive the ragged sweep; returns its ``out_offsets``, laid out as
-    :func:`.sweep._sweep_batch` lays out its result.
+    :func:`.sweep._sweep_batch` lays out its result. One merge per curve: curve ``c``
+    is written at its largest possible start (``offsets[c] + c``), then the curves are
+    moved down over the room their ties left unused.
     """
     n_curves = offsets.size - 1
     counts = np.empty(n_curves, dtype=np.int64)
-    for c in prange(n_curves):
-        a = offsets[c]
-        m = a + npos[c]
-        counts[c] = _merge(svals[a:m], svals[m : offsets[c + 1]], thr, tp, fp, False)
-    out_offsets = _offsets_from_counts(counts)
-    for c in prange(n_curves):
-        a = offsets[c]
-        m = a + npos[c]
-        u = out_offsets[c]
-        v = out_offsets[c + 1]
-        _merge(svals[a:m], svals[m : offsets[c + 1]], thr[u:v], tp[u:v], fp[u:v], True)
-    return out_offsets
-
-
-@jit(parallel=True)
-def _split_areas_batch(svals, offsets, npos, codes, hulls, thr, tp, fp):
-    """Every requested area of every curve of a class-split sorted batch.
-
-    ``codes[k]``/``hulls[k]`` name area ``k`` (estimator code of :mod:`.area`, hull
-    flag); ``thr``, ``tp``, ``fp`` are scratch (``svals.size + n_curves`` long, from the
-    caller). Returns float64 ``(n_curves, codes.size)``; one merge per curve.
-    """
-    n_curves = offsets.size - 1
-    out = np.empty((n_curves, codes.size))
     for c in prange(n_curves):
         a = offsets[c]
         b = offsets[c + 1]
         m = a + npos[c]
         u = a + c
         v = b + c + 1
-        k = _merge(svals[a:m], svals[m:b], thr[u:v], tp[u:v], fp[u:v], True)
+        counts[c] = _merge(svals[a:m], svals[m:b], thr[u:v], tp[u:v], fp[u:v])
+    out_offsets = _offsets_from_counts(counts)
+    for c in range(n_curves):  # in order: a curve only moves down, over freed room
+        src = offsets[c] + c
+        dst = out_offsets[c]
+        if src != dst:
+            for t in range(counts[c]):
+                thr[dst + t] = thr[src + t]
+                tp[dst + t] = tp[src + t]
+                fp[dst + t] = fp[src + t]
+    return out_offsets
+
+
+@jit(parallel=True)
+def _split_areas_batch(svals, offsets, npos, codes, hulls, slots, thr, tp, fp):
+    """Every requested area of every curve of a class-split sorted batch.
+
+    ``codes[k]``/``hulls[k]`` name area ``k`` (estimator code of :mod:`.area`, hull
+    flag); ``thr``, ``tp``, ``fp`` are scratch, curve ``c`` using
+    ``[slots[c]:slots[c + 1]]`` (from the caller: :func:`area_slots`). Returns float64
+    ``(n_curves, codes.size)``; one merge per curve: the whole sweep where a hull is
+    asked for, else :func:`_merge_collapsed`.
+    """
+    n_curves = offsets.size - 1
+    out = np.empty((n_curves, codes.size))
+    need_hull = False
+    for t in range(hulls.size):
+        need_hull = need_hull or hulls[t]
+    for c in prange(n_curves):
+        a = offsets[c]
+        b = offsets[c + 1]
+        m = a + npos[c]
+        u = slots[c]
+        v = slots[c + 1]
+        if need_hull:
+            k = _merge(svals[a:m], svals[m:b], thr[u:v], tp[u:v], fp[u:v])
+        else:
+            k = _merge_collapsed(svals[a:m], svals[m:b], thr[u:v], tp[u:v], fp[u:v])
         _areas_of_sweep(tp[u : u + k], fp[u : u + k], codes, hulls, out[c])
     return out

@@ -68,6 +68,24 @@ def _super_range(k, c, chunk_off, super_off, sup):
     return lo, min(lo + sup, chunk_off[c + 1])
 
 
+@cuda.jit(device=True)
+def _exclusive_scan(lo, hi, b, ctp, cfp, cnv, base_tp, base_fp, base_nv):
+    """Exclusive scan of cells ``lo:hi`` of replicate ``b`` (TP, FP, vertex counts) into
+    the ``base_*`` arrays; returns the totals.
+    """
+    t = 0.0
+    f = 0.0
+    nv = 0
+    for j in range(lo, hi):
+        base_tp[j, b] = t
+        base_fp[j, b] = f
+        base_nv[j, b] = nv
+        t += ctp[j, b]
+        f += cfp[j, b]
+        nv += cnv[j, b]
+    return t, f, nv
+
+
 @cuda.jit(cache=True)
 def super_scan(
     super_curve, super_off, chunk_off, sup, ctp, cfp, cnv, base_tp, base_fp, base_nv, stp, sfp, snv
@@ -80,16 +98,7 @@ def super_scan(
     if k >= super_curve.size:
         return
     lo, hi = _super_range(k, super_curve[k], chunk_off, super_off, sup)
-    t = 0.0
-    f = 0.0
-    nv = 0
-    for j in range(lo, hi):
-        base_tp[j, b] = t
-        base_fp[j, b] = f
-        base_nv[j, b] = nv
-        t += ctp[j, b]
-        f += cfp[j, b]
-        nv += cnv[j, b]
+    t, f, nv = _exclusive_scan(lo, hi, b, ctp, cfp, cnv, base_tp, base_fp, base_nv)
     stp[k, b] = t
     sfp[k, b] = f
     snv[k, b] = nv
@@ -185,6 +194,37 @@ def gather(
         last[i] = 1 if (i == e - 1 or xs[i + 1] != xs[i]) else 0
 
 
+@cuda.jit(device=True)
+def _cell(n_rep, chunk_curve, chunk_off, starts, ends, use_counts, seed, b0):
+    """The calling thread's cell of the two passes: ``(j, b, c, e, key)`` -- chunk ``j``
+    (-1 past the last one), replicate ``b``, curve ``c``, the chunk's row end ``e`` and
+    the replicate's Poisson key.
+    """
+    tid = cuda.grid(1)
+    j = tid // n_rep
+    b = tid - j * n_rep
+    if j >= starts.size:
+        return -1, b, 0, 0, seed
+    c = chunk_curve[j]
+    e = _chunk_end(j, c, chunk_off, starts, ends)
+    key = _replicate_key(seed, b0 + b) if use_counts else seed
+    return j, b, c, e, key
+
+
+@cuda.jit(device=True)
+def _row_mass(i, use_counts, key, row_ids, rid, sp, sn):
+    """Sorted row ``i``'s (TP, FP) mass in the replicate: its Poisson(1) count times its
+    masses (``use_counts``), else the masses themselves.
+    """
+    if use_counts:
+        k = _poisson_count(key, row_ids[rid[i]])
+        if k > 0:
+            w = float(k)
+            return w * sp[i], w * sn[i]
+        return 0.0, 0.0
+    return sp[i], sn[i]
+
+
 @cuda.jit(cache=True)
 def chunk_sums(
     sp,
@@ -204,28 +244,18 @@ def chunk_sums(
     cnv,
 ):
     """Pass 1: per (chunk j, replicate b) the chunk's TP and FP mass and tie blocks."""
-    tid = cuda.grid(1)
-    n_rep = ctp.shape[1]
-    j = tid // n_rep
-    b = tid - j * n_rep
-    if j >= starts.size:
+    j, b, c, e, key = _cell(
+        ctp.shape[1], chunk_curve, chunk_off, starts, ends, use_counts, seed, b0
+    )
+    if j < 0:
         return
-    c = chunk_curve[j]
-    e = _chunk_end(j, c, chunk_off, starts, ends)
-    key = _replicate_key(seed, b0 + b) if use_counts else seed
     t = 0.0
     f = 0.0
     nv = 0
     for i in range(starts[j], e):
-        if use_counts:
-            k = _poisson_count(key, row_ids[rid[i]])
-            if k > 0:
-                w = float(k)
-                t += w * sp[i]
-                f += w * sn[i]
-        else:
-            t += sp[i]
-            f += sn[i]
+        dt, df = _row_mass(i, use_counts, key, row_ids, rid, sp, sn)
+        t += dt
+        f += df
         nv += last[i]
     ctp[j, b] = t
     cfp[j, b] = f
@@ -243,16 +273,9 @@ def chunk_scan(chunk_off, ctp, cfp, cnv, base_tp, base_fp, base_nv, P, N, NV):
     b = tid - c * n_rep
     if c >= P.shape[0]:
         return
-    t = 0.0
-    f = 0.0
-    nv = 0
-    for j in range(chunk_off[c], chunk_off[c + 1]):
-        base_tp[j, b] = t
-        base_fp[j, b] = f
-        base_nv[j, b] = nv
-        t += ctp[j, b]
-        f += cfp[j, b]
-        nv += cnv[j, b]
+    t, f, nv = _exclusive_scan(
+        chunk_off[c], chunk_off[c + 1], b, ctp, cfp, cnv, base_tp, base_fp, base_nv
+    )
     P[c, b] = t
     N[c, b] = f
     NV[c, b] = nv
@@ -282,15 +305,11 @@ def chunk_area(
     partial,
 ):
     """Pass 2: per (chunk, replicate) the sum of the segment terms of its vertices."""
-    tid = cuda.grid(1)
-    n_rep = base_tp.shape[1]
-    j = tid // n_rep
-    b = tid - j * n_rep
-    if j >= starts.size:
+    j, b, c, e, key = _cell(
+        base_tp.shape[1], chunk_curve, chunk_off, starts, ends, use_counts, seed, b0
+    )
+    if j < 0:
         return
-    c = chunk_curve[j]
-    e = _chunk_end(j, c, chunk_off, starts, ends)
-    key = _replicate_key(seed, b0 + b) if use_counts else seed
     k_sup = _super(j, c, chunk_off, super_off, sup)
     t = sbase_tp[k_sup, b] + base_tp[j, b]
     f = sbase_fp[k_sup, b] + base_fp[j, b]
@@ -298,15 +317,9 @@ def chunk_area(
     pf = f
     s = 0.0
     for i in range(starts[j], e):
-        if use_counts:
-            k = _poisson_count(key, row_ids[rid[i]])
-            if k > 0:
-                w = float(k)
-                t += w * sp[i]
-                f += w * sn[i]
-        else:
-            t += sp[i]
-            f += sn[i]
+        dt, df = _row_mass(i, use_counts, key, row_ids, rid, sp, sn)
+        t += dt
+        f += df
         if last[i] and (t != pt or f != pf):
             s += _segment(method, pt, pf, t, f)
             pt = t
