@@ -20,7 +20,16 @@ Sizes are arguments. The full runs the issue asks for::
     python benchmarks/bench_dask.py overhead --rows 1e7
     python benchmarks/bench_dask.py outofcore --rows 2e8 --memory-limit 2GiB
     python benchmarks/bench_dask.py outofcore --rows 2e8 --memory-limit 2GiB --decimals -1
-    python benchmarks/bench_dask.py poisson --rows 1e8 --models 3 --n-boot 200
+    python benchmarks/bench_dask.py poisson --rows 1e8 --models 3 --n-boot 200 --partitions 100
+
+(``--partitions 100``: 1e6 rows per partition; a partition's reduction peaks at about
+400 bytes per row of three models, so 16 partitions of 6e6 rows would pass a 2 GiB
+worker's limit.) Medium sizes that check the same per-task memory (same rows per file
+or partition) in minutes::
+
+    python benchmarks/bench_dask.py overhead --rows 1e7
+    python benchmarks/bench_dask.py outofcore --rows 2e7 --memory-limit 2GiB --decimals -1
+    python benchmarks/bench_dask.py poisson --rows 1e7 --models 3 --n-boot 50 --partitions 10
 
 Small smoke sizes (what the development machine ran)::
 
@@ -202,26 +211,38 @@ def outofcore_ranges(args):
         part.to_parquet(path / f"part-{k:05d}.parquet", index=False)
     t_write = time.perf_counter() - t
     calls = [("pr", False), ("roc", False), ("roc", True)]
+    names = ("auc_pr", "ap", "auc_roc", "auc_roc_hull", "auc_pr_hull", "n_pos", "prevalence")
+    kw = {"score": "m0", "label": "y"}
     want = None
     if n <= float(args.max_check):
         ref = pd.read_parquet(str(path))
-        want = [
-            prn.auc(ref, score="m0", label="y", curve=c, hull=h)["auc"].iloc[0] for c, h in calls
-        ]
+        want = [prn.auc(ref, **kw, curve=c, hull=h)["auc"].iloc[0] for c, h in calls]
+        want_metrics = prn.metrics(ref, **kw, metrics=names)
+        want_hull = prn.roc_curve(ref, **kw, hull=True)
+        want_thr = prn.confusion(ref, **kw, thresholds=want_hull)
         del ref
     cluster, client = _cluster(args.workers, args.memory_limit)
     try:
         ddf = dd.read_parquet(str(path))
         small = dd.from_pandas(logistic_frame(1000, 1, None, 9), npartitions=2)
         with dask.config.set({"prroc_numba.dask_exact": "ranges"}):
-            for c, h in calls:  # warm-up: workers import and compile the kernels
-                prn.auc(small, score="m0", label="y", curve=c, hull=h)
+            # warm-up: workers import and compile the kernels
+            for c, h in calls:
+                prn.auc(small, **kw, curve=c, hull=h)
+            prn.metrics(small, **kw, metrics=names)
+            prn.confusion(small, **kw, thresholds=prn.roc_curve(small, **kw, hull=True))
             t = time.perf_counter()
-            got = [
-                prn.auc(ddf, score="m0", label="y", curve=c, hull=h)["auc"].iloc[0]
-                for c, h in calls
-            ]
-            t_all = time.perf_counter() - t
+            got = [prn.auc(ddf, **kw, curve=c, hull=h)["auc"].iloc[0] for c, h in calls]
+            t_auc = time.perf_counter() - t
+            t = time.perf_counter()
+            got_metrics = prn.metrics(ddf, **kw, metrics=names)
+            t_metrics = time.perf_counter() - t
+            t = time.perf_counter()
+            hull = prn.roc_curve(ddf, **kw, hull=True)
+            t_hull = time.perf_counter() - t
+            t = time.perf_counter()
+            thr = prn.confusion(ddf, **kw, thresholds=hull)
+            t_thr = time.perf_counter() - t
         peaks = _peak_rss(client)
         print(
             f"outofcore (continuous scores, range path): {n:.0e} rows in {ddf.npartitions} "
@@ -231,9 +252,23 @@ def outofcore_ranges(args):
         for (c, h), g, w in zip(calls, got, want or [None] * 3):
             ref = "" if w is None else f" (in memory {w:.12f}, |diff| {abs(g - w):.1e})"
             print(f"  AUC-{c.upper()}{' hull' if h else ''} {g:.12f}{ref}")
+        print(got_metrics.to_string(index=False))
+        print(f"  roc_curve(hull=True): {len(hull)} vertices; confusion at them: {len(thr)} rows")
+        if want is not None:
+
+            def diff(a, b):
+                a, b = a.select_dtypes("number"), b.select_dtypes("number")
+                return np.nanmax(np.abs(a.to_numpy() - b.to_numpy()) / np.maximum(1, np.abs(b)))
+
+            print(
+                "  max relative |diff| vs in memory: metrics "
+                f"{diff(got_metrics, want_metrics):.1e}, hull {diff(hull, want_hull):.1e}, "
+                f"counts at the hull's thresholds {diff(thr, want_thr):.1e}"
+            )
         print(
-            f"  three calls {t_all:.1f} s; workers' peak RSS "
-            + ", ".join(f"{v / 2**30:.2f} GiB" for v in peaks.values())
+            f"  three auc calls {t_auc:.1f} s, metrics {t_metrics:.1f} s, hull "
+            f"{t_hull:.1f} s, thresholds {t_thr:.1f} s (each call re-shuffles into ranges); "
+            "workers' peak RSS " + ", ".join(f"{v / 2**30:.2f} GiB" for v in peaks.values())
         )
     finally:
         client.close()
@@ -247,22 +282,32 @@ def poisson(args):
 
     n = int(float(args.rows))
     models = [f"m{m}" for m in range(args.models)]
-    df = logistic_frame(n, args.models, args.decimals, 2)
+    # each partition is generated on a worker (the client never holds the N rows)
+    bounds = np.linspace(0, n, args.partitions + 1).astype(np.int64)
+    sizes = [(int(a), int(b - a)) for a, b in zip(bounds[:-1], bounds[1:])]
+    meta = logistic_frame(0, args.models, args.decimals, 2)
     cluster, client = _cluster(args.workers, args.memory_limit)
     try:
-        ddf = dd.from_pandas(df, npartitions=args.partitions).persist()
+        ddf = dd.from_map(
+            lambda ab: logistic_frame(ab[1], args.models, args.decimals, 2, ab[0]), sizes, meta=meta
+        )
         kw = {"score": models, "label": "y", "n_boot": args.n_boot, "seed": 0}
-        prn.compare(dd.from_pandas(df.head(1000), npartitions=2), **{**kw, "n_boot": 2})
+        small = dd.from_pandas(logistic_frame(1000, args.models, args.decimals, 9), npartitions=2)
+        prn.compare(small, **{**kw, "n_boot": 2})
         t = time.perf_counter()
         res, reps = prn.bootstrap(ddf, **kw, return_replicates=True)
         t_dsk = time.perf_counter() - t
+        peaks = _peak_rss(client)
         print(
             f"poisson: {n:.0e} rows, {args.models} models paired, B = {args.n_boot}, "
-            f"{args.partitions} partitions, {args.workers} workers: {t_dsk:.1f} s"
+            f"{args.partitions} partitions, {args.workers} workers of {args.memory_limit}: "
+            f"{t_dsk:.1f} s; workers' peak RSS "
+            + ", ".join(f"{v / 2**30:.2f} GiB" for v in peaks.values())
         )
         print(res.round(4).to_string(index=False))
         if args.check:
             t = time.perf_counter()
+            df = ddf.compute().reset_index(drop=True)
             _, mem = prn.bootstrap(df, **kw, resampling="poisson", return_replicates=True)
             t_mem = time.perf_counter() - t
             d = np.max(np.abs(mem["estimate"].to_numpy() - reps["estimate"].to_numpy()))

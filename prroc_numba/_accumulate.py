@@ -351,6 +351,11 @@ class Accumulator:
         rows[_W] = np.concatenate([self._pos, self._neg])
         return rows, {"score": _S, "label": _Y, "weight": _W, "by": key_names or None}
 
+    def _batch(self):
+        """The packed batch of the state's weighted rows (its curves' layout and keys)."""
+        rows, kw = self._weighted_rows()
+        return pack(rows, **kw)
+
     def _finish(self, frame):
         if self._models is not None and MODEL in frame.columns:
             frame[MODEL] = np.asarray(frame[MODEL].astype(object), dtype=object)

@@ -10,8 +10,9 @@ in-memory kernels. Results equal the in-memory ones on the same rows.
 The Poisson bootstrap (:mod:`._kernels.resample_poisson`) keys each row's count by its
 global row id (partition offset + position), so a partition adds, per entry, the
 replicate-weighted masses of its rows (an entries x replicates table, merged like the
-rest) and the replicates equal the in-memory ``resampling="poisson"`` ones for the same
-seed and data.
+rest; each row's count drawn once for all models, :mod:`._kernels.paired_masses`) and
+the replicates equal the in-memory ``resampling="poisson"`` ones for the same seed and
+data.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from ._accumulate import (
     entries,
     swept_entries,
 )
-from ._kernels.resample_poisson import _poisson_masses, _table_areas, _table_curves
+from ._kernels.paired_masses import _paired_masses
+from ._kernels.resample_poisson import _table_areas, _table_curves
 from ._ragged import _labels, describe_row, pack, row_ids, warn_undefined
 
 _FAN_IN = 8
@@ -93,8 +95,22 @@ def _partition(part, kw, offset=None, seed=0, n_boot=0):
     local = row_ids(batch) if keep is None else keep[row_ids(batch)]
     rows = (local + offset)[row]
     order, starts, _ = _sort_entries(curve, values)
-    bounds = np.append(starts, curve.size).astype(np.int64)
-    pb, nb = _poisson_masses(bounds, rows[order], pos[order], neg[order], seed, n_boot)
+    ent = np.empty(curve.size, dtype=np.int64)  # each value's entry
+    flag = np.zeros(curve.size, dtype=np.int64)
+    flag[starts] = 1
+    ent[order] = np.cumsum(flag) - 1
+    # every row once, with its entry in each model (the models of a group share rows)
+    M = batch.n_models
+    by_row = np.lexsort((curve % M, rows))
+    pb, nb = _paired_masses(
+        np.ascontiguousarray(ent[by_row].reshape(-1, M)),
+        np.ascontiguousarray(rows[by_row][::M]),
+        np.ascontiguousarray(pos[by_row][::M], dtype=np.float64),
+        np.ascontiguousarray(neg[by_row][::M], dtype=np.float64),
+        starts.size,
+        seed,
+        n_boot,
+    )
     # one value per entry now: hand the reduced entries over as they are
     curve, values = curve[order][starts], (values[order] + 0.0)[starts]
     pos = np.add.reduceat(pos[order], starts)
@@ -104,14 +120,29 @@ def _partition(part, kw, offset=None, seed=0, n_boot=0):
     return acc, labels
 
 
-def _merge(*items):
+def _merge(*items, limit=None):
     acc = Accumulator()
     labels = []
     for a, lab in items:
         acc.merge(a)
         if lab is not None:
             labels.append(lab)
+    _check_size(acc, limit)
     return acc, (np.concatenate(labels) if labels else None)
+
+
+def _check_size(acc, limit):
+    """The Poisson replicate state is entries x replicates: stop before it outgrows the
+    workers and the client (``limit``: the dask_table_max setting).
+    """
+    if limit is not None and acc.n_entries > limit:
+        raise ValueError(
+            "the Poisson bootstrap of Dask input keeps, per replicate, one (positive, "
+            "negative) mass per distinct (curve, score), and these scores have more than "
+            f"{limit:,} distinct values in all (n_entries x n_boot x 16 bytes); round them "
+            "first (e.g. ddf['m'] = ddf['m'].round(4)), or raise the dask config "
+            "'prroc_numba.dask_table_max' if the workers and the client can hold that"
+        )
 
 
 def accumulate(
@@ -143,18 +174,25 @@ def accumulate(
             dask.delayed(_partition)(p, kw, int(offsets[i]), seed, n_boot)
             for i, p in enumerate(parts)
         ]
-    acc, labels = _merge_tree(items)
+    limit = None
+    if seed is not None:
+        from ._ranges import settings
+
+        limit = settings()[2]
+    acc, labels = _merge_tree(items, limit)
+    _check_size(acc, limit)
     _check_merged(acc, labels, pos_label)
     return acc
 
 
-def _merge_tree(items):
+def _merge_tree(items, limit=None):
     """The merged (Accumulator, labels) of per-partition items, merged in a tree."""
     import dask
 
     while len(items) > 1:
         items = [
-            dask.delayed(_merge)(*items[i : i + _FAN_IN]) for i in range(0, len(items), _FAN_IN)
+            dask.delayed(_merge)(*items[i : i + _FAN_IN], limit=limit)
+            for i in range(0, len(items), _FAN_IN)
         ]
     return dask.compute(items[0])[0]
 
@@ -199,7 +237,7 @@ def _state(data, kw):
     _names(data, kw["score"], kw["label"], kw["by"], kw["weight"])
     if isinstance(kw["by"], (list, tuple)) and len(kw["by"]) == 0:
         kw = {**kw, "by": None}
-    items = dask.persist(*[dask.delayed(_partition)(p, kw) for p in data.to_delayed()])
+    items = list(dask.persist(*[dask.delayed(_partition)(p, kw) for p in data.to_delayed()]))
     if mode == "auto":
         n = sum(dask.compute(*[dask.delayed(_n_entries)(it) for it in items]))
         if n <= limit:  # the merged table fits the client: merge it
@@ -232,7 +270,12 @@ def _raw(data, kind, **kw):
 
 
 def metrics(data, names, **kw):
-    return accumulate(data, **kw).metrics(names)
+    from . import _ranges
+
+    state = _state(data, kw)
+    if isinstance(state, Accumulator):
+        return state.metrics(names)
+    return _ranges.metrics(state, names)
 
 
 def _maybe_lazy(frame, data, lazy):
@@ -246,27 +289,41 @@ def _maybe_lazy(frame, data, lazy):
         return dd.from_pandas(frame, npartitions=max(1, min(data.npartitions, len(frame))))
 
 
+def _small(data, hull, thresholds, kw):
+    """The state whose in-memory result is the answer: the merged table, or (through the
+    ranges) the hull of the local hulls or the counts at the thresholds.
+    """
+    state = _state(data, kw)
+    if isinstance(state, Accumulator):
+        return state
+    return state.hull_state() if hull else state.thresholds_state(thresholds)
+
+
 def confusion(data, thresholds, **kw):
     if thresholds is None:
         return _raw(data, "confusion", **kw)
-    out = accumulate(data, **kw).confusion(thresholds=thresholds)
-    return _maybe_lazy(out, data, thresholds is None)
+    return _small(data, False, thresholds, kw).confusion(thresholds=thresholds)
 
 
 def roc_curve(data, hull, thresholds, **kw):
     if not hull and thresholds is None:
         return _raw(data, "roc_curve", **kw)
-    out = accumulate(data, **kw).roc_curve(hull=hull, thresholds=thresholds)
-    return _maybe_lazy(out, data, not hull and thresholds is None)
+    return _small(data, hull, thresholds, kw).roc_curve(hull=hull, thresholds=thresholds)
 
 
 def pr_curve(data, hull, interpolate, thresholds, recall_step, **kw):
     if not hull and thresholds is None and interpolate is None:
         return _raw(data, "pr_curve", **kw)
-    out = accumulate(data, **kw).pr_curve(
-        hull=hull, interpolate=interpolate, thresholds=thresholds, recall_step=recall_step
-    )
-    return _maybe_lazy(out, data, not hull and thresholds is None and interpolate is None)
+    args = {
+        "hull": hull,
+        "interpolate": interpolate,
+        "thresholds": thresholds,
+        "recall_step": recall_step,
+    }
+    if not hull and thresholds is None:
+        # interpolating the whole curve needs its every vertex (the merged table)
+        return accumulate(data, **kw).pr_curve(**args)
+    return _small(data, hull, thresholds, kw).pr_curve(**args)
 
 
 # ------------------------------------------------------------------ Poisson bootstrap

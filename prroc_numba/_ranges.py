@@ -15,8 +15,12 @@ as the data, so here it never leaves the workers:
    each range's starting ``(TP, FP)``, which is also the previous range's last vertex;
 5. each range sums the per-segment area terms from there
    (:func:`._kernels.ranges._range_areas`), or returns its local hull
-   (:func:`._kernels.ranges._range_hulls`); the client adds the sums, or takes the hull
-   of the local hulls (the in-memory estimator on those few vertices).
+   (:func:`._kernels.ranges._range_hulls`), or its mass between given thresholds
+   (:func:`_bins`); the client adds the sums, or takes the hull of the local hulls (the
+   in-memory function on those few vertices, at their scores), or runs the in-memory
+   function on one entry per threshold. So ``auc``, ``metrics``, the hull curves,
+   ``thresholds=`` and the raw curves (one lazy partition per range and curve) never
+   gather the table.
 
 Which path runs: ``dask.config`` key ``"prroc_numba.dask_exact"``: ``"table"``,
 ``"ranges"`` or ``"auto"`` (default: ranges when the partitions hold more than
@@ -154,14 +158,39 @@ def _totals(table):
     return tp, fp, np.diff(offsets)
 
 
-def _areas(table, tp0, fp0, code):
+def _areas(table, tp0, fp0, codes):
+    """``(n_curves, len(codes))``: the range's segment-area sums for every estimator."""
     offsets, pos, neg = table[:3]
-    return _range_areas(offsets, pos, neg, tp0, fp0, code)
+    return np.stack([_range_areas(offsets, pos, neg, tp0, fp0, c) for c in codes], axis=1)
 
 
 def _hulls(table, tp0, fp0):
-    offsets, pos, neg = table[:3]
-    return _range_hulls(offsets, pos, neg, tp0, fp0)
+    """The range's local hull vertices per curve, with their scores (thresholds)."""
+    offsets, pos, neg, score = table
+    htp, hfp, hidx, hoff = _range_hulls(offsets, pos, neg, tp0, fp0)
+    return htp, hfp, hoff, score[hidx]
+
+
+def _bins(table, thr, thr_offsets):
+    """Per curve, the range's mass in each threshold bin: bin ``j`` of a curve holds
+    the scores in ``[t_j, t_{j-1})`` (thresholds descending, ``t_{-1} = +inf``), one
+    last bin the scores below every threshold. Laid out like ``thr`` plus one bin per
+    curve (``thr_offsets + arange``).
+    """
+    offsets, pos, neg, score = table
+    n_curves = offsets.size - 1
+    out_p = np.zeros(thr.size + n_curves)
+    out_n = np.zeros(thr.size + n_curves)
+    for c in np.flatnonzero(np.diff(offsets)):
+        a, b = offsets[c], offsets[c + 1]
+        t = thr[thr_offsets[c] : thr_offsets[c + 1]]
+        # thresholds above each score: its bin (>= the bin's threshold, < the one before)
+        j = np.searchsorted(-t, -score[a:b], side="left")
+        u = thr_offsets[c] + c
+        m = t.size + 1
+        out_p[u : u + m] = np.bincount(j, weights=pos[a:b], minlength=m)
+        out_n[u : u + m] = np.bincount(j, weights=neg[a:b], minlength=m)
+    return out_p, out_n
 
 
 def _splitters(samples, n_curves, K):
@@ -207,6 +236,12 @@ class RangeState:
             dask.delayed(_range_table)(self.n_curves, *[s[r] for s in split]) for r in range(K)
         ]
         self.tables = dask.persist(*tables)
+        # the partitions' tables are needed only by the splits now running: drop the
+        # references (the caller's too) so the workers free each one once it is split
+        # -- at no time do they hold the data three times (partitions, pieces, ranges)
+        del split, tables
+        if isinstance(items, list):
+            items.clear()
         tot = dask.compute(*[dask.delayed(_totals)(t) for t in self.tables])
         tp = np.array([t[0] for t in tot])  # (K, n_curves)
         fp = np.array([t[1] for t in tot])
@@ -219,43 +254,97 @@ class RangeState:
     def keys(self):
         return self.layout._curve_keys()
 
-    def areas(self, code):
+    def areas(self, codes):
+        """``(n_curves, len(codes))``: every estimator's area, one pass over the ranges."""
         import dask
 
         sums = dask.compute(
             *[
-                dask.delayed(_areas)(t, self.tp0[r], self.fp0[r], code)
+                dask.delayed(_areas)(t, self.tp0[r], self.fp0[r], codes)
                 for r, t in enumerate(self.tables)
             ]
         )
         total = np.sum(sums, axis=0)
         return np.array(
-            [finish_area_cpu(code, total[c], self.P[c], self.N[c]) for c in range(self.n_curves)]
-        )
+            [
+                [
+                    finish_area_cpu(code, total[c, k], self.P[c], self.N[c])
+                    for k, code in enumerate(codes)
+                ]
+                for c in range(self.n_curves)
+            ]
+        ).reshape(self.n_curves, len(codes))
+
+    def _reduced(self, curve, score, pos, neg):
+        """An Accumulator of this layout holding the given (few) entries."""
+        L = self.layout
+        acc = Accumulator()
+        acc.absorb_entries(L._by, L._models, L._groups, curve, score, pos, neg)
+        return acc
+
+    def totals_state(self):
+        """An Accumulator of one entry per curve holding its class totals: the counts,
+        prevalence and warnings of :func:`~prroc_numba.metrics` are those of the data.
+        """
+        c = np.arange(self.n_curves, dtype=np.int64)
+        return self._reduced(c, np.zeros(self.n_curves), self.P.copy(), self.N.copy())
+
+    def thresholds_state(self, thresholds):
+        """An Accumulator whose curves have the data's counts at every given threshold:
+        one entry per curve and threshold holding its bin's mass (summed over the
+        ranges), one below the lowest threshold holding the rest.
+        """
+        import dask
+
+        from ._thresholds import ragged_thresholds
+
+        base = self.totals_state()
+        thr, off = ragged_thresholds(base._batch(), base._thresholds(thresholds))
+        bins = dask.compute(*[dask.delayed(_bins)(t, thr, off) for t in self.tables])
+        pos = np.sum([b[0] for b in bins], axis=0)
+        neg = np.sum([b[1] for b in bins], axis=0)
+        lengths = np.diff(off) + 1
+        curve = np.repeat(np.arange(self.n_curves, dtype=np.int64), lengths)
+        score = np.empty(pos.size)
+        last = off[1:] + np.arange(1, self.n_curves + 1) - 1  # each curve's bin below all
+        mask = np.ones(pos.size, dtype=bool)
+        mask[last] = False
+        # a bin sits at its threshold (-inf: the lowest float; a +inf bin holds nothing)
+        score[mask] = np.maximum(thr, -np.finfo(np.float64).max)
+        score[last] = np.nextafter(thr[off[1:] - 1], -np.inf)
+        keep = (pos + neg) > 0
+        return self._reduced(curve[keep], score[keep], pos[keep], neg[keep])
 
     def hull_state(self):
-        """An Accumulator whose curves are the hull vertices of every curve."""
+        """An Accumulator whose entries are every curve's local hull vertices (at their
+        scores): its hull is the data's hull, thresholds included.
+        """
         import dask
 
         hulls = dask.compute(
             *[dask.delayed(_hulls)(t, self.tp0[r], self.fp0[r]) for r, t in enumerate(self.tables)]
         )
-        curve, tps, fps = [], [], []
+        curve, tps, fps, scores = [], [], [], []
         for c in range(self.n_curves):
             tp = [np.zeros(1)] + [h[0][h[2][c] : h[2][c + 1]] for h in hulls]
             fp = [np.zeros(1)] + [h[1][h[2][c] : h[2][c + 1]] for h in hulls]
             tp, fp = np.concatenate(tp), np.concatenate(fp)
             tps.append(np.diff(tp))
             fps.append(np.diff(fp))
+            # each vertex at its own score: the ranges run down the scores
+            scores.append(np.concatenate([h[3][h[2][c] : h[2][c + 1]] for h in hulls]))
             curve.append(np.full(tp.size - 1, c, dtype=np.int64))
-        curve = np.concatenate(curve)
-        pos, neg = np.concatenate(tps), np.concatenate(fps)
-        # one pseudo score per hull vertex, descending along each curve
-        starts = np.searchsorted(curve, curve)
-        score = -(np.arange(curve.size) - starts).astype(np.float64)
         L = self.layout
         acc = Accumulator()
-        acc._absorb(L._by, L._models, L._groups, curve, score, pos, neg)
+        acc._absorb(
+            L._by,
+            L._models,
+            L._groups,
+            np.concatenate(curve),
+            np.concatenate(scores),
+            np.concatenate(tps),
+            np.concatenate(fps),
+        )
         return acc
 
 
@@ -277,7 +366,7 @@ def auc(state, curve, code, hull, method):
 
     if hull:
         return state.hull_state().auc(curve=curve, method=method, hull=True)
-    out = state.areas(code)
+    out = state.areas([code])[:, 0]
     bad = (state.P <= 0) | (state.N <= 0) if curve == "roc" else state.P <= 0
 
     keys = state.keys()
@@ -292,6 +381,28 @@ def auc(state, curve, code, hull, method):
     frame = keys.copy()
     frame[AUC] = out
     return frame
+
+
+def metrics(state, names):
+    """The metrics frame as :func:`~prroc_numba.metrics` returns it: the hull areas from
+    the hull of the local hulls, the counts (and warnings) from the class totals, every
+    other area from one pass of segment sums over the ranges.
+    """
+    from ._checks import AREA_METRICS
+
+    hulls = [nm for nm in names if nm in AREA_METRICS and AREA_METRICS[nm][2]]
+    sums = [nm for nm in names if nm in AREA_METRICS and not AREA_METRICS[nm][2]]
+    base = state.hull_state() if hulls else state.totals_state()
+    out = base.metrics(names)
+    if sums:
+        areas = state.areas([AREA_METRICS[nm][1] for nm in sums])
+        bad_pr = state.P <= 0
+        bad_roc = bad_pr | (state.N <= 0)
+        for k, nm in enumerate(sums):
+            col = areas[:, k].copy()
+            col[bad_roc if AREA_METRICS[nm][0] == "roc" else bad_pr] = np.nan
+            out[nm] = col
+    return out
 
 
 # ------------------------------------------------------------------ raw curves

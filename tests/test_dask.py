@@ -74,11 +74,11 @@ def _run(fn, data, **kw):
     return out, sorted(str(w.message) for w in rec)
 
 
-def _same(fn, df, ddf, **kw):
+def _same(fn, df, ddf, tol=TOL, **kw):
     """The Dask result equals the in-memory one, with the same warnings."""
     want, want_warn = _run(fn, df, **kw)
     got, got_warn = _run(fn, ddf, **kw)
-    pd.testing.assert_frame_equal(got, want, **TOL)
+    pd.testing.assert_frame_equal(got, want, **tol)
     assert got_warn == want_warn
     return want_warn
 
@@ -150,6 +150,11 @@ def test_errors_name_the_fix(client):
         prn.auc(ddf, score=df["a"].to_numpy(), label="y")
     with pytest.raises(ValueError, match="not a column"):
         prn.auc(ddf, score="nope", label="y")
+    with (
+        dask.config.set({"prroc_numba.dask_table_max": 100}),
+        pytest.raises(ValueError, match="round them first"),
+    ):  # the Poisson replicate state would outgrow the workers
+        prn.bootstrap(ddf, score="b", label="y", n_boot=5, seed=0)
     bad = _ddf(df.assign(y=np.where(np.arange(len(df)) < 700, df["y"], df["y"] * 2 - 1)))
     with pytest.raises(ValueError, match="labels must be"):  # {0, 1} + {-1, 1} partitions
         prn.auc(bad, score="a", label="y")
@@ -246,3 +251,62 @@ def test_range_path_raw_curves_equal_in_memory(client, kw, k):
             assert sorted(str(w.message) for w in rec) == want_warn
             got = lazy.compute().reset_index(drop=True)
             pd.testing.assert_frame_equal(got, want, **tol)
+
+
+RANGE_RESULTS = [  # everything else that the ranges answer without the merged table
+    (prn.metrics, {"metrics": ("auc_pr", "auc_roc_hull", "ap", "n_pos", "prevalence")}),
+    (
+        prn.metrics,
+        {
+            "metrics": (
+                "auc_pr_integral_hull",
+                "auc_pr_trapezoid",
+                "auc_roc",
+                "n_neg",
+                "auc_pr_hull",
+                "ap_hull",
+            )
+        },
+    ),
+    (prn.metrics, {"metrics": ("n_pos", "auc_pr_integral")}),
+    (prn.roc_curve, {"hull": True}),
+    (prn.pr_curve, {"hull": True}),
+    (prn.pr_curve, {"hull": True, "interpolate": "dg"}),
+    (prn.confusion, {"thresholds": [0.5, 1.0, 2.0]}),
+    (prn.confusion, {"thresholds": [np.inf, 2.0, 0.75, 0.75, -np.inf]}),
+    (prn.roc_curve, {"thresholds": [1.3, 0.25, -1.0]}),
+    (prn.pr_curve, {"thresholds": [3.0, 0.5, 0.0]}),
+]
+
+
+@pytest.mark.parametrize(
+    "kw, k",
+    [(LONG, 60), (WIDE, 3), (SOFT, 60), ({"score": "b", "label": "y"}, 1)],
+    ids=["long-60", "wide-3", "soft-60", "one-1"],
+)
+def test_range_path_metrics_hulls_thresholds_equal_in_memory(client, kw, k):
+    """metrics (every estimator, hull or not, and the counts), the hull curves (their
+    thresholds too) and counts at given thresholds (ties at the thresholds, +-inf, a
+    threshold given twice), forced through the ranges. Counts are sums of soft masses
+    added in another order: equal to 1e-12 relative, ratios to 1e-12; confusion's fn =
+    P - tp near 0 to 1e-12 of the total weight (1500), as for the raw curves."""
+    df = _frame(seed=3)
+    ddf = _ddf(df)
+    tol = {"check_exact": False, "rtol": 1e-12, "atol": 1e-12}
+    counts = {**tol, "atol": 1e-12 * len(df)}
+    with dask.config.set({"prroc_numba.dask_exact": "ranges", "prroc_numba.dask_ranges": k}):
+        for fn, extra in RANGE_RESULTS:
+            _same(fn, df, ddf, tol=counts if fn is prn.confusion else tol, **kw, **extra)
+
+
+def test_range_path_per_curve_thresholds(client):
+    """thresholds= as a frame (the tuning-set method): a hull taken on other data."""
+    df, tune = _frame(seed=3), _frame(seed=8)
+    ddf = _ddf(df)
+    kw = {"score": ["a", "b"], "label": "y", "by": "g", "weight": "wt"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.UndefinedMetricWarning)
+        hull = prn.roc_curve(tune, **kw, hull=True)
+    with dask.config.set({"prroc_numba.dask_exact": "ranges", "prroc_numba.dask_ranges": 7}):
+        for fn in (prn.confusion, prn.roc_curve, prn.pr_curve):
+            _same(fn, df, ddf, tol={**TOL, "rtol": 1e-12}, **kw, thresholds=hull)

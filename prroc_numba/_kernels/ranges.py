@@ -8,8 +8,9 @@ exclusive scan), which is also the previous range's last vertex, so:
 * :func:`_range_areas` -- the sum of :func:`.segments.segment_area` over the range's
   segments, the first one from ``(tp0, fp0)``; summing over ranges and
   :func:`.segments.finish_area` give the whole area;
-* :func:`_range_hulls` -- the upper hull of the range's own vertices (offsets applied);
-  the hull of all ranges' hull vertices (and the origin) is the curve's hull.
+* :func:`_range_hulls` -- the upper hull of the range's own vertices (offsets applied)
+  and their entries (whose scores are the vertices' thresholds); the hull of all
+  ranges' hull vertices (and the origin) is the curve's hull.
 """
 
 from __future__ import annotations
@@ -43,7 +44,9 @@ def _range_areas(offsets, pos, neg, tp0, fp0, method):
 
 @jit(parallel=True)
 def _range_hulls(offsets, pos, neg, tp0, fp0):
-    """``(tp, fp, out_offsets)``: each curve's hull vertices of this range, in order."""
+    """``(tp, fp, idx, out_offsets)``: each curve's hull vertices of this range, in
+    order, and their entries' indices (into ``pos``; their scores are the thresholds).
+    """
     n_curves = offsets.size - 1
     tp = np.empty(pos.size)
     fp = np.empty(pos.size)
@@ -64,10 +67,12 @@ def _range_hulls(offsets, pos, neg, tp0, fp0):
     out_offsets = _offsets_from_counts(counts)
     htp = np.empty(out_offsets[n_curves])
     hfp = np.empty(out_offsets[n_curves])
+    hidx = np.empty(out_offsets[n_curves], dtype=np.int64)
     for c in prange(n_curves):
         a = offsets[c]
         u = out_offsets[c]
         for j in range(counts[c]):
+            hidx[u + j] = a + scratch[a + j]
             htp[u + j] = tp[a + scratch[a + j]]
             hfp[u + j] = fp[a + scratch[a + j]]
-    return htp, hfp, out_offsets
+    return htp, hfp, hidx, out_offsets

@@ -9,9 +9,6 @@ stay paired and the engines agree bit for bit on the counts.
 * in memory, the counts fill the slot-count vector of the paired draws
   (:func:`.resample._boot_paired` with ``kind=POISSON``), which walks every model's
   sorted rows with it. Memory per thread is O(rows of a group).
-* :func:`_poisson_masses` -- per (curve, distinct score) entry of a table, the
-  replicate-weighted positive and negative mass of its rows (the Dask partitions'
-  mergeable state: entries x replicates).
 * :func:`_table_replicates` -- replicates' areas or grid precisions from merged entry
   masses (one curve's entries in descending score order); :func:`_table_areas` /
   :func:`_table_curves` are its two shapes.
@@ -23,34 +20,7 @@ import numpy as np
 from numba import prange
 
 from .._numba import jit
-from .poisson import poisson_count_cpu, replicate_key_cpu
 from .resample import _emit
-
-
-@jit(parallel=True)
-def _poisson_masses(starts, rows, pos, neg, seed, n_boot):
-    """Replicate-weighted masses of table entries.
-
-    Entry ``e`` holds rows ``[starts[e]:starts[e+1]]`` (input row ids ``rows``, masses
-    ``pos``/``neg``). Returns float64 ``(n_entries, n_boot)`` arrays ``P*``, ``N*``.
-    """
-    E = starts.size - 1
-    keys = np.empty(n_boot, dtype=np.uint64)
-    for b in range(n_boot):
-        keys[b] = replicate_key_cpu(seed, b)
-    pb = np.zeros((E, n_boot))
-    nb = np.zeros((E, n_boot))
-    for e in prange(E):
-        for i in range(starts[e], starts[e + 1]):
-            r = rows[i]
-            p = pos[i]
-            q = neg[i]
-            for b in range(n_boot):
-                k = poisson_count_cpu(keys[b], r)
-                if k:
-                    pb[e, b] += k * p
-                    nb[e, b] += k * q
-    return pb, nb
 
 
 @jit
