@@ -16,7 +16,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ._kernels.split_sort import _all_float32, _class_count, _class_scatter
+from ._kernels.split_sort import _all_float32, _class_count, _class_scatter, _split_areas_range
 from ._kernels.threads import _get_pool, chunk_bounds, run_curves
 
 # below this many scores per curve on average, numpy calls per curve cost more than the
@@ -139,7 +139,7 @@ def sweep_buffers(batch):
 
 def area_slots(batch, npos, hull):
     """``(slots, thr, tp, fp)``: each curve's room in the scratch of
-    :func:`prroc_numba._kernels.split_sort._split_areas_batch`: the whole sweep (``n + 1``
+    :func:`split_areas`: the whole sweep (``n + 1``
     vertices) with a hull, else the collapsed one (at most ``2 * n_pos + 2``).
     """
     room = np.diff(batch.offsets) + 1
@@ -148,3 +148,27 @@ def area_slots(batch, npos, hull):
     slots = np.concatenate([[0], np.cumsum(room)]).astype(np.int64)
     n = int(slots[-1])
     return slots, np.empty(n), np.empty(n), np.empty(n)
+
+
+def split_areas(batch, svals, npos, codes, hulls):
+    """Every requested area of every curve of a class-split sorted batch (see
+    :func:`split_sorted`): float64 ``(n_curves, len(codes))``, curves in chunks on the
+    thread pool (:func:`prroc_numba._kernels.split_sort._split_areas_range`).
+    """
+    slots, thr, tp, fp = area_slots(batch, npos, bool(hulls.any()))
+    out = np.empty((batch.n_curves, codes.size))
+    run_curves(
+        _split_areas_range,
+        batch.offsets,
+        svals,
+        batch.offsets,
+        npos,
+        codes,
+        hulls,
+        slots,
+        thr,
+        tp,
+        fp,
+        out,
+    )
+    return out

@@ -20,10 +20,9 @@ from ._checks import AREA_METRICS, method_code, metric_names, warn_undefined_auc
 from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.area import _areas_batch
-from ._kernels.split_sort import _split_areas_batch
 from ._multiclass import check_args, check_device
 from ._multiclass import curves_frame as multi_frame
-from ._presort import area_slots, split_sorted
+from ._presort import split_areas, split_sorted
 from ._ragged import check_not_proba, is_dask, pack, warn_undefined
 
 
@@ -143,8 +142,7 @@ def _areas(batch, codes, hulls):
     hulls = np.asarray(hulls, dtype=np.bool_)
     split = split_sorted(batch)
     if split is not None:
-        scratch = area_slots(batch, split[1], bool(hulls.any()))
-        return _split_areas_batch(split[0], batch.offsets, split[1], codes, hulls, *scratch)
+        return split_areas(batch, split[0], split[1], codes, hulls)
     return _areas_batch(
         batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start, codes, hulls
     )

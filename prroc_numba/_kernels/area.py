@@ -246,7 +246,7 @@ def _areas_batch(values, offsets, pos, neg, label_start, codes, hulls):
 
     ``codes[k]``/``hulls[k]`` name area ``k``; returns float64 ``(n_curves, codes.size)``.
     One sort and one sweep per curve; nothing of size N outlives a curve. (Hard,
-    unweighted labels take :func:`.split_sort._split_areas_batch` instead, without the
+    unweighted labels take :func:`.split_sort._split_areas_range` instead, without the
     argsort.)
     """
     n_curves = offsets.size - 1

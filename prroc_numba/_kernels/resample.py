@@ -144,7 +144,8 @@ def _segments(values, offsets, pos, neg, label_start, masses):
         b = offsets[c + 1]
         ls = label_start[c]
         o = _argsort_desc(values[a:b])
-        order[a:b] = o
+        for i in range(b - a):  # a loop: a slice assignment compiles shape-error formatting
+            order[a + i] = o[i]
         if masses:
             for i in range(b - a):
                 ps[a + i] = pos[ls + o[i]]

@@ -70,8 +70,12 @@ def _class_count(values, offsets, pos, neg, label_start, n_parts, part_min, pivo
         p = pos[ls : ls + b - a]
         q = neg[ls : ls + b - a]
         cnt = counts[c]
-        cnt[:] = 0
-        pivots[c, :] = np.inf
+        # element loops, not slice assignments: those compile numba's shape-mismatch
+        # error formatting (seconds of first-call compile time)
+        for t in range(cnt.size):
+            cnt[t] = 0
+        for t in range(n_parts - 1):
+            pivots[c, t] = np.inf
         # counting passes without branches (they vectorise)
         bad = 0
         k = 0
@@ -85,7 +89,9 @@ def _class_count(values, offsets, pos, neg, label_start, n_parts, part_min, pivo
         cnt[n_parts] = b - a - k
         if n_parts == 1 or b - a < part_min:
             continue
-        pivots[c, :] = _pivots(x, n_parts)
+        piv = _pivots(x, n_parts)
+        for t in range(n_parts - 1):
+            pivots[c, t] = piv[t]
         for t in range(n_parts - 1):  # rows at or above each pivot, by class
             up_p = 0
             up = 0
@@ -296,22 +302,22 @@ def _split_sweep_batch(svals, offsets, npos, thr, tp, fp):
     return out_offsets
 
 
-@jit(parallel=True)
-def _split_areas_batch(svals, offsets, npos, codes, hulls, slots, thr, tp, fp):
-    """Every requested area of every curve of a class-split sorted batch.
+@jit
+def _split_areas_range(svals, offsets, npos, codes, hulls, slots, thr, tp, fp, out, c0, c1):
+    """Every requested area of curves ``c0 .. c1 - 1`` of a class-split sorted batch,
+    written into ``out[c]`` (run over chunks of curves by :func:`.threads.run_curves`:
+    a serial kernel compiles seconds faster than a ``prange`` one).
 
     ``codes[k]``/``hulls[k]`` name area ``k`` (estimator code of :mod:`.area`, hull
     flag); ``thr``, ``tp``, ``fp`` are scratch, curve ``c`` using
-    ``[slots[c]:slots[c + 1]]`` (from the caller: :func:`area_slots`). Returns float64
-    ``(n_curves, codes.size)``; one merge per curve: the whole sweep where a hull is
+    ``[slots[c]:slots[c + 1]]`` (from the caller: :func:`area_slots`); ``out`` is float64
+    ``(n_curves, codes.size)``. One merge per curve: the whole sweep where a hull is
     asked for, else :func:`_merge_collapsed`.
     """
-    n_curves = offsets.size - 1
-    out = np.empty((n_curves, codes.size))
     need_hull = False
     for t in range(hulls.size):
         need_hull = need_hull or hulls[t]
-    for c in prange(n_curves):
+    for c in range(c0, c1):
         a = offsets[c]
         b = offsets[c + 1]
         m = a + npos[c]
@@ -322,4 +328,3 @@ def _split_areas_batch(svals, offsets, npos, codes, hulls, slots, thr, tp, fp):
         else:
             k = _merge_collapsed(svals[a:m], svals[m:b], thr[u:v], tp[u:v], fp[u:v])
         _areas_of_sweep(tp[u : u + k], fp[u : u + k], codes, hulls, out[c])
-    return out

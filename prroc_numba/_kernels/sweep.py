@@ -71,8 +71,9 @@ def _sort_range(values, offsets, order, sorted_values, counts, c0, c1):
         a = offsets[c]
         b = offsets[c + 1]
         o, xs = _sort_desc(values[a:b])
-        order[a:b] = o
-        sorted_values[a:b] = xs
+        for i in range(b - a):  # loops: a slice assignment compiles shape-error formatting
+            order[a + i] = o[i]
+            sorted_values[a + i] = xs[i]
         counts[c] = _n_vertices_sorted(xs)
 
 
