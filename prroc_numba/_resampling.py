@@ -31,6 +31,7 @@ from ._kernels.resample import (
     _segments_batch,
 )
 from ._kernels.rng import POISSON_MAX, _poisson_tables
+from ._kernels.threads import run_items
 from ._partial import check_partial, partial_areas, standardized
 from ._progress import visible
 from ._ragged import UndefinedMetricWarning, lengths_to_offsets, pack, row_ids
@@ -270,18 +271,23 @@ class _Plan:
             draw = (self.stratified, self.lp, self.ln, self.tabs)
 
             def kernel(b0, b1):
-                _boot_grouped(segs, draw, seed, b0, b1, spec, reps)
+                n = b.n_curves * (b1 - b0)
+                run_items(_boot_grouped, n, segs, draw, seed, b0, b1, spec, reps)
 
         else:
             rows = self._rows()
             kind = POISSON if self.poisson else MULTINOMIAL
             draw = self._draw(kind)
 
+            n_groups = b.n_curves // b.n_models
+
             def kernel(b0, b1):
+                n = n_groups * (b1 - b0)
                 draw[-1][0] = 0
-                _boot_paired(rows, draw, seed, b0, b1, spec, reps)
+                run_items(_boot_paired, n, rows, draw, seed, b0, b1, spec, reps)
                 if draw[-1][0]:  # a count above 65,535 (big strata only): int32 counts
-                    _boot_paired(rows, self._draw(kind, wide=True), seed, b0, b1, spec, reps)
+                    wide = self._draw(kind, wide=True)
+                    run_items(_boot_paired, n, rows, wide, seed, b0, b1, spec, reps)
 
         self._chunks(n_boot, progress, label, kernel, extra=grid.size if on_grid else 0)
         return reps if on_grid else reps[:, 0, :]
@@ -322,7 +328,9 @@ class _Plan:
         count 1.
         """
         out = np.empty((self.batch.n_curves, grid.size, 1))
-        _boot_paired(self._rows(), self._draw(UNIT), 0, 0, 1, (-1, bool(hull), grid), out)
+        n_groups = self.batch.n_curves // self.batch.n_models
+        spec = (-1, bool(hull), grid)
+        run_items(_boot_paired, n_groups, self._rows(), self._draw(UNIT), 0, 0, 1, spec, out)
         return out[:, :, 0]
 
     def jackknife(self, seed, code, hull):

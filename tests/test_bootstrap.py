@@ -602,7 +602,7 @@ def test_stratified_with_soft_labels_is_an_error():
 def test_ctrl_c_stops_between_chunks(monkeypatch):
     """A KeyboardInterrupt raised during a chunk propagates (and the bar is closed)."""
     calls = []
-    real = boot_mod._boot_grouped
+    real = boot_mod.run_items  # one call per chunk (the pool runs the kernel inside)
 
     def interrupted(*args):
         calls.append(1)
@@ -610,7 +610,7 @@ def test_ctrl_c_stops_between_chunks(monkeypatch):
             raise KeyboardInterrupt
         return real(*args)
 
-    monkeypatch.setattr(boot_mod, "_boot_grouped", interrupted)
+    monkeypatch.setattr(boot_mod, "run_items", interrupted)
     monkeypatch.setattr(boot_mod, "_CHUNK_WORK", 1.0)
     with pytest.raises(KeyboardInterrupt):
         prn.bootstrap(_frame(200), score="m1", label="y", n_boot=100, seed=0, progress=True)

@@ -280,10 +280,14 @@ def _emit(tp, fp, spec, buf, out, c, b):
         out[c, k, b] = buf[k]
 
 
-@jit(parallel=True)
-def _boot_grouped(segs, draw, seed, b0, b1, spec, out):
+@jit
+def _boot_grouped(segs, draw, seed, b0, b1, spec, out, t0, t1):
     """Replicates ``b0 .. b1-1`` of every curve by segment-count draws (one model per
-    group, unweighted 0/1 labels: ``sp``/``sn`` are row counts).
+    group, unweighted 0/1 labels: ``sp``/``sn`` are row counts): items ``t0 .. t1-1``
+    of the (curve, replicate) pairs ``t = c * (b1 - b0) + (b - b0)``, so the thread pool
+    (:func:`.threads.run_items`) runs chunks of them; a serial kernel compiles seconds
+    faster than a ``prange`` one, and each item is one thread's alone (the same result
+    whatever the thread count).
 
     ``segs = (seg_offsets, sp, sn, curve_group)``; ``draw = (stratified, lp, ln, tabs)``
     (:func:`_draw_segment_counts`); ``spec`` and ``out`` as in :func:`_emit`.
@@ -291,9 +295,8 @@ def _boot_grouped(segs, draw, seed, b0, b1, spec, out):
     seg_offsets, sp, sn, curve_group = segs
     stratified, lp, ln, tabs = draw
     grid = spec[2]
-    nc = curve_group.size
     nb = b1 - b0
-    for t in prange(nc * nb):
+    for t in range(t0, t1):
         c = t // nb
         j = t - c * nb
         tp, fp = _grouped_replicate(
@@ -430,11 +433,13 @@ def _total(cnt):
     return t
 
 
-@jit(parallel=True)
-def _boot_paired(rows, draw, seed, b0, b1, spec, out):
+@jit
+def _boot_paired(rows, draw, seed, b0, b1, spec, out, t0, t1):
     """Replicates ``b0 .. b1-1`` of every curve by slot-count vectors: per group and
     replicate one vector (:func:`_fill_counts`), reused for all models of the group,
-    then one walk over each model's sorted rows.
+    then one walk over each model's sorted rows. Items ``t0 .. t1-1`` of the (group,
+    replicate) pairs ``t = g * (b1 - b0) + (b - b0)`` (run in chunks by
+    :func:`.threads.run_items`, as :func:`_boot_grouped`).
 
     ``rows = (slot_order, ps, ns, offsets, seg_offsets, seg_end, n_models)``: curve
     ``g * n_models + model``'s sorted rows ``[offsets[c]:offsets[c+1]]`` point at their
@@ -455,9 +460,8 @@ def _boot_paired(rows, draw, seed, b0, b1, spec, out):
     slot_order, ps, ns, offsets, seg_offsets, seg_end, n_models = rows
     kind, strata_offsets, n_strata, _, n_pos_slots, hard, count_type, wrapped = draw
     grid = spec[2]
-    ng = (offsets.size - 1) // n_models
     nb = b1 - b0
-    for t in prange(ng * nb):
+    for t in range(t0, t1):
         g = t // nb
         b = b0 + t - g * nb
         n_slots = strata_offsets[(g + 1) * n_strata] - strata_offsets[g * n_strata]

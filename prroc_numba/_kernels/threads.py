@@ -64,3 +64,24 @@ def run_curves(kernel, offsets: np.ndarray, *args) -> None:
     ]
     for f in futures:
         f.result()
+
+
+def run_items(kernel, n_items: int, *args) -> None:
+    """Call ``kernel(*args, t0, t1)`` over items ``0 .. n_items - 1`` (e.g. the (curve,
+    replicate) pairs of a bootstrap chunk) in equal parallel chunks; each item is
+    computed by one thread alone, so results do not depend on the thread count.
+    """
+    threads = numba.get_num_threads()
+    if threads <= 1 or n_items <= 1:
+        kernel(*args, 0, n_items)
+        return
+    bounds = np.linspace(0, n_items, min(n_items, CHUNKS_PER_THREAD * threads) + 1)
+    bounds = bounds.astype(np.int64)
+    pool = _get_pool(threads)
+    futures = [
+        pool.submit(kernel, *args, int(bounds[i]), int(bounds[i + 1]))
+        for i in range(bounds.size - 1)
+        if bounds[i + 1] > bounds[i]
+    ]
+    for f in futures:
+        f.result()
