@@ -56,6 +56,7 @@ from .rng import (
     _stream,
 )
 from .sort import _argsort_desc
+from .threads import run_curves
 
 # ------------------------------------------------------------------ segment structure
 
@@ -126,20 +127,32 @@ def _segments_batch(values, offsets, pos, neg, label_start, masses=True):
     indices) and ``ps``/``ns`` its rows' positive / negative mass in that order (empty
     with ``masses=False``: the hard-label walks read slot numbers only); its segments
     are ``[seg_offsets[c]:seg_offsets[c+1]]`` with exclusive end positions ``seg_end``
-    (in sorted order) and positive / negative mass ``sp`` / ``sn``.
+    (in sorted order) and positive / negative mass ``sp`` / ``sn``. Two serial passes
+    over chunks of curves on the thread pool (:func:`.threads.run_curves`; compiles
+    seconds faster than ``prange``): sort and count, then fill.
     """
-    return _segments(values, offsets, pos, neg, label_start, bool(masses))
-
-
-@jit(parallel=True)
-def _segments(values, offsets, pos, neg, label_start, masses):
-    """:func:`_segments_batch` (a runtime ``masses`` flag: one specialisation)."""
     n_curves = offsets.size - 1
     order = np.empty(values.size, dtype=np.int64)
     ps = np.empty(values.size if masses else 0)
     ns = np.empty(values.size if masses else 0)
     counts = np.empty(n_curves, dtype=np.int64)
-    for c in prange(n_curves):
+    args = (values, offsets, pos, neg, label_start)
+    run_curves(_sort_and_count, offsets, *args, bool(masses), order, ps, ns, counts)
+    seg_offsets = _offsets_from_counts(counts)
+    total = int(seg_offsets[n_curves])
+    seg_end = np.empty(total, dtype=np.int64)
+    sp = np.empty(total)
+    sn = np.empty(total)
+    run_curves(_fill_segments_range, offsets, *args, order, seg_offsets, seg_end, sp, sn)
+    return order, ps, ns, seg_offsets, seg_end, sp, sn
+
+
+@jit
+def _sort_and_count(values, offsets, pos, neg, label_start, masses, order, ps, ns, counts, c0, c1):
+    """Pass 1 of :func:`_segments_batch` for curves ``c0 .. c1 - 1``: sort, gather the
+    masses in sorted order (``masses``), count the segments.
+    """
+    for c in range(c0, c1):
         a = offsets[c]
         b = offsets[c + 1]
         ls = label_start[c]
@@ -151,12 +164,14 @@ def _segments(values, offsets, pos, neg, label_start, masses):
                 ps[a + i] = pos[ls + o[i]]
                 ns[a + i] = neg[ls + o[i]]
         counts[c] = _count_segments(values[a:b], pos[ls : ls + b - a], o)
-    seg_offsets = _offsets_from_counts(counts)
-    total = seg_offsets[n_curves]
-    seg_end = np.empty(total, dtype=np.int64)
-    sp = np.empty(total)
-    sn = np.empty(total)
-    for c in prange(n_curves):
+
+
+@jit
+def _fill_segments_range(
+    values, offsets, pos, neg, label_start, order, seg_offsets, seg_end, sp, sn, c0, c1
+):
+    """Pass 2 of :func:`_segments_batch` for curves ``c0 .. c1 - 1``."""
+    for c in range(c0, c1):
         a = offsets[c]
         b = offsets[c + 1]
         ls = label_start[c]
@@ -171,7 +186,6 @@ def _segments(values, offsets, pos, neg, label_start, masses):
             sp[u:v],
             sn[u:v],
         )
-    return order, ps, ns, seg_offsets, seg_end, sp, sn
 
 
 # ------------------------------------------------------- grouped (one model) replicates
