@@ -94,7 +94,10 @@ def _time(fn, repeat=3):
 def _peak_rss_mb(code):
     """Peak resident memory (MB) of a fresh interpreter running ``code``."""
     prog = (
-        (f"import resource, sys; sys.path.insert(0, {str(ROOT)!r})\n")
+        (
+            f"import resource, sys; sys.path.insert(0, {str(ROOT)!r}); "
+            f"sys.path.insert(0, {str(ROOT / 'benchmarks')!r})\n"
+        )
         + code
         + ("\nprint(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
     )
