@@ -574,9 +574,10 @@ def _jackknife_group(curves, first_curve, n_models, block, n_blocks, method, hul
     """Delete-a-block jackknife of the ``n_models`` curves of one group.
 
     ``curves = (order, ps, ns, offsets, seg_offsets, seg_end)`` (the plan's sorted
-    curves, ``order`` in local row indices); ``block`` has one entry per row of the
-    group; rows with ``block[r] == j`` are left out of jackknife value ``j``. Returns
-    float64 ``(n_blocks, n_models)``.
+    curves; the plan passes ``slot_order``, so ``order`` holds the group's slots);
+    ``block`` has one entry per slot (or row) that ``order`` names; those with
+    ``block[r] == j`` are left out of jackknife value ``j``. Returns float64
+    ``(n_blocks, n_models)``.
     """
     order, ps, ns, offsets, seg_offsets, seg_end = curves
     n = block.size
