@@ -39,6 +39,8 @@ from ._resampling_kind import resolve as _resolve_resampling
 
 #: the count type of the paired walks (int32 only where a count overflows it)
 _NARROW_COUNT = np.uint16
+#: the most rows a curve may have: the plan's row indices and slots are int32
+_MAX_CURVE_ROWS = int(np.iinfo(np.int32).max)
 #: rows per block when reading per-row arrays at the sorted rows
 _BLOCK = 1 << 20
 #: replicates per chunk are sized so a chunk does about this many row visits
@@ -90,10 +92,10 @@ class _Plan:
         # the hard-label walks read slot numbers only: the per-row masses in sorted
         # order (two float64 arrays of every curve's rows) are built only on demand
         masses = b.multi is not None or cluster is not None or not hard
-        if b.offsets.size > 1 and int(np.diff(b.offsets).max()) > np.iinfo(np.int32).max:
+        if b.offsets.size > 1 and int(np.diff(b.offsets).max()) > _MAX_CURVE_ROWS:
             raise ValueError(
-                "a curve has more than 2**31 - 1 rows, more than the bootstrap's int32 row "
-                "indices hold; split the data with by= (e.g. a column of row blocks)"
+                f"a curve has more than {_MAX_CURVE_ROWS:,} rows, more than the bootstrap's "
+                "int32 row indices hold; pass by= to split the rows into groups"
             )
         out = _sorted_curves(
             b.values,
