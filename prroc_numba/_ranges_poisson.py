@@ -4,16 +4,18 @@ The table path (:mod:`._dask`) keeps, per distinct (curve, score) entry, ``B`` r
 masses: entries x ``B`` numbers, as many entries as rows with continuous scores. Here
 the rows never meet in one place and nothing is ever rows x ``B``:
 
-1. every partition keeps its value rows (one per row and model: curve, score, global
-   row id, positive / negative mass), sorted by curve and score, on the workers
-   (:func:`._dask._rows`); it sends a sample of its distinct scores and their number;
+1. a first read of every partition sends its length (the global row ids are partition
+   offset + position), a sample of its distinct scores and their number
+   (:func:`_survey`);
 2. if the partitions hold no more than ``"prroc_numba.dask_table_max"`` entries in all
    (and the dask config ``"prroc_numba.dask_exact"`` is ``"auto"``), the table path
-   runs from these rows; otherwise the client picks each curve's splitters
-   (:func:`._ranges._splitters`), every partition cuts its rows into ``K`` score ranges
-   by score *value* (a run of tied scores never straddles two ranges) and each range
-   gathers its rows from every partition (an all-to-all shuffle) and sorts them once
-   into tie blocks (:func:`_range_rows`);
+   runs (:mod:`._dask`); otherwise every partition keeps its value rows (one per row
+   and model: curve, score, global row id, positive / negative mass) sorted by curve
+   and score on the workers (:func:`._dask._rows`), the client picks each curve's
+   splitters (:func:`._ranges._splitters`), every partition cuts its rows into ``K``
+   score ranges by score *value* (a run of tied scores never straddles two ranges) and
+   each range gathers its rows from every partition (an all-to-all shuffle) and sorts
+   them once into tie blocks (:func:`_range_rows`);
 3. pass 1: each range's per-replicate class totals per curve (``B x curves`` numbers,
    each row's count drawn from :mod:`._kernels.poisson`'s stream keyed by
    ``(seed, replicate, global row id)``, :func:`._kernels.paired_masses._paired_masses`
@@ -340,11 +342,31 @@ class RowRanges:
         return out.reshape(self.n_curves, nb, grid.size)
 
 
+def _survey(part, kw):
+    """A partition's length and its ``_sample`` (the rows are not kept)."""
+    from ._dask import _rows
+
+    return len(part), _sample(_rows(part, kw, 0))
+
+
+def _length(survey):
+    return survey[0]
+
+
+def _sampled(survey):
+    return survey[1]
+
+
 def state(data, kw, seed, n_boot):
     """The Poisson bootstrap's state of a Dask frame: the merged table with ``n_boot``
     replicate masses per entry (an :class:`Accumulator`), or the rows' score ranges
     (:class:`RowRanges`) when the table would hold more entries than the dask config
     ``"prroc_numba.dask_table_max"`` (or ``"prroc_numba.dask_exact"`` says which).
+
+    One first read of every partition gives its length (the global row ids), its number
+    of distinct entries (the choice) and a sample of its scores (the splitters); the
+    second read builds the table, or the rows that the ranges gather. Neither path
+    keeps more than a partition's rows per task before the ranges.
     """
     import dask
 
@@ -358,23 +380,31 @@ def state(data, kw, seed, n_boot):
     if isinstance(kw["by"], (list, tuple)) and len(kw["by"]) == 0:
         kw = {**kw, "by": None}
     parts = data.to_delayed()
-    offsets = _dask.row_offsets(parts)
-    items = list(
-        dask.persist(
-            *[dask.delayed(_dask._rows)(p, kw, int(offsets[i])) for i, p in enumerate(parts)]
-        )
-    )
-    samples = [dask.delayed(_sample)(it) for it in items]
+    surveys = [dask.delayed(_survey)(p, kw) for p in parts]
+    samples = [dask.delayed(_sampled)(s) for s in surveys]
     while len(samples) > 1:
         samples = [
             dask.delayed(_merge_samples)(*samples[i : i + _FAN])
             for i in range(0, len(samples), _FAN)
         ]
-    layout, labels, n = dask.compute(samples[0])[0]
+    lengths, (layout, labels, n) = dask.compute(
+        [dask.delayed(_length)(s) for s in surveys], samples[0]
+    )
+    del surveys, samples
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
     _dask._check_merged(layout, labels, kw["pos_label"])
     if mode == "auto" and n <= limit:  # the merged table fits: the table path
         acc, labels = _dask._merge_tree(
-            [dask.delayed(_dask._table_part)(it, seed, n_boot) for it in items], limit
+            [
+                dask.delayed(_dask._partition)(p, kw, int(offsets[i]), seed, n_boot)
+                for i, p in enumerate(parts)
+            ],
+            limit,
         )
         return acc
+    items = list(
+        dask.persist(
+            *[dask.delayed(_dask._rows)(p, kw, int(offsets[i])) for i, p in enumerate(parts)]
+        )
+    )
     return RowRanges(items, layout, labels, k, seed, n_boot)
