@@ -27,12 +27,12 @@ import pandas as pd
 
 from ._accumulate import (
     Accumulator,
-    _sort_entries,
     drop_zero_weight,
     entries,
     swept_entries,
 )
 from ._kernels.paired_masses import _paired_masses
+from ._kernels.resample import _segments_batch
 from ._kernels.resample_poisson import _table_areas, _table_curves
 from ._ragged import _labels, describe_row, pack, row_ids, warn_undefined
 
@@ -120,21 +120,33 @@ def _rows(part, kw, offset):
     if packed is None:
         return labels, None
     batch, data, score, by, keep = packed
-    by_names, models, groups, curve, values, pos, neg, row = entries(batch, data, score, by)
     local = row_ids(batch) if keep is None else keep[row_ids(batch)]
-    rows = (local + offset)[row]
-    order, starts, s = _sort_entries(curve, values)
+    curve, s, pos, neg, label_row, starts = sorted_rows(
+        batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
+    )
     return labels, RowPart(
-        by_names,
-        models,
-        groups,
-        curve[order],
+        *entries(batch, data, score, by)[:3],
+        curve,
         s,
-        np.ascontiguousarray(pos[order], dtype=np.float64),
-        np.ascontiguousarray(neg[order], dtype=np.float64),
-        rows[order],
+        pos,
+        neg,
+        local[label_row] + offset,
         starts,
     )
+
+
+def sorted_rows(values, offsets, pos, neg, label_start):
+    """Every curve's values sorted by score descending with the bootstrap plan's one
+    radix sort per curve (:func:`._kernels.resample._segments_batch`): ``(curve,
+    score, pos, neg, label_row, starts)``, ``label_row`` each value's label row (into
+    ``pos``/``neg``), ``starts`` the first value of each distinct (curve, score).
+    """
+    order, ps, ns = _segments_batch(values, offsets, pos, neg, label_start)[:3]
+    curve = np.repeat(np.arange(offsets.size - 1, dtype=np.int64), np.diff(offsets))
+    s = values[offsets[curve] + order] + 0.0  # -0.0 and 0.0 are one score
+    start = np.ones(s.size, dtype=bool)
+    start[1:] = (curve[1:] != curve[:-1]) | (s[1:] != s[:-1])
+    return curve, s, ps, ns, label_start[curve] + order, np.flatnonzero(start)
 
 
 def _table_part(item, seed, n_boot):

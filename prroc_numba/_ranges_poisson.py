@@ -44,15 +44,14 @@ import itertools
 
 import numpy as np
 
-from ._accumulate import Accumulator, _sort_entries
+from ._dask import sorted_rows
 from ._kernels.grid import _ABOVE, _BELOW
 from ._kernels.paired_masses import _paired_masses
 from ._kernels.ranges import _range_areas, _range_hulls
 from ._kernels.resample_poisson import _table_areas, _table_curves
 from ._kernels.segments import finish_area_cpu
-from ._ranges import _global_curves, _merge_samples, _splitters
+from ._ranges import _global_curves, _merge_samples, _sample, _splitters
 
-_SAMPLE = 256  # distinct scores sampled per curve and partition (balance only)
 _BLOCK_BYTES = 1 << 26  # replicate masses a range holds at once (per pass-2 block)
 _FAN = 8
 
@@ -62,27 +61,6 @@ def _writable(x):
     the kernels keep one specialisation).
     """
     return np.require(x, requirements=["C", "W"])
-
-
-def _sample(item):
-    """``(Accumulator of the layout and sampled distinct scores, labels, entries)``."""
-    labels, rp = item
-    out = Accumulator()
-    if rp is None:
-        return out, labels, 0
-    n = rp.starts.size
-    step = max(1, n // max(1, _SAMPLE * rp.n_curves))
-    idx = rp.starts[::step]
-    out._absorb(
-        rp._by,
-        rp._models,
-        rp._groups,
-        rp._curve[idx],
-        rp._score[idx],
-        rp._pos[idx],
-        rp._neg[idx],
-    )
-    return out, labels, n
 
 
 def _split(item, layout, splitters):
@@ -115,16 +93,23 @@ def _range_rows(n_curves, *pieces):
     ``block[i]`` row ``i``'s block.
     """
     curve = np.concatenate([p[0] for p in pieces])
-    score = np.concatenate([p[1] for p in pieces])
-    order, starts, _ = _sort_entries(curve, score)
-    del score
+    by_curve = np.argsort(curve, kind="stable")  # each piece is already in curve order
+    curve = curve[by_curve]
+    rows = np.bincount(curve, minlength=n_curves)
+    rows = np.concatenate([[0], np.cumsum(rows)]).astype(np.int64)
+
+    def gather(k):
+        x = np.concatenate([p[k] for p in pieces])[by_curve]
+        return np.ascontiguousarray(x, dtype=np.int64 if k == 2 else np.float64)
+
+    curve, _s, pos, neg, idx, starts = sorted_rows(
+        gather(1), rows, gather(3), gather(4), np.ascontiguousarray(rows[:-1])
+    )
+    row = gather(2)[idx]
     n = curve.size
     block = np.repeat(np.arange(starts.size, dtype=np.int64), np.diff(np.append(starts, n)))
     offsets = np.zeros(n_curves + 1, dtype=np.int64)
-    np.cumsum(np.bincount(curve[order][starts], minlength=n_curves), out=offsets[1:])
-    row = np.concatenate([p[2] for p in pieces])[order]
-    pos = np.ascontiguousarray(np.concatenate([p[3] for p in pieces])[order], dtype=np.float64)
-    neg = np.ascontiguousarray(np.concatenate([p[4] for p in pieces])[order], dtype=np.float64)
+    np.cumsum(np.bincount(curve[starts], minlength=n_curves), out=offsets[1:])
     return offsets, block, row, pos, neg
 
 
@@ -343,10 +328,24 @@ class RowRanges:
 
 
 def _survey(part, kw):
-    """A partition's length and its ``_sample`` (the rows are not kept)."""
+    """A partition's length and ``(sampled layout, labels, distinct entries)`` of its
+    table (the exact path's reduction and sample; the rows are not kept).
+    """
+    from ._dask import _partition
+
+    return len(part), _sample(_partition(part, kw))
+
+
+def _kept_rows(part, kw, offset):
+    """A partition's rows as the ranges keep them until the shuffle (without the
+    distinct entries' starts, which only the survey and the table path read).
+    """
     from ._dask import _rows
 
-    return len(part), _sample(_rows(part, kw, 0))
+    labels, rp = _rows(part, kw, offset)
+    if rp is not None:
+        rp.starts = None
+    return labels, rp
 
 
 def _length(survey):
@@ -404,7 +403,7 @@ def state(data, kw, seed, n_boot):
         return acc
     items = list(
         dask.persist(
-            *[dask.delayed(_dask._rows)(p, kw, int(offsets[i])) for i, p in enumerate(parts)]
+            *[dask.delayed(_kept_rows)(p, kw, int(offsets[i])) for i, p in enumerate(parts)]
         )
     )
     return RowRanges(items, layout, labels, k, seed, n_boot)
