@@ -236,7 +236,10 @@ class _Plan:
         )
 
     def _draw(self, kind, wide=False):
-        """How :func:`~._kernels.resample._boot_paired` fills the slot counts."""
+        """How :func:`~._kernels.resample._boot_paired` fills the slot counts: narrow
+        counts that the caller re-runs ``wide`` on overflow, or (``wide=None``) the
+        plan's own count type, sized for its biggest stratum (never overflows).
+        """
         ids = getattr(self, "slot_ids", None)
         return (
             kind,
@@ -245,7 +248,9 @@ class _Plan:
             np.empty(0, dtype=np.int64) if ids is None else ids,
             self.n_pos_slots,
             self.hard,
-            np.empty(0, dtype=np.int32 if wide else _NARROW_COUNT),
+            self.count_type
+            if wide is None
+            else np.empty(0, dtype=np.int32 if wide else _NARROW_COUNT),
             np.zeros(1, dtype=np.int64),  # set when a count overflowed uint16
         )
 
@@ -264,9 +269,7 @@ class _Plan:
         on_grid = grid is not None
         spec = (code, bool(hull), grid if on_grid else np.empty(0))
         reps = np.empty((C, grid.size if on_grid else 1, n_boot))
-        if partial is not None:
-            kernel = self._partial_kernel(seed, code, hull, partial, reps)
-        elif self.grouped:
+        if self.grouped and partial is None:
             segs = (self.seg_offsets, self.sp, self.sn, b.curve_group)
             draw = (self.stratified, self.lp, self.ln, self.tabs)
 
@@ -274,53 +277,25 @@ class _Plan:
                 n = b.n_curves * (b1 - b0)
                 run_items(_boot_grouped, n, segs, draw, seed, b0, b1, spec, reps)
 
-        else:
+        else:  # paired draws (partial areas too: cluster= and partial= are multinomial)
             rows = self._rows()
             kind = POISSON if self.poisson else MULTINOMIAL
             draw = self._draw(kind)
-
+            items = _boot_paired
+            if partial is not None:
+                items, spec = _boot_partial, (code, bool(hull), *partial)
             n_groups = b.n_curves // b.n_models
 
             def kernel(b0, b1):
                 n = n_groups * (b1 - b0)
                 draw[-1][0] = 0
-                run_items(_boot_paired, n, rows, draw, seed, b0, b1, spec, reps)
+                run_items(items, n, rows, draw, seed, b0, b1, spec, reps)
                 if draw[-1][0]:  # a count above 65,535 (big strata only): int32 counts
                     wide = self._draw(kind, wide=True)
-                    run_items(_boot_paired, n, rows, wide, seed, b0, b1, spec, reps)
+                    run_items(items, n, rows, wide, seed, b0, b1, spec, reps)
 
         self._chunks(n_boot, progress, label, kernel, extra=grid.size if on_grid else 0)
         return reps if on_grid else reps[:, 0, :]
-
-    def _partial_kernel(self, seed, code, hull, partial, reps):
-        b = self.batch
-
-        def kernel(b0, b1):
-            out = np.empty((b.n_curves, b1 - b0))
-            _boot_partial(
-                self.slot_order,
-                self.ps,
-                self.ns,
-                b.offsets,
-                self.seg_offsets,
-                self.seg_end,
-                self.strata_offsets,
-                self.n_strata,
-                b.n_models,
-                seed,
-                b0,
-                b1,
-                self.count_type,
-                code,
-                hull,
-                partial[0],
-                partial[1],
-                partial[2],
-                out,
-            )
-            reps[:, 0, b0:b1] = out
-
-        return kernel
 
     def curve_estimate(self, grid, hull):
         """The data's own PR curve on the recall ``grid``, float64 ``(n_curves,

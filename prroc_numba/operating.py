@@ -403,6 +403,7 @@ def _run(
     C = batch.n_curves
     out = np.empty((n_rows, B, 3))
     totals = np.empty((C, B, 2))
+    draw = plan._draw(R.MULTINOMIAL, wide=None)
 
     def kernel(b0, b1):
         o = np.empty((n_rows, b1 - b0, 3))
@@ -415,13 +416,11 @@ def _run(
             batch.offsets,
             thr,
             thr_off,
-            plan.strata_offsets,
-            plan.n_strata,
+            draw,
             batch.n_models,
             s,
             b0,
             b1,
-            plan.count_type,
             kinds,
             bounds,
             beta,
