@@ -34,7 +34,7 @@ from ._kernels.rng import POISSON_MAX, _poisson_tables
 from ._kernels.threads import run_items
 from ._partial import check_partial, partial_areas, standardized
 from ._progress import visible
-from ._ragged import UndefinedMetricWarning, lengths_to_offsets, pack, row_ids
+from ._ragged import UndefinedMetricWarning, inputs, lengths_to_offsets, pack, row_ids
 from ._ragged import is_dask as _is_dask
 from ._resampling_kind import resolve as _resolve_resampling
 
@@ -376,12 +376,28 @@ def _seed(seed):
     return int((int(state[0]) << 31) ^ int(state[1]))
 
 
+#: the arguments that the bootstrap functions hand on to :func:`_replicates` by name
+#: (with the input arguments, :data:`~._ragged.INPUTS`)
+REPLICATE_ARGS = (
+    "curve",
+    "method",
+    "hull",
+    "n_boot",
+    "stratified",
+    "seed",
+    "progress",
+    "resampling",
+    "device",
+    "cluster",
+    "partial",
+    "partial_focus",
+    "standardize",
+)
+
+
 def _replicates(
     data,
-    score,
-    label,
-    by,
-    weight,
+    *,
     curve,
     method,
     hull,
@@ -389,8 +405,6 @@ def _replicates(
     stratified,
     seed,
     progress,
-    pos_label,
-    soft_labels,
     label_bar="bootstrap",
     resampling=None,
     device="cpu",
@@ -398,18 +412,19 @@ def _replicates(
     partial=None,
     partial_focus="fpr",
     standardize=False,
-    **multi,
+    **args,
 ):
     """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed).
 
     ``device="cuda"``: the Poisson bootstrap on the GPU (``plan`` is None). Dask input:
     the Poisson bootstrap on the workers (``plan`` is None, ``batch`` only names curves).
-    ``multi``: the multiclass arguments; the estimates and replicates then come reduced
-    to the output rows (per class, pair or average) and ``batch`` is a view of those.
+    ``args``: the input arguments (:data:`~._ragged.INPUTS`) and any multiclass ones;
+    with these the estimates and replicates come reduced to the output rows (per
+    class, pair or average) and ``batch`` is a view of those.
     """
     code = method_code(curve, method)
-    if multi.get("multiclass") == "ovo":
-        _multiclass.check_args("ovo", multi.get("classes"), multi.get("average"), False, curve)
+    if args.get("multiclass") == "ovo":
+        _multiclass.check_args("ovo", args.get("classes"), args.get("average"), False, curve)
     distributed = _is_dask(data)
     engine = "dask" if distributed else ("cuda" if device == "cuda" else "memory")
     stratified, poisson = _resolve_resampling(resampling, stratified, engine)
@@ -419,37 +434,19 @@ def _replicates(
             "them or pass resampling='multinomial'"
         )
     if distributed:
-        if multi.get("multiclass") is not None:
-            raise ValueError(
-                "multiclass= is not available for Dask input; binarise the "
-                "labels into one 0/1 column per class first"
-            )
         from . import _dask
 
+        _dask.no_multiclass(args.get("multiclass"))
         return _dask.replicates(
             data,
-            score,
-            label,
-            by,
-            weight,
-            curve,
-            code,
-            bool(hull),
-            int(n_boot),
-            _seed(seed),
-            pos_label,
-            soft_labels,
+            curve=curve,
+            code=code,
+            hull=bool(hull),
+            n_boot=int(n_boot),
+            seed=_seed(seed),
+            **inputs(args),
         )
-    batch = pack(
-        data,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        pos_label=pos_label,
-        soft_labels=soft_labels,
-        **multi,
-    )
+    batch = pack(data, **args)
     _multiclass.check_device(batch, device)
     hull = bool(hull)
     spec = check_partial(curve, partial, partial_focus, standardize)
