@@ -150,7 +150,7 @@ def _walk_cuts(xs, slots, ps, ns, cnt, thr, tp, fp):
     return t, f
 
 
-@jit(parallel=True)
+@jit
 def _boot_operating(
     xs,
     slot_order,
@@ -170,8 +170,12 @@ def _boot_operating(
     pick,
     out,
     totals,
+    t0,
+    t1,
 ):
-    """Replicates ``b0 .. b1-1`` of the counts at operating points, every curve.
+    """Replicates ``b0 .. b1-1`` of the counts at operating points, every curve: items
+    ``t0 .. t1-1`` of the (group, replicate) pairs (run in chunks by
+    :func:`.threads.run_items`, as :func:`.resample._boot_paired`).
 
     Per group and replicate one slot-count vector is drawn (the same streams and draws
     as :func:`.resample._boot_paired`; with clusters a slot is a cluster) and reused for
@@ -189,10 +193,8 @@ def _boot_operating(
     Writes ``out[row, b - b0, :] = (tp, fp, threshold)`` (NaN when no vertex
     qualifies) and ``totals[c, b - b0, :] = (P, N)``.
     """
-    n_groups = (offsets.size - 1) // n_models
-    nb = b1 - b0
     nk = kinds.size
-    for t in prange(n_groups * nb):
+    for t in range(t0, t1):
         g, b, cnt = _item_counts(draw, seed, t, b0, b1)
         j = b - b0
         for mdl in range(n_models):
