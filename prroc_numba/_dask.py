@@ -27,6 +27,7 @@ from ._accumulate import (
     entries,
     swept_entries,
 )
+from ._checks import warn_undefined_auc
 from ._kernels.paired_masses import _paired_masses
 from ._kernels.resample_poisson import _table_areas, _table_curves
 from ._ragged import _labels, describe_row, pack, row_ids, warn_undefined
@@ -363,16 +364,7 @@ def replicates(
     est = _table_areas(offsets, p1, n1, code, hull)[:, 0]
     pb, nb = acc._extra
     reps = _table_areas(offsets, np.ascontiguousarray(pb), np.ascontiguousarray(nb), code, hull)
-    P, N = _totals(acc, offsets)
-    bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
-    warn_undefined(
-        curves,
-        bad,
-        f"AUC-{curve.upper()} is undefined (no positives"
-        + (" or no negatives)" if curve == "roc" else ")")
-        + ": NaN",
-        stacklevel=5,
-    )
+    bad = warn_undefined_auc(curves, curve, stacklevel=5, totals=_totals(acc, offsets))
     reps[bad] = np.nan
     return curves, None, code, est, reps, seed
 
