@@ -442,7 +442,7 @@ def _total(cnt):
     return t
 
 
-@jit
+@jit(inline="always")
 def _item_counts(draw, seed, t, b0, b1):
     """Item ``t`` of the (group, replicate) pairs ``t = g * (b1 - b0) + (b - b0)`` of a
     paired replicate chunk: ``(g, b, counts)``, the group's slot counts in replicate
@@ -470,7 +470,7 @@ def _item_counts(draw, seed, t, b0, b1):
     return g, b, cnt
 
 
-@jit
+@jit(inline="always")
 def _curve_vertices(rows, c, cnt, hard, n_pos):
     """Replicate vertices ``(tp, fp)`` of curve ``c`` of ``rows`` (as in
     :func:`_boot_paired`) whose sorted rows carry the slot counts ``cnt``: the walk
