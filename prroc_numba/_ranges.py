@@ -25,7 +25,9 @@ as the data, so here it never leaves the workers:
 Which path runs: ``dask.config`` key ``"prroc_numba.dask_exact"``: ``"table"``,
 ``"ranges"`` or ``"auto"`` (default: ranges when the partitions hold more than
 ``"prroc_numba.dask_table_max"`` distinct (curve, score) entries in all, default 5e6);
-``"prroc_numba.dask_ranges"`` sets ``K`` (default: the number of partitions).
+``"prroc_numba.dask_ranges"`` sets ``K`` (default: the number of partitions). The
+Poisson bootstrap takes the same ranges, holding rows instead of entries (each row has
+its own count): :mod:`._ranges_poisson`.
 """
 
 from __future__ import annotations
