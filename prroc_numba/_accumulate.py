@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ._kernels.resample import _segments_batch
-from ._ragged import MODEL, pack
+from ._ragged import MODEL, inputs, pack
 
 # internal column names of the weighted-row table (never a user's key column)
 _S, _Y, _W = "__prn_score", "__prn_label", "__prn_weight"
@@ -242,15 +242,7 @@ class Accumulator:
         if kept is None:
             return self
         data, score, label, by, weight = kept[0]
-        batch = pack(
-            data,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            pos_label=pos_label,
-            soft_labels=soft_labels,
-        )
+        batch = pack(data, **inputs(locals()))
         by_names, models, groups = entries(batch, data, score, by)[:3]
         self._absorb(by_names, models, groups, *swept_entries(batch, self.decimals))
         return self

@@ -31,6 +31,7 @@ from ._accumulate import (
     entries,
     swept_entries,
 )
+from ._checks import warn_undefined_auc
 from ._kernels.paired_masses import _paired_masses
 from ._kernels.resample import _segments_batch
 from ._kernels.resample_poisson import _table_areas, _table_curves
@@ -476,15 +477,7 @@ def replicates(
         areas = st.areas(code, hull)
         est, reps = areas[:, -1].copy(), areas[:, :-1].copy()
         P, N = st.P[-1], st.N[-1]
-    bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
-    warn_undefined(
-        curves,
-        bad,
-        f"AUC-{curve.upper()} is undefined (no positives"
-        + (" or no negatives)" if curve == "roc" else ")")
-        + ": NaN",
-        stacklevel=5,
-    )
+    bad = warn_undefined_auc(curves, curve, stacklevel=5, totals=(P, N))
     reps[bad] = np.nan
     return curves, None, code, est, reps, seed
 

@@ -33,7 +33,7 @@ from ._kernels.rng import POISSON_MAX, _poisson_tables
 from ._kernels.threads import run_items
 from ._partial import check_partial, partial_areas, standardized
 from ._progress import visible
-from ._ragged import UndefinedMetricWarning, lengths_to_offsets, pack, row_ids
+from ._ragged import UndefinedMetricWarning, inputs, lengths_to_offsets, pack, row_ids
 from ._ragged import is_dask as _is_dask
 from ._resampling_kind import resolve as _resolve_resampling
 
@@ -275,7 +275,10 @@ class _Plan:
         )
 
     def _draw(self, kind, wide=False):
-        """How :func:`~._kernels.resample._boot_paired` fills the slot counts."""
+        """How :func:`~._kernels.resample._boot_paired` fills the slot counts: narrow
+        counts that the caller re-runs ``wide`` on overflow, or (``wide=None``) the
+        plan's own count type, sized for its biggest stratum (never overflows).
+        """
         ids = getattr(self, "slot_ids", None)
         return (
             kind,
@@ -284,7 +287,9 @@ class _Plan:
             np.empty(0, dtype=np.int64) if ids is None else ids,
             self.n_pos_slots,
             self.hard,
-            np.empty(0, dtype=np.int32 if wide else _NARROW_COUNT),
+            self.count_type
+            if wide is None
+            else np.empty(0, dtype=np.int32 if wide else _NARROW_COUNT),
             np.zeros(1, dtype=np.int64),  # set when a count overflowed uint16
         )
 
@@ -303,9 +308,7 @@ class _Plan:
         on_grid = grid is not None
         spec = (code, bool(hull), grid if on_grid else np.empty(0))
         reps = np.empty((C, grid.size if on_grid else 1, n_boot))
-        if partial is not None:
-            kernel = self._partial_kernel(seed, code, hull, partial, reps)
-        elif self.grouped:
+        if self.grouped and partial is None:
             segs = (self.seg_offsets, self.sp, self.sn, b.curve_group)
             draw = (self.stratified, self.lp, self.ln, self.tabs)
 
@@ -313,53 +316,25 @@ class _Plan:
                 n = b.n_curves * (b1 - b0)
                 run_items(_boot_grouped, n, segs, draw, seed, b0, b1, spec, reps)
 
-        else:
+        else:  # paired draws (partial areas too: cluster= and partial= are multinomial)
             rows = self._rows()
             kind = POISSON if self.poisson else MULTINOMIAL
             draw = self._draw(kind)
-
+            items = _boot_paired
+            if partial is not None:
+                items, spec = _boot_partial, (code, bool(hull), *partial)
             n_groups = b.n_curves // b.n_models
 
             def kernel(b0, b1):
                 n = n_groups * (b1 - b0)
                 draw[-1][0] = 0
-                run_items(_boot_paired, n, rows, draw, seed, b0, b1, spec, reps)
+                run_items(items, n, rows, draw, seed, b0, b1, spec, reps)
                 if draw[-1][0]:  # a count above 65,535 (big strata only): int32 counts
                     wide = self._draw(kind, wide=True)
-                    run_items(_boot_paired, n, rows, wide, seed, b0, b1, spec, reps)
+                    run_items(items, n, rows, wide, seed, b0, b1, spec, reps)
 
         self._chunks(n_boot, progress, label, kernel, extra=grid.size if on_grid else 0)
         return reps if on_grid else reps[:, 0, :]
-
-    def _partial_kernel(self, seed, code, hull, partial, reps):
-        b = self.batch
-
-        def kernel(b0, b1):
-            out = np.empty((b.n_curves, b1 - b0))
-            _boot_partial(
-                self.slot_order,
-                self.ps,
-                self.ns,
-                b.offsets,
-                self.seg_offsets,
-                self.seg_end,
-                self.strata_offsets,
-                self.n_strata,
-                b.n_models,
-                seed,
-                b0,
-                b1,
-                self.count_type,
-                code,
-                hull,
-                partial[0],
-                partial[1],
-                partial[2],
-                out,
-            )
-            reps[:, 0, b0:b1] = out
-
-        return kernel
 
     def curve_estimate(self, grid, hull):
         """The data's own PR curve on the recall ``grid``, float64 ``(n_curves,
@@ -439,12 +414,28 @@ def _seed(seed):
     return int((int(state[0]) << 31) ^ int(state[1]))
 
 
+#: the arguments that the bootstrap functions hand on to :func:`_replicates` by name
+#: (with the input arguments, :data:`~._ragged.INPUTS`)
+REPLICATE_ARGS = (
+    "curve",
+    "method",
+    "hull",
+    "n_boot",
+    "stratified",
+    "seed",
+    "progress",
+    "resampling",
+    "device",
+    "cluster",
+    "partial",
+    "partial_focus",
+    "standardize",
+)
+
+
 def _replicates(
     data,
-    score,
-    label,
-    by,
-    weight,
+    *,
     curve,
     method,
     hull,
@@ -452,8 +443,6 @@ def _replicates(
     stratified,
     seed,
     progress,
-    pos_label,
-    soft_labels,
     label_bar="bootstrap",
     resampling=None,
     device="cpu",
@@ -461,18 +450,19 @@ def _replicates(
     partial=None,
     partial_focus="fpr",
     standardize=False,
-    **multi,
+    **args,
 ):
     """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed).
 
     ``device="cuda"``: the Poisson bootstrap on the GPU (``plan`` is None). Dask input:
     the Poisson bootstrap on the workers (``plan`` is None, ``batch`` only names curves).
-    ``multi``: the multiclass arguments; the estimates and replicates then come reduced
-    to the output rows (per class, pair or average) and ``batch`` is a view of those.
+    ``args``: the input arguments (:data:`~._ragged.INPUTS`) and any multiclass ones;
+    with these the estimates and replicates come reduced to the output rows (per
+    class, pair or average) and ``batch`` is a view of those.
     """
     code = method_code(curve, method)
-    if multi.get("multiclass") == "ovo":
-        _multiclass.check_args("ovo", multi.get("classes"), multi.get("average"), False, curve)
+    if args.get("multiclass") == "ovo":
+        _multiclass.check_args("ovo", args.get("classes"), args.get("average"), False, curve)
     distributed = _is_dask(data)
     engine = "dask" if distributed else ("cuda" if device == "cuda" else "memory")
     stratified, poisson = _resolve_resampling(resampling, stratified, engine)
@@ -482,37 +472,19 @@ def _replicates(
             "them or pass resampling='multinomial'"
         )
     if distributed:
-        if multi.get("multiclass") is not None:
-            raise ValueError(
-                "multiclass= is not available for Dask input; binarise the "
-                "labels into one 0/1 column per class first"
-            )
         from . import _dask
 
+        _dask.no_multiclass(args.get("multiclass"))
         return _dask.replicates(
             data,
-            score,
-            label,
-            by,
-            weight,
-            curve,
-            code,
-            bool(hull),
-            int(n_boot),
-            _seed(seed),
-            pos_label,
-            soft_labels,
+            curve=curve,
+            code=code,
+            hull=bool(hull),
+            n_boot=int(n_boot),
+            seed=_seed(seed),
+            **inputs(args),
         )
-    batch = pack(
-        data,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        pos_label=pos_label,
-        soft_labels=soft_labels,
-        **multi,
-    )
+    batch = pack(data, **args)
     _multiclass.check_device(batch, device)
     hull = bool(hull)
     spec = check_partial(curve, partial, partial_focus, standardize)

@@ -50,9 +50,9 @@ from .rng import (
     _GAMMA,
     _S11,
     _TWO_M53,
-    _binomial,
     _mix64,
     _multinomial_stratum,
+    _next_cell,
     _stream,
 )
 from .sort import _sort_desc
@@ -281,12 +281,7 @@ def _draw_segment_counts(
     for i in range(sp.size):
         for cls in range(2):
             ki = sp[i] if cls == 0 else sn[i]
-            if ki <= 0.0 or n_rem == 0:
-                x = 0
-            elif ki >= k_rem:
-                x = n_rem
-            else:
-                x = _binomial(st, n_rem, ki / k_rem)
+            x = _next_cell(st, n_rem, k_rem, ki)
             if cls == 0:
                 xp[i] = x
             else:
@@ -517,6 +512,54 @@ def _total(cnt):
     return t
 
 
+@jit(inline="always")
+def _item_counts(draw, seed, t, b0, b1):
+    """Item ``t`` of the (group, replicate) pairs ``t = g * (b1 - b0) + (b - b0)`` of a
+    paired replicate chunk: ``(g, b, counts)``, the group's slot counts in replicate
+    ``b`` (:func:`_fill_counts`; one extra slot for rows of zero weight, never drawn).
+    ``draw`` as in :func:`_boot_paired`. A multinomial vector holds exactly ``n_slots``
+    draws, so one whose total differs overflowed the narrow count type: then the
+    counts are empty and ``wrapped[0]`` is set (the caller re-runs the chunk wider).
+    """
+    kind, strata_offsets, n_strata, count_type, wrapped = (
+        draw[0],
+        draw[1],
+        draw[2],
+        draw[6],
+        draw[7],
+    )
+    nb = b1 - b0
+    g = t // nb
+    b = b0 + t - g * nb
+    n_slots = strata_offsets[(g + 1) * n_strata] - strata_offsets[g * n_strata]
+    cnt = np.zeros(n_slots + 1, dtype=count_type.dtype)
+    _fill_counts(draw, seed, g, b, cnt)
+    if kind == MULTINOMIAL and _total(cnt) != n_slots:
+        wrapped[0] = 1
+        return g, b, cnt[:0]
+    return g, b, cnt
+
+
+@jit(inline="always")
+def _curve_vertices(rows, c, cnt, hard, n_pos):
+    """Replicate vertices ``(tp, fp)`` of curve ``c`` of ``rows`` (as in
+    :func:`_boot_paired`) whose sorted rows carry the slot counts ``cnt``: the walk
+    over slot numbers (``hard``: slots below ``n_pos`` are the positives) or over the
+    rows' masses.
+    """
+    slot_order, ps, ns, offsets, seg_offsets, seg_end = rows[:6]
+    u = offsets[c]
+    v = offsets[c + 1]
+    se = seg_end[seg_offsets[c] : seg_offsets[c + 1]]
+    tp = np.empty(se.size + 1)
+    fp = np.empty(se.size + 1)
+    if hard:
+        nv = _walk_vertices_hard(slot_order[u:v], se, n_pos, cnt, tp, fp)
+    else:
+        nv = _walk_vertices(slot_order[u:v], se, ps[u:v], ns[u:v], cnt, tp, fp)
+    return tp[:nv], fp[:nv]
+
+
 @jit
 def _boot_paired(rows, draw, seed, b0, b1, spec, out, t0, t1):
     """Replicates ``b0 .. b1-1`` of every curve by slot-count vectors: per group and
@@ -541,32 +584,16 @@ def _boot_paired(rows, draw, seed, b0, b1, spec, out, t0, t1):
     walk reads only the slot numbers, not the masses. ``spec`` and ``out`` as in
     :func:`_emit`.
     """
-    slot_order, ps, ns, offsets, seg_offsets, seg_end, n_models = rows
-    kind, strata_offsets, n_strata, _, n_pos_slots, hard, count_type, wrapped = draw
-    grid = spec[2]
-    nb = b1 - b0
+    n_models, n_pos_slots, hard = rows[6], draw[4], draw[5]
     for t in range(t0, t1):
-        g = t // nb
-        b = b0 + t - g * nb
-        n_slots = strata_offsets[(g + 1) * n_strata] - strata_offsets[g * n_strata]
-        cnt = np.zeros(n_slots + 1, dtype=count_type.dtype)
-        _fill_counts(draw, seed, g, b, cnt)
-        if kind == MULTINOMIAL and _total(cnt) != n_slots:
-            wrapped[0] = 1  # a count overflowed the narrow type: the caller re-runs wider
+        g, b, cnt = _item_counts(draw, seed, t, b0, b1)
+        if cnt.size == 0:
             continue
-        buf = np.empty(grid.size)
+        buf = np.empty(spec[2].size)
         for mdl in range(n_models):
             c = g * n_models + mdl
-            u = offsets[c]
-            v = offsets[c + 1]
-            se = seg_end[seg_offsets[c] : seg_offsets[c + 1]]
-            tp = np.empty(se.size + 1)
-            fp = np.empty(se.size + 1)
-            if hard:
-                nv = _walk_vertices_hard(slot_order[u:v], se, n_pos_slots[g], cnt, tp, fp)
-            else:
-                nv = _walk_vertices(slot_order[u:v], se, ps[u:v], ns[u:v], cnt, tp, fp)
-            _emit(tp[:nv], fp[:nv], spec, buf, out, c, b)
+            tp, fp = _curve_vertices(rows, c, cnt, hard, n_pos_slots[g])
+            _emit(tp, fp, spec, buf, out, c, b)
 
 
 @jit(parallel=True)
