@@ -12,8 +12,9 @@ thread each), each checked against an independent figure before it is timed:
   ``--decimals`` decimals the table has at most 10**decimals entries, whatever N). Time
   and each worker's peak resident memory.
 * ``poisson`` -- the Poisson bootstrap (B = ``--n-boot``) of ``--models`` models paired on
-  N rows as a Dask frame; with ``--check`` (small N) also the same call in memory
-  (``resampling="poisson"``) and the largest replicate difference.
+  N rows as a Dask frame (``--decimals -1``: continuous scores, through the score
+  ranges); with ``--check`` (small N) also the same call in memory
+  (``resampling="poisson"``) and the largest replicate and interval differences.
 
 Sizes are arguments. The full runs the issue asks for::
 
@@ -37,6 +38,13 @@ Small smoke sizes (what the development machine ran)::
     python benchmarks/bench_dask.py outofcore --rows 4e6 --file-rows 5e5
     python benchmarks/bench_dask.py outofcore --rows 4e6 --file-rows 5e5 --decimals -1
     python benchmarks/bench_dask.py poisson --rows 2e5 --n-boot 50 --check
+    python benchmarks/bench_dask.py poisson --rows 2e5 --n-boot 50 --check --decimals -1
+
+Continuous scores through the score ranges (the Poisson bootstrap without the merged
+replicate table), medium size::
+
+    python benchmarks/bench_dask.py poisson --rows 1e7 --models 3 --n-boot 50 \
+        --partitions 10 --decimals -1
 """
 
 from __future__ import annotations
@@ -328,42 +336,53 @@ def outofcore_ranges(args):
 
 
 def poisson(args):
+    """The Poisson bootstrap of a Dask frame. Scores rounded to ``--decimals`` run
+    through the merged replicate table; continuous scores (``--decimals -1``) through
+    the score ranges (forced: ``prroc_numba.dask_exact = "ranges"``, which "auto" picks
+    anyway once the table would pass ``prroc_numba.dask_table_max`` entries).
+    """
+    import dask
     import dask.dataframe as dd
 
     n = int(float(args.rows))
+    decimals = None if args.decimals < 0 else args.decimals
     models = [f"m{m}" for m in range(args.models)]
     # each partition is generated on a worker (the client never holds the N rows)
     bounds = np.linspace(0, n, args.partitions + 1).astype(np.int64)
     sizes = [(int(a), int(b - a)) for a, b in zip(bounds[:-1], bounds[1:])]
-    meta = logistic_frame(0, args.models, args.decimals, 2)
+    meta = logistic_frame(0, args.models, decimals, 2)
+    path = "ranges" if decimals is None else "table"
     cluster, client = _cluster(args.workers, args.memory_limit)
     try:
         ddf = dd.from_map(
-            lambda ab: logistic_frame(ab[1], args.models, args.decimals, 2, ab[0]), sizes, meta=meta
+            lambda ab: logistic_frame(ab[1], args.models, decimals, 2, ab[0]), sizes, meta=meta
         )
         kw = {"score": models, "label": "y", "n_boot": args.n_boot, "seed": 0}
-        small = dd.from_pandas(logistic_frame(1000, args.models, args.decimals, 9), npartitions=2)
-        prn.compare(small, **{**kw, "n_boot": 2})
-        t = time.perf_counter()
-        res, reps = prn.bootstrap(ddf, **kw, return_replicates=True)
-        t_dsk = time.perf_counter() - t
+        small = dd.from_pandas(logistic_frame(1000, args.models, decimals, 9), npartitions=2)
+        with dask.config.set({"prroc_numba.dask_exact": path}):
+            prn.compare(small, **{**kw, "n_boot": 2})  # warm-up: the workers compile
+            t = time.perf_counter()
+            res, reps = prn.bootstrap(ddf, **kw, return_replicates=True)
+            t_dsk = time.perf_counter() - t
         peaks = _peak_rss(client)
         print(
-            f"poisson: {n:.0e} rows, {args.models} models paired, B = {args.n_boot}, "
-            f"{args.partitions} partitions, {args.workers} workers of {args.memory_limit}: "
-            f"{t_dsk:.1f} s; workers' peak RSS "
+            f"poisson ({path} path): {n:.0e} rows, {args.models} models paired, "
+            f"B = {args.n_boot}, {args.partitions} partitions, {args.workers} workers of "
+            f"{args.memory_limit}: {t_dsk:.1f} s; workers' peak RSS "
             + ", ".join(f"{v / 2**30:.2f} GiB" for v in peaks.values())
         )
         print(res.round(4).to_string(index=False))
         if args.check:
             t = time.perf_counter()
             df = ddf.compute().reset_index(drop=True)
-            _, mem = prn.bootstrap(df, **kw, resampling="poisson", return_replicates=True)
+            want, mem = prn.bootstrap(df, **kw, resampling="poisson", return_replicates=True)
             t_mem = time.perf_counter() - t
             d = np.max(np.abs(mem["estimate"].to_numpy() - reps["estimate"].to_numpy()))
+            cols = ["estimate", "ci_low", "ci_high"]
+            di = np.max(np.abs(want[cols].to_numpy() - res[cols].to_numpy()))
             print(
                 f"  in memory (resampling='poisson') {t_mem:.1f} s; max |replicate "
-                f"difference| = {d:.1e}"
+                f"difference| = {d:.1e}, max |interval difference| = {di:.1e}"
             )
     finally:
         client.close()

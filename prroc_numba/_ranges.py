@@ -27,7 +27,8 @@ Which path runs: ``dask.config`` key ``"prroc_numba.dask_exact"``: ``"table"``,
 ``"prroc_numba.dask_table_max"`` distinct (curve, score) entries in all, default 5e6);
 ``"prroc_numba.dask_ranges"`` sets ``K``; by default ``K`` follows the data's size,
 ``ceil(entries / dask_range_rows)`` (``"prroc_numba.dask_range_rows"``, default 2e6),
-and at least the number of partitions.
+and at least the number of partitions. The Poisson bootstrap takes the same ranges,
+holding rows instead of entries (each row has its own count): :mod:`._ranges_poisson`.
 
 Memory. With continuous scores the partitions' tables, the split pieces and the range
 tables are each as large as the data (32 bytes an entry: curve, score, pos, neg), so no

@@ -376,7 +376,7 @@ def operating_points(
 
 def _plan_arrays(batch, stratified, cluster):
     """The replicate plan and each curve's scores in its sorted order."""
-    plan = R._Plan(batch, stratified, cluster)
+    plan = R._Plan(batch, stratified, cluster, keep_order=True)
     start = np.repeat(batch.offsets[:-1], np.diff(batch.offsets))
     xs = np.ascontiguousarray(batch.values[start + plan.order])
     return plan, xs

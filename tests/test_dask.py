@@ -151,9 +151,9 @@ def test_errors_name_the_fix(client):
     with pytest.raises(ValueError, match="not a column"):
         prn.auc(ddf, score="nope", label="y")
     with (
-        dask.config.set({"prroc_numba.dask_table_max": 100}),
+        dask.config.set({"prroc_numba.dask_table_max": 100, "prroc_numba.dask_exact": "table"}),
         pytest.raises(ValueError, match="round them first"),
-    ):  # the Poisson replicate state would outgrow the workers
+    ):  # the Poisson replicate state would outgrow the workers ("auto": the ranges)
         prn.bootstrap(ddf, score="b", label="y", n_boot=5, seed=0)
     bad = _ddf(df.assign(y=np.where(np.arange(len(df)) < 700, df["y"], df["y"] * 2 - 1)))
     with pytest.raises(ValueError, match="labels must be"):  # {0, 1} + {-1, 1} partitions

@@ -42,7 +42,7 @@ import numpy as np
 from numba import prange
 
 from .._numba import jit
-from .area import _area_of_sweep
+from .area import _area_of_sweep, _area_sorted
 from .grid import _precision_on_grid
 from .layout import _offsets_from_counts
 from .poisson import poisson_count_cpu, replicate_key_cpu
@@ -55,7 +55,7 @@ from .rng import (
     _multinomial_stratum,
     _stream,
 )
-from .sort import _argsort_desc
+from .sort import _sort_desc
 from .threads import run_curves
 
 # ------------------------------------------------------------------ segment structure
@@ -124,39 +124,100 @@ def _segments_batch(values, offsets, pos, neg, label_start, masses=True):
 
     Returns ``(order, ps, ns, seg_offsets, seg_end, sp, sn)``:
     ``order[offsets[c]:offsets[c+1]]`` is curve ``c``'s descending argsort (local row
-    indices) and ``ps``/``ns`` its rows' positive / negative mass in that order (empty
-    with ``masses=False``: the hard-label walks read slot numbers only); its segments
-    are ``[seg_offsets[c]:seg_offsets[c+1]]`` with exclusive end positions ``seg_end``
-    (in sorted order) and positive / negative mass ``sp`` / ``sn``. Two serial passes
-    over chunks of curves on the thread pool (:func:`.threads.run_curves`; compiles
-    seconds faster than ``prange``): sort and count, then fill.
+    indices, int32) and ``ps``/``ns`` its rows' positive / negative mass in that order
+    (empty with ``masses=False``); its segments are ``[seg_offsets[c]:seg_offsets[c+1]]``
+    with exclusive end positions ``seg_end`` (in sorted order) and positive / negative
+    mass ``sp`` / ``sn``. See :func:`_sorted_curves` (which the bootstrap plan calls).
+    """
+    out = _sorted_curves(values, offsets, pos, neg, label_start, masses)
+    return (out["order"], out["ps"], out["ns"]) + out["segments"]
+
+
+def _sorted_curves(
+    values, offsets, pos, neg, label_start, masses, slots=None, keep_order=True, estimate=None
+):
+    """One stable descending sort of every curve and what the bootstrap reads of it.
+
+    Two serial passes over chunks of curves on the thread pool
+    (:func:`.threads.run_curves`; compiles seconds faster than ``prange``): sort and count
+    the segments (and gather the masses in sorted order, ``masses``; and the curve's
+    area by ``estimate = (method, hull)``, from the sorted scores the sort hands back, as
+    :func:`.area._areas_batch` computes it), then fill the segments (and read ``slots``
+    at the sorted rows). Returns a dict:
+
+    * ``order``: int32, ``order[offsets[c]:offsets[c+1]]`` curve ``c``'s descending
+      argsort in local row indices (None when ``slots`` is given without
+      ``keep_order``: its buffer became ``slot_order``);
+    * ``slot_order``: int32, ``slots[label_start[c] + order[i]]`` at every sorted row
+      (``slots``: one int64 entry per label row; None without it). Without
+      ``keep_order`` it is written over ``order``, so the one int32 array of every
+      curve's sorted rows is all that the sort leaves (no int64 order, no second copy);
+    * ``ps``/``ns``: the rows' positive / negative mass in sorted order (float64; empty
+      without ``masses``: the hard-label walks read slot numbers only);
+    * ``segments``: ``(seg_offsets, seg_end, sp, sn)`` (see :func:`_segments_batch`);
+    * ``estimate``: float64 area per curve (None without ``estimate``).
+
+    Local row indices and slots are int32 (a curve of 2**31 rows holds 16 GiB of
+    scores alone); the callers check it.
     """
     n_curves = offsets.size - 1
-    order = np.empty(values.size, dtype=np.int64)
+    order = np.empty(values.size, dtype=np.int32)
     ps = np.empty(values.size if masses else 0)
     ns = np.empty(values.size if masses else 0)
     counts = np.empty(n_curves, dtype=np.int64)
+    method, hull = (-1, False) if estimate is None else estimate
+    est = np.empty(n_curves if estimate is not None else 0)
     args = (values, offsets, pos, neg, label_start)
-    run_curves(_sort_and_count, offsets, *args, bool(masses), order, ps, ns, counts)
+    run_curves(
+        _sort_and_count,
+        offsets,
+        *args,
+        bool(masses),
+        int(method),
+        bool(hull),
+        order,
+        ps,
+        ns,
+        counts,
+        est,
+    )
     seg_offsets = _offsets_from_counts(counts)
     total = int(seg_offsets[n_curves])
     seg_end = np.empty(total, dtype=np.int64)
     sp = np.empty(total)
     sn = np.empty(total)
-    run_curves(_fill_segments_range, offsets, *args, order, seg_offsets, seg_end, sp, sn)
-    return order, ps, ns, seg_offsets, seg_end, sp, sn
+    has_slots = slots is not None
+    if has_slots:
+        slots = np.ascontiguousarray(slots, dtype=np.int64)
+        slot_order = order if not keep_order else np.empty_like(order)
+    else:
+        slots = np.empty(0, dtype=np.int64)
+        slot_order = order
+    segs = (seg_offsets, seg_end, sp, sn)
+    run_curves(_fill_segments_range, offsets, *args, order, segs, slots, slot_order)
+    return {
+        "order": order if keep_order or not has_slots else None,
+        "slot_order": slot_order if has_slots else None,
+        "ps": ps,
+        "ns": ns,
+        "segments": segs,
+        "estimate": est if estimate is not None else None,
+    }
 
 
 @jit
-def _sort_and_count(values, offsets, pos, neg, label_start, masses, order, ps, ns, counts, c0, c1):
-    """Pass 1 of :func:`_segments_batch` for curves ``c0 .. c1 - 1``: sort, gather the
-    masses in sorted order (``masses``), count the segments.
+def _sort_and_count(
+    values, offsets, pos, neg, label_start, masses, method, hull, order, ps, ns, counts, est, c0, c1
+):
+    """Pass 1 of :func:`_sorted_curves` for curves ``c0 .. c1 - 1``: sort, gather the
+    masses in sorted order (``masses``), count the segments, and the area by
+    ``method``/``hull`` into ``est`` (when it is not empty).
     """
     for c in range(c0, c1):
         a = offsets[c]
         b = offsets[c + 1]
         ls = label_start[c]
-        o = _argsort_desc(values[a:b])
+        o, xs = _sort_desc(values[a:b])
         for i in range(b - a):  # a loop: a slice assignment compiles shape-error formatting
             order[a + i] = o[i]
         if masses:
@@ -164,13 +225,19 @@ def _sort_and_count(values, offsets, pos, neg, label_start, masses, order, ps, n
                 ps[a + i] = pos[ls + o[i]]
                 ns[a + i] = neg[ls + o[i]]
         counts[c] = _count_segments(values[a:b], pos[ls : ls + b - a], o)
+        if est.size:
+            est[c] = _area_sorted(xs, pos[ls : ls + b - a], neg[ls : ls + b - a], o, method, hull)
 
 
 @jit
 def _fill_segments_range(
-    values, offsets, pos, neg, label_start, order, seg_offsets, seg_end, sp, sn, c0, c1
+    values, offsets, pos, neg, label_start, order, segs, slots, slot_order, c0, c1
 ):
-    """Pass 2 of :func:`_segments_batch` for curves ``c0 .. c1 - 1``."""
+    """Pass 2 of :func:`_sorted_curves` for curves ``c0 .. c1 - 1``: the segments, then
+    (``slots`` not empty) ``slot_order[i] = slots[label_start + order[i]]``, in place
+    when ``slot_order`` is ``order``.
+    """
+    seg_offsets, seg_end, sp, sn = segs
     for c in range(c0, c1):
         a = offsets[c]
         b = offsets[c + 1]
@@ -186,6 +253,9 @@ def _fill_segments_range(
             sp[u:v],
             sn[u:v],
         )
+        if slots.size:
+            for i in range(a, b):
+                slot_order[i] = slots[ls + order[i]]
 
 
 # ------------------------------------------------------- grouped (one model) replicates
@@ -504,9 +574,10 @@ def _jackknife_group(curves, first_curve, n_models, block, n_blocks, method, hul
     """Delete-a-block jackknife of the ``n_models`` curves of one group.
 
     ``curves = (order, ps, ns, offsets, seg_offsets, seg_end)`` (the plan's sorted
-    curves, ``order`` in local row indices); ``block`` has one entry per row of the
-    group; rows with ``block[r] == j`` are left out of jackknife value ``j``. Returns
-    float64 ``(n_blocks, n_models)``.
+    curves; the plan passes ``slot_order``, so ``order`` holds the group's slots);
+    ``block`` has one entry per slot (or row) that ``order`` names; those with
+    ``block[r] == j`` are left out of jackknife value ``j``. Returns float64
+    ``(n_blocks, n_models)``.
     """
     order, ps, ns, offsets, seg_offsets, seg_end = curves
     n = block.size
