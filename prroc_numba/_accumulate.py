@@ -199,6 +199,13 @@ class Accumulator:
         """Number of (curve, distinct score) entries held."""
         return int(self._score.size)
 
+    def __sizeof__(self) -> int:
+        # what sys.getsizeof (and so Dask's memory accounting, which decides what a
+        # worker spills to disk) sees: the arrays, not only the object's header
+        arrays = (self._curve, self._score, self._pos, self._neg, *self._extra)
+        groups = 0 if self._groups is None else int(self._groups.memory_usage(deep=True).sum())
+        return object.__sizeof__(self) + sum(int(a.nbytes) for a in arrays) + groups
+
     def table(self) -> pd.DataFrame:
         """The state as a tidy frame: key columns, ``score``, ``pos``, ``neg``.
 

@@ -310,3 +310,45 @@ def test_range_path_per_curve_thresholds(client):
     with dask.config.set({"prroc_numba.dask_exact": "ranges", "prroc_numba.dask_ranges": 7}):
         for fn in (prn.confusion, prn.roc_curve, prn.pr_curve):
             _same(fn, df, ddf, tol={**TOL, "rtol": 1e-12}, **kw, thresholds=hull)
+
+
+def test_ranges_sized_by_entries(client):
+    """Without dask_ranges, K follows the data's size (about dask_range_rows entries a
+    range): here many more ranges than partitions, and the results stay exact; a bad
+    setting is an error naming it."""
+    from dask.sizeof import sizeof
+
+    from prroc_numba import _dask, _ranges
+
+    df = _frame(seed=4)
+    ddf = _ddf(df)
+    config = {"prroc_numba.dask_exact": "ranges", "prroc_numba.dask_range_rows": 20}
+    with dask.config.set(config):
+        kw = _dask._kw(
+            {"by": None, "weight": None, **WIDE, "pos_label": None, "soft_labels": False}
+        )
+        items = dask.persist(*[dask.delayed(_dask._partition)(p, kw) for p in ddf.to_delayed()])
+        state = _ranges.RangeState(items, ddf.npartitions)
+        acc = prn.Accumulator().update(df, **WIDE)
+        n = acc.n_entries
+        # Dask's memory accounting (what a worker spills) sees the arrays
+        assert sizeof((acc, None)) >= 32 * n
+        # the entries counted per partition (a score tied across partitions counts in
+        # each): an upper bound of the merged table's, known before any merge
+        per_part = sum(dask.compute(*[dask.delayed(_dask._n_entries)(it) for it in items]))
+        assert per_part >= n
+        assert state.K == -(-per_part // 20) > 3 * ddf.npartitions
+        sizes = [int(t[0][-1]) for t in dask.compute(*state.tables)]
+        assert sum(sizes) == n
+        for fn, extra in [
+            (prn.auc, {"curve": "pr", "method": "dg"}),
+            (prn.auc, {"curve": "roc", "hull": True}),
+            (prn.metrics, {"metrics": ("auc_pr", "auc_roc", "auc_roc_hull", "ap")}),
+            (prn.roc_curve, {"hull": True}),
+        ]:
+            _same(fn, df, ddf, tol={**TOL, "rtol": 1e-12}, **WIDE, **extra)
+    with (
+        dask.config.set({**config, "prroc_numba.dask_range_rows": 0}),
+        pytest.raises(ValueError, match="dask_range_rows"),
+    ):
+        prn.auc(ddf, **LONG)
