@@ -188,6 +188,18 @@ def _table_part(item, seed, n_boot):
     return acc, labels
 
 
+def _input_kw(score, label, by, weight, pos_label, soft_labels):
+    """The column arguments every partition task reads, as one dict."""
+    return {
+        "score": score,
+        "label": label,
+        "by": by,
+        "weight": weight,
+        "pos_label": pos_label,
+        "soft_labels": soft_labels,
+    }
+
+
 def _partition(part, kw, offset=None, seed=0, n_boot=0):
     """One partition's Accumulator (with Poisson replicate masses when ``offset`` is
     given) and a few of its label values (to check the label set across partitions).
@@ -239,14 +251,7 @@ def accumulate(
     _names(data, score, label, by, weight)
     if isinstance(by, (list, tuple)) and len(by) == 0:
         by = None
-    kw = {
-        "score": score,
-        "label": label,
-        "by": by,
-        "weight": weight,
-        "pos_label": pos_label,
-        "soft_labels": soft_labels,
-    }
+    kw = _input_kw(score, label, by, weight, pos_label, soft_labels)
     parts = data.to_delayed()
     if seed is None:
         items = [dask.delayed(_partition)(p, kw) for p in parts]
@@ -446,14 +451,7 @@ def _totals(acc, offsets):
 def _bootstrap_state(data, score, label, by, weight, pos_label, soft_labels, seed, n_boot):
     from . import _ranges_poisson
 
-    kw = {
-        "score": score,
-        "label": label,
-        "by": by,
-        "weight": weight,
-        "pos_label": pos_label,
-        "soft_labels": soft_labels,
-    }
+    kw = _input_kw(score, label, by, weight, pos_label, soft_labels)
     return _ranges_poisson.state(data, kw, seed, n_boot)
 
 
