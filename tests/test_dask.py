@@ -25,10 +25,16 @@ TOL = {"check_exact": False, "rtol": 0, "atol": 1e-12}
 
 
 @pytest.fixture(scope="module")
-def client():
+def client(tmp_path_factory):
+    # the workers' scratch space in a fresh folder of this run (not a shared /tmp one)
+    scratch = str(tmp_path_factory.mktemp("dask-scratch"))
     with (
         LocalCluster(
-            n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0"
+            n_workers=2,
+            processes=True,
+            threads_per_worker=1,
+            dashboard_address=":0",
+            local_directory=scratch,
         ) as cluster,
         Client(cluster) as c,
     ):
