@@ -170,15 +170,18 @@ NOTICE = _CompileNotice()
 event.register("numba:compile", NOTICE)
 
 
-def jit(fn=None, *, parallel: bool = False):
+def jit(fn=None, *, parallel: bool = False, inline: bool = False):
     """Compile ``fn`` with the project's Numba options (see module docstring).
 
     Use as ``@jit`` for serial helpers or ``@jit(parallel=True)`` for batch kernels
-    that run ``prange`` over curves or replicates.
+    that run ``prange`` over curves or replicates. ``inline=True``: Numba inlines the
+    function's body into each caller (``inline="always"``), for a small helper called
+    in a hot loop that LLVM would otherwise leave as a call.
     """
 
     def wrap(f):
-        disp = numba.njit(parallel=parallel, **JIT_OPTIONS)(f)
+        opts = {"inline": "always"} if inline else {}
+        disp = numba.njit(parallel=parallel, **JIT_OPTIONS, **opts)(f)
         if CACHE_ROOT is not None and hasattr(disp, "_cache"):  # not under NUMBA_DISABLE_JIT
             try:
                 disp._cache = _FunctionCache(disp.py_func)

@@ -39,7 +39,7 @@ from .._numba import jit
 from .pr_interp import dg_area, integral_term, precision
 
 
-@jit
+@jit(inline=True)
 def segment_add(method, total, ta, fa, tb, fb):
     """``total`` plus the unnormalised area term of the segment from vertex ``(ta, fa)``
     to ``(tb, fb)`` for estimator ``method``: one curve's area is this, vertex after
