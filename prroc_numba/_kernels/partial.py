@@ -3,9 +3,9 @@
 Every function takes one curve's vertices ``tp``, ``fp`` (origin first, as
 :func:`.sweep._sweep_one` gives them, or the hull's) and the range ``[lo, hi]`` in
 units of the x axis, and returns the area over that range only (not standardized).
-The whole-curve kernels in :mod:`.area` are left as they are (their compile cost is
-paid only by callers that need them); these are compiled on first partial use, and
-read the curve between vertices through :mod:`.pr_interp`.
+These are compiled on first partial use and read the curve between vertices through
+:mod:`.pr_interp` (the DG trapezoids are :func:`.pr_interp.dg_area`, the whole-curve
+estimator's own, given a TP range).
 
 * ROC (``_roc_partial``): the trapezoid curve (straight lines between vertices, which is
   exact in counts: TP and FP both grow linearly between two vertices) over an FPR range
@@ -73,9 +73,10 @@ def _roc_partial(tp, fp, lo, hi, focus):
 
 # :mod:`.area`'s PR estimators over a TP range ``[L, H]`` (``L = lo P``, ``H = hi P``),
 # not divided by ``P`` yet. Over ``[0, P]`` each gives its whole-curve area bit for bit
-# (an uncut piece takes the same operations; halving is exact). The whole-curve kernels
-# keep their own loops: going through the range costs them compile time (measured:
-# ``_area`` 2.2 -> 3.4-4.2 s CPU).
+# (an uncut piece takes the same operations; halving is exact). The whole-curve loop
+# (:func:`.area._area`) does not go through these: AP, trapezoid and integral through
+# their range versions cost it compile time (measured: ``_area`` 2.2 -> 3.4-4.2 s CPU);
+# DG shares :func:`.pr_interp.dg_area` (its range is ``[0, inf]`` there).
 
 
 @jit
