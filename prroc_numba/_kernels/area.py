@@ -20,6 +20,15 @@ Estimator codes (shared with the public layer, see ``prroc_numba._checks``):
                        (PRROC's ``auc.integral``)
 ``ROC_TRAPEZOID``      trapezoids in ROC space (ties count half; Mann-Whitney U)
 =====================  ==========================================================
+
+A top score block with no positives adds nothing to ROC (a horizontal step at TPR 0)
+nor to AP (recall step 0); it drops the trapezoid curve to precision 0 at recall 0 (as
+scikit-learn's points do) and starts the DG and integral curves at precision 0 (PRROC;
+the AUCCalculator jar drops such points and reports other values). Linear interpolation
+in PR space (``PR_TRAPEZOID``) is over-optimistic (Davis & Goadrich 2006, section 4; the
+paper's Figure 6: 0.50 instead of 0.03). On hull vertices each estimator is the area
+under the achievable curve. The per-segment terms are :mod:`.segments`' (one switch in
+one loop, :func:`_area`), the count interpolation :mod:`.pr_interp`'s.
 """
 
 from __future__ import annotations
