@@ -16,6 +16,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ._kernels.area import _hull_areas_range
 from ._kernels.split_sort import _all_float32, _class_count, _class_scatter, _split_areas_range
 from ._kernels.threads import _get_pool, chunk_bounds, run_curves
 
@@ -27,11 +28,34 @@ MIN_MEAN_CURVE_VALUES = 4096
 #: curve is written and sorted on every core (np.sort releases the GIL)
 PART_MIN_ROWS = 1 << 16
 PART_CURVES_PER_THREAD = 4
+#: sample size for the pivots of a curve's parts
+PIVOT_SAMPLE = 255
 
 
 def _n_parts(n_curves, threads):
     """Value parts per curve: one per thread for few curves, else one."""
     return threads if 1 < threads and n_curves < PART_CURVES_PER_THREAD * threads else 1
+
+
+def _pivots(batch, n_parts):
+    """``(n_curves, n_parts - 1)`` ascending pivots cutting each curve of at least
+    ``PART_MIN_ROWS`` rows into ``n_parts`` value parts (quantiles of a strided sample;
+    balance only: any pivots give the same sorted runs); ``+inf`` (one part) for the
+    others. A loop over the few curves that are cut (fewer than
+    ``PART_CURVES_PER_THREAD`` per thread), numpy inside.
+    """
+    pivots = np.full((batch.n_curves, n_parts - 1), np.inf)
+    if n_parts == 1:
+        return pivots
+    for c in range(batch.n_curves):
+        a, b = int(batch.offsets[c]), int(batch.offsets[c + 1])
+        n = b - a
+        if n < max(PART_MIN_ROWS, 1):
+            continue
+        m = min(n, PIVOT_SAMPLE)
+        sample = np.sort(batch.values[a + (np.arange(m) * n) // m])
+        pivots[c] = sample[(np.arange(1, n_parts) * m) // n_parts]
+    return pivots
 
 
 def _sort(seg, f32):
@@ -85,7 +109,7 @@ def split_sorted(batch):
     threads = numba.get_num_threads()
     n_parts = _n_parts(n_curves, threads)
     counts = np.empty((n_curves, 2 * n_parts), dtype=np.int64)
-    pivots = np.empty((n_curves, n_parts - 1))
+    pivots = _pivots(batch, n_parts)
     run_curves(
         _class_count,
         batch.offsets,
@@ -94,8 +118,6 @@ def split_sorted(batch):
         batch.pos,
         batch.neg,
         batch.label_start,
-        n_parts,
-        PART_MIN_ROWS,
         pivots,
         counts,
     )
@@ -137,14 +159,11 @@ def sweep_buffers(batch):
     return np.empty(n), np.empty(n), np.empty(n)
 
 
-def area_slots(batch, npos, hull):
-    """``(slots, thr, tp, fp)``: each curve's room in the scratch of
-    :func:`split_areas`: the whole sweep (``n + 1``
-    vertices) with a hull, else the collapsed one (at most ``2 * n_pos + 2``).
+def area_slots(batch, npos):
+    """``(slots, thr, tp, fp)``: each curve's room in the scratch of :func:`split_areas`,
+    for its collapsed sweep (at most ``2 * n_pos + 2`` vertices, and at most ``n + 1``).
     """
-    room = np.diff(batch.offsets) + 1
-    if not hull:
-        room = np.minimum(room, 2 * npos + 2)
+    room = np.minimum(np.diff(batch.offsets) + 1, 2 * npos + 2)
     slots = np.concatenate([[0], np.cumsum(room)]).astype(np.int64)
     n = int(slots[-1])
     return slots, np.empty(n), np.empty(n), np.empty(n)
@@ -153,22 +172,16 @@ def area_slots(batch, npos, hull):
 def split_areas(batch, svals, npos, codes, hulls):
     """Every requested area of every curve of a class-split sorted batch (see
     :func:`split_sorted`): float64 ``(n_curves, len(codes))``, curves in chunks on the
-    thread pool (:func:`prroc_numba._kernels.split_sort._split_areas_range`).
+    thread pool. The collapsed sweeps and the areas not on the hull
+    (:func:`prroc_numba._kernels.split_sort._split_areas_range`), then, only where a
+    hull is asked for, the hull areas over the same sweeps
+    (:func:`prroc_numba._kernels.area._hull_areas_range`, compiled on first use).
     """
-    slots, thr, tp, fp = area_slots(batch, npos, bool(hulls.any()))
+    slots, thr, tp, fp = area_slots(batch, npos)
+    nv = np.empty(batch.n_curves, dtype=np.int64)
     out = np.empty((batch.n_curves, codes.size))
-    run_curves(
-        _split_areas_range,
-        batch.offsets,
-        svals,
-        batch.offsets,
-        npos,
-        codes,
-        hulls,
-        slots,
-        thr,
-        tp,
-        fp,
-        out,
-    )
+    args = (codes, hulls, slots, thr, tp, fp, nv, out)
+    run_curves(_split_areas_range, batch.offsets, svals, batch.offsets, npos, *args)
+    if hulls.any():
+        run_curves(_hull_areas_range, batch.offsets, tp, fp, slots, nv, codes, hulls, out)
     return out

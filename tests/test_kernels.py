@@ -6,7 +6,7 @@ import naive
 import numpy as np
 import pytest
 
-from prroc_numba._kernels.area import DG, INTEGRAL, _areas_batch, _pr_dg, _pr_integral
+from prroc_numba._kernels.area import DG, INTEGRAL, _area, _areas_batch
 from prroc_numba._kernels.hull import _hull_indices
 from prroc_numba._kernels.sort import _argsort_desc, _sort_desc
 from prroc_numba._kernels.sweep import _sweep_batch, _sweep_one
@@ -116,7 +116,7 @@ def test_integral_equals_numeric_integration():
         y[0] = 1.0
         w = rng.random(n) + 0.1
         _, tp, fp = _sweep_one(s, w * y, w * (1 - y))
-        assert _pr_integral(tp, fp) == pytest.approx(naive.pr_integral_numeric(tp, fp), abs=1e-6)
+        assert _area(tp, fp, INTEGRAL) == pytest.approx(naive.pr_integral_numeric(tp, fp), abs=1e-6)
 
 
 def test_dg_approaches_integral_as_counts_grow():
@@ -126,7 +126,7 @@ def test_dg_approaches_integral_as_counts_grow():
     gaps = []
     for k in [1, 10, 100, 1000]:
         tp, fp = base_tp * k, base_fp * k
-        gaps.append(abs(_pr_dg(tp, fp) - _pr_integral(tp, fp)))
+        gaps.append(abs(_area(tp, fp, DG) - _area(tp, fp, INTEGRAL)))
     assert gaps[0] > 1e-3
     assert all(b < a for a, b in zip(gaps, gaps[1:]))
     assert gaps[-1] < 1e-6

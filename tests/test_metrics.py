@@ -275,10 +275,10 @@ def test_value_parts_give_the_sorted_class_runs(kind, n_parts, monkeypatch):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_collapsed_areas_equal_the_whole_sweeps(seed, monkeypatch):
-    """The areas from the collapsed merge (no hull asked) equal, bit for bit, the same
-    areas over the whole sweep (a hull asked alongside: the whole merge), and the
-    argsort path's; with ties between the classes, long runs of negatives (galloping),
-    -0.0/+0.0, a class absent, one-row curves."""
+    """The areas from the collapsed merge equal, bit for bit, the same areas asked
+    alongside a hull area, and the argsort path's (over the whole sweep); with ties
+    between the classes, long runs of negatives (galloping), -0.0/+0.0, a class absent,
+    one-row curves."""
     rng = np.random.default_rng(seed)
     n = 6000
     g = rng.integers(0, 6, size=n)
@@ -302,6 +302,34 @@ def test_collapsed_areas_equal_the_whole_sweeps(seed, monkeypatch):
     for name in names:
         np.testing.assert_array_equal(collapsed[name], whole[name], err_msg=name)
         np.testing.assert_array_equal(collapsed[name], argsort[name], err_msg=name)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hull_areas_of_the_collapsed_sweep_equal_the_whole_sweeps(seed, monkeypatch):
+    """The class-split path takes the hull of the collapsed sweep (the inner vertices of
+    negatives-only runs dropped): every hull area equals, bit for bit, the argsort
+    path's over the whole sweep; ties between the classes, long negative runs, a top
+    block of negatives, a class absent, one-row curves."""
+    rng = np.random.default_rng(10 + seed)
+    n = 8000
+    g = rng.integers(0, 7, size=n)
+    y = (rng.random(n) < np.array([0.002, 0.01, 0.3, 0.9, 0.0, 0.5, 1.0])[g]).astype(int)
+    s = rng.normal(size=n) + y
+    s = np.where(rng.random(n) < 0.5, np.round(s, 1), s)
+    s[(g == 2) & (y == 0)] += 3.0 * (rng.random(((g == 2) & (y == 0)).sum()) < 0.05)
+    g = np.r_[g, 9, 10]  # one-row curves
+    y = np.r_[y, 1, 0]
+    s = np.r_[s, 0.5, 0.1]
+    df = pd.DataFrame({"g": g, "s": s, "y": y})
+    names = [a + "_hull" for a in AREAS] + AREAS
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.UndefinedMetricWarning)
+        monkeypatch.setattr(_presort, "MIN_MEAN_CURVE_VALUES", 0)
+        split = prn.metrics(df, score="s", label="y", by="g", metrics=names)
+        monkeypatch.setattr(_presort, "MIN_MEAN_CURVE_VALUES", 10**18)
+        argsort = prn.metrics(df, score="s", label="y", by="g", metrics=names)
+    for name in names:
+        np.testing.assert_array_equal(split[name], argsort[name], err_msg=name)
 
 
 def test_collapsed_merge_keeps_the_last_vertex_of_negative_runs():

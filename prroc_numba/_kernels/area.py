@@ -20,17 +20,25 @@ Estimator codes (shared with the public layer, see ``prroc_numba._checks``):
                        (PRROC's ``auc.integral``)
 ``ROC_TRAPEZOID``      trapezoids in ROC space (ties count half; Mann-Whitney U)
 =====================  ==========================================================
+
+A top score block with no positives adds nothing to ROC (a horizontal step at TPR 0)
+nor to AP (recall step 0); it drops the trapezoid curve to precision 0 at recall 0 (as
+scikit-learn's points do) and starts the DG and integral curves at precision 0 (PRROC;
+the AUCCalculator jar drops such points and reports other values). Linear interpolation
+in PR space (``PR_TRAPEZOID``) is over-optimistic (Davis & Goadrich 2006, section 4; the
+paper's Figure 6: 0.50 instead of 0.03). On hull vertices each estimator is the area
+under the achievable curve. The per-segment terms are :mod:`.segments`' (one switch in
+one loop, :func:`_area`), the count interpolation :mod:`.pr_interp`'s.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 from numba import prange
 
 from .._numba import jit
 from .hull import _hull_indices
+from .segments import finish_area_cpu, segment_add
 from .sort import _sort_desc
 from .sweep import _fill_sweep_sorted, _n_vertices_sorted
 
@@ -42,172 +50,16 @@ ROC_TRAPEZOID = 4
 
 
 @jit
-def _roc_trapezoid(tp, fp):
-    """Trapezoids in ROC space: tied scores count half (the Mann-Whitney statistic).
-
-    Reproduces scikit-learn's ``roc_auc_score``, PRROC's and pROC's AUC. Assumes
-    nothing beyond monotone vertices; on hull vertices it is the area under the ROC
-    convex hull. A top score block with no positives is a horizontal step at TPR 0 and
-    adds nothing (the AUCCalculator jar drops such points and then reports a different
-    AUC-ROC; we follow PRROC / scikit-learn).
-    """
-    P = tp[-1]
-    N = fp[-1]
-    if P <= 0.0 or N <= 0.0:
-        return np.nan
-    s = 0.0
-    for i in range(1, tp.size):
-        s += (fp[i] - fp[i - 1]) * (tp[i] + tp[i - 1])
-    return 0.5 * s / (P * N)
-
-
-@jit
-def _precision(t, f):
-    d = t + f
-    return t / d if d > 0.0 else 0.0
-
-
-@jit
-def _pr_ap(tp, fp):
-    """Average precision: ``sum (R_i - R_{i-1}) P_i`` over the vertices (a step curve).
-
-    Reproduces scikit-learn's ``average_precision_score``. Assumes each threshold's
-    precision holds over its whole recall step (no interpolation); it is not the area
-    under any achievable curve. A top score block with no positives has recall step 0
-    and adds nothing. On hull vertices: the step sum over the achievable curve's
-    vertices.
-    """
-    P = tp[-1]
-    if P <= 0.0:
-        return np.nan
-    s = 0.0
-    for i in range(1, tp.size):
-        d = tp[i] - tp[i - 1]
-        if d != 0.0:
-            s += d * _precision(tp[i], fp[i])
-    return s / P
-
-
-@jit
-def _pr_trapezoid(tp, fp):
-    """Straight lines in PR space through the vertices, from scikit-learn's (0, 1).
-
-    What ``sklearn.metrics.auc(recall, precision)`` over ``precision_recall_curve``
-    gives. Linear interpolation in PR space is wrong (Davis & Goadrich 2006, section 4):
-    precision is not linear in recall between two thresholds, and this area is
-    over-optimistic (the paper's Figure 6: 0.50 instead of 0.03). Offered only to
-    compare. A top score block with no positives drops the curve to precision 0 at
-    recall 0 (as scikit-learn's points do), and the next segment starts from there.
-    """
-    P = tp[-1]
-    if P <= 0.0:
-        return np.nan
-    s = 0.0
-    prev = 1.0  # scikit-learn's (recall 0, precision 1) end point
-    for i in range(1, tp.size):
-        p = _precision(tp[i], fp[i])
-        s += (tp[i] - tp[i - 1]) * (p + prev)
-        prev = p
-    return 0.5 * s / P
-
-
-@jit
-def _pr_dg(tp, fp):
-    """Davis & Goadrich interpolation + trapezoids, as PRROC's ``auc.davis.goadrich``.
-
-    Between vertices A and B the points are ``TP_A + x`` for ``x = 1 .. TP_B - TP_A``
-    with ``FP_A + x * (FP_B - FP_A) / (TP_B - TP_A)``, joined by trapezoids that start
-    at A itself. At the origin precision is undefined, so the curve starts flat at
-    recall 0 with the first point's precision; a top block of negatives only starts it
-    at precision 0 instead (PRROC; the AUCCalculator jar drops such points). For
-    non-integer TP steps (weights, soft labels) the points are unit TP steps from A and
-    then B itself.
-    """
-    P = tp[-1]
-    if P <= 0.0:
-        return np.nan
-    area = 0.0
-    started = False
-    prev_t = 0.0
-    prev_p = 0.0
-    for i in range(1, tp.size):
-        ta = tp[i - 1]
-        fa = fp[i - 1]
-        dt = tp[i] - ta
-        if dt <= 0.0:
-            continue
-        if ta + fa > 0.0:
-            # the segment starts at vertex A (after any negatives-only steps, so the
-            # curve has already dropped vertically to A's precision)
-            prev_t = ta
-            prev_p = ta / (ta + fa)
-            started = True
-        skew = (fp[i] - fa) / dt
-        n_unit = int(math.floor(dt))
-        n_pts = n_unit if ta + n_unit >= tp[i] else n_unit + 1
-        for x in range(1, n_pts + 1):
-            if x <= n_unit:
-                t = ta + x
-                f = fa + skew * x
-            else:
-                t = tp[i]
-                f = fp[i]
-            p = t / (t + f)
-            if not started:
-                area += t * p  # flat start: from recall 0 at this precision
-                started = True
-            else:
-                area += (t - prev_t) * 0.5 * (p + prev_p)
-            prev_t = t
-            prev_p = p
-    return area / P
-
-
-@jit
-def _pr_integral(tp, fp):
-    """Exact area under the count-interpolated PR curve (PRROC's ``auc.integral``).
-
-    Between vertices A and B, ``FP = FP_A + s (TP - TP_A)`` with ``s`` the local skew,
-    so precision is ``TP / (a TP + b)`` with ``a = 1 + s`` and ``b = FP_A - s TP_A``,
-    integrated in closed form over recall ``TP / P``. Exact for any counts (sample
-    weights, soft labels). The segment from the origin is a ray of constant precision
-    (a flat start at the first vertex's precision); after a top block of negatives only
-    the curve rises from precision 0, as in PRROC. On hull vertices: the exact area
-    under the achievable PR curve.
-    """
-    P = tp[-1]
-    if P <= 0.0:
-        return np.nan
-    area = 0.0
-    for i in range(1, tp.size):
-        ta = tp[i - 1]
-        fa = fp[i - 1]
-        dt = tp[i] - ta
-        if dt <= 0.0:
-            continue
-        s = (fp[i] - fa) / dt
-        a = 1.0 + s
-        b = fa - s * ta
-        if b == 0.0:
-            area += dt / a
-        else:
-            # a * ta + b == ta + fa > 0 here
-            area += dt / a - (b / (a * a)) * math.log1p(a * dt / (ta + fa))
-    return area / P
-
-
-@jit
 def _area(tp, fp, method):
-    """Dispatch one curve's vertices to the estimator named by ``method``."""
-    if method == AP:
-        return _pr_ap(tp, fp)
-    if method == PR_TRAPEZOID:
-        return _pr_trapezoid(tp, fp)
-    if method == DG:
-        return _pr_dg(tp, fp)
-    if method == INTEGRAL:
-        return _pr_integral(tp, fp)
-    return _roc_trapezoid(tp, fp)
+    """Area of estimator ``method`` under one curve's vertices: one loop over the
+    segments, the estimator a switch inside it (:func:`.segments.segment_add`, the
+    terms every engine shares), then :func:`.segments.finish_area`. One small loop
+    compiles seconds faster than a body per estimator.
+    """
+    total = 0.0
+    for i in range(1, tp.size):
+        total = segment_add(method, total, tp[i - 1], fp[i - 1], tp[i], fp[i])
+    return finish_area_cpu(method, total, tp[-1], fp[-1])
 
 
 @jit
@@ -219,25 +71,51 @@ def _area_of_sweep(tp, fp, method, hull):
 
 
 @jit
+def _plain_areas(tp, fp, codes, hulls, out):
+    """Write area ``k`` (estimator ``codes[k]``) of one curve's vertices into ``out[k]``
+    for every ``k`` not asked on the hull (``hulls[k]`` false).
+    """
+    for k in range(codes.size):
+        if not hulls[k]:
+            out[k] = _area(tp, fp, codes[k])
+
+
+@jit
+def _hull_areas(tp, fp, codes, hulls, out):
+    """Write area ``k`` under the upper ROC hull of one curve's vertices into ``out[k]``
+    for every ``k`` asked on the hull (``hulls[k]``); the hull is taken once.
+    """
+    idx = _hull_indices(tp, fp)
+    htp = tp[idx]
+    hfp = fp[idx]
+    for k in range(codes.size):
+        if hulls[k]:
+            out[k] = _area(htp, hfp, codes[k])
+
+
+@jit
 def _areas_of_sweep(tp, fp, codes, hulls, out):
     """Write area ``k`` (estimator ``codes[k]``, on the hull where ``hulls[k]``) of one
     curve's sweep into ``out[k]``; the hull is taken once, whatever the number of areas.
     """
-    need_hull = False
-    for k in range(codes.size):
-        need_hull = need_hull or hulls[k]
-    if need_hull:
-        idx = _hull_indices(tp, fp)
-        htp = tp[idx]
-        hfp = fp[idx]
-    else:
-        htp = tp[:0]
-        hfp = fp[:0]
+    _plain_areas(tp, fp, codes, hulls, out)
     for k in range(codes.size):
         if hulls[k]:
-            out[k] = _area(htp, hfp, codes[k])
-        else:
-            out[k] = _area(tp, fp, codes[k])
+            _hull_areas(tp, fp, codes, hulls, out)
+            return
+
+
+@jit
+def _hull_areas_range(tp, fp, slots, nv, codes, hulls, out, c0, c1):
+    """The areas asked on the hull (``hulls[k]``) of curves ``c0 .. c1 - 1`` of a ragged
+    vertex batch, curve ``c``'s vertices ``[slots[c]:slots[c] + nv[c]]``, into
+    ``out[c]`` (run over chunks of curves by :func:`.threads.run_curves`). A kernel of
+    its own, so the hull compiles only when a hull is asked for.
+    """
+    for c in range(c0, c1):
+        u = slots[c]
+        v = u + nv[c]
+        _hull_areas(tp[u:v], fp[u:v], codes, hulls, out[c])
 
 
 @jit(parallel=True)

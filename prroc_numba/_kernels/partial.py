@@ -3,9 +3,9 @@
 Every function takes one curve's vertices ``tp``, ``fp`` (origin first, as
 :func:`.sweep._sweep_one` gives them, or the hull's) and the range ``[lo, hi]`` in
 units of the x axis, and returns the area over that range only (not standardized).
-The whole-curve kernels in :mod:`.area` are left as they are (their compile cost is
-paid only by callers that need them); these are compiled on first partial use, and
-read the curve between vertices through :mod:`.pr_interp`.
+These are compiled on first partial use and read the curve between vertices through
+:mod:`.pr_interp` (the DG trapezoids are :func:`.pr_interp.dg_area`, the whole-curve
+estimator's own, given a TP range).
 
 * ROC (``_roc_partial``): the trapezoid curve (straight lines between vertices, which is
   exact in counts: TP and FP both grow linearly between two vertices) over an FPR range
@@ -31,7 +31,7 @@ from numba import prange
 from .._numba import jit
 from .area import AP, DG, INTEGRAL, PR_TRAPEZOID, ROC_TRAPEZOID
 from .hull import _hull_indices
-from .pr_interp import dg_count, dg_point, integral_term, precision
+from .pr_interp import dg_area, integral_term, precision
 from .resample import _curve_vertices, _item_counts
 
 FOCUS_FPR = 0
@@ -72,9 +72,10 @@ def _roc_partial(tp, fp, lo, hi, focus):
 
 # :mod:`.area`'s PR estimators over a TP range ``[L, H]`` (``L = lo P``, ``H = hi P``),
 # not divided by ``P`` yet. Over ``[0, P]`` each gives its whole-curve area bit for bit
-# (an uncut piece takes the same operations; halving is exact). The whole-curve kernels
-# keep their own loops: going through the range costs them compile time (measured:
-# ``_area`` 2.2 -> 3.4-4.2 s CPU).
+# (an uncut piece takes the same operations; halving is exact). The whole-curve loop
+# (:func:`.area._area`) does not go through these: AP, trapezoid and integral through
+# their range versions cost it compile time (measured: ``_area`` 2.2 -> 3.4-4.2 s CPU);
+# DG shares :func:`.pr_interp.dg_area` (its range is ``[0, inf]`` there).
 
 
 @jit
@@ -126,60 +127,16 @@ def _pr_trapezoid_range(tp, fp, L, H):
 
 
 @jit
-def _piece(t_prev, p_prev, t, p, L, H, ta, fa, skew):
-    """Trapezoid from (t_prev, p_prev) to (t, p) clipped to [L, H]; a cut end is valued
-    exactly in counts on the vertex segment (ta, fa, skew).
-    """
-    t0 = max(t_prev, L)
-    t1 = min(t, H)
-    if t1 <= t0:
-        return 0.0
-    v0 = p_prev if t0 == t_prev else precision(t0, fa + skew * (t0 - ta))
-    v1 = p if t1 == t else precision(t1, fa + skew * (t1 - ta))
-    return 0.5 * (t1 - t0) * (v0 + v1)
-
-
-@jit
 def _pr_dg_range(tp, fp, L, H):
-    """Davis & Goadrich interpolation + trapezoids, as PRROC's ``auc.davis.goadrich``.
-
-    Between vertices A and B the points are ``TP_A + x`` for ``x = 1 .. TP_B - TP_A``
-    with ``FP_A + x * (FP_B - FP_A) / (TP_B - TP_A)`` (:func:`.pr_interp.dg_point`),
-    joined by trapezoids that start at A itself. At the origin precision is undefined,
-    so the curve starts flat at recall 0 with the first point's precision; a top block
-    of negatives only starts it at precision 0 instead (PRROC; the AUCCalculator jar
-    drops such points). For non-integer TP steps (weights, soft labels) the points are
-    unit TP steps from A and then B itself. A piece cut by an end of the range is valued
-    there exactly in counts (never a straight PR line).
+    """Davis & Goadrich interpolation + trapezoids (PRROC's ``auc.davis.goadrich``) over
+    TP ``[L, H]``: the points and trapezoids of :func:`.pr_interp.dg_area`, vertex after
+    vertex; a piece cut by an end of the range is valued there exactly in counts (never
+    a straight PR line).
     """
     area = 0.0
-    started = False
-    prev_t = 0.0
-    prev_p = 0.0
     for i in range(1, tp.size):
-        ta = tp[i - 1]
-        fa = fp[i - 1]
-        dt = tp[i] - ta
-        if dt <= 0.0:
-            continue
-        if ta + fa > 0.0:
-            # the segment starts at vertex A (after any negatives-only steps, so the
-            # curve has already dropped vertically to A's precision)
-            prev_t = ta
-            prev_p = ta / (ta + fa)
-            started = True
-        skew = (fp[i] - fa) / dt
-        n_unit, n_pts = dg_count(ta, tp[i])
-        for x in range(1, n_pts + 1):
-            t, f = dg_point(x, n_unit, ta, fa, tp[i], fp[i], skew)
-            p = t / (t + f)
-            if not started:
-                area += _piece(0.0, p, t, p, L, H, ta, fa, skew)  # flat start at recall 0
-                started = True
-            else:
-                area += _piece(prev_t, prev_p, t, p, L, H, ta, fa, skew)
-            prev_t = t
-            prev_p = p
+        if tp[i] > tp[i - 1]:
+            area = dg_area(area, tp[i - 1], fp[i - 1], tp[i], fp[i], L, H)
     return area
 
 

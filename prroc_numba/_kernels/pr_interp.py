@@ -13,6 +13,9 @@ vertices -- the areas (:mod:`.area`, :mod:`.partial`, the per-segment terms of
 * :func:`dg_count` / :func:`dg_point` -- the paper's points ``ta + x`` (``x = 1, 2, ...``
   integer TP steps, FP ``fa + s x``); for a non-integer TP step (weights, soft labels)
   unit steps from A, then B itself;
+* :func:`dg_area` -- those points of one segment joined by trapezoids (with the flat
+  start from the origin), over the whole segment or the part of it inside a TP range:
+  the Davis & Goadrich area of every engine and of the partial areas;
 * :func:`integral_term` -- the exact area under the interpolated precision over a TP
   range inside one segment (PRROC's ``auc.integral``);
 * :func:`flat_start` -- precision at recall 0: the curve starts flat at the precision of
@@ -63,6 +66,53 @@ def dg_point(x, n_unit, ta, fa, tb, fb, skew):
     if x <= n_unit:
         return ta + x, fa + skew * x
     return tb, fb
+
+
+@jit
+def clipped_trapezoid(t0, p0, t1, p1, lo, hi, ta, fa, skew):
+    """Trapezoid from ``(t0, p0)`` to ``(t1, p1)`` (TP, precision) over its part inside the
+    TP range ``[lo, hi]``; an end cut by the range is valued exactly in counts on the
+    segment from ``(ta, fa)`` at skew ``skew`` (never on a straight PR line). Uncut, it
+    is ``0.5 (t1 - t0) (p0 + p1)``.
+    """
+    c0 = max(t0, lo)
+    c1 = min(t1, hi)
+    if c1 <= c0:
+        return 0.0
+    v0 = p0 if c0 == t0 else precision(c0, fa + skew * (c0 - ta))
+    v1 = p1 if c1 == t1 else precision(c1, fa + skew * (c1 - ta))
+    return 0.5 * (c1 - c0) * (v0 + v1)
+
+
+@jit
+def dg_area(area, ta, fa, tb, fb, lo, hi):
+    """``area`` plus the Davis & Goadrich area of the segment A = ``(ta, fa)`` -> B =
+    ``(tb, fb)`` (``tb > ta``) over TP ``[lo, hi]`` (``0, inf``: all of it), not yet
+    divided by ``P``.
+
+    The points :func:`dg_point` joined by trapezoids that start at A itself. At the
+    origin (``ta + fa == 0``) precision is undefined, so the curve starts flat at
+    recall 0 with the first point's precision; after a top block of negatives only
+    (``ta == 0 < fa``) it starts at precision 0 (PRROC; the AUCCalculator jar drops
+    such points). Each trapezoid is added to ``area`` as it comes (a curve's sum runs
+    over its segments in one accumulator, point by point).
+    """
+    skew = (fb - fa) / (tb - ta)
+    started = ta + fa > 0.0
+    prev_t = ta
+    prev_p = ta / (ta + fa) if started else 0.0
+    n_unit, n_pts = dg_count(ta, tb)
+    for x in range(1, n_pts + 1):
+        t, f = dg_point(x, n_unit, ta, fa, tb, fb, skew)
+        p = t / (t + f)
+        if not started:  # flat start: from recall 0 at this precision
+            prev_t = 0.0
+            prev_p = p
+            started = True
+        area += clipped_trapezoid(prev_t, prev_p, t, p, lo, hi, ta, fa, skew)
+        prev_t = t
+        prev_p = p
+    return area
 
 
 @jit

@@ -4,8 +4,9 @@ Every AUC estimator of :mod:`.area` is a sum over adjacent sweep vertices
 ``A = (ta, fa)`` -> ``B = (tb, fb)`` of a term that depends on A and B only, divided
 at the end by ``P`` (PR) or ``P * N`` (ROC):
 
-* :func:`segment_area` -- the term of one segment for estimator ``method`` (the codes
-  of :mod:`.area`: AP 0, PR_TRAPEZOID 1, DG 2, INTEGRAL 3, ROC_TRAPEZOID 4);
+* :func:`segment_add` -- a running sum plus the term of one segment for estimator
+  ``method`` (the codes of :mod:`.area`: AP 0, PR_TRAPEZOID 1, DG 2, INTEGRAL 3,
+  ROC_TRAPEZOID 4); :func:`segment_area` -- the term alone;
 * :func:`finish_area` -- the normalisation (and NaN where the area is undefined).
 
 So a curve's area can be summed in any order over its segments -- by one thread over
@@ -35,43 +36,36 @@ from __future__ import annotations
 import math
 
 from .._numba import jit
-from .pr_interp import dg_count, dg_point, integral_term, precision
+from .pr_interp import dg_area, integral_term, precision
+
+
+@jit(inline="always")
+def segment_add(method, total, ta, fa, tb, fb):
+    """``total`` plus the unnormalised area term of the segment from vertex ``(ta, fa)``
+    to ``(tb, fb)`` for estimator ``method``: one curve's area is this, vertex after
+    vertex, in one accumulator (:func:`.area._area`), then :func:`finish_area`.
+    """
+    if method == 4:  # ROC trapezoid
+        return total + (fb - fa) * (tb + ta)
+    dt = tb - ta
+    if method == 0:  # AP: step sum
+        if dt == 0.0:
+            return total
+        return total + dt * precision(tb, fb)
+    if method == 1:  # straight lines in PR space
+        prev = precision(ta, fa) if ta + fa > 0.0 else 1.0
+        return total + dt * (precision(tb, fb) + prev)
+    if dt <= 0.0:
+        return total
+    if method == 2:  # Davis & Goadrich
+        return dg_area(total, ta, fa, tb, fb, 0.0, math.inf)
+    # method == 3: integral, exact under FP = fa + s (TP - ta)
+    return total + integral_term(ta, tb, ta, fa, (fb - fa) / dt)
 
 
 def segment_area(method, ta, fa, tb, fb):
     """Unnormalised area term of the segment from vertex ``(ta, fa)`` to ``(tb, fb)``."""
-    if method == 4:  # ROC trapezoid
-        return (fb - fa) * (tb + ta)
-    dt = tb - ta
-    if method == 0:  # AP: step sum
-        if dt == 0.0:
-            return 0.0
-        return dt * precision(tb, fb)
-    if method == 1:  # straight lines in PR space
-        prev = precision(ta, fa) if ta + fa > 0.0 else 1.0
-        return dt * (precision(tb, fb) + prev)
-    if dt <= 0.0:
-        return 0.0
-    skew = (fb - fa) / dt
-    if method == 2:  # Davis & Goadrich
-        area = 0.0
-        started = ta + fa > 0.0
-        prev_t = ta
-        prev_p = ta / (ta + fa) if started else 0.0
-        n_unit, n_pts = dg_count(ta, tb)
-        for x in range(1, n_pts + 1):
-            t, f = dg_point(x, n_unit, ta, fa, tb, fb, skew)
-            p = t / (t + f)
-            if not started:
-                area += t * p  # flat start: from recall 0 at this precision
-                started = True
-            else:
-                area += (t - prev_t) * 0.5 * (p + prev_p)
-            prev_t = t
-            prev_p = p
-        return area
-    # method == 3: integral, exact under FP = fa + s (TP - ta)
-    return integral_term(ta, tb, ta, fa, skew)
+    return segment_add(method, 0.0, ta, fa, tb, fb)
 
 
 def finish_area(method, total, P, N):

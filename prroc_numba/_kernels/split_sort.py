@@ -24,44 +24,25 @@ import numpy as np
 from numba import prange
 
 from .._numba import jit
-from .area import _areas_of_sweep
+from .area import _plain_areas
 from .layout import _offsets_from_counts
-from .sort import _all_float32, _insertion_sort_desc  # noqa: F401 (re-exported)
-
-#: sample size for the pivots of a curve's parts (an insertion sort; kept small)
-_PIVOT_SAMPLE = 255
+from .sort import _all_float32  # noqa: F401 (re-exported)
 
 
 @jit
-def _pivots(x, n_parts):
-    """``n_parts - 1`` ascending pivots of ``x`` from a strided sample (balance only:
-    any pivots give the same sorted runs).
-    """
-    n = x.size
-    m = min(n, _PIVOT_SAMPLE)
-    sample = np.empty(m)
-    for t in range(m):
-        sample[t] = x[(t * n) // m]
-    desc = _insertion_sort_desc(sample)[1]
-    piv = np.empty(n_parts - 1)
-    for r in range(n_parts - 1):  # quantile (r + 1) / n_parts, ascending
-        piv[r] = desc[m - 1 - ((r + 1) * m) // n_parts]
-    return piv
-
-
-@jit
-def _class_count(values, offsets, pos, neg, label_start, n_parts, part_min, pivots, counts, c0, c1):
+def _class_count(values, offsets, pos, neg, label_start, pivots, counts, c0, c1):
     """Counting pass of the class split, curves ``c0 .. c1 - 1`` (run on threads by
     :func:`.threads.run_curves`).
 
     ``counts[c, r]`` receives the number of positives of curve ``c`` in value part
     ``r``, ``counts[c, n_parts + r]`` its negatives' (int64 ``(n_curves, 2 * n_parts)``,
-    from the caller), and ``counts[c, 0] = -1`` where the labels are not hard (a row
-    that is not a positive or a negative of mass one). Curves of at least ``part_min``
-    rows are cut into ``n_parts`` value parts at ``pivots[c]`` (ascending, from a
-    sample; a score equal to a pivot goes above it, so ties never straddle two parts);
-    shorter curves are one part (``pivots[c]`` then ``+inf``).
+    from the caller; ``n_parts = pivots.shape[1] + 1``), and ``counts[c, 0] = -1`` where
+    the labels are not hard (a row that is not a positive or a negative of mass one).
+    A curve is cut into value parts at ``pivots[c]`` (ascending, from the caller; a
+    score equal to a pivot goes above it, so ties never straddle two parts); a curve
+    kept whole has ``pivots[c] = +inf`` (one part).
     """
+    n_parts = pivots.shape[1] + 1
     for c in range(c0, c1):
         a = offsets[c]
         b = offsets[c + 1]
@@ -74,8 +55,6 @@ def _class_count(values, offsets, pos, neg, label_start, n_parts, part_min, pivo
         # error formatting (seconds of first-call compile time)
         for t in range(cnt.size):
             cnt[t] = 0
-        for t in range(n_parts - 1):
-            pivots[c, t] = np.inf
         # counting passes without branches (they vectorise)
         bad = 0
         k = 0
@@ -87,11 +66,8 @@ def _class_count(values, offsets, pos, neg, label_start, n_parts, part_min, pivo
             continue
         cnt[0] = k
         cnt[n_parts] = b - a - k
-        if n_parts == 1 or b - a < part_min:
+        if n_parts == 1 or pivots[c, 0] == np.inf:
             continue
-        piv = _pivots(x, n_parts)
-        for t in range(n_parts - 1):
-            pivots[c, t] = piv[t]
         for t in range(n_parts - 1):  # rows at or above each pivot, by class
             up_p = 0
             up = 0
@@ -303,28 +279,26 @@ def _split_sweep_batch(svals, offsets, npos, thr, tp, fp):
 
 
 @jit
-def _split_areas_range(svals, offsets, npos, codes, hulls, slots, thr, tp, fp, out, c0, c1):
-    """Every requested area of curves ``c0 .. c1 - 1`` of a class-split sorted batch,
-    written into ``out[c]`` (run over chunks of curves by :func:`.threads.run_curves`:
-    a serial kernel compiles seconds faster than a ``prange`` one).
+def _split_areas_range(svals, offsets, npos, codes, hulls, slots, thr, tp, fp, nv, out, c0, c1):
+    """The collapsed sweep (:func:`_merge_collapsed`) of curves ``c0 .. c1 - 1`` of a
+    class-split sorted batch, and every requested area not on the hull, into ``out[c]``
+    (run over chunks of curves by :func:`.threads.run_curves`: a serial kernel compiles
+    seconds faster than a ``prange`` one).
 
     ``codes[k]``/``hulls[k]`` name area ``k`` (estimator code of :mod:`.area`, hull
-    flag); ``thr``, ``tp``, ``fp`` are scratch, curve ``c`` using
-    ``[slots[c]:slots[c + 1]]`` (from the caller: :func:`area_slots`); ``out`` is float64
-    ``(n_curves, codes.size)``. One merge per curve: the whole sweep where a hull is
-    asked for, else :func:`_merge_collapsed`.
+    flag); ``thr``, ``tp``, ``fp`` receive curve ``c``'s collapsed sweep at
+    ``[slots[c]:slots[c] + nv[c]]`` (room from the caller, at most ``2 * npos[c] + 2``
+    or the curve's rows + 1), kept for :func:`.area._hull_areas_range`: the hull of the
+    collapsed sweep is the hull of the whole one (the dropped vertices lie inside
+    straight runs of constant TP, which the hull drops as collinear); ``out`` is
+    float64 ``(n_curves, codes.size)``.
     """
-    need_hull = False
-    for t in range(hulls.size):
-        need_hull = need_hull or hulls[t]
     for c in range(c0, c1):
         a = offsets[c]
         b = offsets[c + 1]
         m = a + npos[c]
         u = slots[c]
         v = slots[c + 1]
-        if need_hull:
-            k = _merge(svals[a:m], svals[m:b], thr[u:v], tp[u:v], fp[u:v])
-        else:
-            k = _merge_collapsed(svals[a:m], svals[m:b], thr[u:v], tp[u:v], fp[u:v])
-        _areas_of_sweep(tp[u : u + k], fp[u : u + k], codes, hulls, out[c])
+        k = _merge_collapsed(svals[a:m], svals[m:b], thr[u:v], tp[u:v], fp[u:v])
+        nv[c] = k
+        _plain_areas(tp[u : u + k], fp[u : u + k], codes, hulls, out[c])
