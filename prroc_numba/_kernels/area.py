@@ -154,22 +154,3 @@ def _area_sorted(xs, pos, neg, order, method, hull):
     fp = np.empty(k)
     _fill_sweep_sorted(xs, pos, neg, order, thr, tp, fp)
     return _area_of_sweep(tp, fp, method, hull)
-
-
-@jit(parallel=True)
-def _area_sorted_batch(values, offsets, order, pos, neg, label_start, method, hull):
-    """One area per curve, as :func:`_areas_batch`, for curves already sorted:
-    ``order[offsets[c]:offsets[c+1]]`` is curve ``c``'s descending argsort (local row
-    indices), as the bootstrap plan holds it. The same sweep and areas, bit for bit,
-    without a second sort.
-    """
-    n_curves = offsets.size - 1
-    out = np.empty(n_curves)
-    for c in prange(n_curves):
-        a = offsets[c]
-        b = offsets[c + 1]
-        ls = label_start[c]
-        o = order[a:b]
-        xs = values[a:b][o]
-        out[c] = _area_sorted(xs, pos[ls : ls + b - a], neg[ls : ls + b - a], o, method, hull)
-    return out
