@@ -607,14 +607,17 @@ def pack(
             f"score has {int((~finite).sum())} NaN or infinite values (first in "
             f"{batch.describe(c)}); drop or impute those rows before computing curves"
         )
-    # a group with no mass at all has no curve
-    tot = np.add.reduceat(pos + neg, group_offsets[:-1])
-    if (tot <= 0).any():
-        g = int(np.argmax(tot <= 0))
-        raise ValueError(
-            f"{batch.describe(g * M)} has total weight 0 (empty group); drop the group or "
-            "give its rows positive weight"
-        )
+    # a group with no mass at all has no curve; without weights every row has mass
+    # y + (1 - y) > 0 and every group a row, so only weights (products that underflow)
+    # can leave one empty
+    if w is not None:
+        tot = np.add.reduceat(pos + neg, group_offsets[:-1])
+        if (tot <= 0).any():
+            g = int(np.argmax(tot <= 0))
+            raise ValueError(
+                f"{batch.describe(g * M)} has total weight 0 (empty group); drop the group or "
+                "give its rows positive weight"
+            )
     return batch
 
 

@@ -1,8 +1,11 @@
 """Confusion-matrix sweeps and ROC / PR curves as tidy frames.
 
-Each function validates and packs its input (:func:`prroc_numba._ragged.pack`), runs
-one batch kernel over all curves (:func:`prroc_numba._kernels.sweep._sweep_batch`) and
-returns one long frame: key columns first, then one row per curve point.
+Each function validates and packs its input (:func:`prroc_numba._ragged.pack`), sweeps
+every curve (the class-split merge of :mod:`prroc_numba._kernels.columns` for hard,
+unweighted labels, else :func:`prroc_numba._kernels.sweep._sweep_batch`), writes the
+derived columns in one pass (:func:`prroc_numba._kernels.columns._columns_range`) and
+returns one long frame built on those arrays: key columns first, then one row per curve
+point.
 """
 
 from __future__ import annotations
@@ -21,22 +24,24 @@ from . import _frames as F
 from . import _schema as S
 from ._dataframes import with_output
 from ._docs import fill_doc
-from ._kernels import densify
+from ._kernels import columns, densify
+from ._kernels.columns import _columns_range, _compact, _split_sweep_range
 from ._kernels.hull import _hull_batch
-from ._kernels.split_sort import _split_sweep_batch
 from ._kernels.sweep import _sweep_batch
+from ._kernels.threads import MIN_PARALLEL_ROWS, run_curves, run_items
 from ._kernels.thresholds import _counts_at_batch
 from ._multiclass import check_device
 from ._presort import split_sorted, sweep_buffers
-from ._ragged import MULTICLASS, inputs, is_dask, pack, warn_undefined
+from ._ragged import MULTICLASS, inputs, is_dask, lengths_to_offsets, pack, warn_undefined
 from ._thresholds import ragged_thresholds
 
 
 def _points(batch, thresholds, hull=False, device="cpu"):
     """Sweep (or counts at ``thresholds``), then optionally the hull vertices.
 
-    Returns thr, tp, fp, out_offsets and P, N per point, P, N per curve.
+    Returns thr, tp, fp, out_offsets and P, N per curve.
     """
+    P = N = None
     if device == "cuda":
         if thresholds is not None:
             raise ValueError(
@@ -49,13 +54,13 @@ def _points(batch, thresholds, hull=False, device="cpu"):
             idx, off = gpu.hull_batch(tp, fp, off)
             thr, tp, fp = thr[idx], tp[idx], fp[idx]
         P, N = batch.totals()
-        lengths = np.diff(off)
-        return thr, tp, fp, off, np.repeat(P, lengths), np.repeat(N, lengths), P, N
+        return thr, tp, fp, off, P, N
     split = split_sorted(batch) if thresholds is None else None
     if split is not None:  # hard, unweighted labels: keys-only sorts, no argsort
-        thr, tp, fp = sweep_buffers(batch)
-        off = _split_sweep_batch(split[0], batch.offsets, split[1], thr, tp, fp)
-        thr, tp, fp = thr[: off[-1]], tp[: off[-1]], fp[: off[-1]]
+        thr, tp, fp, off = _split_sweep(batch, *split)
+        # unit masses: the class totals are the counts of the split (exact in float64)
+        P = split[1].astype(np.float64)
+        N = np.diff(batch.offsets) - P
     elif thresholds is None:
         thr, tp, fp, off = _sweep_batch(
             batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
@@ -68,9 +73,38 @@ def _points(batch, thresholds, hull=False, device="cpu"):
     if hull:
         idx, off = _hull_batch(tp, fp, off)
         thr, tp, fp = thr[idx], tp[idx], fp[idx]
-    P, N = batch.totals()
-    lengths = np.diff(off)
-    return thr, tp, fp, off, np.repeat(P, lengths), np.repeat(N, lengths), P, N
+    if P is None:
+        P, N = batch.totals()
+    return thr, tp, fp, off, P, N
+
+
+def _split_sweep(batch, svals, npos):
+    """The sweep of a class-split sorted batch (:func:`prroc_numba._presort.split_sorted`):
+    curves merged in chunks on the thread pool, each at its largest possible start, then
+    moved down over the room their ties left (only when some curve must move).
+    """
+    thr, tp, fp = sweep_buffers(batch)
+    counts = np.empty(batch.n_curves, dtype=np.int64)
+    run_curves(_split_sweep_range, batch.offsets, svals, batch.offsets, npos, thr, tp, fp, counts)
+    off = lengths_to_offsets(counts)
+    src = batch.offsets[:-1] + np.arange(batch.n_curves)
+    if (src != off[:-1]).any():
+        _compact(thr, tp, fp, src, off)
+    return thr[: off[-1]], tp[: off[-1]], fp[: off[-1]], off
+
+
+def _derived(tp, fp, off, P, N, kind):
+    """The two columns of ``kind`` (:mod:`prroc_numba._kernels.columns`) of ragged
+    counts, written in one pass; large outputs in row chunks on the thread pool.
+    """
+    n = tp.size
+    a, b = np.empty(n), np.empty(n)
+    args = (tp, fp, off, P, N, kind, a, b)
+    if n < MIN_PARALLEL_ROWS:
+        _columns_range(*args, 0, n)
+    else:
+        run_items(_columns_range, n, *args)
+    return a, b
 
 
 def _pack_curves(data, device, **args):
@@ -163,18 +197,13 @@ def confusion(
         return _dask.confusion(data, thresholds, **inputs(locals()))
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = _pack_curves(data, device, **inputs(locals(), *MULTICLASS))
-    thr, tp, fp, off, Pp, Np, _, _ = _points(batch, thresholds, device=device)
+    thr, tp, fp, off, P, N = _points(batch, thresholds, device=device)
+    fn, tn = _derived(tp, fp, off, P, N, columns.CONFUSION)
     return _device.tag(
         F.points_frame(
             batch.keys,
             off,
-            {
-                S.THRESHOLD: thr,
-                S.TP: tp,
-                S.FP: fp,
-                S.FN: Pp - tp,
-                S.TN: Np - fp,
-            },
+            {S.THRESHOLD: thr, S.TP: tp, S.FP: fp, S.FN: fn, S.TN: tn},
         ),
         device,
     )
@@ -247,11 +276,9 @@ def roc_curve(
         return _dask.roc_curve(data, bool(hull), thresholds, **inputs(locals()))
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = _pack_curves(data, device, **inputs(locals(), *MULTICLASS))
-    thr, tp, fp, off, Pp, Np, P, N = _points(batch, thresholds, bool(hull), device)
+    thr, tp, fp, off, P, N = _points(batch, thresholds, bool(hull), device)
     warn_undefined(batch, (P <= 0) | (N <= 0), "no positives or no negatives: tpr or fpr is NaN")
-    with np.errstate(divide="ignore", invalid="ignore"):
-        fpr = np.where(Np > 0, fp / Np, np.nan)
-        tpr = np.where(Pp > 0, tp / Pp, np.nan)
+    fpr, tpr = _derived(tp, fp, off, P, N, columns.ROC)
     return _device.tag(
         F.points_frame(
             batch.keys,
@@ -404,7 +431,7 @@ def pr_curve(
         )
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = _pack_curves(data, device, **inputs(locals(), *MULTICLASS))
-    thr, tp, fp, off, Pp, _, P, _ = _points(batch, thresholds, bool(hull), device)
+    thr, tp, fp, off, P, N = _points(batch, thresholds, bool(hull), device)
     warn_undefined(batch, P <= 0, "no positives: recall is NaN")
     if interpolate is not None:
         step = 0.01 if recall_step is None else float(recall_step)
@@ -416,13 +443,9 @@ def pr_curve(
             np.ascontiguousarray(P * step, dtype=np.float64),
             _INTERPOLATE[interpolate],
         )
-        Pp = np.repeat(P, np.diff(off))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        recall = np.where(Pp > 0, tp / Pp, np.nan)
+    recall, precision = _derived(tp, fp, off, P, N, columns.PR)
     if hull or interpolate is not None:
         precision = densify._precision_flat_start(tp, fp, off)
-    else:
-        precision = _raw_precision(tp, fp, off)
     return _device.tag(
         F.points_frame(
             batch.keys,
@@ -437,15 +460,3 @@ def pr_curve(
         ),
         device,
     )
-
-
-def _raw_precision(tp, fp, off):
-    """Tp / (tp + fp); where undefined: 1 at a curve's first row (scikit-learn's origin),
-    0 elsewhere.
-    """
-    d = tp + fp
-    with np.errstate(divide="ignore", invalid="ignore"):
-        precision = np.where(d > 0, tp / d, 0.0)
-    first = off[:-1][np.diff(off) > 0]
-    precision[first] = np.where(d[first] > 0, precision[first], 1.0)
-    return precision

@@ -291,3 +291,59 @@ def test_single_row_and_all_tied():
     assert prn.auc_pr(y, s, method="dg") == pytest.approx(0.3)
     assert prn.auc_pr(y, s, method="integral") == pytest.approx(0.3)
     assert len(prn.roc_curve(score=s, label=y)) == 2
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_split_path_columns_in_row_chunks(threads, monkeypatch):
+    """Hard labels, curves of >= 4096 rows: the class-split sweep (ties leave room that the
+    curves are moved down over), then the derived columns written in row chunks that cut
+    through curves (forced small here). Every column equals scikit-learn's / naive.sweep,
+    bit for bit whatever the thread count."""
+    import numba
+
+    from prroc_numba import curves
+
+    monkeypatch.setattr(curves, "MIN_PARALLEL_ROWS", 0)
+    rng = np.random.default_rng(11)
+    n = 5000
+    g = np.repeat(np.arange(4), n)
+    y = (rng.random(4 * n) < 0.1).astype(np.int8)
+    y[g == 3] = 0  # a curve without positives
+    s = np.round(rng.normal(size=4 * n) + y, 2)  # ties
+    df = pd.DataFrame({"g": g, "s": s, "y": y})
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        with pytest.warns(prn.UndefinedMetricWarning, match="g=3"):
+            roc = prn.roc_curve(df, score="s", label="y", by="g")
+        with pytest.warns(prn.UndefinedMetricWarning, match="g=3"):
+            pr = prn.pr_curve(df, score="s", label="y", by="g")
+        conf = prn.confusion(df, score="s", label="y", by="g")
+    finally:
+        numba.set_num_threads(before)
+    assert list(roc.columns) == ["g", "threshold", "fpr", "tpr", "tp", "fp"]
+    assert list(pr.columns) == ["g", "threshold", "recall", "precision", "tp", "fp"]
+    assert list(conf.columns) == ["g", "threshold", "tp", "fp", "fn", "tn"]
+    for k in range(4):
+        part = df[df["g"] == k]
+        yk, sk = part["y"].to_numpy(), part["s"].to_numpy()
+        thr, tp, fp = naive.sweep(sk, yk.astype(float), 1.0 - yk)
+        mine = conf[conf["g"] == k]
+        np.testing.assert_array_equal(mine["threshold"], thr)
+        np.testing.assert_array_equal(mine["tp"], tp)
+        np.testing.assert_array_equal(mine["fp"], fp)
+        np.testing.assert_array_equal(mine["fn"], tp[-1] - tp)
+        np.testing.assert_array_equal(mine["tn"], fp[-1] - fp)
+        mine_roc, mine_pr = roc[roc["g"] == k], pr[pr["g"] == k]
+        if k == 3:
+            assert mine_roc["tpr"].isna().all() and mine_pr["recall"].isna().all()
+            np.testing.assert_array_equal(mine_roc["fpr"], fp / fp[-1])
+            np.testing.assert_array_equal(mine_pr["precision"], np.r_[1.0, np.zeros(thr.size - 1)])
+            continue
+        fpr, tpr, sk_thr = sk_roc_curve(yk, sk, drop_intermediate=False)
+        np.testing.assert_array_equal(mine_roc["threshold"], sk_thr)
+        np.testing.assert_array_equal(mine_roc["fpr"], fpr)
+        np.testing.assert_array_equal(mine_roc["tpr"], tpr)
+        prec, rec, _ = precision_recall_curve(yk, sk)
+        np.testing.assert_array_equal(mine_pr["precision"], prec[::-1])
+        np.testing.assert_array_equal(mine_pr["recall"], rec[::-1])

@@ -18,8 +18,7 @@ from conftest import CASE_NAMES, load_case, random_batch
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 import prroc_numba as prn
-from prroc_numba import _presort
-from prroc_numba._kernels.split_sort import _split_sweep_batch
+from prroc_numba import _presort, curves
 from prroc_numba._kernels.sweep import _sweep_batch
 from prroc_numba._ragged import pack
 
@@ -186,9 +185,7 @@ def test_auc_functions_share_the_path(path):
 def _sweeps(batch):
     split = _presort.split_sorted(batch)
     assert split is not None
-    thr, tp, fp = _presort.sweep_buffers(batch)
-    off = _split_sweep_batch(split[0], batch.offsets, split[1], thr, tp, fp)
-    a = thr[: off[-1]], tp[: off[-1]], fp[: off[-1]], off
+    a = curves._split_sweep(batch, *split)
     b = _sweep_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start)
     return a, b
 

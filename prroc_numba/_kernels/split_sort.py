@@ -21,11 +21,9 @@ sorted on separate threads; sorted part by part, the run is sorted
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from .._numba import jit
 from .area import _plain_areas
-from .layout import _offsets_from_counts
 from .sort import _all_float32  # noqa: F401 (re-exported)
 
 
@@ -245,37 +243,6 @@ def _merge_collapsed(sp, sn, thr, tp, fp):
         fp[k] = n_neg
         k += 1
     return k
-
-
-@jit(parallel=True)
-def _split_sweep_batch(svals, offsets, npos, thr, tp, fp):
-    """Sweep every curve of a class-split sorted batch (see the module docstring).
-
-    ``thr``, ``tp``, ``fp`` (at least ``svals.size + n_curves`` long, from the caller)
-    receive the ragged sweep; returns its ``out_offsets``, laid out as
-    :func:`.sweep._sweep_batch` lays out its result. One merge per curve: curve ``c``
-    is written at its largest possible start (``offsets[c] + c``), then the curves are
-    moved down over the room their ties left unused.
-    """
-    n_curves = offsets.size - 1
-    counts = np.empty(n_curves, dtype=np.int64)
-    for c in prange(n_curves):
-        a = offsets[c]
-        b = offsets[c + 1]
-        m = a + npos[c]
-        u = a + c
-        v = b + c + 1
-        counts[c] = _merge(svals[a:m], svals[m:b], thr[u:v], tp[u:v], fp[u:v])
-    out_offsets = _offsets_from_counts(counts)
-    for c in range(n_curves):  # in order: a curve only moves down, over freed room
-        src = offsets[c] + c
-        dst = out_offsets[c]
-        if src != dst:
-            for t in range(counts[c]):
-                thr[dst + t] = thr[src + t]
-                tp[dst + t] = tp[src + t]
-                fp[dst + t] = fp[src + t]
-    return out_offsets
 
 
 @jit
