@@ -661,12 +661,16 @@ def _or_empty(a):
     return np.empty(0) if a is None else a
 
 
-def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
+def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio, grid=None, hull=False):
     """Validate a tidy frame of many curves' points and lay them out as ragged counts.
 
     Returns ``(tp, fp, offsets, keys, P, N, open_end)``: per curve the origin, the
     points sorted by (TP, FP), and the end ``(P, N)``; keys one row per curve (sorted
-    key order). Class totals come from ``n_pos``/``n_neg``/``pos_neg_ratio``, else from
+    key order). With ``grid`` (float64, checked), an eighth item: the curves
+    interpolated onto it (``hull``; PR or ROC by ``space``) by the checking pass itself
+    when every curve is complete as given (the usual case: each curve is read once),
+    else None (interpolate the returned ragged counts). Class totals come from
+    ``n_pos``/``n_neg``/``pos_neg_ratio``, else from
     the rate columns next to ``tp``/``fp`` (``P = tp / recall`` or ``tp / tpr``,
     ``N = fp / fpr``, read and checked by the packing kernel); ``open_end`` is None, or
     (a PR frame without ``fpr``: N taken as each curve's largest FP, exact up to its
@@ -783,6 +787,7 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
 
     tp, fp, p_rate, n_rate = (_kernel_view(a) for a in (tp, fp, p_rate, n_rate))
 
+    onto = () if grid is None else (grid, hull, space == "roc")
     # rows ordered by (curve, TP, FP), as pr_curve output is: no sort, no per-row codes
     # (the one-pass check tells whether each curve's rows are in order)
     order = None
@@ -794,8 +799,8 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
     else:
         starts = None
     if starts is not None:
-        status, row, P, N, complete = _check_points(
-            starts, tp, fp, _or_empty(Pcol), _or_empty(Ncol), p_rate, n_rate, POINTS_TOL
+        status, row, P, N, complete, values = _check_points(
+            starts, tp, fp, _or_empty(Pcol), _or_empty(Ncol), p_rate, n_rate, POINTS_TOL, *onto
         )
     if status == NOT_SORTED:
         if codes is None:
@@ -807,8 +812,8 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
         p_rate = p_rate[order] if p_rate.size else p_rate
         n_rate = n_rate[order] if n_rate.size else n_rate
         starts = lengths_to_offsets(np.bincount(codes))
-        status, row, P, N, complete = _check_points(
-            starts, tp, fp, _or_empty(Pcol), _or_empty(Ncol), p_rate, n_rate, POINTS_TOL
+        status, row, P, N, complete, values = _check_points(
+            starts, tp, fp, _or_empty(Pcol), _or_empty(Ncol), p_rate, n_rate, POINTS_TOL, *onto
         )
 
     def orig(i):
@@ -889,6 +894,8 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
         if by is not None
         else pd.DataFrame(index=range(1))
     )
+    if grid is not None:
+        return T, Fp, off, keys, P, N, open_end, values
     return T, Fp, off, keys, P, N, open_end
 
 

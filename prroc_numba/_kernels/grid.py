@@ -421,31 +421,62 @@ def _check_one(a, b, tp, fp, P_row, N_row, p_rate, n_rate, tol, P, N, c):
 
 
 @jit
-def _check_curves(starts, tp, fp, P_row, N_row, p_rate, n_rate, tol, P, N, st, rows, comp, c0, c1):
-    """:func:`_check_one` on curves ``c0 .. c1 - 1`` (a chunk of the thread pool)."""
+def _check_curves(
+    starts,
+    tp,
+    fp,
+    P_row,
+    N_row,
+    p_rate,
+    n_rate,
+    tol,
+    grid,
+    hull,
+    space_roc,
+    out,
+    P,
+    N,
+    st,
+    rows,
+    comp,
+    c0,
+    c1,
+):
+    """:func:`_check_one` on curves ``c0 .. c1 - 1`` (a chunk of the thread pool); a
+    curve found complete is interpolated onto ``grid`` into ``out[c]`` right away, while
+    its rows are in the cache (``out`` of 0 rows: no interpolation).
+    """
     for c in range(c0, c1):
-        s, r, k = _check_one(
-            starts[c], starts[c + 1], tp, fp, P_row, N_row, p_rate, n_rate, tol, P, N, c
-        )
+        a = starts[c]
+        b = starts[c + 1]
+        s, r, k = _check_one(a, b, tp, fp, P_row, N_row, p_rate, n_rate, tol, P, N, c)
         st[c] = s
         rows[c] = r
         comp[c] = k
+        if k and out.shape[0] > 0:
+            _interp_one(tp[a:b], fp[a:b], grid, out[c], space_roc, hull)
 
 
-def _check_points(starts, tp, fp, P_row, N_row, p_rate, n_rate, tol):
-    """Validate the points of many curves and find each curve's totals.
+def _check_points(
+    starts, tp, fp, P_row, N_row, p_rate, n_rate, tol, grid=None, hull=False, space_roc=False
+):
+    """Validate the points of many curves and find each curve's totals; with ``grid``,
+    interpolate them onto it in the same pass.
 
     Rows of curve ``c`` are ``[starts[c]:starts[c + 1]]`` (non-empty).
     ``P_row``/``N_row``: per-row class totals, or empty arrays to read them from the
     rates ``p_rate`` (recall or TPR: ``P = tp / rate``) and ``n_rate`` (FPR) where given
     (non-empty), else to take each curve's largest TP and FP. Returns
-    ``(status, row, P, N, complete)``: ``NOT_SORTED`` when the rows of some curve are
-    not ordered by (TP, FP) (sort them and call again: nothing else is reported then);
-    else the problem of the first curve that has one (a status code above and the row
-    it concerns; for ``NOT_MONOTONE`` the later of the two rows), and whether every
-    curve already starts at the origin, ends at ``(P, N)`` and needs no rounding fix
-    (then the input can be used as it is). One pass per curve, curves in parallel
-    chunks on the thread pool (:func:`.threads.run_curves`).
+    ``(status, row, P, N, complete, values)``: ``NOT_SORTED`` when the rows of some
+    curve are not ordered by (TP, FP) (sort them and call again: nothing else is
+    reported then); else the problem of the first curve that has one (a status code
+    above and the row it concerns; for ``NOT_MONOTONE`` the later of the two rows), and
+    whether every curve already starts at the origin, ends at ``(P, N)`` and needs no
+    rounding fix (then the input can be used as it is). ``values`` (with ``grid``, else
+    None): the ``(n_curves, grid.size)`` matrix of :func:`_interp_batch_into`
+    (``hull``, ``space_roc`` as there) when ``complete``, else None (the curves need
+    their ends first). One pass per curve, curves in parallel chunks on the thread pool
+    (:func:`.threads.run_curves`).
     """
     n_curves = starts.size - 1
     P = np.empty(n_curves)
@@ -453,6 +484,11 @@ def _check_points(starts, tp, fp, P_row, N_row, p_rate, n_rate, tol):
     st = np.empty(n_curves, dtype=np.int64)
     rows = np.empty(n_curves, dtype=np.int64)
     comp = np.empty(n_curves, dtype=np.bool_)
+    if grid is None:
+        grid = np.empty(0)
+        out = np.empty((0, 0))
+    else:
+        out = np.empty((n_curves, grid.size))
     run_curves(
         _check_curves,
         starts,
@@ -464,6 +500,10 @@ def _check_points(starts, tp, fp, P_row, N_row, p_rate, n_rate, tol):
         p_rate,
         n_rate,
         tol,
+        grid,
+        bool(hull),
+        bool(space_roc),
+        out,
         P,
         N,
         st,
@@ -471,11 +511,12 @@ def _check_points(starts, tp, fp, P_row, N_row, p_rate, n_rate, tol):
         comp,
     )
     if (st == NOT_SORTED).any():
-        return NOT_SORTED, -1, P, N, False
+        return NOT_SORTED, -1, P, N, False, None
     bad = np.flatnonzero(st != OK)
     if bad.size:
-        return int(st[bad[0]]), int(rows[bad[0]]), P, N, False
-    return OK, -1, P, N, bool(comp.all())
+        return int(st[bad[0]]), int(rows[bad[0]]), P, N, False, None
+    complete = bool(comp.all())
+    return OK, -1, P, N, complete, out if complete and out.shape[0] == n_curves else None
 
 
 @jit
