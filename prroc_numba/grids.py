@@ -121,7 +121,8 @@ def interpolate(
     """Many curves' points onto one shared grid, in one call (a tidy frame).
 
     The building block of curve averaging (:func:`average_curves`) and pointwise
-    bands: one Numba kernel interpolates every curve (``prange`` over curves).
+    bands: the Numba pass that checks the points interpolates every curve too (curves in
+    parallel on a thread pool).
 
     Parameters
     ----------
