@@ -658,7 +658,8 @@ def _kernel_view(a):
 
 
 def _or_empty(a):
-    return np.empty(0) if a is None else a
+    """Per-row totals for the kernels: an empty array when absent (one array type)."""
+    return np.empty(0) if a is None else _kernel_view(a)
 
 
 def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio, grid=None, hull=False):

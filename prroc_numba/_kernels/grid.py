@@ -242,14 +242,20 @@ NOT_SORTED = 11  # rows of a curve not ordered by (TP, FP): the caller sorts, ch
 RATE_TOL = 1e-6
 
 
+#: kinds of :func:`_total_from_rate`'s answer (the caller names the class)
+_RATE_UNKNOWN = 1
+_RATE_DISAGREE = 2
+
+
 @jit
-def _total_from_rate(a, b, count, rate, unknown, disagree):
+def _total_from_rate(a, b, count, rate):
     """A curve's class total ``count / rate`` from its rows ``[a:b)``, read at the row of
     the largest rate; every row of rate > 0 must agree (``RATE_TOL``). Returns
-    ``(total, status, row)``: ``OK, -1`` when fine; ``unknown, a`` when no row has a
-    rate > 0 and the class is present (counts > 0 or rates not NaN); ``disagree`` and
-    the first disagreeing row. A class that is absent (every count 0, every rate NaN =
-    0/0) has total 0.
+    ``(total, kind, row)``: ``OK, -1`` when fine; ``_RATE_UNKNOWN, a`` when no row has a
+    rate > 0 and the class is present (counts > 0 or rates not NaN);
+    ``_RATE_DISAGREE`` and the first disagreeing row. A class that is absent (every
+    count 0, every rate NaN = 0/0) has total 0. The status codes are not arguments:
+    constants passed from jitted code are typed as literals, one compilation each.
     """
     best = -1.0
     total = 0.0
@@ -262,11 +268,11 @@ def _total_from_rate(a, b, count, rate, unknown, disagree):
             best = r
             total = count[i] / r
     if best < 0.0:
-        return 0.0, OK if absent else unknown, -1 if absent else a
+        return 0.0, OK if absent else _RATE_UNKNOWN, -1 if absent else a
     for i in range(a, b):
         r = rate[i]
         if r > 0.0 and abs(count[i] / r - total) > RATE_TOL * total:
-            return total, disagree, i
+            return total, _RATE_DISAGREE, i
     return total, OK, -1
 
 
@@ -296,13 +302,13 @@ def _check_curve(a, b, tp, fp, P_row, N_row, p_rate, n_rate, tol, P, N, c):
             Pc = max(Pc, tp[i])
             Nc = max(Nc, fp[i])
         if p_rate.size > 0:
-            Pc, s, row = _total_from_rate(a, b, tp, p_rate, P_UNKNOWN, P_DISAGREE)
-            if s != OK:
-                return s, row, False
+            Pc, kind, row = _total_from_rate(a, b, tp, p_rate)
+            if kind != OK:
+                return P_UNKNOWN if kind == _RATE_UNKNOWN else P_DISAGREE, row, False
         if n_rate.size > 0:
-            Nc, s, row = _total_from_rate(a, b, fp, n_rate, N_UNKNOWN, N_DISAGREE)
-            if s != OK:
-                return s, row, False
+            Nc, kind, row = _total_from_rate(a, b, fp, n_rate)
+            if kind != OK:
+                return N_UNKNOWN if kind == _RATE_UNKNOWN else N_DISAGREE, row, False
     P[c] = Pc
     N[c] = Nc
     complete = tp[a] == 0.0 and fp[a] == 0.0 and tp[b - 1] == Pc and fp[b - 1] == Nc
