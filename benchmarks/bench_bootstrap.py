@@ -18,6 +18,18 @@ rows within 1.5x of 1e5, peak memory <= 3x the input; each size in a fresh proce
 
     python benchmarks/bench_bootstrap.py --scaling
 
+or for where that peak comes from (1e6 rows x 10 models: peak resident memory after
+packing, after the plan -- one sort of every curve, the estimate, the slots -- and after
+the replicates, each over the input)::
+
+    python benchmarks/bench_bootstrap.py --stages
+
+What the plan holds at 1e6 x 10 models (77 MB of input): the packed scores (76 MB, a
+copy of the 10 score columns) and the labels' masses (15 MB), the slot of every row
+(8 MB), the slot of every sorted row (int32, 38 MB: the sort's order buffer, turned into
+slots in place) and the segments (~22 MB); while sorting, each thread's radix sort and
+sweep temporaries (~40 MB per 1e6-row curve).
+
 or with pytest-benchmark::
 
     python -m pytest benchmarks/bench_bootstrap.py --benchmark-only
@@ -200,6 +212,47 @@ print(t / (n * M * B) * 1e9, inp, peak - base)
 """
 
 
+_STAGES = r"""
+import resource, sys
+sys.path.insert(0, {root!r})
+import numpy as np, pandas as pd
+import prroc_numba as prn
+from prroc_numba import _resampling as R
+from prroc_numba._ragged import pack
+n, M = {n}, {m}
+rng = np.random.default_rng(0)
+y = rng.random(n) < {prev}
+df = pd.DataFrame({{f"m{{j}}": y * rng.uniform(0.5, 1.5) + rng.normal(size=n) for j in range(M)}})
+df["y"] = y
+cols = list(df.columns[:M])
+prn.bootstrap(df.iloc[:3000], score=cols, label="y", n_boot=4, seed=1)  # compile / load
+inp = df.memory_usage(deep=True).sum() / 2**20
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def peak():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - base
+b = pack(df, score=cols, label="y")
+print("pack", peak() / inp)
+plan = R._Plan(b, True, estimate=(0, False))
+print("plan", peak() / inp)
+plan.run(R._seed(1), 20, False, False, "x", code=0)
+print("replicates", peak() / inp)
+"""
+
+
+def stages(n=1_000_000, n_models=M):
+    """Peak resident memory over the input's size after each stage of one paired
+    bootstrap (``n`` rows x ``n_models`` models, a fresh process).
+    """
+    code = _STAGES.format(root=str(ROOT), n=n, m=n_models, prev=PREV)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if out.returncode:
+        raise RuntimeError(out.stderr)
+    print(f"{n:,} rows x {n_models} models paired: peak memory over the input after")
+    for line in out.stdout.splitlines():
+        name, ratio = line.split()
+        print(f"  {name:10s} {float(ratio):.2f}x")
+
+
 def scaling(sizes=((100_000, 200), (1_000_000, 20)), n_models=M):
     """Paired bootstrap of ``n_models`` models at each ``(N, B)``: replicate cost per
     row visit (the replicates only, best of 2) and peak memory of one ``bootstrap``
@@ -266,5 +319,7 @@ def test_peak_memory_not_b_times_n(benchmark):
 if __name__ == "__main__":
     if "--scaling" in sys.argv[1:]:
         scaling()
+    elif "--stages" in sys.argv[1:]:
+        stages()
     else:
         report()

@@ -12,8 +12,9 @@ thread each), each checked against an independent figure before it is timed:
   ``--decimals`` decimals the table has at most 10**decimals entries, whatever N). Time
   and each worker's peak resident memory.
 * ``poisson`` -- the Poisson bootstrap (B = ``--n-boot``) of ``--models`` models paired on
-  N rows as a Dask frame; with ``--check`` (small N) also the same call in memory
-  (``resampling="poisson"``) and the largest replicate difference.
+  N rows as a Dask frame (``--decimals -1``: continuous scores, through the score
+  ranges); with ``--check`` (small N) also the same call in memory
+  (``resampling="poisson"``) and the largest replicate and interval differences.
 
 Sizes are arguments. The full runs the issue asks for::
 
@@ -37,6 +38,13 @@ Small smoke sizes (what the development machine ran)::
     python benchmarks/bench_dask.py outofcore --rows 4e6 --file-rows 5e5
     python benchmarks/bench_dask.py outofcore --rows 4e6 --file-rows 5e5 --decimals -1
     python benchmarks/bench_dask.py poisson --rows 2e5 --n-boot 50 --check
+    python benchmarks/bench_dask.py poisson --rows 2e5 --n-boot 50 --check --decimals -1
+
+Continuous scores through the score ranges (the Poisson bootstrap without the merged
+replicate table), medium size::
+
+    python benchmarks/bench_dask.py poisson --rows 1e7 --models 3 --n-boot 50 \
+        --partitions 10 --decimals -1
 """
 
 from __future__ import annotations
@@ -82,6 +90,30 @@ def _peak_rss(client):
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
     return client.run(peak)
+
+
+def _spilled(client):
+    """Bytes each worker has written to disk in all (Dask's spilling), or None."""
+
+    def spilled(dask_worker):
+        total = getattr(dask_worker.data, "spilled_total", None)
+        return None if total is None else total.disk
+
+    try:
+        return client.run(spilled)
+    except Exception:  # an older distributed without the counter
+        return None
+
+
+def _progress(client, what, times, result):
+    """One line as each call ends (a long run's figures survive its end)."""
+    peaks = _peak_rss(client)
+    print(
+        f"  [{what}: {times[what]:.1f} s, load {os.getloadavg()[0]:.1f}, workers' peak RSS "
+        + ", ".join(f"{v / 2**30:.2f} GiB" for v in peaks.values())
+        + f"] {result}",
+        flush=True,
+    )
 
 
 def _best(fn, repeat):
@@ -207,11 +239,15 @@ def outofcore_ranges(args):
     path.mkdir(parents=True, exist_ok=True)
     t = time.perf_counter()
     for k, start in enumerate(range(0, n, per)):
+        file = path / f"part-{k:05d}.parquet"
+        if args.reuse and file.exists():  # the same rows: the files of an earlier run
+            continue
         part = logistic_frame(min(per, n - start), 1, None, 1, start)
-        part.to_parquet(path / f"part-{k:05d}.parquet", index=False)
+        part.to_parquet(file, index=False)
     t_write = time.perf_counter() - t
     calls = [("pr", False), ("roc", False), ("roc", True)]
     names = ("auc_pr", "ap", "auc_roc", "auc_roc_hull", "auc_pr_hull", "n_pos", "prevalence")
+    every = args.calls == "all"
     kw = {"score": "m0", "label": "y"}
     want = None
     if n <= float(args.max_check):
@@ -225,25 +261,37 @@ def outofcore_ranges(args):
     try:
         ddf = dd.read_parquet(str(path))
         small = dd.from_pandas(logistic_frame(1000, 1, None, 9), npartitions=2)
-        with dask.config.set({"prroc_numba.dask_exact": "ranges"}):
+        config = {"prroc_numba.dask_exact": "ranges"}
+        if args.range_rows:
+            config["prroc_numba.dask_range_rows"] = int(float(args.range_rows))
+        with dask.config.set(config):
             # warm-up: workers import and compile the kernels
             for c, h in calls:
                 prn.auc(small, **kw, curve=c, hull=h)
             prn.metrics(small, **kw, metrics=names)
             prn.confusion(small, **kw, thresholds=prn.roc_curve(small, **kw, hull=True))
-            t = time.perf_counter()
-            got = [prn.auc(ddf, **kw, curve=c, hull=h)["auc"].iloc[0] for c, h in calls]
-            t_auc = time.perf_counter() - t
+            times = {}
+            if every:
+                t = time.perf_counter()
+                got = [prn.auc(ddf, **kw, curve=c, hull=h)["auc"].iloc[0] for c, h in calls]
+                times["three auc calls"] = time.perf_counter() - t
+                _progress(client, "three auc calls", times, got)
             t = time.perf_counter()
             got_metrics = prn.metrics(ddf, **kw, metrics=names)
-            t_metrics = time.perf_counter() - t
+            times["metrics"] = time.perf_counter() - t
+            _progress(client, "metrics", times, got_metrics.iloc[0].to_dict())
+            if not every:  # the same three areas, from the one metrics call
+                got = [got_metrics[k].iloc[0] for k in ("auc_pr", "auc_roc", "auc_roc_hull")]
             t = time.perf_counter()
             hull = prn.roc_curve(ddf, **kw, hull=True)
-            t_hull = time.perf_counter() - t
-            t = time.perf_counter()
-            thr = prn.confusion(ddf, **kw, thresholds=hull)
-            t_thr = time.perf_counter() - t
+            times["hull"] = time.perf_counter() - t
+            _progress(client, "hull", times, f"{len(hull)} vertices")
+            if every:
+                t = time.perf_counter()
+                thr = prn.confusion(ddf, **kw, thresholds=hull)
+                times["thresholds"] = time.perf_counter() - t
         peaks = _peak_rss(client)
+        spilled = _spilled(client)
         print(
             f"outofcore (continuous scores, range path): {n:.0e} rows in {ddf.npartitions} "
             f"Parquet files ({sum(f.stat().st_size for f in path.iterdir()) / 2**30:.2f} GiB, "
@@ -253,7 +301,9 @@ def outofcore_ranges(args):
             ref = "" if w is None else f" (in memory {w:.12f}, |diff| {abs(g - w):.1e})"
             print(f"  AUC-{c.upper()}{' hull' if h else ''} {g:.12f}{ref}")
         print(got_metrics.to_string(index=False))
-        print(f"  roc_curve(hull=True): {len(hull)} vertices; confusion at them: {len(thr)} rows")
+        print(f"  roc_curve(hull=True): {len(hull)} vertices")
+        if every:
+            print(f"  confusion at the hull's thresholds: {len(thr)} rows")
         if want is not None:
 
             def diff(a, b):
@@ -262,14 +312,22 @@ def outofcore_ranges(args):
 
             print(
                 "  max relative |diff| vs in memory: metrics "
-                f"{diff(got_metrics, want_metrics):.1e}, hull {diff(hull, want_hull):.1e}, "
-                f"counts at the hull's thresholds {diff(thr, want_thr):.1e}"
+                f"{diff(got_metrics, want_metrics):.1e}, hull {diff(hull, want_hull):.1e}"
+                + (f", counts at the hull's thresholds {diff(thr, want_thr):.1e}" if every else "")
             )
         print(
-            f"  three auc calls {t_auc:.1f} s, metrics {t_metrics:.1f} s, hull "
-            f"{t_hull:.1f} s, thresholds {t_thr:.1f} s (each call re-shuffles into ranges); "
-            "workers' peak RSS " + ", ".join(f"{v / 2**30:.2f} GiB" for v in peaks.values())
+            "  "
+            + ", ".join(f"{k} {v:.1f} s" for k, v in times.items())
+            + " (each call re-shuffles into ranges); workers' peak RSS "
+            + ", ".join(f"{v / 2**30:.2f} GiB" for v in peaks.values())
+            + (
+                ""
+                if spilled is None
+                else "; spilled to disk "
+                + ", ".join(f"{(v or 0) / 2**30:.2f} GiB" for v in spilled.values())
+            )
         )
+        print(f"  load average at the end {os.getloadavg()[0]:.1f}")
     finally:
         client.close()
         cluster.close()
@@ -278,42 +336,53 @@ def outofcore_ranges(args):
 
 
 def poisson(args):
+    """The Poisson bootstrap of a Dask frame. Scores rounded to ``--decimals`` run
+    through the merged replicate table; continuous scores (``--decimals -1``) through
+    the score ranges (forced: ``prroc_numba.dask_exact = "ranges"``, which "auto" picks
+    anyway once the table would pass ``prroc_numba.dask_table_max`` entries).
+    """
+    import dask
     import dask.dataframe as dd
 
     n = int(float(args.rows))
+    decimals = None if args.decimals < 0 else args.decimals
     models = [f"m{m}" for m in range(args.models)]
     # each partition is generated on a worker (the client never holds the N rows)
     bounds = np.linspace(0, n, args.partitions + 1).astype(np.int64)
     sizes = [(int(a), int(b - a)) for a, b in zip(bounds[:-1], bounds[1:])]
-    meta = logistic_frame(0, args.models, args.decimals, 2)
+    meta = logistic_frame(0, args.models, decimals, 2)
+    path = "ranges" if decimals is None else "table"
     cluster, client = _cluster(args.workers, args.memory_limit)
     try:
         ddf = dd.from_map(
-            lambda ab: logistic_frame(ab[1], args.models, args.decimals, 2, ab[0]), sizes, meta=meta
+            lambda ab: logistic_frame(ab[1], args.models, decimals, 2, ab[0]), sizes, meta=meta
         )
         kw = {"score": models, "label": "y", "n_boot": args.n_boot, "seed": 0}
-        small = dd.from_pandas(logistic_frame(1000, args.models, args.decimals, 9), npartitions=2)
-        prn.compare(small, **{**kw, "n_boot": 2})
-        t = time.perf_counter()
-        res, reps = prn.bootstrap(ddf, **kw, return_replicates=True)
-        t_dsk = time.perf_counter() - t
+        small = dd.from_pandas(logistic_frame(1000, args.models, decimals, 9), npartitions=2)
+        with dask.config.set({"prroc_numba.dask_exact": path}):
+            prn.compare(small, **{**kw, "n_boot": 2})  # warm-up: the workers compile
+            t = time.perf_counter()
+            res, reps = prn.bootstrap(ddf, **kw, return_replicates=True)
+            t_dsk = time.perf_counter() - t
         peaks = _peak_rss(client)
         print(
-            f"poisson: {n:.0e} rows, {args.models} models paired, B = {args.n_boot}, "
-            f"{args.partitions} partitions, {args.workers} workers of {args.memory_limit}: "
-            f"{t_dsk:.1f} s; workers' peak RSS "
+            f"poisson ({path} path): {n:.0e} rows, {args.models} models paired, "
+            f"B = {args.n_boot}, {args.partitions} partitions, {args.workers} workers of "
+            f"{args.memory_limit}: {t_dsk:.1f} s; workers' peak RSS "
             + ", ".join(f"{v / 2**30:.2f} GiB" for v in peaks.values())
         )
         print(res.round(4).to_string(index=False))
         if args.check:
             t = time.perf_counter()
             df = ddf.compute().reset_index(drop=True)
-            _, mem = prn.bootstrap(df, **kw, resampling="poisson", return_replicates=True)
+            want, mem = prn.bootstrap(df, **kw, resampling="poisson", return_replicates=True)
             t_mem = time.perf_counter() - t
             d = np.max(np.abs(mem["estimate"].to_numpy() - reps["estimate"].to_numpy()))
+            cols = ["estimate", "ci_low", "ci_high"]
+            di = np.max(np.abs(want[cols].to_numpy() - res[cols].to_numpy()))
             print(
                 f"  in memory (resampling='poisson') {t_mem:.1f} s; max |replicate "
-                f"difference| = {d:.1e}"
+                f"difference| = {d:.1e}, max |interval difference| = {di:.1e}"
             )
     finally:
         client.close()
@@ -339,6 +408,25 @@ def main(argv=None):
     p.add_argument("--file-rows", default="2e6")
     p.add_argument("--path", default=None, help="Parquet folder (default: a temporary one)")
     p.add_argument("--keep", action="store_true", help="keep the temporary Parquet files")
+    p.add_argument(
+        "--reuse",
+        action="store_true",
+        help="outofcore --decimals -1: keep the files already in --path (same rows, "
+        "same --rows and --file-rows)",
+    )
+    p.add_argument(
+        "--calls",
+        choices=["all", "issue"],
+        default="all",
+        help="outofcore --decimals -1: 'all' (three auc calls, metrics, the hull curve, "
+        "thresholds=), 'issue' (one metrics call for AUC-PR (DG), AUC-ROC and the hull's "
+        "area, and the hull curve: two shuffles)",
+    )
+    p.add_argument(
+        "--range-rows",
+        default=None,
+        help="outofcore --decimals -1: the dask config prroc_numba.dask_range_rows",
+    )
     p.add_argument("--models", type=int, default=3)
     p.add_argument("--n-boot", type=int, default=200)
     p.add_argument("--check", action="store_true", help="also run in memory and compare")

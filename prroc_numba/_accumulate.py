@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ._kernels.resample import _segments_batch
-from ._ragged import MODEL, pack
+from ._ragged import MODEL, inputs, pack
 
 # internal column names of the weighted-row table (never a user's key column)
 _S, _Y, _W = "__prn_score", "__prn_label", "__prn_weight"
@@ -199,6 +199,13 @@ class Accumulator:
         """Number of (curve, distinct score) entries held."""
         return int(self._score.size)
 
+    def __sizeof__(self) -> int:
+        # what sys.getsizeof (and so Dask's memory accounting, which decides what a
+        # worker spills to disk) sees: the arrays, not only the object's header
+        arrays = (self._curve, self._score, self._pos, self._neg, *self._extra)
+        groups = 0 if self._groups is None else int(self._groups.memory_usage(deep=True).sum())
+        return object.__sizeof__(self) + sum(int(a.nbytes) for a in arrays) + groups
+
     def table(self) -> pd.DataFrame:
         """The state as a tidy frame: key columns, ``score``, ``pos``, ``neg``.
 
@@ -242,15 +249,7 @@ class Accumulator:
         if kept is None:
             return self
         data, score, label, by, weight = kept[0]
-        batch = pack(
-            data,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            pos_label=pos_label,
-            soft_labels=soft_labels,
-        )
+        batch = pack(data, **inputs(locals()))
         by_names, models, groups = entries(batch, data, score, by)[:3]
         self._absorb(by_names, models, groups, *swept_entries(batch, self.decimals))
         return self

@@ -150,15 +150,15 @@ def metric_names(metrics) -> list:
     return names
 
 
-def warn_undefined_auc(batch, curve: str, stacklevel: int = 3) -> np.ndarray:
+def warn_undefined_auc(batch, curve: str, stacklevel: int = 3, totals=None) -> np.ndarray:
     """The curves whose AUC is undefined (PR: no positives; ROC: no positives or no
     negatives), warned about once (:class:`~prroc_numba.UndefinedMetricWarning`);
     returns their mask. ``stacklevel`` as for ``_ragged.warn_undefined`` called from
-    the caller.
+    the caller; ``totals``: the curves' ``(P, N)`` when not ``batch.totals()``.
     """
     from ._ragged import warn_undefined  # _ragged imports this module
 
-    P, N = batch.totals()
+    P, N = batch.totals() if totals is None else totals
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
     warn_undefined(
         batch,

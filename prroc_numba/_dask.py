@@ -12,7 +12,12 @@ global row id (partition offset + position), so a partition adds, per entry, the
 replicate-weighted masses of its rows (an entries x replicates table, merged like the
 rest; each row's count drawn once for all models, :mod:`._kernels.paired_masses`) and
 the replicates equal the in-memory ``resampling="poisson"`` ones for the same seed and
-data.
+data. Where runs what: the workers pack their partitions (:func:`_rows`: value rows
+with global row ids, kept on the workers) and draw the counts; the client merges the
+tables (or, for continuous scores whose entries x replicates table would pass
+``"prroc_numba.dask_table_max"``, only scans the score ranges' per-replicate class
+totals and adds their per-replicate area sums: :mod:`._ranges_poisson`) and runs the
+table kernels on the merged table.
 """
 
 from __future__ import annotations
@@ -22,12 +27,13 @@ import pandas as pd
 
 from ._accumulate import (
     Accumulator,
-    _sort_entries,
     drop_zero_weight,
     entries,
     swept_entries,
 )
+from ._checks import warn_undefined_auc
 from ._kernels.paired_masses import _paired_masses
+from ._kernels.resample import _segments_batch
 from ._kernels.resample_poisson import _table_areas, _table_curves
 from ._ragged import _labels, describe_row, pack, row_ids, warn_undefined
 
@@ -65,18 +71,17 @@ def _names(data, score, label, by, weight):
         check("weight", weight, False)
 
 
-def _partition(part, kw, offset=None, seed=0, n_boot=0):
-    """One partition's Accumulator (with Poisson replicate masses when ``offset`` is
-    given) and a few of its label values (to check the label set across partitions).
+def _packed(part, kw):
+    """A few of a partition's label values (to check the label set across partitions)
+    and ``(batch, data, score, by, keep)`` of its packed rows (None: no row to pack).
     """
-    acc = Accumulator()
     soft = kw["soft_labels"]
     labels = np.asarray(pd.unique(part[kw["label"]]))[:3] if not soft and len(part) else None
     if len(part) == 0:
-        return acc, labels
+        return labels, None
     kept = drop_zero_weight(part, kw["score"], kw["label"], kw["by"], kw["weight"])
     if kept is None:
-        return acc, labels
+        return labels, None
     (data, score, label, by, weight), keep = kept
     batch = pack(
         data,
@@ -87,36 +92,125 @@ def _partition(part, kw, offset=None, seed=0, n_boot=0):
         pos_label=kw["pos_label"],
         soft_labels=soft,
     )
-    if offset is None:
-        acc._absorb(*entries(batch, data, score, by)[:3], *swept_entries(batch))
-        return acc, labels
-    by_names, models, groups, curve, values, pos, neg, row = entries(batch, data, score, by)
-    # the Poisson replicate masses need each entry's rows
+    return labels, (batch, data, score, by, keep)
+
+
+class RowPart:
+    """A partition's value rows (one per row and model), sorted by curve then score
+    descending, with their global row ids (partition offset + position in the
+    partition), which key the Poisson counts; ``starts``: the first row of each
+    distinct (curve, score). The layout attributes read like an :class:`Accumulator`'s.
+    """
+
+    def __init__(self, by, models, groups, curve, score, pos, neg, row, starts):
+        self._by, self._models, self._groups = by, models, groups
+        self._curve, self._score, self._pos, self._neg = curve, score, pos, neg
+        self.row, self.starts = row, starts
+
+    def _n_models(self):
+        return 1 if self._models is None else len(self._models)
+
+    @property
+    def n_curves(self):
+        return len(self._groups) * self._n_models()
+
+
+def _rows(part, kw, offset):
+    """``(labels, RowPart or None)`` of one partition starting at global row ``offset``."""
+    labels, packed = _packed(part, kw)
+    if packed is None:
+        return labels, None
+    batch, data, score, by, keep = packed
     local = row_ids(batch) if keep is None else keep[row_ids(batch)]
-    rows = (local + offset)[row]
-    order, starts, _ = _sort_entries(curve, values)
-    ent = np.empty(curve.size, dtype=np.int64)  # each value's entry
-    flag = np.zeros(curve.size, dtype=np.int64)
-    flag[starts] = 1
-    ent[order] = np.cumsum(flag) - 1
+    curve, s, pos, neg, label_row, starts = sorted_rows(
+        batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
+    )
+    return labels, RowPart(
+        *entries(batch, data, score, by)[:3],
+        curve,
+        s,
+        pos,
+        neg,
+        local[label_row] + offset,
+        starts,
+    )
+
+
+def sorted_rows(values, offsets, pos, neg, label_start):
+    """Every curve's values sorted by score descending with the bootstrap plan's one
+    radix sort per curve (:func:`._kernels.resample._segments_batch`): ``(curve,
+    score, pos, neg, label_row, starts)``, ``label_row`` each value's label row (into
+    ``pos``/``neg``), ``starts`` the first value of each distinct (curve, score).
+    """
+    order, ps, ns = _segments_batch(values, offsets, pos, neg, label_start)[:3]
+    curve = np.repeat(np.arange(offsets.size - 1, dtype=np.int64), np.diff(offsets))
+    s = values[offsets[curve] + order] + 0.0  # -0.0 and 0.0 are one score
+    start = np.ones(s.size, dtype=bool)
+    start[1:] = (curve[1:] != curve[:-1]) | (s[1:] != s[:-1])
+    return curve, s, ps, ns, label_start[curve] + order, np.flatnonzero(start)
+
+
+def _table_part(item, seed, n_boot):
+    """A partition's Accumulator holding, per entry, ``n_boot`` Poisson replicate masses
+    (:mod:`._kernels.paired_masses`) besides the data's own.
+    """
+    labels, rp = item
+    acc = Accumulator()
+    if rp is None:
+        return acc, labels
+    starts = rp.starts
+    n = rp._score.size
+    ent = np.repeat(np.arange(starts.size, dtype=np.int64), np.diff(np.append(starts, n)))
     # every row once, with its entry in each model (the models of a group share rows)
-    M = batch.n_models
-    by_row = np.lexsort((curve % M, rows))
+    M = rp._n_models()
+    by_row = np.lexsort((rp._curve % M, rp.row))
     pb, nb = _paired_masses(
         np.ascontiguousarray(ent[by_row].reshape(-1, M)),
-        np.ascontiguousarray(rows[by_row][::M]),
-        np.ascontiguousarray(pos[by_row][::M], dtype=np.float64),
-        np.ascontiguousarray(neg[by_row][::M], dtype=np.float64),
+        np.ascontiguousarray(rp.row[by_row][::M]),
+        np.ascontiguousarray(rp._pos[by_row][::M]),
+        np.ascontiguousarray(rp._neg[by_row][::M]),
         starts.size,
         seed,
+        0,
         n_boot,
     )
-    # one value per entry now: hand the reduced entries over as they are
-    curve, values = curve[order][starts], (values[order] + 0.0)[starts]
-    pos = np.add.reduceat(pos[order], starts)
-    neg = np.add.reduceat(neg[order], starts)
-    extra = (pb, nb)
-    acc.absorb_entries(by_names, models, groups, curve, values, pos, neg, extra)
+    # the rows are sorted: one value per entry, handed over as they are
+    acc._absorb(
+        rp._by,
+        rp._models,
+        rp._groups,
+        rp._curve[starts],
+        rp._score[starts],
+        np.add.reduceat(rp._pos, starts),
+        np.add.reduceat(rp._neg, starts),
+        (np.ascontiguousarray(pb.T), np.ascontiguousarray(nb.T)),
+    )
+    return acc, labels
+
+
+def _input_kw(score, label, by, weight, pos_label, soft_labels):
+    """The column arguments every partition task reads, as one dict."""
+    return {
+        "score": score,
+        "label": label,
+        "by": by,
+        "weight": weight,
+        "pos_label": pos_label,
+        "soft_labels": soft_labels,
+    }
+
+
+def _partition(part, kw, offset=None, seed=0, n_boot=0):
+    """One partition's Accumulator (with Poisson replicate masses when ``offset`` is
+    given) and a few of its label values (to check the label set across partitions).
+    """
+    if offset is not None:
+        return _table_part(_rows(part, kw, offset), seed, n_boot)
+    labels, packed = _packed(part, kw)
+    acc = Accumulator()
+    if packed is not None:
+        batch, data, score, by, _keep = packed
+        acc._absorb(*entries(batch, data, score, by)[:3], *swept_entries(batch))
     return acc, labels
 
 
@@ -140,8 +234,9 @@ def _check_size(acc, limit):
             "the Poisson bootstrap of Dask input keeps, per replicate, one (positive, "
             "negative) mass per distinct (curve, score), and these scores have more than "
             f"{limit:,} distinct values in all (n_entries x n_boot x 16 bytes); round them "
-            "first (e.g. ddf['m'] = ddf['m'].round(4)), or raise the dask config "
-            "'prroc_numba.dask_table_max' if the workers and the client can hold that"
+            "first (e.g. ddf['m'] = ddf['m'].round(4)), or let the bootstrap run through "
+            "score ranges (dask config 'prroc_numba.dask_exact' = 'auto' or 'ranges'), or "
+            "raise 'prroc_numba.dask_table_max' if the workers and the client can hold that"
         )
 
 
@@ -156,20 +251,12 @@ def accumulate(
     _names(data, score, label, by, weight)
     if isinstance(by, (list, tuple)) and len(by) == 0:
         by = None
-    kw = {
-        "score": score,
-        "label": label,
-        "by": by,
-        "weight": weight,
-        "pos_label": pos_label,
-        "soft_labels": soft_labels,
-    }
+    kw = _input_kw(score, label, by, weight, pos_label, soft_labels)
     parts = data.to_delayed()
     if seed is None:
         items = [dask.delayed(_partition)(p, kw) for p in parts]
     else:
-        lengths = dask.compute(*[dask.delayed(len)(p) for p in parts])
-        offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+        offsets = row_offsets(parts)
         items = [
             dask.delayed(_partition)(p, kw, int(offsets[i]), seed, n_boot)
             for i, p in enumerate(parts)
@@ -183,6 +270,14 @@ def accumulate(
     _check_size(acc, limit)
     _check_merged(acc, labels, pos_label)
     return acc
+
+
+def row_offsets(parts):
+    """Each partition's first global row id (the Poisson counts' key)."""
+    import dask
+
+    lengths = dask.compute(*[dask.delayed(len)(p) for p in parts])
+    return np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
 
 
 def _merge_tree(items, limit=None):
@@ -353,26 +448,34 @@ def _totals(acc, offsets):
     return np.add.reduceat(acc._pos, offsets[:-1]), np.add.reduceat(acc._neg, offsets[:-1])
 
 
+def _bootstrap_state(data, score, label, by, weight, pos_label, soft_labels, seed, n_boot):
+    from . import _ranges_poisson
+
+    kw = _input_kw(score, label, by, weight, pos_label, soft_labels)
+    return _ranges_poisson.state(data, kw, seed, n_boot)
+
+
 def replicates(
     data, score, label, by, weight, curve, code, hull, n_boot, seed, pos_label, soft_labels
 ):
-    """``(curves, None, code, est, reps, seed)`` as ``bootstrap._replicates`` returns."""
-    acc = accumulate(data, score, label, by, weight, pos_label, soft_labels, seed, n_boot)
-    curves = _Curves(acc)
-    offsets, p1, n1 = _table(acc)
-    est = _table_areas(offsets, p1, n1, code, hull)[:, 0]
-    pb, nb = acc._extra
-    reps = _table_areas(offsets, np.ascontiguousarray(pb), np.ascontiguousarray(nb), code, hull)
-    P, N = _totals(acc, offsets)
-    bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
-    warn_undefined(
-        curves,
-        bad,
-        f"AUC-{curve.upper()} is undefined (no positives"
-        + (" or no negatives)" if curve == "roc" else ")")
-        + ": NaN",
-        stacklevel=5,
-    )
+    """``(curves, None, code, est, reps, seed)`` as ``bootstrap._replicates`` returns:
+    from the merged table's replicate masses, or through the score ranges
+    (:mod:`._ranges_poisson`) when that table would be too large.
+    """
+    st = _bootstrap_state(data, score, label, by, weight, pos_label, soft_labels, seed, n_boot)
+    if isinstance(st, Accumulator):
+        curves = _Curves(st)
+        offsets, p1, n1 = _table(st)
+        est = _table_areas(offsets, p1, n1, code, hull)[:, 0]
+        pb, nb = st._extra
+        reps = _table_areas(offsets, np.ascontiguousarray(pb), np.ascontiguousarray(nb), code, hull)
+        P, N = _totals(st, offsets)
+    else:
+        curves = _Curves(st.layout)
+        areas = st.areas(code, hull)
+        est, reps = areas[:, -1].copy(), areas[:, :-1].copy()
+        P, N = st.P[-1], st.N[-1]
+    bad = warn_undefined_auc(curves, curve, stacklevel=5, totals=(P, N))
     reps[bad] = np.nan
     return curves, None, code, est, reps, seed
 
@@ -380,13 +483,21 @@ def replicates(
 def curve_replicates(
     data, score, label, by, weight, grid, hull, n_boot, seed, pos_label, soft_labels
 ):
-    """``(curves, P, est, reps)`` for ``bootstrap_curve``."""
-    acc = accumulate(data, score, label, by, weight, pos_label, soft_labels, seed, n_boot)
-    curves = _Curves(acc)
-    offsets, p1, n1 = _table(acc)
-    P, _ = _totals(acc, offsets)
+    """``(curves, P, est, reps)`` for ``bootstrap_curve`` (table or score ranges)."""
+    st = _bootstrap_state(data, score, label, by, weight, pos_label, soft_labels, seed, n_boot)
+    if isinstance(st, Accumulator):
+        curves = _Curves(st)
+        offsets, p1, n1 = _table(st)
+        P, _ = _totals(st, offsets)
+        est = _table_curves(offsets, p1, n1, grid, hull)[:, 0, :]
+        pb, nb = st._extra
+        reps = _table_curves(
+            offsets, np.ascontiguousarray(pb), np.ascontiguousarray(nb), grid, hull
+        )
+    else:
+        curves = _Curves(st.layout)
+        P = st.P[-1]
+        out = st.curves(np.ascontiguousarray(grid, dtype=np.float64), hull)
+        est, reps = out[:, -1, :], out[:, :-1, :]
     warn_undefined(curves, P <= 0, "the PR curve is undefined (no positives): NaN", stacklevel=4)
-    est = _table_curves(offsets, p1, n1, grid, hull)[:, 0, :]
-    pb, nb = acc._extra
-    reps = _table_curves(offsets, np.ascontiguousarray(pb), np.ascontiguousarray(nb), grid, hull)
     return curves, P, est, reps

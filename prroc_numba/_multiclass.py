@@ -548,7 +548,8 @@ def reduce_replicates(batch, est, reps):
 
 
 def plan_rows(plan, batch, stratified):
-    """Fill a bootstrap plan's row slots for a multiclass batch (see ``Rows``).
+    """Fill a bootstrap plan's row slots for a multiclass batch (see ``Rows``); returns
+    the slot of every label row (the plan reads it at every curve's sorted rows).
 
     A replicate draws the **original rows** of each resampling group once (stratified by
     class, or by label pattern for multilabel input); every label row of every curve
@@ -569,9 +570,7 @@ def plan_rows(plan, batch, stratified):
     first = strata_offsets[np.arange(R) * n_strata]
     slot = np.empty(n, dtype=np.int64)
     slot[idx] = np.arange(n) - first[g_of_row[idx]]
-    row_base = np.repeat(batch.label_start, np.diff(batch.offsets))
     plan.row_slot = slot  # slot of each original row (tests map draws back to rows)
-    plan.slot_order = slot[rows.label_row[row_base + plan.order]].astype(np.int32)
     plan.strata_offsets = strata_offsets
     plan.n_strata = n_strata
     plan.n_groups = R
@@ -581,3 +580,4 @@ def plan_rows(plan, batch, stratified):
     big = counts.max(initial=0) > np.iinfo(np.uint16).max
     plan.count_type = np.empty(0, dtype=np.int32 if big else np.uint16)
     plan.work = float(batch.values.size) * 2.0 + n
+    return slot[rows.label_row]

@@ -170,15 +170,18 @@ NOTICE = _CompileNotice()
 event.register("numba:compile", NOTICE)
 
 
-def jit(fn=None, *, parallel: bool = False):
+def jit(fn=None, *, parallel: bool = False, inline: str = "never"):
     """Compile ``fn`` with the project's Numba options (see module docstring).
 
     Use as ``@jit`` for serial helpers or ``@jit(parallel=True)`` for batch kernels
-    that run ``prange`` over curves or replicates.
+    that run ``prange`` over curves or replicates. ``inline="always"``: a small helper
+    shared by several kernels whose body is typed inside each caller instead of being
+    compiled on its own (a separate compile of a helper that returns arrays costs more
+    first-call time than the copy it replaces).
     """
 
     def wrap(f):
-        disp = numba.njit(parallel=parallel, **JIT_OPTIONS)(f)
+        disp = numba.njit(parallel=parallel, inline=inline, **JIT_OPTIONS)(f)
         if CACHE_ROOT is not None and hasattr(disp, "_cache"):  # not under NUMBA_DISABLE_JIT
             try:
                 disp._cache = _FunctionCache(disp.py_func)

@@ -428,6 +428,20 @@ def _key_runs(frame, names, n):
 # ---------------------------------------------------------------------------- packing
 
 
+#: the input arguments of the public functions, handed on by name to :func:`pack` and
+#: the Dask paths; :data:`MULTICLASS` where the caller takes multiclass input
+INPUTS = ("score", "label", "by", "weight", "pos_label", "soft_labels")
+MULTICLASS = ("multiclass", "classes", "average")
+
+
+def inputs(args, *names) -> dict:
+    """The input arguments (:data:`INPUTS`, then ``names``) picked from a public
+    function's ``locals()``, to hand on unchanged: ``pack(data, **inputs(locals(),
+    *MULTICLASS))``.
+    """
+    return {k: args[k] for k in INPUTS + names}
+
+
 def pack(
     data=None,
     *,

@@ -25,7 +25,37 @@ as the data, so here it never leaves the workers:
 Which path runs: ``dask.config`` key ``"prroc_numba.dask_exact"``: ``"table"``,
 ``"ranges"`` or ``"auto"`` (default: ranges when the partitions hold more than
 ``"prroc_numba.dask_table_max"`` distinct (curve, score) entries in all, default 5e6);
-``"prroc_numba.dask_ranges"`` sets ``K`` (default: the number of partitions).
+``"prroc_numba.dask_ranges"`` sets ``K``; by default ``K`` follows the data's size,
+``ceil(entries / dask_range_rows)`` (``"prroc_numba.dask_range_rows"``, default 2e6),
+and at least the number of partitions. The Poisson bootstrap takes the same ranges,
+holding rows instead of entries (each row has its own count): :mod:`._ranges_poisson`.
+
+Memory. With continuous scores the partitions' tables, the split pieces and the range
+tables are each as large as the data (32 bytes an entry: curve, score, pos, neg), so no
+schedule keeps them in the workers' memory at 1e8+ rows: the shuffle needs every piece
+of a range before the range can be merged. What this module bounds is everything
+*else*, so that Dask's spilling (``distributed.worker.memory``: managed data written to
+the worker's local directory past 60-70 % of its limit) keeps the workers under their
+limit:
+
+* at most one copy of the data is alive at a time -- the sample graph is dropped once
+  sampled (it referenced every partition's table until the end of ``__init__``: the
+  tables, the pieces and the ranges were all alive at once, 3x the data; at 2e7 rows in
+  10 partitions the workers peaked at 2.02 GiB of their 2 GiB), each partition's table
+  is freed once split, each piece once merged into its range;
+* a task's working set is bounded by the chunk sizes, not by N: a partition's
+  reduction by its rows, a range's merge (concatenation, sort, reduce: about 100 bytes
+  an entry) by ``dask_range_rows`` -- with ``K`` = the number of partitions a range
+  held ``N / partitions`` entries;
+* the ranges' class totals are taken by a task right after each range is built (not
+  by a second pass that reads every spilled range back), and every per-range result
+  sent to the client is ``O(curves)`` (sums, hull vertices, threshold bins).
+
+Measured (``benchmarks/bench_dask.py outofcore --decimals -1``, 2 workers of 2 GiB, see
+the README's Dask table for the loads): at 2e7 rows (10 files) the workers peaked at
+2.02 GiB before these changes, 1.93 GiB after (peak RSS; sampled every 10 s it never
+passed 1.07 GiB: a short spike remains, not yet isolated); at 2e8
+rows (100 files) at most 1.57 GiB while Dask held 6.7 GB, 5.3 GB of it spilled.
 """
 
 from __future__ import annotations
@@ -41,6 +71,7 @@ from ._ragged import warn_undefined
 
 _SAMPLE = 256  # distinct scores sampled per curve and partition (balance only)
 _TABLE_MAX = 5_000_000
+_RANGE_ROWS = 2_000_000  # entries per range (sampled: about), bounds a range task's memory
 
 
 def settings():
@@ -56,15 +87,42 @@ def settings():
     return mode, k, int(limit)
 
 
-def _sample(item):
-    """A small Accumulator of a partition's layout and sampled distinct scores."""
+def range_rows():
+    """The ``"prroc_numba.dask_range_rows"`` setting: about how many (curve, score)
+    entries one range holds when ``K`` is not given (default 2e6).
+    """
+    import dask
+
+    rows = dask.config.get("prroc_numba.dask_range_rows", _RANGE_ROWS)
+    if isinstance(rows, bool) or not isinstance(rows, (int, float, np.integer)) or rows < 1:
+        raise ValueError(
+            f"dask config prroc_numba.dask_range_rows must be a number >= 1, got {rows!r}"
+        )
+    return int(rows)
+
+
+def n_ranges(k, n_partitions, n_entries):
+    """``K``: the given number, else enough ranges that each holds about
+    :func:`range_rows` entries, and at least one per partition (and 2).
+    """
+    if k:
+        return int(k)
+    return max(2, int(n_partitions), -(-int(n_entries) // range_rows()))
+
+
+def _sample(item, rows=_RANGE_ROWS):
+    """A small Accumulator of a partition's layout and sampled distinct scores (per
+    curve, about ``_SAMPLE`` plus 32 per ``rows`` entries of the partition: enough for
+    the ranges of about ``rows`` entries to come out balanced).
+    """
     acc, labels = item
     out = Accumulator()
     if not acc._started:
         return out, labels, 0
     n = acc._score.size
     n_curves = len(acc._groups) * acc._n_models()
-    step = max(1, n // max(1, _SAMPLE * n_curves))
+    per = _SAMPLE + 32 * (-(-n // rows))
+    step = max(1, n // max(1, per * n_curves))
     idx = np.arange(0, n, step)
     out._absorb(
         acc._by,
@@ -208,6 +266,42 @@ def _splitters(samples, n_curves, K):
     return sp
 
 
+def _shuffle(items, layout, splitters, n_curves):
+    """The all-to-all shuffle as one graph: per partition a split into ``K`` pieces, per
+    range the merge of its pieces (:func:`_range_table`) and its class totals
+    (:func:`_totals`, taken while the table is in memory). Returns the ``K`` tables and
+    the ``K`` totals as Delayed objects.
+
+    Written as one task graph (keys built here) rather than ``K x partitions`` Delayed
+    ``getitem`` objects, whose graphs Dask merges one by one (44 s for 100 partitions
+    and 200 ranges on a loaded machine, before the first task ran).
+    """
+    import operator
+
+    from dask.base import tokenize
+    from dask.delayed import Delayed
+    from dask.highlevelgraph import HighLevelGraph
+
+    K = splitters.shape[1] + 1
+    token = tokenize(*[it.key for it in items], splitters, n_curves, layout.n_entries)
+    split, piece = f"prn-split-{token}", f"prn-piece-{token}"
+    table, total = f"prn-range-{token}", f"prn-totals-{token}"
+    dsk = {}
+    for p, it in enumerate(items):
+        dsk[(split, p)] = (_split, it.key, layout, splitters)
+        for r in range(K):
+            dsk[(piece, p, r)] = (operator.getitem, (split, p), r)
+    for r in range(K):
+        dsk[(table, r)] = (_range_table, n_curves, *[(piece, p, r) for p in range(len(items))])
+        dsk[(total, r)] = (_totals, (table, r))
+    name = f"prn-shuffle-{token}"
+    graph = HighLevelGraph.from_collections(name, dsk, dependencies=items)
+    return (
+        [Delayed((table, r), graph, layer=name) for r in range(K)],
+        [Delayed((total, r), graph, layer=name) for r in range(K)],
+    )
+
+
 class RangeState:
     """The persisted range tables of a Dask frame and the curve layout."""
 
@@ -215,34 +309,38 @@ class RangeState:
         import dask
 
         FAN = 8
-        samples = [dask.delayed(_sample)(it) for it in items]
+        samples = [dask.delayed(_sample)(it, range_rows()) for it in items]
         while len(samples) > 1:
             samples = [
                 dask.delayed(_merge_samples)(*samples[i : i + FAN])
                 for i in range(0, len(samples), FAN)
             ]
-        layout, labels, _n = dask.compute(samples[0])[0]
+        layout, labels, n_entries = dask.compute(samples[0])[0]
+        # the sample graph holds the partitions' tables: drop it, so that each table
+        # is freed as soon as it is split (below), not at the end of this function
+        del samples
         if not isinstance(layout, Accumulator):  # a single partition: not merged
-            layout, labels, _n = _merge_samples((layout, labels, _n))
+            layout, labels, n_entries = _merge_samples((layout, labels, n_entries))
         self.layout, self.labels = layout, labels
         if not layout._started:
             return
         self.n_curves = len(layout._groups) * layout._n_models()
-        K = int(k) if k else max(2, data_npartitions)
+        # ranges of a bounded size (not one per partition): a range task's table, its
+        # sort and its result are bounded by dask_range_rows, whatever N
+        K = n_ranges(k, data_npartitions, n_entries)
         self.K = K
         sp = _splitters(layout, self.n_curves, K)
-        split = [dask.delayed(_split, nout=K)(it, layout, sp) for it in items]
-        tables = [
-            dask.delayed(_range_table)(self.n_curves, *[s[r] for s in split]) for r in range(K)
-        ]
-        self.tables = dask.persist(*tables)
+        tables, tot = _shuffle(items, layout, sp, self.n_curves)
+        done = dask.persist(*tables, *tot)
+        self.tables = done[:K]
         # the partitions' tables are needed only by the splits now running: drop the
         # references (the caller's too) so the workers free each one once it is split
         # -- at no time do they hold the data three times (partitions, pieces, ranges)
-        del split, tables
+        del tables, tot
         if isinstance(items, list):
             items.clear()
-        tot = dask.compute(*[dask.delayed(_totals)(t) for t in self.tables])
+        tot = dask.compute(*done[K:])
+        del done
         tp = np.array([t[0] for t in tot])  # (K, n_curves)
         fp = np.array([t[1] for t in tot])
         self.tp0 = np.cumsum(tp, axis=0) - tp  # exclusive scan, descending score

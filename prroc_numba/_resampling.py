@@ -19,7 +19,6 @@ import numpy as np
 from . import _device, _multiclass
 from ._checks import check_seed, method_code, warn_undefined_auc
 from ._clusters import cluster_codes, cluster_slots
-from ._kernels.area import _area_sorted_batch
 from ._kernels.partial import _boot_partial
 from ._kernels.resample import (
     MULTINOMIAL,
@@ -28,18 +27,20 @@ from ._kernels.resample import (
     _boot_grouped,
     _boot_paired,
     _jackknife_group,
-    _segments_batch,
+    _sorted_curves,
 )
 from ._kernels.rng import POISSON_MAX, _poisson_tables
 from ._kernels.threads import run_items
 from ._partial import check_partial, partial_areas, standardized
 from ._progress import visible
-from ._ragged import UndefinedMetricWarning, lengths_to_offsets, pack, row_ids
+from ._ragged import UndefinedMetricWarning, inputs, lengths_to_offsets, pack, row_ids
 from ._ragged import is_dask as _is_dask
 from ._resampling_kind import resolve as _resolve_resampling
 
 #: the count type of the paired walks (int32 only where a count overflows it)
 _NARROW_COUNT = np.uint16
+#: the most rows a curve may have: the plan's row indices and slots are int32
+_MAX_CURVE_ROWS = int(np.iinfo(np.int32).max)
 #: rows per block when reading per-row arrays at the sorted rows
 _BLOCK = 1 << 20
 #: replicates per chunk are sized so a chunk does about this many row visits
@@ -57,31 +58,72 @@ _NORM = NormalDist()
 
 
 class _Plan:
-    """Everything the replicate kernels need, computed once per call."""
+    """Everything the replicate kernels need, computed once per call.
 
-    def __init__(self, batch, stratified, cluster=None, poisson=False):
+    Memory: first the slot of every label row (no sorting needed), then one sort of every
+    curve (:func:`~._kernels.resample._sorted_curves`) whose int32 order is turned, in
+    place, into the slot of every sorted row (``slot_order``, what the walks read); the
+    estimate by ``estimate = (method, hull)`` comes from the same sort. ``keep_order``
+    keeps the order too (:mod:`prroc_numba.operating` reads each curve's scores in sorted
+    order); nothing else needs it.
+    """
+
+    def __init__(
+        self, batch, stratified, cluster=None, poisson=False, *, estimate=None, keep_order=False
+    ):
         self.batch = batch
         self.clustered = cluster is not None
         self.stratified = bool(stratified)
         self.poisson = bool(poisson)
         b = batch
         hard = bool(np.all(((b.pos == 0) | (b.pos == 1)) & (b.pos + b.neg == 1)))
-        # the hard-label walks read slot numbers only: the per-row masses in sorted
-        # order (two float64 arrays of every curve's rows) are built only on demand
-        masses = b.multi is not None or cluster is not None or not hard
-        (self.order, ps, ns, self.seg_offsets, self.seg_end, self.sp, self.sn) = _segments_batch(
-            b.values, b.offsets, b.pos, b.neg, b.label_start, masses
-        )
-        self._masses = (ps, ns) if masses else None
+        self.hard = hard
         if b.multi is not None:  # multiclass: curves map label rows back to original rows
             if self.clustered:
                 raise ValueError(
                     "cluster= is not available with multiclass or multilabel input yet; "
                     "drop cluster= (rows are then resampled one by one)"
                 )
-            _multiclass.plan_rows(self, b, stratified)
-            self.lp, self.ln, self.tabs = _cell_tables(self.sp, self.sn, False)
-            return
+            slots = _multiclass.plan_rows(self, b, stratified)
+        else:
+            slots = self._row_slots(hard)
+            if cluster is not None:
+                slots = self._use_clusters(cluster)
+        # the hard-label walks read slot numbers only: the per-row masses in sorted
+        # order (two float64 arrays of every curve's rows) are built only on demand
+        masses = b.multi is not None or cluster is not None or not hard
+        if b.offsets.size > 1 and int(np.diff(b.offsets).max()) > _MAX_CURVE_ROWS:
+            raise ValueError(
+                f"a curve has more than {_MAX_CURVE_ROWS:,} rows, more than the bootstrap's "
+                "int32 row indices hold; pass by= to split the rows into groups"
+            )
+        out = _sorted_curves(
+            b.values,
+            b.offsets,
+            b.pos,
+            b.neg,
+            b.label_start,
+            masses,
+            slots,
+            keep_order,
+            None if estimate is None else (int(estimate[0]), bool(estimate[1])),
+        )
+        self.order = out["order"]
+        self.slot_order = out["slot_order"]
+        self.estimate = out["estimate"]
+        self._masses = (out["ps"], out["ns"]) if masses else None
+        self.seg_offsets, self.seg_end, self.sp, self.sn = out["segments"]
+        if self.grouped:  # work per replicate: segment visits
+            self.work = float(self.sp.size) * 4.0
+        # Poisson inversion tables for the grouped draws, one per distinct cell size
+        self.lp, self.ln, self.tabs = _cell_tables(self.sp, self.sn, self.grouped)
+
+    def _row_slots(self, hard):
+        """Slot of every label row: its place among its group's drawable rows, stratum
+        by stratum (positives first inside a stratum); zero-weight rows get the group's
+        extra slot (never drawn). Sets the strata and the draw's settings.
+        """
+        b = self.batch
         both = (b.pos > 0) & (b.neg > 0)
         if self.stratified and both.any():
             raise ValueError(
@@ -97,7 +139,6 @@ class _Plan:
         self.n_groups = G
         lengths = np.diff(b.group_offsets)
         g_of_row = np.repeat(np.arange(G, dtype=np.int64), lengths)
-        local = np.arange(n, dtype=np.int64) - b.group_offsets[g_of_row]
         if self.stratified:
             cls = np.where(b.pos > 0, 0, np.where(b.neg > 0, 1, -1))
             self.n_strata = 2
@@ -106,56 +147,49 @@ class _Plan:
             self.n_strata = 1
         keep = cls >= 0  # rows of zero weight are never drawn (zero weight = removal)
         key = (g_of_row * self.n_strata + cls)[keep]
+        del cls
         # inside a stratum, positive rows take the first slots: with hard unweighted
         # labels a slot's class is then known from its number alone
         idx = np.lexsort(((b.pos <= 0)[keep], key))
         counts = np.bincount(key, minlength=G * self.n_strata)
+        del key
         self.strata_offsets = lengths_to_offsets(counts)
-        # slot of each row: its place among its group's drawable rows, stratum by
-        # stratum; zero-weight rows get the group's extra slot (never drawn)
         first = self.strata_offsets[np.arange(G) * self.n_strata]
         n_slots = self.strata_offsets[np.arange(1, G + 1) * self.n_strata] - first
-        slot = n_slots[g_of_row].copy()
+        slot = n_slots[g_of_row]
         kept_rows = np.flatnonzero(keep)[idx]
+        del idx, keep
         slot[kept_rows] = np.arange(kept_rows.size) - first[g_of_row[kept_rows]]
         self.slot = slot
-        self.strata_rows = local[kept_rows]
         # Poisson: the input row id of each slot (its count is keyed by it)
-        self.slot_ids = row_ids(batch)[kept_rows] if self.poisson else None
-        self.slot_order = self._by_sorted_row(slot, np.int32)
+        self.slot_ids = row_ids(b)[kept_rows] if self.poisson else None
         big = counts.max(initial=0) > np.iinfo(np.uint16).max
         self.count_type = np.empty(0, dtype=np.int32 if big else np.uint16)
-        self.hard = hard
         self.n_pos_slots = (
             np.add.reduceat(b.pos > 0, b.group_offsets[:-1]).astype(np.int64)
             if n
             else np.zeros(G, dtype=np.int64)
         )
-        # Poisson inversion tables for the grouped draws, one per distinct cell size
-        self.lp, self.ln, self.tabs = _cell_tables(self.sp, self.sn, self.grouped)
-        # work per replicate (row or segment visits), to size chunks and the progress bar
-        if self.grouped:
-            self.work = float(self.sp.size) * 4.0
-        else:
-            self.work = float(n) * (1.0 + b.n_models)
-        if cluster is not None:
-            self._use_clusters(cluster)
+        # work per replicate (row visits; segment visits when grouped, set once the
+        # segments are known), to size chunks and the progress bar
+        self.work = float(n) * (1.0 + b.n_models)
+        return slot
 
     def _use_clusters(self, codes):
         """Draw clusters instead of rows (see :mod:`prroc_numba._clusters`): a row's
         slot becomes its cluster's, so the paired draws count clusters and every row of
         a drawn cluster comes along; the walk reads masses (not the slot numbers).
+        Returns the slot of every label row.
         """
         b = self.batch
         slot, self.strata_offsets, self.n_strata, counts = cluster_slots(b, codes, self.stratified)
         self.slot = slot
-        self.strata_rows = None  # no row jackknife for clusters
-        self.slot_order = self._by_sorted_row(slot, np.int32)
         big = counts.max(initial=0) > np.iinfo(np.uint16).max
         self.count_type = np.empty(0, dtype=np.int32 if big else np.uint16)
         self.grouped = False
         self.hard = False
         self.work = float(b.pos.size) * (1.0 + b.n_models)
+        return slot
 
     @property
     def ps(self):
@@ -168,26 +202,31 @@ class _Plan:
         return self._sorted_masses()[1]
 
     def _sorted_masses(self):
+        """Hard 0/1 labels (the only case built on demand): slot ``s`` of group ``g`` is
+        a positive exactly when ``s < n_pos_slots[g]``, so the masses are read off the
+        slot numbers, in blocks of curves (temporaries O(block)).
+        """
         if self._masses is None:
             b = self.batch
-            self._masses = (self._by_sorted_row(b.pos), self._by_sorted_row(b.neg))
+            ps = np.empty(self.slot_order.size)
+            for c0, c1 in self._curve_blocks():
+                a, e = b.offsets[c0], b.offsets[c1]
+                n_pos = np.repeat(
+                    self.n_pos_slots[b.curve_group[c0:c1]], np.diff(b.offsets[c0 : c1 + 1])
+                )
+                np.less(self.slot_order[a:e], n_pos, out=ps[a:e], casting="unsafe")
+            self._masses = (ps, 1.0 - ps)
         return self._masses
 
-    def _by_sorted_row(self, per_row, dtype=None):
-        """``per_row`` (one entry per label row) read at every curve's sorted rows, in
-        blocks of curves, so the index temporaries stay O(block), not O(all rows).
-        """
+    def _curve_blocks(self):
+        """``(c0, c1)``: curves in blocks of about ``_BLOCK`` rows (at least one curve)."""
         b = self.batch
-        out = np.empty(self.order.size, dtype=dtype or per_row.dtype)
         c0 = 0
         while c0 < b.n_curves:
             c1 = int(np.searchsorted(b.offsets, b.offsets[c0] + _BLOCK, side="right")) - 1
             c1 = min(max(c1, c0 + 1), b.n_curves)
-            a, e = b.offsets[c0], b.offsets[c1]
-            base = np.repeat(b.label_start[c0:c1], np.diff(b.offsets[c0 : c1 + 1]))
-            out[a:e] = per_row[base + self.order[a:e]]
+            yield c0, c1
             c0 = c1
-        return out
 
     def _chunks(self, n_boot, progress, label, kernel, extra=0):
         """Call ``kernel(b0, b1)`` on chunks of replicates, advancing a progress bar.
@@ -236,7 +275,10 @@ class _Plan:
         )
 
     def _draw(self, kind, wide=False):
-        """How :func:`~._kernels.resample._boot_paired` fills the slot counts."""
+        """How :func:`~._kernels.resample._boot_paired` fills the slot counts: narrow
+        counts that the caller re-runs ``wide`` on overflow, or (``wide=None``) the
+        plan's own count type, sized for its biggest stratum (never overflows).
+        """
         ids = getattr(self, "slot_ids", None)
         return (
             kind,
@@ -245,7 +287,9 @@ class _Plan:
             np.empty(0, dtype=np.int64) if ids is None else ids,
             self.n_pos_slots,
             self.hard,
-            np.empty(0, dtype=np.int32 if wide else _NARROW_COUNT),
+            self.count_type
+            if wide is None
+            else np.empty(0, dtype=np.int32 if wide else _NARROW_COUNT),
             np.zeros(1, dtype=np.int64),  # set when a count overflowed uint16
         )
 
@@ -264,9 +308,7 @@ class _Plan:
         on_grid = grid is not None
         spec = (code, bool(hull), grid if on_grid else np.empty(0))
         reps = np.empty((C, grid.size if on_grid else 1, n_boot))
-        if partial is not None:
-            kernel = self._partial_kernel(seed, code, hull, partial, reps)
-        elif self.grouped:
+        if self.grouped and partial is None:
             segs = (self.seg_offsets, self.sp, self.sn, b.curve_group)
             draw = (self.stratified, self.lp, self.ln, self.tabs)
 
@@ -274,53 +316,25 @@ class _Plan:
                 n = b.n_curves * (b1 - b0)
                 run_items(_boot_grouped, n, segs, draw, seed, b0, b1, spec, reps)
 
-        else:
+        else:  # paired draws (partial areas too: cluster= and partial= are multinomial)
             rows = self._rows()
             kind = POISSON if self.poisson else MULTINOMIAL
             draw = self._draw(kind)
-
+            items = _boot_paired
+            if partial is not None:
+                items, spec = _boot_partial, (code, bool(hull), *partial)
             n_groups = b.n_curves // b.n_models
 
             def kernel(b0, b1):
                 n = n_groups * (b1 - b0)
                 draw[-1][0] = 0
-                run_items(_boot_paired, n, rows, draw, seed, b0, b1, spec, reps)
+                run_items(items, n, rows, draw, seed, b0, b1, spec, reps)
                 if draw[-1][0]:  # a count above 65,535 (big strata only): int32 counts
                     wide = self._draw(kind, wide=True)
-                    run_items(_boot_paired, n, rows, wide, seed, b0, b1, spec, reps)
+                    run_items(items, n, rows, wide, seed, b0, b1, spec, reps)
 
         self._chunks(n_boot, progress, label, kernel, extra=grid.size if on_grid else 0)
         return reps if on_grid else reps[:, 0, :]
-
-    def _partial_kernel(self, seed, code, hull, partial, reps):
-        b = self.batch
-
-        def kernel(b0, b1):
-            out = np.empty((b.n_curves, b1 - b0))
-            _boot_partial(
-                self.slot_order,
-                self.ps,
-                self.ns,
-                b.offsets,
-                self.seg_offsets,
-                self.seg_end,
-                self.strata_offsets,
-                self.n_strata,
-                b.n_models,
-                seed,
-                b0,
-                b1,
-                self.count_type,
-                code,
-                hull,
-                partial[0],
-                partial[1],
-                partial[2],
-                out,
-            )
-            reps[:, 0, b0:b1] = out
-
-        return kernel
 
     def curve_estimate(self, grid, hull):
         """The data's own PR curve on the recall ``grid``, float64 ``(n_curves,
@@ -344,32 +358,28 @@ class _Plan:
         M = b.n_models
         rng = np.random.default_rng(seed)
         out = [None] * b.n_curves
+        curves = (self.slot_order, self.ps, self.ns, b.offsets, self.seg_offsets, self.seg_end)
         for g in range(self.n_groups):
-            a, e = int(b.group_offsets[g]), int(b.group_offsets[g + 1])
-            n = e - a
-            block = np.full(n, -1, dtype=np.int64)
-            rows = [
-                self.strata_rows[
-                    self.strata_offsets[g * self.n_strata + s] : self.strata_offsets[
-                        g * self.n_strata + s + 1
-                    ]
-                ]
-                for s in range(self.n_strata)
-            ]
-            n_kept = sum(r.size for r in rows)
+            # blocks are given per slot (the walk reads the count of each sorted row's
+            # slot); the group's extra slot (rows of zero weight) is never left out
+            s0 = self.strata_offsets[g * self.n_strata]
+            bounds = self.strata_offsets[g * self.n_strata : (g + 1) * self.n_strata + 1] - s0
+            n_kept = int(bounds[-1])
+            block = np.full(n_kept + 1, -1, dtype=np.int64)
             if n_kept <= _JACK_EXACT:
-                kept = np.sort(np.concatenate(rows))
+                # delete-one, the rows numbered in input order
+                slots = self.slot[b.group_offsets[g] : b.group_offsets[g + 1]]
+                kept = slots[slots < n_kept]
                 block[kept] = np.arange(kept.size)
                 n_blocks = kept.size
             else:
                 # delete-a-block: each stratum spread evenly over the blocks at random
                 n_blocks = _JACK_BLOCKS
                 start = 0
-                for r in rows:
-                    perm = rng.permutation(r)
+                for lo, hi in zip(bounds[:-1], bounds[1:]):
+                    perm = rng.permutation(np.arange(lo, hi))
                     block[perm] = (start + np.arange(perm.size)) % n_blocks
                     start += perm.size
-            curves = (self.order, self.ps, self.ns, b.offsets, self.seg_offsets, self.seg_end)
             vals = _jackknife_group(curves, g * M, M, block, n_blocks, code, hull)
             for m in range(M):
                 out[g * M + m] = vals[:, m]
@@ -378,17 +388,20 @@ class _Plan:
 
 def _cell_tables(sp, sn, grouped):
     """Per-cell table numbers (-1: none) and the Poisson tables of the distinct cell
-    sizes up to ``POISSON_MAX`` (only for grouped draws).
+    sizes up to ``POISSON_MAX`` (only for grouped draws; the paired walks read neither,
+    so without ``grouped`` the table numbers are empty).
     """
-    vals = np.concatenate([sp, sn])
+    vals = np.concatenate([sp, sn]) if grouped else np.empty(0)
     small = (vals > 0) & (vals <= POISSON_MAX)
-    lams = np.unique(vals[small]) if grouped else np.empty(0)
+    lams = np.unique(vals[small])
     if lams.size == 0:
         lams = np.ones(1)
     tabs = _poisson_tables(lams)
 
     def index(k):
-        ok = (k > 0) & (k <= POISSON_MAX) & grouped
+        if not grouped:
+            return np.empty(0, dtype=np.int64)
+        ok = (k > 0) & (k <= POISSON_MAX)
         return np.where(ok, np.searchsorted(lams, k), -1).astype(np.int64)
 
     return index(sp), index(sn), tabs
@@ -401,12 +414,28 @@ def _seed(seed):
     return int((int(state[0]) << 31) ^ int(state[1]))
 
 
+#: the arguments that the bootstrap functions hand on to :func:`_replicates` by name
+#: (with the input arguments, :data:`~._ragged.INPUTS`)
+REPLICATE_ARGS = (
+    "curve",
+    "method",
+    "hull",
+    "n_boot",
+    "stratified",
+    "seed",
+    "progress",
+    "resampling",
+    "device",
+    "cluster",
+    "partial",
+    "partial_focus",
+    "standardize",
+)
+
+
 def _replicates(
     data,
-    score,
-    label,
-    by,
-    weight,
+    *,
     curve,
     method,
     hull,
@@ -414,8 +443,6 @@ def _replicates(
     stratified,
     seed,
     progress,
-    pos_label,
-    soft_labels,
     label_bar="bootstrap",
     resampling=None,
     device="cpu",
@@ -423,18 +450,19 @@ def _replicates(
     partial=None,
     partial_focus="fpr",
     standardize=False,
-    **multi,
+    **args,
 ):
     """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed).
 
     ``device="cuda"``: the Poisson bootstrap on the GPU (``plan`` is None). Dask input:
     the Poisson bootstrap on the workers (``plan`` is None, ``batch`` only names curves).
-    ``multi``: the multiclass arguments; the estimates and replicates then come reduced
-    to the output rows (per class, pair or average) and ``batch`` is a view of those.
+    ``args``: the input arguments (:data:`~._ragged.INPUTS`) and any multiclass ones;
+    with these the estimates and replicates come reduced to the output rows (per
+    class, pair or average) and ``batch`` is a view of those.
     """
     code = method_code(curve, method)
-    if multi.get("multiclass") == "ovo":
-        _multiclass.check_args("ovo", multi.get("classes"), multi.get("average"), False, curve)
+    if args.get("multiclass") == "ovo":
+        _multiclass.check_args("ovo", args.get("classes"), args.get("average"), False, curve)
     distributed = _is_dask(data)
     engine = "dask" if distributed else ("cuda" if device == "cuda" else "memory")
     stratified, poisson = _resolve_resampling(resampling, stratified, engine)
@@ -444,37 +472,19 @@ def _replicates(
             "them or pass resampling='multinomial'"
         )
     if distributed:
-        if multi.get("multiclass") is not None:
-            raise ValueError(
-                "multiclass= is not available for Dask input; binarise the "
-                "labels into one 0/1 column per class first"
-            )
         from . import _dask
 
+        _dask.no_multiclass(args.get("multiclass"))
         return _dask.replicates(
             data,
-            score,
-            label,
-            by,
-            weight,
-            curve,
-            code,
-            bool(hull),
-            int(n_boot),
-            _seed(seed),
-            pos_label,
-            soft_labels,
+            curve=curve,
+            code=code,
+            hull=bool(hull),
+            n_boot=int(n_boot),
+            seed=_seed(seed),
+            **inputs(args),
         )
-    batch = pack(
-        data,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        pos_label=pos_label,
-        soft_labels=soft_labels,
-        **multi,
-    )
+    batch = pack(data, **args)
     _multiclass.check_device(batch, device)
     hull = bool(hull)
     spec = check_partial(curve, partial, partial_focus, standardize)
@@ -482,19 +492,16 @@ def _replicates(
         if cluster is not None or spec is not None:
             raise ValueError("cluster= and partial= run on the CPU only; pass device='cpu'")
         return _replicates_cuda(batch, curve, code, hull, n_boot, stratified, seed)
-    plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch), poisson)
+    # the estimate from the plan's one sort of every curve (no second sort)
+    plan = _Plan(
+        batch,
+        stratified,
+        cluster_codes(data, cluster, batch),
+        poisson,
+        estimate=(code, hull) if spec is None else None,
+    )
     if spec is None:
-        # the estimate from the plan's order: no second sort of any curve
-        est = _area_sorted_batch(
-            batch.values,
-            batch.offsets,
-            plan.order,
-            batch.pos,
-            batch.neg,
-            batch.label_start,
-            code,
-            hull,
-        )
+        est = plan.estimate
     else:
         est = partial_areas(batch, code, hull, curve, spec, standardize)
     bad = warn_undefined_auc(batch, curve, stacklevel=4)

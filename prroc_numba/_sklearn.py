@@ -21,7 +21,7 @@ def _score(
     _classes=None,
 ):
     """The metric of one fold from the estimator's probabilities or decision values."""
-    from .areas import auc
+    from .areas import _one, auc
 
     y_pred = np.asarray(y_pred)
     if y_pred.dtype.kind not in "biuf":
@@ -42,16 +42,7 @@ def _score(
         pos = None
         if _classes is not None and len(_classes) == 2:
             pos = _classes[1]  # the column scikit-learn hands over is classes_[1]'s
-        res = auc.__wrapped__(
-            score=y_pred,
-            label=y,
-            weight=sample_weight,
-            curve=curve,
-            method=method,
-            hull=hull,
-            pos_label=pos,
-        )
-        return float(res["auc"].iloc[0])
+        return _one(y, y_pred, sample_weight, curve, method, hull, pos, None)
     if multiclass is None:
         raise ValueError(
             f"the estimator gives {y_pred.shape[1]} score columns (a multiclass model); "

@@ -23,7 +23,7 @@ from ._kernels.area import _areas_batch
 from ._multiclass import check_args, check_device
 from ._multiclass import curves_frame as multi_frame
 from ._presort import split_areas, split_sorted
-from ._ragged import check_not_proba, is_dask, pack, warn_undefined
+from ._ragged import MULTICLASS, check_not_proba, inputs, is_dask, pack, warn_undefined
 
 
 @with_output
@@ -96,31 +96,9 @@ def auc(
         from . import _dask
 
         _dask.no_multiclass(multiclass)
-        return _dask.auc(
-            data,
-            curve,
-            method,
-            hull,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            pos_label=pos_label,
-            soft_labels=soft_labels,
-        )
+        return _dask.auc(data, curve, method, hull, **inputs(locals()))
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    batch = pack(
-        data,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        pos_label=pos_label,
-        soft_labels=soft_labels,
-        multiclass=multiclass,
-        classes=classes,
-        average=average,
-    )
+    batch = pack(data, **inputs(locals(), *MULTICLASS))
     check_device(batch, device)
     if spec is not None:  # partial areas run on the CPU (validated on the host anyway)
         out = _partial.partial_areas(batch, code, bool(hull), curve, spec, standardize)
@@ -215,28 +193,8 @@ def metrics(
         from . import _dask
 
         _dask.no_multiclass(multiclass)
-        return _dask.metrics(
-            data,
-            names,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            pos_label=pos_label,
-            soft_labels=soft_labels,
-        )
-    batch = pack(
-        data,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        pos_label=pos_label,
-        soft_labels=soft_labels,
-        multiclass=multiclass,
-        classes=classes,
-        average=average,
-    )
+        return _dask.metrics(data, names, **inputs(locals()))
+    batch = pack(data, **inputs(locals(), *MULTICLASS))
     areas = [nm for nm in names if nm in AREA_METRICS]
     cols = {}
     if areas:

@@ -397,6 +397,28 @@ def _args_to_kw(args, frame):
     }
 
 
+def _boot_kw(args):
+    """The bootstrap options (--n-boot, --level, --no-stratified, --seed,
+    --no-progress) as keywords of the bootstrap functions.
+    """
+    return {
+        "n_boot": args.n_boot,
+        "level": args.level,
+        "stratified": not args.no_stratified,
+        "seed": args.seed,
+        "progress": False if args.no_progress else None,
+    }
+
+
+def _partial_kw(args):
+    """--partial, --partial-focus, --standardize as keywords."""
+    return {
+        "partial": args.partial,
+        "partial_focus": args.partial_focus,
+        "standardize": args.standardize,
+    }
+
+
 def _demo(args) -> None:
     import prroc_numba as prn
     from prroc_numba.data import DEMO_MODELS, load_demo
@@ -466,43 +488,18 @@ def _run(args) -> None:
         res = prn.auc_ci(frame, curve=args.curve, method=args.method, ci=args.ci, **kw)
     elif args.command == "auc":
         res = prn.auc(
-            frame,
-            curve=args.curve,
-            method=args.method,
-            hull=args.hull,
-            partial=args.partial,
-            partial_focus=args.partial_focus,
-            standardize=args.standardize,
-            **kw,
+            frame, curve=args.curve, method=args.method, hull=args.hull, **_partial_kw(args), **kw
         )
     elif args.command == "operating-points":
         if args.curve != "pr" or args.method or args.hull:
             raise CliError("operating-points takes no --curve / --method / --hull")
         res = prn.operating_points(
-            frame,
-            targets=args.target,
-            beta=args.beta,
-            n_boot=args.n_boot,
-            level=args.level,
-            stratified=not args.no_stratified,
-            seed=args.seed,
-            progress=False if args.no_progress else None,
-            **kw,
+            frame, targets=args.target, beta=args.beta, **_boot_kw(args), **kw
         )
     elif args.command == "curve" and args.bands:
         if args.curve != "pr" or args.interpolate:
             raise CliError("--bands gives PR curve bands; drop --curve roc / --interpolate")
-        res = prn.bootstrap_curve(
-            frame,
-            hull=args.hull,
-            n_boot=args.n_boot,
-            level=args.level,
-            stratified=not args.no_stratified,
-            seed=args.seed,
-            progress=False if args.no_progress else None,
-            grid=args.grid,
-            **kw,
-        )
+        res = prn.bootstrap_curve(frame, hull=args.hull, grid=args.grid, **_boot_kw(args), **kw)
     elif args.command == "curve":
         if args.curve == "roc":
             if args.interpolate:
@@ -515,15 +512,9 @@ def _run(args) -> None:
             "curve": args.curve,
             "method": args.method,
             "hull": args.hull,
-            "n_boot": args.n_boot,
-            "level": args.level,
-            "stratified": not args.no_stratified,
-            "seed": args.seed,
-            "progress": False if args.no_progress else None,
+            **_boot_kw(args),
+            **_partial_kw(args),
         }
-        boot.update(
-            partial=args.partial, partial_focus=args.partial_focus, standardize=args.standardize
-        )
         if args.command == "bootstrap":
             res = prn.bootstrap(frame, interval=args.interval, **boot, **kw)
         else:

@@ -23,7 +23,7 @@ from . import _frames as F
 from . import _schema as S
 from ._checks import check_level, method_code
 from ._docs import fill_doc
-from ._ragged import pack, warn_undefined
+from ._ragged import inputs, pack, warn_undefined
 from .areas import _areas
 
 CIS = ("logit", "binomial", "delong")
@@ -181,15 +181,7 @@ def auc_ci(
             "or use ci='delong' for the ROC AUC"
         )
     code = method_code(curve, method)
-    batch = pack(
-        data,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        pos_label=pos_label,
-        soft_labels=soft_labels,
-    )
+    batch = pack(data, **inputs(locals()))
     est = _areas(batch, [code], [False])[:, 0]
     P, _ = batch.totals()
     warn_undefined(batch, P <= 0, "AUC-PR is undefined (no positives): NaN")

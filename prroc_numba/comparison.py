@@ -22,9 +22,9 @@ from ._checks import check_level, check_n_boot
 from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.delong import _placements_batch
-from ._ragged import UndefinedMetricWarning, pack, warn_undefined
+from ._ragged import UndefinedMetricWarning, inputs, pack, warn_undefined
 from ._ragged import is_dask as _is_dask
-from ._resampling import _intervals, _replicates
+from ._resampling import REPLICATE_ARGS, _intervals, _replicates
 
 ADJUSTMENTS = ("holm", "bonferroni", "bh", "none")
 TESTS = ("bootstrap", "delong")
@@ -386,28 +386,7 @@ def compare(
         batch = pack(data, score=score, label=label, by=by, pos_label=pos_label)
     else:
         batch, _plan, _code, est, reps, _ = _replicates(
-            data,
-            score,
-            label,
-            by,
-            weight,
-            curve,
-            method,
-            hull,
-            n_boot,
-            stratified,
-            seed,
-            progress,
-            pos_label,
-            soft_labels,
-            label_bar="compare",
-            device=device,
-            resampling=resampling,
-            cluster=cluster,
-            partial=partial,
-            partial_focus=partial_focus,
-            standardize=standardize,
-            **multi,
+            data, label_bar="compare", **inputs(locals(), *REPLICATE_ARGS), **multi
         )
     M = batch.n_models
     if M < 2:

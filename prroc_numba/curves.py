@@ -28,7 +28,7 @@ from ._kernels.sweep import _sweep_batch
 from ._kernels.thresholds import _counts_at_batch
 from ._multiclass import check_device
 from ._presort import split_sorted, sweep_buffers
-from ._ragged import is_dask, pack, warn_undefined
+from ._ragged import MULTICLASS, inputs, is_dask, pack, warn_undefined
 from ._thresholds import ragged_thresholds
 
 
@@ -73,38 +73,16 @@ def _points(batch, thresholds, hull=False, device="cpu"):
     return thr, tp, fp, off, np.repeat(P, lengths), np.repeat(N, lengths), P, N
 
 
-def _pack_curves(
-    data,
-    score,
-    label,
-    by,
-    weight,
-    pos_label,
-    soft_labels,
-    multiclass,
-    classes,
-    average,
-    device="cpu",
-):
+def _pack_curves(data, device, **args):
     """pack(), with the multiclass arguments of the curve functions checked."""
+    multiclass, average = args["multiclass"], args["average"]
     if multiclass == "ovo" or average in ("macro", "weighted"):
         raise ValueError(
             f"curves are one-vs-rest: multiclass={multiclass!r}, average={average!r} has no "
             "single curve; use multiclass='ovr' with average=None (one curve per class) or "
             "'micro' (the pooled curve). Averaged areas: auc(..., average='macro')"
         )
-    batch = pack(
-        data,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        pos_label=pos_label,
-        soft_labels=soft_labels,
-        multiclass=multiclass,
-        classes=classes,
-        average=average,
-    )
+    batch = pack(data, **args)
     check_device(batch, device)
     return batch
 
@@ -182,20 +160,9 @@ def confusion(
     if is_dask(data):
         from . import _dask
 
-        return _dask.confusion(
-            data,
-            thresholds,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            pos_label=pos_label,
-            soft_labels=soft_labels,
-        )
+        return _dask.confusion(data, thresholds, **inputs(locals()))
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    batch = _pack_curves(
-        data, score, label, by, weight, pos_label, soft_labels, multiclass, classes, average, device
-    )
+    batch = _pack_curves(data, device, **inputs(locals(), *MULTICLASS))
     thr, tp, fp, off, Pp, Np, _, _ = _points(batch, thresholds, device=device)
     return _device.tag(
         F.points_frame(
@@ -277,21 +244,9 @@ def roc_curve(
     if is_dask(data):
         from . import _dask
 
-        return _dask.roc_curve(
-            data,
-            bool(hull),
-            thresholds,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            pos_label=pos_label,
-            soft_labels=soft_labels,
-        )
+        return _dask.roc_curve(data, bool(hull), thresholds, **inputs(locals()))
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    batch = _pack_curves(
-        data, score, label, by, weight, pos_label, soft_labels, multiclass, classes, average, device
-    )
+    batch = _pack_curves(data, device, **inputs(locals(), *MULTICLASS))
     thr, tp, fp, off, Pp, Np, P, N = _points(batch, thresholds, bool(hull), device)
     warn_undefined(batch, (P <= 0) | (N <= 0), "no positives or no negatives: tpr or fpr is NaN")
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -445,22 +400,10 @@ def pr_curve(
         from . import _dask
 
         return _dask.pr_curve(
-            data,
-            bool(hull),
-            interpolate,
-            thresholds,
-            recall_step,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            pos_label=pos_label,
-            soft_labels=soft_labels,
+            data, bool(hull), interpolate, thresholds, recall_step, **inputs(locals())
         )
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    batch = _pack_curves(
-        data, score, label, by, weight, pos_label, soft_labels, multiclass, classes, average, device
-    )
+    batch = _pack_curves(data, device, **inputs(locals(), *MULTICLASS))
     thr, tp, fp, off, Pp, _, P, _ = _points(batch, thresholds, bool(hull), device)
     warn_undefined(batch, P <= 0, "no positives: recall is NaN")
     if interpolate is not None:

@@ -28,10 +28,12 @@ from ._clusters import cluster_codes
 from ._docs import fill_doc
 from ._kernels import operating as K
 from ._kernels.sweep import _sweep_batch
+from ._kernels.threads import run_items
 from ._kernels.thresholds import _counts_at_batch
 from ._ragged import (
     UndefinedMetricWarning,
     describe_row,
+    inputs,
     lengths_to_offsets,
     pack,
     warn_undefined,
@@ -274,15 +276,7 @@ def operating_points(
     if n_boot is not None:
         check_n_boot(n_boot)
         check_level(level)
-    batch = pack(
-        data,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        pos_label=pos_label,
-        soft_labels=soft_labels,
-    )
+    batch = pack(data, **inputs(locals()))
     codes = cluster_codes(data, cluster, batch)
     if codes is not None and n_boot is None:
         raise ValueError("cluster= only changes the bootstrap intervals; pass n_boot= too")
@@ -376,38 +370,32 @@ def operating_points(
 
 def _plan_arrays(batch, stratified, cluster):
     """The replicate plan and each curve's scores in its sorted order."""
-    plan = R._Plan(batch, stratified, cluster)
+    plan = R._Plan(batch, stratified, cluster, keep_order=True)
     start = np.repeat(batch.offsets[:-1], np.diff(batch.offsets))
     xs = np.ascontiguousarray(batch.values[start + plan.order])
     return plan, xs
 
 
-def _run(
-    batch,
-    n_boot,
-    stratified,
-    seed,
-    progress,
-    thr,
-    thr_off,
-    n_rows,
-    pick,
-    kinds,
-    bounds,
-    beta,
-    cluster=None,
-):
+def _run(batch, boot, thr, thr_off, n_rows, pick, kinds, bounds, beta):
+    """Replicates of the counts at the thresholds (see ``_boot_operating``); ``boot =
+    (n_boot, stratified, seed, progress, cluster codes)``.
+    """
+    n_boot, stratified, seed, progress, cluster = boot
     plan, xs = _plan_arrays(batch, stratified, cluster)
     s = R._seed(seed)
     B = int(n_boot)
     C = batch.n_curves
     out = np.empty((n_rows, B, 3))
     totals = np.empty((C, B, 2))
+    draw = plan._draw(R.MULTINOMIAL, wide=None)
+    n_groups = C // batch.n_models
 
     def kernel(b0, b1):
         o = np.empty((n_rows, b1 - b0, 3))
         t = np.empty((C, b1 - b0, 2))
-        K._boot_operating(
+        run_items(
+            K._boot_operating,
+            n_groups * (b1 - b0),
             xs,
             plan.slot_order,
             plan.ps,
@@ -415,13 +403,11 @@ def _run(
             batch.offsets,
             thr,
             thr_off,
-            plan.strata_offsets,
-            plan.n_strata,
+            draw,
             batch.n_models,
             s,
             b0,
             b1,
-            plan.count_type,
             kinds,
             bounds,
             beta,
@@ -439,50 +425,24 @@ def _run(
 def _replicate_targets(
     batch, thr_s, off, kinds, bounds, beta, n_boot, stratified, seed, progress, cluster=None
 ):
+    boot = (n_boot, stratified, seed, progress, cluster)
     # the curve's distinct scores, descending (the sweep without its origin)
     keep = np.ones(thr_s.size, dtype=bool)
     keep[off[:-1]] = False
     thr = np.ascontiguousarray(thr_s[keep])
     thr_off = off - np.arange(off.size, dtype=np.int64)
     C = batch.n_curves
-    out, totals = _run(
-        batch,
-        n_boot,
-        stratified,
-        seed,
-        progress,
-        thr,
-        thr_off,
-        C * kinds.size,
-        True,
-        kinds,
-        bounds,
-        beta,
-        cluster,
-    )
+    out, totals = _run(batch, boot, thr, thr_off, C * kinds.size, True, kinds, bounds, beta)
     return out, np.repeat(totals, kinds.size, axis=0)
 
 
 def _replicate_fixed(
     batch, sorted_thr, thr_off, order, n_boot, stratified, seed, progress, cluster=None
 ):
+    boot = (n_boot, stratified, seed, progress, cluster)
     kinds = np.zeros(1, dtype=np.int64)
     bounds = np.zeros(1)
-    out, totals = _run(
-        batch,
-        n_boot,
-        stratified,
-        seed,
-        progress,
-        sorted_thr,
-        thr_off,
-        sorted_thr.size,
-        False,
-        kinds,
-        bounds,
-        1.0,
-        cluster,
-    )
+    out, totals = _run(batch, boot, sorted_thr, thr_off, sorted_thr.size, False, kinds, bounds, 1.0)
     curve_sorted = np.repeat(np.arange(batch.n_curves), np.diff(thr_off))
     res = np.empty_like(out)
     res[order] = out

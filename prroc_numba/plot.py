@@ -239,6 +239,11 @@ def _prevalences(frame, keys):
     return out
 
 
+def _note(ax, text, xy, offset, color):
+    """A small label at ``xy``, shifted by ``offset`` points."""
+    ax.annotate(text, xy=xy, xytext=offset, textcoords="offset points", fontsize=7, color=color)
+
+
 def add_iso_f1(
     ax: Axes | None = None,
     levels: Sequence[float] = (0.2, 0.4, 0.6, 0.8),
@@ -284,14 +289,7 @@ def add_iso_f1(
         p = f * r / (2 * r - f)
         ax.plot(r, p, color=color, ls="-", **kwargs)
         if label:
-            ax.annotate(
-                f"F1={f:g}",
-                xy=(r[0], min(p[0], 1.0)),
-                xytext=(2, -10),
-                textcoords="offset points",
-                fontsize=7,
-                color=color,
-            )
+            _note(ax, f"F1={f:g}", (r[0], min(p[0], 1.0)), (2, -10), color)
     return ax
 
 
@@ -434,14 +432,7 @@ def add_operating_points(
         ax.errorbar(x, y, xerr=bar(xcol, x), yerr=bar(ycol, y), color=color, **kw)
         if annotate:
             for xi, yi, t in zip(x, y, sub[S.TARGET]):
-                ax.annotate(
-                    str(t),
-                    xy=(xi, yi),
-                    xytext=(4, 4),
-                    textcoords="offset points",
-                    fontsize=7,
-                    color=color,
-                )
+                _note(ax, str(t), (xi, yi), (4, 4), color)
     return ax
 
 

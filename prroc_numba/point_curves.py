@@ -225,6 +225,18 @@ def _with_ends(tp, fp, P, N):
     return _framed(tp, add0, add1, 0.0, P), _framed(fp, add0, add1, 0.0, N), add0, add1
 
 
+def _rates(space, axis, doc):
+    """A read-only property: a copy of axis ``axis`` (0: x, 1: y) of the points' rates
+    in ``space`` ("pr": recall, precision; "roc": fpr, tpr).
+    """
+
+    def get(self):
+        rates = self._s.roc() if space == "roc" else self._s.pr()
+        return rates[axis].copy()
+
+    return property(get, doc=doc)
+
+
 class _PointCurve:
     _space = ""
 
@@ -441,15 +453,10 @@ class PRCurve(_PointCurve):
         """
         return cls._make(_state_from_counts(tp, fp, n_pos, n_neg, "PRCurve.from_counts"))
 
-    @property
-    def recall(self):
-        """Recall of each point (origin first)."""
-        return self._s.pr()[0].copy()
-
-    @property
-    def precision(self):
-        """Precision of each point (the origin shows 1, as in :func:`pr_curve`)."""
-        return self._s.pr()[1].copy()
+    recall = _rates("pr", 0, "Recall of each point (origin first).")
+    precision = _rates(
+        "pr", 1, "Precision of each point (the origin shows 1, as in :func:`pr_curve`)."
+    )
 
     def points(self):
         """The points as an array of (recall, precision) rows, shape (n, 2).
@@ -684,15 +691,8 @@ class ROCCurve(_PointCurve):
         obj._balanced = True
         return obj
 
-    @property
-    def fpr(self):
-        """False-positive rate of each point (origin first)."""
-        return self._s.roc()[0].copy()
-
-    @property
-    def tpr(self):
-        """True-positive rate of each point (origin first)."""
-        return self._s.roc()[1].copy()
+    fpr = _rates("roc", 0, "False-positive rate of each point (origin first).")
+    tpr = _rates("roc", 1, "True-positive rate of each point (origin first).")
 
     def points(self):
         """The points as an array of (fpr, tpr) rows, shape (n, 2).

@@ -16,8 +16,9 @@ from ._checks import check_grid, check_level, check_n_boot
 from ._clusters import cluster_codes
 from ._dataframes import with_output
 from ._docs import fill_doc
-from ._ragged import is_dask, pack, warn_undefined
+from ._ragged import MULTICLASS, inputs, is_dask, pack, warn_undefined
 from ._resampling import (
+    REPLICATE_ARGS,
     _degenerate,
     _intervals,
     _Plan,
@@ -152,29 +153,7 @@ def bootstrap(
             "does not offer; use interval='percentile' or 'basic'"
         )
     batch, plan, code, est, reps, s = _replicates(
-        data,
-        score,
-        label,
-        by,
-        weight,
-        curve,
-        method,
-        hull,
-        n_boot,
-        stratified,
-        seed,
-        progress,
-        pos_label,
-        soft_labels,
-        resampling=resampling,
-        device=device,
-        multiclass=multiclass,
-        classes=classes,
-        average=average,
-        cluster=cluster,
-        partial=partial,
-        partial_focus=partial_focus,
-        standardize=standardize,
+        data, **inputs(locals(), *REPLICATE_ARGS, *MULTICLASS)
     )
     n_bad = _degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
@@ -292,40 +271,15 @@ def bootstrap_curve(
             "resampling='multinomial' on in-memory data"
         )
     if distributed:
-        if multiclass is not None:
-            raise ValueError(
-                "multiclass= is not available for Dask input; binarise the "
-                "labels into one 0/1 column per class first"
-            )
         from . import _dask
 
+        _dask.no_multiclass(multiclass)
         batch, P, est, reps = _dask.curve_replicates(
-            data,
-            score,
-            label,
-            by,
-            weight,
-            g,
-            hull,
-            int(n_boot),
-            _seed(seed),
-            pos_label,
-            soft_labels,
+            data, grid=g, hull=hull, n_boot=int(n_boot), seed=_seed(seed), **inputs(locals())
         )
         reps = np.ascontiguousarray(reps.transpose(0, 2, 1))  # (curve, grid, replicate)
     else:
-        batch = pack(
-            data,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            pos_label=pos_label,
-            soft_labels=soft_labels,
-            multiclass=multiclass,
-            classes=classes,
-            average=average,
-        )
+        batch = pack(data, **inputs(locals(), *MULTICLASS))
         plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch), poisson)
         P, _ = batch.totals()
         warn_undefined(batch, P <= 0, "the PR curve is undefined (no positives): NaN", stacklevel=3)

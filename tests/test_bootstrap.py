@@ -669,3 +669,13 @@ def test_overflowing_counts_rerun_wider(monkeypatch):
     monkeypatch.setattr(boot_mod, "_NARROW_COUNT", np.bool_)
     narrow = prn.bootstrap(df, return_replicates=True, **kw)[1]
     np.testing.assert_array_equal(ref.estimate, narrow.estimate)
+
+
+def test_curve_longer_than_int32_row_indices_is_refused(monkeypatch):
+    """The plan's row indices and slots are int32: a longer curve gets a clear error
+    (the limit lowered here; a real one holds 16 GiB of scores)."""
+    monkeypatch.setattr(boot_mod, "_MAX_CURVE_ROWS", 50)
+    df = pd.DataFrame({"s": np.arange(60.0), "y": np.arange(60) % 2})
+    with pytest.raises(ValueError, match="more than 50 rows.*by="):
+        prn.bootstrap(df, score="s", label="y", n_boot=5, seed=0)
+    prn.bootstrap(df.iloc[:50], score="s", label="y", n_boot=5, seed=0)

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 import prroc_numba as prn
+from prroc_numba._kernels.resample import _segments_batch
 from prroc_numba._kernels.sweep import _sweep_one
 from prroc_numba._ragged import pack
 from tests import naive
@@ -80,7 +81,7 @@ def test_grouped_bands_from_materialised_replicates():
         df, score="m1", label="y", by="g", grid=GRID, n_boot=B, seed=5, progress=False
     )
     batch = pack(df, score="m1", label="y", by="g")
-    order, _, _, so, se, sp, sn = boot_mod._segments_batch(
+    order, _, _, so, se, sp, sn = _segments_batch(
         batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
     )
     tabs = boot_mod._cell_tables(sp, sn, True)

@@ -25,10 +25,16 @@ TOL = {"check_exact": False, "rtol": 0, "atol": 1e-12}
 
 
 @pytest.fixture(scope="module")
-def client():
+def client(tmp_path_factory):
+    # the workers' scratch space in a fresh folder of this run (not a shared /tmp one)
+    scratch = str(tmp_path_factory.mktemp("dask-scratch"))
     with (
         LocalCluster(
-            n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0"
+            n_workers=2,
+            processes=True,
+            threads_per_worker=1,
+            dashboard_address=":0",
+            local_directory=scratch,
         ) as cluster,
         Client(cluster) as c,
     ):
@@ -151,9 +157,9 @@ def test_errors_name_the_fix(client):
     with pytest.raises(ValueError, match="not a column"):
         prn.auc(ddf, score="nope", label="y")
     with (
-        dask.config.set({"prroc_numba.dask_table_max": 100}),
+        dask.config.set({"prroc_numba.dask_table_max": 100, "prroc_numba.dask_exact": "table"}),
         pytest.raises(ValueError, match="round them first"),
-    ):  # the Poisson replicate state would outgrow the workers
+    ):  # the Poisson replicate state would outgrow the workers ("auto": the ranges)
         prn.bootstrap(ddf, score="b", label="y", n_boot=5, seed=0)
     bad = _ddf(df.assign(y=np.where(np.arange(len(df)) < 700, df["y"], df["y"] * 2 - 1)))
     with pytest.raises(ValueError, match="labels must be"):  # {0, 1} + {-1, 1} partitions
@@ -310,3 +316,45 @@ def test_range_path_per_curve_thresholds(client):
     with dask.config.set({"prroc_numba.dask_exact": "ranges", "prroc_numba.dask_ranges": 7}):
         for fn in (prn.confusion, prn.roc_curve, prn.pr_curve):
             _same(fn, df, ddf, tol={**TOL, "rtol": 1e-12}, **kw, thresholds=hull)
+
+
+def test_ranges_sized_by_entries(client):
+    """Without dask_ranges, K follows the data's size (about dask_range_rows entries a
+    range): here many more ranges than partitions, and the results stay exact; a bad
+    setting is an error naming it."""
+    from dask.sizeof import sizeof
+
+    from prroc_numba import _dask, _ranges
+
+    df = _frame(seed=4)
+    ddf = _ddf(df)
+    config = {"prroc_numba.dask_exact": "ranges", "prroc_numba.dask_range_rows": 20}
+    with dask.config.set(config):
+        kw = _dask._kw(
+            {"by": None, "weight": None, **WIDE, "pos_label": None, "soft_labels": False}
+        )
+        items = dask.persist(*[dask.delayed(_dask._partition)(p, kw) for p in ddf.to_delayed()])
+        state = _ranges.RangeState(items, ddf.npartitions)
+        acc = prn.Accumulator().update(df, **WIDE)
+        n = acc.n_entries
+        # Dask's memory accounting (what a worker spills) sees the arrays
+        assert sizeof((acc, None)) >= 32 * n
+        # the entries counted per partition (a score tied across partitions counts in
+        # each): an upper bound of the merged table's, known before any merge
+        per_part = sum(dask.compute(*[dask.delayed(_dask._n_entries)(it) for it in items]))
+        assert per_part >= n
+        assert state.K == -(-per_part // 20) > 3 * ddf.npartitions
+        sizes = [int(t[0][-1]) for t in dask.compute(*state.tables)]
+        assert sum(sizes) == n
+        for fn, extra in [
+            (prn.auc, {"curve": "pr", "method": "dg"}),
+            (prn.auc, {"curve": "roc", "hull": True}),
+            (prn.metrics, {"metrics": ("auc_pr", "auc_roc", "auc_roc_hull", "ap")}),
+            (prn.roc_curve, {"hull": True}),
+        ]:
+            _same(fn, df, ddf, tol={**TOL, "rtol": 1e-12}, **WIDE, **extra)
+    with (
+        dask.config.set({**config, "prroc_numba.dask_range_rows": 0}),
+        pytest.raises(ValueError, match="dask_range_rows"),
+    ):
+        prn.auc(ddf, **LONG)

@@ -27,8 +27,7 @@ import numpy as np
 from numba import prange
 
 from .._numba import jit
-from .resample import _fill_slot_counts
-from .rng import _stream
+from .resample import _item_counts
 
 MAX_FBETA = 0
 YOUDEN = 1
@@ -151,7 +150,7 @@ def _walk_cuts(xs, slots, ps, ns, cnt, thr, tp, fp):
     return t, f
 
 
-@jit(parallel=True)
+@jit
 def _boot_operating(
     xs,
     slot_order,
@@ -160,21 +159,23 @@ def _boot_operating(
     offsets,
     thr,
     thr_offsets,
-    strata_offsets,
-    n_strata,
+    draw,
     n_models,
     seed,
     b0,
     b1,
-    count_type,
     kinds,
     xv,
     beta,
     pick,
     out,
     totals,
+    t0,
+    t1,
 ):
-    """Replicates ``b0 .. b1-1`` of the counts at operating points, every curve.
+    """Replicates ``b0 .. b1-1`` of the counts at operating points, every curve: items
+    ``t0 .. t1-1`` of the (group, replicate) pairs (run in chunks by
+    :func:`.threads.run_items`, as :func:`.resample._boot_paired`).
 
     Per group and replicate one slot-count vector is drawn (the same streams and draws
     as :func:`.resample._boot_paired`; with clusters a slot is a cluster) and reused for
@@ -187,20 +188,15 @@ def _boot_operating(
       ``c * n_targets + k`` of ``out``;
     * without ``pick`` they are fixed thresholds: row ``thr_offsets[c] + q`` of ``out``.
 
-    ``count_type`` is the plan's count dtype (see :func:`.resample._boot_paired`).
+    ``draw`` is the plan's multinomial draw with its own count type, which never
+    overflows (see :func:`.resample._boot_paired`).
     Writes ``out[row, b - b0, :] = (tp, fp, threshold)`` (NaN when no vertex
     qualifies) and ``totals[c, b - b0, :] = (P, N)``.
     """
-    n_groups = (offsets.size - 1) // n_models
-    nb = b1 - b0
     nk = kinds.size
-    for t in prange(n_groups * nb):
-        g = t // nb
-        j = t - g * nb
-        n_slots = strata_offsets[(g + 1) * n_strata] - strata_offsets[g * n_strata]
-        cnt = np.zeros(n_slots + 1, dtype=count_type.dtype)
-        st = _stream(seed, g, b0 + j)
-        _fill_slot_counts(st, strata_offsets, n_strata, g, cnt)
+    for t in range(t0, t1):
+        g, b, cnt = _item_counts(draw, seed, t, b0, b1)
+        j = b - b0
         for mdl in range(n_models):
             c = g * n_models + mdl
             u = offsets[c]

@@ -20,17 +20,20 @@ from .poisson import poisson_count_cpu, replicate_key_cpu
 
 
 @jit(parallel=True)
-def _paired_masses(entry, rows, pos, neg, n_entries, seed, n_boot):
-    """``(P*, N*)``, float64 ``(n_entries, n_boot)``: the replicate-weighted masses.
+def _paired_masses(entry, rows, pos, neg, n_entries, seed, b0, n_boot):
+    """``(P*, N*)``, float64 ``(n_boot, n_entries)``: the replicate-weighted masses of
+    replicates ``b0 .. b0 + n_boot - 1`` (one row per replicate).
 
     Row ``i`` (input row id ``rows[i]``, masses ``pos[i]``/``neg[i]``) belongs to the
-    entries ``entry[i, :]`` (one per model).
+    entries ``entry[i, :]`` (one per model). The score-range path calls it on a block
+    of replicates at a time (bounded memory), with the rows' tie blocks or curves as
+    entries.
     """
     n, M = entry.shape
     pb = np.zeros((n_boot, n_entries))  # one row per replicate: one thread writes it
     nb = np.zeros((n_boot, n_entries))
     for b in prange(n_boot):
-        key = replicate_key_cpu(seed, np.int64(b))  # a prange index is unsigned
+        key = replicate_key_cpu(seed, b0 + np.int64(b))  # a prange index is unsigned
         for i in range(n):
             k = poisson_count_cpu(key, rows[i])
             if k:
@@ -40,4 +43,4 @@ def _paired_masses(entry, rows, pos, neg, n_entries, seed, n_boot):
                     e = entry[i, m]
                     pb[b, e] += p
                     nb[b, e] += q
-    return np.ascontiguousarray(pb.T), np.ascontiguousarray(nb.T)
+    return pb, nb

@@ -32,8 +32,7 @@ from .._numba import jit
 from .area import AP, DG, INTEGRAL, PR_TRAPEZOID, ROC_TRAPEZOID
 from .hull import _hull_indices
 from .pr_interp import dg_count, dg_point, integral_term, precision
-from .resample import _fill_slot_counts, _walk_vertices
-from .rng import _stream
+from .resample import _curve_vertices, _item_counts
 
 FOCUS_FPR = 0
 FOCUS_TPR = 1
@@ -257,55 +256,26 @@ def _partial_batch(tp, fp, offsets, method, lo, hi, focus):
     return out
 
 
-@jit(parallel=True)
-def _boot_partial(
-    slot_order,
-    ps,
-    ns,
-    offsets,
-    seg_offsets,
-    seg_end,
-    strata_offsets,
-    n_strata,
-    n_models,
-    seed,
-    b0,
-    b1,
-    count_type,
-    method,
-    hull,
-    lo,
-    hi,
-    focus,
-    out,
-):
-    """Partial areas of replicates ``b0 .. b1-1`` of every curve: the paired draws of
-    :func:`.resample._boot_paired` (one slot-count vector per group and replicate, the
-    same streams; slots are rows, or clusters), each model's replicate vertices walked
-    by :func:`.resample._walk_vertices`, then :func:`_partial_area`. Merging a run of
-    negative-only blocks into one segment keeps every partial area: the ROC curve is
-    straight along it, and the PR estimators only read the vertex at its end. Writes
-    ``out[c, b - b0]``.
+@jit
+def _boot_partial(rows, draw, seed, b0, b1, spec, out, t0, t1):
+    """Partial areas of replicates ``b0 .. b1-1`` of every curve: the paired draws and
+    walks of :func:`.resample._boot_paired` (the same ``rows``, ``draw``, items ``t0 ..
+    t1-1`` and streams; slots are rows, or clusters), then :func:`_partial_area` with
+    ``spec = (method, hull, lo, hi, focus)``. Merging a run of negative-only blocks into
+    one segment keeps every partial area: the ROC curve is straight along it, and the
+    PR estimators only read the vertex at its end. Writes ``out[c, 0, b]``.
     """
-    n_groups = (offsets.size - 1) // n_models
-    nb = b1 - b0
-    for t in prange(n_groups * nb):
-        g = t // nb
-        j = t - g * nb
-        n_slots = strata_offsets[(g + 1) * n_strata] - strata_offsets[g * n_strata]
-        cnt = np.zeros(n_slots + 1, dtype=count_type.dtype)
-        st = _stream(seed, g, b0 + j)
-        _fill_slot_counts(st, strata_offsets, n_strata, g, cnt)
+    n_models, n_pos_slots, hard = rows[6], draw[4], draw[5]
+    method, with_hull, lo, hi, focus = spec
+    for t in range(t0, t1):
+        g, b, cnt = _item_counts(draw, seed, t, b0, b1)
+        if cnt.size == 0:
+            continue
         for mdl in range(n_models):
             c = g * n_models + mdl
-            u = offsets[c]
-            v = offsets[c + 1]
-            se = seg_end[seg_offsets[c] : seg_offsets[c + 1]]
-            tp = np.empty(se.size + 1)
-            fp = np.empty(se.size + 1)
-            nv = _walk_vertices(slot_order[u:v], se, ps[u:v], ns[u:v], cnt, tp, fp)
-            if hull:
-                idx = _hull_indices(tp[:nv], fp[:nv])
-                out[c, j] = _partial_area(tp[idx], fp[idx], method, lo, hi, focus)
+            tp, fp = _curve_vertices(rows, c, cnt, hard, n_pos_slots[g])
+            if with_hull:
+                idx = _hull_indices(tp, fp)
+                out[c, 0, b] = _partial_area(tp[idx], fp[idx], method, lo, hi, focus)
             else:
-                out[c, j] = _partial_area(tp[:nv], fp[:nv], method, lo, hi, focus)
+                out[c, 0, b] = _partial_area(tp, fp, method, lo, hi, focus)

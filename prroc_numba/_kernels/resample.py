@@ -42,7 +42,7 @@ import numpy as np
 from numba import prange
 
 from .._numba import jit
-from .area import _area_of_sweep
+from .area import _area_of_sweep, _area_sorted
 from .grid import _precision_on_grid
 from .layout import _offsets_from_counts
 from .poisson import poisson_count_cpu, replicate_key_cpu
@@ -50,12 +50,12 @@ from .rng import (
     _GAMMA,
     _S11,
     _TWO_M53,
-    _binomial,
     _mix64,
     _multinomial_stratum,
+    _next_cell,
     _stream,
 )
-from .sort import _argsort_desc
+from .sort import _sort_desc
 from .threads import run_curves
 
 # ------------------------------------------------------------------ segment structure
@@ -124,39 +124,100 @@ def _segments_batch(values, offsets, pos, neg, label_start, masses=True):
 
     Returns ``(order, ps, ns, seg_offsets, seg_end, sp, sn)``:
     ``order[offsets[c]:offsets[c+1]]`` is curve ``c``'s descending argsort (local row
-    indices) and ``ps``/``ns`` its rows' positive / negative mass in that order (empty
-    with ``masses=False``: the hard-label walks read slot numbers only); its segments
-    are ``[seg_offsets[c]:seg_offsets[c+1]]`` with exclusive end positions ``seg_end``
-    (in sorted order) and positive / negative mass ``sp`` / ``sn``. Two serial passes
-    over chunks of curves on the thread pool (:func:`.threads.run_curves`; compiles
-    seconds faster than ``prange``): sort and count, then fill.
+    indices, int32) and ``ps``/``ns`` its rows' positive / negative mass in that order
+    (empty with ``masses=False``); its segments are ``[seg_offsets[c]:seg_offsets[c+1]]``
+    with exclusive end positions ``seg_end`` (in sorted order) and positive / negative
+    mass ``sp`` / ``sn``. See :func:`_sorted_curves` (which the bootstrap plan calls).
+    """
+    out = _sorted_curves(values, offsets, pos, neg, label_start, masses)
+    return (out["order"], out["ps"], out["ns"]) + out["segments"]
+
+
+def _sorted_curves(
+    values, offsets, pos, neg, label_start, masses, slots=None, keep_order=True, estimate=None
+):
+    """One stable descending sort of every curve and what the bootstrap reads of it.
+
+    Two serial passes over chunks of curves on the thread pool
+    (:func:`.threads.run_curves`; compiles seconds faster than ``prange``): sort and count
+    the segments (and gather the masses in sorted order, ``masses``; and the curve's
+    area by ``estimate = (method, hull)``, from the sorted scores the sort hands back, as
+    :func:`.area._areas_batch` computes it), then fill the segments (and read ``slots``
+    at the sorted rows). Returns a dict:
+
+    * ``order``: int32, ``order[offsets[c]:offsets[c+1]]`` curve ``c``'s descending
+      argsort in local row indices (None when ``slots`` is given without
+      ``keep_order``: its buffer became ``slot_order``);
+    * ``slot_order``: int32, ``slots[label_start[c] + order[i]]`` at every sorted row
+      (``slots``: one int64 entry per label row; None without it). Without
+      ``keep_order`` it is written over ``order``, so the one int32 array of every
+      curve's sorted rows is all that the sort leaves (no int64 order, no second copy);
+    * ``ps``/``ns``: the rows' positive / negative mass in sorted order (float64; empty
+      without ``masses``: the hard-label walks read slot numbers only);
+    * ``segments``: ``(seg_offsets, seg_end, sp, sn)`` (see :func:`_segments_batch`);
+    * ``estimate``: float64 area per curve (None without ``estimate``).
+
+    Local row indices and slots are int32 (a curve of 2**31 rows holds 16 GiB of
+    scores alone); the callers check it.
     """
     n_curves = offsets.size - 1
-    order = np.empty(values.size, dtype=np.int64)
+    order = np.empty(values.size, dtype=np.int32)
     ps = np.empty(values.size if masses else 0)
     ns = np.empty(values.size if masses else 0)
     counts = np.empty(n_curves, dtype=np.int64)
+    method, hull = (-1, False) if estimate is None else estimate
+    est = np.empty(n_curves if estimate is not None else 0)
     args = (values, offsets, pos, neg, label_start)
-    run_curves(_sort_and_count, offsets, *args, bool(masses), order, ps, ns, counts)
+    run_curves(
+        _sort_and_count,
+        offsets,
+        *args,
+        bool(masses),
+        int(method),
+        bool(hull),
+        order,
+        ps,
+        ns,
+        counts,
+        est,
+    )
     seg_offsets = _offsets_from_counts(counts)
     total = int(seg_offsets[n_curves])
     seg_end = np.empty(total, dtype=np.int64)
     sp = np.empty(total)
     sn = np.empty(total)
-    run_curves(_fill_segments_range, offsets, *args, order, seg_offsets, seg_end, sp, sn)
-    return order, ps, ns, seg_offsets, seg_end, sp, sn
+    has_slots = slots is not None
+    if has_slots:
+        slots = np.ascontiguousarray(slots, dtype=np.int64)
+        slot_order = order if not keep_order else np.empty_like(order)
+    else:
+        slots = np.empty(0, dtype=np.int64)
+        slot_order = order
+    segs = (seg_offsets, seg_end, sp, sn)
+    run_curves(_fill_segments_range, offsets, *args, order, segs, slots, slot_order)
+    return {
+        "order": order if keep_order or not has_slots else None,
+        "slot_order": slot_order if has_slots else None,
+        "ps": ps,
+        "ns": ns,
+        "segments": segs,
+        "estimate": est if estimate is not None else None,
+    }
 
 
 @jit
-def _sort_and_count(values, offsets, pos, neg, label_start, masses, order, ps, ns, counts, c0, c1):
-    """Pass 1 of :func:`_segments_batch` for curves ``c0 .. c1 - 1``: sort, gather the
-    masses in sorted order (``masses``), count the segments.
+def _sort_and_count(
+    values, offsets, pos, neg, label_start, masses, method, hull, order, ps, ns, counts, est, c0, c1
+):
+    """Pass 1 of :func:`_sorted_curves` for curves ``c0 .. c1 - 1``: sort, gather the
+    masses in sorted order (``masses``), count the segments, and the area by
+    ``method``/``hull`` into ``est`` (when it is not empty).
     """
     for c in range(c0, c1):
         a = offsets[c]
         b = offsets[c + 1]
         ls = label_start[c]
-        o = _argsort_desc(values[a:b])
+        o, xs = _sort_desc(values[a:b])
         for i in range(b - a):  # a loop: a slice assignment compiles shape-error formatting
             order[a + i] = o[i]
         if masses:
@@ -164,13 +225,19 @@ def _sort_and_count(values, offsets, pos, neg, label_start, masses, order, ps, n
                 ps[a + i] = pos[ls + o[i]]
                 ns[a + i] = neg[ls + o[i]]
         counts[c] = _count_segments(values[a:b], pos[ls : ls + b - a], o)
+        if est.size:
+            est[c] = _area_sorted(xs, pos[ls : ls + b - a], neg[ls : ls + b - a], o, method, hull)
 
 
 @jit
 def _fill_segments_range(
-    values, offsets, pos, neg, label_start, order, seg_offsets, seg_end, sp, sn, c0, c1
+    values, offsets, pos, neg, label_start, order, segs, slots, slot_order, c0, c1
 ):
-    """Pass 2 of :func:`_segments_batch` for curves ``c0 .. c1 - 1``."""
+    """Pass 2 of :func:`_sorted_curves` for curves ``c0 .. c1 - 1``: the segments, then
+    (``slots`` not empty) ``slot_order[i] = slots[label_start + order[i]]``, in place
+    when ``slot_order`` is ``order``.
+    """
+    seg_offsets, seg_end, sp, sn = segs
     for c in range(c0, c1):
         a = offsets[c]
         b = offsets[c + 1]
@@ -186,6 +253,9 @@ def _fill_segments_range(
             sp[u:v],
             sn[u:v],
         )
+        if slots.size:
+            for i in range(a, b):
+                slot_order[i] = slots[ls + order[i]]
 
 
 # ------------------------------------------------------- grouped (one model) replicates
@@ -211,12 +281,7 @@ def _draw_segment_counts(
     for i in range(sp.size):
         for cls in range(2):
             ki = sp[i] if cls == 0 else sn[i]
-            if ki <= 0.0 or n_rem == 0:
-                x = 0
-            elif ki >= k_rem:
-                x = n_rem
-            else:
-                x = _binomial(st, n_rem, ki / k_rem)
+            x = _next_cell(st, n_rem, k_rem, ki)
             if cls == 0:
                 xp[i] = x
             else:
@@ -447,6 +512,54 @@ def _total(cnt):
     return t
 
 
+@jit(inline="always")
+def _item_counts(draw, seed, t, b0, b1):
+    """Item ``t`` of the (group, replicate) pairs ``t = g * (b1 - b0) + (b - b0)`` of a
+    paired replicate chunk: ``(g, b, counts)``, the group's slot counts in replicate
+    ``b`` (:func:`_fill_counts`; one extra slot for rows of zero weight, never drawn).
+    ``draw`` as in :func:`_boot_paired`. A multinomial vector holds exactly ``n_slots``
+    draws, so one whose total differs overflowed the narrow count type: then the
+    counts are empty and ``wrapped[0]`` is set (the caller re-runs the chunk wider).
+    """
+    kind, strata_offsets, n_strata, count_type, wrapped = (
+        draw[0],
+        draw[1],
+        draw[2],
+        draw[6],
+        draw[7],
+    )
+    nb = b1 - b0
+    g = t // nb
+    b = b0 + t - g * nb
+    n_slots = strata_offsets[(g + 1) * n_strata] - strata_offsets[g * n_strata]
+    cnt = np.zeros(n_slots + 1, dtype=count_type.dtype)
+    _fill_counts(draw, seed, g, b, cnt)
+    if kind == MULTINOMIAL and _total(cnt) != n_slots:
+        wrapped[0] = 1
+        return g, b, cnt[:0]
+    return g, b, cnt
+
+
+@jit(inline="always")
+def _curve_vertices(rows, c, cnt, hard, n_pos):
+    """Replicate vertices ``(tp, fp)`` of curve ``c`` of ``rows`` (as in
+    :func:`_boot_paired`) whose sorted rows carry the slot counts ``cnt``: the walk
+    over slot numbers (``hard``: slots below ``n_pos`` are the positives) or over the
+    rows' masses.
+    """
+    slot_order, ps, ns, offsets, seg_offsets, seg_end = rows[:6]
+    u = offsets[c]
+    v = offsets[c + 1]
+    se = seg_end[seg_offsets[c] : seg_offsets[c + 1]]
+    tp = np.empty(se.size + 1)
+    fp = np.empty(se.size + 1)
+    if hard:
+        nv = _walk_vertices_hard(slot_order[u:v], se, n_pos, cnt, tp, fp)
+    else:
+        nv = _walk_vertices(slot_order[u:v], se, ps[u:v], ns[u:v], cnt, tp, fp)
+    return tp[:nv], fp[:nv]
+
+
 @jit
 def _boot_paired(rows, draw, seed, b0, b1, spec, out, t0, t1):
     """Replicates ``b0 .. b1-1`` of every curve by slot-count vectors: per group and
@@ -471,32 +584,16 @@ def _boot_paired(rows, draw, seed, b0, b1, spec, out, t0, t1):
     walk reads only the slot numbers, not the masses. ``spec`` and ``out`` as in
     :func:`_emit`.
     """
-    slot_order, ps, ns, offsets, seg_offsets, seg_end, n_models = rows
-    kind, strata_offsets, n_strata, _, n_pos_slots, hard, count_type, wrapped = draw
-    grid = spec[2]
-    nb = b1 - b0
+    n_models, n_pos_slots, hard = rows[6], draw[4], draw[5]
     for t in range(t0, t1):
-        g = t // nb
-        b = b0 + t - g * nb
-        n_slots = strata_offsets[(g + 1) * n_strata] - strata_offsets[g * n_strata]
-        cnt = np.zeros(n_slots + 1, dtype=count_type.dtype)
-        _fill_counts(draw, seed, g, b, cnt)
-        if kind == MULTINOMIAL and _total(cnt) != n_slots:
-            wrapped[0] = 1  # a count overflowed the narrow type: the caller re-runs wider
+        g, b, cnt = _item_counts(draw, seed, t, b0, b1)
+        if cnt.size == 0:
             continue
-        buf = np.empty(grid.size)
+        buf = np.empty(spec[2].size)
         for mdl in range(n_models):
             c = g * n_models + mdl
-            u = offsets[c]
-            v = offsets[c + 1]
-            se = seg_end[seg_offsets[c] : seg_offsets[c + 1]]
-            tp = np.empty(se.size + 1)
-            fp = np.empty(se.size + 1)
-            if hard:
-                nv = _walk_vertices_hard(slot_order[u:v], se, n_pos_slots[g], cnt, tp, fp)
-            else:
-                nv = _walk_vertices(slot_order[u:v], se, ps[u:v], ns[u:v], cnt, tp, fp)
-            _emit(tp[:nv], fp[:nv], spec, buf, out, c, b)
+            tp, fp = _curve_vertices(rows, c, cnt, hard, n_pos_slots[g])
+            _emit(tp, fp, spec, buf, out, c, b)
 
 
 @jit(parallel=True)
@@ -504,9 +601,10 @@ def _jackknife_group(curves, first_curve, n_models, block, n_blocks, method, hul
     """Delete-a-block jackknife of the ``n_models`` curves of one group.
 
     ``curves = (order, ps, ns, offsets, seg_offsets, seg_end)`` (the plan's sorted
-    curves, ``order`` in local row indices); ``block`` has one entry per row of the
-    group; rows with ``block[r] == j`` are left out of jackknife value ``j``. Returns
-    float64 ``(n_blocks, n_models)``.
+    curves; the plan passes ``slot_order``, so ``order`` holds the group's slots);
+    ``block`` has one entry per slot (or row) that ``order`` names; those with
+    ``block[r] == j`` are left out of jackknife value ``j``. Returns float64
+    ``(n_blocks, n_models)``.
     """
     order, ps, ns, offsets, seg_offsets, seg_end = curves
     n = block.size

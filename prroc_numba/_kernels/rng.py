@@ -189,6 +189,19 @@ def _binomial(st, n, p):
 
 
 @jit
+def _next_cell(st, n_rem, k_rem, ki):
+    """One cell's count in a multinomial drawn cell by cell (conditional binomials):
+    ``n_rem`` draws are left for cells holding ``k_rem`` rows, ``ki`` of them in this
+    cell. Empty cells and exhausted draws use no random numbers.
+    """
+    if ki <= 0.0 or n_rem == 0:
+        return np.int64(0)
+    if ki >= k_rem:
+        return np.int64(n_rem)
+    return _binomial(st, n_rem, ki / k_rem)
+
+
+@jit
 def _multinomial_cells(st, k, total, out):
     """Multinomial(total; k / sum(k)) over cells.
 
@@ -218,16 +231,10 @@ def _multinomial_cells(st, k, total, out):
         return
     k_rem = total
     for i in range(k.size):
-        ki = k[i]
-        if ki <= 0.0 or n_rem == 0:
-            x = 0
-        elif ki >= k_rem:
-            x = n_rem
-        else:
-            x = _binomial(st, n_rem, ki / k_rem)
+        x = _next_cell(st, n_rem, k_rem, k[i])
         out[i] = x
         n_rem -= x
-        k_rem -= ki
+        k_rem -= k[i]
 
 
 @jit
@@ -390,12 +397,7 @@ def _multinomial_stratum(st, k, total, lam_idx, tab_lo, tab_off, tab_cdf, tab_gu
         k_rem = k_big
         for i in range(k.size):
             if k[i] > 0.0 and lam_idx[i] < 0:
-                if n_rem == 0:
-                    x = 0
-                elif k[i] >= k_rem:
-                    x = n_rem
-                else:
-                    x = _binomial(st, n_rem, k[i] / k_rem)
+                x = _next_cell(st, n_rem, k_rem, k[i])
                 out[i] = x
                 n_rem -= x
                 k_rem -= k[i]

@@ -57,6 +57,15 @@ def _chunk_end(j, c, chunk_off, starts, ends):
 
 
 @cuda.jit(device=True)
+def _split(tid, n_rep):
+    """Thread ``tid`` of a (cell, replicate) grid of ``n_rep`` replicates per cell:
+    ``(cell, replicate)``.
+    """
+    k = tid // n_rep
+    return k, tid - k * n_rep
+
+
+@cuda.jit(device=True)
 def _super(j, c, chunk_off, super_off, sup):
     """The super-chunk of chunk ``j`` (of curve ``c``)."""
     return super_off[c] + (j - chunk_off[c]) // sup
@@ -91,10 +100,7 @@ def super_scan(
     super_curve, super_off, chunk_off, sup, ctp, cfp, cnv, base_tp, base_fp, base_nv, stp, sfp, snv
 ):
     """Per (super-chunk k, replicate): exclusive scan of its chunks, and its totals."""
-    tid = cuda.grid(1)
-    n_rep = ctp.shape[1]
-    k = tid // n_rep
-    b = tid - k * n_rep
+    k, b = _split(cuda.grid(1), ctp.shape[1])
     if k >= super_curve.size:
         return
     lo, hi = _super_range(k, super_curve[k], chunk_off, super_off, sup)
@@ -107,10 +113,7 @@ def super_scan(
 @cuda.jit(cache=True)
 def super_sum(super_curve, super_off, chunk_off, sup, partial, spart):
     """Per (super-chunk, replicate): the sum of its chunks' partial areas."""
-    tid = cuda.grid(1)
-    n_rep = partial.shape[1]
-    k = tid // n_rep
-    b = tid - k * n_rep
+    k, b = _split(cuda.grid(1), partial.shape[1])
     if k >= super_curve.size:
         return
     lo, hi = _super_range(k, super_curve[k], chunk_off, super_off, sup)
@@ -200,9 +203,7 @@ def _cell(n_rep, chunk_curve, chunk_off, starts, ends, use_counts, seed, b0):
     (-1 past the last one), replicate ``b``, curve ``c``, the chunk's row end ``e`` and
     the replicate's Poisson key.
     """
-    tid = cuda.grid(1)
-    j = tid // n_rep
-    b = tid - j * n_rep
+    j, b = _split(cuda.grid(1), n_rep)
     if j >= starts.size:
         return -1, b, 0, 0, seed
     c = chunk_curve[j]
@@ -267,10 +268,7 @@ def chunk_scan(chunk_off, ctp, cfp, cnv, base_tp, base_fp, base_nv, P, N, NV):
     """Exclusive scan over each curve's cells ``chunk_off[c]:chunk_off[c + 1]`` (here: the
     super-chunks), per (curve, replicate); totals P, N, NV.
     """
-    tid = cuda.grid(1)
-    n_rep = ctp.shape[1]
-    c = tid // n_rep
-    b = tid - c * n_rep
+    c, b = _split(cuda.grid(1), ctp.shape[1])
     if c >= P.shape[0]:
         return
     t, f, nv = _exclusive_scan(
@@ -332,10 +330,7 @@ def curve_area(chunk_off, partial, P, N, method, out):
     """Per (curve, replicate): the area from the partial sums of the cells
     ``chunk_off[c]:chunk_off[c + 1]`` (here: the super-chunks), in a fixed order.
     """
-    tid = cuda.grid(1)
-    n_rep = partial.shape[1]
-    c = tid // n_rep
-    b = tid - c * n_rep
+    c, b = _split(cuda.grid(1), partial.shape[1])
     if c >= out.shape[0]:
         return
     s = 0.0

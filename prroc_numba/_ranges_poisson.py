@@ -1,0 +1,409 @@
+"""The Poisson bootstrap of Dask input through score ranges (continuous scores).
+
+The table path (:mod:`._dask`) keeps, per distinct (curve, score) entry, ``B`` replicate
+masses: entries x ``B`` numbers, as many entries as rows with continuous scores. Here
+the rows never meet in one place and nothing is ever rows x ``B``:
+
+1. a first read of every partition sends its length (the global row ids are partition
+   offset + position), a sample of its distinct scores and their number
+   (:func:`_survey`);
+2. if the partitions hold no more than ``"prroc_numba.dask_table_max"`` entries in all
+   (and the dask config ``"prroc_numba.dask_exact"`` is ``"auto"``), the table path
+   runs (:mod:`._dask`); otherwise every partition keeps its value rows (one per row
+   and model: curve, score, global row id, positive / negative mass) sorted by curve
+   and score on the workers (:func:`._dask._rows`), the client picks each curve's
+   splitters (:func:`._ranges._splitters`), every partition cuts its rows into ``K``
+   score ranges by score *value* (a run of tied scores never straddles two ranges) and
+   each range gathers its rows from every partition (an all-to-all shuffle) and sorts
+   them once into tie blocks (:func:`_range_rows`);
+3. pass 1: each range's per-replicate class totals per curve (``B x curves`` numbers,
+   each row's count drawn from :mod:`._kernels.poisson`'s stream keyed by
+   ``(seed, replicate, global row id)``, :func:`._kernels.paired_masses._paired_masses`
+   with the curves as entries); the client's exclusive scan over the ranges gives each
+   range, per replicate, its starting ``(TP, FP)``;
+4. pass 2: each range draws the counts again, a block of replicates at a time (the
+   tie blocks' replicate masses, bounded to ``_BLOCK_BYTES``), and per replicate sums
+   its segments' area terms from its start (:func:`._kernels.ranges._range_areas`), or
+   takes its local hull (:func:`._kernels.ranges._range_hulls`), or keeps the few
+   vertices that the recall grid of ``bootstrap_curve`` reads (:func:`_grid_vertices`);
+5. the client adds the sums per replicate and normalises them
+   (:func:`._kernels.segments.finish_area`), or runs the table kernels
+   (:func:`._kernels.resample_poisson._table_areas` / ``_table_curves``) on each
+   replicate's few gathered vertices (the hull of the local hulls is the hull).
+
+The data's own estimate is one more "replicate" whose counts are all 1. Each row's
+count is the one the in-memory ``resampling="poisson"`` bootstrap gives it, in every
+model (paired), so replicates and intervals equal the in-memory ones for the same
+seed and data (to rounding of the sums). Memory per range: O(its rows + its tie blocks
+x a block of replicates + B x curves).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from ._dask import sorted_rows
+from ._kernels.grid import _ABOVE, _BELOW
+from ._kernels.paired_masses import _paired_masses
+from ._kernels.ranges import _range_areas, _range_hulls
+from ._kernels.resample_poisson import _table_areas, _table_curves
+from ._kernels.segments import finish_area_cpu
+from ._ranges import _global_curves, _merge_samples, _sample, _splitters
+
+_BLOCK_BYTES = 1 << 26  # replicate masses a range holds at once (per pass-2 block)
+_FAN = 8
+
+
+def _writable(x):
+    """A C-contiguous, writable array (arrays unpickled on a worker may be read-only:
+    the kernels keep one specialisation).
+    """
+    return np.require(x, requirements=["C", "W"])
+
+
+def _split(item, layout, splitters):
+    """A partition's rows cut into ``K`` score ranges (range 0: the highest scores):
+    per range ``(curve, score, row, pos, neg)``, curves in the global layout.
+    """
+    rp = item[1]
+    K = splitters.shape[1] + 1
+    if rp is None:
+        e = (np.empty(0, np.int64), np.empty(0), np.empty(0, np.int64), np.empty(0), np.empty(0))
+        return [e] * K
+    curve = _global_curves(rp, layout)
+    score = rp._score
+    rng = np.empty(curve.size, dtype=np.int64)
+    bounds = np.concatenate([[0], np.flatnonzero(np.diff(curve)) + 1, [curve.size]])
+    for a, b in itertools.pairwise(bounds):
+        rng[a:b] = K - 1 - np.searchsorted(splitters[curve[a]], score[a:b], side="left")
+    order = np.argsort(rng, kind="stable")
+    cuts = np.searchsorted(rng[order], np.arange(K + 1))
+    out = []
+    for r in range(K):
+        i = order[cuts[r] : cuts[r + 1]]
+        out.append((curve[i], score[i], rp.row[i], rp._pos[i], rp._neg[i]))
+    return out
+
+
+def _range_rows(n_curves, *pieces):
+    """One range's rows in tie blocks: ``(offsets, block, row, pos, neg)``, the blocks
+    of curve ``c`` being ``offsets[c]:offsets[c + 1]`` (scores descending) and
+    ``block[i]`` row ``i``'s block.
+    """
+    curve = np.concatenate([p[0] for p in pieces])
+    by_curve = np.argsort(curve, kind="stable")  # each piece is already in curve order
+    curve = curve[by_curve]
+    rows = np.bincount(curve, minlength=n_curves)
+    rows = np.concatenate([[0], np.cumsum(rows)]).astype(np.int64)
+
+    def gather(k):
+        x = np.concatenate([p[k] for p in pieces])[by_curve]
+        return np.ascontiguousarray(x, dtype=np.int64 if k == 2 else np.float64)
+
+    curve, _s, pos, neg, idx, starts = sorted_rows(
+        gather(1), rows, gather(3), gather(4), np.ascontiguousarray(rows[:-1])
+    )
+    row = gather(2)[idx]
+    n = curve.size
+    block = np.repeat(np.arange(starts.size, dtype=np.int64), np.diff(np.append(starts, n)))
+    offsets = np.zeros(n_curves + 1, dtype=np.int64)
+    np.cumsum(np.bincount(curve[starts], minlength=n_curves), out=offsets[1:])
+    return offsets, block, row, pos, neg
+
+
+def _block_curves(offsets):
+    return np.repeat(np.arange(offsets.size - 1, dtype=np.int64), np.diff(offsets))
+
+
+def _class_totals(rng, seed, n_boot):
+    """Pass 1: ``(tp, fp)``, ``(n_boot + 1, n_curves)``: the range's class totals per
+    replicate (the last row: the data's own).
+    """
+    offsets, block, row, pos, neg = (_writable(x) for x in rng)
+    C = offsets.size - 1
+    curve = _block_curves(offsets)[block]
+    tp = np.empty((n_boot + 1, C))
+    fp = np.empty((n_boot + 1, C))
+    tp[:n_boot], fp[:n_boot] = _paired_masses(
+        curve.reshape(-1, 1), row, pos, neg, C, seed, 0, n_boot
+    )
+    tp[n_boot] = np.bincount(curve, weights=pos, minlength=C)
+    fp[n_boot] = np.bincount(curve, weights=neg, minlength=C)
+    return tp, fp
+
+
+def _replicate_masses(rng, seed, n_boot):
+    """The range's tie-block masses ``(b, pos, neg)`` replicate by replicate (drawn a
+    block of replicates at a time), then the data's own (``b = n_boot``).
+    """
+    offsets, block, row, pos, neg = (_writable(x) for x in rng)
+    n_blocks = int(offsets[-1])
+    step = int(max(1, min(n_boot, _BLOCK_BYTES // max(1, 16 * n_blocks))))
+    entry = block.reshape(-1, 1)
+    for b0 in range(0, n_boot, step):
+        m = min(step, n_boot - b0)
+        pb, nb = _paired_masses(entry, row, pos, neg, n_blocks, seed, b0, m)
+        for j in range(m):
+            yield b0 + j, pb[j], nb[j]
+        del pb, nb
+    yield (
+        n_boot,
+        np.bincount(block, weights=pos, minlength=n_blocks).astype(np.float64),
+        np.bincount(block, weights=neg, minlength=n_blocks).astype(np.float64),
+    )
+
+
+def _sums(rng, tp0, fp0, seed, code):
+    """Pass 2 of the areas: ``(n_curves, n_boot + 1)`` segment-area sums of the range."""
+    offsets, tp0, fp0 = _writable(rng[0]), _writable(tp0), _writable(fp0)
+    out = np.empty((offsets.size - 1, tp0.shape[0]))
+    for b, p, n in _replicate_masses(rng, seed, tp0.shape[0] - 1):
+        out[:, b] = _range_areas(offsets, p, n, tp0[b], fp0[b], code)
+    return out
+
+
+def _vertices(chunks, n_curves, nb):
+    """Per replicate, the range's kept vertices as ``(tp, fp, counts)``: ``counts[b,
+    c]`` vertices of curve ``c`` in replicate ``b``, replicate-major then curve-major.
+    """
+    counts = np.zeros((nb, n_curves), dtype=np.int64)
+    tps, fps = [], []
+    for b, tp, fp, cnt in chunks:
+        counts[b] = cnt
+        tps.append(tp)
+        fps.append(fp)
+    return np.concatenate(tps), np.concatenate(fps), counts
+
+
+def _hulls(rng, tp0, fp0, seed):
+    """Pass 2 of the hull: the range's local hull vertices per replicate and curve."""
+    offsets, tp0, fp0 = _writable(rng[0]), _writable(tp0), _writable(fp0)
+    C = offsets.size - 1
+    nb = tp0.shape[0]
+
+    def chunks():
+        for b, p, n in _replicate_masses(rng, seed, nb - 1):
+            htp, hfp, _idx, hoff = _range_hulls(offsets, p, n, tp0[b], fp0[b])
+            yield b, htp, hfp, np.diff(hoff)
+
+    return _vertices(chunks(), C, nb)
+
+
+def _grid_vertices(tp, fp, tp0, fp0, P, grid):
+    """The indices of a curve's vertices ``tp``/``fp`` (one range of it, starting after
+    ``(tp0, fp0)``) that :func:`._kernels.grid._precision_at_recall` reads for ``grid``
+    on the whole curve (class total ``P``): the first vertex past the start (the flat
+    start at recall 0), the last one, and for each recall ``r`` the first vertex at or
+    above ``r P`` and the one before it. Near ``r P`` (within the few ulps that decide
+    whether ``tp / P`` reaches ``r``) the first and last vertex of each distinct ``tp``
+    are kept, and the vertices on either side of that window.
+    """
+    n = tp.size
+    keep = [np.searchsorted(tp + fp, tp0 + fp0, side="right"), n - 1]
+    t = grid[grid > 0] * P
+    lo = np.searchsorted(tp, t * _BELOW, side="left")
+    hi = np.searchsorted(tp, t * _ABOVE, side="right")
+    keep += [lo - 1, lo, hi - 1, hi]
+    for a, b in zip(lo[hi > lo + 1], hi[hi > lo + 1]):
+        w = np.flatnonzero(np.diff(tp[a:b])) + a + 1  # new distinct tp within the window
+        keep += [w - 1, w]
+    idx = np.unique(np.concatenate([np.atleast_1d(np.asarray(k)) for k in keep]))
+    return idx[(idx >= 0) & (idx < n)]
+
+
+def _grid_chunks(rng, tp0, fp0, seed, P, grid):
+    """Pass 2 of the curve: the vertices the recall grid reads, per replicate."""
+    offsets = _writable(rng[0])
+    C = offsets.size - 1
+    nb = tp0.shape[0]
+
+    def chunks():
+        for b, p, n in _replicate_masses(rng, seed, nb - 1):
+            tps, fps, cnt = [], [], np.zeros(C, dtype=np.int64)
+            for c in np.flatnonzero(np.diff(offsets)):
+                a, e = offsets[c], offsets[c + 1]
+                tp = tp0[b, c] + np.cumsum(p[a:e])
+                fp = fp0[b, c] + np.cumsum(n[a:e])
+                if P[b, c] <= 0:
+                    continue
+                idx = _grid_vertices(tp, fp, tp0[b, c], fp0[b, c], P[b, c], grid)
+                tps.append(tp[idx])
+                fps.append(fp[idx])
+                cnt[c] = idx.size
+            yield b, np.concatenate(tps or [np.empty(0)]), np.concatenate(fps or [np.empty(0)]), cnt
+
+    return _vertices(chunks(), C, nb)
+
+
+def _table_of_vertices(parts, n_curves, nb):
+    """Per (curve, replicate), the ranges' kept vertices in sweep order, as the entry
+    masses of one-column tables: ``(offsets, dtp, dfp)`` over ``curve * nb + b``.
+    """
+    tps, fps, pid, rid = [], [], [], []
+    ids = (np.arange(n_curves)[None, :] * nb + np.arange(nb)[:, None]).ravel()
+    for r, (tp, fp, counts) in enumerate(parts):
+        tps.append(tp)
+        fps.append(fp)
+        pid.append(np.repeat(ids, counts.ravel()))
+        rid.append(np.full(tp.size, r, dtype=np.int64))
+    tp, fp = np.concatenate(tps), np.concatenate(fps)
+    pid, rid = np.concatenate(pid), np.concatenate(rid)
+    order = np.lexsort((rid, pid))  # stable: each range's vertices keep their order
+    tp, fp, pid = tp[order], fp[order], pid[order]
+    first = np.ones(pid.size, dtype=bool)
+    first[1:] = pid[1:] != pid[:-1]
+    dtp = np.where(first, tp, tp - np.roll(tp, 1))
+    dfp = np.where(first, fp, fp - np.roll(fp, 1))
+    offsets = np.zeros(n_curves * nb + 1, dtype=np.int64)
+    np.cumsum(np.bincount(pid, minlength=n_curves * nb), out=offsets[1:])
+    return offsets, np.ascontiguousarray(dtp[:, None]), np.ascontiguousarray(dfp[:, None])
+
+
+class RowRanges:
+    """The persisted score ranges of a Dask frame's rows and each range's
+    per-replicate start (pass 1 done).
+    """
+
+    def __init__(self, items, layout, labels, k, seed, n_boot):
+        import dask
+
+        self.layout, self.labels = layout, labels
+        self.seed, self.n_boot = int(seed), int(n_boot)
+        self.n_curves = len(layout._groups) * layout._n_models()
+        K = int(k) if k else max(2, len(items))
+        self.K = K
+        sp = _splitters(layout, self.n_curves, K)
+        split = [dask.delayed(_split, nout=K)(it, layout, sp) for it in items]
+        tables = [
+            dask.delayed(_range_rows)(self.n_curves, *[s[r] for s in split]) for r in range(K)
+        ]
+        self.ranges = dask.persist(*tables)
+        del split, tables
+        items.clear()  # the workers free each partition's rows once it is split
+        tot = dask.compute(
+            *[dask.delayed(_class_totals)(t, self.seed, self.n_boot) for t in self.ranges]
+        )
+        tp = np.array([t[0] for t in tot])  # (K, n_boot + 1, n_curves)
+        fp = np.array([t[1] for t in tot])
+        self.tp0 = np.cumsum(tp, axis=0) - tp  # exclusive scan, descending score
+        self.fp0 = np.cumsum(fp, axis=0) - fp
+        self.P, self.N = tp.sum(axis=0), fp.sum(axis=0)  # (n_boot + 1, n_curves)
+
+    def _each(self, fn, *args):
+        import dask
+
+        return dask.compute(
+            *[
+                dask.delayed(fn)(t, self.tp0[r], self.fp0[r], self.seed, *args)
+                for r, t in enumerate(self.ranges)
+            ]
+        )
+
+    def areas(self, code, hull):
+        """``(n_curves, n_boot + 1)`` areas (the last column: the estimate)."""
+        nb = self.n_boot + 1
+        if hull:
+            parts = self._each(_hulls)
+            offsets, dtp, dfp = _table_of_vertices(parts, self.n_curves, nb)
+            return _table_areas(offsets, dtp, dfp, code, True)[:, 0].reshape(self.n_curves, nb)
+        total = np.sum(self._each(_sums, int(code)), axis=0)
+        out = np.empty_like(total)
+        for c in range(self.n_curves):
+            for b in range(nb):
+                out[c, b] = finish_area_cpu(code, total[c, b], self.P[b, c], self.N[b, c])
+        return out
+
+    def curves(self, grid, hull):
+        """``(n_curves, n_boot + 1, grid.size)`` precisions on the recall grid."""
+        nb = self.n_boot + 1
+        if hull:
+            parts = self._each(_hulls)
+        else:
+            parts = self._each(_grid_chunks, self.P, grid)
+        offsets, dtp, dfp = _table_of_vertices(parts, self.n_curves, nb)
+        out = _table_curves(offsets, dtp, dfp, grid, hull)  # (curves * nb, 1, grid)
+        return out.reshape(self.n_curves, nb, grid.size)
+
+
+def _survey(part, kw):
+    """A partition's length and ``(sampled layout, labels, distinct entries)`` of its
+    table (the exact path's reduction and sample; the rows are not kept).
+    """
+    from ._dask import _partition
+
+    return len(part), _sample(_partition(part, kw))
+
+
+def _kept_rows(part, kw, offset):
+    """A partition's rows as the ranges keep them until the shuffle (without the
+    distinct entries' starts, which only the survey and the table path read).
+    """
+    from ._dask import _rows
+
+    labels, rp = _rows(part, kw, offset)
+    if rp is not None:
+        rp.starts = None
+    return labels, rp
+
+
+def _length(survey):
+    return survey[0]
+
+
+def _sampled(survey):
+    return survey[1]
+
+
+def state(data, kw, seed, n_boot):
+    """The Poisson bootstrap's state of a Dask frame: the merged table with ``n_boot``
+    replicate masses per entry (an :class:`Accumulator`), or the rows' score ranges
+    (:class:`RowRanges`) when the table would hold more entries than the dask config
+    ``"prroc_numba.dask_table_max"`` (or ``"prroc_numba.dask_exact"`` says which).
+
+    One first read of every partition gives its length (the global row ids), its number
+    of distinct entries (the choice) and a sample of its scores (the splitters); the
+    second read builds the table, or the rows that the ranges gather. Neither path
+    keeps more than a partition's rows per task before the ranges.
+    """
+    import dask
+
+    from . import _dask
+    from ._ranges import settings
+
+    mode, k, limit = settings()
+    if mode == "table":
+        return _dask.accumulate(data, **kw, seed=seed, n_boot=n_boot)
+    _dask._names(data, kw["score"], kw["label"], kw["by"], kw["weight"])
+    if isinstance(kw["by"], (list, tuple)) and len(kw["by"]) == 0:
+        kw = {**kw, "by": None}
+    parts = data.to_delayed()
+    surveys = [dask.delayed(_survey)(p, kw) for p in parts]
+    samples = [dask.delayed(_sampled)(s) for s in surveys]
+    while len(samples) > 1:
+        samples = [
+            dask.delayed(_merge_samples)(*samples[i : i + _FAN])
+            for i in range(0, len(samples), _FAN)
+        ]
+    lengths, (layout, labels, n) = dask.compute(
+        [dask.delayed(_length)(s) for s in surveys], samples[0]
+    )
+    del surveys, samples
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    _dask._check_merged(layout, labels, kw["pos_label"])
+    if mode == "auto" and n <= limit:  # the merged table fits: the table path
+        acc, labels = _dask._merge_tree(
+            [
+                dask.delayed(_dask._partition)(p, kw, int(offsets[i]), seed, n_boot)
+                for i, p in enumerate(parts)
+            ],
+            limit,
+        )
+        return acc
+    items = list(
+        dask.persist(
+            *[dask.delayed(_kept_rows)(p, kw, int(offsets[i])) for i, p in enumerate(parts)]
+        )
+    )
+    return RowRanges(items, layout, labels, k, seed, n_boot)
