@@ -3,6 +3,7 @@
     python benchmarks/compare.py            # full compact grid (a few minutes on 2 cores)
     python benchmarks/compare.py --quick    # 10x smaller inputs, a smoke test
     python benchmarks/compare.py --only curves auc --no-cold-start
+    python benchmarks/compare.py --only interpolation --match 1,001 --repeats 7 --no-cold-start
 
 For every capability (curves, auc, hull, interpolation, bootstrap, compare) each case
 times our call and its peer (a scikit-learn loop; for interpolation a per-curve numpy
@@ -103,10 +104,16 @@ def _ms(t):
     return f"{t * 1e3:,.1f} ms" if t < 10 else f"{t:,.1f} s"
 
 
-def run(capabilities, scale, log=print):
+def run(capabilities, scale, log=print, match=None, repeats=None):
+    """Time every case of ``capabilities`` (those whose name contains ``match``);
+    ``repeats`` overrides each case's number of repeats (ours and the peer's)."""
     rows = []
     for cap in capabilities:
         for case in _cases.CAPABILITIES[cap](scale):
+            if match is not None and match not in case.name:
+                continue
+            if repeats is not None:
+                case.repeats = case.peer_repeats = repeats
             if case.check is not None:
                 case.check()  # ours and the peer agree on this input (raises otherwise)
             t_ours = best_time(case.ours, case.repeats)
@@ -243,6 +250,12 @@ def main(argv=None):
     parser.add_argument(
         "--only", nargs="+", choices=list(_cases.CAPABILITIES), help="run only these capabilities"
     )
+    parser.add_argument(
+        "--match", help="run only the cases whose name contains this text (e.g. 1,001)"
+    )
+    parser.add_argument(
+        "--repeats", type=int, help="repeats of every timing (min taken; more on a busy machine)"
+    )
     parser.add_argument("--no-cold-start", action="store_true", help="skip the cold start")
     parser.add_argument(
         "--out", default=str(HERE / "results"), help="directory for latest.json and latest.md"
@@ -265,7 +278,9 @@ def main(argv=None):
         print("cold start (fresh processes) ...", flush=True)
         cold = cold_start.measure()
         print(cold_start.markdown(cold) + "\n", flush=True)
-    rows = run(caps, scale, log=lambda s: print(s, flush=True))
+    rows = run(
+        caps, scale, log=lambda s: print(s, flush=True), match=args.match, repeats=args.repeats
+    )
     result = {
         "command": command.strip(),
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),

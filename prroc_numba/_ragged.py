@@ -30,13 +30,13 @@ from ._kernels.grid import (
     FP_OVER,
     N_DISAGREE,
     N_UNKNOWN,
+    NOT_SORTED,
     OK,
     P_DISAGREE,
     P_UNKNOWN,
     TOTALS_VARY,
     TP_OVER,
     _check_points,
-    _is_sorted,
     _with_ends_batch,
 )
 from ._kernels.layout import _offsets_from_counts
@@ -674,12 +674,21 @@ def _kernel_view(a):
     return view
 
 
-def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
+def _or_empty(a):
+    """Per-row totals for the kernels: an empty array when absent (one array type)."""
+    return np.empty(0) if a is None else _kernel_view(a)
+
+
+def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio, grid=None, hull=False):
     """Validate a tidy frame of many curves' points and lay them out as ragged counts.
 
     Returns ``(tp, fp, offsets, keys, P, N, open_end)``: per curve the origin, the
     points sorted by (TP, FP), and the end ``(P, N)``; keys one row per curve (sorted
-    key order). Class totals come from ``n_pos``/``n_neg``/``pos_neg_ratio``, else from
+    key order). With ``grid`` (float64, checked), an eighth item: the curves
+    interpolated onto it (``hull``; PR or ROC by ``space``) by the checking pass itself
+    when every curve is complete as given (the usual case: each curve is read once),
+    else None (interpolate the returned ragged counts). Class totals come from
+    ``n_pos``/``n_neg``/``pos_neg_ratio``, else from
     the rate columns next to ``tp``/``fp`` (``P = tp / recall`` or ``tp / tpr``,
     ``N = fp / fpr``, read and checked by the packing kernel); ``open_end`` is None, or
     (a PR frame without ``fpr``: N taken as each curve's largest FP, exact up to its
@@ -732,8 +741,6 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
         codes, key_frame, runs = None, None, np.array([0, n], dtype=np.int64)
     else:
         codes, key_frame, runs = _grouping(points, by, n)
-    if runs is not None:  # rows grouped in key order already: codes only for _is_sorted
-        codes = np.repeat(np.arange(runs.size - 1, dtype=np.int64), np.diff(runs))
 
     def num(col, check=True):
         try:
@@ -797,27 +804,35 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
             tp, fp = y * Pcol, x * Ncol
 
     tp, fp, p_rate, n_rate = (_kernel_view(a) for a in (tp, fp, p_rate, n_rate))
-    # rows ordered by (curve, TP, FP): pr_curve output already is, so no sort then
-    if _is_sorted(codes, tp, fp):
-        order = None
+
+    onto = () if grid is None else (grid, hull, space == "roc")
+    # rows ordered by (curve, TP, FP), as pr_curve output is: no sort, no per-row codes
+    # (the one-pass check tells whether each curve's rows are in order)
+    order = None
+    status = NOT_SORTED
+    if runs is not None:
+        starts = runs
+    elif codes.size < 2 or (codes[1:] >= codes[:-1]).all():
+        starts = lengths_to_offsets(np.bincount(codes))
     else:
+        starts = None
+    if starts is not None:
+        status, row, P, N, complete, values = _check_points(
+            starts, tp, fp, _or_empty(Pcol), _or_empty(Ncol), p_rate, n_rate, POINTS_TOL, *onto
+        )
+    if status == NOT_SORTED:
+        if codes is None:
+            codes = np.repeat(np.arange(runs.size - 1, dtype=np.int64), np.diff(runs))
         order = np.lexsort((fp, tp, codes))
         codes, tp, fp = codes[order], tp[order], fp[order]
         if Pcol is not None:
             Pcol, Ncol = Pcol[order], Ncol[order]
         p_rate = p_rate[order] if p_rate.size else p_rate
         n_rate = n_rate[order] if n_rate.size else n_rate
-    starts = runs if order is None and runs is not None else lengths_to_offsets(np.bincount(codes))
-    status, row, P, N, complete = _check_points(
-        starts,
-        tp,
-        fp,
-        empty if Pcol is None else Pcol,
-        empty if Ncol is None else Ncol,
-        p_rate,
-        n_rate,
-        POINTS_TOL,
-    )
+        starts = lengths_to_offsets(np.bincount(codes))
+        status, row, P, N, complete, values = _check_points(
+            starts, tp, fp, _or_empty(Pcol), _or_empty(Ncol), p_rate, n_rate, POINTS_TOL, *onto
+        )
 
     def orig(i):
         return int(i) if order is None else int(order[i])
@@ -897,6 +912,8 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio):
         if by is not None
         else pd.DataFrame(index=range(1))
     )
+    if grid is not None:
+        return T, Fp, off, keys, P, N, open_end, values
     return T, Fp, off, keys, P, N, open_end
 
 

@@ -39,7 +39,9 @@ def _describe_curves(keys, bad):
 
 def _interp(points, grid, by, space, hull, n_pos, n_neg, pos_neg_ratio):
     g = check_grid(grid, "recall" if space == "pr" else "FPR")
-    tp, fp, off, keys, P, N, open_end = pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio)
+    tp, fp, off, keys, P, N, open_end, mat = pack_points(
+        points, by, space, n_pos, n_neg, pos_neg_ratio, grid=g, hull=bool(hull)
+    )
     short = None if open_end is None else np.flatnonzero(open_end < 1.0)
     if short is not None and short.size and hull:
         raise ValueError(
@@ -47,8 +49,9 @@ def _interp(points, grid, by, space, hull, n_pos, n_neg, pos_neg_ratio):
             f"{open_end[short[0]]:.6g} and points has no 'fpr' column: the achievable "
             "curve (hull=True) needs the number of negatives; pass n_pos= and n_neg="
         )
-    kern = _precision_at_recall_batch if space == "pr" else _tpr_at_fpr_batch
-    mat = kern(tp, fp, off, g, bool(hull))
+    if mat is None:  # some curve lacked its origin or end: interpolate the packed curves
+        kern = _precision_at_recall_batch if space == "pr" else _tpr_at_fpr_batch
+        mat = kern(tp, fp, off, g, bool(hull))
     if short is not None and short.size:
         beyond = g[None, :] > open_end[short, None] + 1e-12
         if beyond.any():
@@ -118,7 +121,8 @@ def interpolate(
     """Many curves' points onto one shared grid, in one call (a tidy frame).
 
     The building block of curve averaging (:func:`average_curves`) and pointwise
-    bands: one Numba kernel interpolates every curve (``prange`` over curves).
+    bands: the Numba pass that checks the points interpolates every curve too (curves in
+    parallel on a thread pool).
 
     Parameters
     ----------

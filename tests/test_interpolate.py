@@ -647,3 +647,79 @@ def test_interpolate_totals_that_cannot_be_known_are_errors():
     roc = pd.DataFrame({"tp": [1.0], "fp": [1.0], "recall": [0.5]})
     with pytest.raises(ValueError, match="space='roc' needs the number of negatives"):
         prn.interpolate(roc, grid=[0.5], space="roc")
+
+
+# ------------------------------------------- the one-pass check of packed points
+def _random_points(rng):
+    """One curve's rows (sorted or not) with rates and per-row totals, usual or not."""
+    n = int(rng.integers(1, 12))
+    tp = np.sort(rng.integers(0, 20, n)).astype(float)
+    fp = np.sort(rng.integers(0, 20, n)).astype(float)
+    P = tp[-1] if rng.random() < 0.7 else tp[-1] + rng.integers(0, 3)
+    N = fp[-1] if rng.random() < 0.7 else fp[-1] + rng.integers(0, 3)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p_rate, n_rate = tp / P, fp / N
+    k = int(rng.integers(0, n))
+    trick = rng.integers(0, 12)
+    if trick == 1:  # a rate off by about the tolerance (either side) or far off
+        p_rate[k] *= 1 + rng.choice([0.4e-6, 0.6e-6, 0.99e-6, 1.01e-6, 2e-6, 1e-3, -1e-6])
+    elif trick == 2:
+        n_rate[k] = np.nan if rng.random() < 0.5 else 0.0
+    elif trick == 3:  # FP decreasing, slightly (rounding) or clearly
+        fp[k] = max(fp[k] - rng.choice([1e-12, 1.0]), 0.0)
+    elif trick == 4:
+        tp[k] = rng.choice([np.nan, -1.0, np.inf])
+    elif trick == 5:  # rows out of order
+        rng.shuffle(tp)
+    elif trick == 6:  # the largest rate reached twice, by different counts
+        p_rate[-1] = p_rate[k]
+    elif trick == 7:  # a count slightly above the total
+        tp[-1] = P * (1 + rng.choice([1e-12, 1e-3]))
+    elif trick == 8:  # no positives: rates NaN (0/0)
+        tp[:] = 0.0
+        p_rate[:] = np.nan
+    elif trick == 9:
+        p_rate[k] = np.inf
+    P_row = np.full(n, float(max(P, 1.0)))
+    N_row = np.full(n, float(max(N, 1.0)))
+    if trick == 10:
+        P_row[k] += 1.0
+    return tp, fp, p_rate, n_rate, P_row, N_row
+
+
+def test_one_pass_check_equals_the_exact_passes():
+    # the one-pass check (_check_one) must give what the several exact passes give
+    # (order test, then _check_curve): status, row, totals, completeness; the exact
+    # passes are the reference (they were the check before the one pass existed)
+    from prroc_numba._kernels.grid import (
+        NOT_SORTED,
+        OK,
+        _check_curve,
+        _check_one,
+        _in_order,
+    )
+
+    rng = np.random.default_rng(7)
+    empty = np.empty(0)
+    seen = set()
+    for _ in range(3000):
+        tp, fp, p_rate, n_rate, P_row, N_row = _random_points(rng)
+        n = tp.size
+        mode = int(rng.integers(0, 4))
+        args = [
+            (empty, empty, empty, empty),
+            (empty, empty, p_rate, empty),
+            (empty, empty, p_rate, n_rate),
+            (P_row, N_row, empty, empty),
+        ][mode]
+        P1, N1, P2, N2 = (np.full(1, -7.0) for _ in range(4))
+        got = _check_one(0, n, tp, fp, *args, 1e-9, P1, N1, 0)
+        if _in_order(0, n, tp, fp):
+            want = _check_curve(0, n, tp, fp, *args, 1e-9, P2, N2, 0)
+        else:
+            want = (NOT_SORTED, 0, False)
+        assert tuple(got) == tuple(want), (tp, fp, args)
+        if want[0] == OK:
+            assert P1[0] == P2[0] and N1[0] == N2[0]
+        seen.add(int(want[0]))
+    assert len(seen) >= 8  # the cases reach most outcomes

@@ -31,7 +31,8 @@ Conventions (shared by every caller, documented here once):
 * Grid values outside [0, 1] give NaN (callers validate grids).
 
 Batch kernels take the ragged layout ``tp[offsets[c]:offsets[c + 1]]`` (one curve's
-vertices, sweep order), run ``prange`` over curves and return a dense
+vertices, sweep order), run chunks of curves on the thread pool
+(:func:`.threads.run_curves`) and return a dense
 ``(n_curves, n_grid)`` float64 matrix; ``hull=True`` interpolates the upper ROC hull
 (:func:`.hull._hull_indices`) instead, i.e. the achievable PR curve in PR space.
 """
@@ -39,15 +40,17 @@ vertices, sweep order), run ``prange`` over curves and return a dense
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from .._numba import jit
 from .hull import _hull_indices
 from .pr_interp import flat_start, lerp, precision
+from .threads import run_curves
 
 # a product ``r * P`` is within 1 ulp of the real product and ``tp / P`` within 1 ulp
 # of the real quotient, so ``tp < r P (1 - 4 eps)`` implies ``tp / P < r`` and
-# ``tp > r P (1 + 4 eps)`` implies ``tp / P > r`` (both in floating point)
+# ``tp > r P (1 + 4 eps)`` implies ``tp / P > r`` (both in floating point): the kernels
+# divide only for the vertices within that band of a grid value (same results as
+# dividing at every vertex, several times fewer divisions)
 _BELOW = 1.0 - 4.0 * np.finfo(np.float64).eps
 _ABOVE = 1.0 + 4.0 * np.finfo(np.float64).eps
 
@@ -83,12 +86,15 @@ def _precision_at_recall(tp, fp, recall_grid, out):
         # on a product, which implies tp / P < r in floating point; the exact test
         # decides only near r.
         t = r * P
-        while tp[i] < t * _BELOW:
+        lo = t * _BELOW
+        hi = t * _ABOVE
+        while tp[i] < lo:
             i += 1
-        while tp[i] / P < r:
+        # now tp[i] >= lo; above hi, tp[i] / P > r for sure: no division
+        while tp[i] <= hi and tp[i] / P < r:
             i += 1
         ti = tp[i]
-        if ti <= t * _ABOVE and ti / P == r:
+        if ti <= hi and ti / P == r:
             out[k] = ti / (ti + fp[i])
         else:
             # tp[i - 1] / P < r < tp[i] / P, i >= 1 since tp[0] / P = 0 < r
@@ -126,11 +132,14 @@ def _tpr_at_fpr(tp, fp, fpr_grid, out):
             continue
         # last vertex whose FPR fp / N is <= x (products pass clear cases, as above)
         xn = x * N
-        while i < n - 1 and fp[i + 1] < xn * _BELOW:
+        lo = xn * _BELOW
+        hi = xn * _ABOVE
+        while i < n - 1 and fp[i + 1] < lo:
             i += 1
-        while i < n - 1 and fp[i + 1] / N <= x:
+        # fp[i + 1] >= lo now; above hi, fp[i + 1] / N > x for sure: no division
+        while i < n - 1 and fp[i + 1] <= hi and fp[i + 1] / N <= x:
             i += 1
-        if i == n - 1 or (fp[i] >= xn * _BELOW and fp[i] / N == x):
+        if i == n - 1 or (fp[i] >= lo and fp[i] / N == x):
             out[k] = tp[i] / P
         else:
             fa = fp[i]
@@ -171,21 +180,30 @@ def _interp_one(tp, fp, grid, out, space_roc, hull):
         _precision_at_recall(tp, fp, grid, out)
 
 
-@jit(parallel=True)
-def _interp_batch_into(tp, fp, offsets, grid, hull, space_roc, out):
-    """Fill ``out`` (float64 ``(n_curves, grid.size)``, C order): row ``c`` is curve
-    ``c`` (``tp[offsets[c]:offsets[c + 1]]``) on ``grid``; ``prange`` over curves.
+@jit
+def _interp_curves(tp, fp, offsets, grid, hull, space_roc, out, c0, c1):
+    """Rows ``c0 .. c1 - 1`` of ``out``: curve ``c`` (``tp[offsets[c]:offsets[c + 1]]``)
+    on ``grid`` (a chunk of the thread pool).
     """
-    for c in prange(offsets.size - 1):
+    for c in range(c0, c1):
         a = offsets[c]
         b = offsets[c + 1]
         _interp_one(tp[a:b], fp[a:b], grid, out[c], space_roc, hull)
 
 
-# The two wrappers below are plain Python on purpose: called from jitted code, the
-# constant ``space_roc`` would be typed as a literal and compile ``_interp_batch_into``
-# (and its callees) twice; from Python it is a runtime bool: one specialisation
+# The wrappers below are plain Python on purpose: called from jitted code, the constant
+# ``space_roc`` would be typed as a literal and compile ``_interp_curves`` (and its
+# callees) twice; from Python it is a runtime bool: one specialisation
 # (tests/test_specialisations.py).
+
+
+def _interp_batch_into(tp, fp, offsets, grid, hull, space_roc, out):
+    """Fill ``out`` (float64 ``(n_curves, grid.size)``, C order): row ``c`` is curve
+    ``c`` (``tp[offsets[c]:offsets[c + 1]]``) on ``grid``; chunks of curves in parallel
+    on the thread pool (:func:`.threads.run_curves`: each curve by one thread, so the
+    result does not depend on the thread count).
+    """
+    run_curves(_interp_curves, offsets, tp, fp, offsets, grid, bool(hull), bool(space_roc), out)
 
 
 def _precision_at_recall_batch(tp, fp, offsets, grid, hull):
@@ -219,30 +237,25 @@ P_UNKNOWN = 7  # no row with recall > 0 (and positives present): P cannot be rea
 N_UNKNOWN = 8  # no row with fpr > 0 (and negatives present): N cannot be read
 P_DISAGREE = 9  # tp / recall differs between rows of a curve
 N_DISAGREE = 10  # fp / fpr differs between rows of a curve
+NOT_SORTED = 11  # rows of a curve not ordered by (TP, FP): the caller sorts, checks again
 #: relative tolerance for class totals read from rates (tp / recall, fp / fpr)
 RATE_TOL = 1e-6
 
 
-@jit
-def _is_sorted(codes, tp, fp):
-    """True when rows are ordered by (curve code, TP, FP) already (no sort needed)."""
-    for i in range(1, codes.size):
-        if codes[i] < codes[i - 1]:
-            return False
-        if codes[i] == codes[i - 1] and (
-            tp[i] < tp[i - 1] or (tp[i] == tp[i - 1] and fp[i] < fp[i - 1])
-        ):
-            return False
-    return True
+#: kinds of :func:`_total_from_rate`'s answer (the caller names the class)
+_RATE_UNKNOWN = 1
+_RATE_DISAGREE = 2
 
 
 @jit
 def _total_from_rate(a, b, count, rate):
     """A curve's class total ``count / rate`` from its rows ``[a:b)``, read at the row of
     the largest rate; every row of rate > 0 must agree (``RATE_TOL``). Returns
-    ``(total, bad_row)``: ``bad_row`` -1 when fine, ``-2`` when no row has a rate > 0
-    and the class is present (counts > 0 or rates not NaN), else the disagreeing row.
-    A class that is absent (every count 0, every rate NaN = 0/0) has total 0.
+    ``(total, kind, row)``: ``OK, -1`` when fine; ``_RATE_UNKNOWN, a`` when no row has a
+    rate > 0 and the class is present (counts > 0 or rates not NaN);
+    ``_RATE_DISAGREE`` and the first disagreeing row. A class that is absent (every
+    count 0, every rate NaN = 0/0) has total 0. The status codes are not arguments:
+    constants passed from jitted code are typed as literals, one compilation each.
     """
     best = -1.0
     total = 0.0
@@ -255,17 +268,19 @@ def _total_from_rate(a, b, count, rate):
             best = r
             total = count[i] / r
     if best < 0.0:
-        return 0.0, -1 if absent else -2
+        return 0.0, OK if absent else _RATE_UNKNOWN, -1 if absent else a
     for i in range(a, b):
         r = rate[i]
         if r > 0.0 and abs(count[i] / r - total) > RATE_TOL * total:
-            return total, i
-    return total, -1
+            return total, _RATE_DISAGREE, i
+    return total, OK, -1
 
 
 @jit
 def _check_curve(a, b, tp, fp, P_row, N_row, p_rate, n_rate, tol, P, N, c):
-    """Check rows ``[a:b)`` of curve ``c``; set ``P[c]``, ``N[c]``.
+    """Check rows ``[a:b)`` of curve ``c`` (sorted), reporting the first problem; set
+    ``P[c]``, ``N[c]``. The exact, several-pass reference of :func:`_check_one`, run
+    where its one pass finds anything unusual.
 
     Returns ``(status, row, complete)`` (see :func:`_check_points`).
     """
@@ -287,17 +302,13 @@ def _check_curve(a, b, tp, fp, P_row, N_row, p_rate, n_rate, tol, P, N, c):
             Pc = max(Pc, tp[i])
             Nc = max(Nc, fp[i])
         if p_rate.size > 0:
-            Pc, bad = _total_from_rate(a, b, tp, p_rate)
-            if bad == -2:
-                return P_UNKNOWN, a, False
-            if bad >= 0:
-                return P_DISAGREE, bad, False
+            Pc, kind, row = _total_from_rate(a, b, tp, p_rate)
+            if kind != OK:
+                return P_UNKNOWN if kind == _RATE_UNKNOWN else P_DISAGREE, row, False
         if n_rate.size > 0:
-            Nc, bad = _total_from_rate(a, b, fp, n_rate)
-            if bad == -2:
-                return N_UNKNOWN, a, False
-            if bad >= 0:
-                return N_DISAGREE, bad, False
+            Nc, kind, row = _total_from_rate(a, b, fp, n_rate)
+            if kind != OK:
+                return N_UNKNOWN if kind == _RATE_UNKNOWN else N_DISAGREE, row, False
     P[c] = Pc
     N[c] = Nc
     complete = tp[a] == 0.0 and fp[a] == 0.0 and tp[b - 1] == Pc and fp[b - 1] == Nc
@@ -317,19 +328,161 @@ def _check_curve(a, b, tp, fp, P_row, N_row, p_rate, n_rate, tol, P, N, c):
     return OK, -1, complete
 
 
-@jit(parallel=True)
-def _check_points(starts, tp, fp, P_row, N_row, p_rate, n_rate, tol):
-    """Validate sorted points of many curves and find each curve's totals.
+#: the margins ``h`` of :func:`_rate_usual` are kept within these bounds, so every
+#: product there is a normal number (no underflow, no overflow) and its error bounds hold
+_TINY = 1e-290
+_HUGE = 1e290
 
-    Rows of curve ``c`` are ``[starts[c]:starts[c + 1]]`` (non-empty), ordered by
-    (TP, FP). ``P_row``/``N_row``: per-row class totals, or empty arrays to read them
-    from the rates ``p_rate`` (recall or TPR: ``P = tp / rate``) and ``n_rate`` (FPR)
-    where given (non-empty), else to take each curve's largest TP and FP.
-    Returns ``(status, row, P, N, complete)``: the problem
-    of the first curve that has one (a status code above and the sorted row it
-    concerns; for ``NOT_MONOTONE`` the later of the two rows), and whether every curve
-    already starts at the origin, ends at ``(P, N)`` and needs no rounding fix (then
-    the input can be used as it is).
+
+@jit
+def _counts_usual(a, b, tp, fp):
+    """True when rows ``[a:b)`` have finite counts, ``tp`` and ``fp`` both
+    non-decreasing from 0 (so ordered by (TP, FP), each largest at the last row): the
+    usual curve. Branch-free, one read of each.
+    """
+    usual = True
+    tprev = 0.0
+    fprev = 0.0
+    for i in range(a, b):
+        t = tp[i]
+        f = fp[i]
+        usual &= (t >= tprev) & (f >= fprev) & (t < np.inf) & (f < np.inf)
+        tprev = t
+        fprev = f
+    return usual
+
+
+@jit
+def _in_order(a, b, tp, fp):
+    """True when rows ``[a:b)`` are ordered by (TP, FP) (NaN never breaks the order)."""
+    for i in range(a + 1, b):
+        if tp[i] < tp[i - 1] or (tp[i] == tp[i - 1] and fp[i] < fp[i - 1]):
+            return False
+    return True
+
+
+@jit
+def _rate_usual(a, b, count, rate):
+    """``(total, usual)``: the class total that :func:`_total_from_rate` reads from
+    rows ``[a:b)``, and True when it would accept them -- proven without a division per
+    row, for the usual rows only: rates non-decreasing (the largest first reached in
+    the last run of equal rates) and every ``count`` within half the tolerance of
+    ``rate * total`` (then ``|count / rate - total|`` is within the tolerance whatever
+    the rounding: the margin is ~1e9 ulps). False: the exact pass decides.
+    """
+    ib = b - 1
+    best = rate[ib]
+    while ib > a and rate[ib - 1] == best:
+        ib -= 1
+    total = count[ib] / best
+    half = 0.5 * (RATE_TOL * total)
+    usual = (best > 0.0) & (total < np.inf)
+    rprev = -np.inf
+    for i in range(a, b):
+        r = rate[i]
+        h = half * r
+        ok = (r <= 0.0) | ((h >= _TINY) & (h <= _HUGE) & (np.abs(count[i] - r * total) <= h))
+        usual &= (r >= rprev) & ok
+        rprev = r
+    return total, usual
+
+
+@jit
+def _rows_usual(a, b, P_row, N_row):
+    """True when the per-row class totals of rows ``[a:b)`` are constant."""
+    usual = True
+    for i in range(a, b):
+        usual &= (P_row[i] == P_row[a]) & (N_row[i] == N_row[a])
+    return usual
+
+
+@jit
+def _check_one(a, b, tp, fp, P_row, N_row, p_rate, n_rate, tol, P, N, c):
+    """Check rows ``[a:b)`` of curve ``c`` with one read of ``tp``, ``fp`` and each rate
+    when the curve is usual (finite counts, TP and FP non-decreasing, constant or
+    agreeing totals, no count above them): then set ``P[c]``, ``N[c]``, return ``(OK,
+    -1, complete)``. Otherwise ``NOT_SORTED`` when the rows are not ordered by (TP,
+    FP), else :func:`_check_curve` (the exact passes) reports the first problem.
+    """
+    usual = _counts_usual(a, b, tp, fp)
+    Pc = tp[b - 1]  # the largest TP and FP when usual
+    Nc = fp[b - 1]
+    if usual and P_row.size > 0:
+        usual = _rows_usual(a, b, P_row, N_row)
+        Pc = P_row[a]
+        Nc = N_row[a]
+    else:
+        if usual and p_rate.size > 0:
+            Pc, usual = _rate_usual(a, b, tp, p_rate)
+        if usual and n_rate.size > 0:
+            Nc, usual = _rate_usual(a, b, fp, n_rate)
+    if not (usual and tp[b - 1] <= Pc and fp[b - 1] <= Nc):
+        if not _in_order(a, b, tp, fp):
+            return NOT_SORTED, a, False
+        return _check_curve(a, b, tp, fp, P_row, N_row, p_rate, n_rate, tol, P, N, c)
+    P[c] = Pc
+    N[c] = Nc
+    complete = tp[a] == 0.0 and fp[a] == 0.0 and tp[b - 1] == Pc and fp[b - 1] == Nc
+    return OK, -1, complete
+
+
+@jit
+def _check_curves(
+    starts,
+    tp,
+    fp,
+    P_row,
+    N_row,
+    p_rate,
+    n_rate,
+    tol,
+    grid,
+    hull,
+    space_roc,
+    out,
+    P,
+    N,
+    st,
+    rows,
+    comp,
+    c0,
+    c1,
+):
+    """:func:`_check_one` on curves ``c0 .. c1 - 1`` (a chunk of the thread pool); a
+    curve found complete is interpolated onto ``grid`` into ``out[c]`` right away, while
+    its rows are in the cache (``out`` of 0 rows: no interpolation).
+    """
+    for c in range(c0, c1):
+        a = starts[c]
+        b = starts[c + 1]
+        s, r, k = _check_one(a, b, tp, fp, P_row, N_row, p_rate, n_rate, tol, P, N, c)
+        st[c] = s
+        rows[c] = r
+        comp[c] = k
+        if k and out.shape[0] > 0:
+            _interp_one(tp[a:b], fp[a:b], grid, out[c], space_roc, hull)
+
+
+def _check_points(
+    starts, tp, fp, P_row, N_row, p_rate, n_rate, tol, grid=None, hull=False, space_roc=False
+):
+    """Validate the points of many curves and find each curve's totals; with ``grid``,
+    interpolate them onto it in the same pass.
+
+    Rows of curve ``c`` are ``[starts[c]:starts[c + 1]]`` (non-empty).
+    ``P_row``/``N_row``: per-row class totals, or empty arrays to read them from the
+    rates ``p_rate`` (recall or TPR: ``P = tp / rate``) and ``n_rate`` (FPR) where given
+    (non-empty), else to take each curve's largest TP and FP. Returns
+    ``(status, row, P, N, complete, values)``: ``NOT_SORTED`` when the rows of some
+    curve are not ordered by (TP, FP) (sort them and call again: nothing else is
+    reported then); else the problem of the first curve that has one (a status code
+    above and the row it concerns; for ``NOT_MONOTONE`` the later of the two rows), and
+    whether every curve already starts at the origin, ends at ``(P, N)`` and needs no
+    rounding fix (then the input can be used as it is). ``values`` (with ``grid``, else
+    None): the ``(n_curves, grid.size)`` matrix of :func:`_interp_batch_into`
+    (``hull``, ``space_roc`` as there) when ``complete``, else None (the curves need
+    their ends first). One pass per curve, curves in parallel chunks on the thread pool
+    (:func:`.threads.run_curves`).
     """
     n_curves = starts.size - 1
     P = np.empty(n_curves)
@@ -337,20 +490,39 @@ def _check_points(starts, tp, fp, P_row, N_row, p_rate, n_rate, tol):
     st = np.empty(n_curves, dtype=np.int64)
     rows = np.empty(n_curves, dtype=np.int64)
     comp = np.empty(n_curves, dtype=np.bool_)
-    for c in prange(n_curves):
-        # np.int64: the prange index is typed differently in the parallel body
-        s, r, k = _check_curve(
-            starts[c], starts[c + 1], tp, fp, P_row, N_row, p_rate, n_rate, tol, P, N, np.int64(c)
-        )
-        st[c] = s
-        rows[c] = r
-        comp[c] = k
-    complete = True
-    for c in range(n_curves):
-        if st[c] != OK:
-            return st[c], rows[c], P, N, False
-        complete = complete and comp[c]
-    return OK, -1, P, N, complete
+    if grid is None:
+        grid = np.empty(0)
+        out = np.empty((0, 0))
+    else:
+        out = np.empty((n_curves, grid.size))
+    run_curves(
+        _check_curves,
+        starts,
+        starts,
+        tp,
+        fp,
+        P_row,
+        N_row,
+        p_rate,
+        n_rate,
+        tol,
+        grid,
+        bool(hull),
+        bool(space_roc),
+        out,
+        P,
+        N,
+        st,
+        rows,
+        comp,
+    )
+    if (st == NOT_SORTED).any():
+        return NOT_SORTED, -1, P, N, False, None
+    bad = np.flatnonzero(st != OK)
+    if bad.size:
+        return int(st[bad[0]]), int(rows[bad[0]]), P, N, False, None
+    complete = bool(comp.all())
+    return OK, -1, P, N, complete, out if complete and out.shape[0] == n_curves else None
 
 
 @jit
