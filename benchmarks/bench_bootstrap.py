@@ -183,36 +183,9 @@ def report():
     return table, (base, run)
 
 
-_SCALING = r"""
-import resource, sys, time
-sys.path.insert(0, {root!r})
-import numpy as np, pandas as pd
-import prroc_numba as prn
-from prroc_numba import _resampling as R
-from prroc_numba._ragged import pack
-n, M, B = {n}, {m}, {b}
-rng = np.random.default_rng(0)
-y = rng.random(n) < {prev}
-df = pd.DataFrame({{f"m{{j}}": y * rng.uniform(0.5, 1.5) + rng.normal(size=n) for j in range(M)}})
-df["y"] = y
-cols = list(df.columns[:M])
-prn.bootstrap(df.iloc[:3000], score=cols, label="y", n_boot=4, seed=1)  # compile / load
-inp = df.memory_usage(deep=True).sum() / 2**20
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-prn.bootstrap(df, score=cols, label="y", n_boot=B, seed=1, progress=False)
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-plan = R._Plan(pack(df, score=cols, label="y"), True)
-plan.run(R._seed(1), 2, False, False, "x", code=0)  # this size's count type compiled
-t = np.inf
-for _ in range(2):
-    t0 = time.perf_counter()
-    plan.run(R._seed(1), B, False, False, "x", code=0)
-    t = min(t, time.perf_counter() - t0)
-print(t / (n * M * B) * 1e9, inp, peak - base)
-"""
-
-
-_STAGES = r"""
+# one process's set-up for the memory probes: a wide frame of M models, kernels loaded,
+# the input size and the RSS before the measured call
+_WIDE_SETUP = r"""
 import resource, sys
 sys.path.insert(0, {root!r})
 import numpy as np, pandas as pd
@@ -228,6 +201,30 @@ cols = list(df.columns[:M])
 prn.bootstrap(df.iloc[:3000], score=cols, label="y", n_boot=4, seed=1)  # compile / load
 inp = df.memory_usage(deep=True).sum() / 2**20
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+"""
+
+_SCALING = (
+    _WIDE_SETUP
+    + r"""
+import time
+B = {b}
+prn.bootstrap(df, score=cols, label="y", n_boot=B, seed=1, progress=False)
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+plan = R._Plan(pack(df, score=cols, label="y"), True)
+plan.run(R._seed(1), 2, False, False, "x", code=0)  # this size's count type compiled
+t = np.inf
+for _ in range(2):
+    t0 = time.perf_counter()
+    plan.run(R._seed(1), B, False, False, "x", code=0)
+    t = min(t, time.perf_counter() - t0)
+print(t / (n * M * B) * 1e9, inp, peak - base)
+"""
+)
+
+
+_STAGES = (
+    _WIDE_SETUP
+    + r"""
 def peak():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - base
 b = pack(df, score=cols, label="y")
@@ -237,6 +234,7 @@ print("plan", peak() / inp)
 plan.run(R._seed(1), 20, False, False, "x", code=0)
 print("replicates", peak() / inp)
 """
+)
 
 
 def stages(n=1_000_000, n_models=M):
