@@ -206,7 +206,7 @@ class Case:
     # the scores our call reads, one row per curve (or 1-D for one curve): compare.py
     # times the floor on them -- np.sort of each row (keys only) and one pass (np.sum)
     scores: np.ndarray | None = None
-    sort_target: float | None = None  # issue 10: our time <= this x the np.sort floor
+    sort_target: float | None = None  # our time <= this x the np.sort floor
     sort_floor: bool = True  # False where sorting is not part of the job (interpolation)
 
 
@@ -615,7 +615,7 @@ def _build_interpolate_large(scale=1.0):
             loop_frame,
             peer + " + the same tidy frame (np.repeat/np.tile)",
             note=(
-                "large rows (issue 10): ours and the peer start from the same pr_curve "
+                "large rows: ours and the peer start from the same pr_curve "
                 "frame; results checked equal"
             ),
             check=check,
@@ -629,7 +629,7 @@ def _build_interpolate_large(scale=1.0):
             loop,
             peer + " into a matrix",
             note=(
-                "large rows (issue 10): ours and the peer start from the same pr_curve "
+                "large rows: ours and the peer start from the same pr_curve "
                 "frame; results checked equal"
             ),
             target=4.0,

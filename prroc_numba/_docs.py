@@ -216,12 +216,17 @@ MULTICLASS = """
         replicates keep the data's class weights (with ``stratified=True`` and no sample
         weights they are also every replicate's own)."""
 
+# the binary-only functions (operating points, closed-form intervals) take ``{binary}``:
+# the shared arguments without ``output`` and the multiclass ones
+BINARY = SHARED[: SHARED.index("    output :")].rstrip("\n")
+
 # every function taking ``{shared}`` also takes the multiclass arguments
 SHARED = SHARED + MULTICLASS
 
 
 _BLOCKS = {
     "shared": SHARED,
+    "binary": BINARY,
     "device": DEVICE,
     "thresholds": THRESHOLDS,
     "methods": METHODS,

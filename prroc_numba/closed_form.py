@@ -101,7 +101,7 @@ def auc_ci(
 
     Parameters
     ----------
-    {shared}
+    {binary}
     curve : {"pr", "roc"}, default="pr"
         ``"logit"`` and ``"binomial"`` are for ``curve="pr"``; ``"delong"`` for
         ``curve="roc"``.

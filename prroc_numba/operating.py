@@ -201,7 +201,7 @@ def operating_points(
 
     Parameters
     ----------
-    {shared}
+    {binary}
     targets : str or sequence of str, default=("max_f1",)
         ``"max_f1"``: the highest F-beta (F1 for ``beta=1``). ``"youden"``: the highest
         TPR - FPR (Youden's J). ``"closest_topleft"``: the ROC point nearest (0, 1).
