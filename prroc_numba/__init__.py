@@ -22,6 +22,7 @@ from .curves import confusion, pr_curve, roc_curve
 from .grids import average_curves, interpolate, interpolate_matrix
 from .operating import operating_points
 from .point_curves import PRCurve, ROCCurve
+from .ranking import rank_models
 from .resampling import bootstrap, bootstrap_curve
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "metrics",
     "operating_points",
     "pr_curve",
+    "rank_models",
     "roc_curve",
     "scorer",
 ]

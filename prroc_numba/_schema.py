@@ -31,6 +31,15 @@ ESTIMATE_A, ESTIMATE_B, DIFF = "estimate_a", "estimate_b", "diff"
 P_VALUE, P_ADJUSTED, Z = "p_value", "p_adjusted", "z"
 VAR = "var"
 
+# many models over many data sets (rank_models)
+RANK, MEAN, N_DATASETS, N_MODELS = "rank", "mean", "n_datasets", "n_models"
+RANK_A, RANK_B, RANK_DIFF, NEMENYI = "rank_a", "rank_b", "rank_diff", "nemenyi"
+STATISTIC = "statistic"
+P_LEFT, P_ROPE, P_RIGHT = "p_left", "p_rope", "p_right"
+FRIEDMAN_CHI2, FRIEDMAN_P = "friedman_chi2", "friedman_p"
+IMAN_DAVENPORT_F, IMAN_DAVENPORT_P = "iman_davenport_f", "iman_davenport_p"
+CRITICAL_DIFFERENCE = "critical_difference"
+
 # operating points (operating_points); intervals add <metric>_ci_low / _ci_high
 TARGET = "target"
 SPECIFICITY, F_BETA = "specificity", "f_beta"
@@ -90,6 +99,17 @@ VALUE_COLUMNS = CURVE_COLUMNS | {
     SPECIFICITY,
     F_BETA,
     TARGET,
+    RANK,
+    MEAN,
+    N_DATASETS,
+    RANK_A,
+    RANK_B,
+    RANK_DIFF,
+    NEMENYI,
+    STATISTIC,
+    P_LEFT,
+    P_ROPE,
+    P_RIGHT,
     *(c for m in OPERATING_METRICS for c in ci_names(m)),
 }
 
