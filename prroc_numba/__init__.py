@@ -24,6 +24,7 @@ from .operating import operating_points
 from .point_curves import PRCurve, ROCCurve
 from .ranking import rank_models
 from .resampling import bootstrap, bootstrap_curve
+from .sample_size import power
 
 __all__ = [
     "Accumulator",
@@ -44,6 +45,7 @@ __all__ = [
     "interpolate_matrix",
     "metrics",
     "operating_points",
+    "power",
     "pr_curve",
     "rank_models",
     "roc_curve",

@@ -40,6 +40,10 @@ FRIEDMAN_CHI2, FRIEDMAN_P = "friedman_chi2", "friedman_p"
 IMAN_DAVENPORT_F, IMAN_DAVENPORT_P = "iman_davenport_f", "iman_davenport_p"
 CRITICAL_DIFFERENCE = "critical_difference"
 
+# power and sample size (power)
+POWER, SIG_LEVEL, ALTERNATIVE, SOLVED = "power", "sig_level", "alternative", "solved"
+N, N_SIM = "n", "n_sim"
+
 # operating points (operating_points); intervals add <metric>_ci_low / _ci_high
 TARGET = "target"
 SPECIFICITY, F_BETA = "specificity", "f_beta"
@@ -110,6 +114,11 @@ VALUE_COLUMNS = CURVE_COLUMNS | {
     P_LEFT,
     P_ROPE,
     P_RIGHT,
+    POWER,
+    SIG_LEVEL,
+    ALTERNATIVE,
+    SOLVED,
+    N_SIM,
     *(c for m in OPERATING_METRICS for c in ci_names(m)),
 }
 

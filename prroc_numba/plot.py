@@ -42,6 +42,7 @@ __all__ = [
     "critical_difference",
     "plot_bands",
     "plot_intervals",
+    "plot_power",
     "plot_pr",
     "plot_roc",
 ]
@@ -1116,4 +1117,60 @@ def critical_difference(result, *, ax: Axes | None = None, title: str | None = N
     ax.axis("off")
     if title:
         ax.set_title(title)
+    return ax
+
+
+def plot_power(frame: pd.DataFrame, *, ax: Axes | None = None, target=0.8, **kwargs) -> Axes:
+    """Power against sample size, from :func:`prroc_numba.power` with ``n=``.
+
+    Draws the simulated power at each candidate size with a band of two Monte Carlo
+    standard errors, and a dashed line at the ``target`` power.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        ``power(..., n=[...])`` output (``n``, ``power``, ``se``).
+    ax : matplotlib Axes, default=None
+    target : float, default=0.8
+        A horizontal reference line (None: none).
+    **kwargs
+        Passed to ``Axes.plot``.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from prroc_numba.plot import plot_power
+    >>> sim = pd.DataFrame({"n": [50, 100, 200], "power": [.3, .6, .9],
+    ...                     "se": [.03, .03, .02]})
+    >>> ax = plot_power(sim)
+    >>> ax.get_xlabel()
+    'sample size n'
+    """
+    _require(
+        frame,
+        [S.N, S.POWER, S.SE],
+        "plot_power",
+        "Pass the output of prroc_numba.power(..., n=[...]).",
+    )
+    ax = _axes(ax)
+    df = frame.sort_values(S.N, kind="stable")
+    x = df[S.N].to_numpy(float)
+    p = df[S.POWER].to_numpy(float)
+    se = df[S.SE].to_numpy(float)
+    kwargs.setdefault("color", _colors(1)[0])
+    kwargs.setdefault("marker", "o")
+    (line,) = ax.plot(x, p, **kwargs)
+    ax.fill_between(
+        x, np.clip(p - 2 * se, 0, 1), np.clip(p + 2 * se, 0, 1), color=line.get_color(), alpha=0.2
+    )
+    if target is not None:
+        ax.axhline(target, color="0.5", ls="--", lw=1)
+    ax.set_xlabel("sample size n")
+    ax.set_ylabel("power")
+    ax.set_ylim(0, 1.02)
     return ax
