@@ -32,6 +32,10 @@ __all__ = ["power"]
 _NORM = NormalDist()
 ALTERNATIVES = ("two-sided", "one-sided")
 _BINORMAL_KEYS = ("A1", "B1", "A2", "B2", "rn", "ra")
+_SIM_ARGS = frozenset(
+    "data score label binormal n prevalence null n_sim n_boot seed sig_level alternative "
+    "curve method hull partial pos_label".split()
+)
 
 
 def _qnorm(p):
@@ -323,25 +327,7 @@ def power(
     if alternative not in ALTERNATIVES:
         raise ValueError(f"alternative={alternative!r} is not known; use one of {ALTERNATIVES}")
     if n is not None:
-        return _simulated(
-            data,
-            score,
-            label,
-            binormal,
-            n,
-            prevalence,
-            null,
-            n_sim,
-            n_boot,
-            seed,
-            sig_level,
-            alternative,
-            curve,
-            method,
-            hull,
-            partial,
-            pos_label,
-        )
+        return _simulated(**{k: v for k, v in locals().items() if k in _SIM_ARGS})
     za = _qnorm(1.0 - (sig_level / 2 if alternative == "two-sided" else sig_level))
     common = {S.SIG_LEVEL: sig_level, S.ALTERNATIVE: alternative}
     if binormal is not None:
@@ -481,6 +467,7 @@ def _pilot(data, score, label, binormal, pos_label):
 
 
 def _simulated(
+    *,
     data,
     score,
     label,
