@@ -19,6 +19,7 @@ from .areas import auc, auc_pr, auc_roc, metrics
 from .closed_form import auc_ci
 from .comparison import compare, delong
 from .curves import confusion, pr_curve, roc_curve
+from .gains import prg_curve
 from .grids import average_curves, interpolate, interpolate_matrix
 from .operating import operating_points
 from .point_curves import PRCurve, ROCCurve
@@ -47,6 +48,7 @@ __all__ = [
     "operating_points",
     "power",
     "pr_curve",
+    "prg_curve",
     "rank_models",
     "roc_curve",
     "scorer",

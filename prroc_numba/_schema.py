@@ -16,6 +16,7 @@ THRESHOLD = "threshold"
 TP, FP, FN, TN = "tp", "fp", "fn", "tn"
 FPR, TPR = "fpr", "tpr"
 RECALL, PRECISION = "recall", "precision"
+RECALL_GAIN, PRECISION_GAIN = "recall_gain", "precision_gain"
 
 # areas
 AUC = "auc"
@@ -78,7 +79,9 @@ METRIC_AREAS = tuple(
 )
 
 #: columns of a curve-points frame (the thresholds frame may carry them)
-CURVE_COLUMNS = frozenset({THRESHOLD, TP, FP, FN, TN, FPR, TPR, RECALL, PRECISION, AUC})
+CURVE_COLUMNS = frozenset(
+    {THRESHOLD, TP, FP, FN, TN, FPR, TPR, RECALL, PRECISION, AUC, RECALL_GAIN, PRECISION_GAIN}
+)
 
 #: every column that holds values, never keys (plots treat the rest as keys)
 VALUE_COLUMNS = CURVE_COLUMNS | {

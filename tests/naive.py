@@ -476,3 +476,67 @@ def dg_area(tp, fp):
     """PRROC's Davis-Goadrich AUC-PR: the paper's integer-TP points, trapezoids, flat
     start at recall 0."""
     return trapezoid_pr(*dg_points(tp, fp))
+
+
+def prg_points(score, pos, neg):
+    """[(recall_gain, precision_gain, tp, fp)] of every sweep point with TP > 0, from
+    the definitions rg = (rec - pi) / ((1 - pi) rec), pg = (prec - pi) / ((1 - pi) prec).
+    """
+    _, tp, fp = sweep(score, pos, neg)
+    P, N = float(sum(pos)), float(sum(neg))
+    pi = P / (P + N)
+    out = []
+    for t, f in zip(tp, fp):
+        if t <= 0:
+            continue
+        rec, prec = t / P, t / (t + f)
+        out.append(((rec - pi) / ((1 - pi) * rec), (prec - pi) / ((1 - pi) * prec), t, f))
+    return out
+
+
+def auprg(score, pos, neg):
+    """Area under the PRG curve for recall gain >= 0 (Flach & Kull 2015, section 4).
+
+    The crossing of recall gain 0 is found in count space, where TP and FP grow
+    linearly between two sweep points (TP = P^2 / (P + N) there), then the PRG points
+    are joined by straight lines (trapezoids).
+    """
+    _, tp, fp = sweep(score, pos, neg)
+    return auprg_counts(tp, fp, float(sum(pos)), float(sum(neg)))
+
+
+def auprg_counts(tp, fp, P, N):
+    """:func:`auprg` of a curve given as its points' counts (origin first)."""
+
+    def gains(t, f):
+        return 1 - (P / N) * ((P - t) / t), 1 - (P / N) * (f / t)
+
+    area = 0.0
+    prev = None  # (rg, pg) of the previous point inside the square's x-range
+    for i in range(1, len(tp)):
+        if tp[i] <= 0:
+            continue
+        rg, pg = gains(tp[i], fp[i])
+        if rg < 0:
+            continue
+        if prev is None:
+            t0 = P * P / (P + N)  # recall gain 0
+            a = (t0 - tp[i - 1]) / (tp[i] - tp[i - 1])
+            f0 = fp[i - 1] + a * (fp[i] - fp[i - 1])
+            prev = (0.0, gains(t0, f0)[1])
+        area += (rg - prev[0]) * (pg + prev[1]) / 2
+        prev = (rg, pg)
+    return area
+
+
+def area_from_zero(points):
+    """Trapezoid area under a PRG polyline [(rg, pg)] (rg ascending) for rg >= 0."""
+    area = 0.0
+    for (x0, y0), (x1, y1) in zip(points[:-1], points[1:]):
+        if x1 <= 0:
+            continue
+        if x0 < 0:
+            y0 = y0 + (0 - x0) / (x1 - x0) * (y1 - y0)
+            x0 = 0.0
+        area += (x1 - x0) * (y0 + y1) / 2
+    return area

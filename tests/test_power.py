@@ -9,7 +9,7 @@ import pytest
 
 import prroc_numba as prn
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent / "data" / "peers"
 REF = json.loads((DATA / "power_pROC.json").read_text())
 PILOT = pd.read_csv(DATA / "power_pROC_data.csv")
 ALT = {"two.sided": "two-sided", "one.sided": "one-sided"}

@@ -1,5 +1,5 @@
 # Reference figures of pROC 1.18's power.roc.test (Obuchowski & McClish formulas).
-# Run from tests/data: Rscript power_pROC.R  -> power_pROC_data.csv, power_pROC.json
+# Run from tests/data/peers: Rscript power_pROC.R  -> power_pROC_data.csv, power_pROC.json
 suppressMessages(library(pROC))
 library(jsonlite)
 set.seed(26)
