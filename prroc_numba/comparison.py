@@ -22,12 +22,13 @@ from ._checks import check_level, check_n_boot
 from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.delong import _placements_batch
+from ._kernels.venkatraman import _venkatraman_paired
 from ._ragged import UndefinedMetricWarning, inputs, pack, warn_undefined
 from ._ragged import is_dask as _is_dask
-from ._resampling import REPLICATE_ARGS, _intervals, _replicates
+from ._resampling import REPLICATE_ARGS, _intervals, _replicates, _seed
 
 ADJUSTMENTS = ("holm", "bonferroni", "bh", "none")
-TESTS = ("bootstrap", "delong")
+TESTS = ("bootstrap", "delong", "venkatraman")
 P_VALUES = ("wald", "percentile")
 
 _NORM = NormalDist()
@@ -229,6 +230,67 @@ def _pairs(names, baseline):
     return [(i, b) for i in range(M) if i != b]
 
 
+def _check_rank_test(test, data, partial, cluster, device, curve, weight, soft_labels):
+    """The arguments DeLong's and Venkatraman's tests cannot take."""
+    if _is_dask(data):
+        raise ValueError(
+            f"test={test!r} needs every row in one place; for Dask input "
+            "use test='bootstrap' (the Poisson bootstrap)"
+        )
+    if partial is not None:
+        raise ValueError(
+            f"test={test!r} compares whole ROC curves; for partial areas use test='bootstrap'"
+        )
+    if cluster is not None:
+        raise ValueError(
+            f"test={test!r} assumes independent rows; for clustered data "
+            "use test='bootstrap' with cluster="
+        )
+    if device == "cuda":
+        raise ValueError(
+            f"test={test!r} runs on the CPU only; pass device='cpu' or test='bootstrap'"
+        )
+    if curve != "roc":
+        raise ValueError(
+            f"test={test!r} compares ROC curves; pass curve='roc' "
+            "(for PR curves use test='bootstrap')"
+        )
+    if weight is not None or soft_labels:
+        raise ValueError(
+            f"test={test!r} needs hard 0/1 labels without weights, as in "
+            "pROC; drop weight= / soft_labels= or use test='bootstrap'"
+        )
+
+
+def _venkatraman(batch, ia, ib, n_perm, seed):
+    """(AUCs (n_curves,), E (G*K,), p (G*K,)): Venkatraman's paired permutation test of
+    each pair ``(ia[k], ib[k])`` in each group, ``p = #(E* >= E) / n_perm`` (pROC).
+    """
+    parts = _delong_parts(batch)  # checks hard labels; its placements give the AUCs
+    M, K = batch.n_models, ia.size
+    G = len(parts)
+    s = _seed(seed)
+    est = np.empty(batch.n_curves)
+    e_obs = np.full(G * K, np.nan)
+    p = np.full(G * K, np.nan)
+    for g, (v10, v01) in enumerate(parts):
+        est[g * M : (g + 1) * M] = v10.mean(axis=0) if v10.shape[0] else np.nan
+        a, e = batch.group_offsets[g], batch.group_offsets[g + 1]
+        n = e - a
+        if v10.shape[0] == 0 or v01.shape[0] == 0:
+            continue
+        block = batch.values[batch.offsets[g * M] : batch.offsets[g * M + M]].reshape(M, n)
+        rows = [np.argsort(block[m], kind="stable") for m in range(M)]
+        sign = np.where(batch.pos[a:e] == 1, 1.0, -1.0)
+        for k in range(K):
+            r, q = rows[ia[k]], rows[ib[k]]
+            obs = float(np.abs(np.cumsum(sign[q]) - np.cumsum(sign[r])).sum())
+            perm = _venkatraman_paired(r, q, sign, s, g * K + k, n_perm)
+            e_obs[g * K + k] = obs
+            p[g * K + k] = np.count_nonzero(perm >= obs) / n_perm
+    return est, e_obs, p
+
+
 @with_output
 @fill_doc
 def compare(
@@ -282,12 +344,19 @@ def compare(
         Multiple-comparison adjustment of ``p_value`` across the family (all pairs of
         one group; each ``by`` group is its own family): Holm, Bonferroni,
         Benjamini-Hochberg, or none.
-    test : {"bootstrap", "delong"}, default="bootstrap"
+    test : {"bootstrap", "delong", "venkatraman"}, default="bootstrap"
         ``"bootstrap"``: the interval is the percentile interval of the replicate
         differences and the p-value is given by ``p_value``. Degenerate replicates are
         left out (see :func:`~prroc_numba.bootstrap`). ``"delong"``: needs
         ``curve="roc"``, hard labels and no weights; ``n_boot``, ``seed``,
-        ``stratified`` and ``p_value`` are unused.
+        ``stratified`` and ``p_value`` are unused. ``"venkatraman"``: Venkatraman &
+        Begg's (1996) permutation test that the two paired ROC *curves* are equal at
+        every operating point (not only their areas), as pROC's ``roc.test(method=
+        "venkatraman")``: the statistic ``E`` (column ``statistic``) sums, over every
+        rank cut-off, the difference in misclassified rows; ``n_boot`` permutations
+        (each row's two ranks exchanged with probability 1/2, ties broken by row
+        order, as pROC) seeded by ``seed`` give ``p = #(E* >= E) / n_boot``. Same
+        conditions as DeLong; ``ci_low``/``ci_high`` are NaN (no interval).
     p_value : {"wald", "percentile"}, default="wald"
         How the bootstrap test's two-sided p-value is computed. ``"wald"``: ``z = diff
         / se``, with ``se`` the standard deviation of the replicate differences, and
@@ -312,7 +381,8 @@ def compare(
     DataFrame
         ``by`` columns (if any), then ``model_a``, ``model_b``, ``estimate_a``,
         ``estimate_b``, ``diff``, ``ci_low``, ``ci_high``, ``p_value``, ``p_adjusted``;
-        ``test="delong"`` adds ``z``. One row per pair.
+        ``test="delong"`` adds ``z``, ``test="venkatraman"`` ``statistic``. One row per
+        pair.
 
     Examples
     --------
@@ -350,38 +420,11 @@ def compare(
             "compare needs several models scored on the same rows: pass score= as a list "
             "of columns (wide input) or a 2-D array"
         )
-    if test == "delong":
-        if _is_dask(data):
-            raise ValueError(
-                "test='delong' needs every row in one place; for Dask input "
-                "use test='bootstrap' (the Poisson bootstrap)"
-            )
-        if partial is not None:
-            raise ValueError(
-                "test='delong' compares whole ROC AUCs; for partial areas use test='bootstrap'"
-            )
-        if cluster is not None:
-            raise ValueError(
-                "test='delong' assumes independent rows; for clustered data "
-                "use test='bootstrap' with cluster="
-            )
-        if device == "cuda":
-            raise ValueError(
-                "test='delong' runs on the CPU only; pass device='cpu' or test='bootstrap'"
-            )
-        if curve != "roc":
-            raise ValueError(
-                "test='delong' compares ROC AUCs; pass curve='roc' "
-                "(for PR curves use test='bootstrap')"
-            )
-        if weight is not None or soft_labels:
-            raise ValueError(
-                "test='delong' needs hard 0/1 labels without weights, as in "
-                "pROC; drop weight= / soft_labels= or use test='bootstrap'"
-            )
+    if test in ("delong", "venkatraman"):
+        _check_rank_test(test, data, partial, cluster, device, curve, weight, soft_labels)
         if hull or method not in (None, "trapezoid"):
             raise ValueError(
-                "test='delong' is for the empirical ROC AUC (method='trapezoid', hull=False)"
+                f"test={test!r} is for the empirical ROC curve (method='trapezoid', hull=False)"
             )
         batch = pack(data, score=score, label=label, by=by, pos_label=pos_label)
     else:
@@ -425,6 +468,11 @@ def compare(
         q = _NORM.inv_cdf(1 - (1 - level) / 2)
         lo, hi = diff - q * sig, diff + q * sig
         extra[S.Z] = z
+    elif test == "venkatraman":
+        est, e_obs, p = _venkatraman(batch, ia, ib, n_boot, seed)
+        diff = est[ca] - est[cb]
+        lo = hi = np.full(G * K, np.nan)
+        extra[S.STATISTIC] = e_obs
     else:
         d = reps[ca] - reps[cb]
         diff = est[ca] - est[cb]

@@ -540,3 +540,34 @@ def area_from_zero(points):
             x0 = 0.0
         area += (x1 - x0) * (y0 + y1) / 2
     return area
+
+
+def venkatraman_paired_stat(x, y, label):
+    """pROC's ``venkatraman.paired.stat`` written out: ranks with ties by row order,
+    then for every cut-off x = 1..n the misclassified counts FN + FP of each model."""
+    n = len(label)
+    R = np.empty(n)
+    S = np.empty(n)
+    R[np.argsort(x, kind="stable")] = np.arange(1, n + 1)
+    S[np.argsort(y, kind="stable")] = np.arange(1, n + 1)
+    e = 0.0
+    for cut in range(1, n + 1):
+        r_fn = sum(1 for i in range(n) if label[i] == 1 and R[i] <= cut)
+        r_fp = sum(1 for i in range(n) if label[i] == 0 and R[i] > cut)
+        s_fn = sum(1 for i in range(n) if label[i] == 1 and S[i] <= cut)
+        s_fp = sum(1 for i in range(n) if label[i] == 0 and S[i] > cut)
+        e += abs((s_fn + s_fp) - (r_fn + r_fp))
+    return e
+
+
+def venkatraman_permuted(x, y, label, keep, jitter_r, jitter_s):
+    """One permutation of pROC's ``venkatraman.paired.permutation`` with the given
+    coins and jitters: kept rows keep their ranks plus jitter, the others exchange."""
+    n = len(label)
+    R = np.empty(n)
+    S = np.empty(n)
+    R[np.argsort(x, kind="stable")] = np.arange(1, n + 1)
+    S[np.argsort(y, kind="stable")] = np.arange(1, n + 1)
+    r3 = np.where(keep, R + jitter_r, S)
+    s3 = np.where(keep, S + jitter_s, R)
+    return venkatraman_paired_stat(r3, s3, label)

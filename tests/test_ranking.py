@@ -1,6 +1,7 @@
 """rank_models against scipy, scikit-posthocs, autorank and baycomp on the same tables."""
 
-import warnings
+import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -28,6 +29,9 @@ def _table(seed, n_sets, k, ties=False):
 
 
 CASES = [(0, 12, 3, False), (1, 20, 5, True), (2, 9, 4, True), (3, 30, 7, False)]
+# autorank's and baycomp's values on the same tables, stored by
+# tests/data/peers/ranking_peers.py (both packages shadow this project's tests package)
+PEERS = json.loads((Path(__file__).parent / "data" / "peers" / "ranking_peers.json").read_text())
 
 
 @pytest.mark.parametrize("seed,n_sets,k,ties", CASES)
@@ -57,23 +61,15 @@ def test_critical_difference_matches_demsar_table(k):
     assert res.critical_difference == pytest.approx(cd, abs=2e-3 * cd)
 
 
-@pytest.mark.parametrize("seed,n_sets,k,ties", CASES)
-def test_critical_difference_and_ranks_match_autorank(seed, n_sets, k, ties):
-    autorank = pytest.importorskip("autorank")
-    wide, names, long = _table(seed, n_sets, k, ties)
+@pytest.mark.parametrize("peer", PEERS, ids=lambda c: str(c["case"]))
+def test_critical_difference_and_ranks_match_autorank(peer):
+    long = pd.DataFrame(peer["table"], columns=["model", "dataset", "auc"])
     res = prn.rank_models(long, model="model", dataset="dataset", value="auc", level=0.9)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ar = autorank.autorank(
-            pd.DataFrame(wide, columns=names), alpha=0.1, force_mode="nonparametric"
-        )
     # autorank takes q from statsmodels' qsturng, an approximation good to about 1e-4
-    assert res.critical_difference == pytest.approx(ar.cd, rel=2e-4)
-    np.testing.assert_allclose(
-        res.ranks.set_index("model")["rank"][ar.rankdf.index].to_numpy(),
-        ar.rankdf["meanrank"].to_numpy(),
-        rtol=1e-12,
-    )
+    assert res.critical_difference == pytest.approx(peer["autorank_cd"], rel=2e-4)
+    got = res.ranks.set_index("model")["rank"]
+    for m, r in peer["autorank_meanrank"].items():
+        assert got[m] == pytest.approx(r, rel=1e-12)
 
 
 @pytest.mark.parametrize("seed,n_sets,k,ties", CASES)
@@ -104,27 +100,28 @@ def test_wilcoxon_holm_matches_scipy_and_scikit_posthocs(seed, n_sets, k, ties):
         assert row.p_adjusted == pytest.approx(holm.loc[row.model_a, row.model_b], rel=1e-10)
 
 
-@pytest.mark.parametrize("rope", [0.0, 0.01, 0.03])
-@pytest.mark.parametrize("seed,n_sets,k,ties", CASES[:3])
-def test_bayesian_signed_rank_matches_baycomp(seed, n_sets, k, ties, rope):
-    baycomp = pytest.importorskip("baycomp")
-    wide, names, long = _table(seed, n_sets, k, ties)
-    res = prn.rank_models(
-        long, model="model", dataset="dataset", value="auc", rope=rope, seed=7, n_samples=4000
-    )
-    # the posterior draws take the data sets in sorted order (as the pivot does)
-    table = long.pivot(index="dataset", columns="model", values="auc")
-    for row in res.pairs.itertuples():
-        x, y = table[row.model_a].to_numpy(), table[row.model_b].to_numpy()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ref = baycomp.SignedRankTest.probs(x, y, rope, nsamples=4000, random_state=7)
-        got = (row.p_left, row.p_rope, row.p_right)
-        if rope == 0:
-            ref = (ref[0], 0.0, ref[1])
-        # the same Dirichlet draws; only floating-point summation order differs
-        np.testing.assert_allclose(got, ref, atol=1.5 / 4000)
-        assert sum(got) == pytest.approx(1.0)
+@pytest.mark.parametrize("peer", PEERS[:3], ids=lambda c: str(c["case"]))
+def test_bayesian_signed_rank_matches_baycomp(peer):
+    long = pd.DataFrame(peer["table"], columns=["model", "dataset", "auc"])
+    ref = {(a, b, rope): p for a, b, rope, *p in peer["baycomp"]}
+    for rope in (0.0, 0.01, 0.03):
+        res = prn.rank_models(
+            long,
+            model="model",
+            dataset="dataset",
+            value="auc",
+            rope=rope,
+            seed=7,
+            n_samples=4000,
+        )
+        for row in res.pairs.itertuples():
+            want = ref[(row.model_a, row.model_b, rope)]
+            if rope == 0:
+                want = (want[0], 0.0, want[1])
+            got = (row.p_left, row.p_rope, row.p_right)
+            # the same Dirichlet draws; only floating-point summation order differs
+            np.testing.assert_allclose(got, want, atol=1.5 / 4000)
+            assert sum(got) == pytest.approx(1.0)
 
 
 def test_lower_is_better_is_negated_values():
