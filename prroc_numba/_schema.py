@@ -31,6 +31,8 @@ MODEL_A, MODEL_B = "model_a", "model_b"
 ESTIMATE_A, ESTIMATE_B, DIFF = "estimate_a", "estimate_b", "diff"
 P_VALUE, P_ADJUSTED, Z = "p_value", "p_adjusted", "z"
 VAR = "var"
+# pooled across groups (compare(..., combine=True))
+COMBINED, Q, TAU2, N_GROUPS = "combined", "q", "tau2", "n_groups"
 
 # many models over many data sets (rank_models)
 RANK, MEAN, N_DATASETS, N_MODELS = "rank", "mean", "n_datasets", "n_models"
@@ -122,6 +124,10 @@ VALUE_COLUMNS = CURVE_COLUMNS | {
     ALTERNATIVE,
     SOLVED,
     N_SIM,
+    COMBINED,
+    Q,
+    TAU2,
+    N_GROUPS,
     *(c for m in OPERATING_METRICS for c in ci_names(m)),
 }
 

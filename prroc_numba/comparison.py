@@ -323,6 +323,7 @@ def compare(
     partial_focus="fpr",
     standardize=False,
     resampling=None,
+    combine=False,
 ):
     """Paired comparison of the AUCs of several models scored on the same rows.
 
@@ -376,6 +377,18 @@ def compare(
         :func:`~prroc_numba.bootstrap`; needs ``stratified=False``); DeLong runs on the
         CPU only. ``frame.attrs["device"]`` says which ran.
 
+    combine : bool, default=False
+        With ``by=`` (e.g. ``by="dataset"``): also pool each pair's difference across
+        the groups, weighting each group's difference by its inverse variance (the
+        bootstrap SE, or DeLong's), as a fixed-effect estimate and as DerSimonian &
+        Laird's random-effects estimate (which widens the interval when the data sets
+        disagree). Adds a ``se`` column after ``diff`` and, after the per-group rows,
+        two rows per pair with the ``by`` columns empty and ``combined`` =
+        ``"fixed"`` / ``"random"``, normal intervals at ``level``, two-sided p-values
+        (adjusted within each of the two families), Cochran's ``q``, the
+        between-group variance ``tau2`` and ``n_groups``. Not with
+        ``test="venkatraman"`` (no standard error).
+
     Returns
     -------
     DataFrame
@@ -409,6 +422,11 @@ def compare(
     if adjust not in ADJUSTMENTS:
         raise ValueError(f"adjust={adjust!r} is not known; use one of {ADJUSTMENTS}")
     check_n_boot(n_boot)
+    if combine and (by is None or test == "venkatraman"):
+        raise ValueError(
+            "combine=True pools each pair's difference across the by= groups (data sets): "
+            "pass by= (e.g. by='dataset'), with test='bootstrap' or 'delong'"
+        )
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     check_level(level)
     multi = _multi_args(data, label, multiclass, classes, average, test)
@@ -467,6 +485,7 @@ def compare(
         p = np.array([math.erfc(abs(v) / math.sqrt(2)) if np.isfinite(v) else np.nan for v in z])
         q = _NORM.inv_cdf(1 - (1 - level) / 2)
         lo, hi = diff - q * sig, diff + q * sig
+        se_d = sig
         extra[S.Z] = z
     elif test == "venkatraman":
         est, e_obs, p = _venkatraman(batch, ia, ib, n_boot, seed)
@@ -488,6 +507,11 @@ def compare(
         _, lo, hi = _intervals(d, diff, level, "percentile")
         valid = np.isfinite(d)
         B = valid.sum(axis=1)
+        if combine:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                mean = np.where(valid, d, 0.0).sum(axis=1) / B
+                dev = np.where(valid, d - mean[:, None], 0.0)
+                se_d = np.sqrt((dev * dev).sum(axis=1) / (B - 1))
         if p_value == "percentile":
             below = ((d <= 0) & valid).sum(axis=1)
             above = ((d >= 0) & valid).sum(axis=1)
@@ -514,4 +538,37 @@ def compare(
         S.P_ADJUSTED: p_adj,
         **extra,
     }
-    return _device.tag(F.curves_frame(keys, cols), device)
+    frame = F.curves_frame(keys, cols)
+    if combine:
+        frame = _combined_rows(frame, se_d, G, K, level, adjust)
+    return _device.tag(frame, device)
+
+
+def _combined_rows(frame, se_d, G, K, level, adjust):
+    """The per-group frame with ``se``, then the pooled rows of each pair."""
+    from . import _meta
+
+    frame.insert(frame.columns.get_loc(S.DIFF) + 1, S.SE, se_d)
+    pooled = _meta.combine(
+        frame[S.DIFF].to_numpy().reshape(G, K), np.asarray(se_d).reshape(G, K), level
+    )
+    rows = {c: [np.nan] * (2 * K) for c in frame.columns}
+    for c in frame.columns[: frame.columns.get_loc(S.MODEL_A)]:
+        rows[c] = [None] * (2 * K)
+    rows[S.MODEL_A] = np.tile(frame[S.MODEL_A].to_numpy()[:K], 2)
+    rows[S.MODEL_B] = np.tile(frame[S.MODEL_B].to_numpy()[:K], 2)
+    for c in (S.DIFF, S.SE, S.CI_LOW, S.CI_HIGH, S.P_VALUE):
+        rows[c] = pooled[c]
+    p = pooled[S.P_VALUE]
+    rows[S.P_ADJUSTED] = np.concatenate(
+        [adjust_pvalues(p[:K], adjust), adjust_pvalues(p[K:], adjust)]
+    )
+    extra = {S.COMBINED: pooled["kind"], S.Q: pooled["q"], S.TAU2: pooled["tau2"]}
+    extra[S.N_GROUPS] = pooled["n_groups"]
+    out = pd.concat([frame, pd.DataFrame(rows)], ignore_index=True)
+    n = len(frame)
+    for c, v in extra.items():
+        col = np.empty(len(out), dtype=object) if c == S.COMBINED else np.full(len(out), np.nan)
+        col[n:] = v
+        out[c] = col
+    return out

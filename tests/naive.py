@@ -571,3 +571,16 @@ def venkatraman_permuted(x, y, label, keep, jitter_r, jitter_s):
     r3 = np.where(keep, R + jitter_r, S)
     s3 = np.where(keep, S + jitter_s, R)
     return venkatraman_paired_stat(r3, s3, label)
+
+
+def pooled_difference(d, se):
+    """(fixed, se_fixed, random, se_random, q, tau2): inverse-variance and DerSimonian &
+    Laird (1986) pooling of per-data-set differences, one data set at a time."""
+    w = [1 / s**2 for s in se]
+    fixed = sum(wi * di for wi, di in zip(w, d)) / sum(w)
+    q = sum(wi * (di - fixed) ** 2 for wi, di in zip(w, d))
+    c = sum(w) - sum(wi**2 for wi in w) / sum(w)
+    tau2 = max(0.0, (q - (len(d) - 1)) / c)
+    ws = [1 / (s**2 + tau2) for s in se]
+    rand = sum(wi * di for wi, di in zip(ws, d)) / sum(ws)
+    return fixed, 1 / math.sqrt(sum(w)), rand, 1 / math.sqrt(sum(ws)), q, tau2
