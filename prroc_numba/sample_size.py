@@ -504,6 +504,11 @@ def _simulated(
         prevalence = pilot_prev
     _check_prob("prevalence", prevalence)
     if M == 1 and null is None:
+        if partial is not None:
+            raise ValueError(
+                "one model's partial area has no default null value: pass null= (the "
+                "partial area the model must beat)"
+            )
         null = 0.5 if curve == "roc" else prevalence
     rng = np.random.default_rng(seed)
     frames = []

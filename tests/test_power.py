@@ -247,3 +247,35 @@ def test_plot_power_draws_the_band_and_target():
     plt.close("all")
     with pytest.raises(ValueError, match="power"):
         plot_power(sim.drop(columns="se"))
+
+
+def test_simulated_power_of_partial_areas():
+    # two paired models compared on the ROC area up to FPR 0.2: batched like whole areas
+    pars = {"A1": 1.6, "B1": 1.0, "A2": 0.8, "B2": 1.0, "rn": 0.4, "ra": 0.4}
+    sim = prn.power(
+        binormal=pars,
+        prevalence=0.3,
+        n=[60, 240],
+        curve="roc",
+        partial=(0, 0.2),
+        n_sim=80,
+        n_boot=200,
+        seed=2,
+    )
+    assert sim.power[1] > sim.power[0] and sim.power[1] > 0.5
+    with pytest.raises(ValueError, match="null="):
+        prn.power(
+            binormal={"A1": 1.0, "B1": 1.0}, prevalence=0.3, n=[60], curve="roc", partial=(0, 0.2)
+        )
+    one = prn.power(
+        binormal={"A1": 1.0, "B1": 1.0},
+        prevalence=0.3,
+        n=[60],
+        curve="roc",
+        partial=(0, 0.2),
+        null=0.02,
+        n_sim=40,
+        n_boot=200,
+        seed=1,
+    )
+    assert 0 <= one.power[0] <= 1
