@@ -22,7 +22,7 @@ from ._checks import check_level, check_n_boot
 from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.delong import _placements_batch
-from ._kernels.venkatraman import _venkatraman_paired
+from ._kernels.venkatraman import _unpaired_stat, _venkatraman_paired, _venkatraman_unpaired
 from ._ragged import UndefinedMetricWarning, inputs, pack, warn_undefined
 from ._ragged import is_dask as _is_dask
 from ._resampling import REPLICATE_ARGS, _intervals, _replicates, _seed
@@ -291,6 +291,63 @@ def _venkatraman(batch, ia, ib, n_perm, seed):
     return est, e_obs, p
 
 
+def _venkatraman_unpaired_frame(batch, baseline, n_perm, seed, adjust):
+    """Venkatraman's (2000) unpaired test of every pair of curves (the ``by`` groups)."""
+    parts = _delong_parts(batch)  # checks hard labels
+    G = len(parts)
+    if G < 2:
+        raise ValueError("the unpaired Venkatraman test needs at least two by= groups (curves)")
+    keys = batch.keys
+    if keys.shape[1] == 1:
+        names = list(keys.iloc[:, 0])
+    else:
+        names = [", ".join(f"{c}={v}" for c, v in zip(keys.columns, row)) for row in keys.values]
+    pairs = _pairs(names, baseline)
+    est = np.array([v10.mean() if v10.size and v01.size else np.nan for v10, v01 in parts])
+    seqs = []
+    for g in range(G):
+        a, e = batch.group_offsets[g], batch.group_offsets[g + 1]
+        order = np.argsort(batch.values[batch.offsets[g] : batch.offsets[g + 1]], kind="stable")
+        seqs.append((batch.pos[a:e][order] == 1).astype(np.int64))
+    s = _seed(seed)
+    stat = np.full(len(pairs), np.nan)
+    p = np.full(len(pairs), np.nan)
+    for k, (i, j) in enumerate(pairs):
+        r, q = seqs[i], seqs[j]
+        if not (0 < r.sum() < r.size and 0 < q.sum() < q.size):
+            continue
+        # pROC's mixing proportion, (positives of both) / (2 x rows of the first curve)
+        mp = (r.sum() + q.sum()) / (2.0 * r.size)
+        stat[k] = _unpaired_stat(r, q, mp)
+        perm = _venkatraman_unpaired(r, q, mp, s, k, n_perm)
+        p[k] = np.count_nonzero(perm >= stat[k]) / n_perm
+    if np.isnan(stat).any():
+        warnings.warn(
+            "Venkatraman's test needs positives and negatives in every curve; the affected "
+            "comparisons are NaN",
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )
+    ia = np.array([i for i, _ in pairs], dtype=np.int64)
+    ib = np.array([j for _, j in pairs], dtype=np.int64)
+    names_arr = np.asarray(names, dtype=object)
+    nan = np.full(len(pairs), np.nan)
+    return pd.DataFrame(
+        {
+            S.MODEL_A: names_arr[ia],
+            S.MODEL_B: names_arr[ib],
+            S.ESTIMATE_A: est[ia],
+            S.ESTIMATE_B: est[ib],
+            S.DIFF: est[ia] - est[ib],
+            S.CI_LOW: nan,
+            S.CI_HIGH: nan.copy(),
+            S.P_VALUE: p,
+            S.P_ADJUSTED: adjust_pvalues(p, adjust),
+            S.STATISTIC: stat,
+        }
+    )
+
+
 @with_output
 @fill_doc
 def compare(
@@ -358,6 +415,12 @@ def compare(
         (each row's two ranks exchanged with probability 1/2, ties broken by row
         order, as pROC) seeded by ``seed`` give ``p = #(E* >= E) / n_boot``. Same
         conditions as DeLong; ``ci_low``/``ci_high`` are NaN (no interval).
+        **Unpaired curves** (Venkatraman 2000): pass one score column and ``by=``
+        naming the curves (each group one curve, on its own rows); every pair of
+        groups is compared (``model_a``/``model_b`` name the groups), the
+        permutations pooling each class's jittered ranks of both curves, as pROC's
+        unpaired test (including its mixing proportion, positives of both curves
+        over twice the first curve's rows).
     p_value : {"wald", "percentile"}, default="wald"
         How the bootstrap test's two-sided p-value is computed. ``"wald"``: ``z = diff
         / se``, with ``se`` the standard deviation of the replicate differences, and
@@ -433,10 +496,21 @@ def compare(
     wide = isinstance(score, (list, tuple, pd.DataFrame)) or (
         not isinstance(score, str) and np.ndim(score) == 2
     )
+    if not multi and not wide and test == "venkatraman" and by is not None:
+        _check_rank_test(test, data, partial, cluster, device, curve, weight, soft_labels)
+        if hull or method not in (None, "trapezoid") or combine:
+            raise ValueError(
+                "test='venkatraman' is for the empirical ROC curve (method='trapezoid', "
+                "hull=False) and has no standard error to combine"
+            )
+        batch = pack(data, score=score, label=label, by=by, pos_label=pos_label)
+        frame = _venkatraman_unpaired_frame(batch, baseline, n_boot, seed, adjust)
+        return _device.tag(frame, device)
     if not multi and not wide:
         raise ValueError(
             "compare needs several models scored on the same rows: pass score= as a list "
-            "of columns (wide input) or a 2-D array"
+            "of columns (wide input) or a 2-D array (or, for test='venkatraman', one "
+            "score column and by= naming unpaired curves)"
         )
     if test in ("delong", "venkatraman"):
         _check_rank_test(test, data, partial, cluster, device, curve, weight, soft_labels)

@@ -584,3 +584,48 @@ def pooled_difference(d, se):
     ws = [1 / (s**2 + tau2) for s in se]
     rand = sum(wi * di for wi, di in zip(ws, d)) / sum(ws)
     return fixed, 1 / math.sqrt(sum(w)), rand, 1 / math.sqrt(sum(ws)), q, tau2
+
+
+def venkatraman_unpaired_stat(seq_r, seq_s, mp):
+    """pROC's ``venkatraman.unpaired.stat`` written out from the classes of each curve
+    in ascending rank order: cumulative class shares, ``approxfun`` as np.interp with
+    NaN outside each curve's range, trapezoids dropping NaN pieces."""
+
+    def curve(seq):
+        seq = np.asarray(seq)
+        fx = np.cumsum(seq == 1) / np.sum(seq == 1)
+        gx = np.cumsum(seq == 0) / np.sum(seq == 0)
+        return mp * fx + (1 - mp) * gx, mp * fx + (1 - mp) * (1 - gx)
+
+    rp, re = curve(seq_r)
+    sp, se = curve(seq_s)
+    x = np.sort(np.concatenate([rp, sp]))
+
+    def f(xs, ys, v):
+        return np.where((v < xs[0]) | (v > xs[-1]), np.nan, np.interp(v, xs, ys))
+
+    y = np.abs(f(rp, re, x) - f(sp, se, x))
+    total = 0.0
+    for i in range(1, len(x)):
+        piece = (y[i] + y[i - 1]) * (x[i] - x[i - 1]) / 2
+        if not math.isnan(piece):
+            total += piece
+    return total
+
+
+def venkatraman_unpaired_permuted(seq_r, seq_s, mp, jitter_r, jitter_s, to_r_neg, to_r_pos):
+    """One unpaired permutation with the given jitters and deals: each curve's jittered
+    ranks ``k + 1 + u``, each class's pooled values (the first curve's, then the
+    second's, in rank order) dealt to the first curve where ``to_r_*`` is True, then
+    both curves sorted by value."""
+    vals = {0: [], 1: []}
+    for seq, jit in ((seq_r, jitter_r), (seq_s, jitter_s)):
+        for k, c in enumerate(seq):
+            vals[int(c)].append((k + 1 + jit[k], int(c)))
+    r, s = [], []
+    for c, to_r in ((0, to_r_neg), (1, to_r_pos)):
+        for item, go in zip(vals[c], to_r):
+            (r if go else s).append(item)
+    new_r = [c for _, c in sorted(r)]
+    new_s = [c for _, c in sorted(s)]
+    return venkatraman_unpaired_stat(new_r, new_s, mp)

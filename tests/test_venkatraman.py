@@ -13,7 +13,11 @@ import pytest
 
 import prroc_numba as prn
 from prroc_numba._kernels.rng import _stream, _uniform
-from prroc_numba._kernels.venkatraman import _venkatraman_paired
+from prroc_numba._kernels.venkatraman import (
+    _unpaired_stat,
+    _venkatraman_paired,
+    _venkatraman_unpaired,
+)
 
 DATA = Path(__file__).parent / "data" / "peers"
 REF = json.loads((DATA / "venkatraman_pROC.json").read_text())
@@ -151,3 +155,107 @@ def test_venkatraman_errors():
         )
     with pytest.raises(ValueError, match="hull=False"):
         prn.compare(ROWS, score=["a", "b"], label="y", curve="roc", test="venkatraman", hull=True)
+
+
+# ------------------------------------------------------------------------- unpaired
+
+
+def _unpaired_frame(case):
+    sub = ROWS[ROWS.dataset == case["dataset"]]
+    h = case["split"]
+    return pd.concat(
+        [
+            pd.DataFrame({"curve": "first", "s": sub.a.iloc[:h], "y": sub.y.iloc[:h]}),
+            pd.DataFrame({"curve": "second", "s": sub.b.iloc[h:], "y": sub.y.iloc[h:]}),
+        ],
+        ignore_index=True,
+    )
+
+
+def _seqs(long):
+    out = []
+    for _, g in long.groupby("curve", sort=True):
+        out.append(g.y.to_numpy()[np.argsort(g.s.to_numpy(), kind="stable")].astype(np.int64))
+    r, s = out
+    return r, s, (r.sum() + s.sum()) / (2.0 * r.size)
+
+
+@pytest.mark.parametrize("case", REF, ids=lambda c: f"n{c['n']}")
+def test_unpaired_statistic_p_value_and_distribution_agree_with_pROC(case):
+    long = _unpaired_frame(case)
+    ref = case["unpaired"]
+    res = prn.compare(
+        long,
+        score="s",
+        label="y",
+        by="curve",
+        curve="roc",
+        test="venkatraman",
+        n_boot=4000,
+        seed=2,
+    )
+    assert res.model_a[0] == "first" and res.model_b[0] == "second"
+    assert res.statistic[0] == pytest.approx(ref["E"], rel=1e-12)
+    p = ref["p_value"]
+    assert abs(res.p_value[0] - p) < 4.5 * np.sqrt(max(p * (1 - p), 1e-3) * 2 / 4000)
+    r, s, mp = _seqs(long)
+    perm = _venkatraman_unpaired(r, s, mp, 11, 0, 8000)
+    se = ref["perm_sd"] * np.sqrt(1 / 4000 + 1 / 8000)
+    assert abs(perm.mean() - ref["perm_mean"]) < 4.5 * se
+    assert perm.std(ddof=1) == pytest.approx(ref["perm_sd"], rel=0.06)
+    q = np.quantile(perm, [0.05, 0.25, 0.5, 0.75, 0.95])
+    np.testing.assert_allclose(q, ref["perm_quantiles"], rtol=0.08)
+
+
+def _replay_choose(st, pool, n_take):
+    need, out = n_take, []
+    for t in range(pool):
+        take = _uniform(st) * (pool - t) < need
+        out.append(take)
+        need -= take
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_unpaired_statistic_and_each_permutation_equal_the_definition(seed):
+    rng = np.random.default_rng(seed)
+    n, m = int(rng.integers(6, 30)), int(rng.integers(6, 30))
+    r = (rng.random(n) < 0.4).astype(np.int64)
+    s = (rng.random(m) < 0.5).astype(np.int64)
+    r[:2], s[:2] = [1, 0], [0, 1]
+    mp = (r.sum() + s.sum()) / (2.0 * n)
+    assert _unpaired_stat(r, s, mp) == pytest.approx(
+        naive.venkatraman_unpaired_stat(r, s, mp), rel=1e-12, abs=1e-15
+    )
+    perm = _venkatraman_unpaired(r, s, mp, 42, 3, 5)
+    for k in range(5):
+        st = _stream(42, 3, k)
+        jr = [_uniform(st) - 0.5 for _ in range(n)]
+        js = [_uniform(st) - 0.5 for _ in range(m)]
+        neg = _replay_choose(st, (n - r.sum()) + (m - s.sum()), n - r.sum())
+        pos = _replay_choose(st, r.sum() + s.sum(), r.sum())
+        ref = naive.venkatraman_unpaired_permuted(r, s, mp, jr, js, neg, pos)
+        assert perm[k] == pytest.approx(ref, rel=1e-12, abs=1e-15)
+
+
+def test_unpaired_bit_identical_whatever_the_thread_count_and_errors():
+    r, s, mp = _seqs(_unpaired_frame(REF[4]))
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = _venkatraman_unpaired(r, s, mp, 5, 2, 300)
+    finally:
+        numba.set_num_threads(old)
+    np.testing.assert_array_equal(one, _venkatraman_unpaired(r, s, mp, 5, 2, 300))
+    long = _unpaired_frame(REF[0])
+    with pytest.raises(ValueError, match="at least two by= groups"):
+        prn.compare(
+            long[long.curve == "first"],
+            score="s",
+            label="y",
+            by="curve",
+            curve="roc",
+            test="venkatraman",
+        )
+    with pytest.raises(ValueError, match="several models"):
+        prn.compare(long, score="s", label="y", curve="roc", test="venkatraman")
