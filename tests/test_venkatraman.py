@@ -101,33 +101,15 @@ def test_bit_identical_whatever_the_thread_count():
 
 def test_many_models_groups_and_seeds():
     df = ROWS.assign(c=ROWS.a + ROWS.b)
-    res = prn.compare(
-        df,
-        score=["a", "b", "c"],
-        label="y",
-        by="dataset",
-        curve="roc",
-        test="venkatraman",
-        n_boot=200,
-        seed=0,
-    )
+    kw = dict(score=["a", "b", "c"], label="y", by="dataset", curve="roc", n_boot=200, seed=0)
+    res = prn.compare(df, test="venkatraman", **kw)
     assert len(res) == 5 * 3 and "statistic" in res.columns
-    again = prn.compare(
-        df,
-        score=["a", "b", "c"],
-        label="y",
-        by="dataset",
-        curve="roc",
-        test="venkatraman",
-        n_boot=200,
-        seed=0,
-    )
-    pd.testing.assert_frame_equal(res, again)
+    pd.testing.assert_frame_equal(res, prn.compare(df, test="venkatraman", **kw))
     one = res[(res.dataset == 2) & (res.model_a == "a") & (res.model_b == "b")]
     ref = next(c for c in REF if c["dataset"] == 2)
     assert one.statistic.iloc[0] == ref["paired"]["E"]
     # AUCs are DeLong's (the empirical ROC AUC)
-    dl = prn.compare(df, score=["a", "b", "c"], label="y", by="dataset", curve="roc", test="delong")
+    dl = prn.compare(df, test="delong", **{k: v for k, v in kw.items() if k != "seed"})
     np.testing.assert_allclose(res.estimate_a, dl.estimate_a, rtol=1e-12)
     # identical models: E = 0 and every permutation gives 0, so p = 1
     same = prn.compare(

@@ -189,6 +189,31 @@ def _choose(st, pool, n_take, dest):
             dest[t] = False
 
 
+@jit
+def _deal(seq, to_r_pos, to_r_neg, ipos, ineg, dest):
+    """Whether each item of one curve (classes ``seq``) is dealt to R: the next
+    unread entry of its class's deal; returns the updated read positions.
+    """
+    for k in range(seq.size):
+        if seq[k] == 1:
+            dest[k] = to_r_pos[ipos]
+            ipos += 1
+        else:
+            dest[k] = to_r_neg[ineg]
+            ineg += 1
+    return ipos, ineg
+
+
+@jit
+def _emit(cls, to_r, new_r, new_s, a, c):
+    """Append class ``cls`` to R's new order (``to_r``) or S's; return both lengths."""
+    if to_r:
+        new_r[a] = cls
+        return a + 1, c
+    new_s[c] = cls
+    return a, c + 1
+
+
 @jit(parallel=True)
 def _venkatraman_unpaired(seq_r, seq_s, mp, seed, group, n_perm):
     """Permutation statistics of two unpaired curves, as pROC's
@@ -224,48 +249,22 @@ def _venkatraman_unpaired(seq_r, seq_s, mp, seed, group, n_perm):
         to_r_pos = np.empty(pos_pool, dtype=np.bool_)
         _choose(st, neg_pool, n - n_pos_r, to_r_neg)
         _choose(st, pos_pool, n_pos_r, to_r_pos)
-        # pool position of each item: R's items first, S's after, per class
+        # the pool lists R's items then S's, per class, in rank order
         dest_r = np.empty(n, dtype=np.bool_)
         dest_s = np.empty(m, dtype=np.bool_)
-        ineg = 0
-        ipos = 0
-        for k in range(n):
-            if seq_r[k] == 1:
-                dest_r[k] = to_r_pos[ipos]
-                ipos += 1
-            else:
-                dest_r[k] = to_r_neg[ineg]
-                ineg += 1
-        for k in range(m):
-            if seq_s[k] == 1:
-                dest_s[k] = to_r_pos[ipos]
-                ipos += 1
-            else:
-                dest_s[k] = to_r_neg[ineg]
-                ineg += 1
+        ipos, ineg = _deal(seq_r, to_r_pos, to_r_neg, 0, 0, dest_r)
+        _deal(seq_s, to_r_pos, to_r_neg, ipos, ineg, dest_s)
         new_r = np.empty(n, dtype=np.int64)
         new_s = np.empty(m, dtype=np.int64)
         a = 0
         c = 0
         for k in range(max(n, m)):
-            has_r = k < n
-            has_s = k < m
-            first_r = has_r and (not has_s or ur[k] <= us[k])
-            for step in range(2):
-                use_r = first_r if step == 0 else not first_r
-                if use_r and has_r:
-                    if dest_r[k]:
-                        new_r[a] = seq_r[k]
-                        a += 1
-                    else:
-                        new_s[c] = seq_r[k]
-                        c += 1
-                elif not use_r and has_s:
-                    if dest_s[k]:
-                        new_r[a] = seq_s[k]
-                        a += 1
-                    else:
-                        new_s[c] = seq_s[k]
-                        c += 1
+            r_first = k < n and (k >= m or ur[k] <= us[k])
+            if r_first:
+                a, c = _emit(seq_r[k], dest_r[k], new_r, new_s, a, c)
+            if k < m:
+                a, c = _emit(seq_s[k], dest_s[k], new_r, new_s, a, c)
+            if k < n and not r_first:
+                a, c = _emit(seq_r[k], dest_r[k], new_r, new_s, a, c)
         out[b] = _unpaired_stat(new_r, new_s, mp)
     return out
