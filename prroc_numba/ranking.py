@@ -128,23 +128,32 @@ def _friedman(ranks):
     return (12.0 / (N * k * (k + 1)) * float(r @ r) - 3.0 * N * (k + 1)) / c
 
 
-def _bayes_signed_rank(x, y, rope, n_samples, seed):
+def _dirichlet(n, n_samples, seed):
+    """Baycomp's posterior weights of the Bayesian signed-rank test.
+
+    Dirichlet(0.5, 1, ..., 1) over the pseudo observation and the ``n`` data sets,
+    drawn by ``numpy.random.RandomState(seed)``. The same draws serve every pair of
+    models (baycomp draws them afresh for each pair, identically for a given seed).
+    """
+    weights = np.ones(n + 1)
+    weights[0] = 0.5
+    return np.random.RandomState(seed).dirichlet(weights, n_samples)
+
+
+def _bayes_signed_rank(x, y, rope, w):
     """(p_left, p_rope, p_right): Benavoli et al.'s Bayesian signed-rank test.
 
     The Dirichlet process posterior of the differences ``y - x`` (with a pseudo
-    observation at 0 of weight 0.5), sampled ``n_samples`` times; each probability is
-    the share of samples in which that region is the most probable one. The sampling
-    is baycomp's: ``numpy.random.RandomState(seed).dirichlet``, so a seed gives
-    baycomp's numbers.
+    observation at 0 of weight 0.5), one sample per row of the weights ``w``
+    (:func:`_dirichlet`); each probability is the share of samples in which that
+    region is the most probable one, as baycomp computes it.
     """
     diff = np.concatenate([[0.0], y - x])
     sums = diff[:, None] + diff[None, :]
-    weights = np.ones(diff.size)
-    weights[0] = 0.5
-    w = np.random.RandomState(seed).dirichlet(weights, n_samples)
+    n_samples = w.shape[0]
 
     def mass(region):
-        return np.einsum("si,ij,sj->s", w, region, w)
+        return ((w @ region) * w).sum(axis=1)
 
     def heaviside(a, t):
         return (a > t) + 0.5 * (a == t)
@@ -266,9 +275,9 @@ def rank_models(
             res = stats.wilcoxon(vals[:, a], vals[:, b])
             stat[t], p[t] = res.statistic, res.pvalue
         if rope is not None:
-            bayes[t] = _bayes_signed_rank(
-                -sign * vals[:, a], -sign * vals[:, b], rope, n_samples, seed
-            )
+            if t == 0:
+                w = _dirichlet(N, n_samples, seed)
+            bayes[t] = _bayes_signed_rank(-sign * vals[:, a], -sign * vals[:, b], rope, w)
 
     ia = np.array([a for a, _ in pairs], dtype=np.int64)
     ib = np.array([b for _, b in pairs], dtype=np.int64)
