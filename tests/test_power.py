@@ -279,3 +279,15 @@ def test_simulated_power_of_partial_areas():
         seed=1,
     )
     assert 0 <= one.power[0] <= 1
+
+
+def test_detectable_auc_from_data_inverts_the_power():
+    k = (PILOT.y == 0).sum() / (PILOT.y == 1).sum()
+    det = prn.power(PILOT, score="s1", label="y", power=0.9, n_pos=50)
+    assert det.solved[0] == "auc" and det.n_neg[0] == pytest.approx(50 * k)
+    back = prn.power(auc=det.auc[0], n_pos=50, n_neg=50 * k)
+    assert back.power[0] == pytest.approx(0.9, rel=1e-9)
+    # power at another size than the data's
+    other = prn.power(PILOT, score="s1", label="y", n_pos=30, n_neg=60)
+    auc = prn.auc(PILOT, score="s1", label="y", curve="roc").auc[0]
+    assert other.power[0] == pytest.approx(prn.power(auc=auc, n_pos=30, n_neg=60).power[0])
