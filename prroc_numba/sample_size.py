@@ -188,7 +188,7 @@ def _roc_numeric(auc, n_pos, n_neg, kappa, power_, za):
     return {S.N_POS: n_pos, S.N_NEG: n_neg, S.AUC: auc, S.POWER: power_, S.SOLVED: solved}
 
 
-def _two_from_vars(v0, va, delta, n_pos, kappa, power_, za, n_neg_data):
+def _two_from_vars(v0, va, delta, n_pos, kappa, power_, za):
     """Two curves given the variance functions: solve power, n or the difference."""
     if power_ is None:
         return {S.POWER: _pnorm(_solve_zbeta(n_pos, za, v0, va, delta)), S.SOLVED: S.POWER}
@@ -355,7 +355,7 @@ def power(
         k = n_neg / n_pos if n_pos is not None else (1.0 if kappa is None else kappa)
         v0, va = _binormal_v0_va(binormal, k, partial)
         res = {S.N_POS: n_pos, S.N_NEG: n_neg, S.DIFF: diff, S.POWER: power}
-        res.update(_two_from_vars(v0, va, diff, n_pos, k, power, za, None))
+        res.update(_two_from_vars(v0, va, diff, n_pos, k, power, za))
         return _row(res, common)
     if partial is not None:
         raise ValueError(
@@ -407,7 +407,7 @@ def power(
     res = {S.N_POS: n_pos, S.N_NEG: n_neg, S.ESTIMATE_A: theta[0], S.ESTIMATE_B: theta[1]}
     res[S.DIFF] = delta
     res[S.POWER] = power
-    res.update(_two_from_vars(v0, va, delta, n_pos, k, power, za, m_neg))
+    res.update(_two_from_vars(v0, va, delta, n_pos, k, power, za))
     return _row(res, common)
 
 
