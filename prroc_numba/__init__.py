@@ -19,10 +19,13 @@ from .areas import auc, auc_pr, auc_roc, metrics
 from .closed_form import auc_ci
 from .comparison import compare, delong
 from .curves import confusion, pr_curve, roc_curve
+from .gains import prg_curve
 from .grids import average_curves, interpolate, interpolate_matrix
 from .operating import operating_points
 from .point_curves import PRCurve, ROCCurve
+from .ranking import rank_models
 from .resampling import bootstrap, bootstrap_curve
+from .sample_size import power
 
 __all__ = [
     "Accumulator",
@@ -43,7 +46,10 @@ __all__ = [
     "interpolate_matrix",
     "metrics",
     "operating_points",
+    "power",
     "pr_curve",
+    "prg_curve",
+    "rank_models",
     "roc_curve",
     "scorer",
 ]

@@ -49,7 +49,11 @@ THRESHOLDS = """
         curve ends at the lowest threshold given)."""
 
 METHODS = """
-    curve : {"pr", "roc"}, default="pr"
+    curve : {"pr", "roc", "prg"}, default="pr"
+        ``"prg"``: the area under the Precision-Recall-Gain curve (AUPRG, Flach & Kull
+        2015) for recall gains 0 to 1, trapezoids in PRG space (see
+        :func:`~prroc_numba.prg_curve`); ``hull=True``: under the PRG convex hull. Binary
+        input, whole areas, CPU only; ``method`` is unused.
     method : str, default=None
         For ``curve="pr"``: ``"dg"`` (default) -- Davis & Goadrich: one point per
         integer TP between vertices, trapezoids, flat start at recall 0 from the first

@@ -16,6 +16,7 @@ THRESHOLD = "threshold"
 TP, FP, FN, TN = "tp", "fp", "fn", "tn"
 FPR, TPR = "fpr", "tpr"
 RECALL, PRECISION = "recall", "precision"
+RECALL_GAIN, PRECISION_GAIN = "recall_gain", "precision_gain"
 
 # areas
 AUC = "auc"
@@ -30,6 +31,21 @@ MODEL_A, MODEL_B = "model_a", "model_b"
 ESTIMATE_A, ESTIMATE_B, DIFF = "estimate_a", "estimate_b", "diff"
 P_VALUE, P_ADJUSTED, Z = "p_value", "p_adjusted", "z"
 VAR = "var"
+# pooled across groups (compare(..., combine=True))
+COMBINED, Q, TAU2, N_GROUPS = "combined", "q", "tau2", "n_groups"
+
+# many models over many data sets (rank_models)
+RANK, MEAN, N_DATASETS, N_MODELS = "rank", "mean", "n_datasets", "n_models"
+RANK_A, RANK_B, RANK_DIFF, NEMENYI = "rank_a", "rank_b", "rank_diff", "nemenyi"
+STATISTIC = "statistic"
+P_LEFT, P_ROPE, P_RIGHT = "p_left", "p_rope", "p_right"
+FRIEDMAN_CHI2, FRIEDMAN_P = "friedman_chi2", "friedman_p"
+IMAN_DAVENPORT_F, IMAN_DAVENPORT_P = "iman_davenport_f", "iman_davenport_p"
+CRITICAL_DIFFERENCE = "critical_difference"
+
+# power and sample size (power)
+POWER, SIG_LEVEL, ALTERNATIVE, SOLVED = "power", "sig_level", "alternative", "solved"
+N, N_SIM = "n", "n_sim"
 
 # operating points (operating_points); intervals add <metric>_ci_low / _ci_high
 TARGET = "target"
@@ -65,7 +81,9 @@ METRIC_AREAS = tuple(
 )
 
 #: columns of a curve-points frame (the thresholds frame may carry them)
-CURVE_COLUMNS = frozenset({THRESHOLD, TP, FP, FN, TN, FPR, TPR, RECALL, PRECISION, AUC})
+CURVE_COLUMNS = frozenset(
+    {THRESHOLD, TP, FP, FN, TN, FPR, TPR, RECALL, PRECISION, AUC, RECALL_GAIN, PRECISION_GAIN}
+)
 
 #: every column that holds values, never keys (plots treat the rest as keys)
 VALUE_COLUMNS = CURVE_COLUMNS | {

@@ -86,6 +86,8 @@ def auc(
           auc
     0  0.3433
     """
+    if curve == "prg":
+        return _auprg(data, dict(locals()))
     code = method_code(curve, method)
     if multiclass == "ovo":
         check_args(multiclass, classes, average, False, curve)
@@ -108,6 +110,30 @@ def auc(
         out = _areas(batch, [code], [bool(hull)])[:, 0]
     warn_undefined_auc(batch, curve)
     return _device.tag(multi_frame(batch, {S.AUC: out}), device)
+
+
+def _auprg(data, args):
+    """``auc(..., curve="prg")``: the area under the Precision-Recall-Gain curve."""
+    from .gains import prg_areas
+
+    method, device = args["method"], args["device"]
+
+    if method not in (None, "trapezoid"):
+        raise ValueError(
+            f"method={method!r}: the PRG area is the trapezoid sum in PRG space (straight "
+            "lines are the exact curve there); drop method= or pass method='trapezoid'"
+        )
+    for name in ("partial", "multiclass", "average"):
+        if args[name] is not None:
+            raise ValueError(f"curve='prg' takes binary input and whole areas; drop {name}=")
+    if device not in (None, "cpu"):
+        raise ValueError("curve='prg' runs on the CPU; pass device='cpu' or leave it None")
+    if is_dask(data):
+        raise ValueError("curve='prg' needs every row in one place; compute it on pandas input")
+    batch = pack(data, **inputs(args))
+    out, bad = prg_areas(batch, args["hull"])
+    warn_undefined(batch, bad, "no positives or no negatives: AUPRG is NaN")
+    return multi_frame(batch, {S.AUC: out})
 
 
 def _areas(batch, codes, hulls):

@@ -22,12 +22,13 @@ from ._checks import check_level, check_n_boot
 from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.delong import _placements_batch
+from ._kernels.venkatraman import _unpaired_stat, _venkatraman_paired, _venkatraman_unpaired
 from ._ragged import UndefinedMetricWarning, inputs, pack, warn_undefined
 from ._ragged import is_dask as _is_dask
-from ._resampling import REPLICATE_ARGS, _intervals, _replicates
+from ._resampling import REPLICATE_ARGS, _intervals, _replicates, _seed
 
 ADJUSTMENTS = ("holm", "bonferroni", "bh", "none")
-TESTS = ("bootstrap", "delong")
+TESTS = ("bootstrap", "delong", "venkatraman")
 P_VALUES = ("wald", "percentile")
 
 _NORM = NormalDist()
@@ -229,6 +230,124 @@ def _pairs(names, baseline):
     return [(i, b) for i in range(M) if i != b]
 
 
+def _check_rank_test(test, data, partial, cluster, device, curve, weight, soft_labels):
+    """The arguments DeLong's and Venkatraman's tests cannot take."""
+    if _is_dask(data):
+        raise ValueError(
+            f"test={test!r} needs every row in one place; for Dask input "
+            "use test='bootstrap' (the Poisson bootstrap)"
+        )
+    if partial is not None:
+        raise ValueError(
+            f"test={test!r} compares whole ROC curves; for partial areas use test='bootstrap'"
+        )
+    if cluster is not None:
+        raise ValueError(
+            f"test={test!r} assumes independent rows; for clustered data "
+            "use test='bootstrap' with cluster="
+        )
+    if device == "cuda":
+        raise ValueError(
+            f"test={test!r} runs on the CPU only; pass device='cpu' or test='bootstrap'"
+        )
+    if curve != "roc":
+        raise ValueError(
+            f"test={test!r} compares ROC curves; pass curve='roc' "
+            "(for PR curves use test='bootstrap')"
+        )
+    if weight is not None or soft_labels:
+        raise ValueError(
+            f"test={test!r} needs hard 0/1 labels without weights, as in "
+            "pROC; drop weight= / soft_labels= or use test='bootstrap'"
+        )
+
+
+def _venkatraman(batch, ia, ib, n_perm, seed):
+    """(AUCs (n_curves,), E (G*K,), p (G*K,)): Venkatraman's paired permutation test of
+    each pair ``(ia[k], ib[k])`` in each group, ``p = #(E* >= E) / n_perm`` (pROC).
+    """
+    parts = _delong_parts(batch)  # checks hard labels; its placements give the AUCs
+    M, K = batch.n_models, ia.size
+    G = len(parts)
+    s = _seed(seed)
+    est = np.empty(batch.n_curves)
+    e_obs = np.full(G * K, np.nan)
+    p = np.full(G * K, np.nan)
+    for g, (v10, v01) in enumerate(parts):
+        est[g * M : (g + 1) * M] = v10.mean(axis=0) if v10.shape[0] else np.nan
+        a, e = batch.group_offsets[g], batch.group_offsets[g + 1]
+        n = e - a
+        if v10.shape[0] == 0 or v01.shape[0] == 0:
+            continue
+        block = batch.values[batch.offsets[g * M] : batch.offsets[g * M + M]].reshape(M, n)
+        rows = [np.argsort(block[m], kind="stable") for m in range(M)]
+        sign = np.where(batch.pos[a:e] == 1, 1.0, -1.0)
+        for k in range(K):
+            r, q = rows[ia[k]], rows[ib[k]]
+            obs = float(np.abs(np.cumsum(sign[q]) - np.cumsum(sign[r])).sum())
+            perm = _venkatraman_paired(r, q, sign, s, g * K + k, n_perm)
+            e_obs[g * K + k] = obs
+            p[g * K + k] = np.count_nonzero(perm >= obs) / n_perm
+    return est, e_obs, p
+
+
+def _venkatraman_unpaired_frame(batch, baseline, n_perm, seed, adjust):
+    """Venkatraman's (2000) unpaired test of every pair of curves (the ``by`` groups)."""
+    parts = _delong_parts(batch)  # checks hard labels
+    G = len(parts)
+    if G < 2:
+        raise ValueError("the unpaired Venkatraman test needs at least two by= groups (curves)")
+    keys = batch.keys
+    if keys.shape[1] == 1:
+        names = list(keys.iloc[:, 0])
+    else:
+        names = [", ".join(f"{c}={v}" for c, v in zip(keys.columns, row)) for row in keys.values]
+    pairs = _pairs(names, baseline)
+    est = np.array([v10.mean() if v10.size and v01.size else np.nan for v10, v01 in parts])
+    seqs = []
+    for g in range(G):
+        a, e = batch.group_offsets[g], batch.group_offsets[g + 1]
+        order = np.argsort(batch.values[batch.offsets[g] : batch.offsets[g + 1]], kind="stable")
+        seqs.append((batch.pos[a:e][order] == 1).astype(np.int64))
+    s = _seed(seed)
+    stat = np.full(len(pairs), np.nan)
+    p = np.full(len(pairs), np.nan)
+    for k, (i, j) in enumerate(pairs):
+        r, q = seqs[i], seqs[j]
+        if not (0 < r.sum() < r.size and 0 < q.sum() < q.size):
+            continue
+        # pROC's mixing proportion, (positives of both) / (2 x rows of the first curve)
+        mp = (r.sum() + q.sum()) / (2.0 * r.size)
+        stat[k] = _unpaired_stat(r, q, mp)
+        perm = _venkatraman_unpaired(r, q, mp, s, k, n_perm)
+        p[k] = np.count_nonzero(perm >= stat[k]) / n_perm
+    if np.isnan(stat).any():
+        warnings.warn(
+            "Venkatraman's test needs positives and negatives in every curve; the affected "
+            "comparisons are NaN",
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )
+    ia = np.array([i for i, _ in pairs], dtype=np.int64)
+    ib = np.array([j for _, j in pairs], dtype=np.int64)
+    names_arr = np.asarray(names, dtype=object)
+    nan = np.full(len(pairs), np.nan)
+    return pd.DataFrame(
+        {
+            S.MODEL_A: names_arr[ia],
+            S.MODEL_B: names_arr[ib],
+            S.ESTIMATE_A: est[ia],
+            S.ESTIMATE_B: est[ib],
+            S.DIFF: est[ia] - est[ib],
+            S.CI_LOW: nan,
+            S.CI_HIGH: nan.copy(),
+            S.P_VALUE: p,
+            S.P_ADJUSTED: adjust_pvalues(p, adjust),
+            S.STATISTIC: stat,
+        }
+    )
+
+
 @with_output
 @fill_doc
 def compare(
@@ -261,6 +380,7 @@ def compare(
     partial_focus="fpr",
     standardize=False,
     resampling=None,
+    combine=False,
 ):
     """Paired comparison of the AUCs of several models scored on the same rows.
 
@@ -282,12 +402,25 @@ def compare(
         Multiple-comparison adjustment of ``p_value`` across the family (all pairs of
         one group; each ``by`` group is its own family): Holm, Bonferroni,
         Benjamini-Hochberg, or none.
-    test : {"bootstrap", "delong"}, default="bootstrap"
+    test : {"bootstrap", "delong", "venkatraman"}, default="bootstrap"
         ``"bootstrap"``: the interval is the percentile interval of the replicate
         differences and the p-value is given by ``p_value``. Degenerate replicates are
         left out (see :func:`~prroc_numba.bootstrap`). ``"delong"``: needs
         ``curve="roc"``, hard labels and no weights; ``n_boot``, ``seed``,
-        ``stratified`` and ``p_value`` are unused.
+        ``stratified`` and ``p_value`` are unused. ``"venkatraman"``: Venkatraman &
+        Begg's (1996) permutation test that the two paired ROC *curves* are equal at
+        every operating point (not only their areas), as pROC's ``roc.test(method=
+        "venkatraman")``: the statistic ``E`` (column ``statistic``) sums, over every
+        rank cut-off, the difference in misclassified rows; ``n_boot`` permutations
+        (each row's two ranks exchanged with probability 1/2, ties broken by row
+        order, as pROC) seeded by ``seed`` give ``p = #(E* >= E) / n_boot``. Same
+        conditions as DeLong; ``ci_low``/``ci_high`` are NaN (no interval).
+        **Unpaired curves** (Venkatraman 2000): pass one score column and ``by=``
+        naming the curves (each group one curve, on its own rows); every pair of
+        groups is compared (``model_a``/``model_b`` name the groups), the
+        permutations pooling each class's jittered ranks of both curves, as pROC's
+        unpaired test (including its mixing proportion, positives of both curves
+        over twice the first curve's rows).
     p_value : {"wald", "percentile"}, default="wald"
         How the bootstrap test's two-sided p-value is computed. ``"wald"``: ``z = diff
         / se``, with ``se`` the standard deviation of the replicate differences, and
@@ -307,12 +440,25 @@ def compare(
         :func:`~prroc_numba.bootstrap`; needs ``stratified=False``); DeLong runs on the
         CPU only. ``frame.attrs["device"]`` says which ran.
 
+    combine : bool, default=False
+        With ``by=`` (e.g. ``by="dataset"``): also pool each pair's difference across
+        the groups, weighting each group's difference by its inverse variance (the
+        bootstrap SE, or DeLong's), as a fixed-effect estimate and as DerSimonian &
+        Laird's random-effects estimate (which widens the interval when the data sets
+        disagree). Adds a ``se`` column after ``diff`` and, after the per-group rows,
+        two rows per pair with the ``by`` columns empty and ``combined`` =
+        ``"fixed"`` / ``"random"``, normal intervals at ``level``, two-sided p-values
+        (adjusted within each of the two families), Cochran's ``q``, the
+        between-group variance ``tau2`` and ``n_groups``. Not with
+        ``test="venkatraman"`` (no standard error).
+
     Returns
     -------
     DataFrame
         ``by`` columns (if any), then ``model_a``, ``model_b``, ``estimate_a``,
         ``estimate_b``, ``diff``, ``ci_low``, ``ci_high``, ``p_value``, ``p_adjusted``;
-        ``test="delong"`` adds ``z``. One row per pair.
+        ``test="delong"`` adds ``z``, ``test="venkatraman"`` ``statistic``. One row per
+        pair.
 
     Examples
     --------
@@ -339,49 +485,38 @@ def compare(
     if adjust not in ADJUSTMENTS:
         raise ValueError(f"adjust={adjust!r} is not known; use one of {ADJUSTMENTS}")
     check_n_boot(n_boot)
+    if combine and (by is None or test == "venkatraman"):
+        raise ValueError(
+            "combine=True pools each pair's difference across the by= groups (data sets): "
+            "pass by= (e.g. by='dataset'), with test='bootstrap' or 'delong'"
+        )
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     check_level(level)
     multi = _multi_args(data, label, multiclass, classes, average, test)
     wide = isinstance(score, (list, tuple, pd.DataFrame)) or (
         not isinstance(score, str) and np.ndim(score) == 2
     )
+    if not multi and not wide and test == "venkatraman" and by is not None:
+        _check_rank_test(test, data, partial, cluster, device, curve, weight, soft_labels)
+        if hull or method not in (None, "trapezoid") or combine:
+            raise ValueError(
+                "test='venkatraman' is for the empirical ROC curve (method='trapezoid', "
+                "hull=False) and has no standard error to combine"
+            )
+        batch = pack(data, score=score, label=label, by=by, pos_label=pos_label)
+        frame = _venkatraman_unpaired_frame(batch, baseline, n_boot, seed, adjust)
+        return _device.tag(frame, device)
     if not multi and not wide:
         raise ValueError(
             "compare needs several models scored on the same rows: pass score= as a list "
-            "of columns (wide input) or a 2-D array"
+            "of columns (wide input) or a 2-D array (or, for test='venkatraman', one "
+            "score column and by= naming unpaired curves)"
         )
-    if test == "delong":
-        if _is_dask(data):
-            raise ValueError(
-                "test='delong' needs every row in one place; for Dask input "
-                "use test='bootstrap' (the Poisson bootstrap)"
-            )
-        if partial is not None:
-            raise ValueError(
-                "test='delong' compares whole ROC AUCs; for partial areas use test='bootstrap'"
-            )
-        if cluster is not None:
-            raise ValueError(
-                "test='delong' assumes independent rows; for clustered data "
-                "use test='bootstrap' with cluster="
-            )
-        if device == "cuda":
-            raise ValueError(
-                "test='delong' runs on the CPU only; pass device='cpu' or test='bootstrap'"
-            )
-        if curve != "roc":
-            raise ValueError(
-                "test='delong' compares ROC AUCs; pass curve='roc' "
-                "(for PR curves use test='bootstrap')"
-            )
-        if weight is not None or soft_labels:
-            raise ValueError(
-                "test='delong' needs hard 0/1 labels without weights, as in "
-                "pROC; drop weight= / soft_labels= or use test='bootstrap'"
-            )
+    if test in ("delong", "venkatraman"):
+        _check_rank_test(test, data, partial, cluster, device, curve, weight, soft_labels)
         if hull or method not in (None, "trapezoid"):
             raise ValueError(
-                "test='delong' is for the empirical ROC AUC (method='trapezoid', hull=False)"
+                f"test={test!r} is for the empirical ROC curve (method='trapezoid', hull=False)"
             )
         batch = pack(data, score=score, label=label, by=by, pos_label=pos_label)
     else:
@@ -424,7 +559,13 @@ def compare(
         p = np.array([math.erfc(abs(v) / math.sqrt(2)) if np.isfinite(v) else np.nan for v in z])
         q = _NORM.inv_cdf(1 - (1 - level) / 2)
         lo, hi = diff - q * sig, diff + q * sig
+        se_d = sig
         extra[S.Z] = z
+    elif test == "venkatraman":
+        est, e_obs, p = _venkatraman(batch, ia, ib, n_boot, seed)
+        diff = est[ca] - est[cb]
+        lo = hi = np.full(G * K, np.nan)
+        extra[S.STATISTIC] = e_obs
     else:
         d = reps[ca] - reps[cb]
         diff = est[ca] - est[cb]
@@ -440,6 +581,11 @@ def compare(
         _, lo, hi = _intervals(d, diff, level, "percentile")
         valid = np.isfinite(d)
         B = valid.sum(axis=1)
+        if combine:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                mean = np.where(valid, d, 0.0).sum(axis=1) / B
+                dev = np.where(valid, d - mean[:, None], 0.0)
+                se_d = np.sqrt((dev * dev).sum(axis=1) / (B - 1))
         if p_value == "percentile":
             below = ((d <= 0) & valid).sum(axis=1)
             above = ((d >= 0) & valid).sum(axis=1)
@@ -466,4 +612,37 @@ def compare(
         S.P_ADJUSTED: p_adj,
         **extra,
     }
-    return _device.tag(F.curves_frame(keys, cols), device)
+    frame = F.curves_frame(keys, cols)
+    if combine:
+        frame = _combined_rows(frame, se_d, G, K, level, adjust)
+    return _device.tag(frame, device)
+
+
+def _combined_rows(frame, se_d, G, K, level, adjust):
+    """The per-group frame with ``se``, then the pooled rows of each pair."""
+    from . import _meta
+
+    frame.insert(frame.columns.get_loc(S.DIFF) + 1, S.SE, se_d)
+    pooled = _meta.combine(
+        frame[S.DIFF].to_numpy().reshape(G, K), np.asarray(se_d).reshape(G, K), level
+    )
+    rows = {c: [np.nan] * (2 * K) for c in frame.columns}
+    for c in frame.columns[: frame.columns.get_loc(S.MODEL_A)]:
+        rows[c] = [None] * (2 * K)
+    rows[S.MODEL_A] = np.tile(frame[S.MODEL_A].to_numpy()[:K], 2)
+    rows[S.MODEL_B] = np.tile(frame[S.MODEL_B].to_numpy()[:K], 2)
+    for c in (S.DIFF, S.SE, S.CI_LOW, S.CI_HIGH, S.P_VALUE):
+        rows[c] = pooled[c]
+    p = pooled[S.P_VALUE]
+    rows[S.P_ADJUSTED] = np.concatenate(
+        [adjust_pvalues(p[:K], adjust), adjust_pvalues(p[K:], adjust)]
+    )
+    extra = {S.COMBINED: pooled["kind"], S.Q: pooled["q"], S.TAU2: pooled["tau2"]}
+    extra[S.N_GROUPS] = pooled["n_groups"]
+    out = pd.concat([frame, pd.DataFrame(rows)], ignore_index=True)
+    n = len(frame)
+    for c, v in extra.items():
+        col = np.empty(len(out), dtype=object) if c == S.COMBINED else np.full(len(out), np.nan)
+        col[n:] = v
+        out[c] = col
+    return out

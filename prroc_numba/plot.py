@@ -39,8 +39,10 @@ __all__ = [
     "add_no_skill",
     "add_operating_points",
     "add_partial_range",
+    "critical_difference",
     "plot_bands",
     "plot_intervals",
+    "plot_power",
     "plot_pr",
     "plot_roc",
 ]
@@ -1011,4 +1013,164 @@ def plot_intervals(
     ax.set_yticklabels(names)
     ax.set_xlabel(estimate if estimate != S.DIFF else "difference (a - b)")
     ax.set_ylim(-0.6, len(df) - 0.4)
+    return ax
+
+
+def _cliques(ranks, cd):
+    """[(i, j)]: maximal runs of models (sorted by rank) whose ranks span at most ``cd``."""
+    out = []
+    k = len(ranks)
+    for i in range(k):
+        j = i
+        while j + 1 < k and ranks[j + 1] - ranks[i] <= cd:
+            j += 1
+        if j > i and not any(a <= i and j <= b for a, b in out):
+            out.append((i, j))
+    return out
+
+
+def critical_difference(result, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+    """Critical-difference diagram of average ranks (Demšar 2006).
+
+    Models sit on an axis of average rank (1 = best, on the left); a thick bar joins
+    each maximal group of models whose ranks differ by no more than the Nemenyi
+    critical difference (no significant difference inside the group), and a bar above
+    the axis shows the critical difference itself.
+
+    Parameters
+    ----------
+    result : RankResult
+        The output of :func:`prroc_numba.rank_models`.
+    ax : matplotlib Axes, default=None
+    title : str, default=None
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import numpy as np, pandas as pd, prroc_numba as prn
+    >>> from prroc_numba.plot import critical_difference
+    >>> rng = np.random.default_rng(0)
+    >>> df = pd.DataFrame([(m, d, i / 50 + rng.normal(0, 0.03))
+    ...                    for i, m in enumerate("abcd") for d in range(15)],
+    ...                   columns=["model", "dataset", "auc"])
+    >>> ax = critical_difference(prn.rank_models(df, model="model", dataset="dataset",
+    ...                                          value="auc"))
+    >>> sorted(t.get_text() for t in ax.texts if t.get_text() in "abcd")
+    ['a', 'b', 'c', 'd']
+    """
+    ranks = getattr(result, "ranks", None)
+    if not isinstance(ranks, pd.DataFrame) or not hasattr(result, "summary"):
+        raise TypeError(
+            "critical_difference() needs the result of prroc_numba.rank_models, got "
+            f"{type(result).__name__}"
+        )
+    if ax is None:
+        plt = _pyplot()
+        k0 = len(ranks)
+        _, ax = plt.subplots(figsize=(7.0, 1.6 + 0.28 * ((k0 + 1) // 2)))
+    else:
+        _pyplot()
+    names = ranks[S.MODEL].astype(str).tolist()
+    r = ranks[S.RANK].to_numpy(float)
+    k = len(r)
+    cd = float(result.summary[S.CRITICAL_DIFFERENCE])
+    lo, hi = 1.0, float(max(k, np.ceil(r.max())))
+    # the rank axis on top, ticks at whole ranks
+    ax.plot([lo, hi], [0, 0], color="k", lw=1)
+    for t in range(int(lo), int(hi) + 1):
+        ax.plot([t, t], [0, 0.08], color="k", lw=1)
+        ax.text(t, 0.14, str(t), ha="center", va="bottom", fontsize=9)
+    # the critical difference bar above the axis
+    ax.plot([lo, lo + cd], [0.55, 0.55], color="k", lw=1.5)
+    for x in (lo, lo + cd):
+        ax.plot([x, x], [0.5, 0.6], color="k", lw=1.5)
+    ax.text(lo + cd / 2, 0.62, f"CD = {cd:.2f}", ha="center", va="bottom", fontsize=9)
+    # models: the better half to the left, the rest to the right
+    half = (k + 1) // 2
+    step = 0.32
+    for i in range(k):
+        if i < half:
+            y, x_text, ha = -(i + 1) * step - 0.25, lo - 0.15, "right"
+        else:
+            y, x_text, ha = -(k - i) * step - 0.25, hi + 0.15, "left"
+        ax.plot([r[i], r[i], x_text], [0, y, y], color="0.3", lw=1)
+        ax.text(x_text, y, names[i], ha=ha, va="center", fontsize=10)
+        ax.text(
+            r[i],
+            y + 0.02,
+            f"{r[i]:.2f}",
+            ha="left" if i < half else "right",
+            va="bottom",
+            fontsize=7,
+            color="0.4",
+        )
+    # groups with no significant difference
+    for n, (i, j) in enumerate(_cliques(r, cd)):
+        y = -0.1 - 0.08 * n
+        ax.plot([r[i] - 0.03, r[j] + 0.03], [y, y], color="k", lw=3.5, solid_capstyle="round")
+    ax.set_xlim(lo - 1.2, hi + 1.2)
+    ax.set_ylim(-(half + 1) * step - 0.25, 0.95)
+    ax.axis("off")
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def plot_power(frame: pd.DataFrame, *, ax: Axes | None = None, target=0.8, **kwargs) -> Axes:
+    """Power against sample size, from :func:`prroc_numba.power` with ``n=``.
+
+    Draws the simulated power at each candidate size with a band of two Monte Carlo
+    standard errors, and a dashed line at the ``target`` power.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        ``power(..., n=[...])`` output (``n``, ``power``, ``se``).
+    ax : matplotlib Axes, default=None
+    target : float, default=0.8
+        A horizontal reference line (None: none).
+    **kwargs
+        Passed to ``Axes.plot``.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from prroc_numba.plot import plot_power
+    >>> sim = pd.DataFrame({"n": [50, 100, 200], "power": [.3, .6, .9],
+    ...                     "se": [.03, .03, .02]})
+    >>> ax = plot_power(sim)
+    >>> ax.get_xlabel()
+    'sample size n'
+    """
+    _require(
+        frame,
+        [S.N, S.POWER, S.SE],
+        "plot_power",
+        "Pass the output of prroc_numba.power(..., n=[...]).",
+    )
+    ax = _axes(ax)
+    df = frame.sort_values(S.N, kind="stable")
+    x = df[S.N].to_numpy(float)
+    p = df[S.POWER].to_numpy(float)
+    se = df[S.SE].to_numpy(float)
+    kwargs.setdefault("color", _colors(1)[0])
+    kwargs.setdefault("marker", "o")
+    (line,) = ax.plot(x, p, **kwargs)
+    ax.fill_between(
+        x, np.clip(p - 2 * se, 0, 1), np.clip(p + 2 * se, 0, 1), color=line.get_color(), alpha=0.2
+    )
+    if target is not None:
+        ax.axhline(target, color="0.5", ls="--", lw=1)
+    ax.set_xlabel("sample size n")
+    ax.set_ylabel("power")
+    ax.set_ylim(0, 1.02)
     return ax

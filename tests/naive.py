@@ -476,3 +476,156 @@ def dg_area(tp, fp):
     """PRROC's Davis-Goadrich AUC-PR: the paper's integer-TP points, trapezoids, flat
     start at recall 0."""
     return trapezoid_pr(*dg_points(tp, fp))
+
+
+def prg_points(score, pos, neg):
+    """[(recall_gain, precision_gain, tp, fp)] of every sweep point with TP > 0, from
+    the definitions rg = (rec - pi) / ((1 - pi) rec), pg = (prec - pi) / ((1 - pi) prec).
+    """
+    _, tp, fp = sweep(score, pos, neg)
+    P, N = float(sum(pos)), float(sum(neg))
+    pi = P / (P + N)
+    out = []
+    for t, f in zip(tp, fp):
+        if t <= 0:
+            continue
+        rec, prec = t / P, t / (t + f)
+        out.append(((rec - pi) / ((1 - pi) * rec), (prec - pi) / ((1 - pi) * prec), t, f))
+    return out
+
+
+def auprg(score, pos, neg):
+    """Area under the PRG curve for recall gain >= 0 (Flach & Kull 2015, section 4).
+
+    The crossing of recall gain 0 is found in count space, where TP and FP grow
+    linearly between two sweep points (TP = P^2 / (P + N) there), then the PRG points
+    are joined by straight lines (trapezoids).
+    """
+    _, tp, fp = sweep(score, pos, neg)
+    return auprg_counts(tp, fp, float(sum(pos)), float(sum(neg)))
+
+
+def auprg_counts(tp, fp, P, N):
+    """:func:`auprg` of a curve given as its points' counts (origin first)."""
+
+    def gains(t, f):
+        return 1 - (P / N) * ((P - t) / t), 1 - (P / N) * (f / t)
+
+    area = 0.0
+    prev = None  # (rg, pg) of the previous point inside the square's x-range
+    for i in range(1, len(tp)):
+        if tp[i] <= 0:
+            continue
+        rg, pg = gains(tp[i], fp[i])
+        if rg < 0:
+            continue
+        if prev is None:
+            t0 = P * P / (P + N)  # recall gain 0
+            a = (t0 - tp[i - 1]) / (tp[i] - tp[i - 1])
+            f0 = fp[i - 1] + a * (fp[i] - fp[i - 1])
+            prev = (0.0, gains(t0, f0)[1])
+        area += (rg - prev[0]) * (pg + prev[1]) / 2
+        prev = (rg, pg)
+    return area
+
+
+def area_from_zero(points):
+    """Trapezoid area under a PRG polyline [(rg, pg)] (rg ascending) for rg >= 0."""
+    area = 0.0
+    for (x0, y0), (x1, y1) in zip(points[:-1], points[1:]):
+        if x1 <= 0:
+            continue
+        if x0 < 0:
+            y0 = y0 + (0 - x0) / (x1 - x0) * (y1 - y0)
+            x0 = 0.0
+        area += (x1 - x0) * (y0 + y1) / 2
+    return area
+
+
+def venkatraman_paired_stat(x, y, label):
+    """pROC's ``venkatraman.paired.stat`` written out: ranks with ties by row order,
+    then for every cut-off x = 1..n the misclassified counts FN + FP of each model."""
+    n = len(label)
+    R = np.empty(n)
+    S = np.empty(n)
+    R[np.argsort(x, kind="stable")] = np.arange(1, n + 1)
+    S[np.argsort(y, kind="stable")] = np.arange(1, n + 1)
+    e = 0.0
+    for cut in range(1, n + 1):
+        r_fn = sum(1 for i in range(n) if label[i] == 1 and R[i] <= cut)
+        r_fp = sum(1 for i in range(n) if label[i] == 0 and R[i] > cut)
+        s_fn = sum(1 for i in range(n) if label[i] == 1 and S[i] <= cut)
+        s_fp = sum(1 for i in range(n) if label[i] == 0 and S[i] > cut)
+        e += abs((s_fn + s_fp) - (r_fn + r_fp))
+    return e
+
+
+def venkatraman_permuted(x, y, label, keep, jitter_r, jitter_s):
+    """One permutation of pROC's ``venkatraman.paired.permutation`` with the given
+    coins and jitters: kept rows keep their ranks plus jitter, the others exchange."""
+    n = len(label)
+    R = np.empty(n)
+    S = np.empty(n)
+    R[np.argsort(x, kind="stable")] = np.arange(1, n + 1)
+    S[np.argsort(y, kind="stable")] = np.arange(1, n + 1)
+    r3 = np.where(keep, R + jitter_r, S)
+    s3 = np.where(keep, S + jitter_s, R)
+    return venkatraman_paired_stat(r3, s3, label)
+
+
+def pooled_difference(d, se):
+    """(fixed, se_fixed, random, se_random, q, tau2): inverse-variance and DerSimonian &
+    Laird (1986) pooling of per-data-set differences, one data set at a time."""
+    w = [1 / s**2 for s in se]
+    fixed = sum(wi * di for wi, di in zip(w, d)) / sum(w)
+    q = sum(wi * (di - fixed) ** 2 for wi, di in zip(w, d))
+    c = sum(w) - sum(wi**2 for wi in w) / sum(w)
+    tau2 = max(0.0, (q - (len(d) - 1)) / c)
+    ws = [1 / (s**2 + tau2) for s in se]
+    rand = sum(wi * di for wi, di in zip(ws, d)) / sum(ws)
+    return fixed, 1 / math.sqrt(sum(w)), rand, 1 / math.sqrt(sum(ws)), q, tau2
+
+
+def venkatraman_unpaired_stat(seq_r, seq_s, mp):
+    """pROC's ``venkatraman.unpaired.stat`` written out from the classes of each curve
+    in ascending rank order: cumulative class shares, ``approxfun`` as np.interp with
+    NaN outside each curve's range, trapezoids dropping NaN pieces."""
+
+    def curve(seq):
+        seq = np.asarray(seq)
+        fx = np.cumsum(seq == 1) / np.sum(seq == 1)
+        gx = np.cumsum(seq == 0) / np.sum(seq == 0)
+        return mp * fx + (1 - mp) * gx, mp * fx + (1 - mp) * (1 - gx)
+
+    rp, re = curve(seq_r)
+    sp, se = curve(seq_s)
+    x = np.sort(np.concatenate([rp, sp]))
+
+    def f(xs, ys, v):
+        return np.where((v < xs[0]) | (v > xs[-1]), np.nan, np.interp(v, xs, ys))
+
+    y = np.abs(f(rp, re, x) - f(sp, se, x))
+    total = 0.0
+    for i in range(1, len(x)):
+        piece = (y[i] + y[i - 1]) * (x[i] - x[i - 1]) / 2
+        if not math.isnan(piece):
+            total += piece
+    return total
+
+
+def venkatraman_unpaired_permuted(seq_r, seq_s, mp, jitter_r, jitter_s, to_r_neg, to_r_pos):
+    """One unpaired permutation with the given jitters and deals: each curve's jittered
+    ranks ``k + 1 + u``, each class's pooled values (the first curve's, then the
+    second's, in rank order) dealt to the first curve where ``to_r_*`` is True, then
+    both curves sorted by value."""
+    vals = {0: [], 1: []}
+    for seq, jit in ((seq_r, jitter_r), (seq_s, jitter_s)):
+        for k, c in enumerate(seq):
+            vals[int(c)].append((k + 1 + jit[k], int(c)))
+    r, s = [], []
+    for c, to_r in ((0, to_r_neg), (1, to_r_pos)):
+        for item, go in zip(vals[c], to_r):
+            (r if go else s).append(item)
+    new_r = [c for _, c in sorted(r)]
+    new_s = [c for _, c in sorted(s)]
+    return venkatraman_unpaired_stat(new_r, new_s, mp)

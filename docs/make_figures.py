@@ -1,0 +1,62 @@
+"""Draw the figures of the docs pages on ranking models and on power.
+
+Run from the repository root: ``python docs/make_figures.py`` (writes docs/img/*.png).
+"""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pandas as pd
+
+import prroc_numba as prn
+from prroc_numba import plot as pp
+
+
+def critical_difference_figure(path="docs/img/critical_difference.png"):
+    """Seven models' AUCs on 20 data sets: the critical-difference diagram."""
+    rng = np.random.default_rng(0)
+    names = ["logreg", "tree", "forest", "boost", "svm", "knn", "nb"]
+    skill = [0.02, -0.03, 0.03, 0.035, 0.015, -0.01, -0.02]
+    base = rng.uniform(0.65, 0.9, size=20)
+    rows = [
+        (m, f"d{d:02d}", base[d] + s + rng.normal(0, 0.02))
+        for m, s in zip(names, skill)
+        for d in range(20)
+    ]
+    df = pd.DataFrame(rows, columns=["model", "dataset", "auc"])
+    res = prn.rank_models(df, model="model", dataset="dataset", value="auc")
+    ax = pp.critical_difference(res)
+    ax.figure.savefig(path, dpi=110, bbox_inches="tight")
+    return res
+
+
+def power_figure(path="docs/img/power_curve.png"):
+    """Simulated power of comparing two paired models' AP against n, binormal scores."""
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots(figsize=(5.5, 4.0))
+    sizes = [100, 200, 400, 800, 1600, 3200]
+    for a1 in (1.6, 1.3):
+        sim = prn.power(
+            binormal={"A1": a1, "B1": 1.0, "A2": 1.0, "B2": 1.0, "rn": 0.5, "ra": 0.5},
+            prevalence=0.05,
+            n=sizes,
+            curve="pr",
+            method="ap",
+            n_sim=200,
+            n_boot=300,
+            seed=1,
+        )
+        pp.plot_power(sim, ax=ax, label=f"binormal A = {a1} vs 1.0", color=None)
+    ax.set_xscale("log")
+    ax.set_title("Two paired models' AP, 5% positives: simulated power")
+    ax.legend(loc="lower right", fontsize=8)
+    ax.figure.savefig(path, dpi=110, bbox_inches="tight")
+    return sim
+
+
+if __name__ == "__main__":
+    print(critical_difference_figure())
+    print(power_figure())
