@@ -167,6 +167,51 @@ def test_forked_child_starts_its_own_pool():
     assert _child(code, timeout=120) == {"child_ok": True}
 
 
+@pytest.mark.slow
+def test_every_parallel_kernel_answers_in_a_forked_child():
+    """A child forked after use runs every kind of call (each ``prange`` kernel: hulls,
+    DG points, thresholds, operating points, partial areas, jackknife, Poisson and
+    grid replicates, DeLong) and equals the parent bit for bit; under GNU OpenMP it runs
+    them as serial kernels.
+    """
+    code = """
+    from prroc_numba import _fork
+    df = frame(n=30_000)
+    kw = {"score": ["a", "b"], "label": "y", "by": "g"}
+    def many():
+        out = calls(df)
+        for name, fn, extra in [
+            ("roc_hull", prn.roc_curve, {"hull": True}),
+            ("auc_hull", prn.auc, {"curve": "roc", "hull": True}),
+            ("dg", prn.pr_curve, {"interpolate": "dg"}),
+            ("thr", prn.confusion, {"thresholds": [0.0, 0.5, 1.0]}),
+            ("op", prn.operating_points, {}),
+            ("partial", prn.auc, {"curve": "roc", "partial": (0.0, 0.2)}),
+            ("boot_partial", prn.bootstrap, {"curve": "roc", "partial": (0.0, 0.2),
+                                             "n_boot": 20, "seed": 1}),
+            ("bca", prn.bootstrap, {"interval": "bca", "n_boot": 20, "seed": 1}),
+            ("poisson", prn.bootstrap, {"resampling": "poisson", "n_boot": 20, "seed": 1}),
+            ("bands", prn.bootstrap_curve, {"n_boot": 20, "seed": 1, "grid": 11}),
+            ("compare", prn.compare, {"n_boot": 20, "seed": 1}),
+        ]:
+            out[name] = dump(fn(df, **kw, **extra))
+        return out
+    parent = many()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        msg = json.dumps({"same": many() == parent, "serial": _fork.SERIAL_AFTER_FORK})
+        os.write(w, msg.encode())
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    os.close(w)
+    got = os.read(r, 1 << 16).decode()
+    say({"status": status, **(json.loads(got) if got else {})})
+    """
+    res = _child(code, timeout=300)
+    assert res["status"] == 0 and res["same"]
+
+
 # ------------------------------------------------------------------------ interrupts
 
 
