@@ -15,6 +15,7 @@ import os
 import sys
 
 _CGROUP = "/sys/fs/cgroup"
+_PROC_CGROUP = "/proc/self/cgroup"
 #: requests below this many bytes are not checked (reading the limits costs more)
 SMALL = 1 << 26
 
@@ -62,7 +63,7 @@ def _stat_value(path: str, *names: str) -> int:
 def _cgroup_headroom() -> int | None:
     """Limit minus usage (page cache counted as free) of this process's cgroup."""
     try:
-        with open("/proc/self/cgroup") as fh:
+        with open(_PROC_CGROUP) as fh:
             lines = fh.read().splitlines()
     except OSError:
         return None

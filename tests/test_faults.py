@@ -382,6 +382,39 @@ def test_available_memory_sees_the_address_space_limit():
     assert res["avail"] <= res["as"]
 
 
+@pytest.mark.parametrize("version", [1, 2])
+def test_cgroup_limit_counts_page_cache_as_free(tmp_path, monkeypatch, version):
+    """A container's memory limit minus its usage, the page cache counted as free (the
+    kernel drops it under pressure), read from cgroup v2 or v1 files.
+    """
+    from prroc_numba import _memory
+
+    proc = tmp_path / "cgroup"
+    root = tmp_path / "sys"
+    if version == 2:
+        proc.write_text("0::/box/job\n")
+        d = root / "box" / "job"
+        d.mkdir(parents=True)
+        (d / "memory.max").write_text("4000000000\n")
+        (d / "memory.current").write_text("3000000000\n")
+        (d / "memory.stat").write_text("anon 1000000000\nfile 1500000000\n")
+    else:
+        proc.write_text("4:memory:/box\n0::/\n")
+        d = root / "memory"
+        d.mkdir(parents=True)
+        (d / "memory.limit_in_bytes").write_text("4000000000\n")
+        (d / "memory.usage_in_bytes").write_text("3000000000\n")
+        (d / "memory.stat").write_text("cache 1500000000\nrss 1000000000\n")
+    monkeypatch.setattr(_memory, "_PROC_CGROUP", str(proc))
+    monkeypatch.setattr(_memory, "_CGROUP", str(root))
+    assert _memory._cgroup_headroom() == 4_000_000_000 - 3_000_000_000 + 1_500_000_000
+    if version == 2:
+        (d / "memory.max").write_text("max\n")  # no limit
+    else:
+        (d / "memory.limit_in_bytes").write_text(str(1 << 62))
+    assert _memory._cgroup_headroom() is None
+
+
 # ------------------------------------------------------------------ Dask worker killed
 
 
