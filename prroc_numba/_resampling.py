@@ -532,7 +532,7 @@ def check_replicates_fit(batch, n_boot, label, keep=False, grid=None):
     ]
     if grid is not None:
         shape += f" x {grid.size:,} grid points"
-        shrink.insert(1, "a coarser grid (grid=101 or fewer recalls)")
+        shrink.insert(1, f"a coarser grid ({grid.size:,} recalls now)")
     if keep:
         shape += " with return_replicates=True"
         shrink.insert(1, "return_replicates=False (the intervals need far less)")
