@@ -11,6 +11,7 @@ bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_c
 ``data``.
 """
 
+from . import _fork  # noqa: F401 (registers the after-fork reset)
 from ._accumulate import Accumulator
 from ._ragged import UndefinedMetricWarning
 from ._sklearn import scorer

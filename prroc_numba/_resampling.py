@@ -31,6 +31,7 @@ from ._kernels.resample import (
 )
 from ._kernels.rng import POISSON_MAX, _poisson_tables
 from ._kernels.threads import run_items
+from ._memory import check
 from ._partial import check_partial, partial_areas, standardized
 from ._progress import visible
 from ._ragged import UndefinedMetricWarning, inputs, lengths_to_offsets, pack, row_ids
@@ -444,6 +445,7 @@ def _replicates(
     seed,
     progress,
     label_bar="bootstrap",
+    keep_replicates=False,
     resampling=None,
     device="cpu",
     cluster=None,
@@ -486,6 +488,7 @@ def _replicates(
         )
     batch = pack(data, **args)
     _multiclass.check_device(batch, device)
+    check_replicates_fit(batch, n_boot, label_bar, keep_replicates)
     hull = bool(hull)
     spec = check_partial(curve, partial, partial_focus, standardize)
     if device == "cuda":
@@ -512,6 +515,28 @@ def _replicates(
     reps[bad] = np.nan
     batch, est, reps = _multiclass.reduce_replicates(batch, est, reps)
     return batch, plan, code, est, reps, s
+
+
+def check_replicates_fit(batch, n_boot, label, keep=False, grid=None):
+    """Refuse (:class:`~prroc_numba._memory.NotEnoughMemory`) before any draw when the
+    replicate matrix cannot fit: float64 ``(curves[, grid points], n_boot)`` and its
+    sorted copy for the quantiles; with ``keep`` (``return_replicates=True``) the
+    replicate frame instead (row index, key columns, replicate, estimate).
+    """
+    cells = batch.n_curves * int(n_boot) * (1 if grid is None else grid.size)
+    per_cell = 8 * (4 + batch.keys.shape[1]) if keep else 16
+    shape = f"{batch.n_curves:,} curves x {int(n_boot):,} replicates"
+    shrink = [
+        f"fewer replicates (n_boot={int(n_boot):,} now; a few thousand give stable 95% intervals)",
+        "fewer curves per call (split the groups of by= into batches)",
+    ]
+    if grid is not None:
+        shape += f" x {grid.size:,} grid points"
+        shrink.insert(1, f"a coarser grid ({grid.size:,} recalls now)")
+    if keep:
+        shape += " with return_replicates=True"
+        shrink.insert(1, "return_replicates=False (the intervals need far less)")
+    check(cells * per_cell, f"{label}: {shape}", "; ".join(shrink))
 
 
 def _replicates_cuda(batch, curve, code, hull, n_boot, stratified, seed):

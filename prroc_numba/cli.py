@@ -15,16 +15,20 @@
     prroc-numba curve preds.csv --label y --score m1 m2 --bands --grid 101 --out bands.csv
 
 Input: CSV (also ``.csv.gz``, ``.tsv``) or Parquet. Output: a readable table on stdout;
-``--out FILE`` also writes it as CSV. Errors (a missing file or column, bad labels) print
-one line to stderr and exit with status 2.
+``--out FILE`` also writes it as CSV (to a temporary file beside it, renamed into place, so
+an interrupt never leaves half a file; ``--out`` naming the input is refused). Errors (a
+missing file or column, bad labels) print one line to stderr and exit with status 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
+import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 import pandas as pd
@@ -105,11 +109,59 @@ def _emit(frame: pd.DataFrame, args, title: str | None = None) -> None:
         print(title)
     print(_table(frame))
     if getattr(args, "out", None):
-        try:
-            frame.to_csv(args.out, index=False)
-        except OSError as exc:
-            raise CliError(f"cannot write {args.out}: {exc}") from None
+        _write_atomic(frame, args.out)
         print(f"\nwrote {len(frame)} rows to {args.out}", file=sys.stderr)
+
+
+def _same_file(a: str, b: str) -> bool:
+    """True when paths ``a`` and ``b`` name one file (links and ``..`` included)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet)
+        return Path(a).resolve() == Path(b).resolve()
+
+
+def _check_out(args) -> None:
+    """Refuse ``--out`` naming the input file, before anything is read or computed."""
+    out, src = getattr(args, "out", None), getattr(args, "file", None)
+    if out and src and _same_file(out, src):
+        raise CliError(
+            f"--out {out} is the input file; writing there would replace your data "
+            "with the result table. Pass another path (e.g. --out results.csv)"
+        )
+
+
+def _write_atomic(frame: pd.DataFrame, out: str) -> None:
+    """Write ``frame`` as CSV to a temporary file beside ``out``, then rename it into
+    place: an interrupt or a full disk leaves the old ``out`` (if any) whole.
+    """
+    path = Path(out)
+    if path.is_dir():
+        raise CliError(f"cannot write {out}: it is a directory; pass a file name")
+    fd, tmp = None, None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", newline="") as fh:
+            fd = None
+            frame.to_csv(fh, index=False)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if path.exists():  # keep the permissions of the file being replaced
+            os.chmod(tmp, path.stat().st_mode & 0o7777)
+        else:  # mkstemp makes it 0600: give it the user's usual mode
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as exc:
+        raise CliError(f"cannot write {out}: {exc}") from None
+    finally:
+        if fd is not None:
+            os.close(fd)
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
 
 
 _ESTIMATOR = {
@@ -480,6 +532,7 @@ def _run(args) -> None:
 
         warmup()
         return
+    _check_out(args)
     frame = _read(args.file, [*args.score, args.label, *(args.by or []), args.weight])
     kw = _args_to_kw(args, frame)
     if args.command == "auc" and args.ci:
@@ -569,8 +622,6 @@ def main(argv=None) -> int:
         print("prroc-numba: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # e.g. `prroc-numba demo | head`: stop quietly
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     return 0

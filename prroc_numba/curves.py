@@ -30,6 +30,7 @@ from ._kernels.hull import _hull_batch
 from ._kernels.sweep import _sweep_batch
 from ._kernels.threads import MIN_PARALLEL_ROWS, run_curves, run_items
 from ._kernels.thresholds import _counts_at_batch
+from ._memory import check
 from ._multiclass import check_device
 from ._presort import split_sorted, sweep_buffers
 from ._ragged import MULTICLASS, inputs, is_dask, lengths_to_offsets, pack, warn_undefined
@@ -55,6 +56,8 @@ def _points(batch, thresholds, hull=False, device="cpu"):
             thr, tp, fp = thr[idx], tp[idx], fp[idx]
         P, N = batch.totals()
         return thr, tp, fp, off, P, N
+    if thresholds is None:  # the sweep's scratch (thresholds, counts) and sorted scores
+        _check_fit(batch, 32 * (batch.values.size + batch.n_curves), "sorted scores and counts")
     split = split_sorted(batch) if thresholds is None else None
     if split is not None:  # hard, unweighted labels: keys-only sorts, no argsort
         thr, tp, fp, off = _split_sweep(batch, *split)
@@ -73,9 +76,22 @@ def _points(batch, thresholds, hull=False, device="cpu"):
     if hull:
         idx, off = _hull_batch(tp, fp, off)
         thr, tp, fp = thr[idx], tp[idx], fp[idx]
+    # the two derived columns and the repeated keys of the output frame
+    _check_fit(batch, int(off[-1]) * 8 * (2 + batch.keys.shape[1]), f"{int(off[-1]):,} points")
     if P is None:
         P, N = batch.totals()
     return thr, tp, fp, off, P, N
+
+
+def _check_fit(batch, needed, what):
+    """Refuse a curve whose arrays cannot fit (see :mod:`prroc_numba._memory`)."""
+    check(
+        needed,
+        f"a curve call on {batch.n_curves:,} curves over {batch.values.size:,} scores ({what})",
+        "thresholds= (counts at thresholds you choose, e.g. np.linspace(0, 1, 1001)); "
+        "fewer curves per call; hull=True (roc_curve / pr_curve: only the hull's "
+        "vertices are returned); or auc() / bootstrap() when only the areas are needed",
+    )
 
 
 def _split_sweep(batch, svals, npos):

@@ -25,6 +25,7 @@ from ._resampling import (
     _replicates,
     _row_quantiles,
     _seed,
+    check_replicates_fit,
 )
 from ._resampling_kind import resolve as _resolve_resampling
 
@@ -153,7 +154,9 @@ def bootstrap(
             "does not offer; use interval='percentile' or 'basic'"
         )
     batch, plan, code, est, reps, s = _replicates(
-        data, **inputs(locals(), *REPLICATE_ARGS, *MULTICLASS)
+        data,
+        keep_replicates=bool(return_replicates),
+        **inputs(locals(), *REPLICATE_ARGS, *MULTICLASS),
     )
     n_bad = _degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
@@ -280,6 +283,7 @@ def bootstrap_curve(
         reps = np.ascontiguousarray(reps.transpose(0, 2, 1))  # (curve, grid, replicate)
     else:
         batch = pack(data, **inputs(locals(), *MULTICLASS))
+        check_replicates_fit(batch, n_boot, "bootstrap_curve", grid=g)
         plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch), poisson)
         P, _ = batch.totals()
         warn_undefined(batch, P <= 0, "the PR curve is undefined (no positives): NaN", stacklevel=3)

@@ -12,6 +12,7 @@ count. The number of threads is Numba's (``NUMBA_NUM_THREADS``,
 
 from __future__ import annotations
 
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -37,6 +38,24 @@ def _get_pool(n: int) -> ThreadPoolExecutor:
             _pool = ThreadPoolExecutor(max_workers=n, thread_name_prefix="prroc_numba")
             _pool_size = n
         return _pool
+
+
+def _reset_after_fork() -> None:
+    """In a forked child: forget the parent's pool and lock.
+
+    The child inherits the pool object but none of its threads (``fork`` copies only
+    the calling thread), so work submitted to it would wait forever; a lock held by
+    another parent thread at the fork would never be released. The child's first
+    parallel call starts its own pool.
+    """
+    global _lock, _pool, _pool_size
+    _lock = threading.Lock()
+    _pool = None
+    _pool_size = 0
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows (no fork there)
+    os.register_at_fork(after_in_child=_reset_after_fork)
 
 
 def chunk_bounds(offsets: np.ndarray, n_chunks: int) -> np.ndarray:
