@@ -18,7 +18,7 @@ from ._version import __version__  # noqa: F401 (public)
 from .areas import auc, auc_pr, auc_roc, metrics
 from .closed_form import auc_ci
 from .comparison import compare, delong
-from .curves import confusion, pr_curve, roc_curve
+from .curves import confusion, det_curve, pr_curve, roc_curve
 from .grids import average_curves, interpolate, interpolate_matrix
 from .operating import operating_points
 from .point_curves import PRCurve, ROCCurve
@@ -39,6 +39,7 @@ __all__ = [
     "compare",
     "confusion",
     "delong",
+    "det_curve",
     "interpolate",
     "interpolate_matrix",
     "metrics",

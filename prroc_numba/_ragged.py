@@ -204,8 +204,12 @@ def _to_float(arr, arg):
         ) from None
 
 
-def _resolve_scores(data, score):
-    """Return (list of float64 score columns, model names or None)."""
+def _resolve_scores(data, score, proba_check=True):
+    """Return (list of float64 score columns, model names or None).
+
+    ``proba_check=False`` (multiclass / multilabel input, where one column per class is
+    what is asked for): a 2-column score whose rows sum to 1 is accepted.
+    """
     if data is not None and _is_names(score):
         names = [score] if isinstance(score, str) else list(score)
         if len(set(names)) != len(names):
@@ -220,7 +224,7 @@ def _resolve_scores(data, score):
         )
     if isinstance(score, pd.DataFrame):
         cols = [_to_float(score[c].to_numpy(), f"score column {c!r}") for c in score.columns]
-        if len(cols) == 2:
+        if len(cols) == 2 and proba_check:
             check_not_proba(np.column_stack(cols), "score")
         return cols, list(score.columns)
     arr = score.to_numpy() if isinstance(score, pd.Series) else np.asarray(score)
@@ -233,7 +237,8 @@ def _resolve_scores(data, score):
     arr = _to_float(arr, "score")
     if arr.ndim == 1:
         return [arr], None
-    check_not_proba(arr, "score")
+    if proba_check:
+        check_not_proba(arr, "score")
     return [arr[:, m] for m in range(arr.shape[1])], list(range(arr.shape[1]))
 
 

@@ -15,6 +15,7 @@ GROUP = "group"
 THRESHOLD = "threshold"
 TP, FP, FN, TN = "tp", "fp", "fn", "tn"
 FPR, TPR = "fpr", "tpr"
+FNR = "fnr"  # det_curve
 RECALL, PRECISION = "recall", "precision"
 
 # areas
@@ -58,6 +59,8 @@ AUC_PR, AUC_PR_INTEGRAL, AP, AUC_PR_TRAPEZOID, AUC_ROC = (
     "auc_roc",
 )
 HULL_SUFFIX = "_hull"
+#: metrics(): the equal error rate, where the ROC convex hull crosses fpr = fnr
+EER = "eer"
 METRIC_AREAS = tuple(
     n + h
     for n in (AUC_PR, AUC_PR_INTEGRAL, AP, AUC_PR_TRAPEZOID, AUC_ROC)
@@ -65,7 +68,7 @@ METRIC_AREAS = tuple(
 )
 
 #: columns of a curve-points frame (the thresholds frame may carry them)
-CURVE_COLUMNS = frozenset({THRESHOLD, TP, FP, FN, TN, FPR, TPR, RECALL, PRECISION, AUC})
+CURVE_COLUMNS = frozenset({THRESHOLD, TP, FP, FN, TN, FPR, TPR, FNR, RECALL, PRECISION, AUC})
 
 #: every column that holds values, never keys (plots treat the rest as keys)
 VALUE_COLUMNS = CURVE_COLUMNS | {
@@ -87,6 +90,7 @@ VALUE_COLUMNS = CURVE_COLUMNS | {
     N_CURVES,
     N_DEGENERATE,
     *METRIC_AREAS,
+    EER,
     SPECIFICITY,
     F_BETA,
     TARGET,

@@ -161,7 +161,11 @@ def metrics(
         * each of these with ``"_hull"`` appended -- the same estimator on the ROC
           convex hull / the achievable PR curve (``auc(..., hull=True)``);
         * ``"n_pos"``, ``"n_neg"`` -- total positive and negative mass (counts without
-          weights), ``"prevalence"`` -- ``n_pos / (n_pos + n_neg)``.
+          weights), ``"prevalence"`` -- ``n_pos / (n_pos + n_neg)``;
+        * ``"eer"`` -- the equal error rate: the false positive rate where the ROC convex
+          hull crosses ``fpr = fnr`` (the rate achievable there by mixing the two
+          neighbouring thresholds; the ROCCH-EER of speaker verification), NaN without
+          positives or negatives. The DET curve itself is :func:`det_curve`.
 
         Every area equals the matching :func:`auc` call; see its ``method`` and ``hull``
         for what each estimator does.
@@ -192,6 +196,8 @@ def metrics(
     if is_dask(data):
         from . import _dask
 
+        if S.EER in names:
+            raise ValueError("metrics='eer' takes in-memory input; call data.compute() first")
         _dask.no_multiclass(multiclass)
         return _dask.metrics(data, names, **inputs(locals()))
     batch = pack(data, **inputs(locals(), *MULTICLASS))
@@ -215,6 +221,14 @@ def metrics(
         bad = (P <= 0) | (N <= 0) if "roc" in curves else P <= 0
         warn_undefined(batch, bad, what + ": NaN")
     counts = {S.N_POS: P, S.N_NEG: N, S.PREVALENCE: P / (P + N)}
+    if S.EER in names:
+        from .curves import equal_error_rate
+
+        if "roc" not in curves:
+            warn_undefined(
+                batch, (P <= 0) | (N <= 0), "EER is undefined (no positives or no negatives): NaN"
+            )
+        counts[S.EER] = equal_error_rate(batch)
     columns = {nm: (cols[nm] if nm in cols else counts[nm]) for nm in names}
     # multiclass averages: every column reduced alike (n_pos, prevalence: their averages)
     return multi_frame(batch, columns)

@@ -255,7 +255,7 @@ def bootstrap_curve(
     check_n_boot(n_boot)
     check_level(level)
     g = check_grid(grid, "recall", strict=True)
-    if multiclass == "ovo" or average in ("macro", "weighted"):
+    if multiclass == "ovo" or average in ("macro", "weighted", "samples"):
         raise ValueError(
             "bootstrap_curve gives one-vs-rest bands: use multiclass='ovr' with "
             "average=None (one band per class) or 'micro' (the pooled curve)"
