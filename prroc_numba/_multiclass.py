@@ -267,10 +267,12 @@ def pack_multi(
     S = np.empty((n, K), order="F")  # columns contiguous: one gather per curve
     for k, col in enumerate(cols):  # a loop over classes, not rows
         S[:, k] = col
-    if not np.isfinite(S).all():
+    finite = np.isfinite(S)
+    if not finite.all():
+        row = int(np.argmin(finite.all(axis=1)))
         raise ValueError(
-            f"score has {int((~np.isfinite(S)).sum())} NaN or infinite values; "
-            "drop or impute those rows before computing curves"
+            f"score has {int((~finite).sum())} NaN or infinite values (first at row "
+            f"{row}, counting from 0); drop or impute those rows before computing curves"
         )
     if multilabel:
         cls, Y = _multilabel_matrix(data, label, n, K)

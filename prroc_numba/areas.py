@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _device, _partial
 from . import _schema as S
+from ._calls import checked
 from ._checks import AREA_METRICS, method_code, metric_names, warn_undefined_auc
 from ._dataframes import with_output
 from ._docs import fill_doc
@@ -271,6 +272,7 @@ def _one(
     return float(frame[S.AUC].iloc[0])
 
 
+@checked
 def auc_pr(
     y_true: ArrayLike,
     y_score: ArrayLike,
@@ -329,6 +331,7 @@ def auc_pr(
     )
 
 
+@checked
 def auc_roc(
     y_true: ArrayLike,
     y_score: ArrayLike,

@@ -21,6 +21,7 @@ import numpy as np
 
 from . import _frames as F
 from . import _schema as S
+from ._calls import checked
 from ._checks import check_level, method_code
 from ._docs import fill_doc
 from ._ragged import inputs, pack, warn_undefined
@@ -66,6 +67,7 @@ def _effective_positives(batch):
     return n[batch.curve_group]
 
 
+@checked
 @fill_doc
 def auc_ci(
     data: Any = None,

@@ -23,6 +23,7 @@ import pandas as pd
 from . import _frames as F
 from . import _resampling as R
 from . import _schema as S
+from ._calls import checked
 from ._checks import check_level, check_n_boot
 from ._clusters import cluster_codes
 from ._docs import fill_doc
@@ -171,6 +172,7 @@ def _tuning_rows(batch, frame):
     return curve, thr, targets
 
 
+@checked
 @fill_doc
 def operating_points(
     data: Any = None,

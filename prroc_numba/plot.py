@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from . import _schema as S
+from ._calls import checked
 from ._kernels.densify import _precision_flat_start
 
 __all__ = [
@@ -244,6 +245,7 @@ def _note(ax, text, xy, offset, color):
     ax.annotate(text, xy=xy, xytext=offset, textcoords="offset points", fontsize=7, color=color)
 
 
+@checked
 def add_iso_f1(
     ax: Axes | None = None,
     levels: Sequence[float] = (0.2, 0.4, 0.6, 0.8),
@@ -293,6 +295,7 @@ def add_iso_f1(
     return ax
 
 
+@checked
 def add_no_skill(
     ax: Axes | None = None,
     prevalence: float | Sequence[float] | None = None,
@@ -350,6 +353,7 @@ def add_no_skill(
     return ax
 
 
+@checked
 def add_operating_points(
     frame: pd.DataFrame,
     *,
@@ -436,6 +440,7 @@ def add_operating_points(
     return ax
 
 
+@checked
 def add_partial_range(
     ax: Axes | None = None,
     partial: tuple[float, float] | None = (0.0, 1.0),
@@ -646,6 +651,7 @@ def _plot_curves(
     return _finish(ax, kind.xlabel, kind.ylabel, legend, n_labels)
 
 
+@checked
 def plot_pr(
     frame: pd.DataFrame,
     *,
@@ -760,6 +766,7 @@ def plot_pr(
     )
 
 
+@checked
 def plot_roc(
     frame: pd.DataFrame,
     *,
@@ -845,6 +852,7 @@ def plot_roc(
     )
 
 
+@checked
 def plot_bands(
     frame: pd.DataFrame,
     *,
@@ -931,6 +939,7 @@ def plot_bands(
     return _finish(ax, xlabel, ylabel, legend, n_labels)
 
 
+@checked
 def plot_intervals(
     frame: pd.DataFrame,
     *,
