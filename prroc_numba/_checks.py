@@ -37,6 +37,22 @@ def method_code(curve: str, method) -> int:
     return table[method]
 
 
+def method_label(
+    curve: str, method, hull=False, partial=None, partial_focus="fpr", standardize=False
+) -> str:
+    """The ``method`` column's value: the AUC method's name, ``"_hull"`` appended for the
+    area on the ROC convex hull / achievable PR curve (``"dg"``, ``"trapezoid_hull"``),
+    and for a partial area its range (``"trapezoid, fpr 0-0.1, standardized"``,
+    ``"dg, recall 0.5-1"``).
+    """
+    name = (DEFAULT_METHOD[curve] if method is None else method) + (S.HULL_SUFFIX if hull else "")
+    if partial is not None:
+        axis = "recall" if curve == "pr" else partial_focus
+        name += f", {axis} {float(partial[0]):g}-{float(partial[1]):g}"
+        name += ", standardized" if standardize else ""
+    return name
+
+
 def check_level(level):
     """A confidence level in (0, 1)."""
     if not isinstance(level, (float, int, np.floating)) or not 0.0 < level < 1.0:

@@ -364,11 +364,10 @@ def _labels(y, pos_label, soft_labels, arg="label", scores=None):
     if 2 < len(vals) <= 50 and not (y.dtype.kind == "f" and (vals != np.round(vals)).any()):
         # a few whole-number or text values: class labels
         raise ValueError(
-            f"{arg} has values {{{_show_values(vals)}}}, {len(vals)} classes: for multiclass "
-            "input pass "
-            "score= one column per class (e.g. predict_proba output) and multiclass='ovr' "
-            "(or 'ovo' for Hand & Till's ROC AUC); for one class against the rest, pass "
-            "pos_label= that class"
+            f"{arg} has values {{{_show_values(vals)}}}; binary labels must be 0/1, -1/1 or "
+            f"bool. For {len(vals)} classes pass score= one column per class (e.g. "
+            "predict_proba output) and multiclass='ovr' (or 'ovo' for Hand & Till's ROC "
+            "AUC); for one class against the rest, pass pos_label= that class"
         )
     raise ValueError(
         f"{arg} has values {{{_show_values(vals)}}}; labels must be "

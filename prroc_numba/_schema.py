@@ -21,6 +21,14 @@ RECALL, PRECISION = "recall", "precision"
 # areas
 AUC = "auc"
 
+# what produced the numbers (after the key columns of auc, bootstrap, compare, delong,
+# auc_ci, bootstrap_curve): the curve ("pr"/"roc"), the AUC method ("dg", "ap", ...,
+# "_hull" appended on the hull), and for intervals their kind, the resampling scheme and
+# the number of replicates
+CURVE, METHOD = "curve", "method"
+INTERVAL, RESAMPLING, N_BOOT = "interval", "resampling", "n_boot"
+DESCRIPTORS = (CURVE, METHOD, INTERVAL, RESAMPLING, N_BOOT)
+
 # resampling (bootstrap, bootstrap_curve)
 ESTIMATE, SE, CI_LOW, CI_HIGH = "estimate", "se", "ci_low", "ci_high"
 N_DEGENERATE = "n_degenerate"
@@ -91,6 +99,7 @@ VALUE_COLUMNS = CURVE_COLUMNS | {
     N_DEGENERATE,
     *METRIC_AREAS,
     EER,
+    *DESCRIPTORS,
     SPECIFICITY,
     F_BETA,
     TARGET,

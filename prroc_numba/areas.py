@@ -15,9 +15,10 @@ if TYPE_CHECKING:
 import numpy as np
 
 from . import _device, _partial
+from . import _frames as F
 from . import _schema as S
 from ._calls import checked
-from ._checks import AREA_METRICS, method_code, metric_names, warn_undefined_auc
+from ._checks import AREA_METRICS, method_code, method_label, metric_names, warn_undefined_auc
 from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.area import _areas_batch
@@ -61,8 +62,10 @@ def auc(
     Returns
     -------
     DataFrame
-        Key columns, then ``auc``: one row per curve (multiclass: per class, pair or
-        average, see ``average``). NaN (with an
+        Key columns, then ``curve`` and ``method`` (what produced the area: ``"pr"`` or
+        ``"roc"``; the AUC method, ``"_hull"`` appended with ``hull=True``, and the range
+        of a partial area, e.g. ``"trapezoid, fpr 0-0.1, standardized"``), then ``auc``:
+        one row per curve (multiclass: per class, pair or average, see ``average``). NaN (with an
         :class:`~prroc_numba.UndefinedMetricWarning` naming the curves) where the area is
         undefined: no positives (PR, ROC) or no negatives (ROC).
 
@@ -72,20 +75,20 @@ def auc(
     >>> df = pd.DataFrame({"s": [0.9, 0.8, 0.7, 0.3, 0.2, 0.1],
     ...                    "y": [1, 0, 1, 1, 0, 0], "m": list("aaabbb")})
     >>> prn.auc(df, score="s", label="y", by="m", curve="roc")
-       m  auc
-    0  a  0.5
-    1  b  1.0
+       m curve     method  auc
+    0  a   roc  trapezoid  0.5
+    1  b   roc  trapezoid  1.0
 
     Partial areas: the ROC area up to FPR 0.1 (McClish-standardized, as scikit-learn's
     ``roc_auc_score(max_fpr=0.1)``), and the PR area over recalls 0.5 to 1:
 
     >>> prn.auc(df, score="s", label="y", curve="roc", partial=(0, 0.5),
     ...         standardize=True)
-            auc
-    0  0.703704
+      curve                              method       auc
+    0   roc  trapezoid, fpr 0-0.5, standardized  0.703704
     >>> prn.auc(df, score="s", label="y", method="integral", partial=(0.5, 1)).round(4)
-          auc
-    0  0.3433
+      curve                  method     auc
+    0    pr  integral, recall 0.5-1  0.3433
     """
     code = method_code(curve, method)
     if multiclass == "ovo":
@@ -97,7 +100,8 @@ def auc(
         from . import _dask
 
         _dask.no_multiclass(multiclass)
-        return _dask.auc(data, curve, method, hull, **inputs(locals()))
+        out = _dask.auc(data, curve, method, hull, **inputs(locals()))
+        return F.describe(out, S.AUC, curve=curve, method=method_label(curve, method, hull))
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(data, **inputs(locals(), *MULTICLASS))
     check_device(batch, device)
@@ -108,7 +112,10 @@ def auc(
     else:
         out = _areas(batch, [code], [bool(hull)])[:, 0]
     warn_undefined_auc(batch, curve)
-    return _device.tag(multi_frame(batch, {S.AUC: out}), device)
+    frame = multi_frame(batch, {S.AUC: out})
+    label = method_label(curve, method, hull, partial, partial_focus, standardize)
+    F.describe(frame, S.AUC, curve=curve, method=label)
+    return _device.tag(frame, device)
 
 
 def _areas(batch, codes, hulls):

@@ -100,7 +100,14 @@ _COUNTS = ("tp", "fp", "fn", "tn", "n_pos", "n_neg", "n_degenerate", "n_curves",
 
 
 def _table(frame: pd.DataFrame) -> str:
-    """Four decimals, counts as integers; p-values in one format (see :func:`_pvalue`)."""
+    """Four decimals, counts as integers; p-values in one format (see :func:`_pvalue`).
+
+    The columns saying what produced the numbers (``curve``, ``method``, ...) are left
+    out: the title above the table says it (the CSV of ``--out`` keeps them).
+    """
+    from ._schema import DESCRIPTORS
+
+    frame = frame.drop(columns=[c for c in DESCRIPTORS if c in frame.columns])
     fmt = {c: _pvalue for c in frame.columns if str(c).startswith("p_")}
     for c in _COUNTS:
         if c in frame.columns and pd.api.types.is_numeric_dtype(frame[c]):
@@ -454,6 +461,7 @@ def _partial_kw(args):
 
 def _demo(args) -> None:
     import prroc_numba as prn
+    from prroc_numba._schema import DESCRIPTORS
     from prroc_numba.data import DEMO_MODELS, load_demo
 
     df = load_demo()
@@ -473,6 +481,8 @@ def _demo(args) -> None:
         progress=progress,
     )
     roc = prn.auc(df, score=DEMO_MODELS, label="y", curve="roc").rename(columns={"auc": "auc_roc"})
+    ci = ci.drop(columns=[c for c in DESCRIPTORS if c in ci.columns])
+    roc = roc.drop(columns=[c for c in DESCRIPTORS if c in roc.columns])
     table = (
         ci.drop(columns=["n_degenerate"])
         .rename(columns={"estimate": "auc_pr"})

@@ -229,7 +229,7 @@ def test_wide_equals_long(wide):
         id_vars=["y", "site"], value_vars=["m1", "m2", "m3"], var_name="model", value_name="s"
     )
     lg = prn.auc(long, score="s", label="y", by=["site", "model"])
-    assert list(w.columns) == ["site", "model", "auc"]
+    assert list(w.columns) == ["site", "model", "curve", "method", "auc"]
     pd.testing.assert_frame_equal(w, lg)
     wc = prn.roc_curve(wide, score=["m1", "m2", "m3"], label="y", by="site")
     lc = prn.roc_curve(long, score="s", label="y", by=["site", "model"])
@@ -242,12 +242,12 @@ def test_arrays_equal_frame(wide):
     np.testing.assert_array_equal(a2["auc"], fr["auc"])
     assert list(a2["model"]) == [0, 1, 2]
     one = prn.auc(score=wide["m1"], label=wide["y"])
-    assert list(one.columns) == ["auc"]
+    assert list(one.columns) == ["curve", "method", "auc"]
     assert one["auc"].iloc[0] == fr["auc"].iloc[0]
     by_arr = prn.auc(score=wide["m1"].to_numpy(), label=wide["y"], by=wide["site"].to_numpy())
     by_col = prn.auc(wide, score="m1", label="y", by="site")
     np.testing.assert_array_equal(by_arr["auc"], by_col["auc"])
-    assert list(by_arr.columns) == ["group", "auc"]
+    assert list(by_arr.columns) == ["group", "curve", "method", "auc"]
 
 
 def test_label_forms(wide):

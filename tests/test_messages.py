@@ -65,9 +65,9 @@ def test_arrays_by_position_point_to_the_one_number_functions():
 
 
 def test_several_classes_suggest_multiclass():
-    with pytest.raises(ValueError, match=r"3 classes.*multiclass='ovr'"):
+    with pytest.raises(ValueError, match=r"For 3 classes.*multiclass='ovr'"):
         prn.auc(score=[0.1, 0.5, 0.9, 0.3], label=[0, 1, 2, 1])
-    with pytest.raises(ValueError, match=r"3 classes.*multiclass='ovr'"):
+    with pytest.raises(ValueError, match=r"For 3 classes.*multiclass='ovr'"):
         prn.auc(score=[0.1, 0.5, 0.9], label=["a", "b", "c"])
     with pytest.raises(ValueError, match=r"multiclass='ovr'"):
         prn.auc(score=[0.1, 0.5, 0.9], label=["a", "b", "c"], pos_label="a")
