@@ -149,6 +149,7 @@ def metrics(
     multiclass: str | None = None,
     classes: Sequence[Any] | None = None,
     average: str | None = None,
+    device: str | None = None,
 ):
     """Many metrics of many curves at once, from one sort and one sweep per curve.
 
@@ -177,6 +178,8 @@ def metrics(
 
         Every area equals the matching :func:`auc` call; see its ``method`` and ``hull``
         for what each estimator does.
+    {device}
+        On the GPU each area is its own sorted pass (one sort per area, not one for all).
 
     Returns
     -------
@@ -208,10 +211,15 @@ def metrics(
             raise ValueError("metrics='eer' takes in-memory input; call data.compute() first")
         _dask.no_multiclass(multiclass)
         return _dask.metrics(data, names, **inputs(locals()))
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(data, **inputs(locals(), *MULTICLASS))
+    check_device(batch, device)
     areas = [nm for nm in names if nm in AREA_METRICS]
     cols = {}
-    if areas:
+    if areas and device == "cuda":
+        gpu = _device.backend()
+        cols = {nm: gpu.area_batch(batch, AREA_METRICS[nm][1], AREA_METRICS[nm][2]) for nm in areas}
+    elif areas:
         out = _areas(
             batch, [AREA_METRICS[nm][1] for nm in areas], [AREA_METRICS[nm][2] for nm in areas]
         )
@@ -236,10 +244,10 @@ def metrics(
             warn_undefined(
                 batch, (P <= 0) | (N <= 0), "EER is undefined (no positives or no negatives): NaN"
             )
-        counts[S.EER] = equal_error_rate(batch)
+        counts[S.EER] = equal_error_rate(batch, device)
     columns = {nm: (cols[nm] if nm in cols else counts[nm]) for nm in names}
     # multiclass averages: every column reduced alike (n_pos, prevalence: their averages)
-    return multi_frame(batch, columns)
+    return _device.tag(multi_frame(batch, columns), device)
 
 
 def _one(

@@ -385,13 +385,13 @@ def _det_rows(tp, fp, off, P, N):
     return idx, new_off
 
 
-def equal_error_rate(batch) -> np.ndarray:
+def equal_error_rate(batch, device="cpu") -> np.ndarray:
     """The equal error rate of each curve: the FPR where the ROC convex hull crosses
     ``fpr = fnr`` (``fpr + tpr = 1``), linear between the two hull vertices around the
     crossing (the ROCCH-EER of Brümmer's BOSARIS toolkit); NaN without positives or
     negatives.
     """
-    thr, tp, fp, off, P, N = _points(batch, None, hull=True)
+    thr, tp, fp, off, P, N = _points(batch, None, hull=True, device=device)
     curve = np.repeat(np.arange(off.size - 1), np.diff(off))
     with np.errstate(invalid="ignore", divide="ignore"):
         x, y = fp / N[curve], tp / P[curve]
@@ -477,16 +477,14 @@ def pr_curve(
         curve the origin first (``threshold=+inf``, recall 0), thresholds descending:
         scikit-learn's ``precision_recall_curve`` points in reverse order, one row per
         point (with ``thresholds``: one row per given threshold, descending, plus the
-        interpolated rows). Precision is undefined where ``tp + fp = 0`` (the origin, TP = 0):
-
-        * raw curve (``hull=False``, ``interpolate=None``): reported as 1 at a curve's
-          first row (scikit-learn's (recall 0, precision 1) point) and 0 at any later
-          such row (only zero-weight rows can cause one);
-        * achievable / interpolated curve (``hull=True`` or ``interpolate``): the
-          precision of the curve's first point with ``tp + fp > 0``, i.e. the curve
-          starts flat at recall 0, as the ``dg`` and ``integral`` areas (and PRROC)
-          assume. After a top score block of negatives only that precision is 0
-          (PRROC's convention; the AUCCalculator jar drops such points instead).
+        interpolated rows). Precision is undefined where ``tp + fp = 0`` (the origin, TP =
+        0): every curve (raw, ``hull=True``, ``interpolate``) reports there the precision
+        of its first point with ``tp + fp > 0``, i.e. it starts flat at recall 0, as the
+        ``dg`` and ``integral`` areas (and PRROC) assume, and as :func:`interpolate`,
+        :func:`bootstrap_curve`, :class:`PRCurve` and the plots do: one convention at
+        recall 0. After a top score block of negatives only that precision is 0 (PRROC's
+        convention; the AUCCalculator jar drops such points instead). scikit-learn's
+        ``precision_recall_curve`` puts 1 at the origin; every other point is the same.
 
         A curve without positives has recall NaN, with an
         :class:`~prroc_numba.UndefinedMetricWarning`.

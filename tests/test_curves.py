@@ -52,7 +52,10 @@ def test_batch_equals_sklearn(seed, weights):
         np.testing.assert_array_equal(mine["threshold"], thr)
         prec, rec, _ = precision_recall_curve(y, s, sample_weight=w)
         mine = pr[pr["g"] == g]
-        np.testing.assert_allclose(mine["precision"], prec[::-1], atol=1e-12, rtol=0)
+        # scikit-learn's points; the origin (0/0) holds the curve's flat start, not 1
+        want = prec[::-1].copy()
+        want[0] = want[1]
+        np.testing.assert_allclose(mine["precision"], want, atol=1e-12, rtol=0)
         np.testing.assert_allclose(mine["recall"], rec[::-1], atol=1e-12, rtol=0)
         assert a_roc["auc"].iloc[i] == pytest.approx(
             roc_auc_score(y, s, sample_weight=w), abs=1e-12
@@ -338,12 +341,14 @@ def test_split_path_columns_in_row_chunks(threads, monkeypatch):
         if k == 3:
             assert mine_roc["tpr"].isna().all() and mine_pr["recall"].isna().all()
             np.testing.assert_array_equal(mine_roc["fpr"], fp / fp[-1])
-            np.testing.assert_array_equal(mine_pr["precision"], np.r_[1.0, np.zeros(thr.size - 1)])
+            np.testing.assert_array_equal(mine_pr["precision"], np.zeros(thr.size))
             continue
         fpr, tpr, sk_thr = sk_roc_curve(yk, sk, drop_intermediate=False)
         np.testing.assert_array_equal(mine_roc["threshold"], sk_thr)
         np.testing.assert_array_equal(mine_roc["fpr"], fpr)
         np.testing.assert_array_equal(mine_roc["tpr"], tpr)
         prec, rec, _ = precision_recall_curve(yk, sk)
-        np.testing.assert_array_equal(mine_pr["precision"], prec[::-1])
+        # scikit-learn's points, except the origin: its precision is the flat start
+        np.testing.assert_array_equal(mine_pr["precision"].iloc[1:], prec[::-1][1:])
+        assert mine_pr["precision"].iloc[0] == naive.flat_start_precision(tp, fp)[0]
         np.testing.assert_array_equal(mine_pr["recall"], rec[::-1])
