@@ -2,7 +2,7 @@
 
 Public API (the contract: ``docs/design.md``; the layout of the code:
 ``docs/architecture.md``): :func:`confusion`, :func:`roc_curve`, :func:`pr_curve`,
-:func:`auc`, :func:`auc_pr`, :func:`auc_roc`, :func:`metrics`;
+:func:`det_curve`, :func:`auc`, :func:`auc_pr`, :func:`auc_roc`, :func:`metrics`;
 curves given as points (:class:`PRCurve`, :class:`ROCCurve`) and many curves on shared
 grids (:func:`interpolate`, :func:`interpolate_matrix`, :func:`average_curves`);
 bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_curve`,
