@@ -39,6 +39,7 @@ from ._ragged import (
     pack,
     warn_undefined,
 )
+from ._resampling_kind import label as _resampling_label
 
 _NAMED = {"max_f1": K.MAX_FBETA, "youden": K.YOUDEN, "closest_topleft": K.TOPLEFT}
 _BOUND = {
@@ -247,7 +248,9 @@ def operating_points(
     DataFrame
         Key columns, ``target``, ``threshold``, ``tp``, ``fp``, ``fn``, ``tn``,
         ``precision``, ``recall``, ``fpr``, ``specificity``, ``f_beta`` (then the
-        interval columns): one row per curve and target. Counts are float64 (weighted
+        interval columns; with ``n_boot``, ``interval``, ``resampling`` and ``n_boot``
+        come after the key columns, as in :func:`bootstrap`): one row per curve and
+        target. Counts are float64 (weighted
         sums). ``precision`` is NaN where nothing is predicted positive (only possible
         with ``thresholds=``).
 
@@ -364,7 +367,11 @@ def operating_points(
             )
         cols.update(_intervals(batch, curve, target_col, reps, beta, level, thr))
     offsets = lengths_to_offsets(np.bincount(curve, minlength=C))
-    return F.points_frame(batch.keys, offsets, cols)
+    out = F.points_frame(batch.keys, offsets, cols)
+    if n_boot is not None:  # what produced the intervals
+        kind = _resampling_label(bool(stratified), False, cluster)
+        F.describe(out, S.TARGET, interval="percentile", resampling=kind, n_boot=int(n_boot))
+    return out
 
 
 # ------------------------------------------------------------------------- bootstrap

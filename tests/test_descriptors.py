@@ -98,3 +98,17 @@ def test_plots_treat_the_descriptors_as_values(df):
     assert _key_columns(boot, None) == ["model"]
     bands = prn.bootstrap_curve(df, score="m1", label="y", by="g", n_boot=20, seed=0, grid=5)
     assert _key_columns(bands, None) == ["g"]
+
+
+def test_operating_point_intervals_name_their_bootstrap(df):
+    op = prn.operating_points(df, score="m1", label="y", n_boot=20, seed=0)
+    assert list(op.columns[:4]) == ["interval", "resampling", "n_boot", "target"]
+    assert (op.interval.iloc[0], op.resampling.iloc[0], op.n_boot.iloc[0]) == (
+        "percentile",
+        "stratified",
+        20,
+    )
+    assert "interval" not in prn.operating_points(df, score="m1", label="y").columns
+    # such a frame still serves as thresholds= for other data
+    again = prn.operating_points(df, score="m1", label="y", thresholds=op)
+    assert again["threshold"].tolist() == op["threshold"].tolist()
