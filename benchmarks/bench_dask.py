@@ -357,7 +357,13 @@ def poisson(args):
         ddf = dd.from_map(
             lambda ab: logistic_frame(ab[1], args.models, decimals, 2, ab[0]), sizes, meta=meta
         )
-        kw = {"score": models, "label": "y", "n_boot": args.n_boot, "seed": 0}
+        kw = {
+            "score": models,
+            "label": "y",
+            "n_boot": args.n_boot,
+            "seed": 0,
+            "resampling": "poisson",
+        }
         small = dd.from_pandas(logistic_frame(1000, args.models, decimals, 9), npartitions=2)
         with dask.config.set({"prroc_numba.dask_exact": path}):
             prn.compare(small, **{**kw, "n_boot": 2})  # warm-up: the workers compile
@@ -375,7 +381,7 @@ def poisson(args):
         if args.check:
             t = time.perf_counter()
             df = ddf.compute().reset_index(drop=True)
-            want, mem = prn.bootstrap(df, **kw, resampling="poisson", return_replicates=True)
+            want, mem = prn.bootstrap(df, **kw, return_replicates=True)
             t_mem = time.perf_counter() - t
             d = np.max(np.abs(mem["estimate"].to_numpy() - reps["estimate"].to_numpy()))
             cols = ["estimate", "ci_low", "ci_high"]

@@ -2,7 +2,7 @@
 
 Public API (the contract: ``docs/design.md``; the layout of the code:
 ``docs/architecture.md``): :func:`confusion`, :func:`roc_curve`, :func:`pr_curve`,
-:func:`auc`, :func:`auc_pr`, :func:`auc_roc`, :func:`metrics`;
+:func:`det_curve`, :func:`auc`, :func:`auc_pr`, :func:`auc_roc`, :func:`metrics`;
 curves given as points (:class:`PRCurve`, :class:`ROCCurve`) and many curves on shared
 grids (:func:`interpolate`, :func:`interpolate_matrix`, :func:`average_curves`);
 bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_curve`,
@@ -19,7 +19,7 @@ from ._version import __version__  # noqa: F401 (public)
 from .areas import auc, auc_pr, auc_roc, metrics
 from .closed_form import auc_ci
 from .comparison import compare, delong
-from .curves import confusion, pr_curve, roc_curve
+from .curves import confusion, det_curve, pr_curve, roc_curve
 from .gains import prg_curve
 from .grids import average_curves, interpolate, interpolate_matrix
 from .operating import operating_points
@@ -43,6 +43,7 @@ __all__ = [
     "compare",
     "confusion",
     "delong",
+    "det_curve",
     "interpolate",
     "interpolate_matrix",
     "metrics",

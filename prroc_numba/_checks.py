@@ -37,6 +37,22 @@ def method_code(curve: str, method) -> int:
     return table[method]
 
 
+def method_label(
+    curve: str, method, hull=False, partial=None, partial_focus="fpr", standardize=False
+) -> str:
+    """The ``method`` column's value: the AUC method's name, ``"_hull"`` appended for the
+    area on the ROC convex hull / achievable PR curve (``"dg"``, ``"trapezoid_hull"``),
+    and for a partial area its range (``"trapezoid, fpr 0-0.1, standardized"``,
+    ``"dg, recall 0.5-1"``).
+    """
+    name = (DEFAULT_METHOD[curve] if method is None else method) + (S.HULL_SUFFIX if hull else "")
+    if partial is not None:
+        axis = "recall" if curve == "pr" else partial_focus
+        name += f", {axis} {float(partial[0]):g}-{float(partial[1]):g}"
+        name += ", standardized" if standardize else ""
+    return name
+
+
 def check_level(level):
     """A confidence level in (0, 1)."""
     if not isinstance(level, (float, int, np.floating)) or not 0.0 < level < 1.0:
@@ -127,6 +143,7 @@ for _name, _curve, _code in (
     AREA_METRICS[_name] = (_curve, _code, False)
     AREA_METRICS[_name + S.HULL_SUFFIX] = (_curve, _code, True)
 COUNT_METRICS = (S.N_POS, S.N_NEG, S.PREVALENCE)
+OTHER_METRICS = (S.EER,)
 
 
 def metric_names(metrics) -> list:
@@ -141,7 +158,7 @@ def metric_names(metrics) -> list:
         ) from None
     if not names:
         raise ValueError("metrics lists no metric; name at least one, e.g. metrics=('auc_pr',)")
-    known = list(AREA_METRICS) + list(COUNT_METRICS)
+    known = list(AREA_METRICS) + list(COUNT_METRICS) + list(OTHER_METRICS)
     for nm in names:
         if not isinstance(nm, str) or nm not in known:
             raise ValueError(f"metrics: {nm!r} is not a metric; use any of {known}")
@@ -156,13 +173,20 @@ def warn_undefined_auc(batch, curve: str, stacklevel: int = 3, totals=None) -> n
     returns their mask. ``stacklevel`` as for ``_ragged.warn_undefined`` called from
     the caller; ``totals``: the curves' ``(P, N)`` when not ``batch.totals()``.
     """
+    from ._multiclass import CLASS_A
     from ._ragged import warn_undefined  # _ragged imports this module
 
     P, N = batch.totals() if totals is None else totals
     bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
+    shown = bad
+    multi = getattr(batch, "multi", None)
+    if multi is not None and CLASS_A in batch.keys.columns:
+        # one-vs-one averages leave out the pairs of an absent class (weight 0, as
+        # scikit-learn, which does not warn either)
+        shown = bad & (multi.coef != 0)
     warn_undefined(
         batch,
-        bad,
+        shown,
         f"AUC-{curve.upper()} is undefined (no positives"
         + (" or no negatives)" if curve == "roc" else ")")
         + ": NaN",

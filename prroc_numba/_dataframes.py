@@ -26,6 +26,8 @@ import inspect
 
 import pandas as pd
 
+from ._calls import checked
+
 OUTPUTS = ("pandas", "polars")
 
 
@@ -116,4 +118,4 @@ def with_output(f):
     params = list(sig.parameters.values())
     params.append(inspect.Parameter("output", inspect.Parameter.KEYWORD_ONLY, default="pandas"))
     wrapper.__signature__ = sig.replace(parameters=params)
-    return wrapper
+    return checked(wrapper)

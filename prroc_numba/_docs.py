@@ -205,15 +205,20 @@ MULTICLASS = """
         of them, else the sorted label values (their number must equal the number of
         score columns). A label value outside ``classes`` is an error. Multilabel: the
         names of the labels (default: the label columns).
-    average : {None, "macro", "weighted", "micro"}, default=None
+    average : {None, "macro", "weighted", "micro", "samples"}, default=None
         None: one row per class (``class`` column; one-vs-one: per pair, ``class_a``,
         ``class_b``). ``"macro"``: the mean over classes (pairs); ``"weighted"``: weighted
         by class prevalence (the classes' weighted counts; one-vs-one: the pair's, as
         scikit-learn); ``"micro"``: the pooled one-vs-rest problem, all ``K * n``
-        (score, is-this-class) pairs as one curve. A class absent from a group has an
+        (score, is-this-class) pairs as one curve; ``"samples"`` (multilabel input,
+        :func:`auc` and :func:`metrics`): one curve per row over its labels, averaged
+        over the rows with the sample weights as weights (scikit-learn's; a row with no
+        positive label, or for ROC no negative one, makes the average NaN, with a
+        warning naming the row). A class absent from a group has an
         undefined area: NaN, with an :class:`~prroc_numba.UndefinedMetricWarning` naming
-        the class and group; the macro average of that group is then NaN too, while
-        "weighted" gives an absent class weight 0 (as scikit-learn). Resampling
+        the class and group; the one-vs-rest macro average of that group is then NaN
+        too, while "weighted" gives an absent class weight 0; one-vs-one averages (macro
+        and weighted) leave out the pairs of an absent class (all as scikit-learn). Resampling
         (``bootstrap``, ``compare``, ``bootstrap_curve``) draws the original rows once
         per replicate for every class, pair and the micro curve (paired), stratified by
         class (multilabel: by label pattern) unless ``stratified=False``; "weighted"

@@ -93,3 +93,19 @@ def curves_frame(keys: pd.DataFrame, columns: dict) -> pd.DataFrame:
     for name, col in columns.items():
         frame[name] = col
     return frame
+
+
+def describe(frame: pd.DataFrame, before: str, **what) -> pd.DataFrame:
+    """Insert the columns that say what produced the numbers (``curve``, ``method``,
+    ``interval``, ``resampling``, ``n_boot``; :data:`prroc_numba._schema.DESCRIPTORS`)
+    just before the column ``before`` (the first value column: the keys stay first).
+    None values are left out, and so is a name the frame has already (e.g. a ``by``
+    column called ``method``). In place; returns ``frame``.
+    """
+    loc = frame.columns.get_loc(before)
+    for name, value in what.items():
+        if value is None or name in frame.columns:
+            continue
+        frame.insert(loc, name, value)
+        loc += 1
+    return frame

@@ -41,7 +41,7 @@ CLASS, CLASS_A, CLASS_B = "class", "class_a", "class_b"
 MULTICLASS = ("ovr", "ovo")
 
 
-AVERAGES = (None, "macro", "weighted", "micro")
+AVERAGES = (None, "macro", "weighted", "micro", "samples")
 
 
 @dataclass(frozen=True)
@@ -123,7 +123,13 @@ def check_args(multiclass, classes, average, multilabel, curve=None):
     if average not in AVERAGES:
         raise ValueError(
             f"average={average!r} is not known; use None (one row per class), "
-            "'macro', 'weighted' or 'micro'"
+            "'macro', 'weighted', 'micro' or 'samples' (multilabel)"
+        )
+    if average == "samples" and (multiclass is not None or not multilabel):
+        raise ValueError(
+            "average='samples' averages over the rows of multilabel input (label= a list "
+            "of 0/1 columns or a 2-D 0/1 array, no multiclass=); for class labels use "
+            "average='macro', 'weighted' or 'micro'"
         )
     if multilabel and multiclass == "ovo":
         raise ValueError(
@@ -248,7 +254,7 @@ def pack_multi(
         by = None
     multilabel = is_multilabel(data, label)
     check_args(multiclass, classes, average, multilabel)
-    cols, names = _resolve_scores(data, score)
+    cols, names = _resolve_scores(data, score, proba_check=False)
     K = len(cols)
     if K < 2:
         raise ValueError(
@@ -261,10 +267,12 @@ def pack_multi(
     S = np.empty((n, K), order="F")  # columns contiguous: one gather per curve
     for k, col in enumerate(cols):  # a loop over classes, not rows
         S[:, k] = col
-    if not np.isfinite(S).all():
+    finite = np.isfinite(S)
+    if not finite.all():
+        row = int(np.argmin(finite.all(axis=1)))
         raise ValueError(
-            f"score has {int((~np.isfinite(S)).sum())} NaN or infinite values; "
-            "drop or impute those rows before computing curves"
+            f"score has {int((~finite).sum())} NaN or infinite values (first at row "
+            f"{row}, counting from 0); drop or impute those rows before computing curves"
         )
     if multilabel:
         cls, Y = _multilabel_matrix(data, label, n, K)
@@ -297,6 +305,7 @@ def pack_multi(
         gcodes = np.zeros(n, dtype=np.int64)
         key_frame = pd.DataFrame(index=range(n))
     keep = w > 0  # zero weight = removal of the row (no threshold either)
+    row_id = np.arange(n, dtype=np.int64)  # input row of each row (for messages)
     if not keep.all():
         alive = np.bincount(gcodes, weights=keep, minlength=gcodes.max() + 1) > 0
         if not alive.all():
@@ -309,6 +318,7 @@ def pack_multi(
         key_frame = key_frame[keep]
         codes = None if codes is None else codes[keep]
         Y = None if Y is None else Y[keep]
+        row_id = row_id[keep]
         n = S.shape[0]
     order = np.argsort(gcodes, kind="stable")
     counts = np.bincount(gcodes)
@@ -317,7 +327,7 @@ def pack_multi(
     gkeys = key_frame.iloc[order[goff[:-1]]].reset_index(drop=True)
     G = counts.size
     if G > 1:
-        S, w = np.asfortranarray(S[order]), w[order]
+        S, w, row_id = np.asfortranarray(S[order]), w[order], row_id[order]
     if Y is None:
         codes = codes[order]
         Y = np.asfortranarray((codes[:, None] == np.arange(K)[None, :]).astype(np.float64))
@@ -326,6 +336,9 @@ def pack_multi(
         Y = np.asfortranarray(Y[order]) if G > 1 else Y
         _, stratum = np.unique(Y, axis=0, return_inverse=True)
         stratum = stratum.ravel().astype(np.int64)
+
+    if average == "samples":
+        return _pack_samples(S, Y, w, goff, gkeys, row_id, stratum)
 
     # resampling groups and the models of each one
     if pair_models:
@@ -456,10 +469,15 @@ def pack_multi(
                     coefs.append(0.5)
             else:
                 if ovo:
+                    # as scikit-learn: only the pairs of classes present in the group
+                    # count (a pair with an absent class has weight 0, macro included)
                     prev = np.array([Pk[s] + Pk[t] for s, t in specs])
+                    present = np.array([Pk[s] > 0 and Pk[t] > 0 for s, t in specs])
+                    prev = np.where(present, prev, 0.0)
+                    wts = present.astype(np.float64) if average == "macro" else prev
                 else:
                     prev = Pk.copy()
-                wts = np.ones(len(specs)) if average == "macro" else prev
+                    wts = np.ones(len(specs)) if average == "macro" else prev
                 tot = wts.sum()
                 cf = wts / tot if tot > 0 else np.full(len(specs), np.nan)
                 for j in range(len(specs)):
@@ -510,6 +528,44 @@ def pack_multi(
         np.asarray(curve_block, dtype=np.int64),
         keys,
         M * len(specs),
+        multi=rows,
+    )
+
+
+def _pack_samples(S, Y, w, goff, gkeys, row_id, stratum) -> Batch:
+    """``average="samples"`` (scikit-learn's): one curve per row over its ``K`` labels
+    (the row's scores against its 0/1 labels), averaged over the rows of each group
+    with the sample weights as weights. A row whose labels are all 0 (PR, ROC) or all 1
+    (ROC) has no area: the average is then NaN, with a warning naming the row.
+    """
+    n, K = S.shape
+    G = goff.size - 1
+    offsets = np.arange(n + 1, dtype=np.int64) * K
+    values = np.ascontiguousarray(S).ravel()  # row by row: row i's K scores
+    pos = np.ascontiguousarray(Y, dtype=np.float64).ravel()
+    neg = 1.0 - pos
+    g_of_row = np.repeat(np.arange(G, dtype=np.int64), np.diff(goff))
+    keys = gkeys.iloc[g_of_row].reset_index(drop=True)
+    keys["row"] = row_id
+    wsum = np.add.reduceat(w, goff[:-1])
+    rows = Rows(
+        goff,
+        np.ascontiguousarray(stratum, dtype=np.int64),
+        np.repeat(np.arange(n, dtype=np.int64), K),
+        0,
+        g_of_row,
+        w / wsum[g_of_row],
+        gkeys,
+    )
+    return Batch(
+        values,
+        offsets,
+        pos,
+        neg,
+        offsets.copy(),
+        np.arange(n, dtype=np.int64),
+        keys,
+        1,
         multi=rows,
     )
 

@@ -195,6 +195,18 @@ def _to_float(arr, arg):
         return arr
     if arr.dtype.kind in "biuf":
         return arr.astype(np.float64)
+    if arr.dtype.kind in "USO" and pd.api.types.infer_dtype(arr, skipna=True) in (
+        "string",
+        "bytes",
+        "mixed",
+        "mixed-integer",
+    ):
+        # as scikit-learn: text is never read as numbers (a column read as strings is a
+        # parsing problem to fix where the data is read)
+        raise TypeError(
+            f"{arg} must be numeric, got strings (e.g. {str(arr[0])!r}); convert them "
+            "first, e.g. pd.to_numeric(df[col]) or np.asarray(x, dtype=float)"
+        )
     try:
         return np.asarray(arr, dtype=np.float64)
     except (TypeError, ValueError):
@@ -204,8 +216,12 @@ def _to_float(arr, arg):
         ) from None
 
 
-def _resolve_scores(data, score):
-    """Return (list of float64 score columns, model names or None)."""
+def _resolve_scores(data, score, proba_check=True):
+    """Return (list of float64 score columns, model names or None).
+
+    ``proba_check=False`` (multiclass / multilabel input, where one column per class is
+    what is asked for): a 2-column score whose rows sum to 1 is accepted.
+    """
     if data is not None and _is_names(score):
         names = [score] if isinstance(score, str) else list(score)
         if len(set(names)) != len(names):
@@ -215,12 +231,18 @@ def _resolve_scores(data, score):
         ]
         return cols, (None if isinstance(score, str) else names)
     if data is None and _is_names(score):
+        hint = ""
+        if not isinstance(score, str) and pd.to_numeric(pd.Series(score), "coerce").notna().all():
+            hint = (
+                "; if these are the scores, they are strings: convert them to numbers "
+                "first, e.g. np.asarray(s, dtype=float)"
+            )
         raise TypeError(
-            f"score={score!r} names column(s) but data is None; pass the DataFrame as data="
+            f"score={score!r} names column(s) but data is None; pass the DataFrame as data={hint}"
         )
     if isinstance(score, pd.DataFrame):
         cols = [_to_float(score[c].to_numpy(), f"score column {c!r}") for c in score.columns]
-        if len(cols) == 2:
+        if len(cols) == 2 and proba_check:
             check_not_proba(np.column_stack(cols), "score")
         return cols, list(score.columns)
     arr = score.to_numpy() if isinstance(score, pd.Series) else np.asarray(score)
@@ -233,7 +255,8 @@ def _resolve_scores(data, score):
     arr = _to_float(arr, "score")
     if arr.ndim == 1:
         return [arr], None
-    check_not_proba(arr, "score")
+    if proba_check:
+        check_not_proba(arr, "score")
     return [arr[:, m] for m in range(arr.shape[1])], list(range(arr.shape[1]))
 
 
@@ -303,7 +326,9 @@ def _labels(y, pos_label, soft_labels, arg="label", scores=None):
             raise ValueError(
                 f"{arg} has {len(vals)} distinct values ({_show_values(vals)}); a binary "
                 "label has two. "
-                f"pos_label={pos_label!r} marks the positives; map the rest to one negative value"
+                f"pos_label={pos_label!r} marks the positives; map the rest to one negative "
+                "value, or for multiclass input pass score= one column per class and "
+                "multiclass='ovr'"
             )
         hit = y == pos_label
         if not hit.any():
@@ -336,6 +361,14 @@ def _labels(y, pos_label, soft_labels, arg="label", scores=None):
     vals = pd.unique(y)
     if pd.isna(vals).any():
         raise ValueError(f"{arg} has missing values; drop or fill those rows first")
+    if 2 < len(vals) <= 50 and not (y.dtype.kind == "f" and (vals != np.round(vals)).any()):
+        # a few whole-number or text values: class labels
+        raise ValueError(
+            f"{arg} has values {{{_show_values(vals)}}}; binary labels must be 0/1, -1/1 or "
+            f"bool. For {len(vals)} classes pass score= one column per class (e.g. "
+            "predict_proba output) and multiclass='ovr' (or 'ovo' for Hand & Till's ROC "
+            "AUC); for one class against the rest, pass pos_label= that class"
+        )
     raise ValueError(
         f"{arg} has values {{{_show_values(vals)}}}; labels must be "
         "0/1, -1/1 or bool. Pass pos_label= to name the positive class, or map to 0/1"
@@ -603,9 +636,13 @@ def pack(
     if not finite.all():
         first = int(np.argmin(finite))
         c = int(np.searchsorted(offsets, first, side="right") - 1)
+        label_row = group_offsets[curve_group[c]] + (first - offsets[c])
+        row = int(row_ids(batch)[label_row])
+        where = f", {batch.describe(c)}" if batch.keys.shape[1] else ""
         raise ValueError(
-            f"score has {int((~finite).sum())} NaN or infinite values (first in "
-            f"{batch.describe(c)}); drop or impute those rows before computing curves"
+            f"score has {int((~finite).sum())} NaN or infinite values (first: "
+            f"{float(values[first])} at row {row}, counting from 0{where}); drop or impute "
+            "those rows before computing curves"
         )
     # a group with no mass at all has no curve; without weights every row has mass
     # y + (1 - y) > 0 and every group a row, so only weights (products that underflow)

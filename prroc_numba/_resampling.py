@@ -465,6 +465,12 @@ def _replicates(
     code = method_code(curve, method)
     if args.get("multiclass") == "ovo":
         _multiclass.check_args("ovo", args.get("classes"), args.get("average"), False, curve)
+    if args.get("average") == "samples":
+        raise ValueError(
+            "average='samples' has no bootstrap here (each row is its own curve); use "
+            "average='macro', 'weighted' or 'micro', or auc(..., average='samples') for "
+            "the estimate"
+        )
     distributed = _is_dask(data)
     engine = "dask" if distributed else ("cuda" if device == "cuda" else "memory")
     stratified, poisson = _resolve_resampling(resampling, stratified, engine)

@@ -11,17 +11,38 @@
 
 from __future__ import annotations
 
+import warnings
+
 RESAMPLINGS = ("multinomial", "poisson")
 
 
-def resolve(resampling, stratified, engine="memory"):
+class DaskResamplingWarning(UserWarning):
+    """Dask input is bootstrapped by another scheme than the in-memory default."""
+
+
+def _outside_stacklevel() -> int:
+    """The ``stacklevel`` of the first caller outside this package (the user's line)."""
+    import os
+    import sys
+
+    here = os.path.dirname(__file__)
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.dirname(frame.f_code.co_filename) == here:
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def resolve(resampling, stratified, engine="memory", warn=True):
     """Return ``(stratified, poisson)`` as bools, or raise a ValueError saying why.
 
     ``engine``: ``"memory"`` (CPU, all rows here), ``"dask"`` (rows in partitions) or
     ``"cuda"`` (the GPU bootstrap); the last two run the Poisson bootstrap only, and
-    ``resampling=None`` means ``"poisson"`` there.
+    ``resampling=None`` means ``"poisson"`` there; on Dask that default is warned about
+    (:class:`DaskResamplingWarning`, unless ``warn=False``): it differs from the
+    in-memory default.
     """
     distributed = engine != "memory"
+    explicit = resampling is not None or not warn
     if engine == "cuda" and stratified is None:
         stratified = True  # the GPU asks for stratified=False explicitly (as before)
     if resampling is None:
@@ -43,6 +64,17 @@ def resolve(resampling, stratified, engine="memory"):
             raise ValueError(
                 f"stratified=True cannot be combined with it: {why}; pass stratified=False{hint}"
             )
+        if engine == "dask" and not explicit:
+            warnings.warn(
+                "Dask input is resampled by the unstratified Poisson bootstrap (each row "
+                "counts Poisson(1) times, the class counts vary), not by the stratified "
+                "bootstrap in-memory data gets by default, so its intervals differ from "
+                "the same call on a pandas frame. That call with resampling='poisson' gives "
+                "identical numbers (same seed); pass resampling='poisson' here too to say "
+                "so and silence this warning",
+                DaskResamplingWarning,
+                stacklevel=_outside_stacklevel(),
+            )
         return False, True
     if distributed:
         where = "Dask input" if engine == "dask" else "device='cuda'"
@@ -51,3 +83,24 @@ def resolve(resampling, stratified, engine="memory"):
             "resampled with resampling='poisson' (leave resampling=None)"
         )
     return (True if stratified is None else bool(stratified)), False
+
+
+def label(stratified: bool, poisson: bool, cluster=None) -> str:
+    """The ``resampling`` column's value: ``"stratified"`` or ``"unstratified"`` (the
+    multinomial row bootstrap, per class or not), ``"stratified cluster"`` or
+    ``"unstratified cluster"`` (whole clusters drawn, ``cluster=``), or ``"poisson"``
+    (independent Poisson(1) counts per row).
+    """
+    if poisson:
+        return "poisson"
+    kind = "stratified" if stratified else "unstratified"
+    return kind if cluster is None else f"{kind} cluster"
+
+
+def call_label(data, device, resampling, stratified, cluster) -> str:
+    """The ``resampling`` column of a bootstrap call's frame, from its arguments."""
+    from ._ragged import is_dask
+
+    engine = "dask" if is_dask(data) else ("cuda" if device == "cuda" else "memory")
+    strat, poisson = resolve(resampling, stratified, engine, warn=False)
+    return label(strat, poisson, cluster)

@@ -15,11 +15,20 @@ GROUP = "group"
 THRESHOLD = "threshold"
 TP, FP, FN, TN = "tp", "fp", "fn", "tn"
 FPR, TPR = "fpr", "tpr"
+FNR = "fnr"  # det_curve
 RECALL, PRECISION = "recall", "precision"
 RECALL_GAIN, PRECISION_GAIN = "recall_gain", "precision_gain"
 
 # areas
 AUC = "auc"
+
+# what produced the numbers (after the key columns of auc, bootstrap, compare, delong,
+# auc_ci, bootstrap_curve): the curve ("pr"/"roc"), the AUC method ("dg", "ap", ...,
+# "_hull" appended on the hull), and for intervals their kind, the resampling scheme and
+# the number of replicates
+CURVE, METHOD = "curve", "method"
+INTERVAL, RESAMPLING, N_BOOT = "interval", "resampling", "n_boot"
+DESCRIPTORS = (CURVE, METHOD, INTERVAL, RESAMPLING, N_BOOT)
 
 # resampling (bootstrap, bootstrap_curve)
 ESTIMATE, SE, CI_LOW, CI_HIGH = "estimate", "se", "ci_low", "ci_high"
@@ -74,6 +83,8 @@ AUC_PR, AUC_PR_INTEGRAL, AP, AUC_PR_TRAPEZOID, AUC_ROC = (
     "auc_roc",
 )
 HULL_SUFFIX = "_hull"
+#: metrics(): the equal error rate, where the ROC convex hull crosses fpr = fnr
+EER = "eer"
 METRIC_AREAS = tuple(
     n + h
     for n in (AUC_PR, AUC_PR_INTEGRAL, AP, AUC_PR_TRAPEZOID, AUC_ROC)
@@ -82,7 +93,7 @@ METRIC_AREAS = tuple(
 
 #: columns of a curve-points frame (the thresholds frame may carry them)
 CURVE_COLUMNS = frozenset(
-    {THRESHOLD, TP, FP, FN, TN, FPR, TPR, RECALL, PRECISION, AUC, RECALL_GAIN, PRECISION_GAIN}
+    {THRESHOLD, TP, FP, FN, TN, FPR, TPR, FNR, RECALL, PRECISION, AUC, RECALL_GAIN, PRECISION_GAIN}
 )
 
 #: every column that holds values, never keys (plots treat the rest as keys)
@@ -105,6 +116,8 @@ VALUE_COLUMNS = CURVE_COLUMNS | {
     N_CURVES,
     N_DEGENERATE,
     *METRIC_AREAS,
+    EER,
+    *DESCRIPTORS,
     SPECIFICITY,
     F_BETA,
     TARGET,

@@ -5,6 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 METRICS = ("auc_pr", "auc_roc")
+#: the names a scorer takes: (area, the AUC method it fixes or None)
+NAMES = {
+    "auc_pr": ("auc_pr", None),
+    "average_precision": ("auc_pr", "ap"),
+    "ap": ("auc_pr", "ap"),
+    "auc_roc": ("auc_roc", None),
+    "roc_auc": ("auc_roc", None),
+}
 
 
 def _score(
@@ -18,6 +26,7 @@ def _score(
     classes=None,
     average="macro",
     sample_weight=None,
+    pos_label=None,
     _classes=None,
 ):
     """The metric of one fold from the estimator's probabilities or decision values."""
@@ -39,8 +48,8 @@ def _score(
                 "binary; drop multiclass="
             )
         y = np.asarray(y_true)
-        pos = None
-        if _classes is not None and len(_classes) == 2:
+        pos = pos_label
+        if pos is None and _classes is not None and len(_classes) == 2:
             pos = _classes[1]  # the column scikit-learn hands over is classes_[1]'s
         return _one(y, y_pred, sample_weight, curve, method, hull, pos, None)
     if multiclass is None:
@@ -66,7 +75,7 @@ def _score(
     return float(res["auc"].iloc[0])
 
 
-def scorer(metric="auc_pr", **kwargs):
+def scorer(metric="auc_pr", pos_label=None, **kwargs):
     """A scikit-learn scorer of AUC-PR or AUC-ROC, for model selection.
 
     Use it as ``scoring=`` in ``cross_val_score``, ``GridSearchCV``,
@@ -84,8 +93,17 @@ def scorer(metric="auc_pr", **kwargs):
 
     Parameters
     ----------
-    metric : {"auc_pr", "auc_roc"}, default="auc_pr"
+    metric : {"auc_pr", "average_precision", "ap", "auc_roc", "roc_auc"}, default="auc_pr"
         The area, as :func:`~prroc_numba.auc` with ``curve="pr"`` or ``"roc"``.
+        ``"auc_pr"`` is the Davis-Goadrich area by default (``method=`` picks another);
+        ``"average_precision"`` and ``"ap"`` are ``"auc_pr"`` with ``method="ap"``, the
+        number scikit-learn's ``scoring="average_precision"`` gives (the two differ by
+        how the curve is interpolated between thresholds, see :func:`~prroc_numba.auc`);
+        ``"roc_auc"`` is ``"auc_roc"``, as scikit-learn's ``scoring="roc_auc"``.
+    pos_label : scalar, default=None
+        Binary estimators: the class scored as positive (its probability column; with
+        ``decision_function``, the negated scores for ``classes_[0]``), as
+        scikit-learn's ``make_scorer(..., pos_label=)``. None: ``classes_[1]``.
     **kwargs
         Passed to :func:`~prroc_numba.auc`: ``method``, ``hull``, ``multiclass``
         (``"ovr"``, ``"ovo"``), ``average`` (``"macro"``, ``"weighted"``, ``"micro"``),
@@ -113,14 +131,34 @@ def scorer(metric="auc_pr", **kwargs):
     >>> bool(cross_val_score(LogisticRegression(), X, y, cv=3, scoring=sc).mean() > 0.5)
     True
     """
-    if metric not in METRICS:
-        raise ValueError(f"metric={metric!r} is not known; use one of {METRICS}")
+    import difflib
+
+    if metric not in NAMES:
+        close = difflib.get_close_matches(str(metric), list(NAMES), n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise ValueError(f"metric={metric!r} is not known; {hint}use one of {tuple(NAMES)}")
+    metric, fixed = NAMES[metric]
+    if fixed is not None:
+        if kwargs.get("method", fixed) != fixed:
+            raise ValueError(
+                f"scorer({fixed!r}) is average precision; drop method= or use "
+                f"scorer('auc_pr', method={kwargs['method']!r})"
+            )
+        kwargs["method"] = fixed
     allowed = {"method", "hull", "multiclass", "classes", "average"}
     extra = set(kwargs) - allowed
     if extra:
+        k = sorted(extra)[0]
+        close = difflib.get_close_matches(k, sorted(allowed | {"pos_label"}), n=1)
+        hint = f"; did you mean {close[0]}=?" if close else ""
         raise TypeError(
-            f"scorer() got unexpected arguments {sorted(extra)}; it takes {sorted(allowed)}"
+            f"scorer() got unexpected arguments {sorted(extra)}{hint} (it takes "
+            f"{sorted(allowed | {'pos_label'})})"
         )
+    if pos_label is not None:
+        if kwargs.get("multiclass") is not None:
+            raise ValueError("pos_label= is for binary estimators; drop it with multiclass=")
+        kwargs["pos_label"] = pos_label
     if kwargs.get("multiclass") is not None and kwargs.get("average", "macro") is None:
         raise ValueError(
             "a scorer returns one number: pass average='macro', 'weighted' or "

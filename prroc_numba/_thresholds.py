@@ -20,7 +20,7 @@ from ._dataframes import to_pandas
 from ._ragged import lengths_to_offsets
 
 # columns our own curve frames carry besides the keys; anything else is suspicious
-_KNOWN = S.CURVE_COLUMNS
+_KNOWN = S.CURVE_COLUMNS | set(S.DESCRIPTORS)
 
 
 def _check_values(thr, where):

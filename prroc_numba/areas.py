@@ -15,8 +15,10 @@ if TYPE_CHECKING:
 import numpy as np
 
 from . import _device, _partial
+from . import _frames as F
 from . import _schema as S
-from ._checks import AREA_METRICS, method_code, metric_names, warn_undefined_auc
+from ._calls import checked
+from ._checks import AREA_METRICS, method_code, method_label, metric_names, warn_undefined_auc
 from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.area import _areas_batch
@@ -60,8 +62,10 @@ def auc(
     Returns
     -------
     DataFrame
-        Key columns, then ``auc``: one row per curve (multiclass: per class, pair or
-        average, see ``average``). NaN (with an
+        Key columns, then ``curve`` and ``method`` (what produced the area: ``"pr"`` or
+        ``"roc"``; the AUC method, ``"_hull"`` appended with ``hull=True``, and the range
+        of a partial area, e.g. ``"trapezoid, fpr 0-0.1, standardized"``), then ``auc``:
+        one row per curve (multiclass: per class, pair or average, see ``average``). NaN (with an
         :class:`~prroc_numba.UndefinedMetricWarning` naming the curves) where the area is
         undefined: no positives (PR, ROC) or no negatives (ROC).
 
@@ -71,20 +75,20 @@ def auc(
     >>> df = pd.DataFrame({"s": [0.9, 0.8, 0.7, 0.3, 0.2, 0.1],
     ...                    "y": [1, 0, 1, 1, 0, 0], "m": list("aaabbb")})
     >>> prn.auc(df, score="s", label="y", by="m", curve="roc")
-       m  auc
-    0  a  0.5
-    1  b  1.0
+       m curve     method  auc
+    0  a   roc  trapezoid  0.5
+    1  b   roc  trapezoid  1.0
 
     Partial areas: the ROC area up to FPR 0.1 (McClish-standardized, as scikit-learn's
     ``roc_auc_score(max_fpr=0.1)``), and the PR area over recalls 0.5 to 1:
 
     >>> prn.auc(df, score="s", label="y", curve="roc", partial=(0, 0.5),
     ...         standardize=True)
-            auc
-    0  0.703704
+      curve                              method       auc
+    0   roc  trapezoid, fpr 0-0.5, standardized  0.703704
     >>> prn.auc(df, score="s", label="y", method="integral", partial=(0.5, 1)).round(4)
-          auc
-    0  0.3433
+      curve                  method     auc
+    0    pr  integral, recall 0.5-1  0.3433
     """
     if curve == "prg":
         return _auprg(data, dict(locals()))
@@ -98,7 +102,8 @@ def auc(
         from . import _dask
 
         _dask.no_multiclass(multiclass)
-        return _dask.auc(data, curve, method, hull, **inputs(locals()))
+        out = _dask.auc(data, curve, method, hull, **inputs(locals()))
+        return F.describe(out, S.AUC, curve=curve, method=method_label(curve, method, hull))
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(data, **inputs(locals(), *MULTICLASS))
     check_device(batch, device)
@@ -109,7 +114,10 @@ def auc(
     else:
         out = _areas(batch, [code], [bool(hull)])[:, 0]
     warn_undefined_auc(batch, curve)
-    return _device.tag(multi_frame(batch, {S.AUC: out}), device)
+    frame = multi_frame(batch, {S.AUC: out})
+    label = method_label(curve, method, hull, partial, partial_focus, standardize)
+    F.describe(frame, S.AUC, curve=curve, method=label)
+    return _device.tag(frame, device)
 
 
 def _auprg(data, args):
@@ -167,6 +175,7 @@ def metrics(
     multiclass: str | None = None,
     classes: Sequence[Any] | None = None,
     average: str | None = None,
+    device: str | None = None,
 ):
     """Many metrics of many curves at once, from one sort and one sweep per curve.
 
@@ -187,10 +196,16 @@ def metrics(
         * each of these with ``"_hull"`` appended -- the same estimator on the ROC
           convex hull / the achievable PR curve (``auc(..., hull=True)``);
         * ``"n_pos"``, ``"n_neg"`` -- total positive and negative mass (counts without
-          weights), ``"prevalence"`` -- ``n_pos / (n_pos + n_neg)``.
+          weights), ``"prevalence"`` -- ``n_pos / (n_pos + n_neg)``;
+        * ``"eer"`` -- the equal error rate: the false positive rate where the ROC convex
+          hull crosses ``fpr = fnr`` (the rate achievable there by mixing the two
+          neighbouring thresholds; the ROCCH-EER of speaker verification), NaN without
+          positives or negatives. The DET curve itself is :func:`det_curve`.
 
         Every area equals the matching :func:`auc` call; see its ``method`` and ``hull``
         for what each estimator does.
+    {device}
+        On the GPU each area is its own sorted pass (one sort per area, not one for all).
 
     Returns
     -------
@@ -218,12 +233,19 @@ def metrics(
     if is_dask(data):
         from . import _dask
 
+        if S.EER in names:
+            raise ValueError("metrics='eer' takes in-memory input; call data.compute() first")
         _dask.no_multiclass(multiclass)
         return _dask.metrics(data, names, **inputs(locals()))
+    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(data, **inputs(locals(), *MULTICLASS))
+    check_device(batch, device)
     areas = [nm for nm in names if nm in AREA_METRICS]
     cols = {}
-    if areas:
+    if areas and device == "cuda":
+        gpu = _device.backend()
+        cols = {nm: gpu.area_batch(batch, AREA_METRICS[nm][1], AREA_METRICS[nm][2]) for nm in areas}
+    elif areas:
         out = _areas(
             batch, [AREA_METRICS[nm][1] for nm in areas], [AREA_METRICS[nm][2] for nm in areas]
         )
@@ -241,9 +263,17 @@ def metrics(
         bad = (P <= 0) | (N <= 0) if "roc" in curves else P <= 0
         warn_undefined(batch, bad, what + ": NaN")
     counts = {S.N_POS: P, S.N_NEG: N, S.PREVALENCE: P / (P + N)}
+    if S.EER in names:
+        from .curves import equal_error_rate
+
+        if "roc" not in curves:
+            warn_undefined(
+                batch, (P <= 0) | (N <= 0), "EER is undefined (no positives or no negatives): NaN"
+            )
+        counts[S.EER] = equal_error_rate(batch, device)
     columns = {nm: (cols[nm] if nm in cols else counts[nm]) for nm in names}
     # multiclass averages: every column reduced alike (n_pos, prevalence: their averages)
-    return multi_frame(batch, columns)
+    return _device.tag(multi_frame(batch, columns), device)
 
 
 def _one(
@@ -283,6 +313,7 @@ def _one(
     return float(frame[S.AUC].iloc[0])
 
 
+@checked
 def auc_pr(
     y_true: ArrayLike,
     y_score: ArrayLike,
@@ -341,6 +372,7 @@ def auc_pr(
     )
 
 
+@checked
 def auc_roc(
     y_true: ArrayLike,
     y_score: ArrayLike,

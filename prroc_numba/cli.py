@@ -98,9 +98,27 @@ def _pvalue(v) -> str:
     return "<0.001" if v < 0.001 else f"{v:.3f}"
 
 
+#: count columns: printed as whole numbers when every value is one (weighted counts
+#: with fractions keep four decimals)
+_COUNTS = ("tp", "fp", "fn", "tn", "n_pos", "n_neg", "n_degenerate", "n_curves", "n_boot")
+
+
 def _table(frame: pd.DataFrame) -> str:
-    """Four decimals; p-values in one format (see :func:`_pvalue`)."""
+    """Four decimals, counts as integers; p-values in one format (see :func:`_pvalue`).
+
+    The columns saying what produced the numbers (``curve``, ``method``, ...) are left
+    out: the title above the table says it (the CSV of ``--out`` keeps them).
+    """
+    from ._schema import DESCRIPTORS
+
+    frame = frame.drop(columns=[c for c in DESCRIPTORS if c in frame.columns])
     fmt = {c: _pvalue for c in frame.columns if str(c).startswith("p_")}
+    for c in _COUNTS:
+        if c in frame.columns and pd.api.types.is_numeric_dtype(frame[c]):
+            v = frame[c].to_numpy(dtype=float)
+            fin = v[~pd.isna(v)]
+            if (fin == fin.round()).all():
+                fmt[c] = lambda x: "" if pd.isna(x) else f"{x:.0f}"
     return frame.to_string(index=False, float_format=lambda v: f"{v:.4f}", formatters=fmt)
 
 
@@ -172,26 +190,48 @@ _ESTIMATOR = {
 }
 
 
-def _title(args) -> str:
-    """What the table holds: curve, estimator, and for resampling its kind, B and seed."""
+def _area_name(args) -> str:
+    """``AUC-PR (Davis-Goadrich)``, ``AUC-ROC``, ``partial AUC-ROC over FPR 0-0.1
+    (McClish-standardized)``, with the hull when asked.
+    """
     from ._checks import DEFAULT_METHOD
 
     curve = getattr(args, "curve", "pr")
     method = getattr(args, "method", None) or DEFAULT_METHOD.get(curve, "dg")
-    what = f"AUC-{curve.upper()} ({method}: {_ESTIMATOR.get(method, method)}" + (
-        ", hull)" if getattr(args, "hull", False) else ")"
-    )
+    parts = [f"{method}: {_ESTIMATOR.get(method, method)}"] if curve == "pr" else []
+    if getattr(args, "hull", False):
+        parts.append("hull")
+    name = f"AUC-{curve.upper()}" + (f" ({', '.join(parts)})" if parts else "")
+    partial = getattr(args, "partial", None)
+    if partial:
+        axis = "recall" if curve == "pr" else getattr(args, "partial_focus", "fpr").upper()
+        name = f"partial {name} over {axis} {partial[0]:g}-{partial[1]:g}"
+        if getattr(args, "standardize", False):
+            name += " (McClish-standardized)" if curve == "roc" else " (divided by the width)"
+    return name
+
+
+def _title(args) -> str:
+    """What the table holds: curve, estimator, and for resampling its kind, B and seed."""
+    what = _area_name(args)
     if args.command == "curve":
-        what = f"{curve.upper()} curve points" + (" (hull)" if args.hull else "")
+        what = f"{args.curve.upper()} curve points" + (" (hull)" if args.hull else "")
         if not args.bands:
             return what + ":"
         what = "PR curve, pointwise bands on a recall grid"
     if args.command == "auc":
+        if getattr(args, "ci", None):
+            kind = {"logit": "Boyd et al. logit", "binomial": "Boyd et al. binomial"}
+            ci = kind.get(args.ci, "DeLong")
+            return f"{what}, 95% {ci} confidence intervals (closed form):"
         return what + ":"
     boot = (
         f"{'stratified' if not args.no_stratified else 'unstratified'} bootstrap, "
         f"B = {args.n_boot}, seed {args.seed}"
     )
+    if args.command == "operating-points":
+        ci = "" if args.n_boot is None else f", {args.level:.0%} percentile CIs, {boot}"
+        return f"Operating points ({', '.join(args.target)}; F-beta with beta = {args.beta:g}){ci}:"
     if args.command == "bootstrap":
         return f"{what}, {args.level:.0%} {args.interval} CIs, {boot}:"
     if args.command == "curve":
@@ -473,6 +513,7 @@ def _partial_kw(args):
 
 def _demo(args) -> None:
     import prroc_numba as prn
+    from prroc_numba._schema import DESCRIPTORS
     from prroc_numba.data import DEMO_MODELS, load_demo
 
     df = load_demo()
@@ -492,6 +533,8 @@ def _demo(args) -> None:
         progress=progress,
     )
     roc = prn.auc(df, score=DEMO_MODELS, label="y", curve="roc").rename(columns={"auc": "auc_roc"})
+    ci = ci.drop(columns=[c for c in DESCRIPTORS if c in ci.columns])
+    roc = roc.drop(columns=[c for c in DESCRIPTORS if c in roc.columns])
     table = (
         ci.drop(columns=["n_degenerate"])
         .rename(columns={"estimate": "auc_pr"})
@@ -615,7 +658,12 @@ def main(argv=None) -> int:
     try:
         _run(args)
     except (CliError, ValueError, TypeError) as exc:
-        msg = re.sub(r"\bpos_label=", "--pos-label ", str(exc))  # name the option
+        # name the option, with the value the message suggests (or a placeholder)
+        msg = re.sub(
+            r"\bpos_label=([^\s,;)]*)",
+            lambda m: "--pos-label " + (m.group(1) or "VALUE"),
+            str(exc),
+        )
         print(f"prroc-numba {args.command}: error: {msg}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -21,7 +21,8 @@ import numpy as np
 
 from . import _frames as F
 from . import _schema as S
-from ._checks import check_level, method_code
+from ._calls import checked
+from ._checks import check_level, method_code, method_label
 from ._docs import fill_doc
 from ._ragged import inputs, pack, warn_undefined
 from .areas import _areas
@@ -66,6 +67,7 @@ def _effective_positives(batch):
     return n[batch.curve_group]
 
 
+@checked
 @fill_doc
 def auc_ci(
     data: Any = None,
@@ -114,7 +116,8 @@ def auc_ci(
     Returns
     -------
     DataFrame
-        Key columns, then ``estimate``, ``ci_low``, ``ci_high``: one row per curve.
+        Key columns, then ``curve``, ``method`` and ``interval`` (the ``ci`` kind), then
+        ``estimate``, ``ci_low``, ``ci_high``: one row per curve.
         NaN (with an :class:`~prroc_numba.UndefinedMetricWarning`) where the AUC is
         undefined; the logit interval is NaN where the estimate is exactly 0 or 1.
 
@@ -138,12 +141,12 @@ def auc_ci(
     >>> df = pd.DataFrame({"y": y, "m1": y + rng.normal(size=2000),
     ...                    "m2": 2 * y + rng.normal(size=2000)})
     >>> prn.auc_ci(df, score=["m1", "m2"], label="y").round(3)
-      model  estimate  ci_low  ci_high
-    0    m1     0.282   0.225    0.347
-    1    m2     0.634   0.566    0.696
+      model curve method interval  estimate  ci_low  ci_high
+    0    m1    pr     dg    logit     0.282   0.225    0.347
+    1    m2    pr     dg    logit     0.634   0.566    0.696
     >>> prn.auc_ci(df, score="m2", label="y", curve="roc", ci="delong").round(3)
-       estimate  ci_low  ci_high
-    0     0.916   0.897    0.935
+      curve     method interval  estimate  ci_low  ci_high
+    0   roc  trapezoid   delong     0.916   0.897    0.935
     """
     if ci not in CIS:
         raise ValueError(f"ci={ci!r} is not known; use one of {CIS}")
@@ -166,15 +169,9 @@ def auc_ci(
         from .comparison import delong
 
         res = delong(data, score=score, label=label, by=by, level=level, pos_label=pos_label)
-        keys = res.drop(columns=[S.AUC, S.VAR, S.SE, S.CI_LOW, S.CI_HIGH])
-        return F.curves_frame(
-            keys,
-            {
-                S.ESTIMATE: res[S.AUC].to_numpy(),
-                S.CI_LOW: res[S.CI_LOW].to_numpy(),
-                S.CI_HIGH: res[S.CI_HIGH].to_numpy(),
-            },
-        )
+        # the key columns and the descriptors (curve, method, interval) come along
+        out = res.drop(columns=[S.VAR, S.SE]).rename(columns={S.AUC: S.ESTIMATE})
+        return out
     if curve != "pr":
         raise ValueError(
             f"ci={ci!r} is Boyd et al.'s interval for AUC-PR; pass curve='pr', "
@@ -186,4 +183,5 @@ def auc_ci(
     P, _ = batch.totals()
     warn_undefined(batch, P <= 0, "AUC-PR is undefined (no positives): NaN")
     lo, hi = boyd_interval(est, _effective_positives(batch), level, ci)
-    return F.curves_frame(batch.keys, {S.ESTIMATE: est, S.CI_LOW: lo, S.CI_HIGH: hi})
+    out = F.curves_frame(batch.keys, {S.ESTIMATE: est, S.CI_LOW: lo, S.CI_HIGH: hi})
+    return F.describe(out, S.ESTIMATE, curve="pr", method=method_label("pr", method), interval=ci)

@@ -18,7 +18,7 @@ import pandas as pd
 from . import _device, _multiclass
 from . import _frames as F
 from . import _schema as S
-from ._checks import check_level, check_n_boot
+from ._checks import check_level, check_n_boot, method_label
 from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.delong import _placements_batch
@@ -26,6 +26,7 @@ from ._kernels.venkatraman import _unpaired_stat, _venkatraman_paired, _venkatra
 from ._ragged import UndefinedMetricWarning, inputs, pack, warn_undefined
 from ._ragged import is_dask as _is_dask
 from ._resampling import REPLICATE_ARGS, _intervals, _replicates, _seed
+from ._resampling_kind import call_label
 
 ADJUSTMENTS = ("holm", "bonferroni", "bh", "none")
 TESTS = ("bootstrap", "delong", "venkatraman")
@@ -146,7 +147,9 @@ def delong(data=None, *, score, label, by=None, level=0.95, pos_label=None):
     Returns
     -------
     DataFrame
-        Key columns, then ``auc``, ``var``, ``se``, ``ci_low``, ``ci_high``: one row per
+        Key columns, then ``curve`` (``"roc"``), ``method`` (``"trapezoid"``),
+        ``interval`` (``"delong"``), then ``auc``, ``var``, ``se``, ``ci_low``,
+        ``ci_high``: one row per
         curve. The variance is NaN (warned) with fewer than two positives or negatives.
 
     Examples
@@ -154,8 +157,8 @@ def delong(data=None, *, score, label, by=None, level=0.95, pos_label=None):
     >>> import prroc_numba as prn
     >>> res = prn.delong(score=[0.9, 0.8, 0.7, 0.6, 0.4, 0.3], label=[1, 1, 0, 1, 0, 0])
     >>> res.round(4)
-          auc     var      se  ci_low  ci_high
-    0  0.8889  0.0247  0.1571  0.5809      1.0
+      curve     method interval     auc     var      se  ci_low  ci_high
+    0   roc  trapezoid   delong  0.8889  0.0247  0.1571  0.5809      1.0
     """
     check_level(level)
     batch = pack(data, score=score, label=label, by=by, pos_label=pos_label)
@@ -176,9 +179,10 @@ def delong(data=None, *, score, label, by=None, level=0.95, pos_label=None):
     z = _NORM.inv_cdf(1 - (1 - level) / 2)
     lo = np.clip(auc - z * se, 0.0, 1.0)
     hi = np.clip(auc + z * se, 0.0, 1.0)
-    return F.curves_frame(
+    out = F.curves_frame(
         batch.keys, {S.AUC: auc, S.VAR: var, S.SE: se, S.CI_LOW: lo, S.CI_HIGH: hi}
     )
+    return F.describe(out, S.AUC, curve="roc", method="trapezoid", interval="delong")
 
 
 # --------------------------------------------------------------------- compare
@@ -455,7 +459,9 @@ def compare(
     Returns
     -------
     DataFrame
-        ``by`` columns (if any), then ``model_a``, ``model_b``, ``estimate_a``,
+        ``by`` columns (if any), then ``model_a``, ``model_b``, what produced the numbers
+        (``curve``, ``method``, ``interval``; with the bootstrap also ``resampling`` and
+        ``n_boot``, see :func:`bootstrap`), ``estimate_a``,
         ``estimate_b``, ``diff``, ``ci_low``, ``ci_high``, ``p_value``, ``p_adjusted``;
         ``test="delong"`` adds ``z``, ``test="venkatraman"`` ``statistic``. One row per
         pair.
@@ -612,10 +618,22 @@ def compare(
         S.P_ADJUSTED: p_adj,
         **extra,
     }
-    frame = F.curves_frame(keys, cols)
+    out = F.curves_frame(keys, cols)
     if combine:
-        frame = _combined_rows(frame, se_d, G, K, level, adjust)
-    return _device.tag(frame, device)
+        out = _combined_rows(out, se_d, G, K, level, adjust)
+    if test == "delong":
+        what = {"interval": "delong"}
+    elif test == "venkatraman":
+        what = {"resampling": "permutation", "n_boot": int(n_boot)}
+    else:
+        what = {
+            "interval": "percentile",
+            "resampling": call_label(data, device, resampling, stratified, cluster),
+            "n_boot": int(n_boot),
+        }
+    label = method_label(curve, method, hull, partial, partial_focus, standardize)
+    F.describe(out, S.ESTIMATE_A, curve=curve, method=label, **what)
+    return _device.tag(out, device)
 
 
 def _combined_rows(frame, se_d, G, K, level, adjust):

@@ -126,7 +126,7 @@ def _derived(tp, fp, off, P, N, kind):
 def _pack_curves(data, device, **args):
     """pack(), with the multiclass arguments of the curve functions checked."""
     multiclass, average = args["multiclass"], args["average"]
-    if multiclass == "ovo" or average in ("macro", "weighted"):
+    if multiclass == "ovo" or average in ("macro", "weighted", "samples"):
         raise ValueError(
             f"curves are one-vs-rest: multiclass={multiclass!r}, average={average!r} has no "
             "single curve; use multiclass='ovr' with average=None (one curve per class) or "
@@ -311,6 +311,121 @@ def roc_curve(
     )
 
 
+@with_output
+def det_curve(
+    data: Any = None,
+    *,
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    weight: str | ArrayLike | None = None,
+    pos_label: Any = None,
+):
+    """Detection error tradeoff (DET) curves: false positive rate against false
+    negative rate, for many curves at once.
+
+    Parameters
+    ----------
+    data : DataFrame, optional
+        Holds the columns named by ``score``, ``label``, ``by`` and ``weight``; None
+        with arrays.
+    score : str, list of str or array-like
+        Score column(s); several columns are several models (``model`` column).
+    label : str or array-like
+        Binary labels (0/1, -1/1, bool, or two values with ``pos_label``).
+    by : str or list of str, optional
+        Group columns: one curve per group (and model).
+    weight : str or array-like, optional
+        Sample weights.
+    pos_label : scalar, optional
+        The positive class of ``label``.
+
+    Returns
+    -------
+    DataFrame
+        Key columns, then ``threshold``, ``fpr``, ``fnr`` (``fnr = 1 - tpr``): the
+        points of scikit-learn's ``det_curve`` in this library's curve order
+        (thresholds descending, as :func:`roc_curve`): from the last threshold with no
+        false positive to the first with no false negative. A curve without positives
+        or negatives has NaN rates, with an :class:`~prroc_numba.UndefinedMetricWarning`.
+        The equal error rate is ``metrics(..., metrics="eer")``.
+
+    Examples
+    --------
+    >>> import prroc_numba as prn
+    >>> prn.det_curve(score=[0.1, 0.4, 0.35, 0.8], label=[0, 0, 1, 1])
+       threshold  fpr  fnr
+    0       0.80  0.0  0.5
+    1       0.40  0.5  0.5
+    2       0.35  0.5  0.0
+    """
+    if is_dask(data):
+        raise ValueError("det_curve takes in-memory input; call data.compute() first")
+    batch = _pack_curves(
+        data,
+        "cpu",
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        soft_labels=False,
+        multiclass=None,
+        classes=None,
+        average=None,
+    )
+    thr, tp, fp, off, P, N = _points(batch, None)
+    warn_undefined(batch, (P <= 0) | (N <= 0), "no positives or no negatives: fpr or fnr is NaN")
+    fpr, tpr = _derived(tp, fp, off, P, N, columns.ROC)
+    idx, off = _det_rows(tp, fp, off, P, N)
+    return F.points_frame(
+        batch.keys, off, {S.THRESHOLD: thr[idx], S.FPR: fpr[idx], S.FNR: 1.0 - tpr[idx]}
+    )
+
+
+def _det_rows(tp, fp, off, P, N):
+    """Rows of each swept curve that scikit-learn's ``det_curve`` keeps (the last with
+    ``fp = 0`` to the first with ``tp = P``; every row of an undefined curve), and
+    their offsets.
+    """
+    start, stop = off[:-1], off[1:]
+    curve = np.repeat(np.arange(start.size), np.diff(off))
+    first = start + np.add.reduceat(fp <= 0, start) - 1
+    last = start + np.add.reduceat(tp < tp[stop - 1][curve], start)
+    undefined = (P <= 0) | (N <= 0)
+    first = np.where(undefined, start, first)
+    last = np.where(undefined, stop - 1, last)
+    lengths = last - first + 1
+    new_off = lengths_to_offsets(lengths)
+    idx = np.arange(new_off[-1], dtype=np.int64) + np.repeat(first - new_off[:-1], lengths)
+    return idx, new_off
+
+
+def equal_error_rate(batch, device="cpu") -> np.ndarray:
+    """The equal error rate of each curve: the FPR where the ROC convex hull crosses
+    ``fpr = fnr`` (``fpr + tpr = 1``), linear between the two hull vertices around the
+    crossing (the ROCCH-EER of Brümmer's BOSARIS toolkit); NaN without positives or
+    negatives.
+    """
+    thr, tp, fp, off, P, N = _points(batch, None, hull=True, device=device)
+    curve = np.repeat(np.arange(off.size - 1), np.diff(off))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        x, y = fp / N[curve], tp / P[curve]
+    below = (x + y < 1.0).astype(np.int64)
+    # hull points run from (0, 0) (sum 0) to (1, 1) (sum 2), the sum increasing: the
+    # crossing is on the edge into the first point with fpr + tpr >= 1
+    k = off[:-1] + np.add.reduceat(below, off[:-1])
+    k = np.minimum(k, off[1:] - 1)
+    j = np.maximum(k - 1, off[:-1])
+    x0, y0, x1, y1 = x[j], y[j], x[k], y[k]
+    run = (x1 - x0) + (y1 - y0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(run > 0, (1.0 - x0 - y0) / np.where(run > 0, run, 1.0), 0.0)
+    eer = x0 + t * (x1 - x0)
+    eer[(P <= 0) | (N <= 0)] = np.nan
+    return eer
+
+
 _INTERPOLATE = {"dg": densify.DG, "continuous": densify.CONTINUOUS}
 
 
@@ -378,16 +493,14 @@ def pr_curve(
         curve the origin first (``threshold=+inf``, recall 0), thresholds descending:
         scikit-learn's ``precision_recall_curve`` points in reverse order, one row per
         point (with ``thresholds``: one row per given threshold, descending, plus the
-        interpolated rows). Precision is undefined where ``tp + fp = 0`` (the origin, TP = 0):
-
-        * raw curve (``hull=False``, ``interpolate=None``): reported as 1 at a curve's
-          first row (scikit-learn's (recall 0, precision 1) point) and 0 at any later
-          such row (only zero-weight rows can cause one);
-        * achievable / interpolated curve (``hull=True`` or ``interpolate``): the
-          precision of the curve's first point with ``tp + fp > 0``, i.e. the curve
-          starts flat at recall 0, as the ``dg`` and ``integral`` areas (and PRROC)
-          assume. After a top score block of negatives only that precision is 0
-          (PRROC's convention; the AUCCalculator jar drops such points instead).
+        interpolated rows). Precision is undefined where ``tp + fp = 0`` (the origin, TP =
+        0): every curve (raw, ``hull=True``, ``interpolate``) reports there the precision
+        of its first point with ``tp + fp > 0``, i.e. it starts flat at recall 0, as the
+        ``dg`` and ``integral`` areas (and PRROC) assume, and as :func:`interpolate`,
+        :func:`bootstrap_curve`, :class:`PRCurve` and the plots do: one convention at
+        recall 0. After a top score block of negatives only that precision is 0 (PRROC's
+        convention; the AUCCalculator jar drops such points instead). scikit-learn's
+        ``precision_recall_curve`` puts 1 at the origin; every other point is the same.
 
         A curve without positives has recall NaN, with an
         :class:`~prroc_numba.UndefinedMetricWarning`.

@@ -17,6 +17,7 @@ import pandas as pd
 
 from . import _frames as F
 from . import _schema as S
+from ._calls import checked
 from ._checks import check_grid
 from ._dataframes import with_output
 from ._docs import fill_doc
@@ -75,6 +76,7 @@ def _interp(points, grid, by, space, hull, n_pos, n_neg, pos_neg_ratio):
     return g, keys, mat
 
 
+@checked
 @fill_doc
 def interpolate_matrix(
     points, *, grid, by=None, space="pr", hull=False, n_pos=None, n_neg=None, pos_neg_ratio=None

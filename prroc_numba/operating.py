@@ -23,6 +23,7 @@ import pandas as pd
 from . import _frames as F
 from . import _resampling as R
 from . import _schema as S
+from ._calls import checked
 from ._checks import check_level, check_n_boot
 from ._clusters import cluster_codes
 from ._docs import fill_doc
@@ -38,6 +39,7 @@ from ._ragged import (
     pack,
     warn_undefined,
 )
+from ._resampling_kind import label as _resampling_label
 
 _NAMED = {"max_f1": K.MAX_FBETA, "youden": K.YOUDEN, "closest_topleft": K.TOPLEFT}
 _BOUND = {
@@ -171,6 +173,7 @@ def _tuning_rows(batch, frame):
     return curve, thr, targets
 
 
+@checked
 @fill_doc
 def operating_points(
     data: Any = None,
@@ -245,7 +248,9 @@ def operating_points(
     DataFrame
         Key columns, ``target``, ``threshold``, ``tp``, ``fp``, ``fn``, ``tn``,
         ``precision``, ``recall``, ``fpr``, ``specificity``, ``f_beta`` (then the
-        interval columns): one row per curve and target. Counts are float64 (weighted
+        interval columns; with ``n_boot``, ``interval``, ``resampling`` and ``n_boot``
+        come after the key columns, as in :func:`bootstrap`): one row per curve and
+        target. Counts are float64 (weighted
         sums). ``precision`` is NaN where nothing is predicted positive (only possible
         with ``thresholds=``).
 
@@ -362,7 +367,11 @@ def operating_points(
             )
         cols.update(_intervals(batch, curve, target_col, reps, beta, level, thr))
     offsets = lengths_to_offsets(np.bincount(curve, minlength=C))
-    return F.points_frame(batch.keys, offsets, cols)
+    out = F.points_frame(batch.keys, offsets, cols)
+    if n_boot is not None:  # what produced the intervals
+        kind = _resampling_label(bool(stratified), False, cluster)
+        F.describe(out, S.TARGET, interval="percentile", resampling=kind, n_boot=int(n_boot))
+    return out
 
 
 # ------------------------------------------------------------------------- bootstrap

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from . import _schema as S
+from ._calls import checked
 from ._kernels.densify import _precision_flat_start
 
 __all__ = [
@@ -246,6 +247,7 @@ def _note(ax, text, xy, offset, color):
     ax.annotate(text, xy=xy, xytext=offset, textcoords="offset points", fontsize=7, color=color)
 
 
+@checked
 def add_iso_f1(
     ax: Axes | None = None,
     levels: Sequence[float] = (0.2, 0.4, 0.6, 0.8),
@@ -295,6 +297,7 @@ def add_iso_f1(
     return ax
 
 
+@checked
 def add_no_skill(
     ax: Axes | None = None,
     prevalence: float | Sequence[float] | None = None,
@@ -352,6 +355,7 @@ def add_no_skill(
     return ax
 
 
+@checked
 def add_operating_points(
     frame: pd.DataFrame,
     *,
@@ -438,6 +442,7 @@ def add_operating_points(
     return ax
 
 
+@checked
 def add_partial_range(
     ax: Axes | None = None,
     partial: tuple[float, float] | None = (0.0, 1.0),
@@ -648,6 +653,7 @@ def _plot_curves(
     return _finish(ax, kind.xlabel, kind.ylabel, legend, n_labels)
 
 
+@checked
 def plot_pr(
     frame: pd.DataFrame,
     *,
@@ -762,6 +768,7 @@ def plot_pr(
     )
 
 
+@checked
 def plot_roc(
     frame: pd.DataFrame,
     *,
@@ -847,6 +854,7 @@ def plot_roc(
     )
 
 
+@checked
 def plot_bands(
     frame: pd.DataFrame,
     *,
@@ -933,6 +941,7 @@ def plot_bands(
     return _finish(ax, xlabel, ylabel, legend, n_labels)
 
 
+@checked
 def plot_intervals(
     frame: pd.DataFrame,
     *,

@@ -31,8 +31,9 @@ Rules for points (shared by the classes and the frame functions)
 * **Precision 0 at recall > 0** is impossible (TP > 0 gives precision > 0 for any
   finite FP): ``ValueError`` naming the point. So is a point whose implied FP exceeds
   the negatives (precision below the prevalence at that recall).
-* **End points.** The ROC origin (PR: recall 0, shown with precision 1 as in
-  :func:`prroc_numba.pr_curve` and the paper's Figure 6) and the end ``(1, 1)`` (PR:
+* **End points.** The ROC origin (PR: recall 0, shown with the curve's flat start as
+  in :func:`prroc_numba.pr_curve`: the precision of the first point with
+  ``TP + FP > 0``) and the end ``(1, 1)`` (PR:
   recall 1 at precision ``P / (P + N)``) are added when missing, as in the paper.
 * **Order.** Points may come in any order; they are sorted by TP, then FP. They must
   describe one ranking -- FP never decreases as TP grows -- else ``ValueError`` naming
@@ -202,7 +203,9 @@ class _State:
             tp, fp = self.tp, self.fp
             d = tp + fp
             prec = np.divide(tp, d, out=np.zeros_like(tp), where=d > 0)
-            prec[(tp == 0) & (fp == 0)] = 1.0  # the origin: 0/0, shown as 1
+            # the origin (0/0): the flat start, the precision of the first counted point
+            counted = np.flatnonzero(d > 0)
+            prec[d <= 0] = prec[counted[0]] if counted.size else np.nan
             self.rates["pr"] = (tp / self.P, prec)
         return self.rates["pr"]
 
@@ -411,7 +414,7 @@ class PRCurve(_PointCurve):
         >>> import prroc_numba as prn
         >>> pts = [(0.2, 0.8), (0.4, 0.4), (0.6, 0.5)]  # (0.4, 0.4) is dominated
         >>> prn.PRCurve.achievable(pts, n_pos=10, n_neg=20).points().round(4)
-        array([[0.    , 1.    ],
+        array([[0.    , 0.8   ],
                [0.2   , 0.8   ],
                [0.6   , 0.5   ],
                [1.    , 0.3333]])
@@ -455,7 +458,7 @@ class PRCurve(_PointCurve):
 
     recall = _rates("pr", 0, "Recall of each point (origin first).")
     precision = _rates(
-        "pr", 1, "Precision of each point (the origin shows 1, as in :func:`pr_curve`)."
+        "pr", 1, "Precision of each point (the origin shows the flat start, as :func:`pr_curve`)."
     )
 
     def points(self):
@@ -465,7 +468,7 @@ class PRCurve(_PointCurve):
         --------
         >>> import prroc_numba as prn
         >>> prn.PRCurve([(0.5, 0.5)], n_pos=10, n_neg=10).points()
-        array([[0. , 1. ],
+        array([[0. , 0.5],
                [0.5, 0.5],
                [1. , 0.5]])
         """
@@ -556,7 +559,8 @@ class PRCurve(_PointCurve):
         fp = np.maximum.accumulate(np.minimum(fp, self._s.N))
         tp, fp, add0, add1 = _with_ends(tp[pos], fp[pos], P, self._s.N)
         rr = _framed(g[pos], add0, add1, 0.0, 1.0)
-        pp = _framed(prec[pos], add0, add1, 1.0, P / (P + self._s.N))
+        start = prec[pos][0] if pos.any() else P / (P + self._s.N)  # the flat start
+        pp = _framed(prec[pos], add0, add1, start, P / (P + self._s.N))
         return PRCurve._make(_State(tp, fp, P, self._s.N, self._s.counts_known, {"pr": (rr, pp)}))
 
     def auc(self, method=None, *, hull=False):
@@ -606,7 +610,7 @@ class PRCurve(_PointCurve):
         >>> import prroc_numba as prn
         >>> prn.PRCurve([(0.5, 0.5)], n_pos=10, n_neg=100).to_frame()
            threshold  recall  precision    tp     fp
-        0        NaN     0.0   1.000000   0.0    0.0
+        0        NaN     0.0   0.500000   0.0    0.0
         1        NaN     0.5   0.500000   5.0    5.0
         2        NaN     1.0   0.090909  10.0  100.0
         """
@@ -641,7 +645,7 @@ class ROCCurve(_PointCurve):
     >>> round(r.auc(), 6)
     0.79
     >>> r.to_pr().points().round(4)
-    array([[0.    , 1.    ],
+    array([[0.    , 0.0291],
            [0.3   , 0.0291],
            [0.6   , 0.0566],
            [0.9   , 0.0177],
@@ -714,14 +718,14 @@ class ROCCurve(_PointCurve):
         -------
         PRCurve
             Shares this curve's counts. Points with TPR 0 become recall 0 (precision 0
-            when FP > 0; the origin shows 1).
+            when FP > 0; the origin shows the flat start, as :func:`pr_curve`).
 
         Examples
         --------
         >>> import prroc_numba as prn
         >>> r = prn.ROCCurve([(0.0625, 0.25), (0.375, 0.5)], pos_neg_ratio=0.25)
         >>> r.to_pr().points()
-        array([[0.  , 1.  ],
+        array([[0.  , 0.5 ],
                [0.25, 0.5 ],
                [0.5 , 0.25],
                [1.  , 0.2 ]])
@@ -859,7 +863,9 @@ def _pr_state(points, recall, precision, n_pos, n_neg, pos_neg_ratio, who, achie
     order, tp, fp = _sort_monotone(tp, fp, N, where, who)
     tp, fp, add0, add1 = _with_ends(tp, fp, P, N)
     rr = _framed(r[keep][order], add0, add1, 0.0, 1.0)
-    pp = _framed(p[keep][order], add0, add1, 1.0, P / (P + N))
+    given = p[keep][order]
+    start = given[0] if given.size else P / (P + N)  # the origin: the flat start
+    pp = _framed(given, add0, add1, start, P / (P + N))
     return _State(tp, fp, P, N, known, {"pr": (rr, pp)})
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from . import _device, _multiclass
 from . import _frames as F
 from . import _schema as S
-from ._checks import check_grid, check_level, check_n_boot
+from ._checks import check_grid, check_level, check_n_boot, method_label
 from ._clusters import cluster_codes
 from ._dataframes import with_output
 from ._docs import fill_doc
@@ -27,6 +27,8 @@ from ._resampling import (
     _seed,
     check_replicates_fit,
 )
+from ._resampling_kind import call_label
+from ._resampling_kind import label as _label
 from ._resampling_kind import resolve as _resolve_resampling
 
 INTERVALS = ("percentile", "basic", "bca")
@@ -104,7 +106,10 @@ def bootstrap(
     Returns
     -------
     DataFrame, or (DataFrame, DataFrame) with ``return_replicates=True``
-        Key columns, then ``estimate`` (the AUC of the data), ``se`` (standard deviation
+        Key columns, then what produced the numbers -- ``curve``, ``method`` (as
+        :func:`auc`), ``interval`` (``interval=``), ``resampling`` (``"stratified"``,
+        ``"unstratified"``, ``"poisson"``, ``"stratified cluster"``, ...) and
+        ``n_boot`` -- then ``estimate`` (the AUC of the data), ``se`` (standard deviation
         of the replicates), ``ci_low``, ``ci_high`` and ``n_degenerate``: one row per
         curve. The replicates frame has the key columns, ``replicate`` and
         ``estimate``.
@@ -123,8 +128,9 @@ def bootstrap(
     >>> df = pd.DataFrame({"y": y, "m1": y + rng.normal(size=2000),
     ...                    "m2": 0.5 * y + rng.normal(size=2000)})
     >>> res = prn.bootstrap(df, score=["m1", "m2"], label="y", n_boot=500, seed=0)
-    >>> list(res.columns)
-    ['model', 'estimate', 'se', 'ci_low', 'ci_high', 'n_degenerate']
+    >>> list(res.columns)  # doctest: +NORMALIZE_WHITESPACE
+    ['model', 'curve', 'method', 'interval', 'resampling', 'n_boot',
+     'estimate', 'se', 'ci_low', 'ci_high', 'n_degenerate']
     >>> bool((res.ci_low < res.estimate).all() and (res.estimate < res.ci_high).all())
     True
     """
@@ -170,6 +176,15 @@ def bootstrap(
             S.CI_HIGH: hi,
             S.N_DEGENERATE: n_bad.astype(np.int64),
         },
+    )
+    F.describe(
+        out,
+        S.ESTIMATE,
+        curve=curve,
+        method=method_label(curve, method, hull, partial, partial_focus, standardize),
+        interval=interval,
+        resampling=call_label(data, device, resampling, stratified, cluster),
+        n_boot=int(n_boot),
     )
     _device.tag(out, device)
     if not return_replicates:
@@ -237,7 +252,9 @@ def bootstrap_curve(
     Returns
     -------
     DataFrame
-        Key columns, then ``recall``, ``precision`` (the data's own curve on the grid),
+        Key columns, then ``curve``, ``interval`` (``"pointwise percentile"``),
+        ``resampling`` and ``n_boot`` (see :func:`bootstrap`), then ``recall``,
+        ``precision`` (the data's own curve on the grid),
         ``ci_low``, ``ci_high``: one row per curve and grid point. Replicates without
         positives (only with ``stratified=False``) are left out.
 
@@ -250,15 +267,16 @@ def bootstrap_curve(
     ...                    "m2": rng.normal(size=1000)})
     >>> bands = prn.bootstrap_curve(df, score=["m1", "m2"], label="y", grid=11, n_boot=200,
     ...                             seed=0)
-    >>> list(bands.columns), len(bands)
-    (['model', 'recall', 'precision', 'ci_low', 'ci_high'], 22)
+    >>> list(bands.columns), len(bands)  # doctest: +NORMALIZE_WHITESPACE
+    (['model', 'curve', 'interval', 'resampling', 'n_boot', 'recall', 'precision',
+      'ci_low', 'ci_high'], 22)
     >>> bool((bands.ci_low <= bands.ci_high).all())
     True
     """
     check_n_boot(n_boot)
     check_level(level)
     g = check_grid(grid, "recall", strict=True)
-    if multiclass == "ovo" or average in ("macro", "weighted"):
+    if multiclass == "ovo" or average in ("macro", "weighted", "samples"):
         raise ValueError(
             "bootstrap_curve gives one-vs-rest bands: use multiclass='ovr' with "
             "average=None (one band per class) or 'micro' (the pooled curve)"
@@ -299,8 +317,16 @@ def bootstrap_curve(
     lo[bad] = np.nan
     hi[bad] = np.nan
     offsets = np.arange(C + 1, dtype=np.int64) * G
-    return F.points_frame(
+    out = F.points_frame(
         batch.keys,
         offsets,
         {S.RECALL: np.tile(g, C), S.PRECISION: est.ravel(), S.CI_LOW: lo, S.CI_HIGH: hi},
+    )
+    return F.describe(
+        out,
+        S.RECALL,
+        curve="pr",
+        interval="pointwise percentile",
+        resampling=_label(stratified, poisson, cluster),
+        n_boot=int(n_boot),
     )

@@ -629,3 +629,23 @@ def venkatraman_unpaired_permuted(seq_r, seq_s, mp, jitter_r, jitter_s, to_r_neg
     new_r = [c for _, c in sorted(r)]
     new_s = [c for _, c in sorted(s)]
     return venkatraman_unpaired_stat(new_r, new_s, mp)
+
+
+def rocch_eer(tp, fp):
+    """Equal error rate of the ROC convex hull, by brute force: every mix of two sweep
+    points (the achievable operating points) that lies on ``fpr + tpr = 1``, smallest
+    ``fpr`` wins. O(n^2) pairs; the hull is never built.
+    """
+    P, N = tp[-1], fp[-1]
+    x = [0.0] + [f / N for f in fp] + [1.0]
+    y = [0.0] + [t / P for t in tp] + [1.0]
+    best = math.inf
+    for i in range(len(x)):
+        for j in range(len(x)):
+            gi, gj = x[i] + y[i], x[j] + y[j]
+            if gi <= 1.0 <= gj and gj > gi:
+                lam = (1.0 - gi) / (gj - gi)
+                best = min(best, x[i] + lam * (x[j] - x[i]))
+            elif gi == 1.0 == gj:
+                best = min(best, x[i], x[j])
+    return best

@@ -111,7 +111,15 @@ def test_by_groups_and_undefined():
     )
     with pytest.warns(prn.UndefinedMetricWarning, match="g='b'"):
         res = prn.auc_ci(df, score="s", label="y", by="g")
-    assert list(res.columns) == ["g", "estimate", "ci_low", "ci_high"]
+    assert list(res.columns) == [
+        "g",
+        "curve",
+        "method",
+        "interval",
+        "estimate",
+        "ci_low",
+        "ci_high",
+    ]
     assert np.isfinite(res.ci_low[0]) and np.isnan(res.ci_low[1])
 
 

@@ -52,7 +52,10 @@ def test_batch_equals_sklearn(seed, weights):
         np.testing.assert_array_equal(mine["threshold"], thr)
         prec, rec, _ = precision_recall_curve(y, s, sample_weight=w)
         mine = pr[pr["g"] == g]
-        np.testing.assert_allclose(mine["precision"], prec[::-1], atol=1e-12, rtol=0)
+        # scikit-learn's points; the origin (0/0) holds the curve's flat start, not 1
+        want = prec[::-1].copy()
+        want[0] = want[1]
+        np.testing.assert_allclose(mine["precision"], want, atol=1e-12, rtol=0)
         np.testing.assert_allclose(mine["recall"], rec[::-1], atol=1e-12, rtol=0)
         assert a_roc["auc"].iloc[i] == pytest.approx(
             roc_auc_score(y, s, sample_weight=w), abs=1e-12
@@ -229,7 +232,7 @@ def test_wide_equals_long(wide):
         id_vars=["y", "site"], value_vars=["m1", "m2", "m3"], var_name="model", value_name="s"
     )
     lg = prn.auc(long, score="s", label="y", by=["site", "model"])
-    assert list(w.columns) == ["site", "model", "auc"]
+    assert list(w.columns) == ["site", "model", "curve", "method", "auc"]
     pd.testing.assert_frame_equal(w, lg)
     wc = prn.roc_curve(wide, score=["m1", "m2", "m3"], label="y", by="site")
     lc = prn.roc_curve(long, score="s", label="y", by=["site", "model"])
@@ -242,12 +245,12 @@ def test_arrays_equal_frame(wide):
     np.testing.assert_array_equal(a2["auc"], fr["auc"])
     assert list(a2["model"]) == [0, 1, 2]
     one = prn.auc(score=wide["m1"], label=wide["y"])
-    assert list(one.columns) == ["auc"]
+    assert list(one.columns) == ["curve", "method", "auc"]
     assert one["auc"].iloc[0] == fr["auc"].iloc[0]
     by_arr = prn.auc(score=wide["m1"].to_numpy(), label=wide["y"], by=wide["site"].to_numpy())
     by_col = prn.auc(wide, score="m1", label="y", by="site")
     np.testing.assert_array_equal(by_arr["auc"], by_col["auc"])
-    assert list(by_arr.columns) == ["group", "auc"]
+    assert list(by_arr.columns) == ["group", "curve", "method", "auc"]
 
 
 def test_label_forms(wide):
@@ -338,12 +341,14 @@ def test_split_path_columns_in_row_chunks(threads, monkeypatch):
         if k == 3:
             assert mine_roc["tpr"].isna().all() and mine_pr["recall"].isna().all()
             np.testing.assert_array_equal(mine_roc["fpr"], fp / fp[-1])
-            np.testing.assert_array_equal(mine_pr["precision"], np.r_[1.0, np.zeros(thr.size - 1)])
+            np.testing.assert_array_equal(mine_pr["precision"], np.zeros(thr.size))
             continue
         fpr, tpr, sk_thr = sk_roc_curve(yk, sk, drop_intermediate=False)
         np.testing.assert_array_equal(mine_roc["threshold"], sk_thr)
         np.testing.assert_array_equal(mine_roc["fpr"], fpr)
         np.testing.assert_array_equal(mine_roc["tpr"], tpr)
         prec, rec, _ = precision_recall_curve(yk, sk)
-        np.testing.assert_array_equal(mine_pr["precision"], prec[::-1])
+        # scikit-learn's points, except the origin: its precision is the flat start
+        np.testing.assert_array_equal(mine_pr["precision"].iloc[1:], prec[::-1][1:])
+        assert mine_pr["precision"].iloc[0] == naive.flat_start_precision(tp, fp)[0]
         np.testing.assert_array_equal(mine_pr["recall"], rec[::-1])

@@ -126,19 +126,41 @@ def test_poisson_bootstrap_equals_in_memory(client):
     ddf = _ddf(df)
     kw = {**WIDE, "n_boot": 25, "seed": 4}
     mem, w_mem = _run(prn.bootstrap, df, **kw, resampling="poisson", return_replicates=True)
-    dsk, w_dsk = _run(prn.bootstrap, ddf, **kw, return_replicates=True)
+    dsk, w_dsk = _run(prn.bootstrap, ddf, **kw, resampling="poisson", return_replicates=True)
     assert w_mem == w_dsk and w_mem
     for a, b in zip(mem, dsk):
         pd.testing.assert_frame_equal(b, a, **TOL)
     kw = {"score": ["a", "b"], "label": "soft", "soft_labels": True, "n_boot": 25, "seed": 2}
     pd.testing.assert_frame_equal(
-        prn.compare(ddf, **kw), prn.compare(df, **kw, resampling="poisson"), **TOL
+        prn.compare(ddf, **kw, resampling="poisson"),
+        prn.compare(df, **kw, resampling="poisson"),
+        **TOL,
     )
     pd.testing.assert_frame_equal(
-        prn.bootstrap_curve(ddf, **kw, grid=11),
+        prn.bootstrap_curve(ddf, **kw, grid=11, resampling="poisson"),
         prn.bootstrap_curve(df, **kw, grid=11, resampling="poisson"),
         **TOL,
     )
+
+
+def test_the_dask_default_resampling_is_warned_about(client):
+    """Dask's default (unstratified Poisson) differs from the in-memory default
+    (stratified multinomial): a warning says so and how to get identical numbers, which
+    resampling='poisson' in memory gives."""
+    from prroc_numba._resampling_kind import DaskResamplingWarning
+
+    df = _frame(seed=2)
+    ddf = _ddf(df)
+    kw = {"score": "a", "label": "y", "n_boot": 20, "seed": 1}
+    with pytest.warns(DaskResamplingWarning, match=r"resampling='poisson' gives identical") as rec:
+        got = prn.bootstrap(ddf, **kw)
+    assert rec[0].filename == __file__  # points at the caller's line
+    pd.testing.assert_frame_equal(got, prn.bootstrap(df, **kw, resampling="poisson"), **TOL)
+    assert not got.equals(prn.bootstrap(df, **kw))  # the in-memory default differs
+    assert (got["resampling"] == "poisson").all()
+    for f, extra in [(prn.compare, {"score": ["a", "b"]}), (prn.bootstrap_curve, {"grid": 5})]:
+        with pytest.warns(DaskResamplingWarning):
+            f(ddf, **{**kw, **extra})
 
 
 def test_errors_name_the_fix(client):
@@ -160,7 +182,7 @@ def test_errors_name_the_fix(client):
         dask.config.set({"prroc_numba.dask_table_max": 100, "prroc_numba.dask_exact": "table"}),
         pytest.raises(ValueError, match="round them first"),
     ):  # the Poisson replicate state would outgrow the workers ("auto": the ranges)
-        prn.bootstrap(ddf, score="b", label="y", n_boot=5, seed=0)
+        prn.bootstrap(ddf, score="b", label="y", n_boot=5, seed=0, resampling="poisson")
     bad = _ddf(df.assign(y=np.where(np.arange(len(df)) < 700, df["y"], df["y"] * 2 - 1)))
     with pytest.raises(ValueError, match="labels must be"):  # {0, 1} + {-1, 1} partitions
         prn.auc(bad, score="a", label="y")

@@ -55,7 +55,7 @@ CASES = [  # (arguments, bootstrap options): each estimator, hull or not, once
 def _same_bootstrap(df, ddf, kw, extra, seed):
     args = {**kw, **extra, "n_boot": 30, "seed": seed, "return_replicates": True}
     want, want_warn = _run(prn.bootstrap, df, **args, resampling="poisson")
-    got, got_warn = _run(prn.bootstrap, ddf, **args)
+    got, got_warn = _run(prn.bootstrap, ddf, **args, resampling="poisson")
     for a, b in zip(got, want):  # the intervals, then every replicate
         pd.testing.assert_frame_equal(a, b, **TOL)
     assert got_warn == want_warn
@@ -85,13 +85,13 @@ def test_range_compare_and_curves_equal_in_memory(client):
         warnings.simplefilter("ignore", prn.UndefinedMetricWarning)
         for curve in ("pr", "roc"):
             pd.testing.assert_frame_equal(
-                prn.compare(ddf, **kw, seed=5, curve=curve),
+                prn.compare(ddf, **kw, seed=5, curve=curve, resampling="poisson"),
                 prn.compare(df, **kw, seed=5, curve=curve, resampling="poisson"),
                 **TOL,
             )
         for hull, args in [(False, kw), (True, {"score": "c", "label": "y", "n_boot": 30})]:
             want = prn.bootstrap_curve(df, **args, seed=6, grid=21, hull=hull, resampling="poisson")
-            got = prn.bootstrap_curve(ddf, **args, seed=6, grid=21, hull=hull)
+            got = prn.bootstrap_curve(ddf, **args, seed=6, grid=21, hull=hull, resampling="poisson")
             pd.testing.assert_frame_equal(got, want, **TOL)
             assert want["ci_low"].notna().sum() > 20
 
@@ -107,7 +107,7 @@ def test_auto_takes_the_ranges_instead_of_raising(client):
             dask.config.set({"prroc_numba.dask_exact": "table"}),
             pytest.raises(ValueError, match="round them first.*dask_exact"),
         ):
-            prn.bootstrap(ddf, **kw, n_boot=5, seed=0)
+            prn.bootstrap(ddf, **kw, n_boot=5, seed=0, resampling="poisson")
     # below it, "auto" merges the table from the same rows
     _same_bootstrap(df, ddf, {"score": "a", "label": "y", "by": "g"}, {"curve": "pr"}, seed=2)
 

@@ -185,7 +185,7 @@ def test_cli_tables_say_what_they_used(tmp_path, capsys, data):
     assert main(["compare", *base, "--n-boot", "50", "--no-progress", "--curve", "roc"]) == 0
     out = capsys.readouterr().out
     assert out.startswith(
-        "AUC-ROC (trapezoid: trapezoid), differences a - b, paired "
+        "AUC-ROC, differences a - b, paired "
         "stratified bootstrap, B = 50, seed 0, p-values adjusted: holm:"
     )
     assert "e-" not in out  # p-values in one format

@@ -157,7 +157,8 @@ def test_fractional_tp_steps_take_unit_steps_then_the_vertex():
 def test_origin_precision_conventions():
     s, y = [3, 3, 2, 1], [1, 0, 1, 0]
     raw = prn.pr_curve(score=s, label=y)
-    assert raw["precision"].iloc[0] == 1.0  # scikit-learn's (0, 1)
+    # one convention at recall 0: the raw curve starts flat too (scikit-learn puts 1)
+    assert raw["precision"].iloc[0] == 0.5 == raw["precision"].iloc[1]
     # sweep (tp, fp): (0, 0), (1, 1), (2, 1), (2, 2); hull: (0, 0), (2, 1), (2, 2)
     for kw, first in [
         (dict(hull=True), 2 / 3),

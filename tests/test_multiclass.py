@@ -51,7 +51,7 @@ def test_ovr_roc_matches_sklearn(df, average):
             labels=CLASSES,
             sample_weight=None if w is None else df[w],
         )
-        assert list(got.columns) == ["auc"] and len(got) == 1
+        assert list(got.columns) == ["curve", "method", "auc"] and len(got) == 1
         assert abs(got.auc.iloc[0] - ref) < TOL
 
 
@@ -64,7 +64,7 @@ def test_ovo_roc_matches_sklearn_hand_till(df, average):
 
 def test_ovo_pairs_are_hand_till_pairs(df):
     got = prn.auc(df, score=CLASSES, label="y", curve="roc", multiclass="ovo")
-    assert list(got.columns) == ["class_a", "class_b", "auc"]
+    assert list(got.columns) == ["class_a", "class_b", "curve", "method", "auc"]
     assert len(got) == 6
     for _, r in got.iterrows():
         a, b = r.class_a, r.class_b
@@ -87,7 +87,7 @@ def test_average_precision_matches_sklearn_binarised(df, average):
         if average is None:
             assert got["class"].tolist() == CLASSES
         else:
-            assert list(got.columns) == ["auc"]
+            assert list(got.columns) == ["curve", "method", "auc"]
 
 
 def test_roc_micro_matches_sklearn(df):

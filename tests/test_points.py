@@ -39,7 +39,9 @@ def test_readme_round_trip_is_exact():
     pr = _readme_curve()
     # the given points come back exactly, with the origin and end added
     np.testing.assert_array_equal(pr.recall, [0.0] + README_RECALL + [1.0])
-    np.testing.assert_array_equal(pr.precision, [1.0] + README_PRECISION + [0.2])
+    np.testing.assert_array_equal(
+        pr.precision, README_PRECISION[:1] + README_PRECISION + [0.2]
+    )  # the origin shows the flat start
     back = pr.to_roc().to_pr()
     np.testing.assert_array_equal(back.points(), pr.points())
     # a fresh ROCCurve built from the printed ROC points converts back to the input

@@ -72,14 +72,22 @@ def _dask_session(df):
     ddf = dd.from_pandas(df, npartitions=3)
     with dask.config.set(scheduler="synchronous"):
         prn.auc(ddf, score="s", label="y", by="g")
-        prn.bootstrap(ddf, score=["s", "si"], label="y", n_boot=20, seed=0)
-        prn.bootstrap_curve(ddf, score="s", label="y", n_boot=20, seed=0, grid=11)
+        prn.bootstrap(ddf, score=["s", "si"], label="y", n_boot=20, seed=0, resampling="poisson")
+        prn.bootstrap_curve(
+            ddf, score="s", label="y", n_boot=20, seed=0, resampling="poisson", grid=11
+        )
         with dask.config.set({"prroc_numba.dask_exact": "ranges"}):  # the score ranges
             prn.auc(ddf, score="s", label="y", by="g", hull=True)
             prn.auc(ddf, score="s", label="y", by="g")
-            prn.bootstrap(ddf, score=["s", "si"], label="y", n_boot=20, seed=0)
-            prn.bootstrap(ddf, score="s", label="y", n_boot=20, seed=0, hull=True)
-            prn.bootstrap_curve(ddf, score="s", label="y", n_boot=20, seed=0, grid=11)
+            prn.bootstrap(
+                ddf, score=["s", "si"], label="y", n_boot=20, seed=0, resampling="poisson"
+            )
+            prn.bootstrap(
+                ddf, score="s", label="y", n_boot=20, seed=0, resampling="poisson", hull=True
+            )
+            prn.bootstrap_curve(
+                ddf, score="s", label="y", n_boot=20, seed=0, resampling="poisson", grid=11
+            )
 
 
 def _typical_session():

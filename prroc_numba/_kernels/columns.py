@@ -19,11 +19,12 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit
+from .pr_interp import flat_start
 from .split_sort import _merge
 
 #: ``kind`` of :func:`_columns_range`: which two columns ``a``, ``b`` receive
 ROC = 0  # fpr = fp / N, tpr = tp / P (NaN where the total is 0)
-PR = 1  # recall = tp / P (NaN where P = 0), precision = tp / (tp + fp)
+PR = 1  # recall = tp / P (NaN where P = 0), precision = tp / (tp + fp), flat start
 CONFUSION = 2  # fn = P - tp, tn = N - fp
 
 
@@ -66,8 +67,10 @@ def _columns_range(tp, fp, offsets, P, N, kind, a, b, r0, r1):
 
     ``tp``, ``fp``: ragged counts (curve ``c`` is ``[offsets[c]:offsets[c + 1]]``);
     ``P``, ``N``: each curve's positive and negative totals; ``kind``: :data:`ROC`,
-    :data:`PR` or :data:`CONFUSION`. The raw precision where ``tp + fp = 0`` is 1 at a
-    curve's first row (scikit-learn's origin) and 0 elsewhere.
+    :data:`PR` or :data:`CONFUSION`. Where ``tp + fp = 0`` (the origin) precision is
+    the curve's flat start (:func:`.pr_interp.flat_start`: the precision of its first
+    point with ``tp + fp > 0``), the one convention at recall 0 of every PR curve,
+    interpolation, band and area of the library.
     """
     if r0 >= r1:
         return
@@ -91,11 +94,19 @@ def _columns_range(tp, fp, offsets, P, N, kind, a, b, r0, r1):
                 a[i] = fp[i] / n if n > 0.0 else np.nan
                 b[i] = tp[i] / p if p > 0.0 else np.nan
         elif kind == PR:
+            fill = np.nan  # the flat start, found when a row needs it (rarely past row 1)
+            found = False
             for i in range(r, end):
                 t = tp[i]
                 d = t + fp[i]
                 a[i] = t / p if p > 0.0 else np.nan
-                b[i] = t / d if d > 0.0 else (1.0 if i == first else 0.0)
+                if d > 0.0:
+                    b[i] = t / d
+                else:
+                    if not found:
+                        fill = flat_start(tp[first : offsets[c + 1]], fp[first : offsets[c + 1]])
+                        found = True
+                    b[i] = fill
         else:
             for i in range(r, end):
                 a[i] = p - tp[i]

@@ -1,0 +1,76 @@
+"""Wrong calls of the public functions, explained: an unknown keyword gets "did you
+mean", and arrays passed by position (scikit-learn's ``f(y_true, y_score)`` habit) get
+the call that takes them.
+
+:func:`checked` wraps a public function once (``with_output`` applies it to every
+function returning a frame); the check costs a set difference per call.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import inspect
+
+#: the one-number functions that take scikit-learn's positional (y_true, y_score)
+_ARRAY_CALLS = "prn.auc_pr(y, s) or prn.auc_roc(y, s) (one float)"
+
+
+def call_error(name, sig, args, kwargs):
+    """The TypeError for a call of ``name`` (signature ``sig``) that does not bind, with
+    the fix; None when it binds.
+    """
+    params = sig.parameters
+    positional = [
+        p.name for p in params.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    takes_var_kw = any(p.kind == p.VAR_KEYWORD for p in params.values())
+    unknown = [] if takes_var_kw else [k for k in kwargs if k not in params]
+    if unknown:
+        k = unknown[0]
+        close = difflib.get_close_matches(k, list(params), n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]}=?" if close else ""
+        known = ", ".join(p for p in params if not p.startswith("_"))
+        return TypeError(
+            f"{name}() got an unexpected keyword argument {k!r}{hint} (it takes: {known})"
+        )
+    if len(args) > len(positional) and not any(p.kind == p.VAR_POSITIONAL for p in params.values()):
+        if positional == ["data"]:
+            fix = (
+                f"pass the DataFrame as data and name the rest: {name}(df, score='s', "
+                f"label='y'), or with arrays {name}(score=s, label=y)"
+            )
+            if len(args) == 2 and name in ("auc", "metrics"):
+                fix += f"; for scikit-learn's order (y_true, y_score) use {_ARRAY_CALLS}"
+            return TypeError(
+                f"{name}() takes one positional argument (data) but {len(args)} were given; {fix}"
+            )
+        shown = ", ".join(positional) or "none"
+        return TypeError(
+            f"{name}() takes {len(positional)} positional argument(s) ({shown}) but "
+            f"{len(args)} were given; pass the others by name"
+        )
+    return None
+
+
+def checked(f):
+    """``f`` with its calls checked first (:func:`call_error`)."""
+    sig = inspect.signature(f)
+    params = sig.parameters
+    n_pos = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params.values())
+    open_kw = any(p.kind == p.VAR_KEYWORD for p in params.values())
+    open_pos = any(p.kind == p.VAR_POSITIONAL for p in params.values())
+    name = f.__name__
+
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        if (len(args) > n_pos and not open_pos) or (
+            not open_kw and not params.keys() >= kwargs.keys()
+        ):
+            err = call_error(name, sig, args, kwargs)
+            if err is not None:
+                raise err
+        return f(*args, **kwargs)
+
+    wrapper.__signature__ = sig
+    return wrapper
