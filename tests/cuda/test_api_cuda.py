@@ -132,3 +132,18 @@ def test_cuda_errors():
         prn.roc_curve(df, score="s", label="y", thresholds=[0.5], device="cuda")
     with pytest.raises(ValueError, match="delong"):
         prn.compare(df, score=["s", "s2"], label="y", curve="roc", test="delong", device="cuda")
+
+
+@pytest.mark.parametrize("hull", [False, True])
+def test_chunks_of_more_than_255_tie_blocks(hull):
+    """A chunk holds up to ~1,024 rows: its count of tie blocks must not wrap at 255 (the
+    blocks' end flags are uint8; under numpy's rules a count summed from them stayed
+    uint8 and the sweep wrote past the end of its output)."""
+    rng = np.random.default_rng(0)
+    n = 300  # continuous scores: every row its own block, one chunk per curve
+    y = (rng.random(n) < 0.3).astype(int)
+    df = pd.DataFrame({"y": y, "w": rng.random(n) * 2, "m0": rng.random(n) + 0.3 * y})
+    df["m1"] = rng.random(n) + 0.2 * y
+    for fn in (prn.pr_curve, prn.roc_curve):
+        kw = dict(score=["m0", "m1"], label="y", weight="w", hull=hull)
+        _same(fn(df, device="cuda", **kw), fn(df, device="cpu", **kw))

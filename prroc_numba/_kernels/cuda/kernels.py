@@ -257,7 +257,7 @@ def chunk_sums(
         dt, df = _row_mass(i, use_counts, key, row_ids, rid, sp, sn)
         t += dt
         f += df
-        nv += last[i]
+        nv += int(last[i])  # an int64 count: under numpy (the simulator) uint8 + int stays uint8
     ctp[j, b] = t
     cfp[j, b] = f
     cnv[j, b] = nv
