@@ -297,7 +297,8 @@ class _Plan:
         """Replicates of every curve, chunk by chunk: the one driver of every draw kind.
 
         ``grid`` None: areas by estimator ``code``, float64 ``(n_curves, n_boot)``.
-        Otherwise precisions on the recall ``grid``, float64 ``(n_curves, n_grid,
+        Otherwise the values on ``grid`` that ``code`` names (precision at recall,
+        TPR at FPR or FPR at TPR: :func:`._kernels.resample._emit`), float64 ``(n_curves, n_grid,
         n_boot)`` -- grid points by replicates, so each (curve, grid point) is one
         contiguous row for the quantiles; the kernels write this layout directly.
         ``partial``: ``(lo, hi, focus)`` of a partial area by estimator ``code``
@@ -336,14 +337,14 @@ class _Plan:
         self._chunks(n_boot, progress, label, kernel, extra=grid.size if on_grid else 0)
         return reps if on_grid else reps[:, 0, :]
 
-    def curve_estimate(self, grid, hull):
-        """The data's own PR curve on the recall ``grid``, float64 ``(n_curves,
-        n_grid)``, from the plan's order (no second sort): the paired walk with every
-        count 1.
+    def curve_estimate(self, grid, hull, what=-1):
+        """The data's own curve on ``grid``, float64 ``(n_curves, n_grid)``, from the
+        plan's order (no second sort): the paired walk with every count 1. ``what``:
+        precision at recall (-1) or the ROC values of :func:`._kernels.resample._emit`.
         """
         out = np.empty((self.batch.n_curves, grid.size, 1))
         n_groups = self.batch.n_curves // self.batch.n_models
-        spec = (-1, bool(hull), grid)
+        spec = (int(what), bool(hull), grid)
         run_items(_boot_paired, n_groups, self._rows(), self._draw(UNIT), 0, 0, 1, spec, out)
         return out[:, :, 0]
 

@@ -16,6 +16,7 @@ from ._checks import check_grid, check_level, check_n_boot
 from ._clusters import cluster_codes
 from ._dataframes import with_output
 from ._docs import fill_doc
+from ._kernels.resample import GRID_FPR, GRID_PR, GRID_TPR
 from ._ragged import MULTICLASS, inputs, is_dask, pack, warn_undefined
 from ._resampling import (
     REPLICATE_ARGS,
@@ -187,6 +188,9 @@ def bootstrap_curve(
     label,
     by=None,
     weight=None,
+    curve="pr",
+    space=None,
+    band="pointwise",
     hull=False,
     n_boot=2000,
     level=0.95,
@@ -202,31 +206,59 @@ def bootstrap_curve(
     cluster=None,
     resampling=None,
 ):
-    """Pointwise bootstrap confidence bands of PR curves on a shared recall grid.
+    """Bootstrap confidence bands of PR or ROC curves on a shared grid.
 
-    Every replicate's PR curve (the same count resampling as :func:`bootstrap`; wide
-    input paired) is interpolated onto the recall grid **in counts** -- between two
-    vertices FP grows linearly with TP, so precision is never joined by straight lines
-    in PR space (Davis & Goadrich 2006) -- and the band at each recall is the percentile
-    interval of the replicate precisions there. At recall 0 the curve starts flat at its
-    first positive-bearing vertex's precision (0 when the top scores are negatives); at
-    a recall reached by several vertices the best precision is taken.
+    Every replicate's curve (the same count resampling as :func:`bootstrap`; wide
+    input paired) is interpolated onto the grid. PR curves (``curve="pr"``) are
+    interpolated **in counts** on a recall grid -- between two vertices FP grows
+    linearly with TP, so precision is never joined by straight lines in PR space (Davis
+    & Goadrich 2006); at recall 0 the curve starts flat at its first positive-bearing
+    vertex's precision (0 when the top scores are negatives); at a recall reached by
+    several vertices the best precision is taken. ROC curves (``curve="roc"``) are
+    linear between vertices: TPR at a grid of FPR (at an FPR with several vertices the
+    highest TPR, as pROC's ``ci.se``), or with ``space="tpr"`` FPR at a grid of TPR
+    (at a TPR with several vertices the lowest FPR, as pROC's ``ci.sp``).
+
+    Two bands:
+
+    * ``band="pointwise"``: at each grid point separately, the percentile interval of
+      the replicate values there (each point covers its true value with probability
+      ``level``; the whole curve is covered less often);
+    * ``band="simultaneous"``: the sup-t band (Montiel Olea & Plagborg-Moller 2019,
+      "Simultaneous confidence bands: theory, implementation, and an application to
+      SVARs", J. Appl. Econometrics 34(1); for ROC curves the bootstrap version of the
+      fixed-width bands of Campbell 1994, Stat. Med. 13(5)): with ``se_j`` the standard
+      deviation of the replicates at grid point ``j`` and ``t_b = max_j |value_bj -
+      estimate_j| / se_j`` (over the points with ``se_j > 0``), the band is ``estimate_j
+      +- c se_j`` with ``c`` the ``level`` quantile of ``t_b``, clipped to [0, 1]. It
+      covers the whole curve over the grid's range with probability ``level``
+      (asymptotically); points where every replicate agrees (``se_j = 0``, e.g. TPR at
+      FPR 1) get the estimate itself.
 
     Parameters
     ----------
     {shared}
+    curve : {"pr", "roc"}, default="pr"
+        Bands of PR curves (precision at recall) or ROC curves.
+    space : {"recall", "fpr", "tpr"}, default=None
+        The grid's axis: ``"recall"`` for PR (the only one); for ROC ``"fpr"``
+        (default: TPR at each FPR) or ``"tpr"`` (FPR at each TPR).
+    band : {"pointwise", "simultaneous"}, default="pointwise"
+        See above.
     hull : bool, default=False
-        Bands of the achievable PR curve (the ROC convex hull in PR space).
+        Bands of the achievable PR curve (the ROC convex hull in PR space), or of the
+        ROC hull.
     n_boot : int, default=2000
     level : float, default=0.95
-        Pointwise confidence level (each recall separately; not a simultaneous band).
+        Confidence level: of each grid point (pointwise) or of the whole curve over the
+        grid (simultaneous).
     stratified : bool, default=None
         Keep the class counts fixed in every replicate (see :func:`bootstrap`).
     seed : int, default=None
     progress : bool, default=None
     grid : int or array-like of float, default=101
-        Number of evenly spaced recalls in [0, 1], or the recalls themselves (strictly
-        increasing, in [0, 1]).
+        Number of evenly spaced grid values in [0, 1], or the values themselves
+        (strictly increasing, in [0, 1]).
     {cluster}
     resampling : {"multinomial", "poisson"}, default=None
         See :func:`bootstrap`.
@@ -234,9 +266,11 @@ def bootstrap_curve(
     Returns
     -------
     DataFrame
-        Key columns, then ``recall``, ``precision`` (the data's own curve on the grid),
-        ``ci_low``, ``ci_high``: one row per curve and grid point. Replicates without
-        positives (only with ``stratified=False``) are left out.
+        Key columns, then the grid column and the data's own curve on it (``recall``,
+        ``precision`` for PR; ``fpr``, ``tpr`` for ROC; ``tpr``, ``fpr`` for ROC with
+        ``space="tpr"``), ``ci_low``, ``ci_high``: one row per curve and grid point.
+        Replicates without positives (PR, ROC) or negatives (ROC), only with
+        ``stratified=False``, are left out.
 
     Examples
     --------
@@ -251,10 +285,19 @@ def bootstrap_curve(
     (['model', 'recall', 'precision', 'ci_low', 'ci_high'], 22)
     >>> bool((bands.ci_low <= bands.ci_high).all())
     True
+    >>> roc = prn.bootstrap_curve(df, score="m1", label="y", curve="roc", grid=11,
+    ...                           n_boot=200, seed=0, band="simultaneous")
+    >>> list(roc.columns)
+    ['fpr', 'tpr', 'ci_low', 'ci_high']
+    >>> bool(((roc.ci_low <= roc.tpr) & (roc.tpr <= roc.ci_high)).all())
+    True
     """
     check_n_boot(n_boot)
     check_level(level)
-    g = check_grid(grid, "recall", strict=True)
+    what, xname, yname = _band_space(curve, space)
+    if band not in BANDS:
+        raise ValueError(f"band={band!r} is not known; use one of {BANDS}")
+    g = check_grid(grid, xname, strict=True)
     if multiclass == "ovo" or average in ("macro", "weighted"):
         raise ValueError(
             "bootstrap_curve gives one-vs-rest bands: use multiclass='ovr' with "
@@ -273,30 +316,95 @@ def bootstrap_curve(
     if distributed:
         from . import _dask
 
+        if curve != "pr":
+            raise ValueError(
+                "bootstrap_curve on Dask input gives PR bands only; pass curve='pr', or "
+                "compute the frame (df.compute()) for ROC bands"
+            )
         _dask.no_multiclass(multiclass)
         batch, P, est, reps = _dask.curve_replicates(
             data, grid=g, hull=hull, n_boot=int(n_boot), seed=_seed(seed), **inputs(locals())
         )
         reps = np.ascontiguousarray(reps.transpose(0, 2, 1))  # (curve, grid, replicate)
+        bad = P <= 0
     else:
         batch = pack(data, **inputs(locals(), *MULTICLASS))
         plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch), poisson)
-        P, _ = batch.totals()
-        warn_undefined(batch, P <= 0, "the PR curve is undefined (no positives): NaN", stacklevel=3)
-        est = plan.curve_estimate(g, hull)  # from the plan's order: one sort per curve
-        reps = plan.run(_seed(seed), int(n_boot), hull, progress, "bootstrap_curve", grid=g)
+        P, N = batch.totals()
+        bad = P <= 0 if curve == "pr" else (P <= 0) | (N <= 0)
+        undefined = "no positives" if curve == "pr" else "no positives or no negatives"
+        warn_undefined(
+            batch, bad, f"the {curve.upper()} curve is undefined ({undefined}): NaN", stacklevel=3
+        )
+        est = plan.curve_estimate(g, hull, what)  # from the plan's order: one sort per curve
+        reps = plan.run(
+            _seed(seed), int(n_boot), hull, progress, "bootstrap_curve", code=what, grid=g
+        )
     C, G, B = reps.shape
     flat = reps.reshape(C * G, B)  # (curve, grid point) rows: no relayout copy
-    alpha = 1.0 - level
-    srt = np.sort(flat, axis=1)  # NaN last
-    lo = _row_quantiles(flat, np.full(C * G, alpha / 2), sorted_reps=srt)
-    hi = _row_quantiles(flat, np.full(C * G, 1 - alpha / 2), sorted_reps=srt)
-    bad = np.repeat(P <= 0, G)
-    lo[bad] = np.nan
-    hi[bad] = np.nan
+    if band == "pointwise":
+        alpha = 1.0 - level
+        srt = np.sort(flat, axis=1)  # NaN last
+        lo = _row_quantiles(flat, np.full(C * G, alpha / 2), sorted_reps=srt)
+        hi = _row_quantiles(flat, np.full(C * G, 1 - alpha / 2), sorted_reps=srt)
+    else:
+        lo, hi = sup_t_band(reps, est, level)
+        lo, hi = lo.ravel(), hi.ravel()
+    rows_bad = np.repeat(bad, G)
+    lo[rows_bad] = np.nan
+    hi[rows_bad] = np.nan
     offsets = np.arange(C + 1, dtype=np.int64) * G
     return F.points_frame(
         batch.keys,
         offsets,
-        {S.RECALL: np.tile(g, C), S.PRECISION: est.ravel(), S.CI_LOW: lo, S.CI_HIGH: hi},
+        {xname: np.tile(g, C), yname: est.ravel(), S.CI_LOW: lo, S.CI_HIGH: hi},
     )
+
+
+BANDS = ("pointwise", "simultaneous")
+#: ``(curve, space)`` -> (what the replicate kernels write on the grid, grid column,
+#: value column)
+_SPACES = {
+    ("pr", "recall"): (GRID_PR, S.RECALL, S.PRECISION),
+    ("roc", "fpr"): (GRID_TPR, S.FPR, S.TPR),
+    ("roc", "tpr"): (GRID_FPR, S.TPR, S.FPR),
+}
+
+
+def _band_space(curve, space):
+    """``(kernel code, grid column, value column)`` of a band; clear errors otherwise."""
+    if curve not in ("pr", "roc"):
+        raise ValueError(f"curve={curve!r} is not known; use 'pr' or 'roc'")
+    if space is None:
+        space = "recall" if curve == "pr" else "fpr"
+    if (curve, space) not in _SPACES:
+        ok = ["recall"] if curve == "pr" else ["fpr", "tpr"]
+        raise ValueError(f"space={space!r} is not a grid axis of curve={curve!r}; use one of {ok}")
+    return _SPACES[(curve, space)]
+
+
+def sup_t_band(reps, est, level):
+    """Simultaneous sup-t band (see :func:`bootstrap_curve`) of every curve.
+
+    ``reps``: float64 ``(curves, grid, replicates)`` (NaN: a left-out replicate);
+    ``est``: ``(curves, grid)``. Returns ``(lo, hi)``, each ``(curves, grid)``, clipped
+    to [0, 1]. Vectorised over curves and grid points; memory O(curves x grid x
+    replicates), the size of ``reps`` itself.
+    """
+    C, G, B = reps.shape
+    ok = np.isfinite(reps)
+    n = ok.sum(axis=2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(n > 0, np.where(ok, reps, 0.0).sum(axis=2) / np.maximum(n, 1), np.nan)
+        dev = np.where(ok, reps - mean[:, :, None], 0.0)
+        se = np.where(n > 1, np.sqrt((dev * dev).sum(axis=2) / np.maximum(n - 1, 1)), np.nan)
+        del dev
+        live = (se > 0) & np.isfinite(est)
+        t = np.abs(reps - est[:, :, None]) / np.where(live, se, np.inf)[:, :, None]
+    t = np.where(np.isfinite(t), t, -np.inf).max(axis=1)  # (curves, replicates)
+    t[~np.isfinite(t)] = np.nan  # a replicate with no defined point
+    crit = _row_quantiles(t, np.full(C, level))
+    half = crit[:, None] * np.where(live, se, 0.0)
+    lo = np.clip(est - half, 0.0, 1.0)
+    hi = np.clip(est + half, 0.0, 1.0)
+    return lo, hi

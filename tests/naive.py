@@ -244,6 +244,47 @@ def tpr_at_fpr(tp, fp, grid):
     return np.array(out)
 
 
+def fpr_at_tpr(tp, fp, grid):
+    """FPR, linear in TPR, at each TPR in ``grid``; at a TPR shared by several vertices
+    the lowest FPR."""
+    tp = [float(v) for v in tp]
+    fp = [float(v) for v in fp]
+    P, N = tp[-1], fp[-1]
+    out = []
+    for x in grid:
+        x = float(x)
+        if P <= 0 or N <= 0 or x < 0 or x > 1:
+            out.append(math.nan)
+            continue
+        exact = [fp[i] for i in range(len(tp)) if tp[i] / P == x]
+        if exact:
+            out.append(min(exact) / N)
+            continue
+        for a in range(len(tp) - 1):
+            if tp[a] / P < x < tp[a + 1] / P:
+                f = fp[a] + (fp[a + 1] - fp[a]) * (x * P - tp[a]) / (tp[a + 1] - tp[a])
+                out.append(f / N)
+                break
+    return np.array(out)
+
+
+def sup_t_band(reps, est, level):
+    """Sup-t simultaneous band of one curve, by its definition: ``reps`` is
+    (replicates, grid points); se_j the sample sd of column j; t_b the largest
+    |reps[b, j] - est[j]| / se_j over columns with se_j > 0; c the ``level`` quantile
+    (numpy's linear) of t_b; band est +- c se, clipped to [0, 1]."""
+    reps = np.asarray(reps, dtype=float)
+    B, G = reps.shape
+    se = [float(np.std(reps[:, j], ddof=1)) for j in range(G)]
+    t = []
+    for b in range(B):
+        t.append(max(abs(reps[b, j] - est[j]) / se[j] for j in range(G) if se[j] > 0))
+    c = float(np.quantile(t, level))
+    lo = [min(max(est[j] - c * se[j], 0.0), 1.0) for j in range(G)]
+    hi = [min(max(est[j] + c * se[j], 0.0), 1.0) for j in range(G)]
+    return np.array(lo), np.array(hi)
+
+
 # --- issue 5: bootstrap / DeLong
 
 
