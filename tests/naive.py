@@ -517,3 +517,43 @@ def dg_area(tp, fp):
     """PRROC's Davis-Goadrich AUC-PR: the paper's integer-TP points, trapezoids, flat
     start at recall 0."""
     return trapezoid_pr(*dg_points(tp, fp))
+
+
+def cv_auc_influence(score, y, fold, level=0.95):
+    """Cross-validated ROC AUC and its influence-curve interval (LeDell, Petersen & van
+    der Laan 2015, as R's ``cvAUC::ci.cvAUC``), literally: returns (cvAUC, se, lo, hi).
+
+    Ties count half in the empirical shares (cvAUC's own code counts them as 0)."""
+    score = [float(s) for s in score]
+    y = [int(v) for v in y]
+    n = len(y)
+    w1 = n / sum(y)
+    w0 = n / (n - sum(y))
+    aucs, ic2 = [], []
+    for v in sorted(set(fold)):
+        rows = [i for i in range(n) if fold[i] == v]
+        pos = [score[i] for i in rows if y[i] == 1]
+        neg = [score[i] for i in rows if y[i] == 0]
+        auc = sum((p > q) + 0.5 * (p == q) for p in pos for q in neg) / (len(pos) * len(neg))
+        aucs.append(auc)
+        total = 0.0
+        for i in rows:
+            x = score[i]
+            if y[i] == 1:
+                share = sum((x > q) + 0.5 * (x == q) for q in neg) / len(neg)
+                ic = w1 * (share - auc)
+            else:
+                share = sum((p > x) + 0.5 * (p == x) for p in pos) / len(pos)
+                ic = w0 * (share - auc)
+            total += ic * ic
+        ic2.append(total / len(rows))
+    cv = sum(aucs) / len(aucs)
+    se = math.sqrt(sum(ic2) / len(ic2) / n)
+    z = float(np.sqrt(2.0) * _erfinv(level))
+    return cv, se, max(cv - z * se, 0.0), min(cv + z * se, 1.0)
+
+
+def _erfinv(x):
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf((1 + x) / 2) / math.sqrt(2.0)

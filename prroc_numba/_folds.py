@@ -1,0 +1,122 @@
+"""Cross-validation folds (``fold=``): per-fold, fold-averaged and pooled rows.
+
+A fold column (or array) becomes one more grouping key, so every fold of every model
+and group is one curve of the same batched call (no loop over folds). The results are
+laid out in one tidy shape, shared by :func:`~prroc_numba.auc`,
+:func:`~prroc_numba.metrics` and :func:`~prroc_numba.auc_ci`:
+
+* the key columns (``by`` columns, ``model``), then a ``fold`` column, then the values;
+* per group and model: one row per fold (``fold`` holds the fold id), then a row with
+  ``fold == "mean"`` (the mean over the folds: the cross-validated estimate of
+  LeDell, Petersen & van der Laan 2015; NaN when a fold is undefined), then a row with
+  ``fold == "pooled"`` (all the folds' rows taken as one curve).
+
+The ``fold`` column is of object dtype (fold ids and the two names).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from . import _dataframes
+from . import _schema as S
+
+MEAN = "mean"
+POOLED = "pooled"
+#: the column name under which an array ``fold=`` travels through ``by``
+_TMP = "__prroc_fold__"
+
+
+def by_names(by):
+    """``by`` as a list of column names (None: [])."""
+    if by is None:
+        return []
+    return [by] if isinstance(by, str) else list(by)
+
+
+def with_fold(data, score, label, by, weight, fold):
+    """``(data, by_with_fold, fold_column)``: ``fold`` (a column name, or an array of
+    one fold id per row) appended to the grouping keys.
+    """
+    if isinstance(fold, str):
+        if data is None:
+            raise TypeError(f"fold={fold!r} names a column but data is None; pass data=")
+        names = by_names(by)
+        if fold in names:
+            raise ValueError(f"column {fold!r} is in both by= and fold=; drop it from by=")
+        return data, names + [fold], fold
+    arr = np.asarray(fold)
+    if arr.ndim != 1:
+        raise ValueError(
+            f"fold must be a column name or a 1-D array of fold ids, got shape {arr.shape}"
+        )
+    if data is None:
+        if by is not None:
+            raise ValueError(
+                "fold= as an array with by= needs data=: pass the rows as a DataFrame "
+                "and name the by columns"
+            )
+        return None, arr, S.GROUP
+    frame = _dataframes.to_pandas(data, score, label, by, weight)
+    if len(frame) != arr.size:
+        raise ValueError(
+            f"fold has {arr.size} entries but data has {len(frame)} rows; pass one fold id per row"
+        )
+    frame = frame.assign(**{_TMP: arr})
+    return frame, by_names(by) + [_TMP], _TMP
+
+
+def split(func, args):
+    """``func`` (a public function taking ``fold=``) on the public arguments ``args``
+    with a fold: one call per fold (the fold a grouping key) and one pooled call,
+    joined by :func:`table`.
+    """
+    d, by_f, col = with_fold(
+        args["data"], args["score"], args["label"], args["by"], args["weight"], args["fold"]
+    )
+    per_fold = func(**{**args, "data": d, "by": by_f, "fold": None})
+    pooled = func(**{**args, "fold": None})
+    return table(per_fold, pooled, col)
+
+
+def table(per_fold, pooled, fold_col):
+    """The tidy fold table (module docstring) from the per-fold frame (the fold column
+    ``fold_col`` among its keys) and the pooled frame (same keys without it); the value
+    columns are those from the first of :data:`~._schema.VALUE_COLUMNS` on.
+    """
+    first = next(i for i, c in enumerate(pooled.columns) if c in S.VALUE_COLUMNS)
+    values = list(pooled.columns[first:])
+    per_fold = per_fold.rename(columns={fold_col: S.FOLD})
+    keys = [c for c in pooled.columns if c not in values]
+    folds = per_fold[S.FOLD].astype(object)
+    per_fold = per_fold.drop(columns=[S.FOLD])
+    per_fold.insert(len(keys), S.FOLD, folds)
+    if keys:
+        grouped = per_fold.groupby(keys, sort=False, dropna=False)[values]
+        mean = grouped.mean()
+        mean = mean.where(
+            ~per_fold[values]
+            .isna()
+            .groupby([per_fold[k] for k in keys], sort=False, dropna=False)
+            .any()
+        )
+        mean = mean.reset_index()
+    else:
+        v = per_fold[values]
+        mean = pd.DataFrame({c: [v[c].mean() if not v[c].isna().any() else np.nan] for c in values})
+    mean.insert(len(keys), S.FOLD, MEAN)
+    pooled = pooled.copy()
+    pooled.insert(len(keys), S.FOLD, POOLED)
+    out = pd.concat([per_fold, mean, pooled], ignore_index=True)
+    # order: each group's folds, then its mean and pooled rows, groups as in pooled
+    if keys:
+        index = pd.MultiIndex.from_frame(pooled[keys])
+        group = index.get_indexer(pd.MultiIndex.from_frame(out[keys]))
+    else:
+        group = np.zeros(len(out), dtype=np.int64)
+    kind = np.r_[np.zeros(len(per_fold)), np.ones(len(mean)), np.full(len(pooled), 2)]
+    order = np.lexsort((np.arange(len(out)), kind, group))
+    out = out.iloc[order].reset_index(drop=True)
+    out[S.FOLD] = out[S.FOLD].astype(object)
+    return out
