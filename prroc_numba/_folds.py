@@ -80,10 +80,44 @@ def split(func, args):
     return table(per_fold, pooled, col)
 
 
-def table(per_fold, pooled, fold_col):
+def group_ids(keys, fold_col):
+    """``(gid, first)``: each per-fold curve's group (its keys without the fold, numbered
+    in order of first appearance) and the first curve of each group.
+    """
+    rest = keys.drop(columns=[fold_col])
+    if rest.shape[1]:
+        gid = rest.groupby(list(rest.columns), sort=False, dropna=False).ngroup().to_numpy()
+    else:
+        gid = np.zeros(len(keys), dtype=np.int64)
+    first = np.unique(gid, return_index=True)[1]
+    return gid, first
+
+
+def fold_means(x, gid, n_groups):
+    """Mean over each group's folds of the rows of ``x`` (curves first; NaN in any
+    fold gives NaN), vectorised.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    acc = np.zeros((n_groups,) + x.shape[1:])
+    np.add.at(acc, gid, x)
+    return acc / np.bincount(gid, minlength=n_groups).reshape((-1,) + (1,) * (x.ndim - 1))
+
+
+def codes(data, fold, n):
+    """int64 fold code (0 .. V-1, in sorted fold order) of every input row, for
+    fold-stratified draws.
+    """
+    arr = np.asarray(data[fold]) if isinstance(fold, str) else np.asarray(fold)
+    if arr.shape[0] != n:
+        raise ValueError(f"fold has {arr.shape[0]} entries but there are {n} rows")
+    return pd.factorize(arr, sort=True)[0].astype(np.int64)
+
+
+def table(per_fold, pooled, fold_col, mean=None):
     """The tidy fold table (module docstring) from the per-fold frame (the fold column
     ``fold_col`` among its keys) and the pooled frame (same keys without it); the value
-    columns are those from the first of :data:`~._schema.VALUE_COLUMNS` on.
+    columns are those from the first of :data:`~._schema.VALUE_COLUMNS` on. ``mean``:
+    the fold-averaged rows (keys and values), else the mean of the per-fold values.
     """
     first = next(i for i, c in enumerate(pooled.columns) if c in S.VALUE_COLUMNS)
     values = list(pooled.columns[first:])
@@ -92,7 +126,9 @@ def table(per_fold, pooled, fold_col):
     folds = per_fold[S.FOLD].astype(object)
     per_fold = per_fold.drop(columns=[S.FOLD])
     per_fold.insert(len(keys), S.FOLD, folds)
-    if keys:
+    if mean is not None:
+        mean = mean.copy()
+    elif keys:
         grouped = per_fold.groupby(keys, sort=False, dropna=False)[values]
         mean = grouped.mean()
         mean = mean.where(

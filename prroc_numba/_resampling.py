@@ -69,9 +69,20 @@ class _Plan:
     """
 
     def __init__(
-        self, batch, stratified, cluster=None, poisson=False, *, estimate=None, keep_order=False
+        self,
+        batch,
+        stratified,
+        cluster=None,
+        poisson=False,
+        *,
+        estimate=None,
+        keep_order=False,
+        strata=None,
     ):
         self.batch = batch
+        # ``strata``: int64 code (0 .. V-1) of every label row, e.g. its fold: rows are
+        # then drawn within each (code, class) stratum of their group
+        self.extra = strata
         self.clustered = cluster is not None
         self.stratified = bool(stratified)
         self.poisson = bool(poisson)
@@ -87,6 +98,9 @@ class _Plan:
             slots = _multiclass.plan_rows(self, b, stratified)
         else:
             slots = self._row_slots(hard)
+            if strata is not None and not self.stratified:
+                # fold-major strata: a group's positives no longer take its first slots
+                hard = self.hard = False
             if cluster is not None:
                 slots = self._use_clusters(cluster)
         # the hard-label walks read slot numbers only: the per-row masses in sorted
@@ -133,7 +147,7 @@ class _Plan:
             )
         # one model per group and unweighted 0/1 labels: draw counts per segment
         # (the Poisson bootstrap draws a count per row: always the paired walk)
-        self.grouped = hard and b.n_models == 1 and not self.poisson
+        self.grouped = hard and b.n_models == 1 and not self.poisson and self.extra is None
         n = b.pos.size
         G = b.group_offsets.size - 1
         self.n_groups = G
@@ -145,6 +159,10 @@ class _Plan:
         else:
             cls = np.where(b.pos + b.neg > 0, 0, -1)
             self.n_strata = 1
+        if self.extra is not None:  # class-major: a group's positives stay first
+            V = int(self.extra.max(initial=0)) + 1
+            cls = np.where(cls >= 0, cls * V + self.extra, -1)
+            self.n_strata *= V
         keep = cls >= 0  # rows of zero weight are never drawn (zero weight = removal)
         key = (g_of_row * self.n_strata + cls)[keep]
         del cls
@@ -451,12 +469,15 @@ def _replicates(
     partial=None,
     partial_focus="fpr",
     standardize=False,
+    strata=None,
     **args,
 ):
     """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed).
 
     ``device="cuda"``: the Poisson bootstrap on the GPU (``plan`` is None). Dask input:
     the Poisson bootstrap on the workers (``plan`` is None, ``batch`` only names curves).
+    ``strata``: an int64 code per input row (e.g. its fold): rows are drawn within
+    each (code, class) stratum of their group (see :class:`_Plan`).
     ``args``: the input arguments (:data:`~._ragged.INPUTS`) and any multiclass ones;
     with these the estimates and replicates come reduced to the output rows (per
     class, pair or average) and ``batch`` is a view of those.
@@ -500,6 +521,7 @@ def _replicates(
         cluster_codes(data, cluster, batch),
         poisson,
         estimate=(code, hull) if spec is None else None,
+        strata=None if strata is None else strata[row_ids(batch)],
     )
     if spec is None:
         est = plan.estimate

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _device, _multiclass
+from . import _device, _folds, _multiclass
 from . import _frames as F
 from . import _schema as S
 from ._checks import check_grid, check_level, check_n_boot
@@ -17,7 +17,7 @@ from ._clusters import cluster_codes
 from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.resample import GRID_FPR, GRID_PR, GRID_TPR
-from ._ragged import MULTICLASS, inputs, is_dask, pack, warn_undefined
+from ._ragged import INPUTS, MULTICLASS, inputs, is_dask, pack, warn_undefined
 from ._resampling import (
     REPLICATE_ARGS,
     _degenerate,
@@ -62,6 +62,7 @@ def bootstrap(
     partial_focus="fpr",
     standardize=False,
     resampling=None,
+    fold=None,
 ):
     """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.
 
@@ -91,6 +92,16 @@ def bootstrap(
         Replicates of a partial area use the paired row draws (also for one model).
     return_replicates : bool, default=False
         Also return the replicate values as a tidy frame.
+    fold : str or array-like, default=None
+        Cross-validation folds (a column or one fold id per row): rows are resampled
+        **within folds** (stratified by fold, and by class unless
+        ``stratified=False``), paired across models, and the result has a ``fold``
+        column: per model and group one row per fold (that fold's area), a row
+        ``"mean"`` (the mean of the folds' areas; each replicate averages the folds'
+        replicates) and a row ``"pooled"`` (the area of all rows as one curve, its
+        replicates drawn within folds too). Any area: every estimator, ``hull=``,
+        ``partial=``. Not with ``interval="bca"``, ``cluster=``, ``device="cuda"``,
+        ``resampling="poisson"``, ``return_replicates=True`` or multiclass input.
     device : {"cpu", "cuda"}, default=None
         Where it runs (None: ``"cuda"`` for GPU arrays, else ``"cpu"``; see
         :func:`~prroc_numba.auc`). ``"cuda"`` runs the **Poisson bootstrap** on the GPU:
@@ -130,6 +141,8 @@ def bootstrap(
     """
     if interval not in INTERVALS:
         raise ValueError(f"interval={interval!r} is not known; use one of {INTERVALS}")
+    if fold is not None:
+        return _fold_bootstrap(locals())
     if interval == "bca" and (multiclass is not None or _multiclass.is_multilabel(data, label)):
         raise ValueError(
             "interval='bca' is not available for multiclass/multilabel input; "
@@ -408,3 +421,60 @@ def sup_t_band(reps, est, level):
     lo = np.clip(est - half, 0.0, 1.0)
     hi = np.clip(est + half, 0.0, 1.0)
     return lo, hi
+
+
+def _fold_bootstrap(args):
+    """:func:`bootstrap` with ``fold=``: per-fold, fold-mean and pooled intervals.
+
+    Two resampling runs, no loop over folds: the folds as groups (each fold's rows
+    drawn on their own; the mean's replicate ``b`` is the mean of the folds'
+    replicates ``b``), and the pooled curves with the fold as an extra stratum.
+    """
+    bad = {
+        "interval='bca'": args["interval"] == "bca",
+        "cluster=": args["cluster"] is not None,
+        "device='cuda'": args["device"] == "cuda",
+        "resampling='poisson'": args["resampling"] == "poisson",
+        "return_replicates=True": bool(args["return_replicates"]),
+        "multiclass input": args["multiclass"] is not None
+        or _multiclass.is_multilabel(args["data"], args["label"]),
+    }
+    for what, on in bad.items():
+        if on:
+            raise ValueError(f"fold= is not available with {what}; drop one of them")
+    check_n_boot(args["n_boot"])
+    check_level(args["level"])
+    data, score, label, by, weight = (args[k] for k in ("data", "score", "label", "by", "weight"))
+    d, by_f, col = _folds.with_fold(data, score, label, by, weight, args["fold"])
+    kw = {k: args[k] for k in REPLICATE_ARGS}
+    kw["device"] = "cpu"
+    inp = {k: args[k] for k in INPUTS}
+    batch_f, _, _, est_f, reps_f, _ = _replicates(d, **{**kw, **inp, "by": by_f})
+    n = len(d) if d is not None else np.asarray(args["fold"]).shape[0]
+    strata = _folds.codes(d, col, n)
+    batch_p, _, _, est_p, reps_p, _ = _replicates(data, strata=strata, **kw, **inp)
+    gid, first = _folds.group_ids(batch_f.keys, col)
+    est_m = _folds.fold_means(est_f, gid, first.size)
+    reps_m = _folds.fold_means(reps_f, gid, first.size)
+    level, interval = args["level"], args["interval"]
+    frames = []
+    for keys, est, reps in (
+        (batch_f.keys, est_f, reps_f),
+        (batch_f.keys.iloc[first].drop(columns=[col]), est_m, reps_m),
+        (batch_p.keys, est_p, reps_p),
+    ):
+        se, lo, hi = _intervals(reps, est, level, interval)
+        n_bad = np.where(np.isfinite(est), np.isnan(reps).sum(axis=1), 0)
+        frames.append(
+            F.curves_frame(
+                keys,
+                {
+                    S.ESTIMATE: est,
+                    S.SE: se,
+                    S.CI_LOW: lo,
+                    S.CI_HIGH: hi,
+                    S.N_DEGENERATE: n_bad.astype(np.int64),
+                },
+            )
+        )
+    return _folds.table(frames[0], frames[2], col, mean=frames[1])

@@ -121,3 +121,96 @@ def test_fold_bad_arguments():
         prn.auc(df, score="m1", label="y", by="fold", fold="fold")
     with pytest.raises(TypeError, match="data is None"):
         prn.auc(score=df.m1.to_numpy(), label=df.y.to_numpy(), fold="fold")
+
+
+# ------------------------------------------------------------ bootstrap(fold=)
+
+
+def test_bootstrap_fold_rows_match_by_fold_and_mean_of_replicates():
+    df = _cv_frame(240, seed=5)
+    kw = dict(score=["m1", "m2"], label="y", n_boot=150, seed=7, level=0.9, progress=False)
+    res = prn.bootstrap(df, fold="fold", **kw)
+    assert list(res.columns) == [
+        "model",
+        "fold",
+        "estimate",
+        "se",
+        "ci_low",
+        "ci_high",
+        "n_degenerate",
+    ]
+    by_fold, reps = prn.bootstrap(df, by="fold", return_replicates=True, **kw)
+    per = res[~res.fold.isin(["mean", "pooled"])].sort_values(["fold", "model"])
+    np.testing.assert_array_equal(
+        per[["estimate", "se", "ci_low", "ci_high"]].to_numpy(float),
+        by_fold[["estimate", "se", "ci_low", "ci_high"]].to_numpy(float),
+    )
+    for m in ["m1", "m2"]:
+        r = reps[reps.model == m].pivot(index="replicate", columns="fold", values="estimate")
+        mean_reps = r.to_numpy().mean(axis=1)
+        row = res[(res.model == m) & (res.fold == "mean")].iloc[0]
+        est = by_fold[by_fold.model == m].estimate.mean()
+        np.testing.assert_allclose(row.estimate, est, rtol=1e-12)
+        np.testing.assert_allclose(row.se, mean_reps.std(ddof=1), rtol=1e-10)
+        np.testing.assert_allclose(row.ci_low, np.quantile(mean_reps, 0.05), rtol=1e-10)
+        np.testing.assert_allclose(row.ci_high, np.quantile(mean_reps, 0.95), rtol=1e-10)
+
+
+@pytest.mark.parametrize("stratified", [True, False])
+def test_pooled_bootstrap_draws_within_folds(stratified):
+    """The pooled row's replicates, materialised: every replicate keeps each fold's row
+    count (and, stratified, each fold's class counts), and its area is the naive AUC
+    of the resampled rows."""
+    import importlib
+
+    from prroc_numba._ragged import pack
+    from tests.kernel_probes import _paired_counts_one
+
+    boot_mod = importlib.import_module("prroc_numba._resampling")
+    df = _cv_frame(150, seed=6, ties=True)
+    B = 40
+    res = prn.bootstrap(
+        df,
+        score=["m1", "m2"],
+        label="y",
+        fold="fold",
+        curve="roc",
+        n_boot=B,
+        seed=3,
+        stratified=stratified,
+        level=0.8,
+        progress=False,
+    )
+    batch = pack(df, score=["m1", "m2"], label="y")
+    codes = df.fold.to_numpy().astype(np.int64)
+    plan = boot_mod._Plan(batch, stratified, strata=codes)
+    y = df.y.to_numpy()
+    reps = {m: [] for m in ["m1", "m2"]}
+    for b in range(B):
+        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, boot_mod._seed(3), b)
+        cnt = cnt[plan.slot]
+        for f in range(5):
+            rows = codes == f
+            assert cnt[rows].sum() == rows.sum()
+            if stratified:
+                assert cnt[rows & (y == 1)].sum() == (rows & (y == 1)).sum()
+        for m in reps:
+            s, p, q = naive.materialise(df[m].to_numpy(), y * 1.0, 1.0 - y, cnt)
+            reps[m].append(naive.roc_auc_pairs(s, p, q))
+    for m, r in reps.items():
+        row = res[(res.model == m) & (res.fold == "pooled")].iloc[0]
+        np.testing.assert_allclose(row.ci_low, np.quantile(r, 0.1), rtol=1e-12)
+        np.testing.assert_allclose(row.ci_high, np.quantile(r, 0.9), rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "kw,match",
+    [
+        (dict(interval="bca"), "interval='bca'"),
+        (dict(return_replicates=True), "return_replicates"),
+        (dict(resampling="poisson"), "poisson"),
+    ],
+)
+def test_bootstrap_fold_refuses(kw, match):
+    with pytest.raises(ValueError, match=match):
+        prn.bootstrap(_cv_frame(), score="m1", label="y", fold="fold", n_boot=10, **kw)
