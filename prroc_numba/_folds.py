@@ -113,16 +113,19 @@ def codes(data, fold, n):
     return pd.factorize(arr, sort=True)[0].astype(np.int64)
 
 
-def table(per_fold, pooled, fold_col, mean=None):
+def table(per_fold, pooled, fold_col, mean=None, keys=None):
     """The tidy fold table (module docstring) from the per-fold frame (the fold column
     ``fold_col`` among its keys) and the pooled frame (same keys without it); the value
     columns are those from the first of :data:`~._schema.VALUE_COLUMNS` on. ``mean``:
     the fold-averaged rows (keys and values), else the mean of the per-fold values.
+    ``keys``: the key columns (default: those before the first value column); the
+    ``fold`` column goes right after them.
     """
-    first = next(i for i, c in enumerate(pooled.columns) if c in S.VALUE_COLUMNS)
-    values = list(pooled.columns[first:])
+    if keys is None:
+        first = next(i for i, c in enumerate(pooled.columns) if c in S.VALUE_COLUMNS)
+        keys = list(pooled.columns[:first])
+    values = [c for c in pooled.columns if c not in keys]
     per_fold = per_fold.rename(columns={fold_col: S.FOLD})
-    keys = [c for c in pooled.columns if c not in values]
     folds = per_fold[S.FOLD].astype(object)
     per_fold = per_fold.drop(columns=[S.FOLD])
     per_fold.insert(len(keys), S.FOLD, folds)

@@ -423,21 +423,24 @@ def sup_t_band(reps, est, level):
     return lo, hi
 
 
-def _fold_bootstrap(args):
-    """:func:`bootstrap` with ``fold=``: per-fold, fold-mean and pooled intervals.
+def fold_replicates(args, label_bar="bootstrap"):
+    """The replicates behind ``fold=`` (:func:`bootstrap`, :func:`~prroc_numba.compare`):
+    ``(runs, fold_column, model_names, n_models)`` with ``runs`` three ``(curve_keys,
+    estimates, replicates)``: per fold, fold means, pooled.
 
     Two resampling runs, no loop over folds: the folds as groups (each fold's rows
     drawn on their own; the mean's replicate ``b`` is the mean of the folds'
     replicates ``b``), and the pooled curves with the fold as an extra stratum.
     """
     bad = {
-        "interval='bca'": args["interval"] == "bca",
+        "interval='bca'": args.get("interval") == "bca",
         "cluster=": args["cluster"] is not None,
         "device='cuda'": args["device"] == "cuda",
         "resampling='poisson'": args["resampling"] == "poisson",
-        "return_replicates=True": bool(args["return_replicates"]),
+        "return_replicates=True": bool(args.get("return_replicates")),
         "multiclass input": args["multiclass"] is not None
         or _multiclass.is_multilabel(args["data"], args["label"]),
+        "Dask input": is_dask(args["data"]),
     }
     for what, on in bad.items():
         if on:
@@ -449,21 +452,34 @@ def _fold_bootstrap(args):
     kw = {k: args[k] for k in REPLICATE_ARGS}
     kw["device"] = "cpu"
     inp = {k: args[k] for k in INPUTS}
-    batch_f, _, _, est_f, reps_f, _ = _replicates(d, **{**kw, **inp, "by": by_f})
+    batch_f, _, _, est_f, reps_f, _ = _replicates(
+        d, label_bar=label_bar, **{**kw, **inp, "by": by_f}
+    )
     n = len(d) if d is not None else np.asarray(args["fold"]).shape[0]
     strata = _folds.codes(d, col, n)
-    batch_p, _, _, est_p, reps_p, _ = _replicates(data, strata=strata, **kw, **inp)
+    batch_p, _, _, est_p, reps_p, _ = _replicates(
+        data, label_bar=label_bar, strata=strata, **kw, **inp
+    )
     gid, first = _folds.group_ids(batch_f.keys, col)
     est_m = _folds.fold_means(est_f, gid, first.size)
     reps_m = _folds.fold_means(reps_f, gid, first.size)
-    level, interval = args["level"], args["interval"]
-    frames = []
-    for keys, est, reps in (
+    M = batch_p.n_models
+    keys = batch_p.keys
+    names = list(keys[S.MODEL].iloc[:M]) if S.MODEL in keys else list(range(M))
+    runs = (
         (batch_f.keys, est_f, reps_f),
-        (batch_f.keys.iloc[first].drop(columns=[col]), est_m, reps_m),
+        (batch_f.keys.iloc[first].drop(columns=[col]).reset_index(drop=True), est_m, reps_m),
         (batch_p.keys, est_p, reps_p),
-    ):
-        se, lo, hi = _intervals(reps, est, level, interval)
+    )
+    return runs, col, names, M
+
+
+def _fold_bootstrap(args):
+    """:func:`bootstrap` with ``fold=``: per-fold, fold-mean and pooled intervals."""
+    runs, col, _, _ = fold_replicates(args)
+    frames = []
+    for keys, est, reps in runs:
+        se, lo, hi = _intervals(reps, est, args["level"], args["interval"])
         n_bad = np.where(np.isfinite(est), np.isnan(reps).sum(axis=1), 0)
         frames.append(
             F.curves_frame(

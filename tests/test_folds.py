@@ -214,3 +214,25 @@ def test_pooled_bootstrap_draws_within_folds(stratified):
 def test_bootstrap_fold_refuses(kw, match):
     with pytest.raises(ValueError, match=match):
         prn.bootstrap(_cv_frame(), score="m1", label="y", fold="fold", n_boot=10, **kw)
+
+
+def test_compare_fold_rows():
+    df = _cv_frame(240, seed=8)
+    kw = dict(score=["m1", "m2"], label="y", n_boot=120, seed=2, progress=False)
+    res = prn.compare(df, fold="fold", **kw)
+    assert list(res.columns[:3]) == ["model_a", "model_b", "fold"]
+    assert list(res.fold) == [0, 1, 2, 3, 4, "mean", "pooled"]
+    by_fold = prn.compare(df, by="fold", **kw)
+    cols = ["diff", "ci_low", "ci_high", "p_value", "p_adjusted"]
+    np.testing.assert_array_equal(res[cols].iloc[:5].to_numpy(float), by_fold[cols].to_numpy(float))
+    _, reps = prn.bootstrap(df, by="fold", return_replicates=True, **kw)
+    r = reps.pivot_table(index="replicate", columns=["model", "fold"], values="estimate")
+    d = (r["m1"] - r["m2"]).to_numpy().mean(axis=1)
+    mean = res.iloc[5]
+    np.testing.assert_allclose(mean.ci_low, np.quantile(d, 0.025), rtol=1e-10)
+    np.testing.assert_allclose(mean.ci_high, np.quantile(d, 0.975), rtol=1e-10)
+    boot = prn.bootstrap(df, fold="fold", **kw)
+    pooled = boot[boot.fold == "pooled"].estimate.to_numpy()
+    np.testing.assert_allclose(res.iloc[6]["diff"], pooled[0] - pooled[1], rtol=1e-12)
+    with pytest.raises(ValueError, match="test='bootstrap'"):
+        prn.compare(df, fold="fold", test="delong", curve="roc", score=["m1", "m2"], label="y")
