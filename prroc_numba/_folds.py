@@ -103,6 +103,22 @@ def fold_means(x, gid, n_groups):
     return acc / np.bincount(gid, minlength=n_groups).reshape((-1,) + (1,) * (x.ndim - 1))
 
 
+def count_mean(prec, n_pos, gid, n_groups):
+    """Count-space average of PR curves over each group's folds: at each recall
+    ``sum_v P_v / sum_v (P_v / precision_v)`` (the folds' TP over their TP + FP);
+    ``prec`` has curves first, ``n_pos`` one entry per curve. Precision 0 in a fold
+    gives 0; NaN gives NaN.
+    """
+    prec = np.asarray(prec, dtype=np.float64)
+    w = np.asarray(n_pos, dtype=np.float64).reshape((-1,) + (1,) * (prec.ndim - 1))
+    num = np.zeros((n_groups,) + prec.shape[1:])
+    den = np.zeros_like(num)
+    np.add.at(num, gid, np.broadcast_to(w, prec.shape))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.add.at(den, gid, w / prec)
+        return num / den
+
+
 def codes(data, fold, n):
     """int64 fold code (0 .. V-1, in sorted fold order) of every input row, for
     fold-stratified draws.
@@ -150,7 +166,7 @@ def table(per_fold, pooled, fold_col, mean=None, keys=None):
     out = pd.concat([per_fold, mean, pooled], ignore_index=True)
     # order: each group's folds, then its mean and pooled rows, groups as in pooled
     if keys:
-        index = pd.MultiIndex.from_frame(pooled[keys])
+        index = pd.MultiIndex.from_frame(pooled[keys].drop_duplicates())
         group = index.get_indexer(pd.MultiIndex.from_frame(out[keys]))
     else:
         group = np.zeros(len(out), dtype=np.int64)

@@ -17,7 +17,7 @@ from ._clusters import cluster_codes
 from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.resample import GRID_FPR, GRID_PR, GRID_TPR
-from ._ragged import INPUTS, MULTICLASS, inputs, is_dask, pack, warn_undefined
+from ._ragged import INPUTS, MULTICLASS, inputs, is_dask, pack, row_ids, warn_undefined
 from ._resampling import (
     REPLICATE_ARGS,
     _degenerate,
@@ -218,6 +218,7 @@ def bootstrap_curve(
     average=None,
     cluster=None,
     resampling=None,
+    fold=None,
 ):
     """Bootstrap confidence bands of PR or ROC curves on a shared grid.
 
@@ -275,6 +276,18 @@ def bootstrap_curve(
     {cluster}
     resampling : {"multinomial", "poisson"}, default=None
         See :func:`bootstrap`.
+    fold : str or array-like, default=None
+        Cross-validation folds (a column or one fold id per row): rows are resampled
+        within folds (as :func:`bootstrap`'s ``fold``), and a ``fold`` column after the
+        key columns gives, per model and group, each fold's curve and band, then the
+        **fold-averaged** curve (``"mean"``) and the pooled curve (``"pooled"``) with
+        theirs. ROC curves are averaged vertically (the mean TPR at each FPR; with
+        ``space="tpr"`` the mean FPR at each TPR); PR curves in count space at each
+        recall ``r`` -- the folds' TP and FP added up, ``sum_v TP_v / sum_v (TP_v +
+        FP_v)`` with ``TP_v = r P_v``, i.e. ``sum_v P_v / sum_v (P_v / precision_v)``,
+        ``P_v`` the fold's positives in the data. Each replicate of the averaged curve
+        averages the folds' replicates, so its band (pointwise or simultaneous)
+        carries the spread of every fold.
 
     Returns
     -------
@@ -341,18 +354,74 @@ def bootstrap_curve(
         reps = np.ascontiguousarray(reps.transpose(0, 2, 1))  # (curve, grid, replicate)
         bad = P <= 0
     else:
-        batch = pack(data, **inputs(locals(), *MULTICLASS))
-        plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch), poisson)
-        P, N = batch.totals()
-        bad = P <= 0 if curve == "pr" else (P <= 0) | (N <= 0)
-        undefined = "no positives" if curve == "pr" else "no positives or no negatives"
-        warn_undefined(
-            batch, bad, f"the {curve.upper()} curve is undefined ({undefined}): NaN", stacklevel=3
+        if fold is not None:
+            if cluster is not None or poisson or multiclass is not None:
+                raise ValueError(
+                    "fold= is not available with cluster=, resampling='poisson' or "
+                    "multiclass input; drop one of them"
+                )
+            return _fold_curves(locals(), what, xname, yname, g)
+        batch, bad, est, reps = _curve_replicates(
+            data,
+            inputs(locals(), *MULTICLASS),
+            curve,
+            what,
+            g,
+            hull,
+            stratified,
+            poisson,
+            cluster,
+            n_boot,
+            seed,
+            progress,
         )
-        est = plan.curve_estimate(g, hull, what)  # from the plan's order: one sort per curve
-        reps = plan.run(
-            _seed(seed), int(n_boot), hull, progress, "bootstrap_curve", code=what, grid=g
-        )
+    lo, hi = _band(reps, est, bad, band, level)
+    return _band_frame(batch.keys, g, xname, yname, est, lo, hi)
+
+
+def _curve_replicates(
+    data,
+    inp,
+    curve,
+    what,
+    g,
+    hull,
+    stratified,
+    poisson,
+    cluster,
+    n_boot,
+    seed,
+    progress,
+    strata=None,
+):
+    """``(batch, undefined, estimate, replicates)`` of :func:`bootstrap_curve` on
+    in-memory data: the curves on grid ``g`` and their replicates ``(curves, grid,
+    replicates)``. ``strata``: an extra stratum code per input row (the fold).
+    """
+    batch = pack(data, **inp)
+    plan = _Plan(
+        batch,
+        stratified,
+        cluster_codes(data, cluster, batch),
+        poisson,
+        strata=None if strata is None else strata[row_ids(batch)],
+    )
+    P, N = batch.totals()
+    bad = P <= 0 if curve == "pr" else (P <= 0) | (N <= 0)
+    undefined = "no positives" if curve == "pr" else "no positives or no negatives"
+    warn_undefined(
+        batch, bad, f"the {curve.upper()} curve is undefined ({undefined}): NaN", stacklevel=4
+    )
+    est = plan.curve_estimate(g, hull, what)  # from the plan's order: one sort per curve
+    reps = plan.run(_seed(seed), int(n_boot), hull, progress, "bootstrap_curve", code=what, grid=g)
+    return batch, bad, est, reps
+
+
+def _band(reps, est, bad, band, level):
+    """``(ci_low, ci_high)``, flat ``(curve, grid point)``: the pointwise percentile
+    band or the sup-t band of the replicates ``(curves, grid, replicates)``; NaN for
+    the ``bad`` curves.
+    """
     C, G, B = reps.shape
     flat = reps.reshape(C * G, B)  # (curve, grid point) rows: no relayout copy
     if band == "pointwise":
@@ -366,12 +435,63 @@ def bootstrap_curve(
     rows_bad = np.repeat(bad, G)
     lo[rows_bad] = np.nan
     hi[rows_bad] = np.nan
-    offsets = np.arange(C + 1, dtype=np.int64) * G
+    return lo, hi
+
+
+def _band_frame(keys, g, xname, yname, est, lo, hi):
+    """:func:`bootstrap_curve`'s frame: keys, grid, curve, band; one row per point."""
+    C = len(keys)
+    offsets = np.arange(C + 1, dtype=np.int64) * g.size
     return F.points_frame(
-        batch.keys,
-        offsets,
-        {xname: np.tile(g, C), yname: est.ravel(), S.CI_LOW: lo, S.CI_HIGH: hi},
+        keys, offsets, {xname: np.tile(g, C), yname: est.ravel(), S.CI_LOW: lo, S.CI_HIGH: hi}
     )
+
+
+def _fold_curves(args, what, xname, yname, g):
+    """:func:`bootstrap_curve` with ``fold=``: bands per fold, of the fold-averaged
+    curve and of the pooled curve, from two resampling runs (folds as groups; the
+    pooled curves with the fold as an extra stratum), no loop over folds.
+    """
+    data, score, label, by, weight = (args[k] for k in ("data", "score", "label", "by", "weight"))
+    d, by_f, col = _folds.with_fold(data, score, label, by, weight, args["fold"])
+    inp = inputs(args, *MULTICLASS)
+    common = (
+        args["curve"],
+        what,
+        g,
+        args["hull"],
+        args["stratified"],
+        False,
+        None,
+        args["n_boot"],
+        args["seed"],
+        args["progress"],
+    )
+    batch_f, bad_f, est_f, reps_f = _curve_replicates(d, {**inp, "by": by_f}, *common)
+    n = len(d) if d is not None else np.asarray(args["fold"]).shape[0]
+    strata = _folds.codes(d, col, n)
+    batch_p, bad_p, est_p, reps_p = _curve_replicates(data, inp, *common, strata=strata)
+    gid, first = _folds.group_ids(batch_f.keys, col)
+    G = first.size
+    if what == GRID_PR:  # count space: sum of TP over sum of TP + FP at each recall
+        P, _ = batch_f.totals()
+        est_m = _folds.count_mean(est_f, P, gid, G)
+        reps_m = _folds.count_mean(reps_f, P, gid, G)
+    else:  # vertical (or horizontal) averaging
+        est_m = _folds.fold_means(est_f, gid, G)
+        reps_m = _folds.fold_means(reps_f, gid, G)
+    bad_m = np.bincount(gid, weights=bad_f, minlength=G) > 0
+    keys_m = batch_f.keys.iloc[first].drop(columns=[col]).reset_index(drop=True)
+    frames = []
+    for keys, bad, est, reps in (
+        (batch_f.keys, bad_f, est_f, reps_f),
+        (keys_m, bad_m, est_m, reps_m),
+        (batch_p.keys, bad_p, est_p, reps_p),
+    ):
+        lo, hi = _band(reps, est, bad, args["band"], args["level"])
+        frames.append(_band_frame(keys, g, xname, yname, est, lo, hi))
+    keys = [c for c in batch_p.keys.columns]
+    return _folds.table(frames[0], frames[2], col, mean=frames[1], keys=keys)
 
 
 BANDS = ("pointwise", "simultaneous")

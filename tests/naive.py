@@ -557,3 +557,19 @@ def _erfinv(x):
     from statistics import NormalDist
 
     return NormalDist().inv_cdf((1 + x) / 2) / math.sqrt(2.0)
+
+
+def fp_at_recall(tp, fp, r):
+    """FP of the count-interpolated curve at recall ``r`` (FP linear in TP between
+    vertices; at a recall reached by several vertices the lowest FP)."""
+    tp = [float(v) for v in tp]
+    fp = [float(v) for v in fp]
+    P = tp[-1]
+    t = r * P
+    for i in range(len(tp)):
+        if tp[i] == t:
+            return fp[i]
+        if tp[i] > t:
+            a = i - 1
+            return fp[a] + (fp[i] - fp[a]) * (t - tp[a]) / (tp[i] - tp[a])
+    return fp[-1]

@@ -236,3 +236,77 @@ def test_compare_fold_rows():
     np.testing.assert_allclose(res.iloc[6]["diff"], pooled[0] - pooled[1], rtol=1e-12)
     with pytest.raises(ValueError, match="test='bootstrap'"):
         prn.compare(df, fold="fold", test="delong", curve="roc", score=["m1", "m2"], label="y")
+
+
+# ------------------------------------------------------ bootstrap_curve(fold=)
+
+
+def _fold_reps(df, curve_code, g, B, seed, strata=None, by="fold"):
+    import importlib
+
+    from prroc_numba._ragged import pack
+
+    boot_mod = importlib.import_module("prroc_numba._resampling")
+    batch = pack(df, score="m1", label="y", by=by)
+    plan = boot_mod._Plan(batch, True, strata=strata)
+    return plan.run(boot_mod._seed(seed), B, False, False, "t", code=curve_code, grid=g)
+
+
+@pytest.mark.parametrize("curve", ["roc", "pr"])
+def test_bootstrap_curve_fold_rows(curve):
+    df = _cv_frame(300, seed=9, ties=True)
+    g = np.linspace(0, 1, 11)
+    B = 80
+    kw = dict(score="m1", label="y", curve=curve, grid=g, n_boot=B, seed=4, progress=False)
+    res = prn.bootstrap_curve(df, fold="fold", **kw)
+    v = "tpr" if curve == "roc" else "precision"
+    x = "fpr" if curve == "roc" else "recall"
+    assert list(res.columns) == ["fold", x, v, "ci_low", "ci_high"]
+    assert list(res.fold.iloc[:: len(g)]) == [0, 1, 2, 3, 4, "mean", "pooled"]
+    by_fold = prn.bootstrap_curve(df, by="fold", **kw)
+    per = res.iloc[: 5 * len(g)]
+    cols = [v, "ci_low", "ci_high"]
+    np.testing.assert_array_equal(per[cols].to_numpy(float), by_fold[cols].to_numpy(float))
+    # the fold-averaged curve, from each fold's vertices
+    y = df.y.to_numpy()
+    want = []
+    for r in g:
+        vals, tps, fps = [], [], []
+        for f in range(5):
+            rows = df.fold.to_numpy() == f
+            _, tp, fp = naive.sweep(df.m1.to_numpy()[rows], y[rows] * 1.0, 1.0 - y[rows])
+            if curve == "roc":
+                vals.append(naive.tpr_at_fpr(tp, fp, [r])[0])
+            else:
+                tps.append(r * tp[-1])
+                fps.append(naive.fp_at_recall(tp, fp, r))
+        if curve == "roc":
+            want.append(np.mean(vals))
+        else:
+            want.append(sum(tps) / (sum(tps) + sum(fps)) if r > 0 else np.nan)
+    mean = res[res.fold == "mean"]
+    ok = np.isfinite(want)
+    np.testing.assert_allclose(mean[v].to_numpy()[ok], np.array(want)[ok], rtol=1e-12)
+    # its band: quantiles of the replicates averaged over folds
+    code = -2 if curve == "roc" else -1
+    reps = _fold_reps(df, code, g, B, 4)  # (fold, grid, replicate)
+    if curve == "roc":
+        avg = reps.mean(axis=0)
+    else:
+        P = np.array([y[df.fold.to_numpy() == f].sum() for f in range(5)], float)
+        with np.errstate(divide="ignore"):
+            avg = P.sum() / (P[:, None, None] / reps).sum(axis=0)
+    np.testing.assert_allclose(mean.ci_low, np.quantile(avg, 0.025, axis=1), rtol=1e-10)
+    np.testing.assert_allclose(mean.ci_high, np.quantile(avg, 0.975, axis=1), rtol=1e-10)
+    pooled = res[res.fold == "pooled"]
+    reps_p = _fold_reps(df, code, g, B, 4, strata=df.fold.to_numpy().astype(np.int64), by=None)
+    np.testing.assert_allclose(pooled.ci_low, np.quantile(reps_p[0], 0.025, axis=1), rtol=1e-12)
+
+
+def test_bootstrap_curve_fold_simultaneous_is_wider():
+    df = _cv_frame(300, seed=10)
+    kw = dict(score="m1", label="y", curve="roc", grid=21, n_boot=100, seed=1, fold="fold")
+    point = prn.bootstrap_curve(df, **kw)
+    simul = prn.bootstrap_curve(df, band="simultaneous", **kw)
+    m = (point.fold == "mean") & (point.fpr > 0.1) & (point.fpr < 0.9)
+    assert ((simul.ci_high - simul.ci_low)[m] >= (point.ci_high - point.ci_low)[m] - 1e-12).all()
