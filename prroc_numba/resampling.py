@@ -361,43 +361,20 @@ def bootstrap_curve(
                     "multiclass input; drop one of them"
                 )
             return _fold_curves(locals(), what, xname, yname, g)
-        batch, bad, est, reps = _curve_replicates(
-            data,
-            inputs(locals(), *MULTICLASS),
-            curve,
-            what,
-            g,
-            hull,
-            stratified,
-            poisson,
-            cluster,
-            n_boot,
-            seed,
-            progress,
-        )
+        spec = (curve, what, g, hull, stratified, poisson, cluster, n_boot, seed, progress)
+        batch, bad, est, reps = _curve_replicates(data, inputs(locals(), *MULTICLASS), spec)
     lo, hi = _band(reps, est, bad, band, level)
     return _band_frame(batch.keys, g, xname, yname, est, lo, hi)
 
 
-def _curve_replicates(
-    data,
-    inp,
-    curve,
-    what,
-    g,
-    hull,
-    stratified,
-    poisson,
-    cluster,
-    n_boot,
-    seed,
-    progress,
-    strata=None,
-):
+def _curve_replicates(data, inp, spec, strata=None):
     """``(batch, undefined, estimate, replicates)`` of :func:`bootstrap_curve` on
     in-memory data: the curves on grid ``g`` and their replicates ``(curves, grid,
-    replicates)``. ``strata``: an extra stratum code per input row (the fold).
+    replicates)``. ``spec``: ``(curve, what, g, hull, stratified, poisson, cluster,
+    n_boot, seed, progress)``; ``strata``: an extra stratum code per input row (the
+    fold).
     """
+    curve, what, g, hull, stratified, poisson, cluster, n_boot, seed, progress = spec
     batch = pack(data, **inp)
     plan = _Plan(
         batch,
@@ -455,22 +432,12 @@ def _fold_curves(args, what, xname, yname, g):
     data, score, label, by, weight = (args[k] for k in ("data", "score", "label", "by", "weight"))
     d, by_f, col = _folds.with_fold(data, score, label, by, weight, args["fold"])
     inp = inputs(args, *MULTICLASS)
-    common = (
-        args["curve"],
-        what,
-        g,
-        args["hull"],
-        args["stratified"],
-        False,
-        None,
-        args["n_boot"],
-        args["seed"],
-        args["progress"],
-    )
-    batch_f, bad_f, est_f, reps_f = _curve_replicates(d, {**inp, "by": by_f}, *common)
+    spec = (args["curve"], what, g, args["hull"], args["stratified"], False, None)
+    spec += (args["n_boot"], args["seed"], args["progress"])
+    batch_f, bad_f, est_f, reps_f = _curve_replicates(d, {**inp, "by": by_f}, spec)
     n = len(d) if d is not None else np.asarray(args["fold"]).shape[0]
     strata = _folds.codes(d, col, n)
-    batch_p, bad_p, est_p, reps_p = _curve_replicates(data, inp, *common, strata=strata)
+    batch_p, bad_p, est_p, reps_p = _curve_replicates(data, inp, spec, strata=strata)
     gid, first = _folds.group_ids(batch_f.keys, col)
     G = first.size
     if what == GRID_PR:  # count space: sum of TP over sum of TP + FP at each recall
