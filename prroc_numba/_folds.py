@@ -6,10 +6,14 @@ laid out in one tidy shape, shared by :func:`~prroc_numba.auc`,
 :func:`~prroc_numba.metrics` and :func:`~prroc_numba.auc_ci`:
 
 * the key columns (``by`` columns, ``model``), then a ``fold`` column, then the values;
-* per group and model: one row per fold (``fold`` holds the fold id), then a row with
-  ``fold == "mean"`` (the mean over the folds: the cross-validated estimate of
-  LeDell, Petersen & van der Laan 2015; NaN when a fold is undefined), then a row with
-  ``fold == "pooled"`` (all the folds' rows taken as one curve).
+* per group and model: one row (or, for curves, one curve) per fold (``fold`` holds
+  the fold id), then a row with ``fold == "mean"`` (the mean over the folds: the
+  cross-validated estimate of LeDell, Petersen & van der Laan 2015; NaN when a fold
+  is undefined), then a row with
+  ``fold == "pooled"`` (all the folds' rows taken as one curve). The points of
+  :func:`~prroc_numba.pr_curve` / :func:`~prroc_numba.roc_curve` have no mean rows:
+  averaged curves come from :func:`~prroc_numba.average_curves` or
+  :func:`~prroc_numba.bootstrap_curve`.
 
 The ``fold`` column is of object dtype (fold ids and the two names).
 """
@@ -67,17 +71,17 @@ def with_fold(data, score, label, by, weight, fold):
     return frame, by_names(by) + [_TMP], _TMP
 
 
-def split(func, args):
+def split(func, args, mean=True):
     """``func`` (a public function taking ``fold=``) on the public arguments ``args``
-    with a fold: one call per fold (the fold a grouping key) and one pooled call,
-    joined by :func:`table`.
+    with a fold: one call with the fold as a grouping key and one pooled call, joined
+    by :func:`table` (``mean=False``: no fold-mean rows, for curves' points).
     """
     d, by_f, col = with_fold(
         args["data"], args["score"], args["label"], args["by"], args["weight"], args["fold"]
     )
     per_fold = func(**{**args, "data": d, "by": by_f, "fold": None})
     pooled = func(**{**args, "fold": None})
-    return table(per_fold, pooled, col)
+    return table(per_fold, pooled, col, mean=None if mean else False)
 
 
 def group_ids(keys, fold_col):
@@ -133,7 +137,8 @@ def table(per_fold, pooled, fold_col, mean=None, keys=None):
     """The tidy fold table (module docstring) from the per-fold frame (the fold column
     ``fold_col`` among its keys) and the pooled frame (same keys without it); the value
     columns are those from the first of :data:`~._schema.VALUE_COLUMNS` on. ``mean``:
-    the fold-averaged rows (keys and values), else the mean of the per-fold values.
+    the fold-averaged rows (keys and values), False for none, else the mean of the
+    per-fold values.
     ``keys``: the key columns (default: those before the first value column); the
     ``fold`` column goes right after them.
     """
@@ -145,7 +150,9 @@ def table(per_fold, pooled, fold_col, mean=None, keys=None):
     folds = per_fold[S.FOLD].astype(object)
     per_fold = per_fold.drop(columns=[S.FOLD])
     per_fold.insert(len(keys), S.FOLD, folds)
-    if mean is not None:
+    if mean is False:  # curves' points: folds and pooled only
+        mean = per_fold.iloc[:0].copy()
+    elif mean is not None:
         mean = mean.copy()
     elif keys:
         grouped = per_fold.groupby(keys, sort=False, dropna=False)[values]
@@ -160,6 +167,8 @@ def table(per_fold, pooled, fold_col, mean=None, keys=None):
     else:
         v = per_fold[values]
         mean = pd.DataFrame({c: [v[c].mean() if not v[c].isna().any() else np.nan] for c in values})
+    if S.FOLD in mean.columns:
+        mean = mean.drop(columns=[S.FOLD])
     mean.insert(len(keys), S.FOLD, MEAN)
     pooled = pooled.copy()
     pooled.insert(len(keys), S.FOLD, POOLED)

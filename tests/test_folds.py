@@ -310,3 +310,44 @@ def test_bootstrap_curve_fold_simultaneous_is_wider():
     simul = prn.bootstrap_curve(df, band="simultaneous", **kw)
     m = (point.fold == "mean") & (point.fpr > 0.1) & (point.fpr < 0.9)
     assert ((simul.ci_high - simul.ci_low)[m] >= (point.ci_high - point.ci_low)[m] - 1e-12).all()
+
+
+# ------------------------------------------------- curves and average_curves(fold=)
+
+
+@pytest.mark.parametrize("func", [prn.roc_curve, prn.pr_curve])
+def test_curve_fold_rows_are_per_fold_then_pooled(func):
+    df = _cv_frame(120, seed=11, ties=True)
+    res = func(df, score=["m1", "m2"], label="y", fold="fold")
+    assert list(res.columns[:3]) == ["model", "fold", "threshold"]
+    by_fold = func(df, score=["m1", "m2"], label="y", by="fold")
+    pooled = func(df, score=["m1", "m2"], label="y")
+    for m in ["m1", "m2"]:
+        got = res[res.model == m]
+        per = got[got.fold != "pooled"].drop(columns=["model", "fold"]).reset_index(drop=True)
+        want = by_fold[by_fold.model == m].drop(columns=["model", "fold"]).reset_index(drop=True)
+        pd.testing.assert_frame_equal(per, want)
+        assert list(dict.fromkeys(got.fold)) == [0, 1, 2, 3, 4, "pooled"]
+        pool = got[got.fold == "pooled"].drop(columns=["model", "fold"]).reset_index(drop=True)
+        pd.testing.assert_frame_equal(
+            pool, pooled[pooled.model == m].drop(columns="model").reset_index(drop=True)
+        )
+
+
+@pytest.mark.parametrize("space", ["pr", "roc"])
+def test_average_curves_fold_matches_the_fold_averaged_band(space):
+    df = _cv_frame(300, seed=12, ties=True)
+    g = np.linspace(0.05, 1, 20)
+    func = prn.pr_curve if space == "pr" else prn.roc_curve
+    pts = func(df, score="m1", label="y", fold="fold")
+    avg = prn.average_curves(pts, grid=g, fold="fold", space=space, quantiles=[0.5])
+    band = prn.bootstrap_curve(
+        df, score="m1", label="y", curve=space, grid=g, fold="fold", n_boot=10, seed=0
+    )
+    v = "precision" if space == "pr" else "tpr"
+    np.testing.assert_allclose(avg[v], band[band.fold == "mean"][v], rtol=1e-12)
+    assert (avg.n_curves == 5).all()
+    plain = prn.average_curves(pts[pts.fold != "pooled"], grid=g, curve="fold", space=space)
+    np.testing.assert_allclose(avg.sd, plain.sd, rtol=1e-12)
+    if space == "roc":
+        np.testing.assert_allclose(avg.tpr, plain.tpr, rtol=1e-12)
