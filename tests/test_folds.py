@@ -351,3 +351,62 @@ def test_average_curves_fold_matches_the_fold_averaged_band(space):
     np.testing.assert_allclose(avg.sd, plain.sd, rtol=1e-12)
     if space == "roc":
         np.testing.assert_allclose(avg.tpr, plain.tpr, rtol=1e-12)
+
+
+# ----------------------------------------------------------------- plots
+
+
+@pytest.mark.parametrize("curve", ["roc", "pr"])
+def test_plot_fold_draws_folds_thin_and_the_mean_with_its_band(curve):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from prroc_numba.plot import plot_pr, plot_roc
+
+    df = _cv_frame(300, seed=13)
+    func, plot = (prn.roc_curve, plot_roc) if curve == "roc" else (prn.pr_curve, plot_pr)
+    pts = func(df, score=["m1", "m2"], label="y", fold="fold")
+    band = prn.bootstrap_curve(
+        df,
+        score=["m1", "m2"],
+        label="y",
+        curve=curve,
+        fold="fold",
+        n_boot=50,
+        seed=0,
+        band="simultaneous",
+        grid=21,
+    )
+    for b in (band, None):
+        ax = plot(pts, fold="fold", band=b)
+        thin = [ln for ln in ax.lines if ln.get_lw() < 1]
+        bold = [ln for ln in ax.lines if ln.get_lw() >= 2]
+        assert len(thin) == 2 * 5 and len(bold) == 2
+        assert len(ax.collections) == 2  # one band per model
+        if b is not None:
+            mean = band[(band.fold == "mean") & (band.model == "m1")]
+            np.testing.assert_allclose(bold[0].get_ydata(), mean.iloc[:, 3])
+        plt.close(ax.figure)
+    with pytest.raises(ValueError, match="fold"):
+        plot(pts.drop(columns="fold"), fold="fold")
+
+
+def test_plot_bands_draws_fpr_at_tpr_horizontally():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from prroc_numba.plot import plot_bands
+
+    df = _cv_frame(200, seed=14)
+    res = prn.bootstrap_curve(
+        df, score="m1", label="y", curve="roc", space="tpr", grid=11, n_boot=30, seed=0
+    )
+    ax = plot_bands(res)
+    verts = ax.collections[0].get_paths()[0].vertices
+    # the band spans FPR values (x) at the TPR grid (y)
+    assert set(np.round(verts[:, 1], 6)) <= set(np.round(np.linspace(0, 1, 11), 6))
+    plt.close(ax.figure)
