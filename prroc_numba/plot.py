@@ -562,6 +562,19 @@ _ROC = _Kind(
 )
 
 
+def _draw_no_skill(ax, kind, prev, legend):
+    """The no-skill line: ``prev`` True (ROC diagonal), prevalences, or None; returns
+    the number of legend entries it adds.
+    """
+    if prev is True:
+        add_no_skill(ax, curve=kind.curve, label=legend)
+        return 1
+    if prev:
+        add_no_skill(ax, prev, curve=kind.curve, label=legend)
+        return 1
+    return 0
+
+
 def _plot_curves(
     kind,
     frame,
@@ -625,13 +638,7 @@ def _plot_curves(
         _require(micro, kind.columns, kind.func, kind.micro_hint)
         n_labels += _plot_micro(ax, *xy(micro, main=False), legend)
     n_labels += _note_macro(ax, macro, legend)
-    prev = no_skill(keys)
-    if prev is True:
-        add_no_skill(ax, curve=kind.curve, label=legend)
-        n_labels += 1
-    elif prev:
-        add_no_skill(ax, prev, curve=kind.curve, label=legend)
-        n_labels += 1
+    n_labels += _draw_no_skill(ax, kind, no_skill(keys), legend)
     if operating_points is not None:
         add_operating_points(
             operating_points,
@@ -710,13 +717,7 @@ def _plot_folds(kind, frame, fold, band, *, ax, hue, legend, kwargs, xy, no_skil
         text = f"{key}: {what}" if key is not None else what
         ax.plot(x, m[kind.columns[1]].to_numpy(float), label=text if legend else None, **kw)
         n_labels += bool(legend)
-    prev = no_skill(keys)
-    if prev is True:
-        add_no_skill(ax, curve=kind.curve, label=legend)
-        n_labels += 1
-    elif prev:
-        add_no_skill(ax, prev, curve=kind.curve, label=legend)
-        n_labels += 1
+    n_labels += _draw_no_skill(ax, kind, no_skill(keys), legend)
     ax.set_title(ax.get_title() or kind.title)
     return _finish(ax, kind.xlabel, kind.ylabel, legend, n_labels)
 
