@@ -245,12 +245,8 @@ def _cv_influence(data, score, label, by, fold, level, pos_label):
     dev2 = (v - est[curve]) ** 2
     s1 = np.bincount(curve, weights=dev2 * y, minlength=C)
     s0 = np.bincount(curve, weights=dev2 * (1.0 - y), minlength=C)
-    keys = batch.keys.rename(columns={col: S.FOLD}).drop(columns=[S.FOLD])
-    if keys.shape[1]:
-        gid = keys.groupby(list(keys.columns), sort=False, dropna=False).ngroup().to_numpy()
-    else:
-        gid = np.zeros(C, dtype=np.int64)
-    G = int(gid.max()) + 1
+    gid, first = _folds.group_ids(batch.keys, col)
+    G = first.size
 
     def per_group(x):
         return np.bincount(gid, weights=x, minlength=G)
@@ -265,8 +261,7 @@ def _cv_influence(data, score, label, by, fold, level, pos_label):
         se = np.sqrt(sigma2 / n)
     cv = per_group(est) / n_folds
     z = _NORM.inv_cdf(0.5 + level / 2)
-    first = np.unique(gid, return_index=True)[1]
-    out = keys.iloc[first].reset_index(drop=True)
+    out = batch.keys.iloc[first].drop(columns=[col]).reset_index(drop=True)
     out[S.FOLD] = _folds.MEAN
     return F.curves_frame(
         out,
