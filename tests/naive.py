@@ -269,19 +269,28 @@ def fpr_at_tpr(tp, fp, grid):
 
 
 def sup_t_band(reps, est, level):
-    """Sup-t simultaneous band of one curve, by its definition: ``reps`` is
-    (replicates, grid points); se_j the sample sd of column j; t_b the largest
-    |reps[b, j] - est[j]| / se_j over columns with se_j > 0; c the ``level`` quantile
-    (numpy's linear) of t_b; band est +- c se, clipped to [0, 1]."""
+    """Sup-t simultaneous band of one curve on the arcsine-square-root scale, by its
+    definition: ``reps`` is (replicates, grid points); z = asin(sqrt(v)); se_j the
+    sample sd of column j of z; t_b the largest |z[b, j] - z_est[j]| / se_j over
+    columns with se_j > 0; c the ``level`` quantile (numpy's linear) of t_b; band
+    sin(z_est -+ c se)^2 with the angle kept in [0, pi/2]; the estimate where se_j = 0."""
     reps = np.asarray(reps, dtype=float)
     B, G = reps.shape
-    se = [float(np.std(reps[:, j], ddof=1)) for j in range(G)]
+    z = [[math.asin(math.sqrt(reps[b, j])) for j in range(G)] for b in range(B)]
+    ze = [math.asin(math.sqrt(e)) for e in est]
+    se = [float(np.std([z[b][j] for b in range(B)], ddof=1)) for j in range(G)]
     t = []
     for b in range(B):
-        t.append(max(abs(reps[b, j] - est[j]) / se[j] for j in range(G) if se[j] > 0))
+        t.append(max(abs(z[b][j] - ze[j]) / se[j] for j in range(G) if se[j] > 0))
     c = float(np.quantile(t, level))
-    lo = [min(max(est[j] - c * se[j], 0.0), 1.0) for j in range(G)]
-    hi = [min(max(est[j] + c * se[j], 0.0), 1.0) for j in range(G)]
+    lo, hi = [], []
+    for j in range(G):
+        if se[j] > 0:
+            lo.append(math.sin(min(max(ze[j] - c * se[j], 0.0), math.pi / 2)) ** 2)
+            hi.append(math.sin(min(max(ze[j] + c * se[j], 0.0), math.pi / 2)) ** 2)
+        else:
+            lo.append(est[j])
+            hi.append(est[j])
     return np.array(lo), np.array(hi)
 
 

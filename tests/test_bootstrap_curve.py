@@ -302,7 +302,7 @@ def _binormal_frame(n_sets, n_pos, n_neg, seed):
 def test_simultaneous_roc_band_covers_the_true_curve():
     """A small coverage check (the full study: benchmarks/coverage_bands.py): binormal
     data, true TPR(f) = Phi(1 + Phi^-1(f)); 200 data sets in one call. The simultaneous
-    band covers the whole true curve on the grid about 90% of the time (level 0.9),
+    band covers the whole true curve on the grid about 95% of the time (level 0.95),
     the pointwise band markedly less often."""
     from scipy.stats import norm
 
@@ -318,7 +318,7 @@ def test_simultaneous_roc_band_covers_the_true_curve():
         grid=g,
         n_boot=300,
         seed=1,
-        level=0.9,
+        level=0.95,
         progress=False,
     )
     cover = {}
@@ -327,6 +327,7 @@ def test_simultaneous_roc_band_covers_the_true_curve():
         lo = res.ci_low.to_numpy().reshape(n_sets, -1)
         hi = res.ci_high.to_numpy().reshape(n_sets, -1)
         cover[band] = np.mean(((lo <= true) & (true <= hi)).all(axis=1))
-    # binomial sd at 200 sets: 0.021; -3 sd / +4 sd around 0.9
-    assert 0.84 <= cover["simultaneous"] <= 0.985
+    # binomial sd at 200 sets: 0.015; about -3 sd / +3 sd around 0.95 (the band is
+    # slightly conservative: the full study, benchmarks/coverage_bands.py, gives 94-97%)
+    assert 0.90 <= cover["simultaneous"] <= 0.995
     assert cover["pointwise"] < cover["simultaneous"] - 0.1
