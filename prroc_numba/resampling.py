@@ -347,10 +347,10 @@ def bootstrap_curve(
     if distributed:
         from . import _dask
 
-        if curve != "pr":
+        if curve != "pr" or fold is not None:
             raise ValueError(
-                "bootstrap_curve on Dask input gives PR bands only; pass curve='pr', or "
-                "compute the frame (df.compute()) for ROC bands"
+                "bootstrap_curve on Dask input gives PR bands without folds only; pass "
+                "curve='pr' and no fold=, or compute the frame (df.compute())"
             )
         _dask.no_multiclass(multiclass)
         batch, P, est, reps = _dask.curve_replicates(

@@ -410,3 +410,15 @@ def test_plot_bands_draws_fpr_at_tpr_horizontally():
     # the band spans FPR values (x) at the TPR grid (y)
     assert set(np.round(verts[:, 1], 6)) <= set(np.round(np.linspace(0, 1, 11), 6))
     plt.close(ax.figure)
+
+
+@pytest.mark.parametrize(
+    "kw,match",
+    [
+        (dict(cluster="site"), "cluster="),
+        (dict(resampling="poisson"), "poisson"),
+    ],
+)
+def test_bootstrap_curve_fold_refuses(kw, match):
+    with pytest.raises(ValueError, match=match):
+        prn.bootstrap_curve(_cv_frame(), score="m1", label="y", fold="fold", n_boot=10, **kw)
