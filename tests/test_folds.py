@@ -422,3 +422,10 @@ def test_plot_bands_draws_fpr_at_tpr_horizontally():
 def test_bootstrap_curve_fold_refuses(kw, match):
     with pytest.raises(ValueError, match=match):
         prn.bootstrap_curve(_cv_frame(), score="m1", label="y", fold="fold", n_boot=10, **kw)
+
+
+def test_fold_frames_convert_to_polars():
+    pytest.importorskip("polars")
+    df = _cv_frame(90, seed=15)
+    res = prn.auc(df, score="m1", label="y", fold="fold", output="polars")
+    assert res["fold"].to_list() == ["0", "1", "2", "3", "4", "mean", "pooled"]
