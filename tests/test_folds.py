@@ -429,3 +429,22 @@ def test_fold_frames_convert_to_polars():
     df = _cv_frame(90, seed=15)
     res = prn.auc(df, score="m1", label="y", fold="fold", output="polars")
     assert res["fold"].to_list() == ["0", "1", "2", "3", "4", "mean", "pooled"]
+
+
+def test_bootstrap_fold_partial_area():
+    """Any area: a partial ROC area per fold equals the by-fold bootstrap's."""
+    df = _cv_frame(300, seed=16)
+    kw = dict(score=["m1", "m2"], label="y", curve="roc", partial=(0, 0.3), n_boot=60, seed=5)
+    res = prn.bootstrap(df, fold="fold", **kw)
+    by_fold = prn.bootstrap(df, by="fold", **kw)
+    per = res[~res.fold.isin(["mean", "pooled"])].sort_values(["fold", "model"])
+    np.testing.assert_array_equal(
+        per[["estimate", "ci_low", "ci_high"]].to_numpy(float),
+        by_fold[["estimate", "ci_low", "ci_high"]].to_numpy(float),
+    )
+    pooled = res[res.fold == "pooled"].estimate.to_numpy()
+    np.testing.assert_allclose(
+        pooled,
+        prn.auc(df, **{k: kw[k] for k in kw if k in ("score", "label", "curve", "partial")}).auc,
+        rtol=1e-12,
+    )
