@@ -12,6 +12,7 @@ quantiles live here too.
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
@@ -33,7 +34,7 @@ from ._kernels.rng import POISSON_MAX, _poisson_tables
 from ._kernels.threads import run_items
 from ._partial import check_partial, partial_areas, standardized
 from ._progress import visible
-from ._ragged import UndefinedMetricWarning, inputs, lengths_to_offsets, pack, row_ids
+from ._ragged import Batch, UndefinedMetricWarning, inputs, lengths_to_offsets, pack, row_ids
 from ._ragged import is_dask as _is_dask
 from ._resampling_kind import resolve as _resolve_resampling
 
@@ -403,6 +404,67 @@ class _Plan:
             for m in range(M):
                 out[g * M + m] = vals[:, m]
         return out
+
+
+@dataclass(frozen=True)
+class _FoldBatch(Batch):
+    """A :class:`~._ragged.Batch` whose groups also hold their folds' curves: per group
+    the pooled curves (``n_pooled`` models), then every fold's curve of every model,
+    each reading a contiguous run of the group's label rows (``starts``).
+    """
+
+    starts: np.ndarray = None
+
+    @property
+    def label_start(self):
+        return self.starts
+
+
+def fold_plan(batch, fold_rows, n_folds, stratified, estimate=None):
+    """One plan for the pooled curves of ``batch`` and their folds' curves, so that
+    every replicate draws each group's rows once (within fold and class strata) and
+    every curve -- pooled and per fold -- reads the same counts.
+
+    ``fold_rows``: the fold code (0 .. ``n_folds`` - 1) of every label row of
+    ``batch``, non-decreasing within each group (the caller orders the rows by fold).
+    Returns ``(plan, sizes)``: ``plan`` over curves ``g * M' + j`` with ``M' = M (1 +
+    n_folds)`` (``j < M``: pooled model ``j``; else fold ``(j - M) // M``, model ``(j -
+    M) % M``) and ``sizes`` the row count of every curve.
+    """
+    M = batch.n_models
+    G = batch.group_offsets.size - 1
+    V = int(n_folds)
+    lengths = np.diff(batch.group_offsets)
+    g_of_row = np.repeat(np.arange(G), lengths)
+    per = np.bincount(g_of_row * V + fold_rows, minlength=G * V).reshape(G, V)
+    fold_start = np.zeros((G, V), dtype=np.int64)
+    fold_start[:, 1:] = np.cumsum(per, axis=1)[:, :-1]
+    # every curve: (start within its group's rows, length), pooled first
+    start = np.zeros((G, 1 + V, M), dtype=np.int64)
+    size = np.empty((G, 1 + V, M), dtype=np.int64)
+    size[:, 0, :] = lengths[:, None]
+    start[:, 1:, :] = fold_start[:, :, None]
+    size[:, 1:, :] = per[:, :, None]
+    model = np.broadcast_to(np.arange(M), (G, 1 + V, M))
+    group = np.broadcast_to(np.arange(G)[:, None, None], (G, 1 + V, M))
+    start, size = start.ravel(), size.ravel()
+    src = batch.offsets[(group * M + model).ravel()] + start  # into the pooled values
+    offsets = lengths_to_offsets(size)
+    idx = np.repeat(src - offsets[:-1], size) + np.arange(offsets[-1])
+    fb = _FoldBatch(
+        values=batch.values[idx],
+        offsets=offsets,
+        pos=batch.pos,
+        neg=batch.neg,
+        group_offsets=batch.group_offsets,
+        curve_group=group.ravel().copy(),
+        keys=batch.keys,
+        n_models=M * (1 + V),
+        rows=batch.rows,
+        n_input=batch.n_input,
+        starts=batch.group_offsets[group.ravel()] + start,
+    )
+    return _Plan(fb, stratified, strata=fold_rows, estimate=estimate), size
 
 
 def _cell_tables(sp, sn, grouped):

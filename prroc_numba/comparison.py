@@ -507,7 +507,7 @@ def _pair_frame(curve_keys, names, pairs, G, est, diff, lo, hi, p, adjust, extra
 
 def _fold_compare(args):
     """:func:`compare` with ``fold=``: the paired differences per fold, of the fold
-    means and of the pooled curves, from the two resampling runs of
+    means and of the pooled curves, from the replicates of
     :func:`~prroc_numba.bootstrap`'s ``fold=`` (rows drawn within folds).
     """
     if args["test"] != "bootstrap":

@@ -7,17 +7,29 @@ count-vector replicates, intervals -- is :mod:`prroc_numba._resampling`.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
+import pandas as pd
 
 from . import _device, _folds, _multiclass
 from . import _frames as F
 from . import _schema as S
-from ._checks import check_grid, check_level, check_n_boot
+from ._checks import check_grid, check_level, check_n_boot, method_code
 from ._clusters import cluster_codes
 from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.resample import GRID_FPR, GRID_PR, GRID_TPR
-from ._ragged import INPUTS, MULTICLASS, inputs, is_dask, pack, row_ids, warn_undefined
+from ._ragged import (
+    INPUTS,
+    MULTICLASS,
+    UndefinedMetricWarning,
+    inputs,
+    is_dask,
+    pack,
+    row_ids,
+    warn_undefined,
+)
 from ._resampling import (
     REPLICATE_ARGS,
     _degenerate,
@@ -26,6 +38,7 @@ from ._resampling import (
     _replicates,
     _row_quantiles,
     _seed,
+    fold_plan,
 )
 from ._resampling_kind import resolve as _resolve_resampling
 
@@ -98,9 +111,10 @@ def bootstrap(
         ``stratified=False``), paired across models, and the result has a ``fold``
         column: per model and group one row per fold (that fold's area), a row
         ``"mean"`` (the mean of the folds' areas; each replicate averages the folds'
-        replicates) and a row ``"pooled"`` (the area of all rows as one curve, its
-        replicates drawn within folds too). Any area: every estimator, ``hull=``,
-        ``partial=``. Not with ``interval="bca"``, ``cluster=``, ``device="cuda"``,
+        replicates) and a row ``"pooled"`` (the area of all rows as one curve). Every
+        replicate draws the rows once and all three read that draw. Any area: every
+        estimator, ``hull=``, ``partial=`` (partial areas draw the folds and the pooled
+        rows separately). Not with ``interval="bca"``, ``cluster=``, ``device="cuda"``,
         ``resampling="poisson"``, ``return_replicates=True`` or multiclass input.
     device : {"cpu", "cuda"}, default=None
         Where it runs (None: ``"cuda"`` for GPU arrays, else ``"cpu"``; see
@@ -431,38 +445,45 @@ def _band_frame(keys, g, xname, yname, est, lo, hi):
 
 def _fold_curves(args, what, xname, yname, g):
     """:func:`bootstrap_curve` with ``fold=``: bands per fold, of the fold-averaged
-    curve and of the pooled curve, from two resampling runs (folds as groups; the
-    pooled curves with the fold as an extra stratum), no loop over folds.
+    curve and of the pooled curve, from one resampling run (:func:`_one_run`; two runs,
+    folds as groups and pooled with fold strata, where it does not apply), no loop over
+    folds.
     """
     data, score, label, by, weight = (args[k] for k in ("data", "score", "label", "by", "weight"))
     d, by_f, col = _folds.with_fold(data, score, label, by, weight, args["fold"])
     inp = inputs(args, *MULTICLASS)
-    spec = (args["curve"], what, g, args["hull"], args["stratified"], False, None)
-    spec += (args["n_boot"], args["seed"], args["progress"])
-    batch_f, bad_f, est_f, reps_f = _curve_replicates(d, {**inp, "by": by_f}, spec)
-    n = len(d) if d is not None else np.asarray(args["fold"]).shape[0]
-    strata = _folds.codes(d, col, n)
-    batch_p, bad_p, est_p, reps_p = _curve_replicates(data, inp, spec, strata=strata)
-    gid, first = _folds.group_ids(batch_f.keys, col)
+    one = _one_run(args, d, col, args["stratified"], "bootstrap_curve", grid=g, what=what)
+    if one is not None:
+        (keys_f, est_f, reps_f, P), (keys_p, est_p, reps_p) = one
+        bad_f, bad_p = np.isnan(est_f).all(axis=1), np.isnan(est_p).all(axis=1)
+    else:
+        spec = (args["curve"], what, g, args["hull"], args["stratified"], False, None)
+        spec += (args["n_boot"], args["seed"], args["progress"])
+        batch_f, bad_f, est_f, reps_f = _curve_replicates(d, {**inp, "by": by_f}, spec)
+        n = len(d) if d is not None else np.asarray(args["fold"]).shape[0]
+        strata = _folds.codes(d, col, n)
+        batch_p, bad_p, est_p, reps_p = _curve_replicates(data, inp, spec, strata=strata)
+        keys_f, keys_p = batch_f.keys, batch_p.keys
+        P, _ = batch_f.totals()
+    gid, first = _folds.group_ids(keys_f, col)
     G = first.size
     if what == GRID_PR:  # count space: sum of TP over sum of TP + FP at each recall
-        P, _ = batch_f.totals()
         est_m = _folds.count_mean(est_f, P, gid, G)
         reps_m = _folds.count_mean(reps_f, P, gid, G)
     else:  # vertical (or horizontal) averaging
         est_m = _folds.fold_means(est_f, gid, G)
         reps_m = _folds.fold_means(reps_f, gid, G)
     bad_m = np.bincount(gid, weights=bad_f, minlength=G) > 0
-    keys_m = batch_f.keys.iloc[first].drop(columns=[col]).reset_index(drop=True)
+    keys_m = keys_f.iloc[first].drop(columns=[col]).reset_index(drop=True)
     frames = []
     for keys, bad, est, reps in (
-        (batch_f.keys, bad_f, est_f, reps_f),
+        (keys_f, bad_f, est_f, reps_f),
         (keys_m, bad_m, est_m, reps_m),
-        (batch_p.keys, bad_p, est_p, reps_p),
+        (keys_p, bad_p, est_p, reps_p),
     ):
         lo, hi = _band(reps, est, bad, args["band"], args["level"])
         frames.append(_band_frame(keys, g, xname, yname, est, lo, hi))
-    keys = [c for c in batch_p.keys.columns]
+    keys = list(keys_p.columns)
     return _folds.table(frames[0], frames[2], col, mean=frames[1], keys=keys)
 
 
@@ -523,14 +544,90 @@ def sup_t_band(reps, est, level):
     return lo, hi
 
 
+def _one_run(args, d, col, stratified, label_bar, code=None, grid=None, what=None):
+    """Per-fold and pooled curves from **one** resampling run (:func:`~._resampling.
+    fold_plan`): each replicate draws every group's rows once, within fold and class,
+    and the pooled and per-fold curves all read those counts. Returns ``((keys_f,
+    est_f, reps_f, P_f), (keys_p, est_p, reps_p))``, or None where this path does not
+    apply (arrays without a frame, rows the packing does not keep in fold order).
+    ``code``: areas by that estimator; else values on ``grid`` as ``what`` says.
+    """
+    if d is None:
+        return None
+    codes, values = pd.factorize(np.asarray(d[col]), sort=True)
+    order = np.argsort(codes, kind="stable")
+    d = d.iloc[order].reset_index(drop=True)
+    codes = codes[order].astype(np.int64)
+    batch = pack(d, **inputs(args))
+    if batch.multi is not None:
+        return None
+    rows = codes[row_ids(batch)]
+    G = batch.group_offsets.size - 1
+    same = np.repeat(np.arange(G), np.diff(batch.group_offsets))
+    if rows.size and ((np.diff(rows) < 0) & (same[1:] == same[:-1])).any():
+        return None
+    V = values.size
+    hull = bool(args["hull"])
+    plan, size = fold_plan(
+        batch, rows, V, stratified, estimate=None if code is None else (code, hull)
+    )
+    seed = _seed(args["seed"])
+    if code is None:
+        est = plan.curve_estimate(grid, hull, what)
+        reps = plan.run(
+            seed, int(args["n_boot"]), hull, args["progress"], label_bar, code=what, grid=grid
+        )
+    else:
+        est = plan.estimate
+        reps = plan.run(seed, int(args["n_boot"]), hull, args["progress"], label_bar, code=code)
+    fb = plan.batch
+    cs = np.r_[0.0, np.cumsum(batch.pos)]
+    cn = np.r_[0.0, np.cumsum(batch.neg)]
+    P = cs[fb.starts + size] - cs[fb.starts]
+    N = cn[fb.starts + size] - cn[fb.starts]
+    curve = args["curve"] if "curve" in args else "pr"
+    bad = ((P <= 0) if curve == "pr" else (P <= 0) | (N <= 0)) & (size > 0)
+    if bad.any():
+        warnings.warn(
+            f"{int(bad.sum())} pooled or per-fold curve(s) have no positives"
+            + ("" if curve == "pr" else " or no negatives")
+            + ": their values are NaN",
+            UndefinedMetricWarning,
+            stacklevel=5,
+        )
+        est[bad] = np.nan
+        reps[bad] = np.nan
+    M = batch.n_models
+    Mx = M * (1 + V)
+    base = (np.arange(G) * Mx)[:, None]
+    pooled = (base + np.arange(M)).ravel()
+    folded = (base + M + np.arange(V * M)).ravel()  # (group, fold, model) order
+    keys_p = batch.keys
+    which = (
+        np.arange(G)[:, None, None] * M
+        + np.zeros((1, V, 1), np.int64)
+        + np.arange(M)[None, None, :]
+    ).ravel()
+    keys_f = keys_p.iloc[which].reset_index(drop=True)
+    fold_ids = np.asarray(values, dtype=object)[np.tile(np.repeat(np.arange(V), M), G)]
+    at = keys_f.columns.get_loc(S.MODEL) if S.MODEL in keys_f.columns else keys_f.shape[1]
+    keys_f.insert(at, col, fold_ids)
+    keep = size[folded] > 0  # a group without rows in a fold has no curve there
+    folded = folded[keep]
+    keys_f = keys_f[keep].reset_index(drop=True)
+    return (keys_f, est[folded], reps[folded], P[folded]), (keys_p, est[pooled], reps[pooled])
+
+
 def fold_replicates(args, label_bar="bootstrap"):
     """The replicates behind ``fold=`` (:func:`bootstrap`, :func:`~prroc_numba.compare`):
     ``(runs, fold_column, model_names, n_models)`` with ``runs`` three ``(curve_keys,
     estimates, replicates)``: per fold, fold means, pooled.
 
-    Two resampling runs, no loop over folds: the folds as groups (each fold's rows
-    drawn on their own; the mean's replicate ``b`` is the mean of the folds'
-    replicates ``b``), and the pooled curves with the fold as an extra stratum.
+    One resampling run (:func:`_one_run`): every replicate draws each group's rows
+    once within fold and class strata, and the pooled and per-fold curves read the
+    same counts; the mean's replicate ``b`` is the mean of the folds' replicates ``b``.
+    With ``partial=`` (or arrays without a frame) two runs instead: the folds as groups
+    and the pooled curves with the fold as an extra stratum. No loop over folds.
     """
     bad = {
         "interval='bca'": args.get("interval") == "bca",
@@ -552,24 +649,32 @@ def fold_replicates(args, label_bar="bootstrap"):
     kw = {k: args[k] for k in REPLICATE_ARGS}
     kw["device"] = "cpu"
     inp = {k: args[k] for k in INPUTS}
-    batch_f, _, _, est_f, reps_f, _ = _replicates(
-        d, label_bar=label_bar, **{**kw, **inp, "by": by_f}
-    )
-    n = len(d) if d is not None else np.asarray(args["fold"]).shape[0]
-    strata = _folds.codes(d, col, n)
-    batch_p, _, _, est_p, reps_p, _ = _replicates(
-        data, label_bar=label_bar, strata=strata, **kw, **inp
-    )
-    gid, first = _folds.group_ids(batch_f.keys, col)
+    one = None
+    if args["partial"] is None:
+        stratified, _ = _resolve_resampling(args["resampling"], args["stratified"], "memory")
+        code = method_code(args["curve"], args["method"])
+        one = _one_run(args, d, col, stratified, label_bar, code=code)
+    if one is not None:
+        (keys_f, est_f, reps_f, _), (keys_p, est_p, reps_p) = one
+    else:
+        batch_f, _, _, est_f, reps_f, _ = _replicates(
+            d, label_bar=label_bar, **{**kw, **inp, "by": by_f}
+        )
+        n = len(d) if d is not None else np.asarray(args["fold"]).shape[0]
+        strata = _folds.codes(d, col, n)
+        batch_p, _, _, est_p, reps_p, _ = _replicates(
+            data, label_bar=label_bar, strata=strata, **kw, **inp
+        )
+        keys_f, keys_p = batch_f.keys, batch_p.keys
+    gid, first = _folds.group_ids(keys_f, col)
     est_m = _folds.fold_means(est_f, gid, first.size)
     reps_m = _folds.fold_means(reps_f, gid, first.size)
-    M = batch_p.n_models
-    keys = batch_p.keys
-    names = list(keys[S.MODEL].iloc[:M]) if S.MODEL in keys else list(range(M))
+    M = int(keys_p[S.MODEL].nunique()) if S.MODEL in keys_p else 1
+    names = list(keys_p[S.MODEL].iloc[:M]) if S.MODEL in keys_p else list(range(M))
     runs = (
-        (batch_f.keys, est_f, reps_f),
-        (batch_f.keys.iloc[first].drop(columns=[col]).reset_index(drop=True), est_m, reps_m),
-        (batch_p.keys, est_p, reps_p),
+        (keys_f, est_f, reps_f),
+        (keys_f.iloc[first].drop(columns=[col]).reset_index(drop=True), est_m, reps_m),
+        (keys_p, est_p, reps_p),
     )
     return runs, col, names, M
 

@@ -126,47 +126,48 @@ def test_fold_bad_arguments():
 # ------------------------------------------------------------ bootstrap(fold=)
 
 
-def test_bootstrap_fold_rows_match_by_fold_and_mean_of_replicates():
-    df = _cv_frame(240, seed=5)
-    kw = dict(score=["m1", "m2"], label="y", n_boot=150, seed=7, level=0.9, progress=False)
-    res = prn.bootstrap(df, fold="fold", **kw)
-    assert list(res.columns) == [
-        "model",
-        "fold",
-        "estimate",
-        "se",
-        "ci_low",
-        "ci_high",
-        "n_degenerate",
-    ]
-    by_fold, reps = prn.bootstrap(df, by="fold", return_replicates=True, **kw)
-    per = res[~res.fold.isin(["mean", "pooled"])].sort_values(["fold", "model"])
-    np.testing.assert_array_equal(
-        per[["estimate", "se", "ci_low", "ci_high"]].to_numpy(float),
-        by_fold[["estimate", "se", "ci_low", "ci_high"]].to_numpy(float),
-    )
-    for m in ["m1", "m2"]:
-        r = reps[reps.model == m].pivot(index="replicate", columns="fold", values="estimate")
-        mean_reps = r.to_numpy().mean(axis=1)
-        row = res[(res.model == m) & (res.fold == "mean")].iloc[0]
-        est = by_fold[by_fold.model == m].estimate.mean()
-        np.testing.assert_allclose(row.estimate, est, rtol=1e-12)
-        np.testing.assert_allclose(row.se, mean_reps.std(ddof=1), rtol=1e-10)
-        np.testing.assert_allclose(row.ci_low, np.quantile(mean_reps, 0.05), rtol=1e-10)
-        np.testing.assert_allclose(row.ci_high, np.quantile(mean_reps, 0.95), rtol=1e-10)
-
-
-@pytest.mark.parametrize("stratified", [True, False])
-def test_pooled_bootstrap_draws_within_folds(stratified):
-    """The pooled row's replicates, materialised: every replicate keeps each fold's row
-    count (and, stratified, each fold's class counts), and its area is the naive AUC
-    of the resampled rows."""
+def _materialised(df, models, B, seed, stratified, stat):
+    """Replicates of ``stat(score, y, counts)`` per model for the pooled rows and each
+    fold, every replicate's counts drawn as the fold plan draws them (one count vector
+    per replicate, within fold and class strata): ``out[model][fold or "pooled"]``."""
     import importlib
 
     from prroc_numba._ragged import pack
     from tests.kernel_probes import _paired_counts_one
 
     boot_mod = importlib.import_module("prroc_numba._resampling")
+    batch = pack(df, score=models, label="y")
+    codes = df.fold.to_numpy().astype(np.int64)
+    plan = boot_mod._Plan(batch, stratified, strata=codes)
+    y = df.y.to_numpy()
+    out = {m: {k: [] for k in [*range(5), "pooled"]} for m in models}
+    for b in range(B):
+        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, boot_mod._seed(seed), b)
+        cnt = cnt[plan.slot]
+        for f in range(5):
+            rows = codes == f
+            assert cnt[rows].sum() == rows.sum()
+            if stratified:
+                assert cnt[rows & (y == 1)].sum() == (rows & (y == 1)).sum()
+        for m in models:
+            s = df[m].to_numpy()
+            out[m]["pooled"].append(stat(s, y, cnt))
+            for f in range(5):
+                rows = codes == f
+                out[m][f].append(stat(s[rows], y[rows], cnt[rows]))
+    return {m: {k: np.array(v) for k, v in d.items()} for m, d in out.items()}
+
+
+def _roc_auc(s, y, cnt):
+    s, p, q = naive.materialise(s, y * 1.0, 1.0 - y, cnt)
+    return naive.roc_auc_pairs(s, p, q)
+
+
+@pytest.mark.parametrize("stratified", [True, False])
+def test_bootstrap_fold_rows_from_materialised_draws(stratified):
+    """Per fold, fold mean and pooled: one count vector per replicate (rows drawn
+    within fold and class), every curve reading it; each interval is the quantiles of
+    the naive AUCs of the materialised replicates."""
     df = _cv_frame(150, seed=6, ties=True)
     B = 40
     res = prn.bootstrap(
@@ -181,26 +182,25 @@ def test_pooled_bootstrap_draws_within_folds(stratified):
         level=0.8,
         progress=False,
     )
-    batch = pack(df, score=["m1", "m2"], label="y")
-    codes = df.fold.to_numpy().astype(np.int64)
-    plan = boot_mod._Plan(batch, stratified, strata=codes)
-    y = df.y.to_numpy()
-    reps = {m: [] for m in ["m1", "m2"]}
-    for b in range(B):
-        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, boot_mod._seed(3), b)
-        cnt = cnt[plan.slot]
-        for f in range(5):
-            rows = codes == f
-            assert cnt[rows].sum() == rows.sum()
-            if stratified:
-                assert cnt[rows & (y == 1)].sum() == (rows & (y == 1)).sum()
-        for m in reps:
-            s, p, q = naive.materialise(df[m].to_numpy(), y * 1.0, 1.0 - y, cnt)
-            reps[m].append(naive.roc_auc_pairs(s, p, q))
+    assert list(res.columns) == [
+        "model",
+        "fold",
+        "estimate",
+        "se",
+        "ci_low",
+        "ci_high",
+        "n_degenerate",
+    ]
+    reps = _materialised(df, ["m1", "m2"], B, 3, stratified, _roc_auc)
     for m, r in reps.items():
-        row = res[(res.model == m) & (res.fold == "pooled")].iloc[0]
-        np.testing.assert_allclose(row.ci_low, np.quantile(r, 0.1), rtol=1e-12)
-        np.testing.assert_allclose(row.ci_high, np.quantile(r, 0.9), rtol=1e-12)
+        r["mean"] = np.mean([r[f] for f in range(5)], axis=0)
+        got = res[res.model == m].set_index("fold")
+        for k, v in r.items():
+            np.testing.assert_allclose(got.ci_low[k], np.quantile(v, 0.1), rtol=1e-12)
+            np.testing.assert_allclose(got.ci_high[k], np.quantile(v, 0.9), rtol=1e-12)
+            np.testing.assert_allclose(got.se[k], np.std(v, ddof=1), rtol=1e-10)
+        est = prn.auc(df, score=m, label="y", curve="roc", fold="fold").set_index("fold")
+        np.testing.assert_allclose(got.estimate, est.auc, rtol=1e-12)
 
 
 @pytest.mark.parametrize(
@@ -217,23 +217,26 @@ def test_bootstrap_fold_refuses(kw, match):
 
 
 def test_compare_fold_rows():
-    df = _cv_frame(240, seed=8)
-    kw = dict(score=["m1", "m2"], label="y", n_boot=120, seed=2, progress=False)
+    df = _cv_frame(150, seed=8)
+    B = 40
+    kw = dict(score=["m1", "m2"], label="y", curve="roc", n_boot=B, seed=2, progress=False)
     res = prn.compare(df, fold="fold", **kw)
     assert list(res.columns[:3]) == ["model_a", "model_b", "fold"]
     assert list(res.fold) == [0, 1, 2, 3, 4, "mean", "pooled"]
-    by_fold = prn.compare(df, by="fold", **kw)
-    cols = ["diff", "ci_low", "ci_high", "p_value", "p_adjusted"]
-    np.testing.assert_array_equal(res[cols].iloc[:5].to_numpy(float), by_fold[cols].to_numpy(float))
-    _, reps = prn.bootstrap(df, by="fold", return_replicates=True, **kw)
-    r = reps.pivot_table(index="replicate", columns=["model", "fold"], values="estimate")
-    d = (r["m1"] - r["m2"]).to_numpy().mean(axis=1)
-    mean = res.iloc[5]
-    np.testing.assert_allclose(mean.ci_low, np.quantile(d, 0.025), rtol=1e-10)
-    np.testing.assert_allclose(mean.ci_high, np.quantile(d, 0.975), rtol=1e-10)
     boot = prn.bootstrap(df, fold="fold", **kw)
-    pooled = boot[boot.fold == "pooled"].estimate.to_numpy()
-    np.testing.assert_allclose(res.iloc[6]["diff"], pooled[0] - pooled[1], rtol=1e-12)
+    est = boot.pivot(index="fold", columns="model", values="estimate")
+    np.testing.assert_allclose(
+        res.set_index("fold")["diff"], (est.m1 - est.m2)[res.fold], rtol=1e-12
+    )
+    reps = _materialised(df, ["m1", "m2"], B, 2, True, _roc_auc)
+    for k in [*range(5), "pooled", "mean"]:
+        if k == "mean":
+            d = np.mean([reps["m1"][f] - reps["m2"][f] for f in range(5)], axis=0)
+        else:
+            d = reps["m1"][k] - reps["m2"][k]
+        row = res[res.fold == k].iloc[0]
+        np.testing.assert_allclose(row.ci_low, np.quantile(d, 0.025), rtol=1e-10, atol=1e-15)
+        np.testing.assert_allclose(row.ci_high, np.quantile(d, 0.975), rtol=1e-10, atol=1e-15)
     with pytest.raises(ValueError, match="test='bootstrap'"):
         prn.compare(df, fold="fold", test="delong", curve="roc", score=["m1", "m2"], label="y")
 
@@ -241,66 +244,56 @@ def test_compare_fold_rows():
 # ------------------------------------------------------ bootstrap_curve(fold=)
 
 
-def _fold_reps(df, curve_code, g, B, seed, strata=None, by="fold"):
-    import importlib
-
-    from prroc_numba._ragged import pack
-
-    boot_mod = importlib.import_module("prroc_numba._resampling")
-    batch = pack(df, score="m1", label="y", by=by)
-    plan = boot_mod._Plan(batch, True, strata=strata)
-    return plan.run(boot_mod._seed(seed), B, False, False, "t", code=curve_code, grid=g)
-
-
 @pytest.mark.parametrize("curve", ["roc", "pr"])
 def test_bootstrap_curve_fold_rows(curve):
-    df = _cv_frame(300, seed=9, ties=True)
+    df = _cv_frame(200, seed=9, ties=True)
     g = np.linspace(0, 1, 11)
-    B = 80
+    B = 30
     kw = dict(score="m1", label="y", curve=curve, grid=g, n_boot=B, seed=4, progress=False)
     res = prn.bootstrap_curve(df, fold="fold", **kw)
     v = "tpr" if curve == "roc" else "precision"
     x = "fpr" if curve == "roc" else "recall"
     assert list(res.columns) == ["fold", x, v, "ci_low", "ci_high"]
     assert list(res.fold.iloc[:: len(g)]) == [0, 1, 2, 3, 4, "mean", "pooled"]
-    by_fold = prn.bootstrap_curve(df, by="fold", **kw)
-    per = res.iloc[: 5 * len(g)]
-    cols = [v, "ci_low", "ci_high"]
-    np.testing.assert_array_equal(per[cols].to_numpy(float), by_fold[cols].to_numpy(float))
-    # the fold-averaged curve, from each fold's vertices
+
+    def on_grid(s, y, cnt):
+        s, p, q = naive.materialise(s, y * 1.0, 1.0 - y, cnt)
+        _, tp, fp = naive.sweep(s, p, q)
+        if curve == "roc":
+            return naive.tpr_at_fpr(tp, fp, g)
+        return naive.precision_on_recall_grid(tp, fp, g)
+
+    def data_curve(s, y, cnt):
+        return on_grid(s, y, np.ones(len(s)))
+
     y = df.y.to_numpy()
-    want = []
-    for r in g:
-        vals, tps, fps = [], [], []
-        for f in range(5):
-            rows = df.fold.to_numpy() == f
-            _, tp, fp = naive.sweep(df.m1.to_numpy()[rows], y[rows] * 1.0, 1.0 - y[rows])
-            if curve == "roc":
-                vals.append(naive.tpr_at_fpr(tp, fp, [r])[0])
-            else:
+    want = {k: v[0] for k, v in _materialised(df, ["m1"], 1, 0, True, data_curve)["m1"].items()}
+    reps = _materialised(df, ["m1"], B, 4, True, on_grid)["m1"]
+    P = np.array([y[df.fold.to_numpy() == f].sum() for f in range(5)], float)
+    # the fold-averaged curve: vertical mean (ROC), TP over TP + FP added up (PR)
+    folds = np.array([want[f] for f in range(5)])
+    reps_f = np.array([reps[f] for f in range(5)])  # (fold, replicate, grid)
+    if curve == "roc":
+        want["mean"] = folds.mean(axis=0)
+        reps["mean"] = reps_f.mean(axis=0)
+    else:
+        with np.errstate(divide="ignore"):
+            want["mean"] = P.sum() / (P[:, None] / folds).sum(axis=0)
+            reps["mean"] = P.sum() / (P[:, None, None] / reps_f).sum(axis=0)
+    for k in [*range(5), "mean", "pooled"]:
+        got = res[res.fold == k]
+        np.testing.assert_allclose(got[v], want[k], rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(got.ci_low, np.quantile(reps[k], 0.025, axis=0), rtol=1e-10)
+        np.testing.assert_allclose(got.ci_high, np.quantile(reps[k], 0.975, axis=0), rtol=1e-10)
+    if curve == "pr":  # the count-space mean from each fold's vertices, written out
+        for j, r in enumerate(g[1:], start=1):
+            tps, fps = [], []
+            for f in range(5):
+                rows = df.fold.to_numpy() == f
+                _, tp, fp = naive.sweep(df.m1.to_numpy()[rows], y[rows] * 1.0, 1.0 - y[rows])
                 tps.append(r * tp[-1])
                 fps.append(naive.fp_at_recall(tp, fp, r))
-        if curve == "roc":
-            want.append(np.mean(vals))
-        else:
-            want.append(sum(tps) / (sum(tps) + sum(fps)) if r > 0 else np.nan)
-    mean = res[res.fold == "mean"]
-    ok = np.isfinite(want)
-    np.testing.assert_allclose(mean[v].to_numpy()[ok], np.array(want)[ok], rtol=1e-12)
-    # its band: quantiles of the replicates averaged over folds
-    code = -2 if curve == "roc" else -1
-    reps = _fold_reps(df, code, g, B, 4)  # (fold, grid, replicate)
-    if curve == "roc":
-        avg = reps.mean(axis=0)
-    else:
-        P = np.array([y[df.fold.to_numpy() == f].sum() for f in range(5)], float)
-        with np.errstate(divide="ignore"):
-            avg = P.sum() / (P[:, None, None] / reps).sum(axis=0)
-    np.testing.assert_allclose(mean.ci_low, np.quantile(avg, 0.025, axis=1), rtol=1e-10)
-    np.testing.assert_allclose(mean.ci_high, np.quantile(avg, 0.975, axis=1), rtol=1e-10)
-    pooled = res[res.fold == "pooled"]
-    reps_p = _fold_reps(df, code, g, B, 4, strata=df.fold.to_numpy().astype(np.int64), by=None)
-    np.testing.assert_allclose(pooled.ci_low, np.quantile(reps_p[0], 0.025, axis=1), rtol=1e-12)
+            np.testing.assert_allclose(want["mean"][j], sum(tps) / (sum(tps) + sum(fps)))
 
 
 def test_bootstrap_curve_fold_simultaneous_is_wider():
@@ -448,3 +441,14 @@ def test_bootstrap_fold_partial_area():
         prn.auc(df, **{k: kw[k] for k in kw if k in ("score", "label", "curve", "partial")}).auc,
         rtol=1e-12,
     )
+
+
+def test_fold_missing_in_a_group_has_no_row():
+    df = _cv_frame(300, seed=17)
+    df = df[~((df.site == "b") & (df.fold == 4))]
+    kw = dict(score="m1", label="y", by="site", fold="fold", curve="roc", n_boot=30, seed=1)
+    res = prn.bootstrap(df, **kw)
+    assert list(res[res.site == "b"].fold) == [0, 1, 2, 3, "mean", "pooled"]
+    auc = prn.auc(df, score="m1", label="y", by="site", fold="fold", curve="roc")
+    np.testing.assert_allclose(res.estimate, auc.auc, rtol=1e-12)
+    assert np.isfinite(res.ci_low).all()
