@@ -461,7 +461,7 @@ def _fold_curves(args, what, xname, yname, g):
         spec += (args["n_boot"], args["seed"], args["progress"])
         batch_f, bad_f, est_f, reps_f = _curve_replicates(d, {**inp, "by": by_f}, spec)
         n = len(d) if d is not None else np.asarray(args["fold"]).shape[0]
-        strata = _folds.codes(d, col, n)
+        strata = _folds.codes(d, col if d is not None else args["fold"], n)
         batch_p, bad_p, est_p, reps_p = _curve_replicates(data, inp, spec, strata=strata)
         keys_f, keys_p = batch_f.keys, batch_p.keys
         P, _ = batch_f.totals()
@@ -661,7 +661,7 @@ def fold_replicates(args, label_bar="bootstrap"):
             d, label_bar=label_bar, **{**kw, **inp, "by": by_f}
         )
         n = len(d) if d is not None else np.asarray(args["fold"]).shape[0]
-        strata = _folds.codes(d, col, n)
+        strata = _folds.codes(d, col if d is not None else args["fold"], n)
         batch_p, _, _, est_p, reps_p, _ = _replicates(
             data, label_bar=label_bar, strata=strata, **kw, **inp
         )

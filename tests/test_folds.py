@@ -452,3 +452,25 @@ def test_fold_missing_in_a_group_has_no_row():
     auc = prn.auc(df, score="m1", label="y", by="site", fold="fold", curve="roc")
     np.testing.assert_allclose(res.estimate, auc.auc, rtol=1e-12)
     assert np.isfinite(res.ci_low).all()
+
+
+def test_bootstrap_fold_with_weights_and_with_arrays():
+    """Weighted rows (the walk over masses) and plain arrays (two resampling runs): the
+    estimates are the areas of auc(fold=), the intervals contain them."""
+    df = _cv_frame(240, seed=18)
+    df["w"] = np.random.default_rng(0).integers(1, 4, len(df)).astype(float)
+    kw = dict(label="y", fold="fold", n_boot=40, seed=2)
+    res = prn.bootstrap(df, score=["m1", "m2"], weight="w", **kw)
+    auc = prn.auc(df, score=["m1", "m2"], label="y", weight="w", fold="fold")
+    np.testing.assert_allclose(res.estimate, auc.auc, rtol=1e-12)
+    arr = prn.bootstrap(
+        score=df.m1.to_numpy(),
+        label=df.y.to_numpy(),
+        fold=df.fold.to_numpy(),
+        n_boot=40,
+        seed=2,
+    )
+    one = prn.auc(df, score="m1", label="y", fold="fold")
+    np.testing.assert_allclose(arr.estimate, one.auc, rtol=1e-12)
+    for r in (res, arr):
+        assert ((r.ci_low <= r.estimate) & (r.estimate <= r.ci_high)).all()
