@@ -757,6 +757,53 @@ def _build_bootstrap(scale=1.0, capability="bootstrap"):
     return cases
 
 
+def _build_bands(scale=1.0):
+    """ROC, simultaneous and cross-validation bands against today's PR band
+    (``bootstrap_curve`` with its defaults) on the same input: ``speed-up`` is the PR
+    band's time over the new call's (>= 1 / 1.5 is the target: at most 1.5x slower).
+    """
+    n = max(int(10**5 * scale), 1000)
+    n_models, n_boot = 5, 200
+    y, S = binormal(n, n_models=n_models)
+    frame = pd.DataFrame({f"m{j}": S[:, j] for j in range(n_models)})
+    frame["y"] = y
+    frame["fold"] = np.random.default_rng(SEED).integers(0, 5, n)
+    score = [f"m{j}" for j in range(n_models)]
+    kw = dict(score=score, label="y", n_boot=n_boot, seed=1, progress=False)
+
+    def today():
+        prn.bootstrap_curve(frame, **kw)
+
+    cases = []
+    for name, extra in [
+        ("ROC band (TPR at FPR)", dict(curve="roc")),
+        ("PR simultaneous band", dict(band="simultaneous")),
+        ("ROC simultaneous band", dict(curve="roc", band="simultaneous")),
+        ("PR bands, 5 folds + mean + pooled", dict(fold="fold")),
+    ]:
+
+        def ours(extra=extra):
+            prn.bootstrap_curve(frame, **kw, **extra)
+
+        cases.append(
+            Case(
+                "bands",
+                f"{name}, {n_models} models, N={_fmt_n(n)}, B={n_boot}",
+                ours,
+                today,
+                "bootstrap_curve: today's pointwise PR band, same input and B",
+                repeats=2,
+                target=1 / 1.5,
+                scores=np.ascontiguousarray(S.T),
+                note="fold=: one draw per replicate; each row walked in its fold's and the "
+                "pooled curve"
+                if "fold" in extra
+                else "",
+            )
+        )
+    return cases
+
+
 CAPABILITIES = {
     "curves": _build_curves,
     "auc": _build_auc,
@@ -765,4 +812,5 @@ CAPABILITIES = {
     "interpolation": _build_interpolate,
     "bootstrap": _build_bootstrap,
     "compare": lambda scale=1.0: _build_bootstrap(scale, "compare"),
+    "bands": _build_bands,
 }

@@ -102,7 +102,12 @@ def to_output(frame, output):
 
     if isinstance(frame, tuple):
         return tuple(to_output(f, output) for f in frame)
-    return pl.from_pandas(frame) if isinstance(frame, pd.DataFrame) else frame
+    if not isinstance(frame, pd.DataFrame):
+        return frame
+    if "fold" in frame.columns and frame["fold"].dtype == object:
+        # fold ids next to "mean" / "pooled": one string column for Arrow
+        frame = frame.assign(fold=frame["fold"].astype(str))
+    return pl.from_pandas(frame)
 
 
 def with_output(f):

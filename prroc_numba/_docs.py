@@ -229,6 +229,15 @@ MULTICLASS = """
 # the shared arguments without ``output`` and the multiclass ones
 BINARY = SHARED[: SHARED.index("    output :")].rstrip("\n")
 
+FOLD = """
+    fold : str or array-like, default=None
+        Cross-validation folds: a column of ``data`` or one fold id per row. Each fold
+        is then one curve (of each model and ``by`` group) and the result has a
+        ``fold`` column after the key columns: one row per fold (the fold id), a row
+        ``"mean"`` (the mean over the folds, the cross-validated estimate) and a row
+        ``"pooled"`` (all the folds' rows as one curve), in that order for every model
+        and group. See ``docs/uncertainty.md``."""
+
 # every function taking ``{shared}`` also takes the multiclass arguments
 SHARED = SHARED + MULTICLASS
 
@@ -243,6 +252,7 @@ _BLOCKS = {
     "points": POINTS,
     "partial": PARTIAL,
     "cluster": CLUSTER,
+    "fold": FOLD,
 }
 
 

@@ -12,6 +12,7 @@ quantiles live here too.
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
@@ -34,7 +35,7 @@ from ._kernels.threads import run_items
 from ._memory import check
 from ._partial import check_partial, partial_areas, standardized
 from ._progress import visible
-from ._ragged import UndefinedMetricWarning, inputs, lengths_to_offsets, pack, row_ids
+from ._ragged import Batch, UndefinedMetricWarning, inputs, lengths_to_offsets, pack, row_ids
 from ._ragged import is_dask as _is_dask
 from ._resampling_kind import resolve as _resolve_resampling
 
@@ -70,9 +71,20 @@ class _Plan:
     """
 
     def __init__(
-        self, batch, stratified, cluster=None, poisson=False, *, estimate=None, keep_order=False
+        self,
+        batch,
+        stratified,
+        cluster=None,
+        poisson=False,
+        *,
+        estimate=None,
+        keep_order=False,
+        strata=None,
     ):
         self.batch = batch
+        # ``strata``: int64 code (0 .. V-1) of every label row, e.g. its fold: rows are
+        # then drawn within each (code, class) stratum of their group
+        self.extra = strata
         self.clustered = cluster is not None
         self.stratified = bool(stratified)
         self.poisson = bool(poisson)
@@ -88,6 +100,9 @@ class _Plan:
             slots = _multiclass.plan_rows(self, b, stratified)
         else:
             slots = self._row_slots(hard)
+            if strata is not None and not self.stratified:
+                # fold-major strata: a group's positives no longer take its first slots
+                hard = self.hard = False
             if cluster is not None:
                 slots = self._use_clusters(cluster)
         # the hard-label walks read slot numbers only: the per-row masses in sorted
@@ -134,7 +149,7 @@ class _Plan:
             )
         # one model per group and unweighted 0/1 labels: draw counts per segment
         # (the Poisson bootstrap draws a count per row: always the paired walk)
-        self.grouped = hard and b.n_models == 1 and not self.poisson
+        self.grouped = hard and b.n_models == 1 and not self.poisson and self.extra is None
         n = b.pos.size
         G = b.group_offsets.size - 1
         self.n_groups = G
@@ -146,6 +161,10 @@ class _Plan:
         else:
             cls = np.where(b.pos + b.neg > 0, 0, -1)
             self.n_strata = 1
+        if self.extra is not None:  # class-major: a group's positives stay first
+            V = int(self.extra.max(initial=0)) + 1
+            cls = np.where(cls >= 0, cls * V + self.extra, -1)
+            self.n_strata *= V
         keep = cls >= 0  # rows of zero weight are never drawn (zero weight = removal)
         key = (g_of_row * self.n_strata + cls)[keep]
         del cls
@@ -298,7 +317,8 @@ class _Plan:
         """Replicates of every curve, chunk by chunk: the one driver of every draw kind.
 
         ``grid`` None: areas by estimator ``code``, float64 ``(n_curves, n_boot)``.
-        Otherwise precisions on the recall ``grid``, float64 ``(n_curves, n_grid,
+        Otherwise the values on ``grid`` that ``code`` names (precision at recall,
+        TPR at FPR or FPR at TPR: :func:`._kernels.resample._emit`), float64 ``(n_curves, n_grid,
         n_boot)`` -- grid points by replicates, so each (curve, grid point) is one
         contiguous row for the quantiles; the kernels write this layout directly.
         ``partial``: ``(lo, hi, focus)`` of a partial area by estimator ``code``
@@ -337,14 +357,14 @@ class _Plan:
         self._chunks(n_boot, progress, label, kernel, extra=grid.size if on_grid else 0)
         return reps if on_grid else reps[:, 0, :]
 
-    def curve_estimate(self, grid, hull):
-        """The data's own PR curve on the recall ``grid``, float64 ``(n_curves,
-        n_grid)``, from the plan's order (no second sort): the paired walk with every
-        count 1.
+    def curve_estimate(self, grid, hull, what=-1):
+        """The data's own curve on ``grid``, float64 ``(n_curves, n_grid)``, from the
+        plan's order (no second sort): the paired walk with every count 1. ``what``:
+        precision at recall (-1) or the ROC values of :func:`._kernels.resample._emit`.
         """
         out = np.empty((self.batch.n_curves, grid.size, 1))
         n_groups = self.batch.n_curves // self.batch.n_models
-        spec = (-1, bool(hull), grid)
+        spec = (int(what), bool(hull), grid)
         run_items(_boot_paired, n_groups, self._rows(), self._draw(UNIT), 0, 0, 1, spec, out)
         return out[:, :, 0]
 
@@ -385,6 +405,67 @@ class _Plan:
             for m in range(M):
                 out[g * M + m] = vals[:, m]
         return out
+
+
+@dataclass(frozen=True)
+class _FoldBatch(Batch):
+    """A :class:`~._ragged.Batch` whose groups also hold their folds' curves: per group
+    the pooled curves (``n_pooled`` models), then every fold's curve of every model,
+    each reading a contiguous run of the group's label rows (``starts``).
+    """
+
+    starts: np.ndarray = None
+
+    @property
+    def label_start(self):
+        return self.starts
+
+
+def fold_plan(batch, fold_rows, n_folds, stratified, estimate=None):
+    """One plan for the pooled curves of ``batch`` and their folds' curves, so that
+    every replicate draws each group's rows once (within fold and class strata) and
+    every curve -- pooled and per fold -- reads the same counts.
+
+    ``fold_rows``: the fold code (0 .. ``n_folds`` - 1) of every label row of
+    ``batch``, non-decreasing within each group (the caller orders the rows by fold).
+    Returns ``(plan, sizes)``: ``plan`` over curves ``g * M' + j`` with ``M' = M (1 +
+    n_folds)`` (``j < M``: pooled model ``j``; else fold ``(j - M) // M``, model ``(j -
+    M) % M``) and ``sizes`` the row count of every curve.
+    """
+    M = batch.n_models
+    G = batch.group_offsets.size - 1
+    V = int(n_folds)
+    lengths = np.diff(batch.group_offsets)
+    g_of_row = np.repeat(np.arange(G), lengths)
+    per = np.bincount(g_of_row * V + fold_rows, minlength=G * V).reshape(G, V)
+    fold_start = np.zeros((G, V), dtype=np.int64)
+    fold_start[:, 1:] = np.cumsum(per, axis=1)[:, :-1]
+    # every curve: (start within its group's rows, length), pooled first
+    start = np.zeros((G, 1 + V, M), dtype=np.int64)
+    size = np.empty((G, 1 + V, M), dtype=np.int64)
+    size[:, 0, :] = lengths[:, None]
+    start[:, 1:, :] = fold_start[:, :, None]
+    size[:, 1:, :] = per[:, :, None]
+    model = np.broadcast_to(np.arange(M), (G, 1 + V, M))
+    group = np.broadcast_to(np.arange(G)[:, None, None], (G, 1 + V, M))
+    start, size = start.ravel(), size.ravel()
+    src = batch.offsets[(group * M + model).ravel()] + start  # into the pooled values
+    offsets = lengths_to_offsets(size)
+    idx = np.repeat(src - offsets[:-1], size) + np.arange(offsets[-1])
+    fb = _FoldBatch(
+        values=batch.values[idx],
+        offsets=offsets,
+        pos=batch.pos,
+        neg=batch.neg,
+        group_offsets=batch.group_offsets,
+        curve_group=group.ravel().copy(),
+        keys=batch.keys,
+        n_models=M * (1 + V),
+        rows=batch.rows,
+        n_input=batch.n_input,
+        starts=batch.group_offsets[group.ravel()] + start,
+    )
+    return _Plan(fb, stratified, strata=fold_rows, estimate=estimate), size
 
 
 def _cell_tables(sp, sn, grouped):
@@ -452,12 +533,15 @@ def _replicates(
     partial=None,
     partial_focus="fpr",
     standardize=False,
+    strata=None,
     **args,
 ):
     """Validate, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed).
 
     ``device="cuda"``: the Poisson bootstrap on the GPU (``plan`` is None). Dask input:
     the Poisson bootstrap on the workers (``plan`` is None, ``batch`` only names curves).
+    ``strata``: an int64 code per input row (e.g. its fold): rows are drawn within
+    each (code, class) stratum of their group (see :class:`_Plan`).
     ``args``: the input arguments (:data:`~._ragged.INPUTS`) and any multiclass ones;
     with these the estimates and replicates come reduced to the output rows (per
     class, pair or average) and ``batch`` is a view of those.
@@ -508,6 +592,7 @@ def _replicates(
         cluster_codes(data, cluster, batch),
         poisson,
         estimate=(code, hull) if spec is None else None,
+        strata=None if strata is None else strata[row_ids(batch)],
     )
     if spec is None:
         est = plan.estimate

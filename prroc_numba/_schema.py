@@ -10,6 +10,8 @@ from __future__ import annotations
 # key columns the library adds
 MODEL = "model"
 GROUP = "group"
+#: cross-validation folds (fold=): the fold id, or "mean" / "pooled"
+FOLD = "fold"
 
 # curve points (confusion, roc_curve, pr_curve, interpolate)
 THRESHOLD = "threshold"

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 import numpy as np
 
-from . import _device, _partial
+from . import _device, _folds, _partial
 from . import _frames as F
 from . import _schema as S
 from ._calls import checked
@@ -49,6 +49,7 @@ def auc(
     classes: Sequence[Any] | None = None,
     average: str | None = None,
     device: str | None = None,
+    fold: str | ArrayLike | None = None,
 ):
     """Area under the PR or ROC curve of many curves at once.
 
@@ -58,6 +59,7 @@ def auc(
     {methods}
     {partial}
     {device}
+    {fold}
 
     Returns
     -------
@@ -89,7 +91,18 @@ def auc(
     >>> prn.auc(df, score="s", label="y", method="integral", partial=(0.5, 1)).round(4)
       curve                  method     auc
     0    pr  integral, recall 0.5-1  0.3433
+
+    Cross-validation folds: each fold's area, their mean and the pooled area:
+
+    >>> prn.auc(df, score="s", label="y", fold=[0, 1, 0, 1, 0, 1], curve="roc")
+         fold curve     method       auc
+    0       0   roc  trapezoid  1.000000
+    1       1   roc  trapezoid  0.500000
+    2    mean   roc  trapezoid  0.750000
+    3  pooled   roc  trapezoid  0.777778
     """
+    if fold is not None:
+        return _folds.split(auc, locals())
     if curve == "prg":
         return _auprg(data, dict(locals()))
     code = method_code(curve, method)
@@ -176,12 +189,14 @@ def metrics(
     classes: Sequence[Any] | None = None,
     average: str | None = None,
     device: str | None = None,
+    fold: str | ArrayLike | None = None,
 ):
     """Many metrics of many curves at once, from one sort and one sweep per curve.
 
     Parameters
     ----------
     {shared}
+    {fold}
     metrics : str or sequence of str, default=("auc_pr", "auc_roc")
         Columns to compute, in this order:
 
@@ -224,6 +239,8 @@ def metrics(
     0  a  0.833333      0.5    2.0
     1  b  1.000000      1.0    1.0
     """
+    if fold is not None:
+        return _folds.split(globals()["metrics"], locals())
     names = metric_names(metrics)
     if multiclass == "ovo":
         raise ValueError(

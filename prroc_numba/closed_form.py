@@ -19,11 +19,13 @@ from statistics import NormalDist
 
 import numpy as np
 
+from . import _folds
 from . import _frames as F
 from . import _schema as S
 from ._calls import checked
 from ._checks import check_level, method_code, method_label
 from ._docs import fill_doc
+from ._kernels.delong import _placements_batch
 from ._ragged import inputs, pack, warn_undefined
 from .areas import _areas
 
@@ -82,6 +84,7 @@ def auc_ci(
     level: float = 0.95,
     pos_label: Any = None,
     soft_labels: bool = False,
+    fold: str | ArrayLike | None = None,
 ):
     """Closed-form confidence intervals of AUC-PR (Boyd et al. 2013) or AUC-ROC (DeLong).
 
@@ -109,9 +112,14 @@ def auc_ci(
         ``curve="roc"``.
     method : str, default=None
         AUC-PR estimator (see :func:`~prroc_numba.auc`); ``"dg"`` by default. For ROC
-        only ``"trapezoid"`` (DeLong's interval is for the empirical AUC).
+        ``"trapezoid"`` (DeLong's interval is for the empirical AUC), or
+        ``"influence"`` with ``fold=``: the cross-validated ROC AUC (the mean of the
+        folds' AUCs) and its influence-curve interval (below).
     ci : {"logit", "binomial", "delong"}, default="logit"
     level : float, default=0.95
+    fold : str or array-like, default=None
+        Cross-validation folds (a column or one fold id per row), for
+        ``method="influence"``.
 
     Returns
     -------
@@ -121,8 +129,23 @@ def auc_ci(
         NaN (with an :class:`~prroc_numba.UndefinedMetricWarning`) where the AUC is
         undefined; the logit interval is NaN where the estimate is exactly 0 or 1.
 
+    With ``curve="roc", method="influence", fold=...``: one row per model and ``by``
+    group, with ``fold`` ``"mean"``, ``estimate`` (the cross-validated AUC: the mean
+    over the folds of each fold's empirical AUC), ``se``, ``ci_low``, ``ci_high``.
+
     Notes
     -----
+    The influence-curve interval (LeDell, Petersen & van der Laan 2015, R's
+    ``cvAUC::ci.cvAUC``): with ``n`` rows in all, ``n1`` positives and ``n0``
+    negatives over all folds, the influence of a row of fold ``v`` is ``(n / n1)
+    (F0_v(x) - AUC_v)`` for a positive scored ``x`` (``F0_v(x)``: the share of fold
+    ``v``'s negatives scored below ``x``, ties counting half) and ``(n / n0) (S1_v(x) -
+    AUC_v)`` for a negative (``S1_v``: the share of the fold's positives scored above,
+    ties half); ``sigma^2`` is the mean over folds of the mean squared influence in
+    the fold, ``se = sqrt(sigma^2 / n)`` and the interval ``estimate +- z se``,
+    clipped to [0, 1]. cvAUC counts ties as 0 in ``F0_v``/``S1_v``; with untied
+    scores the two agree. Hard 0/1 labels, no weights.
+
     With sample weights or soft labels ``n`` is Kish's effective number of positives,
     ``(sum p)^2 / sum p^2`` over the rows' positive mass ``p = weight * label``: the
     count of positives when every positive weighs the same, fewer when a few rows carry
@@ -151,6 +174,18 @@ def auc_ci(
     if ci not in CIS:
         raise ValueError(f"ci={ci!r} is not known; use one of {CIS}")
     check_level(level)
+    if method == "influence" or fold is not None:
+        if method != "influence" or fold is None or curve != "roc":
+            raise ValueError(
+                "the cross-validated AUC interval needs curve='roc', method='influence' "
+                "and fold= (the fold of each row)"
+            )
+        if weight is not None or soft_labels:
+            raise ValueError(
+                "method='influence' needs hard 0/1 labels without weights, as cvAUC; "
+                "drop weight= / soft_labels=, or use prn.bootstrap(..., fold=)"
+            )
+        return _cv_influence(data, score, label, by, fold, level, pos_label)
     if curve not in ("pr", "roc"):
         raise ValueError(f"curve={curve!r} is not known; use 'pr' or 'roc'")
     if ci == "delong":
@@ -185,3 +220,54 @@ def auc_ci(
     lo, hi = boyd_interval(est, _effective_positives(batch), level, ci)
     out = F.curves_frame(batch.keys, {S.ESTIMATE: est, S.CI_LOW: lo, S.CI_HIGH: hi})
     return F.describe(out, S.ESTIMATE, curve="pr", method=method_label("pr", method), interval=ci)
+
+
+def _cv_influence(data, score, label, by, fold, level, pos_label):
+    """The cross-validated ROC AUC and its influence-curve interval (see
+    :func:`auc_ci`), every model, group and fold in one batch: DeLong placement values
+    (:func:`~._kernels.delong._placements_batch`) give each row's influence; sums per
+    fold and means over folds are vectorised (no loop over folds or rows).
+    """
+    d, by_f, col = _folds.with_fold(data, score, label, by, None, fold)
+    batch = pack(d, score=score, label=label, by=by_f, pos_label=pos_label)
+    C = batch.n_curves
+    lengths = np.diff(batch.offsets)
+    curve = np.repeat(np.arange(C), lengths)
+    local = np.arange(batch.offsets[-1]) - batch.offsets[curve]
+    y = batch.pos[batch.label_start[curve] + local]
+    v = _placements_batch(batch.values, batch.offsets, batch.pos, batch.label_start)
+    est = _areas(batch, [method_code("roc", None)], [False])[:, 0]
+    n_pos = np.bincount(curve, weights=y, minlength=C)
+    n_all = lengths.astype(np.float64)
+    warn_undefined(batch, (n_pos <= 0) | (n_pos >= n_all), "AUC-ROC is undefined: NaN")
+    dev2 = (v - est[curve]) ** 2
+    s1 = np.bincount(curve, weights=dev2 * y, minlength=C)
+    s0 = np.bincount(curve, weights=dev2 * (1.0 - y), minlength=C)
+    gid, first = _folds.group_ids(batch.keys, col)
+    G = first.size
+
+    def per_group(x):
+        return np.bincount(gid, weights=x, minlength=G)
+
+    n_folds = per_group(np.ones(C))
+    n = per_group(n_all)
+    w1 = n / per_group(n_pos)
+    w0 = n / per_group(n_all - n_pos)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        fold_ic2 = (w1[gid] ** 2 * s1 + w0[gid] ** 2 * s0) / n_all
+        sigma2 = per_group(fold_ic2) / n_folds
+        se = np.sqrt(sigma2 / n)
+    cv = per_group(est) / n_folds
+    z = _NORM.inv_cdf(0.5 + level / 2)
+    out = batch.keys.iloc[first].drop(columns=[col]).reset_index(drop=True)
+    out[S.FOLD] = _folds.MEAN
+    out = F.curves_frame(
+        out,
+        {
+            S.ESTIMATE: cv,
+            S.SE: se,
+            S.CI_LOW: np.clip(cv - z * se, 0.0, 1.0),
+            S.CI_HIGH: np.clip(cv + z * se, 0.0, 1.0),
+        },
+    )
+    return F.describe(out, S.ESTIMATE, curve="roc", method="trapezoid", interval="influence")

@@ -15,7 +15,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from . import _device, _multiclass
+from . import _device, _folds, _multiclass
 from . import _frames as F
 from . import _schema as S
 from ._checks import check_level, check_n_boot, method_label
@@ -385,6 +385,7 @@ def compare(
     standardize=False,
     resampling=None,
     combine=False,
+    fold=None,
 ):
     """Paired comparison of the AUCs of several models scored on the same rows.
 
@@ -443,6 +444,12 @@ def compare(
         ``"cuda"``: the paired Poisson bootstrap on the GPU (see
         :func:`~prroc_numba.bootstrap`; needs ``stratified=False``); DeLong runs on the
         CPU only. ``frame.attrs["device"]`` says which ran.
+    fold : str or array-like, default=None
+        Cross-validation folds: rows resampled within folds (see
+        :func:`~prroc_numba.bootstrap`'s ``fold``); a ``fold`` column after
+        ``model_a``, ``model_b`` gives each pair's difference per fold, of the fold
+        means (``"mean"``) and of the pooled curves (``"pooled"``); p-values are
+        adjusted within each of these families. ``test="bootstrap"`` only.
 
     combine : bool, default=False
         With ``by=`` (e.g. ``by="dataset"``): also pool each pair's difference across
@@ -484,6 +491,8 @@ def compare(
     """
     if test not in TESTS:
         raise ValueError(f"test={test!r} is not known; use one of {TESTS}")
+    if fold is not None:
+        return _fold_compare(locals())
     if p_value not in P_VALUES:
         raise ValueError(f"p_value={p_value!r} is not known; use one of {P_VALUES}")
     if adjust is None:
@@ -536,10 +545,7 @@ def compare(
     pairs = _pairs(names, baseline)
     G = batch.group_offsets.size - 1
     K = len(pairs)
-    ia = np.array([i for i, _ in pairs], dtype=np.int64)
-    ib = np.array([j for _, j in pairs], dtype=np.int64)
-    ca = (np.arange(G)[:, None] * M + ia[None, :]).ravel()
-    cb = (np.arange(G)[:, None] * M + ib[None, :]).ravel()
+    ia, ib, ca, cb = _pair_index(G, M, pairs)
 
     extra = {}
     if test == "delong":
@@ -573,52 +579,10 @@ def compare(
         lo = hi = np.full(G * K, np.nan)
         extra[S.STATISTIC] = e_obs
     else:
-        d = reps[ca] - reps[cb]
-        diff = est[ca] - est[cb]
-        n_bad = int(np.where(np.isfinite(diff), np.isnan(d).sum(axis=1), 0).sum())
-        if n_bad:
-            warnings.warn(
-                f"{n_bad} bootstrap replicate differences had a resample with no positives "
-                "(or, for ROC, no negatives) and were left out; use stratified=True to keep "
-                "the class counts fixed",
-                UndefinedMetricWarning,
-                stacklevel=2,
-            )
-        _, lo, hi = _intervals(d, diff, level, "percentile")
-        valid = np.isfinite(d)
-        B = valid.sum(axis=1)
+        diff, lo, hi, p = _boot_pairs(est, reps, ca, cb, level, p_value)
         if combine:
-            with np.errstate(invalid="ignore", divide="ignore"):
-                mean = np.where(valid, d, 0.0).sum(axis=1) / B
-                dev = np.where(valid, d - mean[:, None], 0.0)
-                se_d = np.sqrt((dev * dev).sum(axis=1) / (B - 1))
-        if p_value == "percentile":
-            below = ((d <= 0) & valid).sum(axis=1)
-            above = ((d >= 0) & valid).sum(axis=1)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                p = np.minimum(1.0, 2.0 * np.minimum(below + 1, above + 1) / (B + 1))
-        else:
-            p = _wald_p(d, diff)
-        p = np.where(np.isfinite(diff) & (B > 0), p, np.nan)
-    p_adj = (
-        np.concatenate([adjust_pvalues(p[g * K : (g + 1) * K], adjust) for g in range(G)])
-        if K
-        else p
-    )
-    keys = batch.keys.iloc[ca].drop(columns=[S.MODEL], errors="ignore").reset_index(drop=True)
-    cols = {
-        S.MODEL_A: np.asarray(names, dtype=object)[np.tile(ia, G)],
-        S.MODEL_B: np.asarray(names, dtype=object)[np.tile(ib, G)],
-        S.ESTIMATE_A: est[ca],
-        S.ESTIMATE_B: est[cb],
-        S.DIFF: diff,
-        S.CI_LOW: lo,
-        S.CI_HIGH: hi,
-        S.P_VALUE: p,
-        S.P_ADJUSTED: p_adj,
-        **extra,
-    }
-    out = F.curves_frame(keys, cols)
+            se_d = _boot_se(reps[ca] - reps[cb])
+    out = _pair_frame(batch.keys, names, pairs, G, est, diff, lo, hi, p, adjust, extra)
     if combine:
         out = _combined_rows(out, se_d, G, K, level, adjust)
     if test == "delong":
@@ -634,6 +598,83 @@ def compare(
     label = method_label(curve, method, hull, partial, partial_focus, standardize)
     F.describe(out, S.ESTIMATE_A, curve=curve, method=label, **what)
     return _device.tag(out, device)
+
+
+def _boot_se(d):
+    """The standard deviation of each row's finite replicate differences ``d``."""
+    valid = np.isfinite(d)
+    B = valid.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(valid, d, 0.0).sum(axis=1) / B
+        dev = np.where(valid, d - mean[:, None], 0.0)
+        return np.sqrt((dev * dev).sum(axis=1) / (B - 1))
+
+
+def _boot_pairs(est, reps, ca, cb, level, p_value, stacklevel=3):
+    """``(diff, ci_low, ci_high, p_value)`` of the curve pairs ``(ca, cb)`` from their
+    paired replicates (:func:`compare`'s bootstrap test).
+    """
+    d = reps[ca] - reps[cb]
+    diff = est[ca] - est[cb]
+    n_bad = int(np.where(np.isfinite(diff), np.isnan(d).sum(axis=1), 0).sum())
+    if n_bad:
+        warnings.warn(
+            f"{n_bad} bootstrap replicate differences had a resample with no positives "
+            "(or, for ROC, no negatives) and were left out; use stratified=True to keep "
+            "the class counts fixed",
+            UndefinedMetricWarning,
+            stacklevel=stacklevel,
+        )
+    _, lo, hi = _intervals(d, diff, level, "percentile")
+    valid = np.isfinite(d)
+    B = valid.sum(axis=1)
+    if p_value == "percentile":
+        below = ((d <= 0) & valid).sum(axis=1)
+        above = ((d >= 0) & valid).sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p = np.minimum(1.0, 2.0 * np.minimum(below + 1, above + 1) / (B + 1))
+    else:
+        p = _wald_p(d, diff)
+    p = np.where(np.isfinite(diff) & (B > 0), p, np.nan)
+    return diff, lo, hi, p
+
+
+def _pair_index(G, M, pairs):
+    """``(ia, ib, ca, cb)``: the models of each pair and the curves of each (group,
+    pair), curves laid out group by group, ``M`` models each.
+    """
+    ia = np.array([i for i, _ in pairs], dtype=np.int64)
+    ib = np.array([j for _, j in pairs], dtype=np.int64)
+    ca = (np.arange(G)[:, None] * M + ia[None, :]).ravel()
+    cb = (np.arange(G)[:, None] * M + ib[None, :]).ravel()
+    return ia, ib, ca, cb
+
+
+def _pair_frame(curve_keys, names, pairs, G, est, diff, lo, hi, p, adjust, extra=None):
+    """:func:`compare`'s frame: one row per (group, pair); ``curve_keys`` one row per
+    curve (group by group, ``len(names)`` models each); p-values adjusted per group.
+    """
+    K = len(pairs)
+    ia, ib, ca, cb = _pair_index(G, len(names), pairs)
+    p_adj = (
+        np.concatenate([adjust_pvalues(p[g * K : (g + 1) * K], adjust) for g in range(G)])
+        if K
+        else p
+    )
+    keys = curve_keys.iloc[ca].drop(columns=[S.MODEL], errors="ignore").reset_index(drop=True)
+    cols = {
+        S.MODEL_A: np.asarray(names, dtype=object)[np.tile(ia, G)],
+        S.MODEL_B: np.asarray(names, dtype=object)[np.tile(ib, G)],
+        S.ESTIMATE_A: est[ca],
+        S.ESTIMATE_B: est[cb],
+        S.DIFF: diff,
+        S.CI_LOW: lo,
+        S.CI_HIGH: hi,
+        S.P_VALUE: p,
+        S.P_ADJUSTED: p_adj,
+        **(extra or {}),
+    }
+    return F.curves_frame(keys, cols)
 
 
 def _combined_rows(frame, se_d, G, K, level, adjust):
@@ -664,3 +705,36 @@ def _combined_rows(frame, se_d, G, K, level, adjust):
         col[n:] = v
         out[c] = col
     return out
+
+
+def _fold_compare(args):
+    """:func:`compare` with ``fold=``: the paired differences per fold, of the fold
+    means and of the pooled curves, from the replicates of
+    :func:`~prroc_numba.bootstrap`'s ``fold=`` (rows drawn within folds).
+    """
+    if args["test"] != "bootstrap":
+        raise ValueError("fold= is available with test='bootstrap' only; drop test=")
+    from .resampling import fold_replicates
+
+    runs, col, names, M = fold_replicates(args, "compare")
+    pairs = _pairs(names, args["baseline"])
+    frames = []
+    for keys, est, reps in runs:
+        G = len(keys) // M
+        _, _, ca, cb = _pair_index(G, M, pairs)
+        diff, lo, hi, p = _boot_pairs(est, reps, ca, cb, args["level"], args["p_value"], 4)
+        frames.append(_pair_frame(keys, names, pairs, G, est, diff, lo, hi, p, args["adjust"]))
+    keys = [c for c in frames[2].columns if c not in S.VALUE_COLUMNS] + [S.MODEL_A, S.MODEL_B]
+    out = _folds.table(frames[0], frames[2], col, mean=frames[1], keys=keys)
+    label = method_label(
+        args["curve"],
+        args["method"],
+        args["hull"],
+        args["partial"],
+        args["partial_focus"],
+        args["standardize"],
+    )
+    what = {"interval": "percentile", "resampling": "stratified by fold and class"}
+    return F.describe(
+        out, S.ESTIMATE_A, curve=args["curve"], method=label, n_boot=int(args["n_boot"]), **what
+    )

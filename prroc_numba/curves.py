@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 import numpy as np
 
-from . import _device
+from . import _device, _folds
 from . import _frames as F
 from . import _schema as S
 from ._dataframes import with_output
@@ -242,6 +242,7 @@ def roc_curve(
     classes: Sequence[Any] | None = None,
     average: str | None = None,
     device: str | None = None,
+    fold: str | ArrayLike | None = None,
 ):
     """ROC curves (every distinct threshold, or their convex hull) for many curves at once.
 
@@ -258,6 +259,10 @@ def roc_curve(
     {thresholds}
         Cannot be combined with ``hull=True``.
     {device}
+    fold : str or array-like, default=None
+        Cross-validation folds (a column or one fold id per row): each fold's curve,
+        then the pooled curve (all rows), told apart by a ``fold`` column (the fold
+        id, or ``"pooled"``) after the key columns.
 
     Returns
     -------
@@ -285,6 +290,8 @@ def roc_curve(
     2        2.0  0.5  1.0  2.0  1.0
     3        1.0  1.0  1.0  2.0  2.0
     """
+    if fold is not None:
+        return _folds.split(roc_curve, locals(), mean=False)
     _check_hull_thresholds(hull, thresholds)
     if is_dask(data):
         from . import _dask
@@ -448,6 +455,7 @@ def pr_curve(
     classes: Sequence[Any] | None = None,
     average: str | None = None,
     device: str | None = None,
+    fold: str | ArrayLike | None = None,
 ):
     """Precision-recall curves for many curves at once: raw, achievable, interpolated.
 
@@ -483,6 +491,10 @@ def pr_curve(
         Largest recall gap between points for ``interpolate="continuous"`` (None means
         0.01); only valid with that option.
     {device}
+    fold : str or array-like, default=None
+        Cross-validation folds (a column or one fold id per row): each fold's curve,
+        then the pooled curve (all rows), told apart by a ``fold`` column (the fold
+        id, or ``"pooled"``) after the key columns.
         The sweep and the hull run on the device; interpolation of the (few) vertices
         runs on the host.
 
@@ -534,6 +546,8 @@ def pr_curve(
     9         NaN     0.9      0.265   9.0  25.0
     10        2.0     1.0      0.250  10.0  30.0
     """
+    if fold is not None:
+        return _folds.split(pr_curve, locals(), mean=False)
     _check_hull_thresholds(hull, thresholds)
     if interpolate is not None and interpolate not in _INTERPOLATE:
         raise ValueError(

@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from . import _folds
 from . import _frames as F
 from . import _schema as S
 from ._calls import checked
@@ -73,7 +74,7 @@ def _interp(points, grid, by, space, hull, n_pos, n_neg, pos_neg_ratio):
             UndefinedMetricWarning,
             stacklevel=3,
         )
-    return g, keys, mat
+    return g, keys, mat, P
 
 
 @checked
@@ -111,7 +112,7 @@ def interpolate_matrix(
     array([[0.5 , 0.25],
            [0.75, 0.75]])
     """
-    _, keys, mat = _interp(points, grid, by, space, hull, n_pos, n_neg, pos_neg_ratio)
+    _, keys, mat, _ = _interp(points, grid, by, space, hull, n_pos, n_neg, pos_neg_ratio)
     return keys, mat
 
 
@@ -151,7 +152,7 @@ def interpolate(
     4  b     0.5   1.000000
     5  b     1.0   1.000000
     """
-    g, keys, mat = _interp(points, grid, by, space, hull, n_pos, n_neg, pos_neg_ratio)
+    g, keys, mat, _ = _interp(points, grid, by, space, hull, n_pos, n_neg, pos_neg_ratio)
     xname, yname = (S.RECALL, S.PRECISION) if space == "pr" else (S.FPR, S.TPR)
     return F.grid_frame(keys, g, xname, {yname: mat})
 
@@ -161,7 +162,7 @@ def average_curves(
     points,
     *,
     grid,
-    curve,
+    curve=None,
     by=None,
     space="pr",
     hull=False,
@@ -169,6 +170,7 @@ def average_curves(
     n_pos=None,
     n_neg=None,
     pos_neg_ratio=None,
+    fold=None,
 ):
     """Vertical averaging: mean, sd and quantiles of many curves at each grid point.
 
@@ -191,6 +193,15 @@ def average_curves(
         As in :func:`interpolate`.
     quantiles : sequence of float, default=(0.025, 0.5, 0.975)
         Probabilities in [0, 1]; numpy's default ("linear") quantile definition.
+    fold : str, default=None
+        The column of cross-validation folds (e.g. the ``fold`` column of
+        :func:`~prroc_numba.pr_curve` / :func:`~prroc_numba.roc_curve` with ``fold=``;
+        its ``"pooled"`` and ``"mean"`` rows are left out): the folds are averaged
+        over, as with ``curve=fold``, except that PR curves are averaged **in count
+        space** -- at each recall ``r`` the folds' TP and FP are added up,
+        ``sum_v P_v / sum_v (P_v / precision_v)`` with ``P_v`` the fold's positives --
+        rather than by the mean precision (ROC curves: the mean TPR, as with
+        ``curve=``). ``sd`` and the quantiles describe the spread across folds.
 
     Returns
     -------
@@ -214,15 +225,23 @@ def average_curves(
     if qs.ndim != 1 or (~np.isfinite(qs) | (qs < 0) | (qs > 1)).any():
         raise ValueError(f"quantiles must be probabilities in [0, 1], got {quantiles!r}")
     curve_cols = [curve] if isinstance(curve, str) else list(curve or [])
+    if fold is not None:
+        if not isinstance(fold, str):
+            raise TypeError(f"fold must name a column of points, got {type(fold).__name__}")
+        if fold not in points.columns:
+            raise ValueError(f"fold={fold!r} is not a column of points")
+        points = points[~points[fold].isin([_folds.MEAN, _folds.POOLED])]
+        curve_cols = curve_cols + [fold]
     if not curve_cols:
         raise ValueError("curve= must name the column(s) that tell the averaged curves apart")
     by_cols = [] if by is None else ([by] if isinstance(by, str) else list(by))
     overlap = set(by_cols) & set(curve_cols)
     if overlap:
         raise ValueError(f"column(s) {sorted(overlap)} are in both by= and curve=")
-    g, keys, mat = _interp(
+    g, keys, mat, P = _interp(
         points, grid, by_cols + curve_cols, space, hull, n_pos, n_neg, pos_neg_ratio
     )
+    count_space = fold is not None and space == "pr"
     # curves come in sorted key order, so each by-group is a contiguous block of rows
     if by_cols:
         gcode = keys.groupby(by_cols, sort=True, dropna=False).ngroup().to_numpy()
@@ -246,6 +265,11 @@ def average_curves(
         srt = np.sort(block.T, axis=1)  # grid points as rows, NaN last
         for qi, q in enumerate(qs):
             qv[qi, j] = _row_quantiles(srt, np.full(g.size, q), sorted_reps=srt)
+        if count_space:  # sum of TP / sum of (TP + FP) at each recall; sd as above
+            w = P[starts[j] : starts[j + 1], None]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                pooled = w.sum() / np.where(ok, w / block, 0.0).sum(axis=0)
+            mean = np.where(ok.all(axis=0), pooled, np.nan)
         stats["mean"][j], stats["sd"][j], stats["n"][j] = mean, sd, cnt
     xname, yname = (S.RECALL, S.PRECISION) if space == "pr" else (S.FPR, S.TPR)
     values = {yname: stats["mean"], S.SD: stats["sd"], S.N_CURVES: stats["n"].astype(np.int64)}

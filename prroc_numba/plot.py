@@ -569,6 +569,19 @@ _ROC = _Kind(
 )
 
 
+def _draw_no_skill(ax, kind, prev, legend):
+    """The no-skill line: ``prev`` True (ROC diagonal), prevalences, or None; returns
+    the number of legend entries it adds.
+    """
+    if prev is True:
+        add_no_skill(ax, curve=kind.curve, label=legend)
+        return 1
+    if prev:
+        add_no_skill(ax, prev, curve=kind.curve, label=legend)
+        return 1
+    return 0
+
+
 def _plot_curves(
     kind,
     frame,
@@ -632,13 +645,7 @@ def _plot_curves(
         _require(micro, kind.columns, kind.func, kind.micro_hint)
         n_labels += _plot_micro(ax, *xy(micro, main=False), legend)
     n_labels += _note_macro(ax, macro, legend)
-    prev = no_skill(keys)
-    if prev is True:
-        add_no_skill(ax, curve=kind.curve, label=legend)
-        n_labels += 1
-    elif prev:
-        add_no_skill(ax, prev, curve=kind.curve, label=legend)
-        n_labels += 1
+    n_labels += _draw_no_skill(ax, kind, no_skill(keys), legend)
     if operating_points is not None:
         add_operating_points(
             operating_points,
@@ -649,6 +656,75 @@ def _plot_curves(
         )
     if partial is not None:
         add_partial_range(ax, partial, curve=kind.curve, partial_focus=partial_focus)
+    ax.set_title(ax.get_title() or kind.title)
+    return _finish(ax, kind.xlabel, kind.ylabel, legend, n_labels)
+
+
+def _plot_folds(kind, frame, fold, band, *, ax, hue, legend, kwargs, xy, no_skill):
+    """Cross-validation folds (``fold=`` of :func:`plot_pr` / :func:`plot_roc`): each
+    fold's curve thin, the fold-averaged curve bold with its band -- the ``"mean"``
+    rows of ``band`` (a :func:`prroc_numba.bootstrap_curve` frame with ``fold=``), or
+    without ``band`` the :func:`prroc_numba.average_curves` mean +- 1 sd across folds.
+    """
+    from .grids import average_curves
+
+    _require(frame, kind.columns + [fold], kind.func, kind.hint)
+    ax = _axes(ax)
+    folds = frame[~frame[fold].isin(["mean", "pooled"])]
+    keys = [k for k in _key_columns(frame, hue) if k != fold]
+    groups = _groups(folds, keys)
+    colors = _colors(len(groups))
+    if band is None:
+        avg = average_curves(
+            folds, grid=201, fold=fold, by=keys or None, space=kind.curve, quantiles=[]
+        )
+        y_col = kind.columns[1]
+        avg[S.CI_LOW] = np.clip(avg[y_col] - avg[S.SD], 0.0, 1.0)
+        avg[S.CI_HIGH] = np.clip(avg[y_col] + avg[S.SD], 0.0, 1.0)
+        what = "mean +- 1 sd across folds"
+    else:
+        _require(
+            band,
+            kind.columns + [fold, S.CI_LOW, S.CI_HIGH],
+            kind.func,
+            "band= takes bootstrap_curve(..., fold=...) output (its 'mean' rows are drawn).",
+        )
+        avg = band[band[fold] == "mean"]
+        what = "fold mean and band"
+    mean_groups = dict(_groups(avg, [k for k in keys if k in avg.columns]))
+    n_labels = 0
+    for (key, sub), color in zip(groups, colors):
+        kw = dict(kwargs)
+        kw.setdefault("color", color)
+        for i, (_, one) in enumerate(sub.groupby(fold, sort=False)):
+            x, y = xy(one)
+            first = legend and i == 0
+            ax.plot(
+                x,
+                y,
+                color=kw["color"],
+                lw=0.8,
+                alpha=0.45,
+                label=(f"{key}: folds" if key is not None else "folds") if first else None,
+            )
+            n_labels += first
+        m = mean_groups.get(key)
+        if m is None:
+            continue
+        x = m[kind.columns[0]].to_numpy(float)
+        ax.fill_between(
+            x,
+            m[S.CI_LOW].to_numpy(float),
+            m[S.CI_HIGH].to_numpy(float),
+            color=kw["color"],
+            alpha=0.2,
+            lw=0,
+        )
+        kw.setdefault("lw", 2.5)
+        text = f"{key}: {what}" if key is not None else what
+        ax.plot(x, m[kind.columns[1]].to_numpy(float), label=text if legend else None, **kw)
+        n_labels += bool(legend)
+    n_labels += _draw_no_skill(ax, kind, no_skill(keys), legend)
     ax.set_title(ax.get_title() or kind.title)
     return _finish(ax, kind.xlabel, kind.ylabel, legend, n_labels)
 
@@ -671,6 +747,8 @@ def plot_pr(
     macro: float | pd.DataFrame | None = None,
     operating_points: pd.DataFrame | None = None,
     partial: tuple[float, float] | None = None,
+    fold: str | None = None,
+    band: pd.DataFrame | None = None,
     **kwargs,
 ) -> Axes:
     """Plot precision-recall curves from a tidy frame, one line per curve.
@@ -720,6 +798,16 @@ def plot_pr(
         :func:`add_operating_points`).
     partial : (float, float), default=None
         Shade this recall range (the range of a partial area).
+    fold : str, default=None
+        Cross-validation folds: the fold column of ``frame`` (e.g. ``pr_curve(...,
+        fold=...)`` output; its ``"pooled"`` rows are not drawn). Each fold's curve is
+        drawn thin and the fold-averaged curve bold with a band: the ``"mean"`` rows
+        of ``band``, or without it the mean +- 1 sd across folds
+        (:func:`prroc_numba.average_curves` with ``fold=``), PR curves averaged in count space.
+    band : DataFrame, default=None
+        With ``fold``: a :func:`prroc_numba.bootstrap_curve` frame with ``fold=``
+        (``band="pointwise"`` or ``"simultaneous"``), whose ``"mean"`` rows give the
+        averaged curve and its band.
     **kwargs
         Passed to ``Axes.plot`` (e.g. ``lw``, ``alpha``, ``color``).
 
@@ -748,6 +836,19 @@ def plot_pr(
             return None
         return _prevalences(frame, keys) if baseline is True else [float(baseline)]
 
+    if fold is not None:
+        return _plot_folds(
+            _PR,
+            frame,
+            fold,
+            band,
+            ax=ax,
+            hue=hue,
+            legend=legend,
+            kwargs=kwargs,
+            xy=lambda sub: _pr_curve_xy(sub, connect, max_points),
+            no_skill=prevalences if baseline is not True else lambda keys: None,
+        )
     return _plot_curves(
         _PR,
         frame,
@@ -784,6 +885,8 @@ def plot_roc(
     operating_points: pd.DataFrame | None = None,
     partial: tuple[float, float] | None = None,
     partial_focus: str = "fpr",
+    fold: str | None = None,
+    band: pd.DataFrame | None = None,
     **kwargs,
 ) -> Axes:
     """Plot ROC curves from a tidy frame, one line per curve.
@@ -817,6 +920,16 @@ def plot_roc(
     partial : (float, float), default=None
         Shade this FPR range (TPR range with ``partial_focus="tpr"``).
     partial_focus : {"fpr", "tpr"}, default="fpr"
+    fold : str, default=None
+        Cross-validation folds: the fold column of ``frame`` (e.g. ``roc_curve(...,
+        fold=...)`` output; its ``"pooled"`` rows are not drawn). Each fold's curve is
+        drawn thin and the fold-averaged curve bold with a band: the ``"mean"`` rows
+        of ``band``, or without it the mean +- 1 sd across folds
+        (:func:`prroc_numba.average_curves` with ``fold=``), TPR averaged at each FPR.
+    band : DataFrame, default=None
+        With ``fold``: a :func:`prroc_numba.bootstrap_curve` frame with ``fold=``
+        (``band="pointwise"`` or ``"simultaneous"``), whose ``"mean"`` rows give the
+        averaged curve and its band.
     **kwargs
         Passed to ``Axes.plot``.
 
@@ -834,6 +947,23 @@ def plot_roc(
     >>> ax.get_ylabel()
     'true positive rate'
     """
+
+    def roc_xy(sub, main=True):
+        return sub[S.FPR].to_numpy(float), sub[S.TPR].to_numpy(float)
+
+    if fold is not None:
+        return _plot_folds(
+            _ROC,
+            frame,
+            fold,
+            band,
+            ax=ax,
+            hue=hue,
+            legend=legend,
+            kwargs=kwargs,
+            xy=roc_xy,
+            no_skill=lambda keys: True if diagonal else None,
+        )
     return _plot_curves(
         _ROC,
         frame,
@@ -848,7 +978,7 @@ def plot_roc(
         operating_points=operating_points,
         partial=partial,
         kwargs=kwargs,
-        xy=lambda sub, main=True: (sub[S.FPR].to_numpy(float), sub[S.TPR].to_numpy(float)),
+        xy=roc_xy,
         no_skill=lambda keys: True if diagonal else None,
         partial_focus=partial_focus,
     )
@@ -903,8 +1033,12 @@ def plot_bands(
     >>> len(ax.collections)
     1
     """
+    horizontal = False
     if isinstance(frame, pd.DataFrame) and S.FPR in frame.columns and S.RECALL not in frame:
         x_col, y_col, xlabel, ylabel = S.FPR, S.TPR, "false positive rate", "true positive rate"
+        cols = list(frame.columns)
+        # bootstrap_curve(curve="roc", space="tpr"): FPR values on a TPR grid
+        horizontal = S.TPR in cols and cols.index(S.TPR) < cols.index(S.FPR)
     else:
         x_col, y_col, xlabel, ylabel = S.RECALL, S.PRECISION, "recall", "precision"
     _require(
@@ -920,13 +1054,14 @@ def plot_bands(
     colors = _colors(len(groups))
     n_labels = 0
     for (label, sub), color in zip(groups, colors):
-        sub = sub.sort_values(x_col, kind="stable")
+        sub = sub.sort_values(y_col if horizontal else x_col, kind="stable")
         x = sub[x_col].to_numpy(float)
         kw = dict(kwargs)
         kw.setdefault("color", color)
         kw.setdefault("lw", 1.5)
-        ax.fill_between(
-            x,
+        fill = ax.fill_betweenx if horizontal else ax.fill_between
+        fill(
+            sub[y_col if horizontal else x_col].to_numpy(float),
             sub[low].to_numpy(float),
             sub[high].to_numpy(float),
             color=kw["color"],

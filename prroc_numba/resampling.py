@@ -7,16 +7,29 @@ count-vector replicates, intervals -- is :mod:`prroc_numba._resampling`.
 
 from __future__ import annotations
 
-import numpy as np
+import warnings
 
-from . import _device, _multiclass
+import numpy as np
+import pandas as pd
+
+from . import _device, _folds, _multiclass
 from . import _frames as F
 from . import _schema as S
-from ._checks import check_grid, check_level, check_n_boot, method_label
+from ._checks import check_grid, check_level, check_n_boot, method_code, method_label
 from ._clusters import cluster_codes
 from ._dataframes import with_output
 from ._docs import fill_doc
-from ._ragged import MULTICLASS, inputs, is_dask, pack, warn_undefined
+from ._kernels.resample import GRID_FPR, GRID_PR, GRID_TPR
+from ._ragged import (
+    INPUTS,
+    MULTICLASS,
+    UndefinedMetricWarning,
+    inputs,
+    is_dask,
+    pack,
+    row_ids,
+    warn_undefined,
+)
 from ._resampling import (
     REPLICATE_ARGS,
     _degenerate,
@@ -26,6 +39,7 @@ from ._resampling import (
     _row_quantiles,
     _seed,
     check_replicates_fit,
+    fold_plan,
 )
 from ._resampling_kind import call_label
 from ._resampling_kind import label as _label
@@ -64,6 +78,7 @@ def bootstrap(
     partial_focus="fpr",
     standardize=False,
     resampling=None,
+    fold=None,
 ):
     """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.
 
@@ -93,6 +108,17 @@ def bootstrap(
         Replicates of a partial area use the paired row draws (also for one model).
     return_replicates : bool, default=False
         Also return the replicate values as a tidy frame.
+    fold : str or array-like, default=None
+        Cross-validation folds (a column or one fold id per row): rows are resampled
+        **within folds** (stratified by fold, and by class unless
+        ``stratified=False``), paired across models, and the result has a ``fold``
+        column: per model and group one row per fold (that fold's area), a row
+        ``"mean"`` (the mean of the folds' areas; each replicate averages the folds'
+        replicates) and a row ``"pooled"`` (the area of all rows as one curve). Every
+        replicate draws the rows once and all three read that draw. Any area: every
+        estimator, ``hull=``, ``partial=`` (partial areas draw the folds and the pooled
+        rows separately). Not with ``interval="bca"``, ``cluster=``, ``device="cuda"``,
+        ``resampling="poisson"``, ``return_replicates=True`` or multiclass input.
     device : {"cpu", "cuda"}, default=None
         Where it runs (None: ``"cuda"`` for GPU arrays, else ``"cpu"``; see
         :func:`~prroc_numba.auc`). ``"cuda"`` runs the **Poisson bootstrap** on the GPU:
@@ -136,6 +162,8 @@ def bootstrap(
     """
     if interval not in INTERVALS:
         raise ValueError(f"interval={interval!r} is not known; use one of {INTERVALS}")
+    if fold is not None:
+        return _fold_bootstrap(locals())
     if interval == "bca" and (multiclass is not None or _multiclass.is_multilabel(data, label)):
         raise ValueError(
             "interval='bca' is not available for multiclass/multilabel input; "
@@ -205,6 +233,9 @@ def bootstrap_curve(
     label,
     by=None,
     weight=None,
+    curve="pr",
+    space=None,
+    band="pointwise",
     hull=False,
     n_boot=2000,
     level=0.95,
@@ -219,44 +250,92 @@ def bootstrap_curve(
     average=None,
     cluster=None,
     resampling=None,
+    fold=None,
 ):
-    """Pointwise bootstrap confidence bands of PR curves on a shared recall grid.
+    """Bootstrap confidence bands of PR or ROC curves on a shared grid.
 
-    Every replicate's PR curve (the same count resampling as :func:`bootstrap`; wide
-    input paired) is interpolated onto the recall grid **in counts** -- between two
-    vertices FP grows linearly with TP, so precision is never joined by straight lines
-    in PR space (Davis & Goadrich 2006) -- and the band at each recall is the percentile
-    interval of the replicate precisions there. At recall 0 the curve starts flat at its
-    first positive-bearing vertex's precision (0 when the top scores are negatives); at
-    a recall reached by several vertices the best precision is taken.
+    Every replicate's curve (the same count resampling as :func:`bootstrap`; wide
+    input paired) is interpolated onto the grid. PR curves (``curve="pr"``) are
+    interpolated **in counts** on a recall grid -- between two vertices FP grows
+    linearly with TP, so precision is never joined by straight lines in PR space (Davis
+    & Goadrich 2006); at recall 0 the curve starts flat at its first positive-bearing
+    vertex's precision (0 when the top scores are negatives); at a recall reached by
+    several vertices the best precision is taken. ROC curves (``curve="roc"``) are
+    linear between vertices: TPR at a grid of FPR (at an FPR with several vertices the
+    highest TPR, as pROC's ``ci.se``), or with ``space="tpr"`` FPR at a grid of TPR
+    (at a TPR with several vertices the lowest FPR, as pROC's ``ci.sp``).
+
+    Two bands:
+
+    * ``band="pointwise"``: at each grid point separately, the percentile interval of
+      the replicate values there (each point covers its true value with probability
+      ``level``; the whole curve is covered less often);
+    * ``band="simultaneous"``: the sup-t band (Montiel Olea & Plagborg-Moller 2019,
+      "Simultaneous confidence bands: theory, implementation, and an application to
+      SVARs", J. Appl. Econometrics 34(1); for ROC curves the bootstrap version of the
+      fixed-width bands of Campbell 1994, Stat. Med. 13(5)), built on the
+      arcsine-square-root scale ``z = asin(sqrt(v))`` (the variance-stabilising scale
+      of a proportion: the band stays inside [0, 1] and follows the curve's skew near 0
+      and 1, where a symmetric band undercovers): with ``se_j`` the standard deviation
+      of the replicates' ``z`` at grid point ``j`` and ``t_b = max_j |z_bj - z_j| /
+      se_j`` (over the points with ``se_j > 0``), the band is ``sin(z_j -+ c se_j)^2``
+      with ``c`` the ``level`` quantile of ``t_b``. It covers the whole curve over the
+      grid's range with probability ``level`` (asymptotically; the binormal study in
+      ``benchmarks/coverage_bands.py`` gives 94-97% at level 0.95 with 100 or 300
+      positives, where the pointwise band covers the whole curve about 73% of the
+      time); points where every replicate agrees (``se_j = 0``, e.g. TPR at FPR 1) get
+      the estimate itself.
 
     Parameters
     ----------
     {shared}
+    curve : {"pr", "roc"}, default="pr"
+        Bands of PR curves (precision at recall) or ROC curves.
+    space : {"recall", "fpr", "tpr"}, default=None
+        The grid's axis: ``"recall"`` for PR (the only one); for ROC ``"fpr"``
+        (default: TPR at each FPR) or ``"tpr"`` (FPR at each TPR).
+    band : {"pointwise", "simultaneous"}, default="pointwise"
+        See above.
     hull : bool, default=False
-        Bands of the achievable PR curve (the ROC convex hull in PR space).
+        Bands of the achievable PR curve (the ROC convex hull in PR space), or of the
+        ROC hull.
     n_boot : int, default=2000
     level : float, default=0.95
-        Pointwise confidence level (each recall separately; not a simultaneous band).
+        Confidence level: of each grid point (pointwise) or of the whole curve over the
+        grid (simultaneous).
     stratified : bool, default=None
         Keep the class counts fixed in every replicate (see :func:`bootstrap`).
     seed : int, default=None
     progress : bool, default=None
     grid : int or array-like of float, default=101
-        Number of evenly spaced recalls in [0, 1], or the recalls themselves (strictly
-        increasing, in [0, 1]).
+        Number of evenly spaced grid values in [0, 1], or the values themselves
+        (strictly increasing, in [0, 1]).
     {cluster}
     resampling : {"multinomial", "poisson"}, default=None
         See :func:`bootstrap`.
+    fold : str or array-like, default=None
+        Cross-validation folds (a column or one fold id per row): rows are resampled
+        within folds (as :func:`bootstrap`'s ``fold``), and a ``fold`` column after the
+        key columns gives, per model and group, each fold's curve and band, then the
+        **fold-averaged** curve (``"mean"``) and the pooled curve (``"pooled"``) with
+        theirs. ROC curves are averaged vertically (the mean TPR at each FPR; with
+        ``space="tpr"`` the mean FPR at each TPR); PR curves in count space at each
+        recall ``r`` -- the folds' TP and FP added up, ``sum_v TP_v / sum_v (TP_v +
+        FP_v)`` with ``TP_v = r P_v``, i.e. ``sum_v P_v / sum_v (P_v / precision_v)``,
+        ``P_v`` the fold's positives in the data. Each replicate of the averaged curve
+        averages the folds' replicates, so its band (pointwise or simultaneous)
+        carries the spread of every fold.
 
     Returns
     -------
     DataFrame
-        Key columns, then ``curve``, ``interval`` (``"pointwise percentile"``),
-        ``resampling`` and ``n_boot`` (see :func:`bootstrap`), then ``recall``,
-        ``precision`` (the data's own curve on the grid),
-        ``ci_low``, ``ci_high``: one row per curve and grid point. Replicates without
-        positives (only with ``stratified=False``) are left out.
+        Key columns, then ``curve``, ``interval`` (``"pointwise percentile"`` or
+        ``"simultaneous sup-t"``), ``resampling`` and ``n_boot`` (see :func:`bootstrap`),
+        then the grid column and the data's own curve on it (``recall``, ``precision``
+        for PR; ``fpr``, ``tpr`` for ROC; ``tpr``, ``fpr`` for ROC with
+        ``space="tpr"``), ``ci_low``, ``ci_high``: one row per curve and grid point.
+        Replicates without positives (PR, ROC) or negatives (ROC), only with
+        ``stratified=False``, are left out.
 
     Examples
     --------
@@ -272,10 +351,21 @@ def bootstrap_curve(
       'ci_low', 'ci_high'], 22)
     >>> bool((bands.ci_low <= bands.ci_high).all())
     True
+    >>> roc = prn.bootstrap_curve(df, score="m1", label="y", curve="roc", grid=11,
+    ...                           n_boot=200, seed=0, band="simultaneous")
+    >>> list(roc.columns)  # doctest: +NORMALIZE_WHITESPACE
+    ['curve', 'interval', 'resampling', 'n_boot', 'fpr', 'tpr', 'ci_low', 'ci_high']
+    >>> roc.interval.iloc[0]
+    'simultaneous sup-t'
+    >>> bool(((roc.ci_low <= roc.tpr) & (roc.tpr <= roc.ci_high)).all())
+    True
     """
     check_n_boot(n_boot)
     check_level(level)
-    g = check_grid(grid, "recall", strict=True)
+    what, xname, yname = _band_space(curve, space)
+    if band not in BANDS:
+        raise ValueError(f"band={band!r} is not known; use one of {BANDS}")
+    g = check_grid(grid, xname, strict=True)
     if multiclass == "ovo" or average in ("macro", "weighted", "samples"):
         raise ValueError(
             "bootstrap_curve gives one-vs-rest bands: use multiclass='ovr' with "
@@ -294,39 +384,384 @@ def bootstrap_curve(
     if distributed:
         from . import _dask
 
+        if curve != "pr" or fold is not None:
+            raise ValueError(
+                "bootstrap_curve on Dask input gives PR bands without folds only; pass "
+                "curve='pr' and no fold=, or compute the frame (df.compute())"
+            )
         _dask.no_multiclass(multiclass)
         batch, P, est, reps = _dask.curve_replicates(
             data, grid=g, hull=hull, n_boot=int(n_boot), seed=_seed(seed), **inputs(locals())
         )
         reps = np.ascontiguousarray(reps.transpose(0, 2, 1))  # (curve, grid, replicate)
+        bad = P <= 0
     else:
-        batch = pack(data, **inputs(locals(), *MULTICLASS))
-        check_replicates_fit(batch, n_boot, "bootstrap_curve", grid=g)
-        plan = _Plan(batch, stratified, cluster_codes(data, cluster, batch), poisson)
-        P, _ = batch.totals()
-        warn_undefined(batch, P <= 0, "the PR curve is undefined (no positives): NaN", stacklevel=3)
-        est = plan.curve_estimate(g, hull)  # from the plan's order: one sort per curve
-        reps = plan.run(_seed(seed), int(n_boot), hull, progress, "bootstrap_curve", grid=g)
-    C, G, B = reps.shape
-    flat = reps.reshape(C * G, B)  # (curve, grid point) rows: no relayout copy
-    alpha = 1.0 - level
-    srt = np.sort(flat, axis=1)  # NaN last
-    lo = _row_quantiles(flat, np.full(C * G, alpha / 2), sorted_reps=srt)
-    hi = _row_quantiles(flat, np.full(C * G, 1 - alpha / 2), sorted_reps=srt)
-    bad = np.repeat(P <= 0, G)
-    lo[bad] = np.nan
-    hi[bad] = np.nan
-    offsets = np.arange(C + 1, dtype=np.int64) * G
-    out = F.points_frame(
-        batch.keys,
-        offsets,
-        {S.RECALL: np.tile(g, C), S.PRECISION: est.ravel(), S.CI_LOW: lo, S.CI_HIGH: hi},
-    )
+        if fold is not None:
+            if cluster is not None or poisson or multiclass is not None:
+                raise ValueError(
+                    "fold= is not available with cluster=, resampling='poisson' or "
+                    "multiclass input; drop one of them"
+                )
+            return _fold_curves(locals(), what, xname, yname, g)
+        spec = (curve, what, g, hull, stratified, poisson, cluster, n_boot, seed, progress)
+        batch, bad, est, reps = _curve_replicates(data, inputs(locals(), *MULTICLASS), spec)
+    lo, hi = _band(reps, est, bad, band, level)
+    out = _band_frame(batch.keys, g, xname, yname, est, lo, hi)
     return F.describe(
         out,
-        S.RECALL,
-        curve="pr",
-        interval="pointwise percentile",
+        xname,
+        curve=curve,
+        interval=BAND_LABELS[band],
         resampling=_label(stratified, poisson, cluster),
         n_boot=int(n_boot),
+    )
+
+
+def _curve_replicates(data, inp, spec, strata=None):
+    """``(batch, undefined, estimate, replicates)`` of :func:`bootstrap_curve` on
+    in-memory data: the curves on grid ``g`` and their replicates ``(curves, grid,
+    replicates)``. ``spec``: ``(curve, what, g, hull, stratified, poisson, cluster,
+    n_boot, seed, progress)``; ``strata``: an extra stratum code per input row (the
+    fold).
+    """
+    curve, what, g, hull, stratified, poisson, cluster, n_boot, seed, progress = spec
+    batch = pack(data, **inp)
+    check_replicates_fit(batch, n_boot, "bootstrap_curve", grid=g)
+    plan = _Plan(
+        batch,
+        stratified,
+        cluster_codes(data, cluster, batch),
+        poisson,
+        strata=None if strata is None else strata[row_ids(batch)],
+    )
+    P, N = batch.totals()
+    bad = P <= 0 if curve == "pr" else (P <= 0) | (N <= 0)
+    undefined = "no positives" if curve == "pr" else "no positives or no negatives"
+    warn_undefined(
+        batch, bad, f"the {curve.upper()} curve is undefined ({undefined}): NaN", stacklevel=4
+    )
+    est = plan.curve_estimate(g, hull, what)  # from the plan's order: one sort per curve
+    reps = plan.run(_seed(seed), int(n_boot), hull, progress, "bootstrap_curve", code=what, grid=g)
+    return batch, bad, est, reps
+
+
+def _band(reps, est, bad, band, level):
+    """``(ci_low, ci_high)``, flat ``(curve, grid point)``: the pointwise percentile
+    band or the sup-t band of the replicates ``(curves, grid, replicates)``; NaN for
+    the ``bad`` curves.
+    """
+    C, G, B = reps.shape
+    flat = reps.reshape(C * G, B)  # (curve, grid point) rows: no relayout copy
+    if band == "pointwise":
+        alpha = 1.0 - level
+        srt = np.sort(flat, axis=1)  # NaN last
+        lo = _row_quantiles(flat, np.full(C * G, alpha / 2), sorted_reps=srt)
+        hi = _row_quantiles(flat, np.full(C * G, 1 - alpha / 2), sorted_reps=srt)
+    else:
+        lo, hi = sup_t_band(reps, est, level)
+        lo, hi = lo.ravel(), hi.ravel()
+    rows_bad = np.repeat(bad, G)
+    lo[rows_bad] = np.nan
+    hi[rows_bad] = np.nan
+    return lo, hi
+
+
+def _band_frame(keys, g, xname, yname, est, lo, hi):
+    """:func:`bootstrap_curve`'s frame: keys, grid, curve, band; one row per point."""
+    C = len(keys)
+    offsets = np.arange(C + 1, dtype=np.int64) * g.size
+    return F.points_frame(
+        keys, offsets, {xname: np.tile(g, C), yname: est.ravel(), S.CI_LOW: lo, S.CI_HIGH: hi}
+    )
+
+
+def _fold_curves(args, what, xname, yname, g):
+    """:func:`bootstrap_curve` with ``fold=``: bands per fold, of the fold-averaged
+    curve and of the pooled curve, from one resampling run (:func:`_one_run`; two runs,
+    folds as groups and pooled with fold strata, where it does not apply), no loop over
+    folds.
+    """
+    data, score, label, by, weight = (args[k] for k in ("data", "score", "label", "by", "weight"))
+    d, by_f, col = _folds.with_fold(data, score, label, by, weight, args["fold"])
+    inp = inputs(args, *MULTICLASS)
+    one = _one_run(args, d, col, args["stratified"], "bootstrap_curve", grid=g, what=what)
+    if one is not None:
+        (keys_f, est_f, reps_f, P), (keys_p, est_p, reps_p) = one
+        bad_f, bad_p = np.isnan(est_f).all(axis=1), np.isnan(est_p).all(axis=1)
+    else:
+        spec = (args["curve"], what, g, args["hull"], args["stratified"], False, None)
+        spec += (args["n_boot"], args["seed"], args["progress"])
+        batch_f, bad_f, est_f, reps_f = _curve_replicates(d, {**inp, "by": by_f}, spec)
+        n = len(d) if d is not None else np.asarray(args["fold"]).shape[0]
+        strata = _folds.codes(d, col if d is not None else args["fold"], n)
+        batch_p, bad_p, est_p, reps_p = _curve_replicates(data, inp, spec, strata=strata)
+        keys_f, keys_p = batch_f.keys, batch_p.keys
+        P, _ = batch_f.totals()
+    gid, first = _folds.group_ids(keys_f, col)
+    G = first.size
+    if what == GRID_PR:  # count space: sum of TP over sum of TP + FP at each recall
+        est_m = _folds.count_mean(est_f, P, gid, G)
+        reps_m = _folds.count_mean(reps_f, P, gid, G)
+    else:  # vertical (or horizontal) averaging
+        est_m = _folds.fold_means(est_f, gid, G)
+        reps_m = _folds.fold_means(reps_f, gid, G)
+    bad_m = np.bincount(gid, weights=bad_f, minlength=G) > 0
+    keys_m = keys_f.iloc[first].drop(columns=[col]).reset_index(drop=True)
+    frames = []
+    for keys, bad, est, reps in (
+        (keys_f, bad_f, est_f, reps_f),
+        (keys_m, bad_m, est_m, reps_m),
+        (keys_p, bad_p, est_p, reps_p),
+    ):
+        lo, hi = _band(reps, est, bad, args["band"], args["level"])
+        frames.append(_band_frame(keys, g, xname, yname, est, lo, hi))
+    keys = list(keys_p.columns)
+    out = _folds.table(frames[0], frames[2], col, mean=frames[1], keys=keys)
+    return F.describe(
+        out,
+        xname,
+        curve=args["curve"],
+        interval=BAND_LABELS[args["band"]],
+        resampling=_fold_label(args["stratified"]),
+        n_boot=int(args["n_boot"]),
+    )
+
+
+BANDS = ("pointwise", "simultaneous")
+#: the ``interval`` column of each band
+BAND_LABELS = {"pointwise": "pointwise percentile", "simultaneous": "simultaneous sup-t"}
+
+
+def _fold_label(stratified):
+    """The ``resampling`` column of the ``fold=`` bootstraps (rows drawn within folds)."""
+    return "stratified by fold and class" if stratified else "stratified by fold"
+
+
+#: ``(curve, space)`` -> (what the replicate kernels write on the grid, grid column,
+#: value column)
+_SPACES = {
+    ("pr", "recall"): (GRID_PR, S.RECALL, S.PRECISION),
+    ("roc", "fpr"): (GRID_TPR, S.FPR, S.TPR),
+    ("roc", "tpr"): (GRID_FPR, S.TPR, S.FPR),
+}
+
+
+def _band_space(curve, space):
+    """``(kernel code, grid column, value column)`` of a band; clear errors otherwise."""
+    if curve not in ("pr", "roc"):
+        raise ValueError(f"curve={curve!r} is not known; use 'pr' or 'roc'")
+    if space is None:
+        space = "recall" if curve == "pr" else "fpr"
+    if (curve, space) not in _SPACES:
+        ok = ["recall"] if curve == "pr" else ["fpr", "tpr"]
+        raise ValueError(f"space={space!r} is not a grid axis of curve={curve!r}; use one of {ok}")
+    return _SPACES[(curve, space)]
+
+
+def sup_t_band(reps, est, level):
+    """Simultaneous sup-t band (see :func:`bootstrap_curve`) of every curve.
+
+    ``reps``: float64 ``(curves, grid, replicates)`` of values in [0, 1] (NaN: a
+    left-out replicate); ``est``: ``(curves, grid)``. On the arcsine-square-root scale
+    ``z = asin(sqrt(v))``: ``se`` the replicates' standard deviation at each grid
+    point, ``c`` the ``level`` quantile of each replicate's ``max |z* - z| / se``, and
+    the band ``sin(z -+ c se)^2`` (the angle kept in [0, pi/2]). Returns ``(lo, hi)``,
+    each ``(curves, grid)``. Vectorised over curves and grid points; memory
+    O(curves x grid x replicates), the size of ``reps`` itself.
+    """
+    C, G, B = reps.shape
+    z = np.arcsin(np.sqrt(np.clip(reps, 0.0, 1.0)))
+    ze = np.arcsin(np.sqrt(np.clip(est, 0.0, 1.0)))
+    ok = np.isfinite(z)
+    n = ok.sum(axis=2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(n > 0, np.where(ok, z, 0.0).sum(axis=2) / np.maximum(n, 1), np.nan)
+        dev = np.where(ok, z - mean[:, :, None], 0.0)
+        se = np.where(n > 1, np.sqrt((dev * dev).sum(axis=2) / np.maximum(n - 1, 1)), np.nan)
+        del dev
+        live = (se > 0) & np.isfinite(ze)
+        t = np.abs(z - ze[:, :, None]) / np.where(live, se, np.inf)[:, :, None]
+    t = np.where(np.isfinite(t), t, -np.inf).max(axis=1)  # (curves, replicates)
+    t[~np.isfinite(t)] = np.nan  # a replicate with no defined point
+    crit = _row_quantiles(t, np.full(C, level))
+    half = crit[:, None] * np.where(live, se, 0.0)
+    lo = np.sin(np.clip(ze - half, 0.0, np.pi / 2)) ** 2
+    hi = np.sin(np.clip(ze + half, 0.0, np.pi / 2)) ** 2
+    # where every replicate agrees the band is the estimate itself (no round trip)
+    lo = np.where(live, lo, est)
+    hi = np.where(live, hi, est)
+    return lo, hi
+
+
+def _one_run(args, d, col, stratified, label_bar, code=None, grid=None, what=None):
+    """Per-fold and pooled curves from **one** resampling run (:func:`~._resampling.
+    fold_plan`): each replicate draws every group's rows once, within fold and class,
+    and the pooled and per-fold curves all read those counts. Returns ``((keys_f,
+    est_f, reps_f, P_f), (keys_p, est_p, reps_p))``, or None where this path does not
+    apply (arrays without a frame, rows the packing does not keep in fold order).
+    ``code``: areas by that estimator; else values on ``grid`` as ``what`` says.
+    """
+    if d is None:
+        return None
+    codes, values = pd.factorize(np.asarray(d[col]), sort=True)
+    order = np.argsort(codes, kind="stable")
+    d = d.iloc[order].reset_index(drop=True)
+    codes = codes[order].astype(np.int64)
+    batch = pack(d, **inputs(args))
+    if batch.multi is not None:
+        return None
+    rows = codes[row_ids(batch)]
+    G = batch.group_offsets.size - 1
+    same = np.repeat(np.arange(G), np.diff(batch.group_offsets))
+    if rows.size and ((np.diff(rows) < 0) & (same[1:] == same[:-1])).any():
+        return None
+    V = values.size
+    hull = bool(args["hull"])
+    plan, size = fold_plan(
+        batch, rows, V, stratified, estimate=None if code is None else (code, hull)
+    )
+    seed = _seed(args["seed"])
+    if code is None:
+        est = plan.curve_estimate(grid, hull, what)
+        reps = plan.run(
+            seed, int(args["n_boot"]), hull, args["progress"], label_bar, code=what, grid=grid
+        )
+    else:
+        est = plan.estimate
+        reps = plan.run(seed, int(args["n_boot"]), hull, args["progress"], label_bar, code=code)
+    fb = plan.batch
+    cs = np.r_[0.0, np.cumsum(batch.pos)]
+    cn = np.r_[0.0, np.cumsum(batch.neg)]
+    P = cs[fb.starts + size] - cs[fb.starts]
+    N = cn[fb.starts + size] - cn[fb.starts]
+    curve = args["curve"] if "curve" in args else "pr"
+    bad = ((P <= 0) if curve == "pr" else (P <= 0) | (N <= 0)) & (size > 0)
+    if bad.any():
+        warnings.warn(
+            f"{int(bad.sum())} pooled or per-fold curve(s) have no positives"
+            + ("" if curve == "pr" else " or no negatives")
+            + ": their values are NaN",
+            UndefinedMetricWarning,
+            stacklevel=5,
+        )
+        est[bad] = np.nan
+        reps[bad] = np.nan
+    M = batch.n_models
+    Mx = M * (1 + V)
+    base = (np.arange(G) * Mx)[:, None]
+    pooled = (base + np.arange(M)).ravel()
+    folded = (base + M + np.arange(V * M)).ravel()  # (group, fold, model) order
+    keys_p = batch.keys
+    which = (
+        np.arange(G)[:, None, None] * M
+        + np.zeros((1, V, 1), np.int64)
+        + np.arange(M)[None, None, :]
+    ).ravel()
+    keys_f = keys_p.iloc[which].reset_index(drop=True)
+    fold_ids = np.asarray(values, dtype=object)[np.tile(np.repeat(np.arange(V), M), G)]
+    at = keys_f.columns.get_loc(S.MODEL) if S.MODEL in keys_f.columns else keys_f.shape[1]
+    keys_f.insert(at, col, fold_ids)
+    keep = size[folded] > 0  # a group without rows in a fold has no curve there
+    folded = folded[keep]
+    keys_f = keys_f[keep].reset_index(drop=True)
+    return (keys_f, est[folded], reps[folded], P[folded]), (keys_p, est[pooled], reps[pooled])
+
+
+def fold_replicates(args, label_bar="bootstrap"):
+    """The replicates behind ``fold=`` (:func:`bootstrap`, :func:`~prroc_numba.compare`):
+    ``(runs, fold_column, model_names, n_models)`` with ``runs`` three ``(curve_keys,
+    estimates, replicates)``: per fold, fold means, pooled.
+
+    One resampling run (:func:`_one_run`): every replicate draws each group's rows
+    once within fold and class strata, and the pooled and per-fold curves read the
+    same counts; the mean's replicate ``b`` is the mean of the folds' replicates ``b``.
+    With ``partial=`` (or arrays without a frame) two runs instead: the folds as groups
+    and the pooled curves with the fold as an extra stratum. No loop over folds.
+    """
+    bad = {
+        "interval='bca'": args.get("interval") == "bca",
+        "cluster=": args["cluster"] is not None,
+        "device='cuda'": args["device"] == "cuda",
+        "resampling='poisson'": args["resampling"] == "poisson",
+        "return_replicates=True": bool(args.get("return_replicates")),
+        "multiclass input": args["multiclass"] is not None
+        or _multiclass.is_multilabel(args["data"], args["label"]),
+        "Dask input": is_dask(args["data"]),
+    }
+    for what, on in bad.items():
+        if on:
+            raise ValueError(f"fold= is not available with {what}; drop one of them")
+    check_n_boot(args["n_boot"])
+    check_level(args["level"])
+    data, score, label, by, weight = (args[k] for k in ("data", "score", "label", "by", "weight"))
+    d, by_f, col = _folds.with_fold(data, score, label, by, weight, args["fold"])
+    kw = {k: args[k] for k in REPLICATE_ARGS}
+    kw["device"] = "cpu"
+    inp = {k: args[k] for k in INPUTS}
+    one = None
+    if args["partial"] is None:
+        stratified, _ = _resolve_resampling(args["resampling"], args["stratified"], "memory")
+        code = method_code(args["curve"], args["method"])
+        one = _one_run(args, d, col, stratified, label_bar, code=code)
+    if one is not None:
+        (keys_f, est_f, reps_f, _), (keys_p, est_p, reps_p) = one
+    else:
+        batch_f, _, _, est_f, reps_f, _ = _replicates(
+            d, label_bar=label_bar, **{**kw, **inp, "by": by_f}
+        )
+        n = len(d) if d is not None else np.asarray(args["fold"]).shape[0]
+        strata = _folds.codes(d, col if d is not None else args["fold"], n)
+        batch_p, _, _, est_p, reps_p, _ = _replicates(
+            data, label_bar=label_bar, strata=strata, **kw, **inp
+        )
+        keys_f, keys_p = batch_f.keys, batch_p.keys
+    gid, first = _folds.group_ids(keys_f, col)
+    est_m = _folds.fold_means(est_f, gid, first.size)
+    reps_m = _folds.fold_means(reps_f, gid, first.size)
+    M = int(keys_p[S.MODEL].nunique()) if S.MODEL in keys_p else 1
+    names = list(keys_p[S.MODEL].iloc[:M]) if S.MODEL in keys_p else list(range(M))
+    runs = (
+        (keys_f, est_f, reps_f),
+        (keys_f.iloc[first].drop(columns=[col]).reset_index(drop=True), est_m, reps_m),
+        (keys_p, est_p, reps_p),
+    )
+    return runs, col, names, M
+
+
+def _fold_bootstrap(args):
+    """:func:`bootstrap` with ``fold=``: per-fold, fold-mean and pooled intervals."""
+    runs, col, _, _ = fold_replicates(args)
+    frames = []
+    for keys, est, reps in runs:
+        se, lo, hi = _intervals(reps, est, args["level"], args["interval"])
+        n_bad = np.where(np.isfinite(est), np.isnan(reps).sum(axis=1), 0)
+        frames.append(
+            F.curves_frame(
+                keys,
+                {
+                    S.ESTIMATE: est,
+                    S.SE: se,
+                    S.CI_LOW: lo,
+                    S.CI_HIGH: hi,
+                    S.N_DEGENERATE: n_bad.astype(np.int64),
+                },
+            )
+        )
+    out = _folds.table(frames[0], frames[2], col, mean=frames[1])
+    stratified, _ = _resolve_resampling(args["resampling"], args["stratified"], "memory")
+    return F.describe(
+        out,
+        S.ESTIMATE,
+        curve=args["curve"],
+        method=method_label(
+            args["curve"],
+            args["method"],
+            args["hull"],
+            args["partial"],
+            args["partial_focus"],
+            args["standardize"],
+        ),
+        interval=args["interval"],
+        resampling=_fold_label(stratified),
+        n_boot=int(args["n_boot"]),
     )

@@ -244,6 +244,56 @@ def tpr_at_fpr(tp, fp, grid):
     return np.array(out)
 
 
+def fpr_at_tpr(tp, fp, grid):
+    """FPR, linear in TPR, at each TPR in ``grid``; at a TPR shared by several vertices
+    the lowest FPR."""
+    tp = [float(v) for v in tp]
+    fp = [float(v) for v in fp]
+    P, N = tp[-1], fp[-1]
+    out = []
+    for x in grid:
+        x = float(x)
+        if P <= 0 or N <= 0 or x < 0 or x > 1:
+            out.append(math.nan)
+            continue
+        exact = [fp[i] for i in range(len(tp)) if tp[i] / P == x]
+        if exact:
+            out.append(min(exact) / N)
+            continue
+        for a in range(len(tp) - 1):
+            if tp[a] / P < x < tp[a + 1] / P:
+                f = fp[a] + (fp[a + 1] - fp[a]) * (x * P - tp[a]) / (tp[a + 1] - tp[a])
+                out.append(f / N)
+                break
+    return np.array(out)
+
+
+def sup_t_band(reps, est, level):
+    """Sup-t simultaneous band of one curve on the arcsine-square-root scale, by its
+    definition: ``reps`` is (replicates, grid points); z = asin(sqrt(v)); se_j the
+    sample sd of column j of z; t_b the largest |z[b, j] - z_est[j]| / se_j over
+    columns with se_j > 0; c the ``level`` quantile (numpy's linear) of t_b; band
+    sin(z_est -+ c se)^2 with the angle kept in [0, pi/2]; the estimate where se_j = 0."""
+    reps = np.asarray(reps, dtype=float)
+    B, G = reps.shape
+    z = [[math.asin(math.sqrt(reps[b, j])) for j in range(G)] for b in range(B)]
+    ze = [math.asin(math.sqrt(e)) for e in est]
+    se = [float(np.std([z[b][j] for b in range(B)], ddof=1)) for j in range(G)]
+    t = []
+    for b in range(B):
+        t.append(max(abs(z[b][j] - ze[j]) / se[j] for j in range(G) if se[j] > 0))
+    c = float(np.quantile(t, level))
+    lo, hi = [], []
+    for j in range(G):
+        if se[j] > 0:
+            lo.append(math.sin(min(max(ze[j] - c * se[j], 0.0), math.pi / 2)) ** 2)
+            hi.append(math.sin(min(max(ze[j] + c * se[j], 0.0), math.pi / 2)) ** 2)
+        else:
+            lo.append(est[j])
+            hi.append(est[j])
+    return np.array(lo), np.array(hi)
+
+
 # --- issue 5: bootstrap / DeLong
 
 
@@ -649,3 +699,59 @@ def rocch_eer(tp, fp):
             elif gi == 1.0 == gj:
                 best = min(best, x[i], x[j])
     return best
+
+
+def cv_auc_influence(score, y, fold, level=0.95):
+    """Cross-validated ROC AUC and its influence-curve interval (LeDell, Petersen & van
+    der Laan 2015, as R's ``cvAUC::ci.cvAUC``), literally: returns (cvAUC, se, lo, hi).
+
+    Ties count half in the empirical shares (cvAUC's own code counts them as 0)."""
+    score = [float(s) for s in score]
+    y = [int(v) for v in y]
+    n = len(y)
+    w1 = n / sum(y)
+    w0 = n / (n - sum(y))
+    aucs, ic2 = [], []
+    for v in sorted(set(fold)):
+        rows = [i for i in range(n) if fold[i] == v]
+        pos = [score[i] for i in rows if y[i] == 1]
+        neg = [score[i] for i in rows if y[i] == 0]
+        auc = sum((p > q) + 0.5 * (p == q) for p in pos for q in neg) / (len(pos) * len(neg))
+        aucs.append(auc)
+        total = 0.0
+        for i in rows:
+            x = score[i]
+            if y[i] == 1:
+                share = sum((x > q) + 0.5 * (x == q) for q in neg) / len(neg)
+                ic = w1 * (share - auc)
+            else:
+                share = sum((p > x) + 0.5 * (p == x) for p in pos) / len(pos)
+                ic = w0 * (share - auc)
+            total += ic * ic
+        ic2.append(total / len(rows))
+    cv = sum(aucs) / len(aucs)
+    se = math.sqrt(sum(ic2) / len(ic2) / n)
+    z = float(np.sqrt(2.0) * _erfinv(level))
+    return cv, se, max(cv - z * se, 0.0), min(cv + z * se, 1.0)
+
+
+def _erfinv(x):
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf((1 + x) / 2) / math.sqrt(2.0)
+
+
+def fp_at_recall(tp, fp, r):
+    """FP of the count-interpolated curve at recall ``r`` (FP linear in TP between
+    vertices; at a recall reached by several vertices the lowest FP)."""
+    tp = [float(v) for v in tp]
+    fp = [float(v) for v in fp]
+    P = tp[-1]
+    t = r * P
+    for i in range(len(tp)):
+        if tp[i] == t:
+            return fp[i]
+        if tp[i] > t:
+            a = i - 1
+            return fp[a] + (fp[i] - fp[a]) * (t - tp[a]) / (tp[i] - tp[a])
+    return fp[-1]

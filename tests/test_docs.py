@@ -22,7 +22,8 @@ def _blocks(page: Path) -> list[str]:
 
 @pytest.mark.parametrize("page", [p for p in PAGES if _blocks(p)], ids=lambda p: p.name)
 def test_python_blocks_run(page, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)  # a block that writes a file writes it here
+    (tmp_path / "docs" / "img").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)  # a block that writes a figure writes it here
     namespace = {"__name__": f"docs.{page.stem}"}
     for block in _blocks(page):
         exec(compile(block, str(page), "exec"), namespace)

@@ -166,6 +166,60 @@ def _precision_on_grid(tp, fp, grid, out, hull):
 
 
 @jit
+def _fpr_at_tpr(tp, fp, tpr_grid, out):
+    """FPR of the ROC curve (linear between vertices) at each TPR of ``tpr_grid``.
+
+    The mirror of :func:`_tpr_at_fpr`: ``tpr_grid`` float64, ascending, in [0, 1];
+    at a TPR shared by several vertices (a horizontal ROC run) the lowest FPR is taken
+    (the first vertex in sweep order), so TPR 0 gives FPR 0.
+    """
+    n = tp.size
+    g = tpr_grid.size
+    P = tp[n - 1]
+    N = fp[n - 1]
+    if P <= 0.0 or N <= 0.0:
+        for k in range(g):
+            out[k] = np.nan
+        return
+    i = 0
+    for k in range(g):
+        r = tpr_grid[k]
+        if not (r >= 0.0 and r <= 1.0):
+            out[k] = np.nan
+            continue
+        while i < n - 1 and tp[i] / P < r:  # first vertex whose TPR reaches r
+            i += 1
+        if i == 0 or tp[i] / P == r:
+            out[k] = fp[i] / N
+        else:
+            ta = tp[i - 1]
+            frac = (r * P - ta) / (tp[i] - ta)
+            if frac < 0.0:
+                frac = 0.0
+            elif frac > 1.0:
+                frac = 1.0
+            out[k] = lerp(fp[i - 1], fp[i], frac) / N
+
+
+@jit
+def _roc_on_grid(tp, fp, grid, out, hull, fpr_at_tpr):
+    """TPR at the FPR ``grid`` (``fpr_at_tpr`` False) or FPR at the TPR ``grid`` of one
+    curve's vertices (``hull=True``: of its ROC hull), into ``out`` (the replicate
+    kernels' ROC entry, the twin of :func:`_precision_on_grid`).
+    """
+    if hull:
+        idx = _hull_indices(tp, fp)
+        if fpr_at_tpr:
+            _fpr_at_tpr(tp[idx], fp[idx], grid, out)
+        else:
+            _tpr_at_fpr(tp[idx], fp[idx], grid, out)
+    elif fpr_at_tpr:
+        _fpr_at_tpr(tp, fp, grid, out)
+    else:
+        _tpr_at_fpr(tp, fp, grid, out)
+
+
+@jit
 def _interp_one(tp, fp, grid, out, space_roc, hull):
     """One curve onto ``grid``: PR (``space_roc`` False) or ROC, optionally on the hull."""
     if hull:

@@ -43,7 +43,7 @@ from numba import prange
 
 from .._numba import jit
 from .area import _area_of_sweep, _area_sorted
-from .grid import _precision_on_grid
+from .grid import _precision_on_grid, _roc_on_grid
 from .layout import _offsets_from_counts
 from .poisson import poisson_count_cpu, replicate_key_cpu
 from .rng import (
@@ -343,18 +343,30 @@ def _grouped_replicate(seg_offsets, sp, sn, c, group, seed, b, stratified, lp, l
     return tp[:v], fp[:v]
 
 
+#: what a replicate writes on a grid (``spec[0]`` when ``spec[2]`` is not empty):
+#: precision at recall, TPR at FPR, FPR at TPR
+GRID_PR = -1
+GRID_TPR = -2
+GRID_FPR = -3
+
+
 @jit
 def _emit(tp, fp, spec, buf, out, c, b):
     """Write one replicate's result: the area by ``spec = (method, hull, grid)`` into
-    ``out[c, 0, b]`` when ``grid`` is empty, else its precisions on the recall ``grid``
-    into ``out[c, :, b]`` (``buf``: scratch of the grid's size). ``out`` is the final
-    ``(curves, grid points or 1, replicates)`` array, so no relayout follows.
+    ``out[c, 0, b]`` when ``grid`` is empty, else its values on ``grid`` into
+    ``out[c, :, b]``: precisions at recall (``method`` :data:`GRID_PR`), TPR at FPR
+    (:data:`GRID_TPR`) or FPR at TPR (:data:`GRID_FPR`) (``buf``: scratch of the
+    grid's size). ``out`` is the final ``(curves, grid points or 1, replicates)``
+    array, so no relayout follows.
     """
     method, hull, grid = spec
     if grid.size == 0:
         out[c, 0, b] = _area_of_sweep(tp, fp, method, hull)
         return
-    _precision_on_grid(tp, fp, grid, buf, hull)
+    if method == GRID_PR:
+        _precision_on_grid(tp, fp, grid, buf, hull)
+    else:
+        _roc_on_grid(tp, fp, grid, buf, hull, method == GRID_FPR)
     for k in range(grid.size):
         out[c, k, b] = buf[k]
 
