@@ -18,9 +18,11 @@ in a process prints one line on stderr (cache hits print nothing).
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import tempfile
+import warnings
 
 from ._version import __version__
 
@@ -79,36 +81,256 @@ def _tried() -> str:
     return os.path.join(base, "prroc_numba", __version__) if base else "a user cache dir"
 
 
-class _Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
-    """Numba cache locator for our kernels: ``CACHE_ROOT/<source dir>_<hash>/``."""
+#: the CPU part of the key of the entries compiled into the wheel (LLVM's baseline of
+#: the architecture, which every CPU of it runs; see :func:`_portable_magic`)
+PORTABLE_CPU = "generic"
+#: where the wheel's compiled kernels live, inside the installed package (read only)
+SHIPPED_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_compiled")
+MANIFEST = "manifest.json"
 
-    root: str | None = None
+
+class KernelCacheWarning(RuntimeWarning):
+    """A cached compiled kernel could not be read; it was discarded and recompiled."""
+
+
+def platform_tag() -> dict:
+    """What compiled code must match to be loaded here (written into the manifest)."""
+    import llvmlite.binding as ll
+
+    abi = getattr(sys, "abiflags", "")
+    return {
+        "prroc_numba": __version__,
+        "numba": numba.__version__,
+        "python": f"{sys.version_info[0]}.{sys.version_info[1]}{abi}",
+        "triple": ll.get_process_triple(),
+    }
+
+
+def _shipped_root() -> str | None:
+    """The wheel's compiled kernels, when they can run here; else None and one line why.
+
+    A source or editable install has none and says nothing (kernels compile on first
+    use, see the compile notice).
+    """
+    if os.environ.get("PRROC_NUMBA_NO_SHIPPED"):
+        return None
+    path = os.path.join(SHIPPED_DIR, MANIFEST)
+    try:
+        with open(path, encoding="utf-8") as f:
+            built = json.load(f)
+        built_for = {k: built[k] for k in platform_tag()}
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(
+            f"prroc_numba: the compiled kernels shipped with this install cannot be read "
+            f"({path}: {exc!r}); kernels compile on first use instead",
+            file=sys.stderr,
+            flush=True,
+        )
+        return None
+    here = platform_tag()
+    if built_for != here:
+        diff = ", ".join(f"{k} {built_for[k]}" for k in here if built_for[k] != here[k])
+        now = ", ".join(f"{k} {here[k]}" for k in here if built_for[k] != here[k])
+        print(
+            f"prroc_numba: the compiled kernels shipped with this install were built for "
+            f"{diff} (this is {now}); kernels compile on first use instead, once, into "
+            f"{_tried()}",
+            file=sys.stderr,
+            flush=True,
+        )
+        return None
+    return SHIPPED_DIR
+
+
+def _subpath(py_file: str) -> str:
+    """The cache subdirectory of a source file: its folder relative to the folder that
+    holds the package (``prroc_numba/_kernels``), whatever the install location; files
+    outside the package (test kernels) keep Numba's path-hash naming.
+    """
+    here = os.path.dirname(os.path.abspath(py_file))
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        rel = os.path.relpath(here, top)
+    except ValueError:  # another drive (Windows)
+        rel = os.pardir
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep) or not rel.startswith("prroc_numba"):
+        return caching._CacheLocator.get_suitable_cache_subpath(py_file)
+    return rel
+
+
+class _Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+    """Numba cache locator for our kernels: ``CACHE_ROOT/prroc_numba/<subpackage>/``.
+
+    The source stamp is Numba's hash of the file's contents, so a reinstalled or moved
+    package still matches its entries.
+    """
 
     def __init__(self, py_func, py_file):
         self._py_file = py_file
         self._lineno = py_func.__code__.co_firstlineno
-        self._cache_path = os.path.join(self.root, self.get_suitable_cache_subpath(py_file))
+        self.subpath = _subpath(py_file)
 
     def get_cache_path(self):
-        return self._cache_path
+        return os.path.join(CACHE_ROOT, self.subpath) if CACHE_ROOT else ""
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        if not cls.root:
-            return None
-        return super().from_function(py_func, py_file)
+        return cls(py_func, py_file) if os.path.exists(py_file) else None
 
 
 class _CacheImpl(caching.CompileResultCacheImpl):
     _locator_classes = (_Locator,)
 
 
-class _FunctionCache(caching.FunctionCache):
-    _impl_class = _CacheImpl
+_DAMAGE_SAID = False
+
+
+def _say_damaged(path: str, exc: BaseException, shipped: bool) -> None:
+    """Warn once per process that a cache file was damaged (every later one is repaired
+    the same way, silently).
+    """
+    global _DAMAGE_SAID
+    if _DAMAGE_SAID:
+        return
+    _DAMAGE_SAID = True
+    if shipped:
+        done = "compiled this kernel instead (kept in the user cache; the file is left as is)"
+    else:
+        done = "removed it; the kernel is compiled again and its entry rewritten"
+    warnings.warn(
+        f"prroc_numba: a cached compiled kernel could not be read: {path} "
+        f"({type(exc).__name__}: {exc}); {done}. Any other damaged cache file is "
+        "repaired the same way without another warning.",
+        KernelCacheWarning,
+        stacklevel=2,
+    )
+
+
+class _CacheFile(caching.IndexDataCacheFile):
+    """Numba's index + data files, where any failure to read one is repaired: warned
+    about once, the damaged file removed (user cache) and the kernel compiled again
+    (Numba writes index and data files to a temporary name and renames them).
+    """
+
+    def __init__(self, cache_path, filename_base, source_stamp, shipped=False):
+        super().__init__(cache_path, filename_base, source_stamp)
+        self.shipped = shipped
+
+    def damaged(self, path, exc):
+        if not self.shipped:
+            try:
+                os.remove(path)
+            except OSError:
+                pass
+        _say_damaged(path, exc, self.shipped)
+
+    def _load_index(self):
+        try:
+            return super()._load_index()
+        except Exception as exc:  # noqa: BLE001 (any damage: empty, cut, garbage)
+            self.damaged(self._index_path, exc)
+            return {}
+
+    def load_rebuilt(self, key, impl, target_context):
+        """The compile result stored under ``key``, or None (missing or damaged)."""
+        name = self._load_index().get(key)
+        if name is None:
+            return None
+        path = self._data_path(name)
+        try:
+            data = self._load_data(name)
+        except FileNotFoundError:
+            return None
+        except Exception as exc:  # noqa: BLE001
+            self.damaged(path, exc)
+            return None
+        try:
+            return impl.rebuild(target_context, data)
+        except Exception as exc:  # noqa: BLE001 (object code that does not load)
+            self.damaged(path, exc)
+            return None
+
+
+def _portable_magic(codegen) -> tuple:
+    """The codegen part of the key of the shipped entries: this architecture's triple,
+    the portable CPU and no extra features (what ``NUMBA_CPU_NAME=generic`` gives).
+    """
+    return (codegen.magic_tuple()[0], PORTABLE_CPU, "")
+
+
+class _FunctionCache(caching._Cache):
+    """Two-level cache of one kernel: the user cache first (entries keyed by this
+    host's CPU, as Numba keys them), then the entries shipped in the wheel (keyed by the
+    portable CPU, read only). New compiles are saved to the user cache only, under the
+    host's key: host-compiled code never goes under the portable key.
+    """
+
+    def __init__(self, py_func):
+        self._name = repr(py_func)
+        self._py_func = py_func
+        self._impl = _CacheImpl(py_func)
+        loc = self._impl.locator
+        stamp = loc.get_source_stamp()
+        base = self._impl.filename_base
+        self._user = _CacheFile(loc.get_cache_path(), base, stamp) if CACHE_ROOT else None
+        self._shipped = None
+        if SHIPPED_ROOT:
+            path = os.path.join(SHIPPED_ROOT, loc.subpath)
+            self._shipped = _CacheFile(path, base, stamp, shipped=True)
+        self._enabled = True
+
+    def __repr__(self):
+        return f"<{type(self).__name__} py_func={self._name}>"
+
+    @property
+    def cache_path(self):
+        for f in (self._user, self._shipped):
+            if f is not None:
+                return f._cache_path
+        return ""
+
+    def enable(self):
+        self._enabled = True
+
+    def disable(self):
+        self._enabled = False
+
+    def flush(self):
+        if self._user is not None:
+            self._user.flush()
+
+    def _index_key(self, sig, codegen):
+        return caching.Cache._index_key(self, sig, codegen)
+
+    def load_overload(self, sig, target_context):
+        if not self._enabled:
+            return None
+        target_context.refresh()
+        codegen = target_context.codegen()
+        key = self._index_key(sig, codegen)
+        if self._user is not None:
+            cres = self._user.load_rebuilt(key, self._impl, target_context)
+            if cres is not None:
+                return cres
+        if self._shipped is not None:
+            portable = (key[0], _portable_magic(codegen), key[2])
+            return self._shipped.load_rebuilt(portable, self._impl, target_context)
+        return None
+
+    def save_overload(self, sig, data):
+        if not self._enabled or self._user is None or not self._impl.check_cachable(data):
+            return
+        try:
+            self._impl.locator.ensure_cache_path()
+            self._user.save(self._index_key(sig, data.codegen), self._impl.reduce(data))
+        except OSError:  # the directory went away or filled up: stays compiled in memory
+            pass
 
 
 CACHE_ROOT = cache_root()
-_Locator.root = CACHE_ROOT
+SHIPPED_ROOT = _shipped_root()
 
 
 class _CompileNotice(event.Listener):
@@ -182,10 +404,11 @@ def jit(fn=None, *, parallel: bool = False, inline: str = "never"):
 
     def wrap(f):
         disp = numba.njit(parallel=parallel, inline=inline, **JIT_OPTIONS)(f)
-        if CACHE_ROOT is not None and hasattr(disp, "_cache"):  # not under NUMBA_DISABLE_JIT
+        cached = CACHE_ROOT is not None or SHIPPED_ROOT is not None
+        if cached and hasattr(disp, "_cache"):  # not under NUMBA_DISABLE_JIT
             try:
                 disp._cache = _FunctionCache(disp.py_func)
-            except RuntimeError:  # the directory went away: compile in memory
+            except RuntimeError:  # no source file: compile in memory
                 pass
         return disp
 
