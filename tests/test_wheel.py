@@ -229,3 +229,36 @@ def test_mismatched_shipped_kernels_fall_back_in_one_line(wheel, tmp_path):
     assert res.stdout.split() == ["None", "1.0"]
     lines = [ln for ln in res.stderr.splitlines() if "shipped" in ln]
     assert len(lines) == 1 and "numba 0.1.0" in lines[0] and "compile" in lines[0], res.stderr
+
+
+@pytest.mark.slow
+def test_damaged_shipped_kernels_fall_back_to_compiling(wheel, tmp_path):
+    """Shipped entries that cannot be read: one warning naming the file, the kernel
+    compiled into the user cache, correct answers; the next process is silent."""
+    with zipfile.ZipFile(wheel) as z:
+        z.extractall(tmp_path)
+    damaged = sorted((tmp_path / "prroc_numba" / "_compiled").rglob("*.nbc"))
+    for p in damaged:
+        p.write_bytes(p.read_bytes()[: p.stat().st_size // 2])
+    code = "import prroc_numba as p; print(p.auc_roc([0, 1, 1, 0], [0.1, 0.7, 0.25, 0.3]))"
+    env = _clean_env(PYTHONPATH=str(tmp_path), NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+
+    def run():
+        res = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+            timeout=300,
+        )
+        assert res.returncode == 0, res.stderr[-3000:]
+        assert res.stdout.strip() == "0.75"  # 3 of the 4 (positive, negative) pairs
+        return res.stderr
+
+    first = run()
+    warned = [ln for ln in first.splitlines() if "KernelCacheWarning" in ln]
+    assert len(warned) == 1, first
+    assert any(str(p) in warned[0] for p in damaged) and "compiled this kernel" in warned[0]
+    assert run() == ""
