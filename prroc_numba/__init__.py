@@ -11,18 +11,51 @@ bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_c
 ``data``.
 """
 
-from ._accumulate import Accumulator
-from ._ragged import UndefinedMetricWarning
-from ._sklearn import scorer
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
 from ._version import __version__  # noqa: F401 (public)
-from .areas import auc, auc_pr, auc_roc, metrics
-from .closed_form import auc_ci
-from .comparison import compare, delong
-from .curves import confusion, pr_curve, roc_curve
-from .grids import average_curves, interpolate, interpolate_matrix
-from .operating import operating_points
-from .point_curves import PRCurve, ROCCurve
-from .resampling import bootstrap, bootstrap_curve
+
+#: where each public name lives; imported on first use (``import prroc_numba`` loads no
+#: kernel module, Numba, pandas, Dask or matplotlib)
+_WHERE = {
+    "Accumulator": "._accumulate",
+    "auc": ".areas",
+    "auc_ci": ".closed_form",
+    "auc_pr": ".areas",
+    "auc_roc": ".areas",
+    "average_curves": ".grids",
+    "bootstrap": ".resampling",
+    "bootstrap_curve": ".resampling",
+    "compare": ".comparison",
+    "confusion": ".curves",
+    "delong": ".comparison",
+    "interpolate": ".grids",
+    "interpolate_matrix": ".grids",
+    "metrics": ".areas",
+    "operating_points": ".operating",
+    "pr_curve": ".curves",
+    "PRCurve": ".point_curves",
+    "roc_curve": ".curves",
+    "ROCCurve": ".point_curves",
+    "scorer": "._sklearn",
+    "UndefinedMetricWarning": "._warnings",
+}
+
+if TYPE_CHECKING:  # for type checkers and IDEs; at run time see __getattr__
+    from ._accumulate import Accumulator
+    from ._sklearn import scorer
+    from ._warnings import UndefinedMetricWarning
+    from .areas import auc, auc_pr, auc_roc, metrics
+    from .closed_form import auc_ci
+    from .comparison import compare, delong
+    from .curves import confusion, pr_curve, roc_curve
+    from .grids import average_curves, interpolate, interpolate_matrix
+    from .operating import operating_points
+    from .point_curves import PRCurve, ROCCurve
+    from .resampling import bootstrap, bootstrap_curve
 
 __all__ = [
     "Accumulator",
@@ -47,3 +80,17 @@ __all__ = [
     "roc_curve",
     "scorer",
 ]
+
+
+def __getattr__(name: str):
+    """Import a public name's module on first use (PEP 562)."""
+    mod = _WHERE.get(name)
+    if mod is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(mod, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -31,6 +31,7 @@ import tempfile
 import warnings
 
 from ._version import __version__
+from ._warnings import KernelCacheWarning
 
 # Numba's OpenMP threading layer spins idle threads by default; on a machine whose cores
 # are shared (CI runners, notebooks beside other work) each small parallel call then
@@ -90,10 +91,6 @@ PORTABLE_CPU = "generic"
 #: where the wheel's compiled kernels live, inside the installed package (read only)
 SHIPPED_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_compiled")
 MANIFEST = "manifest.json"
-
-
-class KernelCacheWarning(RuntimeWarning):
-    """A cached compiled kernel could not be read; it was discarded and recompiled."""
 
 
 def platform_tag() -> dict:

@@ -322,3 +322,21 @@ def test_long_compile_shows_progress_then_stops(capsys, monkeypatch):
     assert capsys.readouterr().err == ""  # no progress after the compile ended
     assert n < 10
     assert notice.compile_seconds["prroc_numba._kernels.area._areas_batch"] >= 0.3
+
+
+def test_import_loads_no_kernel_numba_pandas_dask_or_matplotlib():
+    code = (
+        "import sys, time; t = time.perf_counter(); import prroc_numba as p; "
+        "t = time.perf_counter() - t; "
+        "heavy = ('numba', 'numba.cuda', 'pandas', 'dask', 'matplotlib', 'scipy'); "
+        "print([m for m in sys.modules if m in heavy or m.startswith('prroc_numba._kernels')]); "
+        "print(sorted(set(p.__all__) - set(dir(p)))); "
+        "print([n for n in p.__all__ if getattr(p, n) is None]); "
+        "print('prroc_numba._kernels.area' in sys.modules, t)"
+    )
+    out = _child(code).splitlines()
+    assert out[0] == "[]"  # nothing heavy on import
+    assert out[1] == "[]" and out[2] == "[]"  # dir() lists the API, every name resolves
+    assert out[3].split()[0] == "True"  # the first use imports what it needs
+    with pytest.raises(AttributeError, match="has no attribute 'not_a_function'"):
+        prn.not_a_function  # noqa: B018
