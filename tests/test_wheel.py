@@ -15,11 +15,9 @@ from __future__ import annotations
 import json
 import os
 import pickle
-import shutil
 import stat
 import subprocess
 import sys
-import sysconfig
 import zipfile
 from pathlib import Path
 
@@ -30,6 +28,8 @@ import pytest
 from prroc_numba import _numba, _warmup
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import cold_start  # noqa: E402 (the wheel build and the fresh venv, shared)
 
 #: a CPU other than the build's ("generic") that any x86-64 machine running these tests
 #: runs (SSE4.2, no AVX): the user's process compiles for it if anything compiles
@@ -89,29 +89,7 @@ def assert_same(a, b, where=""):
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
     """The wheel, built from the sources as pip builds it (kernels compiled)."""
-    tmp = tmp_path_factory.mktemp("wheel")
-    src = tmp / "src"
-    src.mkdir()
-    for name in ("pyproject.toml", "README.md", "setup.py"):
-        shutil.copy(ROOT / name, src / name)
-    shutil.copytree(
-        ROOT / "prroc_numba",
-        src / "prroc_numba",
-        ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", "_compiled"),
-    )
-    out = tmp / "dist"
-    res = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
-        + ["--disable-pip-version-check", "-w", str(out), str(src)],
-        capture_output=True,
-        text=True,
-        env=_clean_env(),
-        check=False,
-        timeout=600,
-    )
-    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-3000:]
-    (whl,) = out.glob("prroc_numba-*.whl")
-    return whl
+    return cold_start.build_wheel(tmp_path_factory.mktemp("wheel") / "dist")
 
 
 @pytest.mark.slow
@@ -133,22 +111,8 @@ def test_wheel_compiles_nothing_read_only_other_cpu_same_results(wheel, tmp_path
     )
 
     # a fresh environment; dependencies from this one (a .pth file)
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    py = venv / "bin" / "python"
-    code = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
-    site = Path(subprocess.check_output([str(py), "-c", code], text=True).strip())
-    deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
-    (site / "_deps_from_parent.pth").write_text("\n".join(sorted(deps)) + "\n")
+    py, site = cold_start.fresh_venv(tmp_path / "venv", wheel)
     pip = [sys.executable, "-m", "pip", "--python", str(py), "-q", "--disable-pip-version-check"]
-    res = subprocess.run(
-        [*pip, "install", "--no-deps", str(wheel)],
-        capture_output=True,
-        text=True,
-        env=_clean_env(),
-        check=False,
-    )
-    assert res.returncode == 0, res.stderr[-3000:]
     before = _listing(site)
 
     home = tmp_path / "home"
@@ -227,7 +191,7 @@ def test_mismatched_shipped_kernels_fall_back_in_one_line(wheel, tmp_path):
     )
     assert res.returncode == 0, res.stderr[-3000:]
     assert res.stdout.split() == ["None", "1.0"]
-    lines = [ln for ln in res.stderr.splitlines() if "shipped" in ln]
+    lines = [ln for ln in res.stderr.splitlines() if "shipped with this install" in ln]
     assert len(lines) == 1 and "numba 0.1.0" in lines[0] and "compile" in lines[0], res.stderr
 
 
