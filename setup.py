@@ -40,7 +40,11 @@ class BuildPy(build_py):
                 NUMBA_CACHE_DIR=cache,
                 PRROC_NUMBA_NO_SHIPPED="1",
                 PRROC_NUMBA_QUIET="1",
-                PYTHONPATH=os.path.abspath(self.build_lib),
+                # the package as it goes into the wheel first; keep the build
+                # environment's own path (pip's isolated builds put it there)
+                PYTHONPATH=os.pathsep.join(
+                    p for p in (os.path.abspath(self.build_lib), os.environ.get("PYTHONPATH")) if p
+                ),
             )
             subprocess.run(
                 [sys.executable, "-m", "prroc_numba._build", target],
