@@ -28,12 +28,14 @@ from collections import defaultdict
 from contextlib import contextmanager
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 from numba import typeof
 from numba.core.registry import CPUDispatcher
 
+import prroc_numba as prn
 import prroc_numba._kernels as kernels_pkg
-from prroc_numba import _warmup
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -48,9 +50,122 @@ def _dispatchers():
     return out
 
 
+def _points_session(df):
+    c = prn.PRCurve(
+        pd.DataFrame({"recall": [0.2, 0.5, 0.9], "precision": [0.9, 0.6, 0.3]}), n_pos=50, n_neg=200
+    )
+    c.to_roc().hull()
+    c.precision_at([0.1, 0.4], hull=True)
+    c.resample(11)
+    c.auc()
+    prn.ROCCurve(fpr=[0.1, 0.4], tpr=[0.5, 0.8], pos_neg_ratio=0.25).to_pr().auc("integral")
+    pts = prn.pr_curve(df, score="s", label="y", by="g")
+    prn.interpolate(pts, grid=11, by="g", hull=True)
+    prn.interpolate(prn.roc_curve(df, score="s", label="y", by="g"), grid=11, by="g", space="roc")
+    prn.average_curves(pts, grid=11, curve="g")
+
+
+def _dask_session(df):
+    import dask
+    import dask.dataframe as dd
+
+    ddf = dd.from_pandas(df, npartitions=3)
+    with dask.config.set(scheduler="synchronous"):
+        prn.auc(ddf, score="s", label="y", by="g")
+        prn.bootstrap(ddf, score=["s", "si"], label="y", n_boot=20, seed=0)
+        prn.bootstrap_curve(ddf, score="s", label="y", n_boot=20, seed=0, grid=11)
+        with dask.config.set({"prroc_numba.dask_exact": "ranges"}):  # the score ranges
+            prn.auc(ddf, score="s", label="y", by="g", hull=True)
+            prn.auc(ddf, score="s", label="y", by="g")
+            prn.bootstrap(ddf, score=["s", "si"], label="y", n_boot=20, seed=0)
+            prn.bootstrap(ddf, score="s", label="y", n_boot=20, seed=0, hull=True)
+            prn.bootstrap_curve(ddf, score="s", label="y", n_boot=20, seed=0, grid=11)
+
+
 def _typical_session():
-    """The representative calls (what the wheel build compiles): every kernel path."""
-    _warmup.run_calls()
+    rng = np.random.default_rng(0)
+    n = 300
+    y = (rng.random(n) < 0.2).astype(int)
+    df = pd.DataFrame(
+        {
+            "g": np.repeat(["a", "b", "c"], n // 3),
+            "s": rng.normal(size=n) + y,
+            "s32": (rng.normal(size=n) + y).astype(np.float32),
+            "si": rng.integers(0, 5, size=n),
+            "y": y,
+            "yb": y.astype(bool),
+            "yf": y.astype(float),
+            "w": rng.choice([0.5, 1.0, 2.0], size=n),
+            "p": np.clip(y * 0.7 + rng.random(n) * 0.3, 0, 1),
+        }
+    )
+    calls = [
+        lambda: prn.pr_curve(df, score="s", label="y"),
+        lambda: prn.pr_curve(df, score="s32", label="yb", by="g"),
+        lambda: prn.roc_curve(df, score=["s", "si"], label="yf"),
+        lambda: prn.roc_curve(score=df["s"], label=df["y"], weight=df["w"]),
+        lambda: prn.confusion(df, score="si", label="y", by="g"),
+        lambda: prn.auc(df, score="s", label="y"),
+        lambda: prn.auc(df, score=["s", "s32", "si"], label="y", by="g", method="integral"),
+        lambda: prn.auc(df, score="s", label="p", soft_labels=True, method="ap"),
+        lambda: prn.auc(df, score="s", label="y", curve="roc", weight="w"),
+        lambda: prn.auc(df, score="s", label="y", hull=True),
+        lambda: prn.auc_pr(df["y"].to_numpy(), df["s32"].to_numpy()),
+        lambda: prn.auc_roc(df["yb"], df["si"]),
+        lambda: prn.auc_pr(list(df["y"]), list(df["s"]), method="trapezoid"),
+    ]
+    calls += [
+        lambda: prn.roc_curve(df, score="s", label="y", hull=True),
+        lambda: prn.pr_curve(df, score="s", label="y", by="g", hull=True),
+        lambda: prn.pr_curve(df, score="si", label="y", interpolate="dg"),
+        lambda: prn.interpolate(prn.pr_curve(df, score="s", label="y", by="g"), grid=11, by="g"),
+        lambda: prn.bootstrap(df, score=["s", "si"], label="y", n_boot=20, seed=0),
+        lambda: prn.compare(df, score=["s", "si"], label="y", n_boot=20, seed=0),
+        lambda: prn.bootstrap_curve(df, score="s", label="y", n_boot=20, seed=0, grid=11),
+        lambda: _points_session(df),
+        lambda: prn.operating_points(
+            df, score=["s", "si"], label="y", n_boot=20, seed=0, targets=["max_f1", "recall>=0.5"]
+        ),
+        lambda: prn.operating_points(
+            df,
+            score="s",
+            label="y",
+            by="g",
+            thresholds=(prn.operating_points(df, score="s", label="y", by="g")),
+            n_boot=20,
+            seed=0,
+        ),
+        lambda: prn.auc_ci(df, score="s", label="y", weight="w"),
+        lambda: prn.auc(df, score=["s", "si"], label="y", by="g", partial=(0, 0.3)),
+        lambda: prn.auc_roc(df["y"], df["s"], partial=(0, 0.1), standardize=True),
+        lambda: prn.bootstrap(
+            df,
+            score="s",
+            label="y",
+            n_boot=20,
+            seed=0,
+            partial=(0, 0.5),
+            cluster="g",
+            stratified=False,
+        ),
+        lambda: prn.bootstrap(
+            df, score=["s", "si"], label="y", weight="w", n_boot=20, seed=0, resampling="poisson"
+        ),
+        lambda: prn.bootstrap_curve(
+            df,
+            score="s",
+            label="p",
+            soft_labels=True,
+            n_boot=20,
+            seed=0,
+            grid=11,
+            resampling="poisson",
+        ),
+        lambda: prn.Accumulator().update(df, score=["s", "si"], label="y", by="g").auc(),
+        lambda: _dask_session(df),
+    ]
+    for call in calls:
+        call()
 
 
 @contextmanager
