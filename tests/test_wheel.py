@@ -12,6 +12,7 @@ every kernel of the package, found here independently.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import pickle
@@ -70,6 +71,33 @@ def _chmod_tree(path: Path, writable: bool):
         p.chmod(mode | stat.S_IWUSR if writable else mode & ~w)
 
 
+def _jit_in_source() -> set[str]:
+    """Every ``@jit`` function and ``x = jit(f)`` of the package, read from the source
+    (not imported), except helpers inlined into their callers and the CUDA kernels."""
+    out = set()
+    pkg = ROOT / "prroc_numba"
+    for path in pkg.rglob("*.py"):
+        if "cuda" in path.relative_to(pkg).parts:
+            continue
+        mod = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef):
+                for dec in node.decorator_list:
+                    fn = dec.func if isinstance(dec, ast.Call) else dec
+                    kws = dec.keywords if isinstance(dec, ast.Call) else []
+                    inline = [getattr(k.value, "value", None) for k in kws if k.arg == "inline"]
+                    if isinstance(fn, ast.Name) and fn.id == "jit" and inline != ["always"]:
+                        out.add(f"{mod}.{node.name}")
+            elif (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Name)
+                and node.value.func.id == "jit"
+            ):
+                out.update(f"{mod}.{t.id}" for t in node.targets if isinstance(t, ast.Name))
+    return out
+
+
 def assert_same(a, b, where=""):
     """Exactly equal results (frames, arrays, numbers, text, lists of them)."""
     if isinstance(a, pd.DataFrame):
@@ -101,10 +129,11 @@ def test_wheel_compiles_nothing_read_only_other_cpu_same_results(wheel, tmp_path
     assert manifest["cpu"] == "generic" and entries
     assert manifest["numba"] == _numba.platform_tag()["numba"]
 
-    # every kernel of the package (found here, independently of the build) was reached
-    # by the representative calls in the build
+    # every kernel of the package (found here, independently of the build: imported,
+    # and read from the source) was reached by the representative calls in the build
     here = set(_warmup.dispatchers())
     assert here == set(manifest["kernels"])
+    assert _jit_in_source() == here
     assert manifest["unreached"] == [], (
         "kernels no representative call reaches (add a call to prroc_numba._warmup.CALLS): "
         f"{manifest['unreached']}"
