@@ -276,8 +276,9 @@ class _FunctionCache(caching._Cache):
         base = self._impl.filename_base
         self._user = _CacheFile(loc.get_cache_path(), base, stamp) if CACHE_ROOT else None
         self._shipped = None
-        if SHIPPED_ROOT:
-            path = os.path.join(SHIPPED_ROOT, loc.subpath)
+        subpath = getattr(loc, "subpath", None)  # None: NUMBA_CACHE_LOCATOR_CLASSES is set
+        if SHIPPED_ROOT and subpath:
+            path = os.path.join(SHIPPED_ROOT, subpath)
             self._shipped = _CacheFile(path, base, stamp, shipped=True)
         self._enabled = True
 
