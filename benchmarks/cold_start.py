@@ -13,6 +13,16 @@ temporary directory:
 Run: ``python benchmarks/cold_start.py [--root CHECKOUT] [--json FILE]`` (``--root``
 measures another checkout, e.g. an exported older commit, for before/after ratios).
 ``measure()`` and ``markdown()`` are also used by ``compare.py``.
+
+``--wheel`` measures what a user of the wheel meets instead (:func:`wheel_setting`): the
+wheel built from this checkout (kernels compiled at build time for the portable CPU)
+installed into a fresh virtual environment, each process with an empty home and
+``NUMBA_CPU_NAME`` naming a CPU other than the build's; every figure is a ratio to
+scikit-learn's fresh process (import + first ``average_precision_score`` +
+``roc_auc_score`` on the same 1e4 rows) measured in the same run; plus a fresh Dask
+``LocalCluster``'s first ``auc`` against its second, the wheel's size, and the per-call
+speed of the shipped (portable) code against code compiled here for this CPU on rows of
+``compare.py`` (``--speed``).
 """
 
 from __future__ import annotations
@@ -173,6 +183,296 @@ def markdown(res: dict) -> str:
     return "\n".join(rows)
 
 
+_SKLEARN = r"""
+import json, time
+t0 = time.perf_counter()
+from sklearn.metrics import average_precision_score, roc_auc_score
+import numpy as np
+rng = np.random.default_rng(0)
+n = 10_000
+y = (rng.random(n) < 0.05).astype(np.int8)
+s = rng.standard_normal(n) + y
+average_precision_score(y, s), roc_auc_score(y, s)
+print(json.dumps({"total_s": time.perf_counter() - t0}))
+"""
+
+_DASK = r"""
+import json, time
+import numpy as np, pandas as pd
+import dask.dataframe as dd
+from dask.distributed import Client, LocalCluster
+import prroc_numba as prn
+if __name__ == "__main__":
+    rng = np.random.default_rng(0)
+    n = 200_000
+    y = (rng.random(n) < 0.05).astype(np.int8)
+    df = pd.DataFrame({"y": y, "m1": rng.standard_normal(n) + y, "g": rng.integers(0, 4, n)})
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster):
+        ddf = dd.from_pandas(df, npartitions=8)
+        t0 = time.perf_counter(); a = prn.auc(ddf, score="m1", label="y", by="g")
+        t1 = time.perf_counter(); b = prn.auc(ddf, score="m1", label="y", by="g")
+        t2 = time.perf_counter()
+    assert a.equals(b)
+    print(json.dumps({"first_s": t1 - t0, "second_s": t2 - t1}))
+"""
+
+#: per-call speed rows (``compare.py``'s cases: capability, text in the case name)
+SPEED_ROWS = [
+    ("curves", "N=1e6"),
+    ("curves", "N=1e4"),
+    ("metrics", "1 curve, N=1e6: "),
+    ("metrics", "100 models"),
+    ("auc", "10,000 curves"),
+    ("hull", "1 curve"),
+    ("interpolation", "1,000 curves"),
+    ("bootstrap", "1 model"),
+    ("bootstrap", "10 models paired x N=1e5, B=1000 vs numpy"),
+]
+
+_SPEED = r"""
+import gc, json, sys, time
+sys.path.insert(0, sys.argv[1])
+import _cases
+import prroc_numba
+rows = json.loads(sys.argv[2])
+out = []
+for cap, match in rows:
+    for case in _cases.CAPABILITIES[cap](1.0):
+        if match not in case.name:
+            continue
+        case.ours()
+        gc.collect(); gc.disable()
+        ts = []
+        for _ in range(int(sys.argv[3])):
+            t0 = time.process_time(); case.ours(); ts.append(time.process_time() - t0)
+        gc.enable()
+        out.append([cap, case.name, min(ts)])
+print(json.dumps({"file": prroc_numba.__file__, "rows": out}))
+"""
+
+OTHER_CPU = "nehalem"  # a CPU other than the build's that every x86-64 host here runs
+
+
+def _median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2]
+
+
+def build_wheel(out_dir: Path, root: Path = ROOT) -> Path:
+    """``pip wheel`` of a copy of ``root``'s sources (the build step compiles the
+    kernels; the copy keeps build folders out of the checkout)."""
+    import shutil
+
+    src = out_dir / "src"
+    src.mkdir(parents=True)
+    for name in ("pyproject.toml", "README.md", "setup.py"):
+        shutil.copy(root / name, src / name)
+    shutil.copytree(
+        root / "prroc_numba",
+        src / "prroc_numba",
+        ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", "_compiled"),
+    )
+    res = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
+        + ["--disable-pip-version-check", "-w", str(out_dir), str(src)],
+        capture_output=True,
+        text=True,
+        env=_clean_env(),
+        check=False,
+        timeout=900,
+    )
+    if res.returncode != 0:
+        raise RuntimeError(res.stdout[-2000:] + res.stderr[-3000:])
+    return next(out_dir.glob("prroc_numba-*.whl"))
+
+
+def fresh_venv(where: Path, wheel: Path) -> tuple[Path, Path]:
+    """A new virtual environment with ``wheel`` installed; the dependencies come from
+    this environment (a .pth file). Returns its python and its site-packages."""
+    import sysconfig
+
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
+    py = where / "bin" / "python"
+    code = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    site = Path(subprocess.check_output([str(py), "-c", code], text=True).strip())
+    deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    (site / "_deps_from_parent.pth").write_text("\n".join(sorted(deps)) + "\n")
+    res = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(py), "-q", "install", "--no-deps"]
+        + ["--disable-pip-version-check", str(wheel)],
+        capture_output=True,
+        text=True,
+        env=_clean_env(),
+        check=False,
+    )
+    if res.returncode != 0:
+        raise RuntimeError(res.stderr[-3000:])
+    return py, site
+
+
+def _clean_env(**extra) -> dict:
+    """This environment without the variables that point Python or Numba elsewhere."""
+    drop = ("PYTHONPATH", "NUMBA_CACHE_DIR", "XDG_CACHE_HOME", "VIRTUAL_ENV")
+    env = {k: v for k, v in os.environ.items() if k not in drop and not k.startswith("NUMBA_")}
+    env.update(extra)
+    return env
+
+
+def _user_env(home: Path, **extra) -> dict:
+    return _clean_env(HOME=str(home), NUMBA_CPU_NAME=OTHER_CPU, **extra)
+
+
+def _timed(cmd, env, cwd) -> tuple[float, dict, str]:
+    t0 = time.perf_counter()
+    out = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - t0
+    lines = out.stdout.strip().splitlines()
+    try:
+        res = json.loads(lines[-1]) if lines else {}
+    except ValueError:
+        res = {}
+    return wall, res, out.stderr
+
+
+def wheel_setting(wheel: Path | None = None, runs: int = 3, speed: bool = False) -> dict:
+    """The figures of the wheel setting (see the module docstring); process wall times,
+    medians of ``runs`` fresh processes, each with a new empty home."""
+    tmp = Path(tempfile.mkdtemp(prefix="prroc_numba_wheel_bench_"))
+    load0 = os.getloadavg()[0]
+    t0 = time.perf_counter()
+    if wheel is None:
+        wheel = build_wheel(tmp / "dist")
+        build_s = time.perf_counter() - t0
+    else:
+        build_s = float("nan")
+    py, _ = fresh_venv(tmp / "venv", wheel)
+    homes = iter(range(10_000))
+
+    def home():
+        h = tmp / f"home{next(homes)}"
+        h.mkdir()
+        return h
+
+    def ours(case):
+        code = _SETUP + _CALLS[case] + _TAIL
+        return _timed([str(py), "-c", code], _user_env(home()), tmp)
+
+    res = {"wheel": wheel.name, "wheel_mb": wheel.stat().st_size / 1e6, "build_s": build_s}
+    sk, cases, stderr = [], {c: [] for c in ("auc_pr", "bootstrap", "compare", "demo")}, ""
+    for _ in range(runs):  # interleaved: the baseline under the same load
+        sk.append(_timed([sys.executable, "-c", _SKLEARN], _user_env(home()), tmp)[0])
+        for case in ("auc_pr", "bootstrap", "compare"):
+            wall, _, err = ours(case)
+            cases[case].append(wall)
+            stderr += err
+        demo = [str(py), "-m", "prroc_numba", "demo", "--no-progress"]
+        wall, _, err = _timed(demo, _user_env(home()), tmp)
+        cases["demo"].append(wall)
+        stderr += err
+    # warm: the same home again (its files and the OS's file cache already used)
+    h = home()
+    code = _SETUP + _CALLS["auc"] + _TAIL
+    _timed([str(py), "-c", code], _user_env(h), tmp)
+    warm = min(_timed([str(py), "-c", code], _user_env(h), tmp)[0] for _ in range(runs))
+    base = _median(sk)
+    res["sklearn_s"] = base
+    res["cases"] = {c: _median(v) for c, v in cases.items()}
+    res["cases"]["warm_auc"] = warm
+    res["ratios"] = {c: v / base for c, v in res["cases"].items()}
+    res["compile_notice"] = "compiling" in stderr
+    res["stderr"] = stderr[-2000:]
+    _, dk, _ = _timed([str(py), "-c", _DASK], _user_env(home()), tmp)
+    res["dask"] = {**dk, "ratio": dk["first_s"] / dk["second_s"]}
+    if speed:
+        res["speed"] = speed_rows(py, tmp)
+    res["load"] = [load0, os.getloadavg()[0]]
+    res["cpus"] = os.cpu_count()
+    return res
+
+
+def speed_rows(py: Path, tmp: Path, repeats: int = 5) -> list:
+    """Per-call CPU time (all threads; less sensitive to other processes on a shared
+    machine than wall time) of rows of ``compare.py``: the wheel's shipped (portable)
+    code against code compiled here for this host's CPU (a warm cache), same run."""
+    rows = json.dumps(SPEED_ROWS)
+    here = str(ROOT / "benchmarks")
+    host_cache = tmp / "host_cache"
+    host_env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    host_env.update(PYTHONPATH=str(ROOT), NUMBA_CACHE_DIR=str(host_cache))
+    cmd = ["-c", _SPEED, here, rows, str(repeats)]
+    _timed([sys.executable, *cmd[:-1], "1"], host_env, tmp)  # compile for this CPU
+    out = {}
+    for _ in range(3):  # alternate, keep the best of each
+        for side, exe, env in (
+            ("host", sys.executable, host_env),
+            ("portable", str(py), _user_env(tmp)),
+        ):
+            _, r, _ = _timed([exe, *cmd], env, tmp)
+            for cap, name, t in r["rows"]:
+                key = f"{cap}: {name}"
+                d = out.setdefault(key, {})
+                d[side] = min(d.get(side, float("inf")), t)
+    return [
+        {
+            "row": k,
+            "host_s": v["host"],
+            "portable_s": v["portable"],
+            "ratio": v["portable"] / v["host"],
+        }
+        for k, v in out.items()
+    ]
+
+
+WHEEL_TARGETS = {"auc_pr": 1.0, "bootstrap": 1.2, "compare": 1.2, "demo": 2.5, "warm_auc": 0.8}
+WHEEL_LABELS = {
+    "auc_pr": "import + first `auc_pr`",
+    "bootstrap": "import + first `bootstrap` (B=200)",
+    "compare": "import + first `compare` (2 models, B=200)",
+    "demo": "whole `prroc-numba demo`",
+    "warm_auc": "warm: import + first `auc` (best of 3)",
+}
+
+
+def wheel_markdown(res: dict) -> str:
+    rows = [
+        f"scikit-learn's fresh process (import + first `average_precision_score` + "
+        f"`roc_auc_score`, 1e4 rows): **{res['sklearn_s']:.2f} s** (median of the run)",
+        "",
+        "| fresh process, wheel, empty home, other CPU | wall | ratio to scikit-learn | target |",
+        "|---|---:|---:|---|",
+    ]
+    for case, label in WHEEL_LABELS.items():
+        r, t = res["ratios"][case], WHEEL_TARGETS[case]
+        met = "met" if r <= t else "NOT met"
+        rows.append(f"| {label} | {res['cases'][case]:.2f} s | **{r:.2f}x** | <= {t:g}x {met} |")
+    dk = res["dask"]
+    rows.append(
+        f"| fresh Dask `LocalCluster` (2 worker processes), first `auc(dask_df)` vs the "
+        f"second | {dk['first_s']:.2f} s vs {dk['second_s']:.2f} s | **{dk['ratio']:.2f}x** "
+        f"| <= 1.5x {'met' if dk['ratio'] <= 1.5 else 'NOT met'} |"
+    )
+    rows.append("")
+    rows.append(
+        f"Compile notice printed: {'YES' if res['compile_notice'] else 'no'}. Wheel "
+        f"{res['wheel']}: {res['wheel_mb']:.1f} MB (build {res['build_s']:.0f} s). "
+        f"Load average (1 min) before / after: {res['load'][0]:.2f} / {res['load'][1]:.2f} "
+        f"on {res['cpus']} cores."
+    )
+    if res.get("speed"):
+        rows += [
+            "",
+            "| compare.py row (CPU s per call) | host code | portable (shipped) | portable/host |",
+        ]
+        rows.append("|---|---:|---:|---:|")
+        for r in res["speed"]:
+            rows.append(
+                f"| {r['row']} | {r['host_s'] * 1e3:.1f} ms | {r['portable_s'] * 1e3:.1f} ms "
+                f"| {r['ratio']:.2f} |"
+            )
+    return "\n".join(rows)
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -182,8 +482,19 @@ if __name__ == "__main__":
     ap.add_argument(
         "--cases", nargs="+", default=None, help="subset of: auc_pr pr_curve bootstrap compare demo"
     )
+    ap.add_argument(
+        "--wheel", action="store_true", help="the wheel setting (build, fresh venv, empty home)"
+    )
+    ap.add_argument("--wheel-file", type=Path, default=None, help="use this wheel, no build")
+    ap.add_argument(
+        "--speed", action="store_true", help="with --wheel: per-call speed, portable vs host"
+    )
     a = ap.parse_args()
-    result = measure(root=a.root.resolve(), cases=a.cases)
-    print(markdown(result))
+    if a.wheel:
+        result = wheel_setting(a.wheel_file, speed=a.speed)
+        print(wheel_markdown(result))
+    else:
+        result = measure(root=a.root.resolve(), cases=a.cases)
+        print(markdown(result))
     if a.json:
         a.json.write_text(json.dumps(result, indent=1))

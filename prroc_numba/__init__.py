@@ -11,22 +11,58 @@ bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_c
 ``data``.
 """
 
-from . import _fork  # noqa: F401 (registers the after-fork reset)
-from ._accumulate import Accumulator
-from ._ragged import UndefinedMetricWarning
-from ._sklearn import scorer
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
 from ._version import __version__  # noqa: F401 (public)
-from .areas import auc, auc_pr, auc_roc, metrics
-from .closed_form import auc_ci
-from .comparison import compare, delong
-from .curves import confusion, det_curve, pr_curve, roc_curve
-from .gains import prg_curve
-from .grids import average_curves, interpolate, interpolate_matrix
-from .operating import operating_points
-from .point_curves import PRCurve, ROCCurve
-from .ranking import rank_models
-from .resampling import bootstrap, bootstrap_curve
-from .sample_size import power
+
+#: where each public name lives; imported on first use (``import prroc_numba`` loads no
+#: kernel module, Numba, pandas, Dask or matplotlib)
+_WHERE = {
+    "Accumulator": "._accumulate",
+    "auc": ".areas",
+    "auc_ci": ".closed_form",
+    "auc_pr": ".areas",
+    "auc_roc": ".areas",
+    "average_curves": ".grids",
+    "bootstrap": ".resampling",
+    "bootstrap_curve": ".resampling",
+    "compare": ".comparison",
+    "confusion": ".curves",
+    "delong": ".comparison",
+    "det_curve": ".curves",
+    "interpolate": ".grids",
+    "interpolate_matrix": ".grids",
+    "metrics": ".areas",
+    "operating_points": ".operating",
+    "power": ".sample_size",
+    "pr_curve": ".curves",
+    "prg_curve": ".gains",
+    "rank_models": ".ranking",
+    "PRCurve": ".point_curves",
+    "roc_curve": ".curves",
+    "ROCCurve": ".point_curves",
+    "scorer": "._sklearn",
+    "UndefinedMetricWarning": "._warnings",
+}
+
+if TYPE_CHECKING:  # for type checkers and IDEs; at run time see __getattr__
+    from ._accumulate import Accumulator
+    from ._sklearn import scorer
+    from ._warnings import UndefinedMetricWarning
+    from .areas import auc, auc_pr, auc_roc, metrics
+    from .closed_form import auc_ci
+    from .comparison import compare, delong
+    from .curves import confusion, det_curve, pr_curve, roc_curve
+    from .gains import prg_curve
+    from .grids import average_curves, interpolate, interpolate_matrix
+    from .operating import operating_points
+    from .point_curves import PRCurve, ROCCurve
+    from .ranking import rank_models
+    from .resampling import bootstrap, bootstrap_curve
+    from .sample_size import power
 
 __all__ = [
     "Accumulator",
@@ -55,3 +91,17 @@ __all__ = [
     "roc_curve",
     "scorer",
 ]
+
+
+def __getattr__(name: str):
+    """Import a public name's module on first use (PEP 562)."""
+    mod = _WHERE.get(name)
+    if mod is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(mod, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

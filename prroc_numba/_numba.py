@@ -12,17 +12,26 @@ options below apply everywhere:
 * no ``fastmath``: ties and exact comparisons of scores and counts must stay exact.
 
 Kernels take one dtype path only (float64 values and counts, int64 offsets and
-indices), which keeps the number of compiled specialisations small. The first compile
-in a process prints one line on stderr (cache hits print nothing).
+indices), which keeps the number of compiled specialisations small. Each compile prints
+what it compiles on stderr, with a measured estimate (cache hits print nothing).
+
+Wheels arrive with every kernel compiled for a portable CPU (``setup.py``,
+:mod:`prroc_numba._build`): :class:`_FunctionCache` loads the user cache first (entries
+keyed by the host CPU), then those shipped entries (keyed by the portable CPU), and
+saves new compiles to the user cache only. A damaged cache file is reported once
+(:class:`KernelCacheWarning`), removed and its kernel recompiled.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import tempfile
+import warnings
 
 from ._version import __version__
+from ._warnings import KernelCacheWarning
 
 # Numba's OpenMP threading layer spins idle threads by default; on a machine whose cores
 # are shared (CI runners, notebooks beside other work) each small parallel call then
@@ -34,9 +43,6 @@ import numba
 from numba.core import caching, config, event
 
 JIT_OPTIONS = {"nogil": True, "error_model": "numpy"}
-
-# rough compile time of a first call on an empty cache (2 cores), for the stderr line
-COMPILE_ESTIMATE_S = 10
 
 
 def _user_cache_base() -> str | None:
@@ -79,50 +85,297 @@ def _tried() -> str:
     return os.path.join(base, "prroc_numba", __version__) if base else "a user cache dir"
 
 
-class _Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
-    """Numba cache locator for our kernels: ``CACHE_ROOT/<source dir>_<hash>/``."""
+#: the CPU part of the key of the entries compiled into the wheel (LLVM's baseline of
+#: the architecture, which every CPU of it runs; see :func:`_portable_magic`)
+PORTABLE_CPU = "generic"
+#: where the wheel's compiled kernels live, inside the installed package (read only)
+SHIPPED_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_compiled")
+MANIFEST = "manifest.json"
 
-    root: str | None = None
+
+def platform_tag() -> dict:
+    """What compiled code must match to be loaded here (written into the manifest)."""
+    import llvmlite.binding as ll
+
+    abi = getattr(sys, "abiflags", "")
+    return {
+        "prroc_numba": __version__,
+        "numba": numba.__version__,
+        "python": f"{sys.version_info[0]}.{sys.version_info[1]}{abi}",
+        "triple": ll.get_process_triple(),
+    }
+
+
+def _shipped_root() -> str | None:
+    """The wheel's compiled kernels, when they can run here; else None and one line why.
+
+    A source or editable install has none and says nothing (kernels compile on first
+    use, see the compile notice).
+    """
+    if os.environ.get("PRROC_NUMBA_NO_SHIPPED"):
+        return None
+    path = os.path.join(SHIPPED_DIR, MANIFEST)
+    try:
+        with open(path, encoding="utf-8") as f:
+            built = json.load(f)
+        built_for = {k: built[k] for k in platform_tag()}
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(
+            f"prroc_numba: the compiled kernels shipped with this install cannot be read "
+            f"({path}: {exc!r}); kernels compile on first use instead",
+            file=sys.stderr,
+            flush=True,
+        )
+        return None
+    here = platform_tag()
+    if built_for != here:
+        diff = ", ".join(f"{k} {built_for[k]}" for k in here if built_for[k] != here[k])
+        now = ", ".join(f"{k} {here[k]}" for k in here if built_for[k] != here[k])
+        print(
+            f"prroc_numba: the compiled kernels shipped with this install were built for "
+            f"{diff} (this is {now}); kernels compile on first use instead, once, into "
+            f"{_tried()}",
+            file=sys.stderr,
+            flush=True,
+        )
+        return None
+    return SHIPPED_DIR
+
+
+def _subpath(py_file: str) -> str:
+    """The cache subdirectory of a source file: its folder relative to the folder that
+    holds the package (``prroc_numba/_kernels``), whatever the install location; files
+    outside the package (test kernels) keep Numba's path-hash naming.
+    """
+    here = os.path.dirname(os.path.abspath(py_file))
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        rel = os.path.relpath(here, top)
+    except ValueError:  # another drive (Windows)
+        rel = os.pardir
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep) or not rel.startswith("prroc_numba"):
+        return caching._CacheLocator.get_suitable_cache_subpath(py_file)
+    return rel
+
+
+class _Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+    """Numba cache locator for our kernels: ``CACHE_ROOT/prroc_numba/<subpackage>/``.
+
+    The source stamp is Numba's hash of the file's contents, so a reinstalled or moved
+    package still matches its entries.
+    """
 
     def __init__(self, py_func, py_file):
         self._py_file = py_file
         self._lineno = py_func.__code__.co_firstlineno
-        self._cache_path = os.path.join(self.root, self.get_suitable_cache_subpath(py_file))
+        self.subpath = _subpath(py_file)
 
     def get_cache_path(self):
-        return self._cache_path
+        return os.path.join(CACHE_ROOT, self.subpath) if CACHE_ROOT else ""
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        if not cls.root:
-            return None
-        return super().from_function(py_func, py_file)
+        return cls(py_func, py_file) if os.path.exists(py_file) else None
 
 
 class _CacheImpl(caching.CompileResultCacheImpl):
     _locator_classes = (_Locator,)
 
 
-class _FunctionCache(caching.FunctionCache):
-    _impl_class = _CacheImpl
+_DAMAGE_SAID = False
+
+
+def _say_damaged(path: str, exc: BaseException, shipped: bool) -> None:
+    """Warn once per process that a cache file was damaged (every later one is repaired
+    the same way, silently).
+    """
+    global _DAMAGE_SAID
+    if _DAMAGE_SAID:
+        return
+    _DAMAGE_SAID = True
+    if shipped:
+        done = "compiled this kernel instead (kept in the user cache; the file is left as is)"
+    else:
+        done = "removed it; the kernel is compiled again and its entry rewritten"
+    warnings.warn(
+        f"prroc_numba: a cached compiled kernel could not be read: {path} "
+        f"({type(exc).__name__}: {exc}); {done}. Any other damaged cache file is "
+        "repaired the same way without another warning.",
+        KernelCacheWarning,
+        stacklevel=2,
+    )
+
+
+class _CacheFile(caching.IndexDataCacheFile):
+    """Numba's index + data files, where any failure to read one is repaired: warned
+    about once, the damaged file removed (user cache) and the kernel compiled again
+    (Numba writes index and data files to a temporary name and renames them).
+    """
+
+    def __init__(self, cache_path, filename_base, source_stamp, shipped=False):
+        super().__init__(cache_path, filename_base, source_stamp)
+        self.shipped = shipped
+
+    def damaged(self, path, exc):
+        if not self.shipped:
+            try:
+                os.remove(path)
+            except OSError:
+                pass
+        _say_damaged(path, exc, self.shipped)
+
+    def _load_index(self):
+        try:
+            return super()._load_index()
+        except Exception as exc:  # noqa: BLE001 (any damage: empty, cut, garbage)
+            self.damaged(self._index_path, exc)
+            return {}
+
+    def load_rebuilt(self, key, impl, target_context):
+        """The compile result stored under ``key``, or None (missing or damaged)."""
+        name = self._load_index().get(key)
+        if name is None:
+            return None
+        path = self._data_path(name)
+        try:
+            data = self._load_data(name)
+        except FileNotFoundError:
+            return None
+        except Exception as exc:  # noqa: BLE001
+            self.damaged(path, exc)
+            return None
+        try:
+            return impl.rebuild(target_context, data)
+        except Exception as exc:  # noqa: BLE001 (object code that does not load)
+            self.damaged(path, exc)
+            return None
+
+
+def _portable_magic(codegen) -> tuple:
+    """The codegen part of the key of the shipped entries: this architecture's triple,
+    the portable CPU and no extra features (what ``NUMBA_CPU_NAME=generic`` gives).
+    """
+    return (codegen.magic_tuple()[0], PORTABLE_CPU, "")
+
+
+class _FunctionCache(caching._Cache):
+    """Two-level cache of one kernel: the user cache first (entries keyed by this
+    host's CPU, as Numba keys them), then the entries shipped in the wheel (keyed by the
+    portable CPU, read only). New compiles are saved to the user cache only, under the
+    host's key: host-compiled code never goes under the portable key.
+    """
+
+    def __init__(self, py_func):
+        self._name = repr(py_func)
+        self._py_func = py_func
+        self._impl = _CacheImpl(py_func)
+        loc = self._impl.locator
+        stamp = loc.get_source_stamp()
+        base = self._impl.filename_base
+        self._user = _CacheFile(loc.get_cache_path(), base, stamp) if CACHE_ROOT else None
+        self._shipped = None
+        subpath = getattr(loc, "subpath", None)  # None: NUMBA_CACHE_LOCATOR_CLASSES is set
+        if SHIPPED_ROOT and subpath:
+            path = os.path.join(SHIPPED_ROOT, subpath)
+            self._shipped = _CacheFile(path, base, stamp, shipped=True)
+        self._enabled = True
+
+    def __repr__(self):
+        return f"<{type(self).__name__} py_func={self._name}>"
+
+    @property
+    def cache_path(self):
+        for f in (self._user, self._shipped):
+            if f is not None:
+                return f._cache_path
+        return ""
+
+    def enable(self):
+        self._enabled = True
+
+    def disable(self):
+        self._enabled = False
+
+    def flush(self):
+        if self._user is not None:
+            self._user.flush()
+
+    def _index_key(self, sig, codegen):
+        return caching.Cache._index_key(self, sig, codegen)
+
+    def load_overload(self, sig, target_context):
+        if not self._enabled:
+            return None
+        target_context.refresh()
+        codegen = target_context.codegen()
+        key = self._index_key(sig, codegen)
+        if self._user is not None:
+            cres = self._user.load_rebuilt(key, self._impl, target_context)
+            if cres is not None:
+                return cres
+        if self._shipped is not None:
+            portable = (key[0], _portable_magic(codegen), key[2])
+            return self._shipped.load_rebuilt(portable, self._impl, target_context)
+        return None
+
+    def save_overload(self, sig, data):
+        if not self._enabled or self._user is None or not self._impl.check_cachable(data):
+            return
+        try:
+            self._impl.locator.ensure_cache_path()
+            self._user.save(self._index_key(sig, data.codegen), self._impl.reduce(data))
+        except OSError:  # the directory went away or filled up: stays compiled in memory
+            pass
 
 
 CACHE_ROOT = cache_root()
-_Locator.root = CACHE_ROOT
+SHIPPED_ROOT = _shipped_root()
+
+
+def _estimates() -> dict:
+    """Measured compile seconds per kernel (``module.name``): the shipped manifest's
+    (measured by the wheel build) when there is one, else the package's table.
+    """
+    for path in (
+        os.path.join(SHIPPED_DIR, MANIFEST),
+        os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "compile_seconds.json"),
+    ):
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+            return dict(data.get("compile_seconds", data))
+        except (OSError, ValueError, TypeError, AttributeError):
+            continue
+    return {}
 
 
 class _CompileNotice(event.Listener):
-    """Say once per process, on stderr, that kernels are being compiled.
+    """Say on stderr what is compiled, with an estimate, and show progress.
 
-    Numba fires ``numba:compile`` only when it really compiles (a disk-cache hit loads
-    without the event), so cache hits stay silent. Also records per-kernel compile
-    seconds (``compile_seconds``) for ``prroc-numba warmup`` and the benchmarks.
+    Numba fires ``numba:compile`` only when it really compiles (a cache hit loads
+    without the event), so cache hits stay silent. The first compile in a process
+    prints where compiled kernels are kept; each compile of a kernel called from Python
+    (not its callees, compiled inside it) prints one line with the kernel's name and its
+    compile time measured when the package was built; one that runs over a second
+    shows a progress line. Also records per-kernel compile seconds
+    (``compile_seconds``) for ``prroc-numba warmup``, the build and the benchmarks.
+    ``PRROC_NUMBA_QUIET=1`` silences the lines.
     """
+
+    #: seconds before a running compile shows progress, then between progress lines
+    PROGRESS_AFTER = 1.0
+    PROGRESS_EVERY = 2.0
 
     def __init__(self):
         self.said = False
         self.compile_seconds = {}
         self._t0 = {}
+        self._depth = 0
+        self._timer = None
+        self._gen = 0  # which top-level compile is running (its progress lines)
+        self._estimates = None
 
     @staticmethod
     def _ours(ev):
@@ -130,28 +383,71 @@ class _CompileNotice(event.Listener):
         mod = getattr(getattr(disp, "py_func", None), "__module__", "") or ""
         return disp if mod.startswith("prroc_numba.") else None
 
+    @staticmethod
+    def _name(disp):
+        return f"{disp.py_func.__module__}.{disp.py_func.__qualname__}"
+
+    def estimate(self, name: str) -> float:
+        """Measured compile seconds of kernel ``name`` (the median kernel's if unknown)."""
+        if self._estimates is None:
+            self._estimates = _estimates()
+        if name in self._estimates:
+            return float(self._estimates[name])
+        known = sorted(self._estimates.values())
+        return float(known[len(known) // 2]) if known else 1.0
+
+    def _header(self) -> str:
+        if CACHE_ROOT is None:
+            return (
+                f"prroc_numba: no writable cache directory ({_tried()}), so kernels "
+                "compile in memory in every process; set NUMBA_CACHE_DIR to a writable "
+                "directory to compile them once"
+            )
+        return (
+            f"prroc_numba: compiling kernels once, into {CACHE_ROOT}; later runs load "
+            "them instantly"
+        )
+
+    def _progress(self, gen, label, t0, est):
+        import threading
+        import time
+
+        if gen != self._gen:  # that compile has ended
+            return
+        secs = time.perf_counter() - t0
+        print(
+            f"prroc_numba:   still compiling {label}: {secs:.0f} s of ~{est:.1f} s",
+            file=sys.stderr,
+            flush=True,
+        )
+        self._timer = threading.Timer(self.PROGRESS_EVERY, self._progress, (gen, label, t0, est))
+        self._timer.daemon = True
+        self._timer.start()
+
     def on_start(self, ev):
+        import threading
         import time
 
         disp = self._ours(ev)
         if disp is None:
             return
-        self._t0[id(disp)] = time.perf_counter()
-        if self.said or os.environ.get("PRROC_NUMBA_QUIET"):
+        t0 = time.perf_counter()
+        self._t0[id(disp)] = t0
+        self._depth += 1
+        if self._depth > 1 or os.environ.get("PRROC_NUMBA_QUIET"):
             return
-        self.said = True
-        if CACHE_ROOT is None:
-            msg = (
-                f"prroc_numba: no writable cache directory ({_tried()}), so kernels "
-                f"compile in memory in every process (~{COMPILE_ESTIMATE_S} s); set "
-                "NUMBA_CACHE_DIR to a writable directory to compile them once"
-            )
-        else:
-            msg = (
-                f"prroc_numba: compiling kernels once, ~{COMPILE_ESTIMATE_S} s; later "
-                "runs start instantly"
-            )
-        print(msg, file=sys.stderr, flush=True)
+        if not self.said:
+            self.said = True
+            print(self._header(), file=sys.stderr, flush=True)
+        name = self._name(disp)
+        label = name.removeprefix("prroc_numba._kernels.")
+        est = self.estimate(name)
+        print(f"prroc_numba: compiling {label} (~{est:.1f} s)", file=sys.stderr, flush=True)
+        self._gen += 1
+        args = (self._gen, label, t0, est)
+        self._timer = threading.Timer(self.PROGRESS_AFTER, self._progress, args)
+        self._timer.daemon = True
+        self._timer.start()
 
     def on_end(self, ev):
         import time
@@ -159,7 +455,13 @@ class _CompileNotice(event.Listener):
         disp = self._ours(ev)
         if disp is None or id(disp) not in self._t0:
             return
-        name = f"{disp.py_func.__module__}.{disp.py_func.__qualname__}"
+        self._depth -= 1
+        if self._depth == 0:
+            self._gen += 1
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+        name = self._name(disp)
         # nested compiles (callees) are included in their caller's time
         self.compile_seconds[name] = self.compile_seconds.get(name, 0.0) + (
             time.perf_counter() - self._t0.pop(id(disp))
@@ -182,13 +484,18 @@ def jit(fn=None, *, parallel: bool = False, inline: str = "never"):
 
     def wrap(f):
         disp = numba.njit(parallel=parallel, inline=inline, **JIT_OPTIONS)(f)
-        if CACHE_ROOT is not None and hasattr(disp, "_cache"):  # not under NUMBA_DISABLE_JIT
+        cached = CACHE_ROOT is not None or SHIPPED_ROOT is not None
+        if cached and hasattr(disp, "_cache"):  # not under NUMBA_DISABLE_JIT
             try:
                 disp._cache = _FunctionCache(disp.py_func)
-            except RuntimeError:  # the directory went away: compile in memory
+            except RuntimeError:  # no source file: compile in memory
                 pass
         return disp
 
     if fn is None:
         return wrap
     return wrap(fn)
+
+
+# after a fork: reset what a child cannot inherit (registered before any kernel runs)
+from . import _fork  # noqa: E402, F401

@@ -41,6 +41,7 @@ from ._kernels.grid import (
 )
 from ._kernels.layout import _offsets_from_counts
 from ._schema import GROUP, MODEL
+from ._warnings import UndefinedMetricWarning
 
 #: relative tolerance for counts computed from rates (rounding in recall/precision)
 POINTS_TOL = 1e-9
@@ -52,10 +53,6 @@ def lengths_to_offsets(lengths) -> np.ndarray:
     which the kernels call too).
     """
     return _offsets_from_counts(np.require(lengths, np.int64, ["C", "W"]))
-
-
-class UndefinedMetricWarning(UserWarning):
-    """A metric is undefined for some curve (no positives or no negatives): it is NaN."""
 
 
 @dataclass(frozen=True)

@@ -1,93 +1,386 @@
-"""``prroc-numba warmup``: compile every kernel into the cache once, and say where it is.
+"""The representative calls: what the wheel build compiles and ``prroc-numba warmup`` runs.
 
-Calls each public function once on a small synthetic input (every estimator, the hull,
-interpolation, grids, points, bootstrap, comparison), so that each kernel compiles (or
-loads from the cache). Useful in a Docker build step or a cluster job before the real
-work starts.
+:data:`CALLS` is ONE list of ``(name, call)`` pairs, each a call of the public API, the
+command line or the Dask partition functions on a small synthetic input. Together they
+reach every compiled kernel of the package with the argument types users reach it with
+(kernels take one dtype path, so one call per kernel path is enough). The wheel build
+runs them for the portable CPU and ships the compiled code; ``prroc-numba warmup``
+runs them on the user's machine (source installs, unusual CPUs); the tests check that
+they reach every kernel and that an installed wheel compiles nothing on them.
+
+To cover a new feature, append ``("its name", lambda d: prn.new_function(d.small, ...))``
+to :data:`CALLS` (``d`` holds the inputs built by :func:`inputs`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import sys
 import time
+import warnings
+from types import SimpleNamespace
 
 
-def session() -> None:
-    """One call of every public feature on a small input (compiles every kernel)."""
+def inputs() -> SimpleNamespace:
+    """The inputs of the calls: a 300-row frame with 3 groups and a 1e4-row frame (one
+    curve of at least 4096 rows takes the presorted path).
+    """
     import numpy as np
     import pandas as pd
-
-    import prroc_numba as prn
 
     rng = np.random.default_rng(0)
     n = 300
     y = (rng.random(n) < 0.2).astype(int)
-    df = pd.DataFrame(
+    small = pd.DataFrame(
         {
             "g": np.repeat(["a", "b", "c"], n // 3),
             "y": y,
+            "yb": y.astype(bool),
+            "yf": y.astype(float),
             "s": rng.normal(size=n) + y,
+            "s32": (rng.normal(size=n) + y).astype(np.float32),
             "t": rng.normal(size=n) + 0.5 * y,
+            "si": rng.integers(0, 5, size=n),
             "w": rng.choice([0.5, 1.0, 2.0], size=n),
             "p": np.clip(y * 0.7 + rng.random(n) * 0.3, 0, 1),
         }
     )
-    for method in ("dg", "integral", "ap", "trapezoid"):
-        prn.auc(df, score="s", label="y", method=method)
-    prn.auc(df, score=["s", "t"], label="y", by="g", curve="roc", weight="w")
-    prn.auc(df, score="s", label="y", hull=True)
-    prn.auc(df, score="s", label="p", soft_labels=True)
-    prn.confusion(df, score="s", label="y", thresholds=[0.0, 1.0])
-    prn.roc_curve(df, score="s", label="y", hull=True)
-    pr = prn.pr_curve(df, score="s", label="y", by="g")
-    prn.pr_curve(df, score="s", label="y", interpolate="dg")
-    prn.pr_curve(df, score="s", label="y", interpolate="continuous", hull=True)
-    prn.interpolate(pr, grid=11, by="g", hull=True)
-    prn.interpolate(prn.roc_curve(df, score="s", label="y", by="g"), grid=11, by="g", space="roc")
-    prn.average_curves(pr, grid=11, curve="g")
+    m = 10_000
+    yl = (rng.random(m) < 0.3).astype(int)
+    large = pd.DataFrame(
+        {
+            "y": yl,
+            "s": rng.normal(size=m) + yl,
+            "t": rng.normal(size=m) + 0.7 * yl,
+            "r": np.round(rng.normal(size=m) + yl, 1),  # ties
+        }
+    )
+    return SimpleNamespace(small=small, large=large)
+
+
+def _prn():
+    import prroc_numba
+
+    return prroc_numba
+
+
+def _points(d):
+    prn = _prn()
     c = prn.PRCurve(
-        pd.DataFrame({"recall": [0.2, 0.5, 0.9], "precision": [0.9, 0.6, 0.3]}), n_pos=50, n_neg=200
+        pd_frame({"recall": [0.2, 0.5, 0.9], "precision": [0.9, 0.6, 0.3]}), n_pos=50, n_neg=200
     )
-    c.to_roc().hull()
-    c.precision_at([0.1, 0.4], hull=True)
-    c.resample(11)
-    c.auc()
-    prn.ROCCurve(fpr=[0.1, 0.4], tpr=[0.5, 0.8], pos_neg_ratio=0.25).to_pr().auc("integral")
-    for stratified in (True, False):
-        prn.bootstrap(
-            df,
-            score=["s", "t"],
+    return [
+        c.to_roc().hull().points(),
+        c.precision_at([0.1, 0.4], hull=True),
+        c.resample(11).points(),
+        c.auc(),
+        prn.ROCCurve(fpr=[0.1, 0.4], tpr=[0.5, 0.8], pos_neg_ratio=0.25).to_pr().auc("integral"),
+    ]
+
+
+def pd_frame(columns):
+    import pandas as pd
+
+    return pd.DataFrame(columns)
+
+
+def _cli(argv):
+    from .cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(argv)
+    if code != 0:
+        raise RuntimeError(f"prroc-numba {' '.join(argv)} exited with {code}")
+    return out.getvalue()
+
+
+def _dask(d, call):
+    import dask
+    import dask.dataframe as dd
+
+    ddf = dd.from_pandas(d.small, npartitions=3)
+    with dask.config.set(scheduler="synchronous"):
+        return call(_prn(), ddf)
+
+
+def _dask_ranges(d, call):
+    import dask
+
+    with dask.config.set({"prroc_numba.dask_exact": "ranges"}):
+        return _dask(d, call)
+
+
+B = {"n_boot": 20, "seed": 0, "progress": False}
+
+#: (name, call) -- every call is run by the wheel build, ``prroc-numba warmup`` and the
+#: tests; names starting with "dask" need dask installed
+CALLS = [
+    ("auc", lambda d: _prn().auc(d.small, score="s", label="y")),
+    (
+        "auc integral by",
+        lambda d: _prn().auc(
+            d.small, score=["s", "s32", "si"], label="y", by="g", method="integral"
+        ),
+    ),
+    (
+        "auc ap soft",
+        lambda d: _prn().auc(d.small, score="s", label="p", soft_labels=True, method="ap"),
+    ),
+    ("auc trapezoid", lambda d: _prn().auc(d.small, score="s", label="y", method="trapezoid")),
+    (
+        "auc roc weight",
+        lambda d: _prn().auc(d.small, score=["s", "t"], label="y", by="g", curve="roc", weight="w"),
+    ),
+    ("auc hull", lambda d: _prn().auc(d.small, score="s", label="y", hull=True)),
+    (
+        "auc partial",
+        lambda d: _prn().auc(d.small, score=["s", "si"], label="y", by="g", partial=(0, 0.3)),
+    ),
+    ("auc_pr array", lambda d: _prn().auc_pr(d.small["y"].to_numpy(), d.small["s32"].to_numpy())),
+    ("auc_roc series", lambda d: _prn().auc_roc(d.small["yb"], d.small["si"])),
+    (
+        "auc_pr list",
+        lambda d: _prn().auc_pr(list(d.small["y"]), list(d.small["s"]), method="trapezoid"),
+    ),
+    (
+        "auc_roc standardized",
+        lambda d: _prn().auc_roc(d.small["y"], d.small["s"], partial=(0, 0.1), standardize=True),
+    ),
+    ("auc_pr 1e4", lambda d: _prn().auc_pr(d.large["y"], d.large["s"])),
+    ("auc_roc 1e4", lambda d: _prn().auc_roc(d.large["y"], d.large["s"])),
+    ("auc 1e4 hull", lambda d: _prn().auc(d.large, score=["s", "t"], label="y", hull=True)),
+    ("metrics", lambda d: _prn().metrics(d.small, score="s", label="y", by="g")),
+    ("metrics 1e4", lambda d: _prn().metrics(d.large, score="s", label="y")),
+    ("auc_ci", lambda d: _prn().auc_ci(d.small, score="s", label="y", weight="w")),
+    ("confusion", lambda d: _prn().confusion(d.small, score="si", label="y", by="g")),
+    (
+        "confusion thresholds",
+        lambda d: _prn().confusion(d.small, score="s", label="y", thresholds=[0.0, 1.0]),
+    ),
+    ("pr_curve", lambda d: _prn().pr_curve(d.small, score="s32", label="yb", by="g")),
+    ("pr_curve dg", lambda d: _prn().pr_curve(d.small, score="si", label="y", interpolate="dg")),
+    (
+        "pr_curve continuous hull",
+        lambda d: _prn().pr_curve(
+            d.small, score="s", label="y", interpolate="continuous", hull=True
+        ),
+    ),
+    (
+        "pr_curve hull by",
+        lambda d: _prn().pr_curve(d.small, score="s", label="y", by="g", hull=True),
+    ),
+    ("roc_curve", lambda d: _prn().roc_curve(d.small, score=["s", "si"], label="yf")),
+    (
+        "roc_curve weight",
+        lambda d: _prn().roc_curve(score=d.small["s"], label=d.small["y"], weight=d.small["w"]),
+    ),
+    ("roc_curve hull", lambda d: _prn().roc_curve(d.small, score="s", label="y", hull=True)),
+    (
+        "interpolate pr",
+        lambda d: _prn().interpolate(
+            _prn().pr_curve(d.small, score="s", label="y", by="g"), grid=11, by="g", hull=True
+        ),
+    ),
+    (
+        "interpolate roc",
+        lambda d: _prn().interpolate(
+            _prn().roc_curve(d.small, score="s", label="y", by="g"), grid=11, by="g", space="roc"
+        ),
+    ),
+    (
+        "interpolate_matrix",
+        lambda d: _prn().interpolate_matrix(
+            _prn().pr_curve(d.small, score="s", label="y", by="g"), grid=11, by="g"
+        ),
+    ),
+    (
+        "average_curves",
+        lambda d: _prn().average_curves(
+            _prn().pr_curve(d.small, score="s", label="y", by="g"), grid=11, curve="g"
+        ),
+    ),
+    ("pr_curve 1e4", lambda d: _prn().pr_curve(d.large, score=["r", "t"], label="y")),
+    ("roc_curve 1e4", lambda d: _prn().roc_curve(d.large, score="s", label="y")),
+    ("points", _points),
+    (
+        "interpolate points",
+        lambda d: _prn().interpolate(
+            pd_frame({"recall": [0.2, 0.5, 0.9], "precision": [0.9, 0.6, 0.3]}),
+            grid=11,
+            n_pos=50,
+            n_neg=200,
+        ),
+    ),
+    ("bootstrap", lambda d: _prn().bootstrap(d.small, score=["s", "si"], label="y", **B)),
+    (
+        "bootstrap unstratified",
+        lambda d: _prn().bootstrap(d.small, score=["s", "t"], label="y", stratified=False, **B),
+    ),
+    (
+        "bootstrap bca roc hull",
+        lambda d: _prn().bootstrap(
+            d.small, score="s", label="y", by="g", hull=True, curve="roc", interval="bca", **B
+        ),
+    ),
+    (
+        "bootstrap soft",
+        lambda d: _prn().bootstrap(
+            d.small, score="s", label="p", soft_labels=True, stratified=False, **B
+        ),
+    ),
+    (
+        "bootstrap partial cluster",
+        lambda d: _prn().bootstrap(
+            d.small, score="s", label="y", partial=(0, 0.5), cluster="g", stratified=False, **B
+        ),
+    ),
+    (
+        "bootstrap poisson",
+        lambda d: _prn().bootstrap(
+            d.small, score=["s", "si"], label="y", weight="w", resampling="poisson", **B
+        ),
+    ),
+    ("bootstrap 1e4", lambda d: _prn().bootstrap(d.large, score="s", label="y", **B)),
+    ("compare", lambda d: _prn().compare(d.small, score=["s", "si"], label="y", **B)),
+    (
+        "compare delong",
+        lambda d: _prn().compare(d.small, score=["s", "t"], label="y", curve="roc", test="delong"),
+    ),
+    ("compare 1e4", lambda d: _prn().compare(d.large, score=["s", "t"], label="y", **B)),
+    ("delong", lambda d: _prn().delong(d.small, score=["s", "t"], label="y")),
+    (
+        "bootstrap_curve",
+        lambda d: _prn().bootstrap_curve(d.small, score="s", label="y", grid=11, **B),
+    ),
+    (
+        "bootstrap_curve poisson soft",
+        lambda d: _prn().bootstrap_curve(
+            d.small, score="s", label="p", soft_labels=True, grid=11, resampling="poisson", **B
+        ),
+    ),
+    (
+        "operating_points",
+        lambda d: _prn().operating_points(
+            d.small, score=["s", "si"], label="y", targets=["max_f1", "recall>=0.5"], **B
+        ),
+    ),
+    (
+        "operating_points thresholds",
+        lambda d: _prn().operating_points(
+            d.small,
+            score="s",
             label="y",
-            n_boot=20,
-            seed=0,
-            stratified=stratified,
-            progress=False,
-        )
-    prn.bootstrap(
-        df,
-        score="s",
-        label="y",
-        by="g",
-        n_boot=20,
-        seed=0,
-        hull=True,
-        curve="roc",
-        interval="bca",
-        progress=False,
-    )
-    prn.bootstrap(
-        df,
-        score="s",
-        label="p",
-        soft_labels=True,
-        stratified=False,
-        n_boot=20,
-        seed=0,
-        progress=False,
-    )
-    prn.compare(df, score=["s", "t"], label="y", n_boot=20, seed=0, progress=False)
-    prn.compare(df, score=["s", "t"], label="y", curve="roc", test="delong")
-    prn.bootstrap_curve(df, score="s", label="y", n_boot=20, seed=0, grid=11, progress=False)
+            by="g",
+            thresholds=_prn().operating_points(d.small, score="s", label="y", by="g"),
+            **B,
+        ),
+    ),
+    (
+        "accumulator",
+        lambda d: _prn().Accumulator().update(d.small, score=["s", "si"], label="y", by="g").auc(),
+    ),
+    ("cli demo", lambda d: _cli(["demo", "--n-boot", "20", "--no-progress"])),
+    ("dask auc", lambda d: _dask(d, lambda prn, x: prn.auc(x, score="s", label="y", by="g"))),
+    (
+        "dask bootstrap",
+        lambda d: _dask(
+            d, lambda prn, x: prn.bootstrap(x, score=["s", "si"], label="y", n_boot=20, seed=0)
+        ),
+    ),
+    (
+        "dask bootstrap_curve",
+        lambda d: _dask(
+            d,
+            lambda prn, x: prn.bootstrap_curve(x, score="s", label="y", n_boot=20, seed=0, grid=11),
+        ),
+    ),
+    (
+        "dask ranges auc hull",
+        lambda d: _dask_ranges(
+            d, lambda prn, x: prn.auc(x, score="s", label="y", by="g", hull=True)
+        ),
+    ),
+    (
+        "dask ranges auc",
+        lambda d: _dask_ranges(d, lambda prn, x: prn.auc(x, score="s", label="y", by="g")),
+    ),
+    (
+        "dask ranges bootstrap",
+        lambda d: _dask_ranges(
+            d, lambda prn, x: prn.bootstrap(x, score=["s", "si"], label="y", n_boot=20, seed=0)
+        ),
+    ),
+    (
+        "dask ranges bootstrap hull",
+        lambda d: _dask_ranges(
+            d, lambda prn, x: prn.bootstrap(x, score="s", label="y", n_boot=20, seed=0, hull=True)
+        ),
+    ),
+    (
+        "dask ranges bootstrap_curve",
+        lambda d: _dask_ranges(
+            d,
+            lambda prn, x: prn.bootstrap_curve(x, score="s", label="y", n_boot=20, seed=0, grid=11),
+        ),
+    ),
+]
+
+
+def _have_dask() -> bool:
+    try:
+        import dask.dataframe  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def run_calls(calls=None) -> dict:
+    """Run the representative calls; their results by name (the Dask ones are skipped
+    when dask is not installed).
+    """
+    d = inputs()
+    dask_ok = _have_dask()
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # tiny groups: undefined-metric warnings
+        for name, call in CALLS if calls is None else calls:
+            if name.startswith("dask") and not dask_ok:
+                continue
+            out[name] = call(d)
+    return out
+
+
+def dispatchers() -> dict:
+    """Every compiled kernel of the package (``module.name`` -> dispatcher), except the
+    helpers inlined into their callers (never compiled on their own) and the CUDA ones.
+    """
+    import importlib
+    import pkgutil
+
+    from numba.core.registry import CPUDispatcher
+
+    import prroc_numba
+
+    out = {}
+    for info in pkgutil.walk_packages(prroc_numba.__path__, "prroc_numba."):
+        if ".cuda" in info.name or info.name.endswith("__main__"):
+            continue
+        mod = importlib.import_module(info.name)
+        for name, obj in vars(mod).items():
+            if (
+                isinstance(obj, CPUDispatcher)
+                and obj.py_func.__module__ == mod.__name__
+                and obj.targetoptions.get("inline", "never") != "always"
+            ):
+                out[f"{mod.__name__}.{name}"] = obj
+    return out
+
+
+def session() -> None:
+    """Run every representative call (compiles or loads every kernel)."""
+    run_calls()
 
 
 def warmup(out=None) -> dict:
@@ -100,9 +393,10 @@ def warmup(out=None) -> dict:
     secs = time.perf_counter() - t0
     compiled = len(_numba.NOTICE.compile_seconds)
     where = _numba.CACHE_ROOT or "none (no writable directory: set NUMBA_CACHE_DIR)"
+    shipped = f" (compiled kernels shipped: {_numba.SHIPPED_ROOT})" if _numba.SHIPPED_ROOT else ""
     print(
-        f"prroc_numba kernels ready in {secs:.1f} s ({compiled} compiled now, the rest "
-        f"loaded from the cache)\ncache: {where}",
+        f"prroc_numba kernels ready in {secs:.1f} s ({compiled} compiled now, "
+        f"{len(CALLS)} representative calls)\ncache: {where}{shipped}",
         file=out,
     )
     return {"seconds": secs, "compiled": compiled, "cache": _numba.CACHE_ROOT}

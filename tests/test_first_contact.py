@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import subprocess
 import sys
+import time
 import types
 import warnings
 from pathlib import Path
@@ -275,7 +277,15 @@ def test_compile_notice_only_when_compiling(tmp_path):
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
     assert first.stderr.count("compiling kernels once") == 1
-    assert len(first.stderr.strip().splitlines()) == 1
+    header, *kernels = first.stderr.strip().splitlines()
+    assert "compiling kernels once" in header and str(tmp_path) in header
+    # every compile says what it compiles, with an estimate; long ones show progress
+    assert kernels and all(
+        re.fullmatch(r"prroc_numba: compiling [\w.]+ \(~\d+\.\d s\)", ln)
+        or re.fullmatch(r"prroc_numba:   still compiling [\w.]+: \d+ s of ~\d+\.\d s", ln)
+        for ln in kernels
+    ), kernels
+    assert "compiling area._areas_batch" in first.stderr
     again = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
@@ -288,3 +298,45 @@ def test_warmup_command_reports_cache_and_time(capsys):
         assert main(["warmup"]) == 0
     out = capsys.readouterr().out
     assert "kernels ready in" in out and f"cache: {_numba.CACHE_ROOT}" in out
+
+
+def test_long_compile_shows_progress_then_stops(capsys, monkeypatch):
+    from prroc_numba._kernels import area
+
+    notice = _numba._CompileNotice()
+    notice.said = True  # header already printed
+    monkeypatch.setattr(notice, "PROGRESS_AFTER", 0.05)
+    monkeypatch.setattr(notice, "PROGRESS_EVERY", 0.05)
+    monkeypatch.delenv("PRROC_NUMBA_QUIET", raising=False)
+    ev = types.SimpleNamespace(data={"dispatcher": area._areas_batch})
+    notice.on_start(ev)
+    time.sleep(0.3)
+    notice.on_end(ev)
+    time.sleep(0.2)
+    lines = capsys.readouterr().err.splitlines()
+    est = notice.estimate("prroc_numba._kernels.area._areas_batch")
+    assert lines[0] == f"prroc_numba: compiling area._areas_batch (~{est:.1f} s)"
+    assert len(lines) >= 3 and all("still compiling area._areas_batch" in ln for ln in lines[1:])
+    n = len(lines)
+    time.sleep(0.2)
+    assert capsys.readouterr().err == ""  # no progress after the compile ended
+    assert n < 10
+    assert notice.compile_seconds["prroc_numba._kernels.area._areas_batch"] >= 0.3
+
+
+def test_import_loads_no_kernel_numba_pandas_dask_or_matplotlib():
+    code = (
+        "import sys, time; t = time.perf_counter(); import prroc_numba as p; "
+        "t = time.perf_counter() - t; "
+        "heavy = ('numba', 'numba.cuda', 'pandas', 'dask', 'matplotlib', 'scipy'); "
+        "print([m for m in sys.modules if m in heavy or m.startswith('prroc_numba._kernels')]); "
+        "print(sorted(set(p.__all__) - set(dir(p)))); "
+        "print([n for n in p.__all__ if getattr(p, n) is None]); "
+        "print('prroc_numba._kernels.area' in sys.modules, t)"
+    )
+    out = _child(code).splitlines()
+    assert out[0] == "[]"  # nothing heavy on import
+    assert out[1] == "[]" and out[2] == "[]"  # dir() lists the API, every name resolves
+    assert out[3].split()[0] == "True"  # the first use imports what it needs
+    with pytest.raises(AttributeError, match="has no attribute 'not_a_function'"):
+        prn.not_a_function  # noqa: B018

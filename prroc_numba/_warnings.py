@@ -1,0 +1,11 @@
+"""The package's warning classes (no dependencies: importable without loading kernels)."""
+
+from __future__ import annotations
+
+
+class UndefinedMetricWarning(UserWarning):
+    """A metric is undefined for some curve (no positives or no negatives): it is NaN."""
+
+
+class KernelCacheWarning(RuntimeWarning):
+    """A cached compiled kernel could not be read; it was discarded and recompiled."""

@@ -1,0 +1,65 @@
+"""Build step (the metadata is in pyproject.toml): the wheel arrives with its kernels
+compiled.
+
+``pip install .``, ``pip wheel .`` and ``python -m build`` run :class:`BuildPy`, which
+compiles every kernel the public API, the command line and the Dask workers reach for
+a portable CPU (``NUMBA_CPU_NAME=generic``) in a subprocess, and puts the compiled code
+into the wheel as package data (``prroc_numba/_compiled``). Editable installs
+(``pip install -e .``) compile nothing at build time: their kernels compile on first use
+into the user cache, as does any install with ``PRROC_NUMBA_PRECOMPILE=0``.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+from setuptools import Distribution, setup
+from setuptools.command.build_py import build_py
+
+
+def _precompile() -> bool:
+    return os.environ.get("PRROC_NUMBA_PRECOMPILE", "1") != "0"
+
+
+class BuildPy(build_py):
+    """``build_py`` plus the compiled kernels (see the module docstring)."""
+
+    def run(self):
+        """Copy the package, then compile its kernels into the build folder."""
+        super().run()
+        if _precompile() and not getattr(self, "editable_mode", False):
+            self._compile_kernels()
+
+    def _compile_kernels(self):
+        target = os.path.join(os.path.abspath(self.build_lib), "prroc_numba", "_compiled")
+        with tempfile.TemporaryDirectory(prefix="prroc_numba_build_") as cache:
+            env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+            env.update(
+                NUMBA_CPU_NAME="generic",
+                NUMBA_CACHE_DIR=cache,
+                PRROC_NUMBA_NO_SHIPPED="1",
+                PRROC_NUMBA_QUIET="1",
+                # the package as it goes into the wheel first; keep the build
+                # environment's own path (pip's isolated builds put it there)
+                PYTHONPATH=os.pathsep.join(
+                    p for p in (os.path.abspath(self.build_lib), os.environ.get("PYTHONPATH")) if p
+                ),
+            )
+            subprocess.run(
+                [sys.executable, "-m", "prroc_numba._build", target],
+                check=True,
+                env=env,
+                cwd=cache,
+            )
+
+
+class BinaryDistribution(Distribution):
+    """Compiled kernels make the wheel specific to a platform and Python version."""
+
+    def has_ext_modules(self):
+        """True when the kernels are compiled into the wheel."""
+        return _precompile()
+
+
+setup(cmdclass={"build_py": BuildPy}, distclass=BinaryDistribution)

@@ -1,0 +1,257 @@
+"""The wheel arrives compiled: a user's first call compiles nothing, on another CPU.
+
+The wheel is built as ``pip wheel`` builds it (the build step compiles every kernel for
+the portable CPU), installed into a fresh virtual environment whose ``site-packages`` is
+read only, with an empty home and ``NUMBA_CPU_NAME`` naming a CPU other than the
+build's. The representative calls (:data:`prroc_numba._warmup.CALLS`: public API,
+command line, Dask partition functions) then compile nothing, write nothing into
+``site-packages`` and give exactly the results of the kernels compiled here
+(just-in-time, for this host's CPU). The build's manifest shows that the calls reach
+every kernel of the package, found here independently.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import pickle
+import stat
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from prroc_numba import _numba, _warmup
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import cold_start  # noqa: E402 (the wheel build and the fresh venv, shared)
+
+#: a CPU other than the build's ("generic") that any x86-64 machine running these tests
+#: runs (SSE4.2, no AVX): the user's process compiles for it if anything compiles
+OTHER_CPU = "nehalem"
+
+_CHILD = """
+import pickle, sys
+import prroc_numba
+from prroc_numba import _numba, _warmup
+results = _warmup.run_calls()
+misses = {n: sum(d.stats.cache_misses.values()) for n, d in _warmup.dispatchers().items()}
+with open(sys.argv[1], "wb") as f:
+    pickle.dump({
+        "results": results,
+        "compiled": dict(_numba.NOTICE.compile_seconds),
+        "misses": {n: m for n, m in misses.items() if m},
+        "file": prroc_numba.__file__,
+        "shipped": _numba.SHIPPED_ROOT,
+    }, f)
+"""
+
+
+def _clean_env(**extra):
+    drop = ("PYTHONPATH", "NUMBA_CACHE_DIR", "XDG_CACHE_HOME", "VIRTUAL_ENV")
+    env = {k: v for k, v in os.environ.items() if k not in drop and not k.startswith("NUMBA_")}
+    env.update(extra)
+    return env
+
+
+def _listing(path: Path) -> list[str]:
+    return sorted(str(p.relative_to(path)) for p in path.rglob("*"))
+
+
+def _chmod_tree(path: Path, writable: bool):
+    w = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
+    for p in [path, *path.rglob("*")]:
+        mode = p.stat().st_mode
+        p.chmod(mode | stat.S_IWUSR if writable else mode & ~w)
+
+
+def _jit_in_source() -> set[str]:
+    """Every ``@jit`` function and ``x = jit(f)`` of the package, read from the source
+    (not imported), except helpers inlined into their callers and the CUDA kernels."""
+    out = set()
+    pkg = ROOT / "prroc_numba"
+    for path in pkg.rglob("*.py"):
+        if "cuda" in path.relative_to(pkg).parts:
+            continue
+        mod = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef):
+                for dec in node.decorator_list:
+                    fn = dec.func if isinstance(dec, ast.Call) else dec
+                    kws = dec.keywords if isinstance(dec, ast.Call) else []
+                    inline = [getattr(k.value, "value", None) for k in kws if k.arg == "inline"]
+                    if isinstance(fn, ast.Name) and fn.id == "jit" and inline != ["always"]:
+                        out.add(f"{mod}.{node.name}")
+            elif (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Name)
+                and node.value.func.id == "jit"
+            ):
+                out.update(f"{mod}.{t.id}" for t in node.targets if isinstance(t, ast.Name))
+    return out
+
+
+def assert_same(a, b, where=""):
+    """Exactly equal results (frames, arrays, numbers, text, lists of them)."""
+    if isinstance(a, pd.DataFrame):
+        pd.testing.assert_frame_equal(a, b, check_exact=True, obj=where)
+    elif isinstance(a, pd.Series):
+        pd.testing.assert_series_equal(a, b, check_exact=True, obj=where)
+    elif isinstance(a, (list, tuple)):
+        assert type(a) is type(b) and len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b)):
+            assert_same(x, y, f"{where}[{i}]")
+    elif isinstance(a, (np.ndarray, float, np.floating)):
+        np.testing.assert_array_equal(a, b, err_msg=where)
+    else:
+        assert a == b, where
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    """The wheel, built from the sources as pip builds it (kernels compiled)."""
+    return cold_start.build_wheel(tmp_path_factory.mktemp("wheel") / "dist")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+def test_wheel_compiles_nothing_read_only_other_cpu_same_results(wheel, tmp_path):
+    with zipfile.ZipFile(wheel) as z:
+        manifest = json.loads(z.read("prroc_numba/_compiled/manifest.json"))
+        entries = [n for n in z.namelist() if n.endswith(".nbc")]
+    assert manifest["cpu"] == "generic" and entries
+    assert manifest["numba"] == _numba.platform_tag()["numba"]
+
+    # every kernel of the package (found here, independently of the build: imported,
+    # and read from the source) was reached by the representative calls in the build
+    here = set(_warmup.dispatchers())
+    assert here == set(manifest["kernels"])
+    assert _jit_in_source() == here
+    assert manifest["unreached"] == [], (
+        "kernels no representative call reaches (add a call to prroc_numba._warmup.CALLS): "
+        f"{manifest['unreached']}"
+    )
+
+    # a fresh environment; dependencies from this one (a .pth file)
+    py, site = cold_start.fresh_venv(tmp_path / "venv", wheel)
+    pip = [sys.executable, "-m", "pip", "--python", str(py), "-q", "--disable-pip-version-check"]
+    before = _listing(site)
+
+    home = tmp_path / "home"
+    home.mkdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    out_file = tmp_path / "child.pkl"
+    _chmod_tree(site, writable=False)
+    try:
+        child = subprocess.run(
+            [str(py), "-c", _CHILD, str(out_file)],
+            cwd=elsewhere,
+            capture_output=True,
+            text=True,
+            env=_clean_env(HOME=str(home), NUMBA_CPU_NAME=OTHER_CPU),
+            check=False,
+            timeout=300,
+        )
+    finally:
+        _chmod_tree(site, writable=True)
+    assert child.returncode == 0, child.stderr[-3000:]
+    got = pickle.loads(out_file.read_bytes())
+
+    assert got["file"].startswith(str(site))
+    assert got["shipped"] and got["shipped"].startswith(str(site))
+    assert got["compiled"] == {}, f"compiled on a fresh install: {got['compiled']}"
+    assert got["misses"] == {}, f"cache misses on a fresh install: {got['misses']}"
+    assert "compiling" not in child.stderr, child.stderr
+    assert child.stderr == "", child.stderr
+    # nothing written into site-packages (root writes through read-only modes), no kernel
+    # written into the home
+    assert _listing(site) == before
+    assert not [p for p in home.rglob("*") if p.is_file()]
+
+    # the same results as the kernels compiled here, for this host's CPU
+    with np.errstate(all="ignore"):
+        mine = _warmup.run_calls()
+    assert set(got["results"]) == set(mine)
+    for name, value in mine.items():
+        assert_same(value, got["results"][name], name)
+
+    # uninstall leaves nothing of the package, compiled kernels included
+    res = subprocess.run(
+        [*pip, "uninstall", "-y", "prroc-numba"],
+        capture_output=True,
+        text=True,
+        env=_clean_env(),
+        check=False,
+    )
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert not [p.name for p in site.iterdir() if p.name.lower().startswith("prroc")]
+
+
+@pytest.mark.slow
+def test_mismatched_shipped_kernels_fall_back_in_one_line(wheel, tmp_path):
+    """Shipped kernels built for another Numba: one line on stderr, then compile."""
+    pkg = tmp_path / "prroc_numba"
+    with zipfile.ZipFile(wheel) as z:
+        z.extractall(tmp_path)
+    manifest = pkg / "_compiled" / "manifest.json"
+    m = json.loads(manifest.read_text())
+    m["numba"] = "0.1.0"
+    manifest.write_text(json.dumps(m))
+    code = (
+        "from prroc_numba import _numba; import prroc_numba as p;"
+        "print(_numba.SHIPPED_ROOT, p.auc_roc([0, 1, 1], [0.1, 0.7, 0.4]))"
+    )
+    res = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=_clean_env(PYTHONPATH=str(tmp_path), NUMBA_CACHE_DIR=str(tmp_path / "cache")),
+        check=False,
+        timeout=300,
+    )
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert res.stdout.split() == ["None", "1.0"]
+    lines = [ln for ln in res.stderr.splitlines() if "shipped with this install" in ln]
+    assert len(lines) == 1 and "numba 0.1.0" in lines[0] and "compile" in lines[0], res.stderr
+
+
+@pytest.mark.slow
+def test_damaged_shipped_kernels_fall_back_to_compiling(wheel, tmp_path):
+    """Shipped entries that cannot be read: one warning naming the file, the kernel
+    compiled into the user cache, correct answers; the next process is silent."""
+    with zipfile.ZipFile(wheel) as z:
+        z.extractall(tmp_path)
+    damaged = sorted((tmp_path / "prroc_numba" / "_compiled").rglob("*.nbc"))
+    for p in damaged:
+        p.write_bytes(p.read_bytes()[: p.stat().st_size // 2])
+    code = "import prroc_numba as p; print(p.auc_roc([0, 1, 1, 0], [0.1, 0.7, 0.25, 0.3]))"
+    env = _clean_env(PYTHONPATH=str(tmp_path), NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+
+    def run():
+        res = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+            timeout=300,
+        )
+        assert res.returncode == 0, res.stderr[-3000:]
+        assert res.stdout.strip() == "0.75"  # 3 of the 4 (positive, negative) pairs
+        return res.stderr
+
+    first = run()
+    warned = [ln for ln in first.splitlines() if "KernelCacheWarning" in ln]
+    assert len(warned) == 1, first
+    assert any(str(p) in warned[0] for p in damaged) and "compiled this kernel" in warned[0]
+    assert run() == ""
