@@ -281,6 +281,42 @@ CALLS = [
         "accumulator",
         lambda d: _prn().Accumulator().update(d.small, score=["s", "si"], label="y", by="g").auc(),
     ),
+    ("det_curve", lambda d: _prn().det_curve(d.small, score="s", label="y", by="g")),
+    ("metrics eer", lambda d: _prn().metrics(d.small, score="s", label="y", metrics=["eer"])),
+    ("prg_curve hull", lambda d: _prn().prg_curve(d.small, score="s", label="y", hull=True)),
+    ("auc prg", lambda d: _prn().auc(d.small, score=["s", "t"], label="y", curve="prg")),
+    (
+        "compare venkatraman",
+        lambda d: _prn().compare(
+            d.small, score=["s", "t"], label="y", curve="roc", test="venkatraman", **B
+        ),
+    ),
+    (
+        "compare venkatraman unpaired",
+        lambda d: _prn().compare(
+            d.small, score="s", label="y", by="g", curve="roc", test="venkatraman", **B
+        ),
+    ),
+    (
+        "bootstrap_curve roc simultaneous",
+        lambda d: _prn().bootstrap_curve(
+            d.small, score="s", label="y", curve="roc", space="tpr", band="simultaneous", **B
+        ),
+    ),
+    ("auc fold", lambda d: _prn().auc(d.small, score=["s", "t"], label="y", fold="g")),
+    ("bootstrap fold", lambda d: _prn().bootstrap(d.small, score="s", label="y", fold="g", **B)),
+    (
+        "bootstrap_curve fold",
+        lambda d: _prn().bootstrap_curve(
+            d.small, score="s", label="y", curve="roc", fold="g", grid=11, **B
+        ),
+    ),
+    (
+        "auc_ci influence",
+        lambda d: _prn().auc_ci(
+            d.small, score="s", label="y", curve="roc", method="influence", fold="g"
+        ),
+    ),
     ("cli demo", lambda d: _cli(["demo", "--n-boot", "20", "--no-progress"])),
     ("dask auc", lambda d: _dask(d, lambda prn, x: prn.auc(x, score="s", label="y", by="g"))),
     (
