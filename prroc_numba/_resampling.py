@@ -659,7 +659,7 @@ def _degenerate(batch, est, reps, n_boot, what="replicates", stacklevel=4):
     if n_bad.any():
         c = int(np.argmax(n_bad))
         warnings.warn(
-            f"{int(n_bad.sum())} bootstrap {what} had no positives (or, for ROC, no "
+            f"{int(n_bad.sum())} bootstrap {what} had no positives (or, for ROC and PRG, no "
             f"negatives) and were left out (most in {batch.describe(c)}: {int(n_bad[c])} "
             f"of {n_boot}); use stratified=True to keep the class counts fixed",
             UndefinedMetricWarning,
