@@ -313,3 +313,25 @@ def test_fold_bootstrap_of_auprg_estimates_are_the_fold_areas():
     want = est.set_index(["model", "fold"]).auc
     np.testing.assert_allclose(got[want.index], want, rtol=1e-12, atol=1e-15)
     assert (res.ci_low <= res.estimate).all() and (res.estimate <= res.ci_high).all()
+
+
+def test_cluster_replicates_equal_auprg_of_the_drawn_clusters():
+    """cluster=: every row of a drawn cluster comes along as often as its cluster."""
+    from prroc_numba._clusters import cluster_codes
+
+    df = _boot_frame(150, seed=9).assign(c=lambda d: np.arange(len(d)) // 3)
+    df["w"] += 0.5  # no zero weights: every row belongs to its cluster's draws
+    kw = {"score": ["a", "b"], "label": "y", "weight": "w", "curve": "prg", "stratified": False}
+    _, reps = prn.bootstrap(df, cluster="c", n_boot=5, seed=4, return_replicates=True, **kw)
+    batch = pack(df, score=["a", "b"], label="y", weight="w")
+    plan = _Plan(batch, False, cluster_codes(df, "c", batch))
+    y = df.y.to_numpy()
+    for b in range(5):
+        mult = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, _seed(4), b)[plan.slot]
+        per_cluster = pd.Series(mult).groupby(df.c.to_numpy()).agg(["min", "max"])
+        assert (per_cluster["min"] == per_cluster["max"]).all()
+        w = mult * df.w.to_numpy()
+        for m in ("a", "b"):
+            ref = _naive_auprg(df[m].to_numpy(), w * y, w * (1 - y), False)
+            got = reps.query("model == @m and replicate == @b").estimate.iloc[0]
+            np.testing.assert_allclose(got, ref, rtol=1e-10, atol=1e-12)
