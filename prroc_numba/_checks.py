@@ -19,12 +19,12 @@ PR_METHODS = {
     "trapezoid": area.PR_TRAPEZOID,
 }
 ROC_METHODS = {"trapezoid": area.ROC_TRAPEZOID}
-DEFAULT_METHOD = {"pr": "dg", "roc": "trapezoid"}
+DEFAULT_METHOD = {"pr": "dg", "roc": "trapezoid", "prg": "trapezoid"}
 
 
 def method_code(curve: str, method) -> int:
     """Kernel code of ``method`` for ``curve`` ("pr" or "roc"); clear errors otherwise."""
-    if curve not in DEFAULT_METHOD:
+    if curve not in ("pr", "roc"):
         raise ValueError(f"curve={curve!r} is not known; use 'pr' or 'roc'")
     if method is None:
         method = DEFAULT_METHOD[curve]
@@ -35,6 +35,20 @@ def method_code(curve: str, method) -> int:
             f"use one of {sorted(table)}"
         )
     return table[method]
+
+
+def area_code(curve: str, method) -> int:
+    """Kernel code of an area: :func:`method_code`, and for ``curve="prg"`` the
+    trapezoid sum in PRG space (its only estimator).
+    """
+    if curve != "prg":
+        return method_code(curve, method)
+    if method not in (None, "trapezoid"):
+        raise ValueError(
+            f"method={method!r}: the PRG area is the trapezoid sum in PRG space (straight "
+            "lines are the exact curve there); drop method= or pass method='trapezoid'"
+        )
+    return area.PRG
 
 
 def method_label(
@@ -177,7 +191,8 @@ def warn_undefined_auc(batch, curve: str, stacklevel: int = 3, totals=None) -> n
     from ._ragged import warn_undefined  # _ragged imports this module
 
     P, N = batch.totals() if totals is None else totals
-    bad = (P <= 0) | (N <= 0) if curve == "roc" else P <= 0
+    both = curve in ("roc", "prg")
+    bad = (P <= 0) | (N <= 0) if both else P <= 0
     shown = bad
     multi = getattr(batch, "multi", None)
     if multi is not None and CLASS_A in batch.keys.columns:
@@ -188,7 +203,7 @@ def warn_undefined_auc(batch, curve: str, stacklevel: int = 3, totals=None) -> n
         batch,
         shown,
         f"AUC-{curve.upper()} is undefined (no positives"
-        + (" or no negatives)" if curve == "roc" else ")")
+        + (" or no negatives)" if both else ")")
         + ": NaN",
         stacklevel=stacklevel + 1,
     )

@@ -82,10 +82,12 @@ METHODS = """
         tuning-set method pass tuning-hull thresholds to the curve functions."""
 
 BOOT = """
-    curve : {"pr", "roc"}, default="pr"
+    curve : {"pr", "roc", "prg"}, default="pr"
+        ``"prg"``: AUPRG (see :func:`prroc_numba.auc`), each replicate's from its own
+        class totals; binary input, whole areas, CPU only.
     method : str, default=None
         AUC estimator (see :func:`prroc_numba.auc`): for PR ``"dg"`` (default),
-        ``"integral"``, ``"ap"``, ``"trapezoid"``; for ROC ``"trapezoid"``.
+        ``"integral"``, ``"ap"``, ``"trapezoid"``; for ROC and PRG ``"trapezoid"``.
     hull : bool, default=False
         Area under the ROC convex hull / achievable PR curve of each replicate.
     n_boot : int, default=2000

@@ -18,7 +18,7 @@ from statistics import NormalDist
 import numpy as np
 
 from . import _device, _multiclass
-from ._checks import check_seed, method_code, warn_undefined_auc
+from ._checks import area_code, check_seed, warn_undefined_auc
 from ._clusters import cluster_codes, cluster_slots
 from ._kernels.partial import _boot_partial
 from ._kernels.resample import (
@@ -546,7 +546,11 @@ def _replicates(
     with these the estimates and replicates come reduced to the output rows (per
     class, pair or average) and ``batch`` is a view of those.
     """
-    code = method_code(curve, method)
+    code = area_code(curve, method)
+    if curve == "prg":
+        from .gains import check_prg
+
+        check_prg(data, method, device, {**args, "partial": partial})
     if args.get("multiclass") == "ovo":
         _multiclass.check_args("ovo", args.get("classes"), args.get("average"), False, curve)
     if args.get("average") == "samples":
@@ -655,7 +659,7 @@ def _degenerate(batch, est, reps, n_boot, what="replicates", stacklevel=4):
     if n_bad.any():
         c = int(np.argmax(n_bad))
         warnings.warn(
-            f"{int(n_bad.sum())} bootstrap {what} had no positives (or, for ROC, no "
+            f"{int(n_bad.sum())} bootstrap {what} had no positives (or, for ROC and PRG, no "
             f"negatives) and were left out (most in {batch.describe(c)}: {int(n_bad[c])} "
             f"of {n_boot}); use stratified=True to keep the class counts fixed",
             UndefinedMetricWarning,

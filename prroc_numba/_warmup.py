@@ -286,6 +286,10 @@ CALLS = [
     ("prg_curve hull", lambda d: _prn().prg_curve(d.small, score="s", label="y", hull=True)),
     ("auc prg", lambda d: _prn().auc(d.small, score=["s", "t"], label="y", curve="prg")),
     (
+        "compare prg",
+        lambda d: _prn().compare(d.small, score=["s", "t"], label="y", curve="prg", **B),
+    ),
+    (
         "compare venkatraman",
         lambda d: _prn().compare(
             d.small, score=["s", "t"], label="y", curve="roc", test="venkatraman", **B

@@ -135,22 +135,9 @@ def auc(
 
 def _auprg(data, args):
     """``auc(..., curve="prg")``: the area under the Precision-Recall-Gain curve."""
-    from .gains import prg_areas
+    from .gains import check_prg, prg_areas
 
-    method, device = args["method"], args["device"]
-
-    if method not in (None, "trapezoid"):
-        raise ValueError(
-            f"method={method!r}: the PRG area is the trapezoid sum in PRG space (straight "
-            "lines are the exact curve there); drop method= or pass method='trapezoid'"
-        )
-    for name in ("partial", "multiclass", "average"):
-        if args[name] is not None:
-            raise ValueError(f"curve='prg' takes binary input and whole areas; drop {name}=")
-    if device not in (None, "cpu"):
-        raise ValueError("curve='prg' runs on the CPU; pass device='cpu' or leave it None")
-    if is_dask(data):
-        raise ValueError("curve='prg' needs every row in one place; compute it on pandas input")
+    check_prg(data, args["method"], args["device"], args)
     batch = pack(data, **inputs(args))
     out, bad = prg_areas(batch, args["hull"])
     warn_undefined(batch, bad, "no positives or no negatives: AUPRG is NaN")

@@ -620,7 +620,7 @@ def _boot_pairs(est, reps, ca, cb, level, p_value, stacklevel=3):
     if n_bad:
         warnings.warn(
             f"{n_bad} bootstrap replicate differences had a resample with no positives "
-            "(or, for ROC, no negatives) and were left out; use stratified=True to keep "
+            "(or, for ROC and PRG, no negatives) and were left out; use stratified=True to keep "
             "the class counts fixed",
             UndefinedMetricWarning,
             stacklevel=stacklevel,

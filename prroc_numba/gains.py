@@ -109,6 +109,21 @@ def _auprg(tp, fp, off, P, N):
     return out
 
 
+def check_prg(data, method, device, args):
+    """Refuse what AUPRG (the estimate and the bootstrap) does not offer, clearly."""
+    from ._checks import area_code
+    from ._ragged import is_dask
+
+    area_code("prg", method)
+    for name in ("partial", "multiclass", "average"):
+        if args.get(name) is not None:
+            raise ValueError(f"curve='prg' takes binary input and whole areas; drop {name}=")
+    if device not in (None, "cpu"):
+        raise ValueError("curve='prg' runs on the CPU; pass device='cpu' or leave it None")
+    if is_dask(data):
+        raise ValueError("curve='prg' needs every row in one place; compute it on pandas input")
+
+
 def prg_areas(batch, hull=False):
     """AUPRG of every curve of a batch (NaN without positives or negatives)."""
     _, tp, fp, off, P, N = _prg_points(batch, hull)

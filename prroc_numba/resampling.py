@@ -15,7 +15,7 @@ import pandas as pd
 from . import _device, _folds, _multiclass
 from . import _frames as F
 from . import _schema as S
-from ._checks import check_grid, check_level, check_n_boot, method_code, method_label
+from ._checks import area_code, check_grid, check_level, check_n_boot, method_label
 from ._clusters import cluster_codes
 from ._dataframes import with_output
 from ._docs import fill_doc
@@ -701,7 +701,7 @@ def fold_replicates(args, label_bar="bootstrap"):
     one = None
     if args["partial"] is None:
         stratified, _ = _resolve_resampling(args["resampling"], args["stratified"], "memory")
-        code = method_code(args["curve"], args["method"])
+        code = area_code(args["curve"], args["method"])
         one = _one_run(args, d, col, stratified, label_bar, code=code)
     if one is not None:
         (keys_f, est_f, reps_f, _), (keys_p, est_p, reps_p) = one

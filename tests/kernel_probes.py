@@ -17,7 +17,8 @@ from prroc_numba._numba import jit
 
 @jit(parallel=True)
 def _area_with_counts(order, ps, ns, offsets, seg_offsets, seg_end, label_start, cnt, method, hull):
-    """Area of every curve when label row ``r`` carries multiplicity ``cnt[r]``."""
+    """Area of every curve (any estimator code, AUPRG's included) when label row ``r``
+    carries multiplicity ``cnt[r]``."""
     n_curves = offsets.size - 1
     out = np.empty(n_curves)
     for c in prange(n_curves):

@@ -12,7 +12,7 @@ import pytest
 from scipy import integrate, stats
 
 import prroc_numba as prn
-from prroc_numba._checks import method_code
+from prroc_numba._checks import area_code
 from prroc_numba._kernels.area import _areas_batch
 from prroc_numba._kernels.resample import _segments_batch
 from prroc_numba._kernels.rng import (
@@ -49,6 +49,7 @@ METHODS = [
     ("pr", "ap"),
     ("pr", "trapezoid"),
     ("roc", "trapezoid"),
+    ("prg", None),
 ]
 
 
@@ -132,7 +133,7 @@ def test_walk_with_unit_counts_equals_auc(curve, method, hull):
     df.loc[df.groupby("g").head(1).index, "w"] = 1.0  # no group of zero weight
     batch = pack(df, score="s", label="y", by="g", weight="w")
     order, ps, ns, so, se, _sp, _sn = _segments(batch)
-    code = method_code(curve, method)
+    code = area_code(curve, method)
     kept = pack(df[df.w > 0], score="s", label="y", by="g", weight="w")  # zero weight = removal
     ref = _area_batch(kept.values, kept.offsets, kept.pos, kept.neg, kept.label_start, code, hull)
     got = _area_with_counts(
@@ -210,7 +211,8 @@ def test_paired_replicates_with_weights_equal_materialised_data():
 
 @pytest.mark.parametrize(
     "curve,method,hull",
-    [(c, m, False) for c, m in METHODS] + [("pr", "dg", True), ("roc", "trapezoid", True)],
+    [(c, m, False) for c, m in METHODS]
+    + [("pr", "dg", True), ("roc", "trapezoid", True), ("prg", None, True)],
 )
 @pytest.mark.parametrize("stratified", [True, False])
 def test_grouped_replicates_equal_materialised_data(curve, method, hull, stratified):

@@ -25,7 +25,7 @@ def _frame(n=600, seed=0, prev=0.15):
     )
 
 
-@pytest.mark.parametrize("curve", ["pr", "roc"])
+@pytest.mark.parametrize("curve", ["pr", "roc", "prg"])
 def test_ci_and_p_value_come_from_the_paired_replicates(curve):
     df = _frame()
     kw = {

@@ -19,6 +19,8 @@ Estimator codes (shared with the public layer, see ``prroc_numba._checks``):
 ``INTEGRAL``           exact area under the same count-interpolated curve
                        (PRROC's ``auc.integral``)
 ``ROC_TRAPEZOID``      trapezoids in ROC space (ties count half; Mann-Whitney U)
+``PRG``                trapezoids in Precision-Recall-Gain space from recall gain 0
+                       (AUPRG, Flach & Kull 2015; :func:`_prg_area`)
 =====================  ==========================================================
 
 A top score block with no positives adds nothing to ROC (a horizontal step at TPR 0)
@@ -47,6 +49,65 @@ PR_TRAPEZOID = 1
 DG = 2
 INTEGRAL = 3
 ROC_TRAPEZOID = 4
+#: the area under the Precision-Recall-Gain curve (:func:`_prg_area`)
+PRG = 5
+
+
+@jit
+def _prg_gains(t, f, P, N):
+    """Recall and precision gain of the vertex ``(t, f)`` (``t > 0``) of a curve with
+    class totals ``P``, ``N``; ``(1, 0)`` where every row is predicted positive. The
+    same operations as :func:`prroc_numba.gains._gains`, so the same bits.
+    """
+    if (P - t) + (N - f) == 0.0:
+        return 1.0, 0.0
+    ratio = P / N
+    return 1.0 - ratio * ((P - t) / t), 1.0 - ratio * (f / t)
+
+
+@jit
+def _prg_area(tp, fp):
+    """AUPRG of one curve's vertices (origin first, ``P = tp[-1]``, ``N = fp[-1]``):
+    trapezoids in PRG space from recall gain 0, where ``TP = P^2 / (P + N)`` on the
+    count-space line into the first vertex with recall gain >= 0, to recall gain 1.
+    The clipping point depends on the totals, so it is found per curve (per
+    replicate: its own totals). The same operations in the same order as
+    :func:`prroc_numba.gains._auprg` (trapezoids summed in vertex order, the entry
+    piece added last). NaN without positives or negatives, or without a vertex of
+    recall gain >= 0 after the first.
+    """
+    n = tp.size
+    P = tp[n - 1]
+    N = fp[n - 1]
+    if not (P > 0.0 and N > 0.0):
+        return np.nan
+    j = -1
+    total = 0.0
+    prev_rg = 0.0
+    prev_pg = 0.0
+    first_rg = 0.0
+    first_pg = 0.0
+    for k in range(n):
+        if tp[k] <= 0.0:
+            continue
+        rg, pg = _prg_gains(tp[k], fp[k], P, N)
+        if j >= 0:
+            total += (rg - prev_rg) * (pg + prev_pg) / 2.0
+        elif rg >= 0.0:
+            j = k
+            first_rg = rg
+            first_pg = pg
+        prev_rg = rg
+        prev_pg = pg
+    if j <= 0:
+        return np.nan
+    i = j - 1
+    t0 = P * P / (P + N)
+    dtp = tp[j] - tp[i]
+    a = (t0 - tp[i]) / dtp if dtp > 0.0 else 0.5
+    f0 = fp[i] + a * (fp[j] - fp[i])
+    pg0 = 1.0 - (P / N) * (f0 / t0)
+    return total + first_rg * (pg0 + first_pg) / 2.0
 
 
 @jit
@@ -54,8 +115,12 @@ def _area(tp, fp, method):
     """Area of estimator ``method`` under one curve's vertices: one loop over the
     segments, the estimator a switch inside it (:func:`.segments.segment_add`, the
     terms every engine shares), then :func:`.segments.finish_area`. One small loop
-    compiles seconds faster than a body per estimator.
+    compiles seconds faster than a body per estimator. :data:`PRG` clips at a point
+    that depends on the class totals, so it takes the whole vertex list
+    (:func:`_prg_area`).
     """
+    if method == PRG:
+        return _prg_area(tp, fp)
     total = 0.0
     for i in range(1, tp.size):
         total = segment_add(method, total, tp[i - 1], fp[i - 1], tp[i], fp[i])

@@ -353,8 +353,9 @@ GRID_FPR = -3
 @jit
 def _emit(tp, fp, spec, buf, out, c, b):
     """Write one replicate's result: the area by ``spec = (method, hull, grid)`` into
-    ``out[c, 0, b]`` when ``grid`` is empty, else its values on ``grid`` into
-    ``out[c, :, b]``: precisions at recall (``method`` :data:`GRID_PR`), TPR at FPR
+    ``out[c, 0, b]`` when ``grid`` is empty (any estimator of :mod:`.area`, AUPRG
+    included: the replicate's vertices end at its own class totals), else its values
+    on ``grid`` into ``out[c, :, b]``: precisions at recall (``method`` :data:`GRID_PR`), TPR at FPR
     (:data:`GRID_TPR`) or FPR at TPR (:data:`GRID_FPR`) (``buf``: scratch of the
     grid's size). ``out`` is the final ``(curves, grid points or 1, replicates)``
     array, so no relayout follows.
