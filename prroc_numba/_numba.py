@@ -253,6 +253,31 @@ class _CacheFile(caching.IndexDataCacheFile):
             return None
 
 
+_FINGERPRINT: str | None = None
+
+
+def kernel_sources_fingerprint() -> str:
+    """A hash of the contents of every source file of ``prroc_numba/_kernels`` (read
+    once per process). Numba checks a cached entry against its own file only, while the
+    entry also holds the compiled code of the functions it calls from other files.
+    """
+    global _FINGERPRINT
+    if _FINGERPRINT is None:
+        import hashlib
+
+        top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_kernels")
+        h = hashlib.sha256()
+        for folder, dirs, files in os.walk(top):
+            dirs.sort()
+            for name in sorted(f for f in files if f.endswith(".py")):
+                path = os.path.join(folder, name)
+                h.update(os.path.relpath(path, top).replace(os.sep, "/").encode())
+                with open(path, "rb") as f:
+                    h.update(hashlib.sha256(f.read()).digest())
+        _FINGERPRINT = h.hexdigest()[:16]
+    return _FINGERPRINT
+
+
 def _portable_magic(codegen) -> tuple:
     """The codegen part of the key of the shipped entries: this architecture's triple,
     the portable CPU and no extra features (what ``NUMBA_CPU_NAME=generic`` gives).
@@ -303,7 +328,12 @@ class _FunctionCache(caching._Cache):
             self._user.flush()
 
     def _index_key(self, sig, codegen):
-        return caching.Cache._index_key(self, sig, codegen)
+        """Numba's key (signature, codegen, this function's bytecode) plus the
+        fingerprint of every kernel source file: an entry holds its callees' machine code
+        too, so a change in any kernel module must retire the entries of every other.
+        """
+        sig_key, magic, code = caching.Cache._index_key(self, sig, codegen)
+        return sig_key, magic, (*code, kernel_sources_fingerprint())
 
     def load_overload(self, sig, target_context):
         if not self._enabled:

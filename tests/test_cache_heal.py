@@ -107,3 +107,46 @@ def test_damaged_cache_heals(warm, tmp_path, pattern, damage):
 
     # the entries were rewritten: the next process loads them, silently
     assert _run(cache) == ""
+
+
+_CALLEE = "from ..._numba import jit\n\n\n@jit\ndef bump(x):\n    return x + {k}\n"
+_CALLER = (
+    "from ..._numba import jit\nfrom .callee import bump\n\n\n@jit\ndef twice(x):\n"
+    "    return bump(x) * 2\n"
+)
+
+
+def test_a_changed_callee_in_another_file_retires_its_callers_entries(tmp_path):
+    """A cached kernel holds the machine code of the kernels it calls, while Numba checks
+    an entry against its own source file only: after an edit of a callee in another
+    kernel module, the caller must not answer from its stale entry."""
+    pkg = tmp_path / "src" / "prroc_numba"
+    shutil.copytree(
+        ROOT / "prroc_numba", pkg, ignore=shutil.ignore_patterns("__pycache__", "_compiled")
+    )
+    probe = pkg / "_kernels" / "zz_probe"
+    probe.mkdir()
+    (probe / "__init__.py").write_text("")
+    (probe / "caller.py").write_text(_CALLER)
+    cache = tmp_path / "cache"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    env.update(PYTHONPATH=str(pkg.parent), NUMBA_CACHE_DIR=str(cache), PRROC_NUMBA_QUIET="1")
+    code = "from prroc_numba._kernels.zz_probe.caller import twice; print(twice(1))"
+
+    def run():
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=str(tmp_path),
+            timeout=120,
+        )
+        assert out.returncode == 0, out.stderr[-2000:]
+        return int(out.stdout)
+
+    (probe / "callee.py").write_text(_CALLEE.format(k=1))
+    assert run() == 4
+    assert run() == 4  # from the cache
+    (probe / "callee.py").write_text(_CALLEE.format(k=2))
+    assert run() == 6
