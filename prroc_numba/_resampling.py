@@ -511,8 +511,8 @@ def _fold_marks(plan, fold_rows, M, V):
     ev_base = lengths_to_offsets(fold_segs)
     ev_offsets = np.empty(seg_base[-1] + 1, dtype=np.int64)
     ev_offsets[-1] = ev_base[-1]
-    mark = np.empty(mark_offsets[-1], dtype=np.int32)
-    ev_fold = np.empty(ev_base[-1], dtype=np.int32)
+    mark = np.empty(mark_offsets[-1], dtype=np.uint32)
+    ev_fold = np.empty(ev_base[-1], dtype=np.uint32)
     curves = (
         plan.order,
         plan.slot_order,

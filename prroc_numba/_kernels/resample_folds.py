@@ -11,11 +11,11 @@ the fold segments that ended inside it are emitted. Every curve gets the very
 vertices that its own walk (:func:`.resample._walk_vertices`) gives, summed in the
 same order: the same results, each row visited once instead of twice.
 
-Per pooled curve, in sorted order, ``mark`` (int32) is ``2 * fold`` of every row, plus
-1 for a negative row under hard labels (so a row's count goes to ``acc[mark]``: its
-fold's positive or negative count); ``ev_fold[ev_offsets[s]:ev_offsets[s + 1]]`` are
-the folds whose segments end in pooled segment ``s``
-(:func:`prroc_numba._resampling._fold_marks`).
+Per pooled curve, in sorted order, ``mark`` is ``2 * fold`` of every row, plus 1 for
+a negative row under hard labels (so a row's count goes to ``acc[mark]``: its fold's
+positive or negative count; uint32, as unsigned indices skip the negative-index
+check); ``ev_fold[ev_offsets[s]:ev_offsets[s + 1]]`` are the folds whose segments end
+in pooled segment ``s`` (:func:`prroc_numba._resampling._fold_marks`).
 """
 
 from __future__ import annotations
