@@ -435,7 +435,9 @@ def fold_plan(batch, fold_rows, n_folds, stratified, estimate=None):
     ``batch``, non-decreasing within each group (the caller orders the rows by fold).
     Returns ``(plan, sizes)``: ``plan`` over curves ``g * M' + j`` with ``M' = M (1 +
     n_folds)`` (``j < M``: pooled model ``j``; else fold ``(j - M) // M``, model ``(j -
-    M) % M``) and ``sizes`` the row count of every curve.
+    M) % M``) and ``sizes`` the row count of every curve. The replicates walk only the
+    pooled curves, which give their folds' vertices too (``plan.folds``,
+    :func:`_fold_marks`; :mod:`._kernels.resample_folds`).
     """
     M = batch.n_models
     G = batch.group_offsets.size - 1
