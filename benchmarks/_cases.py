@@ -795,8 +795,8 @@ def _build_bands(scale=1.0):
                 repeats=2,
                 target=1 / 1.5,
                 scores=np.ascontiguousarray(S.T),
-                note="fold=: one draw per replicate; each row walked in its fold's and the "
-                "pooled curve"
+                note="fold=: one draw per replicate; one walk per pooled curve gives its "
+                "folds' curves too"
                 if "fold" in extra
                 else "",
             )

@@ -30,8 +30,9 @@ from ._kernels.resample import (
     _jackknife_group,
     _sorted_curves,
 )
+from ._kernels.resample_folds import _boot_folds, _fold_marks_range
 from ._kernels.rng import POISSON_MAX, _poisson_tables
-from ._kernels.threads import run_items
+from ._kernels.threads import run_curves, run_items
 from ._memory import check
 from ._partial import check_partial, partial_areas, standardized
 from ._progress import visible
@@ -82,6 +83,8 @@ class _Plan:
         strata=None,
     ):
         self.batch = batch
+        # a fold plan's marks (:func:`fold_plan`): its replicates walk the pooled curves only
+        self.folds = None
         # ``strata``: int64 code (0 .. V-1) of every label row, e.g. its fold: rows are
         # then drawn within each (code, class) stratum of their group
         self.extra = strata
@@ -341,18 +344,20 @@ class _Plan:
             rows = self._rows()
             kind = POISSON if self.poisson else MULTINOMIAL
             draw = self._draw(kind)
-            items = _boot_paired
+            items, head = _boot_paired, (rows,)
             if partial is not None:
                 items, spec = _boot_partial, (code, bool(hull), *partial)
+            elif self.folds is not None:  # one walk per pooled curve gives its folds' too
+                items, head = _boot_folds, (rows, self.folds)
             n_groups = b.n_curves // b.n_models
 
             def kernel(b0, b1):
                 n = n_groups * (b1 - b0)
                 draw[-1][0] = 0
-                run_items(items, n, rows, draw, seed, b0, b1, spec, reps)
+                run_items(items, n, *head, draw, seed, b0, b1, spec, reps)
                 if draw[-1][0]:  # a count above 65,535 (big strata only): int32 counts
                     wide = self._draw(kind, wide=True)
-                    run_items(items, n, rows, wide, seed, b0, b1, spec, reps)
+                    run_items(items, n, *head, wide, seed, b0, b1, spec, reps)
 
         self._chunks(n_boot, progress, label, kernel, extra=grid.size if on_grid else 0)
         return reps if on_grid else reps[:, 0, :]
@@ -430,7 +435,9 @@ def fold_plan(batch, fold_rows, n_folds, stratified, estimate=None):
     ``batch``, non-decreasing within each group (the caller orders the rows by fold).
     Returns ``(plan, sizes)``: ``plan`` over curves ``g * M' + j`` with ``M' = M (1 +
     n_folds)`` (``j < M``: pooled model ``j``; else fold ``(j - M) // M``, model ``(j -
-    M) % M``) and ``sizes`` the row count of every curve.
+    M) % M``) and ``sizes`` the row count of every curve. The replicates walk only the
+    pooled curves, which give their folds' vertices too (``plan.folds``,
+    :func:`_fold_marks`; :mod:`._kernels.resample_folds`).
     """
     M = batch.n_models
     G = batch.group_offsets.size - 1
@@ -465,7 +472,62 @@ def fold_plan(batch, fold_rows, n_folds, stratified, estimate=None):
         n_input=batch.n_input,
         starts=batch.group_offsets[group.ravel()] + start,
     )
-    return _Plan(fb, stratified, strata=fold_rows, estimate=estimate), size
+    plan = _Plan(fb, stratified, strata=fold_rows, estimate=estimate, keep_order=True)
+    plan.folds = _fold_marks(plan, fold_rows, M, V)
+    plan.order = None  # the walks read the slots and the marks only
+    plan.work = float(lengths.sum()) * (1.0 + M)  # rows visited per replicate
+    return plan, size
+
+
+def _fold_marks(plan, fold_rows, M, V):
+    """What the folds add to the one walk per pooled curve of a fold plan.
+
+    ``(mark, mark_offsets, seg_base, ev_offsets, ev_fold, M, V)``
+    (:mod:`._kernels.resample_folds`), from the plan's sort in one pass
+    (:func:`~._kernels.resample_folds._fold_marks_range`):
+
+    * ``mark``: per pooled curve ``k = g M + m`` (plan curve ``g M (1 + V) + m``), in
+      its sorted order ``mark[mark_offsets[k]:mark_offsets[k + 1]]``, ``2 * fold`` of
+      every row, plus 1 for a negative row when the walk reads slot numbers (hard
+      labels);
+    * the fold vertices that each pooled segment end emits: pooled curve ``k``'s
+      segments are ``seg_base[k] ..`` (in the pooled curves' own numbering), segment
+      ``s``'s folds ``ev_fold[ev_offsets[s]:ev_offsets[s + 1]]``.
+
+    A fold's segment end is emitted at the end of the pooled segment holding its last
+    row: no row of that fold lies in between (a fold's positive-bearing block lies in
+    a pooled positive-bearing block, a segment of its own; a fold's run of negatives
+    ends before its next positive block, which starts a pooled segment), so the
+    fold's running counts there are those at its own segment end, and two ends of one
+    fold never share a pooled segment.
+    """
+    fb = plan.batch
+    G = fb.group_offsets.size - 1
+    Mx = M * (1 + V)
+    curve = (np.arange(G)[:, None] * Mx + np.arange(M)).ravel()  # pooled curve k's
+    plen = fb.offsets[curve + 1] - fb.offsets[curve]
+    n_seg = np.diff(plan.seg_offsets)
+    fold_segs = n_seg[curve[:, None] + M * np.arange(1, V + 1)].sum(axis=1)
+    mark_offsets = lengths_to_offsets(plen)
+    seg_base = lengths_to_offsets(n_seg[curve])
+    ev_base = lengths_to_offsets(fold_segs)
+    ev_offsets = np.empty(seg_base[-1] + 1, dtype=np.int64)
+    ev_offsets[-1] = ev_base[-1]
+    mark = np.empty(mark_offsets[-1], dtype=np.uint32)
+    ev_fold = np.empty(ev_base[-1], dtype=np.uint32)
+    curves = (
+        plan.order,
+        plan.slot_order,
+        fb.offsets,
+        plan.seg_offsets,
+        plan.seg_end,
+        fb.group_offsets,
+    )
+    out = (mark, mark_offsets, seg_base, ev_base, ev_offsets, ev_fold)
+    run_curves(
+        _fold_marks_range, mark_offsets, curves, fold_rows, plan.n_pos_slots, plan.hard, M, V, out
+    )
+    return mark, mark_offsets, seg_base, ev_offsets, ev_fold, M, V
 
 
 def _cell_tables(sp, sn, grouped):

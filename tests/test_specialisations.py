@@ -130,6 +130,10 @@ def _typical_session():
         lambda: prn.bootstrap(df, score=["s", "si"], label="y", n_boot=20, seed=0),
         lambda: prn.compare(df, score=["s", "si"], label="y", n_boot=20, seed=0),
         lambda: prn.bootstrap_curve(df, score="s", label="y", n_boot=20, seed=0, grid=11),
+        lambda: prn.bootstrap_curve(
+            df, score=["s", "si"], label="y", fold="g", n_boot=20, seed=0, grid=11
+        ),
+        lambda: prn.bootstrap(df, score="s", label="y", weight="w", fold="g", n_boot=20, seed=0),
         lambda: _points_session(df),
         lambda: prn.operating_points(
             df, score=["s", "si"], label="y", n_boot=20, seed=0, targets=["max_f1", "recall>=0.5"]
