@@ -217,6 +217,32 @@ if __name__ == "__main__":
     print(json.dumps({"first_s": t1 - t0, "second_s": t2 - t1}))
 """
 
+#: the floor Dask itself sets: the same frame, cluster and first-vs-second calls for a
+#: per-group reduction with no prroc_numba (workers need only pandas)
+_DASK_FLOOR = _DASK.replace("import prroc_numba as prn\n", "").replace(
+    'prn.auc(ddf, score="m1", label="y", by="g")', 'ddf.groupby("g").m1.sum().compute()'
+)
+
+#: where a fresh process's first Dask task (a worker) or first merge (the client) spends
+#: its time before any kernel runs: imports and Numba's one-off set-up
+_STARTUP = r"""
+import json, time
+t0 = time.perf_counter(); import numpy, pandas
+t1 = time.perf_counter(); import numba
+t2 = time.perf_counter(); import scipy.linalg.cython_blas  # Numba's BLAS check imports it
+t3 = time.perf_counter()
+from numba.core.registry import cpu_target
+cpu_target.target_context.refresh(); cpu_target.typing_context.refresh()
+t4 = time.perf_counter(); import prroc_numba._dask
+t5 = time.perf_counter()
+from prroc_numba._dask import _input_kw, _partition
+df = pandas.DataFrame({"y": [0, 1, 1, 0], "m1": [0.1, 0.7, 0.4, 0.2], "g": [0, 0, 1, 1]})
+_partition(df, _input_kw("m1", "y", "g", None, None, False))
+t6 = time.perf_counter()
+print(json.dumps({"numpy_pandas": t1 - t0, "numba": t2 - t1, "scipy_linalg": t3 - t2,
+                  "numba_setup": t4 - t3, "prroc_numba_dask": t5 - t4, "kernel_loads": t6 - t5}))
+"""
+
 #: per-call speed rows (``compare.py``'s cases: capability, text in the case name)
 SPEED_ROWS = [
     ("curves", "N=1e6"),
@@ -384,6 +410,10 @@ def wheel_setting(wheel: Path | None = None, runs: int = 3, speed: bool = False)
     res["stderr"] = stderr[-2000:]
     _, dk, _ = _timed([str(py), "-c", _DASK], _user_env(home()), tmp)
     res["dask"] = {**dk, "ratio": dk["first_s"] / dk["second_s"]}
+    _, fl, _ = _timed([str(py), "-c", _DASK_FLOOR], _user_env(home()), tmp)
+    res["dask_floor"] = {**fl, "ratio": fl["first_s"] / fl["second_s"]}
+    starts = [_timed([str(py), "-c", _STARTUP], _user_env(h), tmp)[1] for _ in range(runs)]
+    res["startup"] = {k: _median([s[k] for s in starts]) for k in starts[0]}
     if speed:
         res["speed"] = speed_rows(py, tmp)
     res["load"] = [load0, os.getloadavg()[0]]
@@ -452,6 +482,13 @@ def wheel_markdown(res: dict) -> str:
         f"second | {dk['first_s']:.2f} s vs {dk['second_s']:.2f} s | **{dk['ratio']:.2f}x** "
         f"| <= 1.5x {'met' if dk['ratio'] <= 1.5 else 'NOT met'} |"
     )
+    if "dask_floor" in res:
+        fl = res["dask_floor"]
+        rows.append(
+            "| the same cluster and frame, a per-group sum with no prroc_numba (Dask's "
+            f"floor), first vs second | {fl['first_s']:.2f} s vs {fl['second_s']:.2f} s "
+            f"| **{fl['ratio']:.2f}x** | -- |"
+        )
     rows.append("")
     rows.append(
         f"Compile notice printed: {'YES' if res['compile_notice'] else 'no'}. Wheel "
@@ -459,6 +496,14 @@ def wheel_markdown(res: dict) -> str:
         f"Load average (1 min) before / after: {res['load'][0]:.2f} / {res['load'][1]:.2f} "
         f"on {res['cpus']} cores."
     )
+    if "startup" in res:
+        st = res["startup"]
+        rows.append("")
+        rows.append(
+            "A fresh process's share before its first kernel runs (median, warm home): "
+            + ", ".join(f"{k} {v:.3f} s" for k, v in st.items())
+            + "."
+        )
     if res.get("speed"):
         rows += [
             "",
