@@ -22,6 +22,7 @@ def main(target: str) -> int:
     from numba.core.registry import cpu_target
 
     from . import _numba, _warmup
+    from .cli import main as cli_main
 
     magic = cpu_target.target_context.codegen().magic_tuple()
     if magic[1:] != (_numba.PORTABLE_CPU, ""):
@@ -31,7 +32,7 @@ def main(target: str) -> int:
         print("prroc_numba build: needs an empty writable NUMBA_CACHE_DIR", file=sys.stderr)
         return 1
     t0 = time.perf_counter()
-    _warmup.run_calls()
+    _warmup.run_calls(cli_main=cli_main)
     seconds = time.perf_counter() - t0
     kernels = {name: [str(s) for s in d.signatures] for name, d in _warmup.dispatchers().items()}
     src = os.path.join(_numba.CACHE_ROOT, "prroc_numba")

@@ -84,9 +84,6 @@ def _after_fork() -> None:
     for disp in parallel_kernels():
         make_serial(disp)
     SERIAL_AFTER_FORK = True
-    from ._numba import NOTICE
-
-    NOTICE.said = True  # "compiling once ... later runs start instantly" is not so here
 
 
 if hasattr(os, "register_at_fork"):  # not on Windows (no fork there)

@@ -528,4 +528,16 @@ def jit(fn=None, *, parallel: bool = False, inline: str = "never"):
 
 
 # after a fork: reset what a child cannot inherit (registered before any kernel runs)
-from . import _fork  # noqa: E402, F401
+from . import _fork  # noqa: E402
+
+
+def _quiet_after_fork() -> None:
+    """A child whose kernels turned serial compiles them in memory: "compiling once ...
+    later runs start instantly" is not so there (runs after ``_fork``'s own hook).
+    """
+    if _fork.SERIAL_AFTER_FORK:
+        NOTICE.said = True
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows (no fork there)
+    os.register_at_fork(after_in_child=_quiet_after_fork)

@@ -85,9 +85,8 @@ def pd_frame(columns):
     return pd.DataFrame(columns)
 
 
-def _cli(argv):
-    from .cli import main
-
+def _cli(main, argv):
+    """Run the command line's ``main`` on ``argv``; its printed output."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         code = main(argv)
@@ -321,7 +320,6 @@ CALLS = [
             d.small, score="s", label="y", curve="roc", method="influence", fold="g"
         ),
     ),
-    ("cli demo", lambda d: _cli(["demo", "--n-boot", "20", "--no-progress"])),
     ("dask auc", lambda d: _dask(d, lambda prn, x: prn.auc(x, score="s", label="y", by="g"))),
     (
         "dask bootstrap",
@@ -376,9 +374,16 @@ def _have_dask() -> bool:
     return True
 
 
-def run_calls(calls=None) -> dict:
+#: the command line's representative calls (argv): run with the ``main`` that the
+#: caller passes (the build, ``prroc-numba warmup``, the tests), since the command line
+#: sits above this module
+CLI_CALLS = [("cli demo", ["demo", "--n-boot", "20", "--no-progress"])]
+
+
+def run_calls(calls=None, cli_main=None) -> dict:
     """Run the representative calls; their results by name (the Dask ones are skipped
-    when dask is not installed).
+    when dask is not installed). ``cli_main``: :func:`prroc_numba.cli.main`, to run
+    :data:`CLI_CALLS` too.
     """
     d = inputs()
     dask_ok = _have_dask()
@@ -389,6 +394,9 @@ def run_calls(calls=None) -> dict:
             if name.startswith("dask") and not dask_ok:
                 continue
             out[name] = call(d)
+        if cli_main is not None and calls is None:
+            for name, argv in CLI_CALLS:
+                out[name] = _cli(cli_main, argv)
     return out
 
 
@@ -418,25 +426,22 @@ def dispatchers() -> dict:
     return out
 
 
-def session() -> None:
-    """Run every representative call (compiles or loads every kernel)."""
-    run_calls()
-
-
-def warmup(out=None) -> dict:
-    """Compile (or load) every kernel; print where the cache is and how long it took."""
+def warmup(out=None, cli_main=None) -> dict:
+    """Compile (or load) every kernel; print where the cache is and how long it took.
+    ``cli_main``: the command line's ``main``, to run its calls too.
+    """
     from . import _numba
 
     out = out or sys.stdout
     t0 = time.perf_counter()
-    session()
+    ran = run_calls(cli_main=cli_main)
     secs = time.perf_counter() - t0
     compiled = len(_numba.NOTICE.compile_seconds)
     where = _numba.CACHE_ROOT or "none (no writable directory: set NUMBA_CACHE_DIR)"
     shipped = f" (compiled kernels shipped: {_numba.SHIPPED_ROOT})" if _numba.SHIPPED_ROOT else ""
     print(
         f"prroc_numba kernels ready in {secs:.1f} s ({compiled} compiled now, "
-        f"{len(CALLS)} representative calls)\ncache: {where}{shipped}",
+        f"{len(ran)} representative calls)\ncache: {where}{shipped}",
         file=out,
     )
     return {"seconds": secs, "compiled": compiled, "cache": _numba.CACHE_ROOT}

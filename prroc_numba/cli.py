@@ -573,7 +573,7 @@ def _run(args) -> None:
     if args.command == "warmup":
         from ._warmup import warmup
 
-        warmup()
+        warmup(cli_main=main)
         return
     _check_out(args)
     frame = _read(args.file, [*args.score, args.label, *(args.by or []), args.weight])

@@ -11,7 +11,7 @@ Both are projective maps of ROC space (``1 / TPR`` and ``FPR / TPR`` are affine 
 gains), so straight lines stay straight: linear interpolation between PRG points is the
 curve's own (unlike PR space), and the PRG convex hull's vertices are ROC convex hull
 points. The points come from the library's one sort and sweep per curve
-(:func:`prroc_numba.curves._points`); the hull reuses the ROC hull kernel on the gains;
+(:func:`prroc_numba._sweep.points`); the hull reuses the ROC hull kernel on the gains;
 the area is a trapezoid sum over recall gains from 0 to 1, in numpy, over every curve
 at once.
 """
@@ -24,6 +24,7 @@ from . import _frames as F
 from . import _schema as S
 from ._dataframes import with_output
 from ._ragged import lengths_to_offsets, pack, warn_undefined
+from ._sweep import points
 
 __all__ = ["prg_curve"]
 
@@ -54,9 +55,7 @@ def _prg_points(batch, hull):
     projective map of ROC space that keeps "better" on the same side), so the hull is
     the library's ROC hull kernel on the counts.
     """
-    from .curves import _points
-
-    return _points(batch, None, hull=bool(hull))
+    return points(batch, None, hull=bool(hull))
 
 
 def _drop_tp0(thr, tp, fp, off):

@@ -320,7 +320,7 @@ def test_curves_and_bands_that_cannot_fit_are_refused():
     """
     code = _LIMIT + textwrap.dedent(
         """
-    from prroc_numba import _memory, curves
+    from prroc_numba import _memory, _sweep
     n = 4_000_000
     big = pd.DataFrame({"s": np.arange(n, dtype=float), "y": np.arange(n) % 3 == 0})
     rng = np.random.default_rng(0)
@@ -335,16 +335,16 @@ def test_curves_and_bands_that_cannot_fit_are_refused():
         except MemoryError as exc:
             return str(exc)
 
-    real, sort = _memory.available_bytes, curves.split_sorted
+    real, sort = _memory.available_bytes, _sweep.split_sorted
     _memory.available_bytes = lambda: (100_000_000, "test")
     def no_sort(batch):
         raise AssertionError("the sort started")
-    curves.split_sorted = no_sort
+    _sweep.split_sorted = no_sort
     errs = {
         "roc_curve": attempt(lambda: prn.roc_curve(big, score="s", label="y")),
         "confusion": attempt(lambda: prn.confusion(big, score="s", label="y")),
     }
-    _memory.available_bytes, curves.split_sorted = real, sort
+    _memory.available_bytes, _sweep.split_sorted = real, sort
     limit_address_space(150 << 20)
     errs["bands"] = attempt(lambda: prn.bootstrap_curve(groups, score="s", label="y", by="g",
                                                         n_boot=10**5, seed=0))

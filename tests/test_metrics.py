@@ -18,7 +18,7 @@ from conftest import CASE_NAMES, load_case, random_batch
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 import prroc_numba as prn
-from prroc_numba import _presort, curves
+from prroc_numba import _presort, _sweep
 from prroc_numba._kernels.sweep import _sweep_batch
 from prroc_numba._ragged import pack
 
@@ -185,7 +185,7 @@ def test_auc_functions_share_the_path(path):
 def _sweeps(batch):
     split = _presort.split_sorted(batch)
     assert split is not None
-    a = curves._split_sweep(batch, *split)
+    a = _sweep._split_sweep(batch, *split)
     b = _sweep_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start)
     return a, b
 

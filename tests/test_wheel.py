@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from prroc_numba import _numba, _warmup
+from prroc_numba import _numba, _warmup, cli
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -40,7 +40,8 @@ _CHILD = """
 import pickle, sys
 import prroc_numba
 from prroc_numba import _numba, _warmup
-results = _warmup.run_calls()
+from prroc_numba.cli import main
+results = _warmup.run_calls(cli_main=main)
 misses = {n: sum(d.stats.cache_misses.values()) for n, d in _warmup.dispatchers().items()}
 with open(sys.argv[1], "wb") as f:
     pickle.dump({
@@ -178,7 +179,7 @@ def test_wheel_compiles_nothing_read_only_other_cpu_same_results(wheel, tmp_path
 
     # the same results as the kernels compiled here, for this host's CPU
     with np.errstate(all="ignore"):
-        mine = _warmup.run_calls()
+        mine = _warmup.run_calls(cli_main=cli.main)
     assert set(got["results"]) == set(mine)
     for name, value in mine.items():
         assert_same(value, got["results"][name], name)
