@@ -7,7 +7,7 @@ no placeholders and docstrings need no brace escaping.
 
 from __future__ import annotations
 
-from ._clusters import DOC as CLUSTER  # the block lives with its code
+from ._resampling.design import DOC as CLUSTER  # the block lives with its code
 
 SHARED = """
     data : DataFrame or None, default=None

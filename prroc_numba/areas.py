@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 import numpy as np
 
-from . import _device, _folds, _partial
+from . import _device, _partial
 from . import _frames as F
 from . import _schema as S
 from ._calls import checked
@@ -26,6 +26,7 @@ from ._multiclass import check_args, check_device
 from ._multiclass import curves_frame as multi_frame
 from ._presort import split_areas, split_sorted
 from ._ragged import MULTICLASS, check_not_proba, inputs, is_dask, pack, warn_undefined
+from ._resampling import folds as _folds
 
 
 @with_output

@@ -19,7 +19,6 @@ from statistics import NormalDist
 
 import numpy as np
 
-from . import _folds
 from . import _frames as F
 from . import _schema as S
 from ._calls import checked
@@ -27,6 +26,7 @@ from ._checks import check_level, method_code, method_label
 from ._docs import fill_doc
 from ._kernels.delong import _placements_batch
 from ._ragged import inputs, pack, warn_undefined
+from ._resampling import folds as _folds
 from .areas import _areas
 
 CIS = ("logit", "binomial", "delong")

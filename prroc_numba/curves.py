@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 import numpy as np
 
-from . import _device, _folds
+from . import _device
 from . import _frames as F
 from . import _schema as S
 from ._dataframes import with_output
@@ -29,6 +29,7 @@ from ._kernels.columns import _columns_range
 from ._kernels.threads import MIN_PARALLEL_ROWS, run_items
 from ._multiclass import check_device
 from ._ragged import MULTICLASS, inputs, is_dask, lengths_to_offsets, pack, warn_undefined
+from ._resampling import folds as _folds
 from ._sweep import points as _points
 
 

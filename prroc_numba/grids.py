@@ -15,7 +15,6 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from . import _folds
 from . import _frames as F
 from . import _schema as S
 from ._calls import checked
@@ -24,7 +23,8 @@ from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.grid import _precision_at_recall_batch, _tpr_at_fpr_batch
 from ._ragged import UndefinedMetricWarning, describe_row, pack_points
-from ._resampling import _row_quantiles
+from ._resampling import folds as _folds
+from ._resampling.intervals import _row_quantiles
 
 __all__ = ["average_curves", "interpolate", "interpolate_matrix"]
 
