@@ -25,7 +25,9 @@ import numpy as np
 import pandas as pd
 
 from . import _device, _multiclass
-from ._checks import area_code, check_grid, check_level, check_n_boot
+from . import _schema as S
+from ._checks import area_code, check_grid, check_level, check_n_boot, method_label
+from ._kernels.resample import GRID_FPR, GRID_PR, GRID_TPR
 from ._partial import check_partial
 from ._ragged import inputs, pack
 from ._ragged import is_dask as _is_dask
@@ -149,6 +151,10 @@ REPLICATE_ARGS = (
 )
 
 
+#: what names the estimator in the ``method`` column (:func:`method_of`)
+METHOD_ARGS = ("curve", "method", "hull", "partial", "partial_focus", "standardize")
+
+
 def check_choice(name, value, choices):
     """``value`` is one of ``choices``, or a ValueError naming the argument."""
     if value not in choices:
@@ -159,6 +165,11 @@ def check_boot(n_boot, level):
     """``n_boot`` (an int >= 2) and ``level`` (in (0, 1)) of a bootstrap call."""
     check_n_boot(n_boot)
     check_level(level)
+
+
+def method_of(args):
+    """The ``method`` column of a bootstrap call's frame, from its arguments."""
+    return method_label(*(args[k] for k in METHOD_ARGS))
 
 
 def _is_multi(args):
@@ -298,6 +309,8 @@ def check_fold(args):
     :func:`~prroc_numba.compare`): returns ``(code, stratified, spec)``, the estimator,
     the class strata and the partial area's ``(lo, hi, focus)`` or None.
     """
+    if args.get("test", "bootstrap") != "bootstrap":
+        raise ValueError("fold= is available with test='bootstrap' only; drop test=")
     bad = {
         "interval='bca'": args.get("interval") == "bca",
         "cluster=": args["cluster"] is not None,
@@ -321,13 +334,34 @@ def check_fold(args):
 # ---------------------------------------------------------------- bootstrap_curve
 
 
-def check_bands(a, what_of):
+#: ``(curve, space)`` -> (what the replicate kernels write on the grid, grid column,
+#: value column)
+_SPACES = {
+    ("pr", "recall"): (GRID_PR, S.RECALL, S.PRECISION),
+    ("roc", "fpr"): (GRID_TPR, S.FPR, S.TPR),
+    ("roc", "tpr"): (GRID_FPR, S.TPR, S.FPR),
+}
+
+
+def band_space(curve, space):
+    """``(kernel code, grid column, value column)`` of a band; clear errors otherwise."""
+    if curve not in ("pr", "roc"):
+        raise ValueError(f"curve={curve!r} is not known; use 'pr' or 'roc'")
+    if space is None:
+        space = "recall" if curve == "pr" else "fpr"
+    if (curve, space) not in _SPACES:
+        ok = ["recall"] if curve == "pr" else ["fpr", "tpr"]
+        raise ValueError(f"space={space!r} is not a grid axis of curve={curve!r}; use one of {ok}")
+    return _SPACES[(curve, space)]
+
+
+def check_bands(a):
     """The options of :func:`~prroc_numba.bootstrap_curve` (its ``locals()``):
-    ``(what, grid column, value column, grid, stratified, poisson)``; ``what_of``
-    maps ``(curve, space)`` to the first three.
+    ``(what, grid column, value column, grid, stratified, poisson)``, the first three
+    as :func:`band_space` gives them.
     """
     check_boot(a["n_boot"], a["level"])
-    what, xname, yname = what_of(a["curve"], a["space"])
+    what, xname, yname = band_space(a["curve"], a["space"])
     check_choice("band", a["band"], BANDS)
     g = check_grid(a["grid"], xname, strict=True)
     if a["multiclass"] == "ovo" or a["average"] in ("macro", "weighted", "samples"):

@@ -19,7 +19,7 @@ from . import _device
 from . import _frames as F
 from . import _options as O
 from . import _schema as S
-from ._checks import check_level, method_label
+from ._checks import check_level
 from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.venkatraman import _unpaired_stat, _venkatraman_unpaired
@@ -432,7 +432,7 @@ def compare(
             "resampling": O.call_label(data, device, resampling, stratified, cluster),
             "n_boot": int(n_boot),
         }
-    label = method_label(curve, method, hull, partial, partial_focus, standardize)
+    label = O.method_of(locals())
     F.describe(out, S.ESTIMATE_A, curve=curve, method=label, **what)
     return _device.tag(out, device)
 
@@ -510,14 +510,7 @@ def _fold_compare(args):
         frames.append(_pair_frame(keys, names, pairs, G, est, diff, lo, hi, p, args["adjust"]))
     keys = [c for c in frames[2].columns if c not in S.VALUE_COLUMNS] + [S.MODEL_A, S.MODEL_B]
     out = _folds.table(frames[0], frames[2], col, mean=frames[1], keys=keys)
-    label = method_label(
-        args["curve"],
-        args["method"],
-        args["hull"],
-        args["partial"],
-        args["partial_focus"],
-        args["standardize"],
-    )
+    label = O.method_of(args)
     what = {"interval": "percentile", "resampling": "stratified by fold and class"}
     return F.describe(
         out, S.ESTIMATE_A, curve=args["curve"], method=label, n_boot=int(args["n_boot"]), **what

@@ -14,10 +14,9 @@ from . import _device
 from . import _frames as F
 from . import _options as O
 from . import _schema as S
-from ._checks import method_label
 from ._dataframes import with_output
 from ._docs import fill_doc
-from ._kernels.resample import GRID_FPR, GRID_PR, GRID_TPR
+from ._kernels.resample import GRID_PR
 from ._ragged import MULTICLASS, inputs, is_dask
 from ._resampling import engine as E
 from ._resampling import folds as _folds
@@ -163,7 +162,7 @@ def bootstrap(
         out,
         S.ESTIMATE,
         curve=curve,
-        method=method_label(curve, method, hull, partial, partial_focus, standardize),
+        method=O.method_of(locals()),
         interval=interval,
         resampling=O.call_label(data, device, resampling, stratified, cluster),
         n_boot=int(n_boot),
@@ -296,8 +295,8 @@ def bootstrap_curve(
     >>> import numpy as np, pandas as pd, prroc_numba as prn
     >>> rng = np.random.default_rng(0)
     >>> y = rng.random(1000) < 0.2
-    >>> df = pd.DataFrame({"y": y, "m1": y + rng.normal(size=1000),
-    ...                    "m2": rng.normal(size=1000)})
+    >>> m1, m2 = y + rng.normal(size=1000), rng.normal(size=1000)
+    >>> df = pd.DataFrame({"y": y, "m1": m1, "m2": m2})
     >>> bands = prn.bootstrap_curve(df, score=["m1", "m2"], label="y", grid=11, n_boot=200,
     ...                             seed=0)
     >>> list(bands.columns), len(bands)  # doctest: +NORMALIZE_WHITESPACE
@@ -314,7 +313,7 @@ def bootstrap_curve(
     >>> bool(((roc.ci_low <= roc.tpr) & (roc.tpr <= roc.ci_high)).all())
     True
     """
-    what, xname, yname, g, stratified, poisson = O.check_bands(locals(), _band_space)
+    what, xname, yname, g, stratified, poisson = O.check_bands(locals())
     hull = bool(hull)
     if is_dask(data):
         from . import _dask
@@ -412,27 +411,6 @@ def _fold_label(stratified):
     return "stratified by fold and class" if stratified else "stratified by fold"
 
 
-#: ``(curve, space)`` -> (what the replicate kernels write on the grid, grid column,
-#: value column)
-_SPACES = {
-    ("pr", "recall"): (GRID_PR, S.RECALL, S.PRECISION),
-    ("roc", "fpr"): (GRID_TPR, S.FPR, S.TPR),
-    ("roc", "tpr"): (GRID_FPR, S.TPR, S.FPR),
-}
-
-
-def _band_space(curve, space):
-    """``(kernel code, grid column, value column)`` of a band; clear errors otherwise."""
-    if curve not in ("pr", "roc"):
-        raise ValueError(f"curve={curve!r} is not known; use 'pr' or 'roc'")
-    if space is None:
-        space = "recall" if curve == "pr" else "fpr"
-    if (curve, space) not in _SPACES:
-        ok = ["recall"] if curve == "pr" else ["fpr", "tpr"]
-        raise ValueError(f"space={space!r} is not a grid axis of curve={curve!r}; use one of {ok}")
-    return _SPACES[(curve, space)]
-
-
 def _fold_bootstrap(args):
     """:func:`bootstrap` with ``fold=``: per-fold, fold-mean and pooled intervals."""
     opts = O.check_fold(args)
@@ -458,14 +436,7 @@ def _fold_bootstrap(args):
         out,
         S.ESTIMATE,
         curve=args["curve"],
-        method=method_label(
-            args["curve"],
-            args["method"],
-            args["hull"],
-            args["partial"],
-            args["partial_focus"],
-            args["standardize"],
-        ),
+        method=O.method_of(args),
         interval=args["interval"],
         resampling=_fold_label(opts[1]),
         n_boot=int(args["n_boot"]),
