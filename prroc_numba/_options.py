@@ -415,7 +415,7 @@ def check_compare(a):
         )
     prepared = _device.prepare(a["device"], a["score"], a["label"], a["weight"], a["by"])
     check_level(a["level"])
-    multi = _multi_args(a)
+    multi = _multi_args(a, prepared[2])
     score = prepared[1]
     wide = isinstance(score, (list, tuple, pd.DataFrame)) or (
         not isinstance(score, str) and np.ndim(score) == 2
@@ -444,9 +444,11 @@ def check_compare(a):
     return (*prepared, adjust, multi, wide)
 
 
-def _multi_args(a):
-    """The multiclass arguments of :func:`~prroc_numba.compare` for pack, or {}."""
-    if not _is_multi(a):
+def _multi_args(a, label):
+    """The multiclass arguments of :func:`~prroc_numba.compare` for pack, or {}
+    (``label``: the labels as the device holds them).
+    """
+    if not _is_multi({**a, "label": label}):
         _multiclass.check_args(a["multiclass"], a["classes"], a["average"], False)
         return {}
     if a["average"] not in ("macro", "weighted", "micro"):

@@ -8,9 +8,7 @@ each ROC AUC, as pROC does.
 
 from __future__ import annotations
 
-import math
 import warnings
-from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
@@ -26,12 +24,15 @@ from ._kernels.venkatraman import _unpaired_stat, _venkatraman_unpaired
 from ._ragged import UndefinedMetricWarning, inputs, pack, warn_undefined
 from ._resampling import folds as _folds
 from ._resampling.engine import fold_replicates
-from ._resampling.intervals import _boot_pairs, _boot_se, _pair_index
+from ._resampling.intervals import (
+    _boot_pairs,
+    _boot_se,
+    _pair_index,
+    normal_interval,
+    normal_p,
+)
 from ._resampling.paired import _delong_cov, _delong_parts, _venkatraman
 from ._resampling.run import _seed
-
-_NORM = NormalDist()
-
 
 # ------------------------------------------------------------------ adjustment
 
@@ -141,9 +142,7 @@ def delong(data=None, *, score, label, by=None, level=0.95, pos_label=None):
         "DeLong's variance needs at least two positives and two negatives: NaN",
     )
     se = np.sqrt(var)
-    z = _NORM.inv_cdf(1 - (1 - level) / 2)
-    lo = np.clip(auc - z * se, 0.0, 1.0)
-    hi = np.clip(auc + z * se, 0.0, 1.0)
+    lo, hi = (np.clip(v, 0.0, 1.0) for v in normal_interval(auc, se, level))
     out = F.curves_frame(
         batch.keys, {S.AUC: auc, S.VAR: var, S.SE: se, S.CI_LOW: lo, S.CI_HIGH: hi}
     )
@@ -405,9 +404,8 @@ def compare(
             sig = np.sqrt(var_d)
             z = diff / sig
         z = np.where(np.isnan(z) & (diff == 0), 0.0, z)  # identical AUCs: z = 0 (pROC)
-        p = np.array([math.erfc(abs(v) / math.sqrt(2)) if np.isfinite(v) else np.nan for v in z])
-        q = _NORM.inv_cdf(1 - (1 - level) / 2)
-        lo, hi = diff - q * sig, diff + q * sig
+        p = normal_p(z)
+        lo, hi = normal_interval(diff, sig, level)
         se_d = sig
         extra[S.Z] = z
     elif test == "venkatraman":

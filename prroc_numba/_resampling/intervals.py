@@ -1,4 +1,4 @@
-"""Intervals from replicates: percentile, basic, BCa; bands; paired differences.
+"""Intervals: percentile, basic and BCa from replicates, normal; bands; paired differences.
 
 The one quantile helper (:func:`_row_quantiles`: numpy's default "linear" quantiles,
 NaN replicates left out) serves every interval here, the bands of
@@ -91,6 +91,17 @@ def _intervals(reps, est, level, interval, jack=None):
     lo[bad] = np.nan
     hi[bad] = np.nan
     return se, lo, hi
+
+
+def normal_interval(est, se, level):
+    """``(est - z se, est + z se)``, ``z`` the ``(1 + level) / 2`` normal quantile."""
+    z = _NORM.inv_cdf(1 - (1 - level) / 2)
+    return est - z * se, est + z * se
+
+
+def normal_p(z):
+    """Two-sided normal p-value of every ``z`` (NaN where it is not finite)."""
+    return np.array([math.erfc(abs(v) / math.sqrt(2)) if np.isfinite(v) else np.nan for v in z])
 
 
 def _acceleration(theta):
