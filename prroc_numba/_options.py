@@ -291,12 +291,7 @@ def _replicates(
     if device == "cuda":
         if cluster is not None or spec is not None:
             raise ValueError("cluster= and partial= run on the CPU only; pass device='cpu'")
-        if stratified:
-            raise ValueError(
-                "device='cuda' runs the Poisson bootstrap (each row counts Poisson(1) "
-                "times), which does not keep the class counts fixed; pass stratified=False "
-                "(the interval then also carries the prevalence's sampling variance)"
-            )
+        # (stratified=True on the GPU is refused by resolve(): Poisson counts only)
         if hull:
             raise ValueError("the bootstrap with hull=True runs on the CPU only; pass device='cpu'")
         return E.replicates_cuda(batch, curve, code, n_boot, seed)
