@@ -10,8 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from prroc_numba._kernels.resample import _fill_slot_counts, _walk_area
-from prroc_numba._kernels.resample_grouped import _draw_segment_counts
+from prroc_numba._kernels.resample import _draw_segment_counts, _fill_slot_counts, _walk_area
 from prroc_numba._kernels.rng import _binomial, _stream, _uniform
 from prroc_numba._numba import jit
 

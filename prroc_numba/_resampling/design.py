@@ -123,7 +123,7 @@ class Design:
     ``strata_offsets[g * n_strata] ..``, stratum by stratum. ``hard``: unweighted 0/1
     labels, positives first in their group's slots (``n_pos_slots``), so a walk reads
     slot numbers only; ``grouped``: one model per group and hard labels, drawn as
-    counts per segment (:func:`~prroc_numba._kernels.resample_grouped._boot_grouped`).
+    counts per segment (:func:`~prroc_numba._kernels.resample._boot_grouped`).
     ``count_type``: an empty array of the count type that never overflows (int32 when
     a stratum has more than 65,535 units); ``slot_ids``: the input row id of every slot
     (Poisson only); ``work``: row visits per replicate.

@@ -17,9 +17,15 @@ import numpy as np
 from .._checks import check_seed
 from .._kernels.operating import _boot_operating
 from .._kernels.partial import _boot_partial
-from .._kernels.resample import MULTINOMIAL, POISSON, UNIT, _boot_paired, _jackknife_group
+from .._kernels.resample import (
+    MULTINOMIAL,
+    POISSON,
+    UNIT,
+    _boot_grouped,
+    _boot_paired,
+    _jackknife_group,
+)
 from .._kernels.resample_folds import _boot_folds
-from .._kernels.resample_grouped import _boot_grouped
 from .._kernels.threads import run_items
 from .._progress import visible
 
