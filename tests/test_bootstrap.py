@@ -21,7 +21,7 @@ from prroc_numba._kernels.rng import (
     _multinomial_stratum,
     _stream,
 )
-from prroc_numba._ragged import pack
+from prroc_numba._core.pack import pack
 from tests import kernel_probes as R
 from tests import naive
 from tests.conftest import random_batch

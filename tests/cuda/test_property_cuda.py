@@ -20,7 +20,7 @@ from prroc_numba._kernels import cuda as gpu
 from prroc_numba._kernels.area import _areas_batch
 from prroc_numba._kernels.hull import _hull_batch
 from prroc_numba._kernels.sweep import _sweep_batch
-from prroc_numba._ragged import pack
+from prroc_numba._core.pack import pack
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
