@@ -300,6 +300,7 @@ def state_from_counts(tp, fp, n_pos, n_neg, who):
 
 
 def curve_area(state, code, hull):
+    """The area of a single curve's counts by estimator ``code`` (``hull``: its hull's)."""
     tp, fp = state.tp, state.fp
     if hull:
         idx = _hull_indices(tp, fp)
