@@ -149,8 +149,7 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio, grid=None, hull=
         keys = (
             ""
             if by is None
-            else ", ".join(f"{c}={plain(key_frame[c].iloc[k])!r}" for c in key_frame.columns)
-            + ", "
+            else ", ".join(f"{c}={plain(key_frame[c].iloc[k])!r}" for c in key_frame.columns) + ", "
         )
         return (
             f"row {k} ({keys}"
