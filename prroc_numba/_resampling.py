@@ -21,7 +21,8 @@ from . import _device, _multiclass
 from ._checks import area_code, check_seed
 from ._clusters import cluster_codes, cluster_slots
 from ._core.batch import Batch, lengths_to_offsets, row_ids, warn_undefined_auc
-from ._core.multiclass import check_args, check_device
+from ._core.classes import check_args
+from ._core.multiclass import check_device
 from ._core.pack import inputs, pack
 from ._dataframes import is_dask as _is_dask
 from ._kernels.partial import _boot_partial

@@ -13,7 +13,8 @@ import pandas as pd
 from .._dataframes import to_pandas
 from .._schema import MODEL
 from .batch import Batch, describe_row, lengths_to_offsets, row_ids
-from .multiclass import check_args, is_multilabel, pack_multi
+from .classes import check_args, is_multilabel
+from .multiclass import pack_multi
 from .resolve import _grouping, _labels, _resolve, _resolve_scores, _weights
 
 #: the input arguments of the public functions, handed on by name to :func:`pack` and
