@@ -191,7 +191,7 @@ sys.path.insert(0, {root!r})
 import numpy as np, pandas as pd
 import prroc_numba as prn
 from prroc_numba import _resampling as R
-from prroc_numba._ragged import pack
+from prroc_numba._core.pack import pack
 n, M = {n}, {m}
 rng = np.random.default_rng(0)
 y = rng.random(n) < {prev}

@@ -18,8 +18,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ._core.pack import inputs, pack
 from ._kernels.resample import _segments_batch
-from ._ragged import MODEL, inputs, pack
+from ._schema import MODEL
 
 # internal column names of the weighted-row table (never a user's key column)
 _S, _Y, _W = "__prn_score", "__prn_label", "__prn_weight"

@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._ragged import _as_1d, _column, lengths_to_offsets
+from ._core.batch import lengths_to_offsets
+from ._core.resolve import _as_1d, _column
 
 DOC = """
     cluster : str or array-like of shape (n_samples,), default=None

@@ -2,7 +2,7 @@
 
 Imported only when a Dask frame reaches a public function (the core import never
 imports dask). Each partition is validated and packed like in-memory data
-(:func:`prroc_numba._ragged.pack`) and reduced to its table *(curve, distinct score) ->
+(:func:`prroc_numba._core.pack.pack`) and reduced to its table *(curve, distinct score) ->
 (positive, negative mass)*; the tables are merged in a tree (fan-in 8) on the workers
 and the merged table -- O(distinct scores), not O(rows) -- is evaluated by the
 in-memory kernels. Results equal the in-memory ones on the same rows.
@@ -31,11 +31,12 @@ from ._accumulate import (
     entries,
     swept_entries,
 )
-from ._checks import warn_undefined_auc
+from ._core.batch import describe_row, row_ids, warn_undefined, warn_undefined_auc
+from ._core.pack import pack
+from ._core.resolve import _labels
 from ._kernels.paired_masses import _paired_masses
 from ._kernels.resample import _segments_batch
 from ._kernels.resample_poisson import _table_areas, _table_curves
-from ._ragged import _labels, describe_row, pack, row_ids, warn_undefined
 
 _FAN_IN = 8
 

@@ -1,6 +1,6 @@
 """polars / pyarrow (and other dataframe) input and polars output, in one place.
 
-Every public function packs its input through :func:`prroc_numba._ragged.pack`, which
+Every public function packs its input through :func:`prroc_numba._core.pack.pack`, which
 calls :func:`to_pandas` first: a polars DataFrame or LazyFrame, a pyarrow Table (or any
 frame narwhals knows) becomes a pandas frame holding **only the columns the call names**
 (a LazyFrame is projected before it is collected, so the other columns are never read).
@@ -16,7 +16,8 @@ but polars input then needs no pyarrow). Why not the Arrow PyCapsule interface a
 the speed is the same (it is the same Arrow hand-over), but it cannot project or
 collect a LazyFrame, and it needs pyarrow to read the capsule.
 
-:func:`with_output` gives a public function ``output="pandas"|"polars"``.
+:func:`with_output` gives a public function ``output="pandas"|"polars"``;
+:func:`is_dask` tells a Dask frame (which takes its own path) from the others.
 """
 
 from __future__ import annotations
@@ -37,6 +38,13 @@ def _names(x):
     if isinstance(x, (list, tuple)) and all(isinstance(v, str) for v in x):
         return list(x)
     return []
+
+
+def is_dask(data) -> bool:
+    """Whether ``data`` is a Dask DataFrame (without importing dask)."""
+    return type(data).__module__.split(".")[0] in ("dask", "dask_expr") and hasattr(
+        data, "npartitions"
+    )
 
 
 def is_native(data) -> bool:

@@ -65,9 +65,9 @@ import itertools
 import numpy as np
 
 from ._accumulate import Accumulator, _reduce
+from ._core.batch import warn_undefined
 from ._kernels.ranges import _range_areas, _range_hulls
 from ._kernels.segments import finish_area_cpu
-from ._ragged import warn_undefined
 
 _SAMPLE = 256  # distinct scores sampled per curve and partition (balance only)
 _TABLE_MAX = 5_000_000
@@ -453,7 +453,7 @@ class _Names:
         self.keys = keys
 
     def describe(self, c):
-        from ._ragged import describe_row
+        from ._core.batch import describe_row
 
         return "the curve" if self.keys.shape[1] == 0 else describe_row(self.keys.iloc[c])
 

@@ -18,8 +18,13 @@ from statistics import NormalDist
 import numpy as np
 
 from . import _device, _multiclass
-from ._checks import area_code, check_seed, warn_undefined_auc
+from ._checks import area_code, check_seed
 from ._clusters import cluster_codes, cluster_slots
+from ._core.batch import Batch, lengths_to_offsets, row_ids, warn_undefined_auc
+from ._core.classes import check_args
+from ._core.multiclass import check_device
+from ._core.pack import inputs, pack
+from ._dataframes import is_dask as _is_dask
 from ._kernels.partial import _boot_partial
 from ._kernels.resample import (
     MULTINOMIAL,
@@ -36,9 +41,8 @@ from ._kernels.threads import run_curves, run_items
 from ._memory import check
 from ._partial import check_partial, partial_areas, standardized
 from ._progress import visible
-from ._ragged import Batch, UndefinedMetricWarning, inputs, lengths_to_offsets, pack, row_ids
-from ._ragged import is_dask as _is_dask
 from ._resampling_kind import resolve as _resolve_resampling
+from ._warnings import UndefinedMetricWarning
 
 #: the count type of the paired walks (int32 only where a count overflows it)
 _NARROW_COUNT = np.uint16
@@ -414,7 +418,7 @@ class _Plan:
 
 @dataclass(frozen=True)
 class _FoldBatch(Batch):
-    """A :class:`~._ragged.Batch` whose groups also hold their folds' curves: per group
+    """A :class:`~._core.batch.Batch` whose groups also hold their folds' curves: per group
     the pooled curves (``n_pooled`` models), then every fold's curve of every model,
     each reading a contiguous run of the group's label rows (``starts``).
     """
@@ -559,7 +563,7 @@ def _seed(seed):
 
 
 #: the arguments that the bootstrap functions hand on to :func:`_replicates` by name
-#: (with the input arguments, :data:`~._ragged.INPUTS`)
+#: (with the input arguments, :data:`~._core.pack.INPUTS`)
 REPLICATE_ARGS = (
     "curve",
     "method",
@@ -604,7 +608,7 @@ def _replicates(
     the Poisson bootstrap on the workers (``plan`` is None, ``batch`` only names curves).
     ``strata``: an int64 code per input row (e.g. its fold): rows are drawn within
     each (code, class) stratum of their group (see :class:`_Plan`).
-    ``args``: the input arguments (:data:`~._ragged.INPUTS`) and any multiclass ones;
+    ``args``: the input arguments (:data:`~._core.pack.INPUTS`) and any multiclass ones;
     with these the estimates and replicates come reduced to the output rows (per
     class, pair or average) and ``batch`` is a view of those.
     """
@@ -614,7 +618,7 @@ def _replicates(
 
         check_prg(data, method, device, {**args, "partial": partial})
     if args.get("multiclass") == "ovo":
-        _multiclass.check_args("ovo", args.get("classes"), args.get("average"), False, curve)
+        check_args("ovo", args.get("classes"), args.get("average"), False, curve)
     if args.get("average") == "samples":
         raise ValueError(
             "average='samples' has no bootstrap here (each row is its own curve); use "
@@ -643,7 +647,7 @@ def _replicates(
             **inputs(args),
         )
     batch = pack(data, **args)
-    _multiclass.check_device(batch, device)
+    check_device(batch, device)
     check_replicates_fit(batch, n_boot, label_bar, keep_replicates)
     hull = bool(hull)
     spec = check_partial(curve, partial, partial_focus, standardize)

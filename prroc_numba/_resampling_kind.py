@@ -99,7 +99,7 @@ def label(stratified: bool, poisson: bool, cluster=None) -> str:
 
 def call_label(data, device, resampling, stratified, cluster) -> str:
     """The ``resampling`` column of a bootstrap call's frame, from its arguments."""
-    from ._ragged import is_dask
+    from ._dataframes import is_dask
 
     engine = "dask" if is_dask(data) else ("cuda" if device == "cuda" else "memory")
     strat, poisson = resolve(resampling, stratified, engine, warn=False)

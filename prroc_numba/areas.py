@@ -18,14 +18,17 @@ from . import _device, _folds, _partial
 from . import _frames as F
 from . import _schema as S
 from ._calls import checked
-from ._checks import AREA_METRICS, method_code, method_label, metric_names, warn_undefined_auc
-from ._dataframes import with_output
+from ._checks import AREA_METRICS, method_code, method_label, metric_names
+from ._core.batch import warn_undefined, warn_undefined_auc
+from ._core.classes import check_args
+from ._core.multiclass import check_device
+from ._core.multiclass import curves_frame as multi_frame
+from ._core.pack import MULTICLASS, inputs, pack
+from ._core.resolve import check_not_proba
+from ._dataframes import is_dask, with_output
 from ._docs import fill_doc
 from ._kernels.area import _areas_batch
-from ._multiclass import check_args, check_device
-from ._multiclass import curves_frame as multi_frame
 from ._presort import split_areas, split_sorted
-from ._ragged import MULTICLASS, check_not_proba, inputs, is_dask, pack, warn_undefined
 
 
 @with_output

@@ -24,9 +24,10 @@ from . import _frames as F
 from . import _schema as S
 from ._calls import checked
 from ._checks import check_level, method_code, method_label
+from ._core.batch import warn_undefined
+from ._core.pack import inputs, pack
 from ._docs import fill_doc
 from ._kernels.delong import _placements_batch
-from ._ragged import inputs, pack, warn_undefined
 from .areas import _areas
 
 CIS = ("logit", "binomial", "delong")

@@ -15,18 +15,21 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from . import _device, _folds, _multiclass
+from . import _device, _folds
 from . import _frames as F
 from . import _schema as S
 from ._checks import check_level, check_n_boot, method_label
+from ._core import classes as _multiclass
+from ._core.batch import warn_undefined
+from ._core.pack import inputs, pack
+from ._dataframes import is_dask as _is_dask
 from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.delong import _placements_batch
 from ._kernels.venkatraman import _unpaired_stat, _venkatraman_paired, _venkatraman_unpaired
-from ._ragged import UndefinedMetricWarning, inputs, pack, warn_undefined
-from ._ragged import is_dask as _is_dask
 from ._resampling import REPLICATE_ARGS, _intervals, _replicates, _seed
 from ._resampling_kind import call_label
+from ._warnings import UndefinedMetricWarning
 
 ADJUSTMENTS = ("holm", "bonferroni", "bh", "none")
 TESTS = ("bootstrap", "delong", "venkatraman")

@@ -1,6 +1,6 @@
 """Confusion-matrix sweeps and ROC / PR curves as tidy frames.
 
-Each function validates and packs its input (:func:`prroc_numba._ragged.pack`), sweeps
+Each function validates and packs its input (:func:`prroc_numba._core.pack.pack`), sweeps
 every curve (the class-split merge of :mod:`prroc_numba._kernels.columns` for hard,
 unweighted labels, else :func:`prroc_numba._kernels.sweep._sweep_batch`), writes the
 derived columns in one pass (:func:`prroc_numba._kernels.columns._columns_range`) and
@@ -22,13 +22,14 @@ import numpy as np
 from . import _device, _folds
 from . import _frames as F
 from . import _schema as S
-from ._dataframes import with_output
+from ._core.batch import lengths_to_offsets, warn_undefined
+from ._core.multiclass import check_device
+from ._core.pack import MULTICLASS, inputs, pack
+from ._dataframes import is_dask, with_output
 from ._docs import fill_doc
 from ._kernels import columns, densify
 from ._kernels.columns import _columns_range
 from ._kernels.threads import MIN_PARALLEL_ROWS, run_items
-from ._multiclass import check_device
-from ._ragged import MULTICLASS, inputs, is_dask, lengths_to_offsets, pack, warn_undefined
 from ._sweep import points as _points
 
 

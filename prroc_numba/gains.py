@@ -22,8 +22,9 @@ import numpy as np
 
 from . import _frames as F
 from . import _schema as S
+from ._core.batch import lengths_to_offsets, warn_undefined
+from ._core.pack import pack
 from ._dataframes import with_output
-from ._ragged import lengths_to_offsets, pack, warn_undefined
 from ._sweep import points
 
 __all__ = ["prg_curve"]
@@ -111,7 +112,7 @@ def _auprg(tp, fp, off, P, N):
 def check_prg(data, method, device, args):
     """Refuse what AUPRG (the estimate and the bootstrap) does not offer, clearly."""
     from ._checks import area_code
-    from ._ragged import is_dask
+    from ._dataframes import is_dask
 
     area_code("prg", method)
     for name in ("partial", "multiclass", "average"):

@@ -4,8 +4,8 @@
 columns plus ``tp``/``fp``, ``recall``/``precision`` or ``fpr``/``tpr``) onto one grid
 in one kernel call (:mod:`prroc_numba._kernels.grid`); :func:`average_curves`
 summarises the curves of each group at every grid point. The points are validated and
-packed by :func:`prroc_numba._ragged.pack_points`; the rules for points are those of
-:mod:`prroc_numba.point_curves`.
+packed by :func:`prroc_numba._core.point_frames.pack_points`; the rules for points are those of
+:mod:`prroc_numba._core.points`.
 """
 
 from __future__ import annotations
@@ -20,11 +20,13 @@ from . import _frames as F
 from . import _schema as S
 from ._calls import checked
 from ._checks import check_grid
+from ._core.batch import describe_row
+from ._core.point_frames import pack_points
 from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.grid import _precision_at_recall_batch, _tpr_at_fpr_batch
-from ._ragged import UndefinedMetricWarning, describe_row, pack_points
 from ._resampling import _row_quantiles
+from ._warnings import UndefinedMetricWarning
 
 __all__ = ["average_curves", "interpolate", "interpolate_matrix"]
 

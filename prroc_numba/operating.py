@@ -26,20 +26,15 @@ from . import _schema as S
 from ._calls import checked
 from ._checks import check_level, check_n_boot
 from ._clusters import cluster_codes
+from ._core.batch import describe_row, lengths_to_offsets, warn_undefined
+from ._core.pack import inputs, pack
 from ._docs import fill_doc
 from ._kernels import operating as K
 from ._kernels.sweep import _sweep_batch
 from ._kernels.threads import run_items
 from ._kernels.thresholds import _counts_at_batch
-from ._ragged import (
-    UndefinedMetricWarning,
-    describe_row,
-    inputs,
-    lengths_to_offsets,
-    pack,
-    warn_undefined,
-)
 from ._resampling_kind import label as _resampling_label
+from ._warnings import UndefinedMetricWarning
 
 _NAMED = {"max_f1": K.MAX_FBETA, "youden": K.YOUDEN, "closest_topleft": K.TOPLEFT}
 _BOUND = {

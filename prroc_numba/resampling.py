@@ -12,24 +12,17 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from . import _device, _folds, _multiclass
+from . import _device, _folds
 from . import _frames as F
 from . import _schema as S
 from ._checks import area_code, check_grid, check_level, check_n_boot, method_label
 from ._clusters import cluster_codes
-from ._dataframes import with_output
+from ._core import classes as _multiclass
+from ._core.batch import row_ids, warn_undefined
+from ._core.pack import INPUTS, MULTICLASS, inputs, pack
+from ._dataframes import is_dask, with_output
 from ._docs import fill_doc
 from ._kernels.resample import GRID_FPR, GRID_PR, GRID_TPR
-from ._ragged import (
-    INPUTS,
-    MULTICLASS,
-    UndefinedMetricWarning,
-    inputs,
-    is_dask,
-    pack,
-    row_ids,
-    warn_undefined,
-)
 from ._resampling import (
     REPLICATE_ARGS,
     _degenerate,
@@ -44,6 +37,7 @@ from ._resampling import (
 from ._resampling_kind import call_label
 from ._resampling_kind import label as _label
 from ._resampling_kind import resolve as _resolve_resampling
+from ._warnings import UndefinedMetricWarning
 
 INTERVALS = ("percentile", "basic", "bca")
 

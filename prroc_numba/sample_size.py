@@ -25,7 +25,7 @@ import pandas as pd
 
 from . import _schema as S
 from ._checks import check_n_boot
-from ._ragged import pack
+from ._core.pack import pack
 
 __all__ = ["power"]
 

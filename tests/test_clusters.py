@@ -11,7 +11,7 @@ import pytest
 
 import prroc_numba as prn
 from prroc_numba._clusters import cluster_codes
-from prroc_numba._ragged import pack
+from prroc_numba._core.pack import pack
 from tests.kernel_probes import _paired_counts_one
 
 R = importlib.import_module("prroc_numba._resampling")

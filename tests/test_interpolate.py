@@ -693,7 +693,7 @@ def test_one_pass_check_equals_the_exact_passes():
     # the one-pass check (_check_one) must give what the several exact passes give
     # (order test, then _check_curve): status, row, totals, completeness; the exact
     # passes are the reference (they were the check before the one pass existed)
-    from prroc_numba._kernels.grid import (
+    from prroc_numba._kernels.points import (
         NOT_SORTED,
         OK,
         _check_curve,

@@ -9,12 +9,13 @@ import pandas as pd
 import pytest
 from conftest import random_batch
 
+from prroc_numba._core.batch import Batch
+from prroc_numba._core.pack import pack
 from prroc_numba._kernels import area
 from prroc_numba._kernels import cuda as gpu
 from prroc_numba._kernels.area import _areas_batch
 from prroc_numba._kernels.hull import _hull_batch
 from prroc_numba._kernels.sweep import _sweep_batch
-from prroc_numba._ragged import Batch, pack
 
 
 def _area_batch(values, offsets, pos, neg, label_start, code, hull):

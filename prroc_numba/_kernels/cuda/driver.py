@@ -1,6 +1,6 @@
 """Host side of the CUDA backend: sort, chunk layout, kernel launches, results to host.
 
-Takes the same :class:`prroc_numba._ragged.Batch` as the CPU kernels and returns the same
+Takes the same :class:`prroc_numba._core.batch.Batch` as the CPU kernels and returns the same
 ragged results as numpy arrays (outputs are small: one value per curve or per vertex).
 
 Sorting: with CuPy installed the rows are sorted on the device (``cupy.lexsort`` by
