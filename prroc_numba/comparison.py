@@ -18,13 +18,13 @@ import pandas as pd
 from . import _device, _folds, _multiclass
 from . import _frames as F
 from . import _schema as S
+from ._backends import MEMORY, engine
 from ._checks import check_level, check_n_boot, method_label
 from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.delong import _placements_batch
 from ._kernels.venkatraman import _unpaired_stat, _venkatraman_paired, _venkatraman_unpaired
 from ._ragged import UndefinedMetricWarning, inputs, pack, warn_undefined
-from ._ragged import is_dask as _is_dask
 from ._resampling import REPLICATE_ARGS, _intervals, _replicates, _seed
 from ._resampling_kind import call_label
 
@@ -236,7 +236,7 @@ def _pairs(names, baseline):
 
 def _check_rank_test(test, data, partial, cluster, device, curve, weight, soft_labels):
     """The arguments DeLong's and Venkatraman's tests cannot take."""
-    if _is_dask(data):
+    if engine(data) != MEMORY:
         raise ValueError(
             f"test={test!r} needs every row in one place; for Dask input "
             "use test='bootstrap' (the Poisson bootstrap)"
