@@ -1,4 +1,4 @@
-"""Dask DataFrames as ``data``: every partition reduces to a reduced table.
+"""Dask DataFrames as ``data``: every partition reduces to its table, the tables merge.
 
 Imported only when a Dask frame reaches a public function (the core import never
 imports dask). Each partition is validated and packed like in-memory data
@@ -12,8 +12,8 @@ global row id (partition offset + position), so a partition adds, per entry, the
 replicate-weighted masses of its rows (an entries x replicates table, merged like the
 rest; each row's count drawn once for all models, :mod:`._kernels.paired_masses`) and
 the replicates equal the in-memory ``resampling="poisson"`` ones for the same seed and
-data. Where runs what: the workers pack their partitions (:func:`.partitions._rows`: value rows
-with global row ids, kept on the workers) and draw the counts; the client merges the
+data. Where runs what: the workers pack their partitions (:func:`.partitions._rows`:
+value rows with global row ids, kept on the workers) and draw the counts; the client merges the
 tables (or, for continuous scores whose entries x replicates table would pass
 ``"prroc_numba.dask_table_max"``, only scans the score ranges' per-replicate class
 totals and adds their per-replicate area sums: :mod:`.ranges_poisson`) and runs the

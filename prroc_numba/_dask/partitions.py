@@ -101,15 +101,7 @@ def _packed(part, kw):
     if kept is None:
         return labels, None
     (data, score, label, by, weight), keep = kept
-    batch = pack(
-        data,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        pos_label=kw["pos_label"],
-        soft_labels=soft,
-    )
+    batch = pack(data, **{**kw, "score": score, "label": label, "by": by, "weight": weight})
     return labels, (batch, data, score, by, keep)
 
 

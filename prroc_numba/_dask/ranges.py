@@ -141,19 +141,23 @@ def _split(item, layout, splitters):
         return [e] * K
     curve, score, pos, neg = entries_of(item[0])
     curve = _global_curves(part, curve, layout)
-    # splitters ascending per curve; the range is a function of the score value only
-    # (the number of a curve's splitters below it), found per run of one curve
+    return [(curve[i], score[i], pos[i], neg[i]) for i in range_indices(curve, score, splitters)]
+
+
+def range_indices(curve, score, splitters):
+    """Per score range (range 0: the highest scores), the positions of the entries
+    (sorted by curve) that fall in it. ``splitters``: ascending per curve; the range is
+    a function of the score value only (the number of a curve's splitters below it),
+    found per run of one curve.
+    """
+    K = splitters.shape[1] + 1
     rng = np.empty(curve.size, dtype=np.int64)
     bounds = np.concatenate([[0], np.flatnonzero(np.diff(curve)) + 1, [curve.size]])
     for a, b in itertools.pairwise(bounds):
         rng[a:b] = K - 1 - np.searchsorted(splitters[curve[a]], score[a:b], side="left")
     order = np.argsort(rng, kind="stable")
     cuts = np.searchsorted(rng[order], np.arange(K + 1))
-    out = []
-    for r in range(K):
-        i = order[cuts[r] : cuts[r + 1]]
-        out.append((curve[i], score[i], pos[i], neg[i]))
-    return out
+    return [order[cuts[r] : cuts[r + 1]] for r in range(K)]
 
 
 def _pick(pieces, r):

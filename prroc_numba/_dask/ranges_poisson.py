@@ -40,8 +40,6 @@ x a block of replicates + B x curves).
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
 from .._core.table import layout_of
@@ -60,7 +58,7 @@ from .partitions import (
     settings,
     sorted_rows,
 )
-from .ranges import _global_curves, _merge_samples, _sample, _splitters
+from .ranges import _global_curves, _merge_samples, _sample, _splitters, range_indices
 
 _BLOCK_BYTES = 1 << 26  # replicate masses a range holds at once (per pass-2 block)
 _FAN = 8
@@ -83,18 +81,10 @@ def _split(item, layout, splitters):
         e = (np.empty(0, np.int64), np.empty(0), np.empty(0, np.int64), np.empty(0), np.empty(0))
         return [e] * K
     curve = _global_curves(rp.layout, rp.curve, layout)
-    score = rp.score
-    rng = np.empty(curve.size, dtype=np.int64)
-    bounds = np.concatenate([[0], np.flatnonzero(np.diff(curve)) + 1, [curve.size]])
-    for a, b in itertools.pairwise(bounds):
-        rng[a:b] = K - 1 - np.searchsorted(splitters[curve[a]], score[a:b], side="left")
-    order = np.argsort(rng, kind="stable")
-    cuts = np.searchsorted(rng[order], np.arange(K + 1))
-    out = []
-    for r in range(K):
-        i = order[cuts[r] : cuts[r + 1]]
-        out.append((curve[i], score[i], rp.row[i], rp.pos[i], rp.neg[i]))
-    return out
+    return [
+        (curve[i], rp.score[i], rp.row[i], rp.pos[i], rp.neg[i])
+        for i in range_indices(curve, rp.score, splitters)
+    ]
 
 
 def _range_rows(n_curves, *pieces):
