@@ -21,6 +21,8 @@ through the Accumulator's attributes.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
 
@@ -449,7 +451,7 @@ class Layout:
         self.n_models = 1 if models is None else len(models)
         self.n_curves = len(groups) * self.n_models
 
-    @property
+    @functools.cached_property
     def keys(self):
         """The key columns of every curve, one row per curve."""
         return _curve_keys(self.groups, self.models)
