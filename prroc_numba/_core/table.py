@@ -26,13 +26,9 @@ import functools
 import numpy as np
 import pandas as pd
 
-from .. import _device
 from .._checks import method_code, method_label, metric_names
 from .._kernels.resample import _segments_batch
 from .._ragged import MODEL, describe_row, inputs, pack
-from .._thresholds import ragged_thresholds
-from .area_frames import auc_frame, batch_areas, metrics_frame, prg_frame
-from .curve_frames import check_curve_options, confusion_frame, pr_frame, roc_frame
 
 # internal column names of the weighted-row table (never a user's key column)
 _S, _Y, _W = "__prn_score", "__prn_label", "__prn_weight"
@@ -390,10 +386,17 @@ class Accumulator:
 
     def _answer(self, frame):
         """A result frame as the in-memory function on the same rows returns it."""
+        from .. import _device
+
         return _device.tag(self._finish(frame), "cpu")
+
+    # the result methods import the batch-level code (and the frames' helpers) when
+    # called: a Dask worker, which only reduces and merges tables, never loads them
 
     def auc(self, *, curve="pr", method=None, hull=False):
         """Areas as :func:`~prroc_numba.auc` on all rows seen: key columns, ``auc``."""
+        from .area_frames import auc_frame, batch_areas, prg_frame
+
         if curve == "prg":
             from .._checks import area_code
 
@@ -406,12 +409,16 @@ class Accumulator:
 
     def roc_curve(self, *, hull=False, thresholds=None):
         """ROC curves as :func:`~prroc_numba.roc_curve` on all rows seen."""
+        from .curve_frames import check_curve_options, roc_frame
+
         check_curve_options(hull, thresholds)
         batch = self._batch()
         return self._answer(roc_frame(batch, bool(hull), self._thresholds(thresholds)))
 
     def pr_curve(self, *, hull=False, interpolate=None, thresholds=None, recall_step=None):
         """PR curves as :func:`~prroc_numba.pr_curve` on all rows seen."""
+        from .curve_frames import check_curve_options, pr_frame
+
         check_curve_options(hull, thresholds, interpolate, recall_step)
         batch = self._batch()
         thresholds = self._thresholds(thresholds)
@@ -419,10 +426,14 @@ class Accumulator:
 
     def confusion(self, *, thresholds=None):
         """Confusion matrices as :func:`~prroc_numba.confusion` on all rows seen."""
+        from .curve_frames import confusion_frame
+
         return self._answer(confusion_frame(self._batch(), self._thresholds(thresholds)))
 
     def metrics(self, metrics=("auc_pr", "auc_roc")):
         """Several metrics per curve as :func:`~prroc_numba.metrics` on all rows seen."""
+        from .area_frames import metrics_frame
+
         names = metric_names(metrics)
         return self._answer(metrics_frame(self._batch(), names))
 
@@ -500,4 +511,6 @@ def thresholds_of(acc, thresholds):
     """Each curve's thresholds (``thresholds=`` of the curve functions) as the table's
     curves read them: ``(values, offsets)`` of :func:`.._thresholds.ragged_thresholds`.
     """
+    from .._thresholds import ragged_thresholds
+
     return ragged_thresholds(acc._batch(), acc._thresholds(thresholds))

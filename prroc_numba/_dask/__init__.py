@@ -19,7 +19,8 @@ tables (or, for continuous scores whose entries x replicates table would pass
 totals and adds their per-replicate area sums: :mod:`.ranges_poisson`) and runs the
 table kernels on the merged table.
 
-This package is the Dask wing: the public functions reach it through
+The score ranges are imported when a call needs them (a worker that only reduces its
+partition never loads them). This package is the Dask wing: the public functions reach it through
 :mod:`prroc_numba._backends` (by its module path, so importing the library never
 imports it or dask); it reads and builds tables through :mod:`prroc_numba._core.table`'s
 functions. :mod:`.partitions` reduces and merges partitions, :mod:`.ranges` and
@@ -35,7 +36,6 @@ from .._checks import method_code, warn_undefined_auc
 from .._core.table import Accumulator, entries_of, layout_of, replicates_of
 from .._kernels.resample_poisson import _table_areas, _table_curves
 from .._ragged import warn_undefined
-from . import ranges, ranges_poisson
 from .partitions import (
     _check_merged,
     _input_kw,
@@ -46,7 +46,6 @@ from .partitions import (
     accumulate,
     settings,
 )
-from .ranges import RangeState
 
 
 def no_multiclass(multiclass):
@@ -66,6 +65,8 @@ def _state(data, kw):
         return accumulate(data, **kw)
     import dask
 
+    from .ranges import RangeState
+
     _names(data, kw["score"], kw["label"], kw["by"], kw["weight"])
     if isinstance(kw["by"], (list, tuple)) and len(kw["by"]) == 0:
         kw = {**kw, "by": None}
@@ -82,6 +83,8 @@ def _state(data, kw):
 
 
 def auc(data, curve, method, hull, **kw):
+    from . import ranges
+
     state = _state(data, kw)
     if isinstance(state, Accumulator):
         return state.auc(curve=curve, method=method, hull=hull)
@@ -90,6 +93,8 @@ def auc(data, curve, method, hull, **kw):
 
 def _raw(data, kind, **kw):
     """A raw curve (``kind`` names the Accumulator method) as a Dask frame."""
+    from . import ranges
+
     state = _state(data, kw)
     if isinstance(state, Accumulator):
         return _maybe_lazy(getattr(state, kind)(), data, True)
@@ -97,6 +102,7 @@ def _raw(data, kind, **kw):
 
 
 def metrics(data, names, **kw):
+    from . import ranges
 
     state = _state(data, kw)
     if isinstance(state, Accumulator):
@@ -169,6 +175,8 @@ def _totals(acc, offsets):
 
 
 def _bootstrap_state(data, score, label, by, weight, pos_label, soft_labels, seed, n_boot):
+    from . import ranges_poisson
+
     kw = _input_kw(score, label, by, weight, pos_label, soft_labels)
     return ranges_poisson.state(data, kw, seed, n_boot)
 
