@@ -24,7 +24,14 @@ _WINGS = {DASK: "prroc_numba._dask"}
 
 
 def engine(data) -> str:
-    """The engine whose rows ``data`` holds: ``"dask"`` or ``"memory"``."""
+    """The engine whose rows ``data`` holds: ``"dask"`` or ``"memory"``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> engine(pd.DataFrame({"s": [0.5]})), wing_for(None) is None
+    ('memory', True)
+    """
     return DASK if is_dask(data) else MEMORY
 
 
