@@ -21,7 +21,7 @@ from ._version import __version__  # noqa: F401 (public)
 #: where each public name lives; imported on first use (``import prroc_numba`` loads no
 #: kernel module, Numba, pandas, Dask or matplotlib)
 _WHERE = {
-    "Accumulator": "._accumulate",
+    "Accumulator": "._core.table",
     "auc": ".areas",
     "auc_ci": ".closed_form",
     "auc_pr": ".areas",
@@ -49,7 +49,7 @@ _WHERE = {
 }
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time see __getattr__
-    from ._accumulate import Accumulator
+    from ._core.table import Accumulator
     from ._sklearn import scorer
     from ._warnings import UndefinedMetricWarning
     from .areas import auc, auc_pr, auc_roc, metrics

@@ -634,8 +634,9 @@ def _replicates(
             "them or pass resampling='multinomial'"
         )
     if distributed:
-        from . import _dask
+        from ._backends import wing_for
 
+        _dask = wing_for(data)
         _dask.no_multiclass(args.get("multiclass"))
         return _dask.replicates(
             data,

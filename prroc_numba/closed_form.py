@@ -24,11 +24,11 @@ from . import _frames as F
 from . import _schema as S
 from ._calls import checked
 from ._checks import check_level, method_code, method_label
+from ._core.area_frames import batch_areas
 from ._core.batch import warn_undefined
 from ._core.pack import inputs, pack
 from ._docs import fill_doc
 from ._kernels.delong import _placements_batch
-from .areas import _areas
 
 CIS = ("logit", "binomial", "delong")
 _NORM = NormalDist()
@@ -215,7 +215,7 @@ def auc_ci(
         )
     code = method_code(curve, method)
     batch = pack(data, **inputs(locals()))
-    est = _areas(batch, [code], [False])[:, 0]
+    est = batch_areas(batch, [code], [False])[:, 0]
     P, _ = batch.totals()
     warn_undefined(batch, P <= 0, "AUC-PR is undefined (no positives): NaN")
     lo, hi = boyd_interval(est, _effective_positives(batch), level, ci)
@@ -237,7 +237,7 @@ def _cv_influence(data, score, label, by, fold, level, pos_label):
     local = np.arange(batch.offsets[-1]) - batch.offsets[curve]
     y = batch.pos[batch.label_start[curve] + local]
     v = _placements_batch(batch.values, batch.offsets, batch.pos, batch.label_start)
-    est = _areas(batch, [method_code("roc", None)], [False])[:, 0]
+    est = batch_areas(batch, [method_code("roc", None)], [False])[:, 0]
     n_pos = np.bincount(curve, weights=y, minlength=C)
     n_all = lengths.astype(np.float64)
     warn_undefined(batch, (n_pos <= 0) | (n_pos >= n_all), "AUC-ROC is undefined: NaN")

@@ -18,11 +18,11 @@ import pandas as pd
 from . import _device, _folds
 from . import _frames as F
 from . import _schema as S
+from ._backends import MEMORY, engine
 from ._checks import check_level, check_n_boot, method_label
 from ._core import classes as _multiclass
 from ._core.batch import warn_undefined
 from ._core.pack import inputs, pack
-from ._dataframes import is_dask as _is_dask
 from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.delong import _placements_batch
@@ -239,7 +239,7 @@ def _pairs(names, baseline):
 
 def _check_rank_test(test, data, partial, cluster, device, curve, weight, soft_labels):
     """The arguments DeLong's and Venkatraman's tests cannot take."""
-    if _is_dask(data):
+    if engine(data) != MEMORY:
         raise ValueError(
             f"test={test!r} needs every row in one place; for Dask input "
             "use test='bootstrap' (the Poisson bootstrap)"

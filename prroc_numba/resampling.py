@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from . import _device, _folds
+from . import _backends, _device, _folds
 from . import _frames as F
 from . import _schema as S
 from ._checks import area_code, check_grid, check_level, check_n_boot, method_label
@@ -20,7 +20,7 @@ from ._clusters import cluster_codes
 from ._core import classes as _multiclass
 from ._core.batch import row_ids, warn_undefined
 from ._core.pack import INPUTS, MULTICLASS, inputs, pack
-from ._dataframes import is_dask, with_output
+from ._dataframes import with_output
 from ._docs import fill_doc
 from ._kernels.resample import GRID_FPR, GRID_PR, GRID_TPR
 from ._resampling import (
@@ -176,7 +176,7 @@ def bootstrap(
             "interval='bca' with cluster= or partial= is not implemented (its jackknife "
             "deletes rows and takes whole areas); use interval='percentile' or 'basic'"
         )
-    if interval == "bca" and is_dask(data):
+    if interval == "bca" and _backends.engine(data) != _backends.MEMORY:
         raise ValueError(
             "interval='bca' needs a jackknife over the rows, which Dask input "
             "does not offer; use interval='percentile' or 'basic'"
@@ -366,25 +366,22 @@ def bootstrap_curve(
             "average=None (one band per class) or 'micro' (the pooled curve)"
         )
     hull = bool(hull)
-    distributed = is_dask(data)
-    stratified, poisson = _resolve_resampling(
-        resampling, stratified, "dask" if distributed else "memory"
-    )
+    wing = _backends.wing_for(data)
+    distributed = wing is not None
+    stratified, poisson = _resolve_resampling(resampling, stratified, _backends.engine(data))
     if (poisson or distributed) and cluster is not None:
         raise ValueError(
             "cluster= uses the multinomial cluster bootstrap; drop it or pass "
             "resampling='multinomial' on in-memory data"
         )
     if distributed:
-        from . import _dask
-
         if curve != "pr" or fold is not None:
             raise ValueError(
                 "bootstrap_curve on Dask input gives PR bands without folds only; pass "
                 "curve='pr' and no fold=, or compute the frame (df.compute())"
             )
-        _dask.no_multiclass(multiclass)
-        batch, P, est, reps = _dask.curve_replicates(
+        wing.no_multiclass(multiclass)
+        batch, P, est, reps = wing.curve_replicates(
             data, grid=g, hull=hull, n_boot=int(n_boot), seed=_seed(seed), **inputs(locals())
         )
         reps = np.ascontiguousarray(reps.transpose(0, 2, 1))  # (curve, grid, replicate)
@@ -680,7 +677,7 @@ def fold_replicates(args, label_bar="bootstrap"):
         "return_replicates=True": bool(args.get("return_replicates")),
         "multiclass input": args["multiclass"] is not None
         or _multiclass.is_multilabel(args["data"], args["label"]),
-        "Dask input": is_dask(args["data"]),
+        "Dask input": _backends.engine(args["data"]) != _backends.MEMORY,
     }
     for what, on in bad.items():
         if on:
