@@ -67,7 +67,7 @@ def light():
     from _cases import binormal, long_frame
 
     from prroc_numba import _frames as F
-    from prroc_numba._kernels.grid import _precision_at_recall_batch
+    from prroc_numba._drivers.grid import _precision_at_recall_batch
     from prroc_numba._ragged import pack, pack_points
 
     def show(name, t, whole=None):

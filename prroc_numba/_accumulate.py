@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._kernels.resample import _segments_batch
+from ._drivers.resample import _segments_batch
 from ._ragged import MODEL, inputs, pack
 
 # internal column names of the weighted-row table (never a user's key column)

@@ -32,9 +32,8 @@ from ._accumulate import (
     swept_entries,
 )
 from ._checks import warn_undefined_auc
+from ._drivers.resample import _segments_batch, _table_areas, _table_curves
 from ._kernels.paired_masses import _paired_masses
-from ._kernels.resample import _segments_batch
-from ._kernels.resample_poisson import _table_areas, _table_curves
 from ._ragged import _labels, describe_row, pack, row_ids, warn_undefined
 
 _FAN_IN = 8

@@ -24,6 +24,7 @@ import pandas as pd
 
 from . import _schema as S
 from ._checks import positive_scalar
+from ._drivers.grid import _check_points
 from ._kernels.grid import (
     BAD_FP,
     BAD_TP,
@@ -36,7 +37,6 @@ from ._kernels.grid import (
     P_UNKNOWN,
     TOTALS_VARY,
     TP_OVER,
-    _check_points,
     _with_ends_batch,
 )
 from ._kernels.layout import _offsets_from_counts

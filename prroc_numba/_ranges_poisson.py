@@ -45,10 +45,10 @@ import itertools
 import numpy as np
 
 from ._dask import sorted_rows
+from ._drivers.resample import _table_areas, _table_curves
 from ._kernels.grid import _ABOVE, _BELOW
 from ._kernels.paired_masses import _paired_masses
 from ._kernels.ranges import _range_areas, _range_hulls
-from ._kernels.resample_poisson import _table_areas, _table_curves
 from ._kernels.segments import finish_area_cpu
 from ._ranges import _global_curves, _merge_samples, _sample, _splitters
 

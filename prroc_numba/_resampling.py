@@ -20,6 +20,8 @@ import numpy as np
 from . import _device, _multiclass
 from ._checks import area_code, check_seed, warn_undefined_auc
 from ._clusters import cluster_codes, cluster_slots
+from ._drivers.resample import _sorted_curves
+from ._drivers.threads import run_curves, run_items
 from ._kernels.partial import _boot_partial
 from ._kernels.resample import (
     MULTINOMIAL,
@@ -28,11 +30,9 @@ from ._kernels.resample import (
     _boot_grouped,
     _boot_paired,
     _jackknife_group,
-    _sorted_curves,
 )
 from ._kernels.resample_folds import _boot_folds, _fold_marks_range
 from ._kernels.rng import POISSON_MAX, _poisson_tables
-from ._kernels.threads import run_curves, run_items
 from ._memory import check
 from ._partial import check_partial, partial_areas, standardized
 from ._progress import visible

@@ -24,9 +24,9 @@ from . import _frames as F
 from . import _schema as S
 from ._dataframes import with_output
 from ._docs import fill_doc
+from ._drivers.threads import MIN_PARALLEL_ROWS, run_items
 from ._kernels import columns, densify
 from ._kernels.columns import _columns_range
-from ._kernels.threads import MIN_PARALLEL_ROWS, run_items
 from ._multiclass import check_device
 from ._ragged import MULTICLASS, inputs, is_dask, lengths_to_offsets, pack, warn_undefined
 from ._sweep import points as _points

@@ -22,7 +22,7 @@ from ._calls import checked
 from ._checks import check_grid
 from ._dataframes import with_output
 from ._docs import fill_doc
-from ._kernels.grid import _precision_at_recall_batch, _tpr_at_fpr_batch
+from ._drivers.grid import _precision_at_recall_batch, _tpr_at_fpr_batch
 from ._ragged import UndefinedMetricWarning, describe_row, pack_points
 from ._resampling import _row_quantiles
 

@@ -27,9 +27,9 @@ from ._calls import checked
 from ._checks import check_level, check_n_boot
 from ._clusters import cluster_codes
 from ._docs import fill_doc
+from ._drivers.sweep import _sweep_batch
+from ._drivers.threads import run_items
 from ._kernels import operating as K
-from ._kernels.sweep import _sweep_batch
-from ._kernels.threads import run_items
 from ._kernels.thresholds import _counts_at_batch
 from ._ragged import (
     UndefinedMetricWarning,

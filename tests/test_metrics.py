@@ -19,7 +19,7 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 
 import prroc_numba as prn
 from prroc_numba import _presort, _sweep
-from prroc_numba._kernels.sweep import _sweep_batch
+from prroc_numba._drivers.sweep import _sweep_batch
 from prroc_numba._ragged import pack
 
 AREAS = ["auc_pr", "auc_pr_integral", "ap", "auc_pr_trapezoid", "auc_roc"]

@@ -31,8 +31,8 @@ Conventions (shared by every caller, documented here once):
 * Grid values outside [0, 1] give NaN (callers validate grids).
 
 Batch kernels take the ragged layout ``tp[offsets[c]:offsets[c + 1]]`` (one curve's
-vertices, sweep order), run chunks of curves on the thread pool
-(:func:`.threads.run_curves`) and return a dense
+vertices, sweep order) and handle a chunk of curves ``c0 .. c1 - 1``; the drivers of
+:mod:`prroc_numba._drivers.grid` run the chunks on the thread pool and return a dense
 ``(n_curves, n_grid)`` float64 matrix; ``hull=True`` interpolates the upper ROC hull
 (:func:`.hull._hull_indices`) instead, i.e. the achievable PR curve in PR space.
 """
@@ -44,7 +44,6 @@ import numpy as np
 from .._numba import jit
 from .hull import _hull_indices
 from .pr_interp import flat_start, lerp, precision
-from .threads import run_curves
 
 # a product ``r * P`` is within 1 ulp of the real product and ``tp / P`` within 1 ulp
 # of the real quotient, so ``tp < r P (1 - 4 eps)`` implies ``tp / P < r`` and
@@ -245,41 +244,9 @@ def _interp_curves(tp, fp, offsets, grid, hull, space_roc, out, c0, c1):
         _interp_one(tp[a:b], fp[a:b], grid, out[c], space_roc, hull)
 
 
-# The wrappers below are plain Python on purpose: called from jitted code, the constant
-# ``space_roc`` would be typed as a literal and compile ``_interp_curves`` (and its
-# callees) twice; from Python it is a runtime bool: one specialisation
-# (tests/test_specialisations.py).
-
-
-def _interp_batch_into(tp, fp, offsets, grid, hull, space_roc, out):
-    """Fill ``out`` (float64 ``(n_curves, grid.size)``, C order): row ``c`` is curve
-    ``c`` (``tp[offsets[c]:offsets[c + 1]]``) on ``grid``; chunks of curves in parallel
-    on the thread pool (:func:`.threads.run_curves`: each curve by one thread, so the
-    result does not depend on the thread count).
-    """
-    run_curves(_interp_curves, offsets, tp, fp, offsets, grid, bool(hull), bool(space_roc), out)
-
-
-def _precision_at_recall_batch(tp, fp, offsets, grid, hull):
-    """Precision at each recall of ``grid`` for every curve of a ragged batch.
-
-    ``tp[offsets[c]:offsets[c + 1]]`` (and ``fp``) are curve ``c``'s vertices in sweep
-    order. Returns float64 ``(n_curves, grid.size)``.
-    """
-    out = np.empty((offsets.size - 1, grid.size))
-    _interp_batch_into(tp, fp, offsets, grid, bool(hull), False, out)
-    return out
-
-
-def _tpr_at_fpr_batch(tp, fp, offsets, grid, hull):
-    """TPR at each FPR of ``grid`` for every curve of a ragged batch (see the PR twin)."""
-    out = np.empty((offsets.size - 1, grid.size))
-    _interp_batch_into(tp, fp, offsets, grid, bool(hull), True, out)
-    return out
-
-
 # ------------------------------------------------------------- packing curves of points
-# Status codes of :func:`_check_points` (the public layer turns them into messages).
+# Status codes of :func:`prroc_numba._drivers.grid._check_points` (the public layer turns them into
+# messages).
 OK = 0
 BAD_TP = 1  # NaN, infinite or negative TP
 BAD_FP = 2  # NaN, infinite or negative FP
@@ -336,7 +303,7 @@ def _check_curve(a, b, tp, fp, P_row, N_row, p_rate, n_rate, tol, P, N, c):
     ``P[c]``, ``N[c]``. The exact, several-pass reference of :func:`_check_one`, run
     where its one pass finds anything unusual.
 
-    Returns ``(status, row, complete)`` (see :func:`_check_points`).
+    Returns ``(status, row, complete)`` (see :func:`prroc_numba._drivers.grid._check_points`).
     """
     for i in range(a, b):
         if not (tp[i] >= 0.0 and tp[i] < np.inf):
@@ -532,74 +499,13 @@ def _check_curves(
             _interp_one(tp[a:b], fp[a:b], grid, out[c], space_roc, hull)
 
 
-def _check_points(
-    starts, tp, fp, P_row, N_row, p_rate, n_rate, tol, grid=None, hull=False, space_roc=False
-):
-    """Validate the points of many curves and find each curve's totals; with ``grid``,
-    interpolate them onto it in the same pass.
-
-    Rows of curve ``c`` are ``[starts[c]:starts[c + 1]]`` (non-empty).
-    ``P_row``/``N_row``: per-row class totals, or empty arrays to read them from the
-    rates ``p_rate`` (recall or TPR: ``P = tp / rate``) and ``n_rate`` (FPR) where given
-    (non-empty), else to take each curve's largest TP and FP. Returns
-    ``(status, row, P, N, complete, values)``: ``NOT_SORTED`` when the rows of some
-    curve are not ordered by (TP, FP) (sort them and call again: nothing else is
-    reported then); else the problem of the first curve that has one (a status code
-    above and the row it concerns; for ``NOT_MONOTONE`` the later of the two rows), and
-    whether every curve already starts at the origin, ends at ``(P, N)`` and needs no
-    rounding fix (then the input can be used as it is). ``values`` (with ``grid``, else
-    None): the ``(n_curves, grid.size)`` matrix of :func:`_interp_batch_into`
-    (``hull``, ``space_roc`` as there) when ``complete``, else None (the curves need
-    their ends first). One pass per curve, curves in parallel chunks on the thread pool
-    (:func:`.threads.run_curves`).
-    """
-    n_curves = starts.size - 1
-    P = np.empty(n_curves)
-    N = np.empty(n_curves)
-    st = np.empty(n_curves, dtype=np.int64)
-    rows = np.empty(n_curves, dtype=np.int64)
-    comp = np.empty(n_curves, dtype=np.bool_)
-    if grid is None:
-        grid = np.empty(0)
-        out = np.empty((0, 0))
-    else:
-        out = np.empty((n_curves, grid.size))
-    run_curves(
-        _check_curves,
-        starts,
-        starts,
-        tp,
-        fp,
-        P_row,
-        N_row,
-        p_rate,
-        n_rate,
-        tol,
-        grid,
-        bool(hull),
-        bool(space_roc),
-        out,
-        P,
-        N,
-        st,
-        rows,
-        comp,
-    )
-    if (st == NOT_SORTED).any():
-        return NOT_SORTED, -1, P, N, False, None
-    bad = np.flatnonzero(st != OK)
-    if bad.size:
-        return int(st[bad[0]]), int(rows[bad[0]]), P, N, False, None
-    complete = bool(comp.all())
-    return OK, -1, P, N, complete, out if complete and out.shape[0] == n_curves else None
-
-
 @jit
 def _with_ends_batch(starts, tp, fp, P, N):
     """Copy sorted, checked points curve by curve between an added origin and end.
 
     Counts are clipped to ``(P, N)`` and FP made non-decreasing (rounding within the
-    tolerance of :func:`_check_points`). Returns ``(tp, fp, offsets)`` in the ragged
+    tolerance of :func:`prroc_numba._drivers.grid._check_points`). Returns ``(tp, fp, offsets)`` in
+    the ragged
     layout of the grid kernels; each curve gets two more vertices than it had rows.
     """
     n_curves = starts.size - 1
