@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _schema as S
+from .._calls import checked
 from .._optional import optional
 
 # Columns that hold values, not keys: everything else in a frame is a key column.
@@ -46,6 +47,13 @@ def _doc(f):
     for name, text in _DOCS.items():
         f.__doc__ = f.__doc__.replace("    {" + name + "}", text)
     return f
+
+
+def _public(f):
+    """A public plot: its docstring blocks filled (:func:`_doc`), its arguments checked
+    by :func:`prroc_numba._calls.checked`.
+    """
+    return checked(_doc(f))
 
 
 def _pyplot():

@@ -18,18 +18,17 @@ import numpy as np
 import pandas as pd
 
 from .. import _schema as S
-from .._calls import checked
 from ._common import (
     _auc_suffixes,
     _axes,
     _band_line,
     _curves,
-    _doc,
     _finish,
     _groups,
     _key_columns,
     _legend_text,
     _line_style,
+    _public,
     _require,
 )
 from ._overlays import _draw_no_skill, add_iso_f1, add_operating_points, add_partial_range
@@ -319,14 +318,13 @@ def _draw(kind, frame, fold, band, xy, no_skill, fold_no_skill, common, curves, 
     return _plot_curves(kind, frame, xy=xy, no_skill=no_skill, **common, **curves, **extras)
 
 
-@checked
-@_doc
+@_public
 def plot_pr(
     frame: pd.DataFrame,
     *,
+    connect: str = "curve",
     ax: Axes | None = None,
     hue: str | Sequence[str] | None = None,
-    connect: str = "curve",
     hull: bool = None,
     auc: pd.DataFrame | None = None,
     baseline: bool | float | None = True,
@@ -434,8 +432,7 @@ def plot_pr(
     )
 
 
-@checked
-@_doc
+@_public
 def plot_roc(
     frame: pd.DataFrame,
     *,

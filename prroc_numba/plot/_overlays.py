@@ -15,14 +15,12 @@ import numpy as np
 import pandas as pd
 
 from .. import _schema as S
-from .._calls import checked
-from ._common import _axes, _curves, _doc, _key_columns, _note, _require
+from ._common import _axes, _curves, _key_columns, _note, _public, _require
 
 __all__ = ["add_iso_f1", "add_no_skill", "add_operating_points", "add_partial_range"]
 
 
-@checked
-@_doc
+@_public
 def add_iso_f1(
     ax: Axes | None = None,
     levels: Sequence[float] = (0.2, 0.4, 0.6, 0.8),
@@ -66,8 +64,7 @@ def add_iso_f1(
     return ax
 
 
-@checked
-@_doc
+@_public
 def add_no_skill(
     ax: Axes | None = None,
     prevalence: float | Sequence[float] | None = None,
@@ -78,6 +75,8 @@ def add_no_skill(
     **kwargs,
 ) -> Axes:
     """Draw the no-skill baseline: precision = prevalence on PR, the diagonal on ROC.
+
+    A ranking by chance has these curves on average.
 
     Parameters
     ----------
@@ -119,8 +118,7 @@ def add_no_skill(
     return ax
 
 
-@checked
-@_doc
+@_public
 def add_operating_points(
     frame: pd.DataFrame,
     *,
@@ -198,8 +196,7 @@ def add_operating_points(
     return ax
 
 
-@checked
-@_doc
+@_public
 def add_partial_range(
     ax: Axes | None = None,
     partial: tuple[float, float] | None = (0.0, 1.0),

@@ -15,7 +15,6 @@ import numpy as np
 import pandas as pd
 
 from .. import _schema as S
-from .._calls import checked
 from ._common import (
     _axes,
     _band_line,
@@ -25,6 +24,7 @@ from ._common import (
     _finish,
     _key_columns,
     _line_style,
+    _public,
     _require,
 )
 from ._overlays import add_no_skill
@@ -32,15 +32,14 @@ from ._overlays import add_no_skill
 __all__ = ["critical_difference", "plot_bands", "plot_intervals", "plot_power"]
 
 
-@checked
-@_doc
+@_public
 def plot_bands(
     frame: pd.DataFrame,
     *,
-    ax: Axes | None = None,
-    hue: str | Sequence[str] | None = None,
     low: str = "ci_low",
     high: str = "ci_high",
+    ax: Axes | None = None,
+    hue: str | Sequence[str] | None = None,
     alpha: float = 0.2,
     legend: bool = True,
     baseline: bool | float | None = None,
@@ -105,8 +104,7 @@ def plot_bands(
     return _finish(ax, xlabel, ylabel, legend, n_labels)
 
 
-@checked
-@_doc
+@_public
 def plot_intervals(
     frame: pd.DataFrame,
     *,
@@ -118,6 +116,8 @@ def plot_intervals(
     **kwargs,
 ) -> Axes:
     """Forest plot: one row per curve (or pair) with its estimate and interval.
+
+    Differences (a :func:`prroc_numba.compare` frame) get a reference line at 0.
 
     Parameters
     ----------
