@@ -23,7 +23,7 @@ import numpy as np
 from . import _frames as F
 from . import _schema as S
 from ._dataframes import with_output
-from ._ragged import lengths_to_offsets, pack, warn_undefined
+from ._ragged import inputs, lengths_to_offsets, pack, warn_undefined
 from ._sweep import points
 
 __all__ = ["prg_curve"]
@@ -181,15 +181,7 @@ def prg_curve(
     4        0.5          1.0        0.333333  3.0  2.0
     5        0.4          1.0        0.000000  3.0  3.0
     """
-    batch = pack(
-        data,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        pos_label=pos_label,
-        soft_labels=soft_labels,
-    )
+    batch = pack(data, **inputs(locals()))
     thr, tp, fp, off, P, N = _prg_points(batch, hull)
     thr, tp, fp, off = _drop_tp0(thr, tp, fp, off)
     rg, pg = _gains(tp, fp, off, P, N)
