@@ -14,14 +14,13 @@ over-optimistic segments and ``connect="step"`` the average-precision steps, to 
 
 matplotlib is imported only when a function here is called (``import prroc_numba`` does
 not import it); install it with ``pip install prroc-numba[plot]``.
-
-Modules: :mod:`._common` (what every plot shares: matplotlib on first use, the curves of
-a frame, colours, legends, bands), :mod:`._overlays` (iso-F1 lines, the no-skill
-baseline, operating points, partial ranges), :mod:`._curves` (PR and ROC curves, with
-folds) and :mod:`._summaries` (bands, forest plots, critical-difference diagrams,
-power). The plots read the library's frames and call its public functions only.
 """
 
+# _common: what every plot shares (matplotlib on first use, the curves of a frame,
+# colours, legends, bands); _overlays: iso-F1 lines, the no-skill baseline, operating
+# points, partial ranges; _curves: PR and ROC curves, with folds; _summaries: bands,
+# forest plots, critical-difference diagrams, power. The plots read the library's
+# frames and call its public functions only.
 from ._curves import plot_pr, plot_roc
 from ._overlays import add_iso_f1, add_no_skill, add_operating_points, add_partial_range
 from ._summaries import critical_difference, plot_bands, plot_intervals, plot_power
