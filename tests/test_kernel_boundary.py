@@ -23,6 +23,7 @@ import prroc_numba
 
 ROOT = Path(prroc_numba.__file__).parent
 KERNELS = ROOT / "_kernels"
+DRIVERS = ROOT / "_drivers"
 
 
 def _module_name(path: Path) -> str:
@@ -120,6 +121,17 @@ def test_kernel_modules_import_only_numba_setup_and_kernels():
     assert not bad, f"kernel modules importing above the kernels: {bad}"
 
 
+def test_drivers_import_only_kernels_and_each_other():
+    # the layer above the kernels: the thread pool and dispatch, no public or core module
+    ok = ("prroc_numba._numba", "prroc_numba._kernels", "prroc_numba._drivers")
+    bad = {
+        _module_name(f): [t for t in _imports(f) if not t.startswith(ok)]
+        for f in sorted(DRIVERS.rglob("*.py"))
+        if any(not t.startswith(ok) for t in _imports(f))
+    }
+    assert not bad, f"driver modules importing above the drivers: {bad}"
+
+
 def test_the_checks_see_what_they_look_for():
     # the recognisers on known objects, so the tests above cannot pass by seeing nothing
     from prroc_numba._drivers import threads
@@ -130,3 +142,4 @@ def test_the_checks_see_what_they_look_for():
     assert id(poisson.replicate_key) in _compiled_sources([poisson])
     assert id(threads.run_curves) not in _compiled_sources([poisson, sweep, threads])
     assert not _allowed("prroc_numba._drivers.threads") and _allowed("prroc_numba._numba")
+    assert _imports(DRIVERS / "sweep.py") and _imports(KERNELS / "sweep.py")
