@@ -83,7 +83,7 @@ def main():
 
     from numba import cuda
 
-    from prroc_numba._kernels.cuda import driver
+    from prroc_numba._drivers import cuda as driver
 
     dev = cuda.get_current_device()
     name = getattr(dev, "name", "CUDA simulator")

@@ -4,7 +4,7 @@ Two pieces of process-wide state do not survive ``fork`` (``multiprocessing``'s
 default start method on Linux before Python 3.14, joblib's multiprocessing backend,
 PyTorch ``DataLoader`` workers):
 
-* the thread pool of :mod:`prroc_numba._kernels.threads`, whose threads the child does
+* the thread pool of :mod:`prroc_numba._drivers.threads`, whose threads the child does
   not have; that module resets it in the child (``os.register_at_fork``);
 * Numba's threading layer. Under the GNU OpenMP layer (``omp`` with ``libgomp``, what
   Numba picks on Linux when TBB is not installed) a child of a process that started

@@ -25,6 +25,8 @@ from ._core.classes import check_args
 from ._core.multiclass import check_device
 from ._core.pack import inputs, pack
 from ._dataframes import is_dask as _is_dask
+from ._drivers.resample import _sorted_curves
+from ._drivers.threads import run_curves, run_items
 from ._kernels.partial import _boot_partial
 from ._kernels.resample import (
     MULTINOMIAL,
@@ -33,11 +35,9 @@ from ._kernels.resample import (
     _boot_grouped,
     _boot_paired,
     _jackknife_group,
-    _sorted_curves,
 )
 from ._kernels.resample_folds import _boot_folds, _fold_marks_range
 from ._kernels.rng import POISSON_MAX, _poisson_tables
-from ._kernels.threads import run_curves, run_items
 from ._memory import check
 from ._partial import check_partial, partial_areas, standardized
 from ._progress import visible

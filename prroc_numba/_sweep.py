@@ -10,10 +10,10 @@ import numpy as np
 
 from . import _device
 from ._core.batch import lengths_to_offsets
+from ._drivers.sweep import _sweep_batch
+from ._drivers.threads import run_curves
 from ._kernels.columns import _compact, _split_sweep_range
 from ._kernels.hull import _hull_batch
-from ._kernels.sweep import _sweep_batch
-from ._kernels.threads import run_curves
 from ._kernels.thresholds import _counts_at_batch
 from ._memory import check
 from ._presort import split_sorted, sweep_buffers

@@ -161,7 +161,7 @@ def auc_ci(
     --------
     >>> import numpy as np, pandas as pd, prroc_numba as prn
     >>> rng = np.random.default_rng(0)
-    >>> y = rng.random(2000) < 0.1
+    >>> y = rng.random(2000) < 0.1  # 10% positives; m2 separates them better than m1
     >>> df = pd.DataFrame({"y": y, "m1": y + rng.normal(size=2000),
     ...                    "m2": 2 * y + rng.normal(size=2000)})
     >>> prn.auc_ci(df, score=["m1", "m2"], label="y").round(3)

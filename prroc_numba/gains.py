@@ -24,7 +24,7 @@ from . import _frames as F
 from . import _schema as S
 from ._core.batch import warn_undefined
 from ._core.gain_areas import _drop_tp0, _gains, _prg_points
-from ._core.pack import pack
+from ._core.pack import inputs, pack
 from ._dataframes import with_output
 
 __all__ = ["prg_curve"]
@@ -94,15 +94,7 @@ def prg_curve(
     4        0.5          1.0        0.333333  3.0  2.0
     5        0.4          1.0        0.000000  3.0  3.0
     """
-    batch = pack(
-        data,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        pos_label=pos_label,
-        soft_labels=soft_labels,
-    )
+    batch = pack(data, **inputs(locals()))
     thr, tp, fp, off, P, N = _prg_points(batch, hull)
     thr, tp, fp, off = _drop_tp0(thr, tp, fp, off)
     rg, pg = _gains(tp, fp, off, P, N)

@@ -24,7 +24,7 @@ from ._core.batch import describe_row
 from ._core.point_frames import pack_points
 from ._dataframes import with_output
 from ._docs import fill_doc
-from ._kernels.grid import _precision_at_recall_batch, _tpr_at_fpr_batch
+from ._drivers.grid import _precision_at_recall_batch, _tpr_at_fpr_batch
 from ._resampling import _row_quantiles
 from ._warnings import UndefinedMetricWarning
 

@@ -29,9 +29,9 @@ from ._clusters import cluster_codes
 from ._core.batch import describe_row, lengths_to_offsets, warn_undefined
 from ._core.pack import inputs, pack
 from ._docs import fill_doc
+from ._drivers.sweep import _sweep_batch
+from ._drivers.threads import run_items
 from ._kernels import operating as K
-from ._kernels.sweep import _sweep_batch
-from ._kernels.threads import run_items
 from ._kernels.thresholds import _counts_at_batch
 from ._resampling_kind import label as _resampling_label
 from ._warnings import UndefinedMetricWarning

@@ -21,20 +21,10 @@ import pandas as pd
 
 from . import _schema as S
 from ._checks import check_level
+from ._optional import optional
 from .comparison import adjust_pvalues
 
 __all__ = ["RankResult", "rank_models"]
-
-
-def _scipy_stats():
-    try:
-        from scipy import stats
-    except ImportError as err:  # pragma: no cover - exercised with a patched import
-        raise ImportError(
-            "rank_models needs scipy, which is not installed; install it with "
-            "`pip install prroc-numba[stats]` (or `pip install scipy`)"
-        ) from err
-    return stats
 
 
 @dataclass(frozen=True)
@@ -247,7 +237,7 @@ def rank_models(
         raise ValueError(f"rope={rope!r} must be a non-negative number (or None)")
     if not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
         raise ValueError(f"n_samples={n_samples!r} must be a positive integer")
-    stats = _scipy_stats()
+    stats = optional("scipy.stats", "rank_models", "stats")
     vals, names = _table(data, model, dataset, value)
     N, k = vals.shape
     sign = -1.0 if higher_is_better else 1.0

@@ -13,12 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import prroc_numba as prn
-from prroc_numba._kernels.grid import (
-    _precision_at_recall,
-    _precision_at_recall_batch,
-    _tpr_at_fpr,
-    _tpr_at_fpr_batch,
-)
+from prroc_numba._drivers.grid import _precision_at_recall_batch, _tpr_at_fpr_batch
+from prroc_numba._kernels.grid import _precision_at_recall, _tpr_at_fpr
 from prroc_numba._kernels.hull import _hull_indices
 
 # ----------------------------------------------------------------------------- kernels

@@ -15,9 +15,9 @@ import numpy as np
 from .. import _frames as F
 from .. import _schema as S
 from .._core.batch import warn_undefined
+from .._drivers.threads import MIN_PARALLEL_ROWS, run_items
 from .._kernels import columns, densify
 from .._kernels.columns import _columns_range
-from .._kernels.threads import MIN_PARALLEL_ROWS, run_items
 from .._sweep import points as _points
 
 _INTERPOLATE = {"dg": densify.DG, "continuous": densify.CONTINUOUS}

@@ -1,7 +1,7 @@
 """Frames of many curves' points packed as ragged counts (:func:`pack_points`).
 
 The frame is validated by the rules of :mod:`.points`: the packing kernel
-(:func:`prroc_numba._kernels.points._check_points`) checks every curve in one pass and
+(:func:`prroc_numba._drivers.grid._check_points`) checks every curve in one pass and
 answers with a status code, which becomes the rule's message here.
 """
 
@@ -13,6 +13,7 @@ import pandas as pd
 from .. import _schema as S
 from .._checks import positive_scalar
 from .._dataframes import to_pandas
+from .._drivers.grid import _check_points
 from .._kernels.points import (
     BAD_FP,
     BAD_TP,
@@ -25,7 +26,6 @@ from .._kernels.points import (
     P_UNKNOWN,
     TOTALS_VARY,
     TP_OVER,
-    _check_points,
     _with_ends_batch,
 )
 from .batch import lengths_to_offsets, plain

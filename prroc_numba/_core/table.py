@@ -29,7 +29,7 @@ import pandas as pd
 from .._checks import method_code, method_label, metric_names
 from .._core.batch import describe_row
 from .._core.pack import inputs, pack
-from .._kernels.resample import _segments_batch
+from .._drivers.resample import _segments_batch
 from .._schema import MODEL
 
 # internal column names of the weighted-row table (never a user's key column)

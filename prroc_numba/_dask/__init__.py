@@ -35,7 +35,7 @@ import numpy as np
 from .._checks import method_code
 from .._core.batch import warn_undefined, warn_undefined_auc
 from .._core.table import Accumulator, entries_of, layout_of, replicates_of
-from .._kernels.resample_poisson import _table_areas, _table_curves
+from .._drivers.resample import _table_areas, _table_curves
 from .partitions import (
     _check_merged,
     _input_kw,

@@ -25,8 +25,8 @@ from .._core.table import (
     layout_of,
     swept_entries,
 )
+from .._drivers.resample import _segments_batch
 from .._kernels.paired_masses import _paired_masses
-from .._kernels.resample import _segments_batch
 
 _FAN_IN = 8
 _TABLE_MAX = 5_000_000

@@ -43,10 +43,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.table import layout_of
+from .._drivers.resample import _table_areas, _table_curves
 from .._kernels.grid import _ABOVE, _BELOW
 from .._kernels.paired_masses import _paired_masses
 from .._kernels.ranges import _range_areas, _range_hulls
-from .._kernels.resample_poisson import _table_areas, _table_curves
 from .._kernels.segments import finish_area_cpu
 from .partitions import (
     _check_merged,

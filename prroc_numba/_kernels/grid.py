@@ -31,8 +31,8 @@ Conventions (shared by every caller, documented here once):
 * Grid values outside [0, 1] give NaN (callers validate grids).
 
 Batch kernels take the ragged layout ``tp[offsets[c]:offsets[c + 1]]`` (one curve's
-vertices, sweep order), run chunks of curves on the thread pool
-(:func:`.threads.run_curves`) and return a dense
+vertices, sweep order) and handle a chunk of curves ``c0 .. c1 - 1``; the drivers of
+:mod:`prroc_numba._drivers.grid` run the chunks on the thread pool and return a dense
 ``(n_curves, n_grid)`` float64 matrix; ``hull=True`` interpolates the upper ROC hull
 (:func:`.hull._hull_indices`) instead, i.e. the achievable PR curve in PR space.
 """
@@ -44,7 +44,6 @@ import numpy as np
 from .._numba import jit
 from .hull import _hull_indices
 from .pr_interp import flat_start, lerp, precision
-from .threads import run_curves
 
 # a product ``r * P`` is within 1 ulp of the real product and ``tp / P`` within 1 ulp
 # of the real quotient, so ``tp < r P (1 - 4 eps)`` implies ``tp / P < r`` and
@@ -243,36 +242,3 @@ def _interp_curves(tp, fp, offsets, grid, hull, space_roc, out, c0, c1):
         a = offsets[c]
         b = offsets[c + 1]
         _interp_one(tp[a:b], fp[a:b], grid, out[c], space_roc, hull)
-
-
-# The wrappers below are plain Python on purpose: called from jitted code, the constant
-# ``space_roc`` would be typed as a literal and compile ``_interp_curves`` (and its
-# callees) twice; from Python it is a runtime bool: one specialisation
-# (tests/test_specialisations.py).
-
-
-def _interp_batch_into(tp, fp, offsets, grid, hull, space_roc, out):
-    """Fill ``out`` (float64 ``(n_curves, grid.size)``, C order): row ``c`` is curve
-    ``c`` (``tp[offsets[c]:offsets[c + 1]]``) on ``grid``; chunks of curves in parallel
-    on the thread pool (:func:`.threads.run_curves`: each curve by one thread, so the
-    result does not depend on the thread count).
-    """
-    run_curves(_interp_curves, offsets, tp, fp, offsets, grid, bool(hull), bool(space_roc), out)
-
-
-def _precision_at_recall_batch(tp, fp, offsets, grid, hull):
-    """Precision at each recall of ``grid`` for every curve of a ragged batch.
-
-    ``tp[offsets[c]:offsets[c + 1]]`` (and ``fp``) are curve ``c``'s vertices in sweep
-    order. Returns float64 ``(n_curves, grid.size)``.
-    """
-    out = np.empty((offsets.size - 1, grid.size))
-    _interp_batch_into(tp, fp, offsets, grid, bool(hull), False, out)
-    return out
-
-
-def _tpr_at_fpr_batch(tp, fp, offsets, grid, hull):
-    """TPR at each FPR of ``grid`` for every curve of a ragged batch (see the PR twin)."""
-    out = np.empty((offsets.size - 1, grid.size))
-    _interp_batch_into(tp, fp, offsets, grid, bool(hull), True, out)
-    return out

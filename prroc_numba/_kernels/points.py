@@ -15,9 +15,9 @@ import numpy as np
 
 from .._numba import jit
 from .grid import _interp_one
-from .threads import run_curves
 
-# Status codes of :func:`_check_points` (the public layer turns them into messages).
+# Status codes of :func:`prroc_numba._drivers.grid._check_points` (the public layer turns
+# them into messages).
 OK = 0
 BAD_TP = 1  # NaN, infinite or negative TP
 BAD_FP = 2  # NaN, infinite or negative FP
@@ -268,51 +268,6 @@ def _check_curves(
         comp[c] = k
         if k and out.shape[0] > 0:
             _interp_one(tp[a:b], fp[a:b], grid, out[c], space_roc, hull)
-
-
-def _check_points(
-    starts, tp, fp, P_row, N_row, p_rate, n_rate, tol, grid=None, hull=False, space_roc=False
-):
-    """Validate the points of many curves and find each curve's totals; with ``grid``,
-    interpolate them onto it in the same pass.
-
-    Rows of curve ``c`` are ``[starts[c]:starts[c + 1]]`` (non-empty).
-    ``P_row``/``N_row``: per-row class totals, or empty arrays to read them from the
-    rates ``p_rate`` (recall or TPR: ``P = tp / rate``) and ``n_rate`` (FPR) where given
-    (non-empty), else to take each curve's largest TP and FP. Returns
-    ``(status, row, P, N, complete, values)``: ``NOT_SORTED`` when the rows of some
-    curve are not ordered by (TP, FP) (sort them and call again: nothing else is
-    reported then); else the problem of the first curve that has one (a status code
-    above and the row it concerns; for ``NOT_MONOTONE`` the later of the two rows), and
-    whether every curve already starts at the origin, ends at ``(P, N)`` and needs no
-    rounding fix (then the input can be used as it is). ``values`` (with ``grid``, else
-    None): the ``(n_curves, grid.size)`` matrix of :func:`_interp_batch_into`
-    (``hull``, ``space_roc`` as there) when ``complete``, else None (the curves need
-    their ends first). One pass per curve, curves in parallel chunks on the thread pool
-    (:func:`.threads.run_curves`).
-    """
-    n_curves = starts.size - 1
-    P = np.empty(n_curves)
-    N = np.empty(n_curves)
-    st = np.empty(n_curves, dtype=np.int64)
-    rows = np.empty(n_curves, dtype=np.int64)
-    comp = np.empty(n_curves, dtype=np.bool_)
-    if grid is None:
-        grid = np.empty(0)
-        out = np.empty((0, 0))
-    else:
-        out = np.empty((n_curves, grid.size))
-    # the kernel's arguments in its order: the rows, the grid, the answers per curve
-    rows_in = (tp, fp, P_row, N_row, p_rate, n_rate, tol)
-    onto = (grid, bool(hull), bool(space_roc), out)
-    run_curves(_check_curves, starts, starts, *rows_in, *onto, P, N, st, rows, comp)
-    if (st == NOT_SORTED).any():
-        return NOT_SORTED, -1, P, N, False, None
-    bad = np.flatnonzero(st != OK)
-    if bad.size:
-        return int(st[bad[0]]), int(rows[bad[0]]), P, N, False, None
-    complete = bool(comp.all())
-    return OK, -1, P, N, complete, out if complete and out.shape[0] == n_curves else None
 
 
 @jit
