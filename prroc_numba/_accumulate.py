@@ -15,6 +15,12 @@ is removal). The sweep, hull and area kernels therefore run unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
 import numpy as np
 import pandas as pd
 
@@ -176,7 +182,7 @@ class Accumulator:
     True
     """
 
-    def __init__(self, decimals=None):
+    def __init__(self, decimals: int | None = None) -> None:
         if decimals is not None and (
             isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer))
         ):
@@ -184,7 +190,7 @@ class Accumulator:
         self.decimals = None if decimals is None else int(decimals)
         self._by = None  # names of the by columns (list), fixed by the first update
         self._models = None  # list of model names (wide input) or None
-        self._groups = None  # DataFrame of the by columns, one row per group, sorted
+        self._groups: Any = None  # DataFrame of the by columns, one row per group, sorted
         self._curve = np.empty(0, dtype=np.int64)
         self._score = np.empty(0)
         self._pos = np.empty(0)
@@ -235,8 +241,16 @@ class Accumulator:
     # ----------------------------------------------------------------- update
 
     def update(
-        self, data=None, *, score, label, by=None, weight=None, pos_label=None, soft_labels=False
-    ):
+        self,
+        data: Any = None,
+        *,
+        score: str | Sequence[str] | ArrayLike,
+        label: str | ArrayLike,
+        by: str | Sequence[str] | None = None,
+        weight: str | ArrayLike | None = None,
+        pos_label: Any = None,
+        soft_labels: bool = False,
+    ) -> Accumulator:
         """Add rows (arguments as in :func:`~prroc_numba.auc`); returns ``self``.
 
         Every call must describe the same curves' layout: the same ``by`` column names
@@ -254,11 +268,21 @@ class Accumulator:
         self._absorb(by_names, models, groups, *swept_entries(batch, self.decimals))
         return self
 
-    def absorb_entries(self, by_names, models, groups, curve, values, pos, neg, extra=()):
+    def absorb_entries(
+        self,
+        by_names: list[str] | None,
+        models: list[Any] | None,
+        groups: pd.DataFrame | None,
+        curve: np.ndarray,
+        values: np.ndarray,
+        pos: np.ndarray,
+        neg: np.ndarray,
+        extra: tuple[np.ndarray, ...] = (),
+    ) -> None:
         """Reduce raw entries (one per value, see :func:`entries`) into the state."""
         self._absorb(by_names, models, groups, *_reduce(curve, values, pos, neg, extra))
 
-    def merge(self, other):
+    def merge(self, other: Accumulator) -> Accumulator:
         """Add the rows seen by ``other`` (an :class:`Accumulator`); returns ``self``.
 
         Both must hold the same curves' layout (``by`` column names, models) and the
@@ -374,14 +398,18 @@ class Accumulator:
             )
         return thresholds
 
-    def auc(self, *, curve="pr", method=None, hull=False):
+    def auc(
+        self, *, curve: str = "pr", method: str | None = None, hull: bool = False
+    ) -> pd.DataFrame:
         """Areas as :func:`~prroc_numba.auc` on all rows seen: key columns, ``auc``."""
         from .areas import auc
 
         rows, kw = self._weighted_rows()
         return self._finish(auc(rows, **kw, curve=curve, method=method, hull=hull))
 
-    def roc_curve(self, *, hull=False, thresholds=None):
+    def roc_curve(
+        self, *, hull: bool = False, thresholds: ArrayLike | pd.DataFrame | None = None
+    ) -> pd.DataFrame:
         """ROC curves as :func:`~prroc_numba.roc_curve` on all rows seen."""
         from .curves import roc_curve
 
@@ -390,7 +418,14 @@ class Accumulator:
             roc_curve(rows, **kw, hull=hull, thresholds=self._thresholds(thresholds))
         )
 
-    def pr_curve(self, *, hull=False, interpolate=None, thresholds=None, recall_step=None):
+    def pr_curve(
+        self,
+        *,
+        hull: bool = False,
+        interpolate: str | None = None,
+        thresholds: ArrayLike | pd.DataFrame | None = None,
+        recall_step: float | None = None,
+    ) -> pd.DataFrame:
         """PR curves as :func:`~prroc_numba.pr_curve` on all rows seen."""
         from .curves import pr_curve
 
@@ -406,21 +441,21 @@ class Accumulator:
             )
         )
 
-    def confusion(self, *, thresholds=None):
+    def confusion(self, *, thresholds: ArrayLike | pd.DataFrame | None = None) -> pd.DataFrame:
         """Confusion matrices as :func:`~prroc_numba.confusion` on all rows seen."""
         from .curves import confusion
 
         rows, kw = self._weighted_rows()
         return self._finish(confusion(rows, **kw, thresholds=self._thresholds(thresholds)))
 
-    def metrics(self, metrics=("auc_pr", "auc_roc")):
+    def metrics(self, metrics: str | Sequence[str] = ("auc_pr", "auc_roc")) -> pd.DataFrame:
         """Several metrics per curve as :func:`~prroc_numba.metrics` on all rows seen."""
         from .areas import metrics as _metrics
 
         rows, kw = self._weighted_rows()
         return self._finish(_metrics(rows, **kw, metrics=metrics))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if not self._started:
             return "Accumulator(empty)"
         return (

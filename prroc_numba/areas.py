@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import pandas as pd
     from numpy.typing import ArrayLike
 
 import numpy as np
@@ -19,7 +20,7 @@ from . import _frames as F
 from . import _schema as S
 from ._calls import checked
 from ._checks import AREA_METRICS, method_code, method_label, metric_names, warn_undefined_auc
-from ._dataframes import with_output
+from ._dataframes import Output, with_output
 from ._docs import fill_doc
 from ._kernels.area import _areas_batch
 from ._multiclass import check_args, check_device
@@ -50,7 +51,8 @@ def auc(
     average: str | None = None,
     device: str | None = None,
     fold: str | ArrayLike | None = None,
-):
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Area under the PR or ROC curve of many curves at once.
 
     Parameters
@@ -177,7 +179,8 @@ def metrics(
     average: str | None = None,
     device: str | None = None,
     fold: str | ArrayLike | None = None,
-):
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Many metrics of many curves at once, from one sort and one sweep per curve.
 
     Parameters

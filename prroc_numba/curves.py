@@ -22,7 +22,7 @@ import numpy as np
 from . import _device, _folds
 from . import _frames as F
 from . import _schema as S
-from ._dataframes import with_output
+from ._dataframes import Output, with_output
 from ._docs import fill_doc
 from ._kernels import columns, densify
 from ._kernels.columns import _columns_range
@@ -85,7 +85,8 @@ def confusion(
     classes: Sequence[Any] | None = None,
     average: str | None = None,
     device: str | None = None,
-):
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Confusion matrix at every distinct score, for many curves at once.
 
     Parameters
@@ -166,7 +167,8 @@ def roc_curve(
     average: str | None = None,
     device: str | None = None,
     fold: str | ArrayLike | None = None,
-):
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """ROC curves (every distinct threshold, or their convex hull) for many curves at once.
 
     Parameters
@@ -250,7 +252,8 @@ def det_curve(
     by: str | Sequence[str] | None = None,
     weight: str | ArrayLike | None = None,
     pos_label: Any = None,
-):
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Detection error tradeoff (DET) curves: false positive rate against false
     negative rate, for many curves at once.
 
@@ -379,7 +382,8 @@ def pr_curve(
     average: str | None = None,
     device: str | None = None,
     fold: str | ArrayLike | None = None,
-):
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Precision-recall curves for many curves at once: raw, achievable, interpolated.
 
     Parameters

@@ -18,11 +18,18 @@ at once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from numpy.typing import ArrayLike
+
 import numpy as np
 
 from . import _frames as F
 from . import _schema as S
-from ._dataframes import with_output
+from ._dataframes import Output, with_output
 from ._ragged import lengths_to_offsets, pack, warn_undefined
 from ._sweep import points
 
@@ -134,16 +141,17 @@ def prg_areas(batch, hull=False):
 
 @with_output
 def prg_curve(
-    data=None,
+    data: Any = None,
     *,
-    score,
-    label,
-    by=None,
-    weight=None,
-    hull=False,
-    pos_label=None,
-    soft_labels=False,
-):
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    weight: str | ArrayLike | None = None,
+    hull: bool = False,
+    pos_label: Any = None,
+    soft_labels: bool = False,
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Precision-Recall-Gain curves (Flach & Kull 2015) of many curves at once.
 
     One point per distinct score (ties form one point), thresholds descending, with

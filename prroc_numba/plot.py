@@ -19,11 +19,13 @@ not import it); install it with ``pip install prroc-numba[plot]``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from numpy.typing import ArrayLike
+
+    from .ranking import RankResult
 
 import re
 from typing import NamedTuple
@@ -254,7 +256,7 @@ def add_iso_f1(
     *,
     color: str = "0.75",
     label: str | ArrayLike = True,
-    **kwargs,
+    **kwargs: Any,
 ) -> Axes:
     """Draw iso-F1 lines on a PR plot: the (recall, precision) pairs with F1 = level.
 
@@ -305,7 +307,7 @@ def add_no_skill(
     curve: str = "pr",
     color: str = "0.5",
     label: str | ArrayLike = True,
-    **kwargs,
+    **kwargs: Any,
 ) -> Axes:
     """Draw the no-skill baseline: precision = prevalence on PR, the diagonal on ROC.
 
@@ -364,7 +366,7 @@ def add_operating_points(
     hue: str | Sequence[str] | None = None,
     colors: dict | None = None,
     annotate: bool = True,
-    **kwargs,
+    **kwargs: Any,
 ) -> Axes:
     """Mark operating points (:func:`prroc_numba.operating_points`) with interval bars.
 
@@ -445,13 +447,13 @@ def add_operating_points(
 @checked
 def add_partial_range(
     ax: Axes | None = None,
-    partial: tuple[float, float] | None = (0.0, 1.0),
+    partial: tuple[float, float] = (0.0, 1.0),
     *,
     curve: str = "pr",
     partial_focus: str = "fpr",
     color: str = "0.6",
     alpha: float = 0.15,
-    **kwargs,
+    **kwargs: Any,
 ) -> Axes:
     """Shade the range of a partial area (``auc(..., partial=(lo, hi))``).
 
@@ -736,11 +738,11 @@ def plot_pr(
     ax: Axes | None = None,
     hue: str | Sequence[str] | None = None,
     connect: str = "curve",
-    hull: bool = None,
+    hull: bool | None = None,
     auc: pd.DataFrame | None = None,
     baseline: bool | float | None = True,
     iso_f1: bool | Sequence[float] = False,
-    label: str | ArrayLike = None,
+    label: str | ArrayLike | None = None,
     legend: bool = True,
     max_points: int = 200_000,
     micro: pd.DataFrame | None = None,
@@ -749,7 +751,7 @@ def plot_pr(
     partial: tuple[float, float] | None = None,
     fold: str | None = None,
     band: pd.DataFrame | None = None,
-    **kwargs,
+    **kwargs: Any,
 ) -> Axes:
     """Plot precision-recall curves from a tidy frame, one line per curve.
 
@@ -875,10 +877,10 @@ def plot_roc(
     *,
     ax: Axes | None = None,
     hue: str | Sequence[str] | None = None,
-    hull: bool = None,
+    hull: bool | None = None,
     auc: pd.DataFrame | None = None,
     diagonal: bool = True,
-    label: str | ArrayLike = None,
+    label: str | ArrayLike | None = None,
     legend: bool = True,
     micro: pd.DataFrame | None = None,
     macro: float | pd.DataFrame | None = None,
@@ -887,7 +889,7 @@ def plot_roc(
     partial_focus: str = "fpr",
     fold: str | None = None,
     band: pd.DataFrame | None = None,
-    **kwargs,
+    **kwargs: Any,
 ) -> Axes:
     """Plot ROC curves from a tidy frame, one line per curve.
 
@@ -995,7 +997,7 @@ def plot_bands(
     alpha: float = 0.2,
     legend: bool = True,
     baseline: bool | float | None = None,
-    **kwargs,
+    **kwargs: Any,
 ) -> Axes:
     """Plot curves with pointwise confidence bands (:func:`prroc_numba.bootstrap_curve`).
 
@@ -1082,10 +1084,10 @@ def plot_intervals(
     *,
     ax: Axes | None = None,
     estimate: str | None = None,
-    label: str | ArrayLike = None,
+    label: str | ArrayLike | None = None,
     reference: float | None = None,
     sort: bool = True,
-    **kwargs,
+    **kwargs: Any,
 ) -> Axes:
     """Forest plot: one row per curve (or pair) with its estimate and interval.
 
@@ -1173,7 +1175,9 @@ def _cliques(ranks, cd):
     return out
 
 
-def critical_difference(result, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+def critical_difference(
+    result: RankResult, *, ax: Axes | None = None, title: str | None = None
+) -> Axes:
     """Critical-difference diagram of average ranks (Demšar 2006).
 
     Models sit on an axis of average rank (1 = best, on the left); a thick bar joins
@@ -1264,7 +1268,9 @@ def critical_difference(result, *, ax: Axes | None = None, title: str | None = N
     return ax
 
 
-def plot_power(frame: pd.DataFrame, *, ax: Axes | None = None, target=0.8, **kwargs) -> Axes:
+def plot_power(
+    frame: pd.DataFrame, *, ax: Axes | None = None, target: float | None = 0.8, **kwargs: Any
+) -> Axes:
     """Power against sample size, from :func:`prroc_numba.power` with ``n=``.
 
     Draws the simulated power at each candidate size with a band of two Monte Carlo

@@ -49,6 +49,11 @@ Rules for points (shared by the classes and the frame functions)
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
 import numpy as np
 import pandas as pd
 
@@ -228,16 +233,19 @@ def _with_ends(tp, fp, P, N):
     return _framed(tp, add0, add1, 0.0, P), _framed(fp, add0, add1, 0.0, N), add0, add1
 
 
-def _rates(space, axis, doc):
+def _rates(space: str, axis: int, doc: str) -> property:
     """A read-only property: a copy of axis ``axis`` (0: x, 1: y) of the points' rates
     in ``space`` ("pr": recall, precision; "roc": fpr, tpr).
     """
 
-    def get(self):
+    def get(self: _PointCurve) -> np.ndarray:
         rates = self._s.roc() if space == "roc" else self._s.pr()
         return rates[axis].copy()
 
     return property(get, doc=doc)
+
+
+_C = TypeVar("_C", bound="_PointCurve")
 
 
 class _PointCurve:
@@ -248,31 +256,31 @@ class _PointCurve:
 
     # -- class balance
     @property
-    def n_pos(self):
+    def n_pos(self) -> float:
         """Number (mass) of positives; with only a ratio given, ``pos_neg_ratio``."""
         return self._s.P
 
     @property
-    def n_neg(self):
+    def n_neg(self) -> float:
         """Number (mass) of negatives; with only a ratio given, 1."""
         return self._s.N
 
     @property
-    def pos_neg_ratio(self):
+    def pos_neg_ratio(self) -> float:
         """``n_pos / n_neg``."""
         return self._s.P / self._s.N
 
     @property
-    def tp(self):
+    def tp(self) -> np.ndarray:
         """True positives of each point (sweep order, origin first)."""
         return self._s.tp.copy()
 
     @property
-    def fp(self):
+    def fp(self) -> np.ndarray:
         """False positives of each point (sweep order, origin first)."""
         return self._s.fp.copy()
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self._s.tp.size
 
     def _from_counts(self, tp, fp):
@@ -284,7 +292,7 @@ class _PointCurve:
         obj._s = state
         return obj
 
-    def hull(self):
+    def hull(self: _C) -> _C:
         """The vertices of the ROC convex hull (in PR space: the achievable PR curve).
 
         Returns
@@ -326,7 +334,7 @@ class _PointCurve:
             {S.THRESHOLD: np.full(x.size, np.nan), nx: x, ny: y, S.TP: self._s.tp, S.FP: self._s.fp}
         )
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         x, y = self._xy()
         names = ("fpr", "tpr") if self._space == "roc" else ("recall", "precision")
         bal = (
@@ -381,22 +389,29 @@ class PRCurve(_PointCurve):
 
     def __init__(
         self,
-        points=None,
+        points: ArrayLike | pd.DataFrame | None = None,
         *,
-        recall=None,
-        precision=None,
-        n_pos=None,
-        n_neg=None,
-        pos_neg_ratio=None,
-    ):
+        recall: ArrayLike | None = None,
+        precision: ArrayLike | None = None,
+        n_pos: float | None = None,
+        n_neg: float | None = None,
+        pos_neg_ratio: float | None = None,
+    ) -> None:
         self._s = _pr_state(
             points, recall, precision, n_pos, n_neg, pos_neg_ratio, "PRCurve", achievable=False
         )
 
     @classmethod
     def achievable(
-        cls, points=None, *, recall=None, precision=None, n_pos=None, n_neg=None, pos_neg_ratio=None
-    ):
+        cls,
+        points: ArrayLike | pd.DataFrame | None = None,
+        *,
+        recall: ArrayLike | None = None,
+        precision: ArrayLike | None = None,
+        n_pos: float | None = None,
+        n_neg: float | None = None,
+        pos_neg_ratio: float | None = None,
+    ) -> PRCurve:
         """The achievable PR curve of operating points that need not be one ranking.
 
         Points of several classifiers (or thresholds of unknown order) are no single
@@ -433,7 +448,9 @@ class PRCurve(_PointCurve):
         )
 
     @classmethod
-    def from_counts(cls, tp, fp, *, n_pos=None, n_neg=None):
+    def from_counts(
+        cls, tp: ArrayLike, fp: ArrayLike, *, n_pos: float | None = None, n_neg: float | None = None
+    ) -> PRCurve:
         """A PR curve from confusion counts (e.g. the ``tp``, ``fp`` of :func:`pr_curve`).
 
         Parameters
@@ -461,7 +478,7 @@ class PRCurve(_PointCurve):
         "pr", 1, "Precision of each point (the origin shows the flat start, as :func:`pr_curve`)."
     )
 
-    def points(self):
+    def points(self) -> np.ndarray:
         """The points as an array of (recall, precision) rows, shape (n, 2).
 
         Examples
@@ -474,7 +491,7 @@ class PRCurve(_PointCurve):
         """
         return np.column_stack(self._xy())
 
-    def to_roc(self):
+    def to_roc(self) -> ROCCurve:
         """The same confusion matrices in ROC space (Theorem 3.1).
 
         Returns
@@ -494,7 +511,7 @@ class PRCurve(_PointCurve):
         """
         return ROCCurve._make(self._s)
 
-    def precision_at(self, recall, *, hull=False):
+    def precision_at(self, recall: ArrayLike, *, hull: bool = False) -> np.ndarray:
         """Precision of the correctly interpolated curve at the given recalls.
 
         Linear in ROC space between points, i.e. FP linear in TP (Davis & Goadrich
@@ -521,7 +538,9 @@ class PRCurve(_PointCurve):
         """
         return self._grid_values(recall, hull, roc=False)[1]
 
-    def resample(self, num_points=101, *, recall=None, hull=False):
+    def resample(
+        self, num_points: int = 101, *, recall: ArrayLike | None = None, hull: bool = False
+    ) -> PRCurve:
         """A new PR curve whose points lie on this curve's correct interpolation.
 
         Parameters
@@ -563,7 +582,7 @@ class PRCurve(_PointCurve):
         pp = _framed(prec[pos], add0, add1, start, P / (P + self._s.N))
         return PRCurve._make(_State(tp, fp, P, self._s.N, self._s.counts_known, {"pr": (rr, pp)}))
 
-    def auc(self, method=None, *, hull=False):
+    def auc(self, method: str | None = None, *, hull: bool = False) -> float:
         """Area under the PR curve of the points, by the estimators of :func:`auc`.
 
         Parameters
@@ -596,7 +615,7 @@ class PRCurve(_PointCurve):
             )
         return _curve_area(self._s, method_code("pr", method), hull)
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """The points as a tidy frame in the columns of :func:`pr_curve`.
 
         Returns
@@ -655,16 +674,30 @@ class ROCCurve(_PointCurve):
     _space = "roc"
 
     def __init__(
-        self, points=None, *, fpr=None, tpr=None, n_pos=None, n_neg=None, pos_neg_ratio=None
-    ):
+        self,
+        points: ArrayLike | pd.DataFrame | None = None,
+        *,
+        fpr: ArrayLike | None = None,
+        tpr: ArrayLike | None = None,
+        n_pos: float | None = None,
+        n_neg: float | None = None,
+        pos_neg_ratio: float | None = None,
+    ) -> None:
         self._s, self._balanced = _roc_state(
             points, fpr, tpr, n_pos, n_neg, pos_neg_ratio, "ROCCurve", achievable=False
         )
 
     @classmethod
     def achievable(
-        cls, points=None, *, fpr=None, tpr=None, n_pos=None, n_neg=None, pos_neg_ratio=None
-    ):
+        cls,
+        points: ArrayLike | pd.DataFrame | None = None,
+        *,
+        fpr: ArrayLike | None = None,
+        tpr: ArrayLike | None = None,
+        n_pos: float | None = None,
+        n_neg: float | None = None,
+        pos_neg_ratio: float | None = None,
+    ) -> ROCCurve:
         """The ROC convex hull of operating points that need not be one ranking.
 
         Arguments as for :class:`ROCCurve`; see :meth:`PRCurve.achievable`.
@@ -698,7 +731,7 @@ class ROCCurve(_PointCurve):
     fpr = _rates("roc", 0, "False-positive rate of each point (origin first).")
     tpr = _rates("roc", 1, "True-positive rate of each point (origin first).")
 
-    def points(self):
+    def points(self) -> np.ndarray:
         """The points as an array of (fpr, tpr) rows, shape (n, 2).
 
         Examples
@@ -711,7 +744,7 @@ class ROCCurve(_PointCurve):
         """
         return np.column_stack(self._xy())
 
-    def to_pr(self):
+    def to_pr(self) -> PRCurve:
         """The same confusion matrices in PR space (Theorem 3.1).
 
         Returns
@@ -737,7 +770,7 @@ class ROCCurve(_PointCurve):
             )
         return PRCurve._make(self._s)
 
-    def tpr_at(self, fpr, *, hull=False):
+    def tpr_at(self, fpr: ArrayLike, *, hull: bool = False) -> np.ndarray:
         """TPR at the given FPRs, linear between points (highest TPR at a shared FPR).
 
         Parameters
@@ -759,7 +792,9 @@ class ROCCurve(_PointCurve):
         """
         return self._grid_values(fpr, hull, roc=True)[1]
 
-    def resample(self, num_points=101, *, fpr=None, hull=False):
+    def resample(
+        self, num_points: int = 101, *, fpr: ArrayLike | None = None, hull: bool = False
+    ) -> ROCCurve:
         """A new ROC curve at equally spaced (or given) FPRs, linear between points.
 
         Parameters
@@ -798,7 +833,7 @@ class ROCCurve(_PointCurve):
         out._balanced = self._balanced
         return out
 
-    def auc(self, method="trapezoid", *, hull=False):
+    def auc(self, method: str = "trapezoid", *, hull: bool = False) -> float:
         """Area under the ROC curve of the points (trapezoids; ``hull=True``: the hull).
 
         Parameters
@@ -818,7 +853,7 @@ class ROCCurve(_PointCurve):
         """
         return _curve_area(self._s, method_code("roc", method), hull)
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """The points as a tidy frame in the columns of :func:`roc_curve`.
 
         Returns
