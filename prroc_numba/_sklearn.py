@@ -62,7 +62,7 @@ def _score(
             "average='macro'|'weighted'|'micro'"
         )
     cls = classes if classes is not None else (None if _classes is None else list(_classes))
-    res = auc.__wrapped__(
+    res = auc.__wrapped__(  # type: ignore[attr-defined]
         score=y_pred,
         label=np.asarray(y_true),
         weight=sample_weight,

@@ -304,7 +304,7 @@ def _one(
             f"y_score must be 1-D (one curve), got shape {s.shape}; for several models use "
             "auc(df, score=['m1', 'm2'], label='y')"
         )
-    frame = auc.__wrapped__(
+    frame = auc.__wrapped__(  # type: ignore[attr-defined]
         score=s,
         label=y_true,
         weight=sample_weight,

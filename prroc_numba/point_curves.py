@@ -49,7 +49,7 @@ Rules for points (shared by the classes and the frame functions)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -233,7 +233,13 @@ def _with_ends(tp, fp, P, N):
     return _framed(tp, add0, add1, 0.0, P), _framed(fp, add0, add1, 0.0, N), add0, add1
 
 
-def _rates(space: str, axis: int, doc: str) -> property:
+class _Rates(Protocol):
+    """What :func:`_rates` makes, for type checkers: a read-only array attribute."""
+
+    def __get__(self, obj: object, owner: type | None = None, /) -> np.ndarray: ...
+
+
+def _rates(space: str, axis: int, doc: str) -> _Rates:
     """A read-only property: a copy of axis ``axis`` (0: x, 1: y) of the points' rates
     in ``space`` ("pr": recall, precision; "roc": fpr, tpr).
     """
