@@ -14,7 +14,7 @@ bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_c
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._version import __version__  # noqa: F401 (public)
 
@@ -93,7 +93,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     """Import a public name's module on first use (PEP 562)."""
     mod = _WHERE.get(name)
     if mod is None:
@@ -103,5 +103,5 @@ def __getattr__(name: str):
     return value
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))

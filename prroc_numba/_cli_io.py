@@ -43,7 +43,7 @@ def _read(path: str, columns=None) -> pd.DataFrame:
     try:
         import polars as pl
     except ImportError:
-        pl = None
+        pl = None  # type: ignore[assignment]
     try:
         if pl is not None and not name.endswith(".gz"):
             from ._dataframes import to_pandas
@@ -96,7 +96,7 @@ def _table(frame: pd.DataFrame) -> str:
             v = frame[c].to_numpy(dtype=float)
             fin = v[~pd.isna(v)]
             if (fin == fin.round()).all():
-                fmt[c] = lambda x: "" if pd.isna(x) else f"{x:.0f}"
+                fmt[c] = lambda x: "" if pd.isna(x) else f"{x:.0f}"  # type: ignore[assignment]
     return frame.to_string(index=False, float_format=lambda v: f"{v:.4f}", formatters=fmt)
 
 

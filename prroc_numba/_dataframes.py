@@ -24,12 +24,16 @@ from __future__ import annotations
 
 import functools
 import inspect
+from collections.abc import Callable
+from typing import Literal
 
 import pandas as pd
 
-from ._calls import checked
+from ._calls import P, R, checked
 
 OUTPUTS = ("pandas", "polars")
+#: the ``output=`` of a public function returning frames (see :func:`with_output`)
+Output = Literal["pandas", "polars"]
 
 
 def _names(x):
@@ -118,8 +122,12 @@ def to_output(frame, output):
     return pl.from_pandas(frame)
 
 
-def with_output(f):
-    """Add ``output="pandas"`` (or ``"polars"``) to a public function returning frames."""
+def with_output(f: Callable[P, R]) -> Callable[P, R]:
+    """Give a public function returning frames ``output="pandas"`` (or ``"polars"``).
+
+    The function declares ``output: Output = "pandas"`` last in its signature, for type
+    checkers and readers; the wrapper takes it and converts what the function returns.
+    """
 
     @functools.wraps(f)
     def wrapper(*args, output="pandas", **kwargs):
@@ -128,7 +136,9 @@ def with_output(f):
         return to_output(f(*args, **kwargs), output)
 
     sig = inspect.signature(f)
-    params = list(sig.parameters.values())
-    params.append(inspect.Parameter("output", inspect.Parameter.KEYWORD_ONLY, default="pandas"))
-    wrapper.__signature__ = sig.replace(parameters=params)
+    if "output" not in sig.parameters:
+        params = [*sig.parameters.values()]
+        params.append(inspect.Parameter("output", inspect.Parameter.KEYWORD_ONLY, default="pandas"))
+        sig = sig.replace(parameters=params)
+    wrapper.__signature__ = sig  # type: ignore[attr-defined]
     return checked(wrapper)

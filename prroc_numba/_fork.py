@@ -41,7 +41,7 @@ def _parent_used_gnu_openmp() -> bool:
     try:
         if parallel.threading_layer() != "omp":
             return False
-        from numba.np.ufunc import omppool
+        from numba.np.ufunc import omppool  # type: ignore[attr-defined]
     except (ImportError, ValueError):
         return False
     return getattr(omppool, "openmp_vendor", "GNU") == "GNU"

@@ -423,7 +423,7 @@ class _FoldBatch(Batch):
     each reading a contiguous run of the group's label rows (``starts``).
     """
 
-    starts: np.ndarray = None
+    starts: np.ndarray | None = None
 
     @property
     def label_start(self):

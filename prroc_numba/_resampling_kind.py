@@ -28,7 +28,7 @@ def _outside_stacklevel() -> int:
     here = os.path.dirname(__file__)
     frame, level = sys._getframe(1), 1
     while frame is not None and os.path.dirname(frame.f_code.co_filename) == here:
-        frame, level = frame.f_back, level + 1
+        frame, level = frame.f_back, level + 1  # type: ignore[assignment]
     return level
 
 

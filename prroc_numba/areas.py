@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import pandas as pd
     from numpy.typing import ArrayLike
 
 import numpy as np
@@ -24,7 +25,7 @@ from ._core.classes import check_args
 from ._core.multiclass import check_device
 from ._core.pack import MULTICLASS, inputs, pack
 from ._core.resolve import check_not_proba
-from ._dataframes import with_output
+from ._dataframes import Output, with_output
 from ._docs import fill_doc
 
 
@@ -50,7 +51,8 @@ def auc(
     average: str | None = None,
     device: str | None = None,
     fold: str | ArrayLike | None = None,
-):
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Area under the PR or ROC curve of many curves at once.
 
     Parameters
@@ -154,7 +156,8 @@ def metrics(
     average: str | None = None,
     device: str | None = None,
     fold: str | ArrayLike | None = None,
-):
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Many metrics of many curves at once, from one sort and one sweep per curve.
 
     Parameters
@@ -244,7 +247,7 @@ def _one(
             f"y_score must be 1-D (one curve), got shape {s.shape}; for several models use "
             "auc(df, score=['m1', 'm2'], label='y')"
         )
-    frame = auc.__wrapped__(
+    frame = auc.__wrapped__(  # type: ignore[attr-defined]
         score=s,
         label=y_true,
         weight=sample_weight,

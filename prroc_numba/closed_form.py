@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import pandas as pd
     from numpy.typing import ArrayLike
 
 from statistics import NormalDist
@@ -86,7 +87,7 @@ def auc_ci(
     pos_label: Any = None,
     soft_labels: bool = False,
     fold: str | ArrayLike | None = None,
-):
+) -> pd.DataFrame:
     """Closed-form confidence intervals of AUC-PR (Boyd et al. 2013) or AUC-ROC (DeLong).
 
     No resampling: one row per curve, as fast as :func:`~prroc_numba.auc`. Boyd, Eng &

@@ -32,7 +32,7 @@ from ._core.curve_frames import (
 )
 from ._core.multiclass import check_device
 from ._core.pack import MULTICLASS, inputs, pack
-from ._dataframes import with_output
+from ._dataframes import Output, with_output
 from ._docs import fill_doc
 from ._kernels import columns
 from ._sweep import points as _points
@@ -68,7 +68,8 @@ def confusion(
     classes: Sequence[Any] | None = None,
     average: str | None = None,
     device: str | None = None,
-):
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Confusion matrix at every distinct score, for many curves at once.
 
     Parameters
@@ -139,7 +140,8 @@ def roc_curve(
     average: str | None = None,
     device: str | None = None,
     fold: str | ArrayLike | None = None,
-):
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """ROC curves (every distinct threshold, or their convex hull) for many curves at once.
 
     Parameters
@@ -206,7 +208,8 @@ def det_curve(
     by: str | Sequence[str] | None = None,
     weight: str | ArrayLike | None = None,
     pos_label: Any = None,
-):
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Detection error tradeoff (DET) curves: false positive rate against false
     negative rate, for many curves at once.
 
@@ -307,7 +310,8 @@ def pr_curve(
     average: str | None = None,
     device: str | None = None,
     fold: str | ArrayLike | None = None,
-):
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Precision-recall curves for many curves at once: raw, achievable, interpolated.
 
     Parameters

@@ -18,6 +18,13 @@ at once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from numpy.typing import ArrayLike
+
 import numpy as np
 
 from . import _frames as F
@@ -25,7 +32,7 @@ from . import _schema as S
 from ._core.batch import warn_undefined
 from ._core.gain_areas import _drop_tp0, _gains, _prg_points
 from ._core.pack import inputs, pack
-from ._dataframes import with_output
+from ._dataframes import Output, with_output
 
 __all__ = ["prg_curve"]
 
@@ -47,16 +54,17 @@ def check_prg(data, method, device, args):
 
 @with_output
 def prg_curve(
-    data=None,
+    data: Any = None,
     *,
-    score,
-    label,
-    by=None,
-    weight=None,
-    hull=False,
-    pos_label=None,
-    soft_labels=False,
-):
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    weight: str | ArrayLike | None = None,
+    hull: bool = False,
+    pos_label: Any = None,
+    soft_labels: bool = False,
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Precision-Recall-Gain curves (Flach & Kull 2015) of many curves at once.
 
     One point per distinct score (ties form one point), thresholds descending, with

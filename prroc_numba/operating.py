@@ -75,6 +75,7 @@ def parse_targets(targets: str | Sequence[str]):
                 "or a constraint 'precision>=x', 'recall>=x', 'tpr>=x', 'fpr<=x' with x "
                 "in [0, 1]"
             )
+        assert m is not None  # a known key comes from a match
         try:
             x = float(m.group(3))
         except ValueError:
@@ -188,7 +189,7 @@ def operating_points(
     pos_label: Any = None,
     soft_labels: bool = False,
     cluster: str | ArrayLike | None = None,
-):
+) -> pd.DataFrame:
     """Operating points: the threshold meeting each target, with its confusion matrix.
 
     For every curve and target the best **distinct score** is chosen as the threshold (a

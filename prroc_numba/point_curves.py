@@ -24,6 +24,12 @@ or FP) are those of :mod:`prroc_numba._core.points`; the user guide is
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from numpy.typing import ArrayLike
+
 import numpy as np
 
 from ._checks import default_grid, method_code
@@ -86,22 +92,29 @@ class PRCurve(PointCurve):
 
     def __init__(
         self,
-        points=None,
+        points: ArrayLike | pd.DataFrame | None = None,
         *,
-        recall=None,
-        precision=None,
-        n_pos=None,
-        n_neg=None,
-        pos_neg_ratio=None,
-    ):
+        recall: ArrayLike | None = None,
+        precision: ArrayLike | None = None,
+        n_pos: float | None = None,
+        n_neg: float | None = None,
+        pos_neg_ratio: float | None = None,
+    ) -> None:
         self._s = pr_state(
             points, recall, precision, n_pos, n_neg, pos_neg_ratio, "PRCurve", achievable=False
         )
 
     @classmethod
     def achievable(
-        cls, points=None, *, recall=None, precision=None, n_pos=None, n_neg=None, pos_neg_ratio=None
-    ):
+        cls,
+        points: ArrayLike | pd.DataFrame | None = None,
+        *,
+        recall: ArrayLike | None = None,
+        precision: ArrayLike | None = None,
+        n_pos: float | None = None,
+        n_neg: float | None = None,
+        pos_neg_ratio: float | None = None,
+    ) -> PRCurve:
         """The achievable PR curve of operating points that need not be one ranking.
 
         Points of several classifiers (or thresholds of unknown order) are no single
@@ -138,7 +151,9 @@ class PRCurve(PointCurve):
         )
 
     @classmethod
-    def from_counts(cls, tp, fp, *, n_pos=None, n_neg=None):
+    def from_counts(
+        cls, tp: ArrayLike, fp: ArrayLike, *, n_pos: float | None = None, n_neg: float | None = None
+    ) -> PRCurve:
         """A PR curve from confusion counts (e.g. the ``tp``, ``fp`` of :func:`pr_curve`).
 
         Parameters
@@ -166,7 +181,7 @@ class PRCurve(PointCurve):
         "pr", 1, "Precision of each point (the origin shows the flat start, as :func:`pr_curve`)."
     )
 
-    def points(self):
+    def points(self) -> np.ndarray:
         """The points as an array of (recall, precision) rows, shape (n, 2).
 
         Examples
@@ -179,7 +194,7 @@ class PRCurve(PointCurve):
         """
         return np.column_stack(self._xy())
 
-    def to_roc(self):
+    def to_roc(self) -> ROCCurve:
         """The same confusion matrices in ROC space (Theorem 3.1).
 
         Returns
@@ -199,7 +214,7 @@ class PRCurve(PointCurve):
         """
         return ROCCurve._make(self._s)
 
-    def precision_at(self, recall, *, hull=False):
+    def precision_at(self, recall: ArrayLike, *, hull: bool = False) -> np.ndarray:
         """Precision of the correctly interpolated curve at the given recalls.
 
         Linear in ROC space between points, i.e. FP linear in TP (Davis & Goadrich
@@ -226,7 +241,9 @@ class PRCurve(PointCurve):
         """
         return self._grid_values(recall, hull, roc=False)[1]
 
-    def resample(self, num_points=101, *, recall=None, hull=False):
+    def resample(
+        self, num_points: int = 101, *, recall: ArrayLike | None = None, hull: bool = False
+    ) -> PRCurve:
         """A new PR curve whose points lie on this curve's correct interpolation.
 
         Parameters
@@ -268,7 +285,7 @@ class PRCurve(PointCurve):
         pp = framed(prec[pos], add0, add1, start, P / (P + self._s.N))
         return PRCurve._make(State(tp, fp, P, self._s.N, self._s.counts_known, {"pr": (rr, pp)}))
 
-    def auc(self, method=None, *, hull=False):
+    def auc(self, method: str | None = None, *, hull: bool = False) -> float:
         """Area under the PR curve of the points, by the estimators of :func:`auc`.
 
         Parameters
@@ -301,7 +318,7 @@ class PRCurve(PointCurve):
             )
         return curve_area(self._s, method_code("pr", method), hull)
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """The points as a tidy frame in the columns of :func:`pr_curve`.
 
         Returns
@@ -360,16 +377,30 @@ class ROCCurve(PointCurve):
     _space = "roc"
 
     def __init__(
-        self, points=None, *, fpr=None, tpr=None, n_pos=None, n_neg=None, pos_neg_ratio=None
-    ):
+        self,
+        points: ArrayLike | pd.DataFrame | None = None,
+        *,
+        fpr: ArrayLike | None = None,
+        tpr: ArrayLike | None = None,
+        n_pos: float | None = None,
+        n_neg: float | None = None,
+        pos_neg_ratio: float | None = None,
+    ) -> None:
         self._s, self._balanced = roc_state(
             points, fpr, tpr, n_pos, n_neg, pos_neg_ratio, "ROCCurve", achievable=False
         )
 
     @classmethod
     def achievable(
-        cls, points=None, *, fpr=None, tpr=None, n_pos=None, n_neg=None, pos_neg_ratio=None
-    ):
+        cls,
+        points: ArrayLike | pd.DataFrame | None = None,
+        *,
+        fpr: ArrayLike | None = None,
+        tpr: ArrayLike | None = None,
+        n_pos: float | None = None,
+        n_neg: float | None = None,
+        pos_neg_ratio: float | None = None,
+    ) -> ROCCurve:
         """The ROC convex hull of operating points that need not be one ranking.
 
         Arguments as for :class:`ROCCurve`; see :meth:`PRCurve.achievable`.
@@ -403,7 +434,7 @@ class ROCCurve(PointCurve):
     fpr = rates("roc", 0, "False-positive rate of each point (origin first).")
     tpr = rates("roc", 1, "True-positive rate of each point (origin first).")
 
-    def points(self):
+    def points(self) -> np.ndarray:
         """The points as an array of (fpr, tpr) rows, shape (n, 2).
 
         Examples
@@ -416,7 +447,7 @@ class ROCCurve(PointCurve):
         """
         return np.column_stack(self._xy())
 
-    def to_pr(self):
+    def to_pr(self) -> PRCurve:
         """The same confusion matrices in PR space (Theorem 3.1).
 
         Returns
@@ -442,7 +473,7 @@ class ROCCurve(PointCurve):
             )
         return PRCurve._make(self._s)
 
-    def tpr_at(self, fpr, *, hull=False):
+    def tpr_at(self, fpr: ArrayLike, *, hull: bool = False) -> np.ndarray:
         """TPR at the given FPRs, linear between points (highest TPR at a shared FPR).
 
         Parameters
@@ -464,7 +495,9 @@ class ROCCurve(PointCurve):
         """
         return self._grid_values(fpr, hull, roc=True)[1]
 
-    def resample(self, num_points=101, *, fpr=None, hull=False):
+    def resample(
+        self, num_points: int = 101, *, fpr: ArrayLike | None = None, hull: bool = False
+    ) -> ROCCurve:
         """A new ROC curve at equally spaced (or given) FPRs, linear between points.
 
         Parameters
@@ -503,7 +536,7 @@ class ROCCurve(PointCurve):
         out._balanced = self._balanced
         return out
 
-    def auc(self, method="trapezoid", *, hull=False):
+    def auc(self, method: str = "trapezoid", *, hull: bool = False) -> float:
         """Area under the ROC curve of the points (trapezoids; ``hull=True``: the hull).
 
         Parameters
@@ -523,7 +556,7 @@ class ROCCurve(PointCurve):
         """
         return curve_area(self._s, method_code("roc", method), hull)
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """The points as a tidy frame in the columns of :func:`roc_curve`.
 
         Returns

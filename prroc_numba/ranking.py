@@ -58,7 +58,7 @@ class RankResult:
         """The Nemenyi critical difference of average ranks."""
         return float(self.summary[S.CRITICAL_DIFFERENCE])
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (
             f"RankResult\n{self.summary.to_string()}\n\n{self.ranks.to_string(index=False)}"
             f"\n\n{self.pairs.to_string(index=False)}"
@@ -161,17 +161,17 @@ def _bayes_signed_rank(x, y, rope, w):
 
 
 def rank_models(
-    data,
+    data: pd.DataFrame,
     *,
-    model,
-    dataset,
-    value,
-    higher_is_better=True,
-    rope=None,
-    level=0.95,
-    n_samples=50000,
-    seed=None,
-):
+    model: str,
+    dataset: str,
+    value: str,
+    higher_is_better: bool = True,
+    rope: float | None = None,
+    level: float = 0.95,
+    n_samples: int = 50000,
+    seed: int | None = None,
+) -> RankResult:
     """Average ranks of several models over several data sets, and the tests on them.
 
     Each data set ranks the models (1 = best, ties share the average rank); the

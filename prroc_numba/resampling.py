@@ -8,6 +8,11 @@ count-vector replicates, intervals -- is :mod:`prroc_numba._resampling`.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal, overload
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 import numpy as np
 import pandas as pd
@@ -20,7 +25,7 @@ from ._clusters import cluster_codes
 from ._core import classes as _multiclass
 from ._core.batch import row_ids, warn_undefined
 from ._core.pack import INPUTS, MULTICLASS, inputs, pack
-from ._dataframes import with_output
+from ._dataframes import Output, with_output
 from ._docs import fill_doc
 from ._kernels.resample import GRID_FPR, GRID_PR, GRID_TPR
 from ._resampling import (
@@ -42,38 +47,107 @@ from ._warnings import UndefinedMetricWarning
 INTERVALS = ("percentile", "basic", "bca")
 
 
+@overload
+def bootstrap(
+    data: Any = None,
+    *,
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    weight: str | ArrayLike | None = None,
+    curve: str = "pr",
+    method: str | None = None,
+    hull: bool = False,
+    n_boot: int = 2000,
+    level: float = 0.95,
+    interval: str = "percentile",
+    stratified: bool | None = None,
+    seed: int | None = None,
+    progress: bool | None = None,
+    return_replicates: Literal[False] = False,
+    pos_label: Any = None,
+    soft_labels: bool = False,
+    multiclass: str | None = None,
+    classes: Sequence[Any] | None = None,
+    average: str | None = None,
+    device: str | None = None,
+    cluster: str | ArrayLike | None = None,
+    partial: tuple[float, float] | None = None,
+    partial_focus: str = "fpr",
+    standardize: bool = False,
+    resampling: str | None = None,
+    fold: str | ArrayLike | None = None,
+    output: Output = "pandas",
+) -> pd.DataFrame: ...
+
+
+@overload
+def bootstrap(
+    data: Any = None,
+    *,
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    weight: str | ArrayLike | None = None,
+    curve: str = "pr",
+    method: str | None = None,
+    hull: bool = False,
+    n_boot: int = 2000,
+    level: float = 0.95,
+    interval: str = "percentile",
+    stratified: bool | None = None,
+    seed: int | None = None,
+    progress: bool | None = None,
+    return_replicates: Literal[True],
+    pos_label: Any = None,
+    soft_labels: bool = False,
+    multiclass: str | None = None,
+    classes: Sequence[Any] | None = None,
+    average: str | None = None,
+    device: str | None = None,
+    cluster: str | ArrayLike | None = None,
+    partial: tuple[float, float] | None = None,
+    partial_focus: str = "fpr",
+    standardize: bool = False,
+    resampling: str | None = None,
+    fold: str | ArrayLike | None = None,
+    output: Output = "pandas",
+) -> tuple[pd.DataFrame, pd.DataFrame]: ...
+
+
 @with_output
 @fill_doc
 def bootstrap(
-    data=None,
+    data: Any = None,
     *,
-    score,
-    label,
-    by=None,
-    weight=None,
-    curve="pr",
-    method=None,
-    hull=False,
-    n_boot=2000,
-    level=0.95,
-    interval="percentile",
-    stratified=None,
-    seed=None,
-    progress=None,
-    return_replicates=False,
-    pos_label=None,
-    soft_labels=False,
-    multiclass=None,
-    classes=None,
-    average=None,
-    device=None,
-    cluster=None,
-    partial=None,
-    partial_focus="fpr",
-    standardize=False,
-    resampling=None,
-    fold=None,
-):
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    weight: str | ArrayLike | None = None,
+    curve: str = "pr",
+    method: str | None = None,
+    hull: bool = False,
+    n_boot: int = 2000,
+    level: float = 0.95,
+    interval: str = "percentile",
+    stratified: bool | None = None,
+    seed: int | None = None,
+    progress: bool | None = None,
+    return_replicates: bool = False,
+    pos_label: Any = None,
+    soft_labels: bool = False,
+    multiclass: str | None = None,
+    classes: Sequence[Any] | None = None,
+    average: str | None = None,
+    device: str | None = None,
+    cluster: str | ArrayLike | None = None,
+    partial: tuple[float, float] | None = None,
+    partial_focus: str = "fpr",
+    standardize: bool = False,
+    resampling: str | None = None,
+    fold: str | ArrayLike | None = None,
+    output: Output = "pandas",
+) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.
 
     Each curve is sorted once; a replicate is a vector of counts over its sorted rows, so
@@ -221,31 +295,32 @@ def bootstrap(
 @with_output
 @fill_doc
 def bootstrap_curve(
-    data=None,
+    data: Any = None,
     *,
-    score,
-    label,
-    by=None,
-    weight=None,
-    curve="pr",
-    space=None,
-    band="pointwise",
-    hull=False,
-    n_boot=2000,
-    level=0.95,
-    stratified=None,
-    seed=None,
-    progress=None,
-    grid=101,
-    pos_label=None,
-    soft_labels=False,
-    multiclass=None,
-    classes=None,
-    average=None,
-    cluster=None,
-    resampling=None,
-    fold=None,
-):
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    weight: str | ArrayLike | None = None,
+    curve: str = "pr",
+    space: str | None = None,
+    band: str = "pointwise",
+    hull: bool = False,
+    n_boot: int = 2000,
+    level: float = 0.95,
+    stratified: bool | None = None,
+    seed: int | None = None,
+    progress: bool | None = None,
+    grid: int | ArrayLike = 101,
+    pos_label: Any = None,
+    soft_labels: bool = False,
+    multiclass: str | None = None,
+    classes: Sequence[Any] | None = None,
+    average: str | None = None,
+    cluster: str | ArrayLike | None = None,
+    resampling: str | None = None,
+    fold: str | ArrayLike | None = None,
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Bootstrap confidence bands of PR or ROC curves on a shared grid.
 
     Every replicate's curve (the same count resampling as :func:`bootstrap`; wide
@@ -374,7 +449,7 @@ def bootstrap_curve(
             "cluster= uses the multinomial cluster bootstrap; drop it or pass "
             "resampling='multinomial' on in-memory data"
         )
-    if distributed:
+    if wing is not None:
         if curve != "pr" or fold is not None:
             raise ValueError(
                 "bootstrap_curve on Dask input gives PR bands without folds only; pass "

@@ -20,6 +20,7 @@ the score columns are, and the options: :mod:`.classes`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -120,6 +121,8 @@ def pack_multi(
             f"score has {int((~finite).sum())} NaN or infinite values (first at row "
             f"{row}, counting from 0); drop or impute those rows before computing curves"
         )
+    Y: Any  # multilabel: the label matrix; multiclass: None (then built from codes)
+    codes: Any
     if multilabel:
         cls, Y = _multilabel_matrix(data, label, n, K)
         if classes is not None:
@@ -182,7 +185,7 @@ def pack_multi(
     # resampling groups and the models of each one
     if pair_models:
         n0 = int(counts[0])
-        same = np.all(counts == n0)
+        same = bool(np.all(counts == n0))
         if same:
             Yg, wg = Y.reshape(G, n0, K), w.reshape(G, n0)
             same = bool((Yg == Yg[:1]).all() and (wg == wg[:1]).all())
@@ -208,12 +211,16 @@ def pack_multi(
     ovo = multiclass == "ovo"
     micro = average == "micro"
     if micro:
-        specs = [("micro", None)]
+        specs: list[tuple[Any, Any]] = [("micro", None)]
     elif ovo:
         specs = [(a, b) for a in range(K) for b in range(K) if a != b]
     else:
         specs = [(k, None) for k in range(K)]
 
+    pos: Any  # lists while the loop fills them, then arrays
+    neg: Any
+    lab_len: Any
+    rows: Any
     values, lab_rows, pos, neg, lab_len, curve_keys, coefs, out_idx, out_keys = (
         [],
         [],

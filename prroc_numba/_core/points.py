@@ -37,6 +37,8 @@ messages there). The user guide: ``docs/points.md``.
 
 from __future__ import annotations
 
+from typing import Protocol, TypeVar
+
 import numpy as np
 import pandas as pd
 
@@ -311,16 +313,25 @@ def curve_area(state, code, hull):
 # ------------------------------------------------------------------ point-based curves
 
 
-def rates(space, axis, doc):
+class _Rates(Protocol):
+    """What :func:`rates` makes, for type checkers: a read-only array attribute."""
+
+    def __get__(self, obj: object, owner: type | None = None, /) -> np.ndarray: ...
+
+
+def rates(space: str, axis: int, doc: str) -> _Rates:
     """A read-only property: a copy of axis ``axis`` (0: x, 1: y) of the points' rates
     in ``space`` ("pr": recall, precision; "roc": fpr, tpr).
     """
 
-    def get(self):
+    def get(self: PointCurve) -> np.ndarray:
         rates = self._s.roc() if space == "roc" else self._s.pr()
         return rates[axis].copy()
 
     return property(get, doc=doc)
+
+
+_C = TypeVar("_C", bound="PointCurve")
 
 
 class PointCurve:
@@ -335,31 +346,31 @@ class PointCurve:
 
     # -- class balance
     @property
-    def n_pos(self):
+    def n_pos(self) -> float:
         """Number (mass) of positives; with only a ratio given, ``pos_neg_ratio``."""
         return self._s.P
 
     @property
-    def n_neg(self):
+    def n_neg(self) -> float:
         """Number (mass) of negatives; with only a ratio given, 1."""
         return self._s.N
 
     @property
-    def pos_neg_ratio(self):
+    def pos_neg_ratio(self) -> float:
         """``n_pos / n_neg``."""
         return self._s.P / self._s.N
 
     @property
-    def tp(self):
+    def tp(self) -> np.ndarray:
         """True positives of each point (sweep order, origin first)."""
         return self._s.tp.copy()
 
     @property
-    def fp(self):
+    def fp(self) -> np.ndarray:
         """False positives of each point (sweep order, origin first)."""
         return self._s.fp.copy()
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self._s.tp.size
 
     def _from_counts(self, tp, fp):
@@ -371,7 +382,7 @@ class PointCurve:
         obj._s = state
         return obj
 
-    def hull(self):
+    def hull(self: _C) -> _C:
         """The vertices of the ROC convex hull (in PR space: the achievable PR curve).
 
         Returns
@@ -413,7 +424,7 @@ class PointCurve:
             {S.THRESHOLD: np.full(x.size, np.nan), nx: x, ny: y, S.TP: self._s.tp, S.FP: self._s.fp}
         )
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         x, y = self._xy()
         names = ("fpr", "tpr") if self._space == "roc" else ("recall", "precision")
         bal = (

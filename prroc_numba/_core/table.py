@@ -22,6 +22,11 @@ through the Accumulator's attributes.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 import numpy as np
 import pandas as pd
@@ -197,7 +202,7 @@ class Accumulator:
     True
     """
 
-    def __init__(self, decimals=None):
+    def __init__(self, decimals: int | None = None) -> None:
         if decimals is not None and (
             isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer))
         ):
@@ -205,7 +210,7 @@ class Accumulator:
         self.decimals = None if decimals is None else int(decimals)
         self._by = None  # names of the by columns (list), fixed by the first update
         self._models = None  # list of model names (wide input) or None
-        self._groups = None  # DataFrame of the by columns, one row per group, sorted
+        self._groups: Any = None  # DataFrame of the by columns, one row per group, sorted
         self._curve = np.empty(0, dtype=np.int64)
         self._score = np.empty(0)
         self._pos = np.empty(0)
@@ -251,8 +256,16 @@ class Accumulator:
     # ----------------------------------------------------------------- update
 
     def update(
-        self, data=None, *, score, label, by=None, weight=None, pos_label=None, soft_labels=False
-    ):
+        self,
+        data: Any = None,
+        *,
+        score: str | Sequence[str] | ArrayLike,
+        label: str | ArrayLike,
+        by: str | Sequence[str] | None = None,
+        weight: str | ArrayLike | None = None,
+        pos_label: Any = None,
+        soft_labels: bool = False,
+    ) -> Accumulator:
         """Add rows (arguments as in :func:`~prroc_numba.auc`); returns ``self``.
 
         Every call must describe the same curves' layout: the same ``by`` column names
@@ -270,7 +283,7 @@ class Accumulator:
         self._absorb(by_names, models, groups, *swept_entries(batch, self.decimals))
         return self
 
-    def merge(self, other):
+    def merge(self, other: Accumulator) -> Accumulator:
         """Add the rows seen by ``other`` (an :class:`Accumulator`); returns ``self``.
 
         Both must hold the same curves' layout (``by`` column names, models) and the
@@ -395,7 +408,9 @@ class Accumulator:
     # the result methods import the batch-level code (and the frames' helpers) when
     # called: a Dask worker, which only reduces and merges tables, never loads them
 
-    def auc(self, *, curve="pr", method=None, hull=False):
+    def auc(
+        self, *, curve: str = "pr", method: str | None = None, hull: bool = False
+    ) -> pd.DataFrame:
         """Areas as :func:`~prroc_numba.auc` on all rows seen: key columns, ``auc``."""
         from .area_frames import auc_frame, batch_areas, prg_frame
 
@@ -409,7 +424,9 @@ class Accumulator:
         out = batch_areas(batch, [code], [bool(hull)])[:, 0]
         return self._answer(auc_frame(batch, curve, out, method_label(curve, method, hull)))
 
-    def roc_curve(self, *, hull=False, thresholds=None):
+    def roc_curve(
+        self, *, hull: bool = False, thresholds: ArrayLike | pd.DataFrame | None = None
+    ) -> pd.DataFrame:
         """ROC curves as :func:`~prroc_numba.roc_curve` on all rows seen."""
         from .curve_frames import check_curve_options, roc_frame
 
@@ -417,7 +434,14 @@ class Accumulator:
         batch = self._batch()
         return self._answer(roc_frame(batch, bool(hull), self._thresholds(thresholds)))
 
-    def pr_curve(self, *, hull=False, interpolate=None, thresholds=None, recall_step=None):
+    def pr_curve(
+        self,
+        *,
+        hull: bool = False,
+        interpolate: str | None = None,
+        thresholds: ArrayLike | pd.DataFrame | None = None,
+        recall_step: float | None = None,
+    ) -> pd.DataFrame:
         """PR curves as :func:`~prroc_numba.pr_curve` on all rows seen."""
         from .curve_frames import check_curve_options, pr_frame
 
@@ -426,20 +450,20 @@ class Accumulator:
         thresholds = self._thresholds(thresholds)
         return self._answer(pr_frame(batch, bool(hull), interpolate, thresholds, recall_step))
 
-    def confusion(self, *, thresholds=None):
+    def confusion(self, *, thresholds: ArrayLike | pd.DataFrame | None = None) -> pd.DataFrame:
         """Confusion matrices as :func:`~prroc_numba.confusion` on all rows seen."""
         from .curve_frames import confusion_frame
 
         return self._answer(confusion_frame(self._batch(), self._thresholds(thresholds)))
 
-    def metrics(self, metrics=("auc_pr", "auc_roc")):
+    def metrics(self, metrics: str | Sequence[str] = ("auc_pr", "auc_roc")) -> pd.DataFrame:
         """Several metrics per curve as :func:`~prroc_numba.metrics` on all rows seen."""
         from .area_frames import metrics_frame
 
         names = metric_names(metrics)
         return self._answer(metrics_frame(self._batch(), names))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if not self._started:
             return "Accumulator(empty)"
         return (

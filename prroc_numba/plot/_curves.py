@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -325,11 +325,11 @@ def plot_pr(
     connect: str = "curve",
     ax: Axes | None = None,
     hue: str | Sequence[str] | None = None,
-    hull: bool = None,
+    hull: bool | None = None,
     auc: pd.DataFrame | None = None,
     baseline: bool | float | None = True,
     iso_f1: bool | Sequence[float] = False,
-    label: str | ArrayLike = None,
+    label: str | ArrayLike | None = None,
     legend: bool = True,
     max_points: int = 200_000,
     micro: pd.DataFrame | None = None,
@@ -338,7 +338,7 @@ def plot_pr(
     partial: tuple[float, float] | None = None,
     fold: str | None = None,
     band: pd.DataFrame | None = None,
-    **kwargs,
+    **kwargs: Any,
 ) -> Axes:
     """Plot precision-recall curves from a tidy frame, one line per curve.
 
@@ -438,10 +438,10 @@ def plot_roc(
     *,
     ax: Axes | None = None,
     hue: str | Sequence[str] | None = None,
-    hull: bool = None,
+    hull: bool | None = None,
     auc: pd.DataFrame | None = None,
     diagonal: bool = True,
-    label: str | ArrayLike = None,
+    label: str | ArrayLike | None = None,
     legend: bool = True,
     micro: pd.DataFrame | None = None,
     macro: float | pd.DataFrame | None = None,
@@ -450,7 +450,7 @@ def plot_roc(
     partial_focus: str = "fpr",
     fold: str | None = None,
     band: pd.DataFrame | None = None,
-    **kwargs,
+    **kwargs: Any,
 ) -> Axes:
     """Plot ROC curves from a tidy frame, one line per curve.
 

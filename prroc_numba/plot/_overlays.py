@@ -5,7 +5,7 @@ points with their intervals and the range of a partial area.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -27,7 +27,7 @@ def add_iso_f1(
     *,
     color: str = "0.75",
     label: str | ArrayLike = True,
-    **kwargs,
+    **kwargs: Any,
 ) -> Axes:
     """Draw iso-F1 lines on a PR plot: the (recall, precision) pairs with F1 = level.
 
@@ -72,7 +72,7 @@ def add_no_skill(
     curve: str = "pr",
     color: str = "0.5",
     label: str | ArrayLike = True,
-    **kwargs,
+    **kwargs: Any,
 ) -> Axes:
     """Draw the no-skill baseline: precision = prevalence on PR, the diagonal on ROC.
 
@@ -127,7 +127,7 @@ def add_operating_points(
     hue: str | Sequence[str] | None = None,
     colors: dict | None = None,
     annotate: bool = True,
-    **kwargs,
+    **kwargs: Any,
 ) -> Axes:
     """Mark operating points (:func:`prroc_numba.operating_points`) with interval bars.
 
@@ -199,13 +199,13 @@ def add_operating_points(
 @_public
 def add_partial_range(
     ax: Axes | None = None,
-    partial: tuple[float, float] | None = (0.0, 1.0),
+    partial: tuple[float, float] = (0.0, 1.0),
     *,
     curve: str = "pr",
     partial_focus: str = "fpr",
     color: str = "0.6",
     alpha: float = 0.15,
-    **kwargs,
+    **kwargs: Any,
 ) -> Axes:
     """Shade the range of a partial area (``auc(..., partial=(lo, hi))``).
 

@@ -5,11 +5,13 @@ critical-difference diagram of ranked models and power against sample size.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from numpy.typing import ArrayLike
+
+    from ..ranking import RankResult
 
 import numpy as np
 import pandas as pd
@@ -43,7 +45,7 @@ def plot_bands(
     alpha: float = 0.2,
     legend: bool = True,
     baseline: bool | float | None = None,
-    **kwargs,
+    **kwargs: Any,
 ) -> Axes:
     """Plot curves with pointwise confidence bands (:func:`prroc_numba.bootstrap_curve`).
 
@@ -110,10 +112,10 @@ def plot_intervals(
     *,
     ax: Axes | None = None,
     estimate: str | None = None,
-    label: str | ArrayLike = None,
+    label: str | ArrayLike | None = None,
     reference: float | None = None,
     sort: bool = True,
-    **kwargs,
+    **kwargs: Any,
 ) -> Axes:
     """Forest plot: one row per curve (or pair) with its estimate and interval.
 
@@ -198,7 +200,9 @@ def _cliques(ranks, cd):
 
 
 @_doc
-def critical_difference(result, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+def critical_difference(
+    result: RankResult, *, ax: Axes | None = None, title: str | None = None
+) -> Axes:
     """Critical-difference diagram of average ranks (Demšar 2006).
 
     Models sit on an axis of average rank (1 = best, on the left); a thick bar joins
@@ -279,7 +283,9 @@ def critical_difference(result, *, ax: Axes | None = None, title: str | None = N
 
 
 @_doc
-def plot_power(frame: pd.DataFrame, *, ax: Axes | None = None, target=0.8, **kwargs) -> Axes:
+def plot_power(
+    frame: pd.DataFrame, *, ax: Axes | None = None, target: float | None = 0.8, **kwargs: Any
+) -> Axes:
     """Power against sample size, from :func:`prroc_numba.power` with ``n=``.
 
     Draws the simulated power at each candidate size with a band of two Monte Carlo
