@@ -190,9 +190,9 @@ import resource, sys
 sys.path.insert(0, {root!r})
 import numpy as np, pandas as pd
 import prroc_numba as prn
+from prroc_numba._core.pack import pack
 from prroc_numba._resampling import plan as R
 from prroc_numba._resampling.run import _seed
-from prroc_numba._ragged import pack
 n, M = {n}, {m}
 rng = np.random.default_rng(0)
 y = rng.random(n) < {prev}

@@ -67,8 +67,9 @@ def light():
     from _cases import binormal, long_frame
 
     from prroc_numba import _frames as F
-    from prroc_numba._kernels.grid import _precision_at_recall_batch
-    from prroc_numba._ragged import pack, pack_points
+    from prroc_numba._core.pack import pack
+    from prroc_numba._core.point_frames import pack_points
+    from prroc_numba._drivers.grid import _precision_at_recall_batch
 
     def show(name, t, whole=None):
         share = f"  ({100 * t / whole:4.0f}% of the call)" if whole else ""

@@ -42,8 +42,8 @@ sys.path.insert(0, str(ROOT))
 from _cases import float_scores  # noqa: E402
 
 import prroc_numba as prn  # noqa: E402
+from prroc_numba._core.pack import pack  # noqa: E402
 from prroc_numba._kernels import area  # noqa: E402
-from prroc_numba._ragged import pack  # noqa: E402
 
 
 def _opt(name):
@@ -83,7 +83,7 @@ def main():
 
     from numba import cuda
 
-    from prroc_numba._kernels.cuda import driver
+    from prroc_numba._drivers import cuda as driver
 
     dev = cuda.get_current_device()
     name = getattr(dev, "name", "CUDA simulator")

@@ -47,7 +47,7 @@ import pytest
 from _cases import ragged_counts
 
 import prroc_numba as prn
-from prroc_numba._kernels.grid import (
+from prroc_numba._drivers.grid import (
     _interp_batch_into,
     _precision_at_recall_batch,
     _tpr_at_fpr_batch,

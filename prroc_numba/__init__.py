@@ -14,14 +14,14 @@ bootstrap intervals and paired comparison (:func:`bootstrap`, :func:`bootstrap_c
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._version import __version__  # noqa: F401 (public)
 
 #: where each public name lives; imported on first use (``import prroc_numba`` loads no
 #: kernel module, Numba, pandas, Dask or matplotlib)
 _WHERE = {
-    "Accumulator": "._accumulate",
+    "Accumulator": "._core.table",
     "auc": ".areas",
     "auc_ci": ".closed_form",
     "auc_pr": ".areas",
@@ -49,7 +49,7 @@ _WHERE = {
 }
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time see __getattr__
-    from ._accumulate import Accumulator
+    from ._core.table import Accumulator
     from ._sklearn import scorer
     from ._warnings import UndefinedMetricWarning
     from .areas import auc, auc_pr, auc_roc, metrics
@@ -93,7 +93,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     """Import a public name's module on first use (PEP 562)."""
     mod = _WHERE.get(name)
     if mod is None:
@@ -103,5 +103,5 @@ def __getattr__(name: str):
     return value
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))

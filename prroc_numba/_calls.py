@@ -11,6 +11,11 @@ from __future__ import annotations
 import difflib
 import functools
 import inspect
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 #: the one-number functions that take scikit-learn's positional (y_true, y_score)
 _ARRAY_CALLS = "prn.auc_pr(y, s) or prn.auc_roc(y, s) (one float)"
@@ -53,7 +58,7 @@ def call_error(name, sig, args, kwargs):
     return None
 
 
-def checked(f):
+def checked(f: Callable[P, R]) -> Callable[P, R]:
     """``f`` with its calls checked first (:func:`call_error`)."""
     sig = inspect.signature(f)
     params = sig.parameters
@@ -72,5 +77,5 @@ def checked(f):
                 raise err
         return f(*args, **kwargs)
 
-    wrapper.__signature__ = sig
+    wrapper.__signature__ = sig  # type: ignore[attr-defined]
     return wrapper

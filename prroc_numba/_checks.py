@@ -179,32 +179,3 @@ def metric_names(metrics) -> list:
     if len(set(names)) != len(names):
         raise ValueError(f"metrics lists a name twice: {names}; list each metric once")
     return names
-
-
-def warn_undefined_auc(batch, curve: str, stacklevel: int = 3, totals=None) -> np.ndarray:
-    """The curves whose AUC is undefined (PR: no positives; ROC: no positives or no
-    negatives), warned about once (:class:`~prroc_numba.UndefinedMetricWarning`);
-    returns their mask. ``stacklevel`` as for ``_ragged.warn_undefined`` called from
-    the caller; ``totals``: the curves' ``(P, N)`` when not ``batch.totals()``.
-    """
-    from ._multiclass import CLASS_A
-    from ._ragged import warn_undefined  # _ragged imports this module
-
-    P, N = batch.totals() if totals is None else totals
-    both = curve in ("roc", "prg")
-    bad = (P <= 0) | (N <= 0) if both else P <= 0
-    shown = bad
-    multi = getattr(batch, "multi", None)
-    if multi is not None and CLASS_A in batch.keys.columns:
-        # one-vs-one averages leave out the pairs of an absent class (weight 0, as
-        # scikit-learn, which does not warn either)
-        shown = bad & (multi.coef != 0)
-    warn_undefined(
-        batch,
-        shown,
-        f"AUC-{curve.upper()} is undefined (no positives"
-        + (" or no negatives)" if both else ")")
-        + ": NaN",
-        stacklevel=stacklevel + 1,
-    )
-    return bad

@@ -1,6 +1,6 @@
 """polars / pyarrow (and other dataframe) input and polars output, in one place.
 
-Every public function packs its input through :func:`prroc_numba._ragged.pack`, which
+Every public function packs its input through :func:`prroc_numba._core.pack.pack`, which
 calls :func:`to_pandas` first: a polars DataFrame or LazyFrame, a pyarrow Table (or any
 frame narwhals knows) becomes a pandas frame holding **only the columns the call names**
 (a LazyFrame is projected before it is collected, so the other columns are never read).
@@ -16,19 +16,24 @@ but polars input then needs no pyarrow). Why not the Arrow PyCapsule interface a
 the speed is the same (it is the same Arrow hand-over), but it cannot project or
 collect a LazyFrame, and it needs pyarrow to read the capsule.
 
-:func:`with_output` gives a public function ``output="pandas"|"polars"``.
+:func:`with_output` gives a public function ``output="pandas"|"polars"``;
+:func:`is_dask` tells a Dask frame (which takes its own path) from the others.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+from collections.abc import Callable
+from typing import Literal
 
 import pandas as pd
 
-from ._calls import checked
+from ._calls import P, R, checked
 
 OUTPUTS = ("pandas", "polars")
+#: the ``output=`` of a public function returning frames (see :func:`with_output`)
+Output = Literal["pandas", "polars"]
 
 
 def _names(x):
@@ -37,6 +42,13 @@ def _names(x):
     if isinstance(x, (list, tuple)) and all(isinstance(v, str) for v in x):
         return list(x)
     return []
+
+
+def is_dask(data) -> bool:
+    """Whether ``data`` is a Dask DataFrame (without importing dask)."""
+    return type(data).__module__.split(".")[0] in ("dask", "dask_expr") and hasattr(
+        data, "npartitions"
+    )
 
 
 def is_native(data) -> bool:
@@ -110,8 +122,12 @@ def to_output(frame, output):
     return pl.from_pandas(frame)
 
 
-def with_output(f):
-    """Add ``output="pandas"`` (or ``"polars"``) to a public function returning frames."""
+def with_output(f: Callable[P, R]) -> Callable[P, R]:
+    """Give a public function returning frames ``output="pandas"`` (or ``"polars"``).
+
+    The function declares ``output: Output = "pandas"`` last in its signature, for type
+    checkers and readers; the wrapper takes it and converts what the function returns.
+    """
 
     @functools.wraps(f)
     def wrapper(*args, output="pandas", **kwargs):
@@ -120,7 +136,9 @@ def with_output(f):
         return to_output(f(*args, **kwargs), output)
 
     sig = inspect.signature(f)
-    params = list(sig.parameters.values())
-    params.append(inspect.Parameter("output", inspect.Parameter.KEYWORD_ONLY, default="pandas"))
-    wrapper.__signature__ = sig.replace(parameters=params)
+    if "output" not in sig.parameters:
+        params = [*sig.parameters.values()]
+        params.append(inspect.Parameter("output", inspect.Parameter.KEYWORD_ONLY, default="pandas"))
+        sig = sig.replace(parameters=params)
+    wrapper.__signature__ = sig  # type: ignore[attr-defined]
     return checked(wrapper)

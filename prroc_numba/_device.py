@@ -1,7 +1,7 @@
 """Which device runs a call, GPU arrays in, and the CUDA backend loaded on demand.
 
 ``import prroc_numba`` never imports ``numba.cuda``: :func:`backend` imports
-:mod:`prroc_numba._kernels.cuda` the first time ``device="cuda"`` is used.
+:mod:`prroc_numba._drivers.cuda` the first time ``device="cuda"`` is used.
 
 Arrays on a GPU are recognised without importing their libraries: CuPy arrays, PyTorch
 CUDA tensors, Numba device arrays and anything with ``__cuda_array_interface__`` or a
@@ -83,7 +83,7 @@ def backend():
             f"{INSTALL}). Use device='cpu', or set NUMBA_ENABLE_CUDASIM=1 to run the CUDA "
             "kernels in Numba's simulator (slow; meant for tests)"
         )
-    from ._kernels import cuda as kernels
+    from ._drivers import cuda as kernels
 
     return kernels
 

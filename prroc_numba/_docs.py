@@ -7,7 +7,12 @@ no placeholders and docstrings need no brace escaping.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from ._resampling.design import DOC as CLUSTER  # the block lives with its code
+
+F = TypeVar("F", bound=Callable[..., object])
 
 SHARED = """
     data : DataFrame or None, default=None
@@ -258,9 +263,9 @@ _BLOCKS = {
 }
 
 
-def fill_doc(f):
+def fill_doc(f: F) -> F:
     """Replace each ``    {name}`` line of ``f.__doc__`` by the block ``name``."""
-    doc = f.__doc__
+    doc = f.__doc__ or ""
     for name, text in _BLOCKS.items():
         doc = doc.replace("    {" + name + "}", text.strip("\n"))
     f.__doc__ = doc

@@ -4,7 +4,7 @@ Two pieces of process-wide state do not survive ``fork`` (``multiprocessing``'s
 default start method on Linux before Python 3.14, joblib's multiprocessing backend,
 PyTorch ``DataLoader`` workers):
 
-* the thread pool of :mod:`prroc_numba._kernels.threads`, whose threads the child does
+* the thread pool of :mod:`prroc_numba._drivers.threads`, whose threads the child does
   not have; that module resets it in the child (``os.register_at_fork``);
 * Numba's threading layer. Under the GNU OpenMP layer (``omp`` with ``libgomp``, what
   Numba picks on Linux when TBB is not installed) a child of a process that started
@@ -41,7 +41,7 @@ def _parent_used_gnu_openmp() -> bool:
     try:
         if parallel.threading_layer() != "omp":
             return False
-        from numba.np.ufunc import omppool
+        from numba.np.ufunc import omppool  # type: ignore[attr-defined]
     except (ImportError, ValueError):
         return False
     return getattr(omppool, "openmp_vendor", "GNU") == "GNU"

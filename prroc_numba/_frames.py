@@ -5,6 +5,8 @@ The only frame builders; column names come from :mod:`prroc_numba._schema`.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import numpy as np
 import pandas as pd
 
@@ -16,7 +18,7 @@ def repeat_keys(keys: pd.DataFrame, lengths) -> dict:
     categoricals by repeating their codes, other extension arrays (pandas strings,
     nullable and tz-aware columns) by one ``take`` each.
     """
-    out = {}
+    out: dict[str, Any] = {}
     idx = None
     for name in keys.columns:
         col = keys[name]
@@ -102,7 +104,7 @@ def describe(frame: pd.DataFrame, before: str, **what) -> pd.DataFrame:
     None values are left out, and so is a name the frame has already (e.g. a ``by``
     column called ``method``). In place; returns ``frame``.
     """
-    loc = frame.columns.get_loc(before)
+    loc = cast(int, frame.columns.get_loc(before))
     for name, value in what.items():
         if value is None or name in frame.columns:
             continue

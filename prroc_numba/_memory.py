@@ -130,10 +130,10 @@ def available_bytes() -> tuple[int | None, str]:
         (_cgroup_headroom() if sys.platform.startswith("linux") else None, "the cgroup limit"),
         (_physical_headroom(), "free physical memory and swap"),
     ]
-    found = [(max(b, 0), why) for b, why in found if b is not None]
-    if not found:
+    known = [(max(b, 0), why) for b, why in found if b is not None]
+    if not known:
         return None, ""
-    return min(found, key=lambda t: t[0])
+    return min(known, key=lambda t: t[0])
 
 
 def _size(n: float) -> str:

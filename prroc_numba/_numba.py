@@ -64,7 +64,7 @@ def cache_root() -> str | None:
     """Where compiled kernels go: ``NUMBA_CACHE_DIR`` (``numba.config.CACHE_DIR``) when
     set, else ``<user cache dir>/prroc_numba/<version>``; None when it cannot be written.
     """
-    root = config.CACHE_DIR
+    root = config.CACHE_DIR  # type: ignore[attr-defined]
     if not root:
         base = _user_cache_base()
         if base is None:
@@ -79,8 +79,8 @@ def cache_root() -> str | None:
 
 
 def _tried() -> str:
-    if config.CACHE_DIR:
-        return str(config.CACHE_DIR)
+    if config.CACHE_DIR:  # type: ignore[attr-defined]
+        return str(config.CACHE_DIR)  # type: ignore[attr-defined]
     base = _user_cache_base()
     return os.path.join(base, "prroc_numba", __version__) if base else "a user cache dir"
 
@@ -181,7 +181,7 @@ class _Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
 
 
 class _CacheImpl(caching.CompileResultCacheImpl):
-    _locator_classes = (_Locator,)
+    _locator_classes = (_Locator,)  # type: ignore[assignment]
 
 
 _DAMAGE_SAID = False

@@ -24,13 +24,14 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from . import _device, _multiclass
+from . import _backends, _device
 from . import _schema as S
 from ._checks import area_code, check_grid, check_level, check_n_boot, method_label
+from ._core import classes as _classes
+from ._core.multiclass import check_device
+from ._core.pack import inputs, pack
 from ._kernels.resample import GRID_FPR, GRID_PR, GRID_TPR
 from ._partial import check_partial
-from ._ragged import inputs, pack
-from ._ragged import is_dask as _is_dask
 from ._resampling import engine as E
 
 RESAMPLINGS = ("multinomial", "poisson")
@@ -48,7 +49,7 @@ def _outside_stacklevel() -> int:
     here = os.path.dirname(__file__) + os.sep  # the package and its subpackages
     frame, level = sys._getframe(1), 1
     while frame is not None and frame.f_code.co_filename.startswith(here):
-        frame, level = frame.f_back, level + 1
+        frame, level = frame.f_back, level + 1  # type: ignore[assignment]
     return level
 
 
@@ -119,7 +120,9 @@ def label(stratified: bool, poisson: bool, cluster=None) -> str:
 
 def call_label(data, device, resampling, stratified, cluster) -> str:
     """The ``resampling`` column of a bootstrap call's frame, from its arguments."""
-    engine = "dask" if _is_dask(data) else ("cuda" if device == "cuda" else "memory")
+    engine = _backends.engine(data)
+    if engine == _backends.MEMORY and device == "cuda":
+        engine = "cuda"
     strat, poisson = resolve(resampling, stratified, engine, warn=False)
     return label(strat, poisson, cluster)
 
@@ -133,7 +136,7 @@ TESTS = ("bootstrap", "delong", "venkatraman")
 P_VALUES = ("wald", "percentile")
 
 #: the arguments that the bootstrap functions hand on to :func:`_replicates` by name
-#: (with the input arguments, :data:`~._ragged.INPUTS`)
+#: (with the input arguments, :data:`~._core.pack.INPUTS`)
 REPLICATE_ARGS = (
     "curve",
     "method",
@@ -172,11 +175,14 @@ def method_of(args):
     return method_label(*(args[k] for k in METHOD_ARGS))
 
 
+def _distributed(data):
+    """``data`` lives outside memory (a Dask frame): the Dask wing answers."""
+    return _backends.engine(data) != _backends.MEMORY
+
+
 def _is_multi(args):
     """Multiclass or multilabel input (``multiclass=`` or a label matrix)."""
-    return args.get("multiclass") is not None or _multiclass.is_multilabel(
-        args["data"], args["label"]
-    )
+    return args.get("multiclass") is not None or _classes.is_multilabel(args["data"], args["label"])
 
 
 # ------------------------------------------------------------------ bootstrap
@@ -204,7 +210,7 @@ def check_bootstrap(a):
             "interval='bca' with cluster= or partial= is not implemented (its jackknife "
             "deletes rows and takes whole areas); use interval='percentile' or 'basic'"
         )
-    if interval == "bca" and _is_dask(a["data"]):
+    if interval == "bca" and _distributed(a["data"]):
         raise ValueError(
             "interval='bca' needs a jackknife over the rows, which Dask input "
             "does not offer; use interval='percentile' or 'basic'"
@@ -222,7 +228,7 @@ def _check_replicate_args(data, curve, method, device, partial, args):
 
         check_prg(data, method, device, {**args, "partial": partial})
     if args.get("multiclass") == "ovo":
-        _multiclass.check_args("ovo", args.get("classes"), args.get("average"), False, curve)
+        _classes.check_args("ovo", args.get("classes"), args.get("average"), False, curve)
     if args.get("average") == "samples":
         raise ValueError(
             "average='samples' has no bootstrap here (each row is its own curve); use "
@@ -256,25 +262,23 @@ def _replicates(
 
     ``device="cuda"``: the Poisson bootstrap on the GPU (``plan`` is None). Dask input:
     the Poisson bootstrap on the workers (``plan`` is None, ``batch`` only names curves).
-    ``args``: the input arguments (:data:`~._ragged.INPUTS`) and any multiclass ones;
+    ``args``: the input arguments (:data:`~._core.pack.INPUTS`) and any multiclass ones;
     with these the estimates and replicates come reduced to the output rows (per
     class, pair or average) and ``batch`` is a view of those
     (:func:`._resampling.engine.replicates`).
     """
     code = _check_replicate_args(data, curve, method, device, partial, args)
-    distributed = _is_dask(data)
-    engine = "dask" if distributed else ("cuda" if device == "cuda" else "memory")
+    wing = _backends.wing_for(data)
+    engine = _backends.engine(data) if wing is not None or device != "cuda" else "cuda"
     stratified, poisson = resolve(resampling, stratified, engine)
     if poisson and (cluster is not None or partial is not None):
         raise ValueError(
             "cluster= and partial= use the multinomial (row or cluster) bootstrap; drop "
             "them or pass resampling='multinomial'"
         )
-    if distributed:
-        from . import _dask
-
-        _dask.no_multiclass(args.get("multiclass"))
-        return _dask.replicates(
+    if wing is not None:
+        wing.no_multiclass(args.get("multiclass"))
+        return wing.replicates(
             data,
             curve=curve,
             code=code,
@@ -284,7 +288,7 @@ def _replicates(
             **inputs(args),
         )
     batch = pack(data, **args)
-    _multiclass.check_device(batch, device)
+    check_device(batch, device)
     E.check_replicates_fit(batch, n_boot, label_bar, keep_replicates)
     hull = bool(hull)
     spec = check_partial(curve, partial, partial_focus, standardize)
@@ -313,7 +317,7 @@ def check_fold(args):
         "resampling='poisson'": args["resampling"] == "poisson",
         "return_replicates=True": bool(args.get("return_replicates")),
         "multiclass input": _is_multi(args),
-        "Dask input": _is_dask(args["data"]),
+        "Dask input": _distributed(args["data"]),
     }
     for what, on in bad.items():
         if on:
@@ -364,10 +368,8 @@ def check_bands(a):
             "bootstrap_curve gives one-vs-rest bands: use multiclass='ovr' with "
             "average=None (one band per class) or 'micro' (the pooled curve)"
         )
-    distributed = _is_dask(a["data"])
-    stratified, poisson = resolve(
-        a["resampling"], a["stratified"], "dask" if distributed else "memory"
-    )
+    distributed = _distributed(a["data"])
+    stratified, poisson = resolve(a["resampling"], a["stratified"], _backends.engine(a["data"]))
     if (poisson or distributed) and a["cluster"] is not None:
         raise ValueError(
             "cluster= uses the multinomial cluster bootstrap; drop it or pass "
@@ -444,7 +446,7 @@ def _multi_args(a, label):
     (``label``: the labels as the device holds them).
     """
     if not _is_multi({**a, "label": label}):
-        _multiclass.check_args(a["multiclass"], a["classes"], a["average"], False)
+        _classes.check_args(a["multiclass"], a["classes"], a["average"], False)
         return {}
     if a["average"] not in ("macro", "weighted", "micro"):
         raise ValueError(
@@ -467,7 +469,7 @@ def check_rank_test(a, device):
     curves, independent rows, the CPU, hard 0/1 labels without weights.
     """
     test = a["test"]
-    if _is_dask(a["data"]):
+    if _distributed(a["data"]):
         raise ValueError(
             f"test={test!r} needs every row in one place; for Dask input "
             "use test='bootstrap' (the Poisson bootstrap)"

@@ -12,6 +12,10 @@ MODEL = "model"
 GROUP = "group"
 #: cross-validation folds (fold=): the fold id, or "mean" / "pooled"
 FOLD = "fold"
+#: multiclass input: the class of a one-vs-rest curve, the two classes of a one-vs-one
+#: pair; multilabel input averaged over rows (average="samples"): each row's curve
+CLASS, CLASS_A, CLASS_B = "class", "class_a", "class_b"
+ROW = "row"
 
 # curve points (confusion, roc_curve, pr_curve, interpolate)
 THRESHOLD = "threshold"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 METRICS = ("auc_pr", "auc_roc")
@@ -59,7 +62,7 @@ def _score(
             "average='macro'|'weighted'|'micro'"
         )
     cls = classes if classes is not None else (None if _classes is None else list(_classes))
-    res = auc.__wrapped__(
+    res = auc.__wrapped__(  # type: ignore[attr-defined]
         score=y_pred,
         label=np.asarray(y_true),
         weight=sample_weight,
@@ -75,7 +78,7 @@ def _score(
     return float(res["auc"].iloc[0])
 
 
-def scorer(metric="auc_pr", pos_label=None, **kwargs):
+def scorer(metric: str = "auc_pr", pos_label: Any = None, **kwargs: Any) -> Callable[..., float]:
     """A scikit-learn scorer of AUC-PR or AUC-ROC, for model selection.
 
     Use it as ``scoring=`` in ``cross_val_score``, ``GridSearchCV``,

@@ -1,6 +1,6 @@
 """The confusion sweep of a packed batch: every curve's distinct-score vertices (or its
 counts at given thresholds), then optionally its ROC convex hull. The one path from a
-:class:`~prroc_numba._ragged.Batch` to points, shared by the curve functions and the
+:class:`~prroc_numba._core.batch.Batch` to points, shared by the curve functions and the
 Precision-Recall-Gain curves.
 """
 
@@ -9,14 +9,14 @@ from __future__ import annotations
 import numpy as np
 
 from . import _device
+from ._core.batch import lengths_to_offsets
+from ._drivers.sweep import _sweep_batch
+from ._drivers.threads import run_curves
 from ._kernels.columns import _compact, _split_sweep_range
 from ._kernels.hull import _hull_batch
-from ._kernels.sweep import _sweep_batch
-from ._kernels.threads import run_curves
 from ._kernels.thresholds import _counts_at_batch
 from ._memory import check
 from ._presort import split_sorted, sweep_buffers
-from ._ragged import lengths_to_offsets
 from ._thresholds import ragged_thresholds
 
 

@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 
 from . import _schema as S
+from ._core.batch import lengths_to_offsets
 from ._dataframes import to_pandas
-from ._ragged import lengths_to_offsets
 
 # columns our own curve frames carry besides the keys; anything else is suspicious
 _KNOWN = S.CURVE_COLUMNS | set(S.DESCRIPTORS)

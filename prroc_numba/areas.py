@@ -10,22 +10,23 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import pandas as pd
     from numpy.typing import ArrayLike
 
 import numpy as np
 
-from . import _device, _partial
+from . import _backends, _device, _partial
 from . import _frames as F
 from . import _schema as S
 from ._calls import checked
-from ._checks import AREA_METRICS, method_code, method_label, metric_names, warn_undefined_auc
-from ._dataframes import with_output
+from ._checks import method_code, method_label, metric_names
+from ._core.area_frames import auc_frame, batch_areas, metrics_frame, prg_frame
+from ._core.classes import check_args
+from ._core.multiclass import check_device
+from ._core.pack import MULTICLASS, inputs, pack
+from ._core.resolve import check_not_proba
+from ._dataframes import Output, with_output
 from ._docs import fill_doc
-from ._kernels.area import _areas_batch
-from ._multiclass import check_args, check_device
-from ._multiclass import curves_frame as multi_frame
-from ._presort import split_areas, split_sorted
-from ._ragged import MULTICLASS, check_not_proba, inputs, is_dask, pack, warn_undefined
 from ._resampling import folds as _folds
 
 
@@ -51,7 +52,8 @@ def auc(
     average: str | None = None,
     device: str | None = None,
     fold: str | ArrayLike | None = None,
-):
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Area under the PR or ROC curve of many curves at once.
 
     Parameters
@@ -110,13 +112,12 @@ def auc(
     if multiclass == "ovo":
         check_args(multiclass, classes, average, False, curve)
     spec = _partial.check_partial(curve, partial, partial_focus, standardize)
-    if is_dask(data):
+    wing = _backends.wing_for(data)
+    if wing is not None:
         if spec is not None:
             raise ValueError("partial= is not available for Dask input; compute whole areas")
-        from . import _dask
-
-        _dask.no_multiclass(multiclass)
-        out = _dask.auc(data, curve, method, hull, **inputs(locals()))
+        wing.no_multiclass(multiclass)
+        out = wing.auc(data, curve, method, hull, **inputs(locals()))
         return F.describe(out, S.AUC, curve=curve, method=method_label(curve, method, hull))
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(data, **inputs(locals(), *MULTICLASS))
@@ -126,39 +127,17 @@ def auc(
     elif device == "cuda":
         out = _device.backend().area_batch(batch, code, bool(hull))
     else:
-        out = _areas(batch, [code], [bool(hull)])[:, 0]
-    warn_undefined_auc(batch, curve)
-    frame = multi_frame(batch, {S.AUC: out})
+        out = batch_areas(batch, [code], [bool(hull)])[:, 0]
     label = method_label(curve, method, hull, partial, partial_focus, standardize)
-    F.describe(frame, S.AUC, curve=curve, method=label)
-    return _device.tag(frame, device)
+    return _device.tag(auc_frame(batch, curve, out, label), device)
 
 
 def _auprg(data, args):
     """``auc(..., curve="prg")``: the area under the Precision-Recall-Gain curve."""
-    from .gains import check_prg, prg_areas
+    from .gains import check_prg
 
     check_prg(data, args["method"], args["device"], args)
-    batch = pack(data, **inputs(args))
-    out, bad = prg_areas(batch, args["hull"])
-    warn_undefined(batch, bad, "no positives or no negatives: AUPRG is NaN")
-    return multi_frame(batch, {S.AUC: out})
-
-
-def _areas(batch, codes, hulls):
-    """Every requested area of every curve: ``(n_curves, len(codes))``, one sort per curve.
-
-    Hard, unweighted labels on large curves take the class-split keys-only sort
-    (:mod:`._presort`); everything else the kernels' argsort.
-    """
-    codes = np.asarray(codes, dtype=np.int64)
-    hulls = np.asarray(hulls, dtype=np.bool_)
-    split = split_sorted(batch)
-    if split is not None:
-        return split_areas(batch, split[0], split[1], codes, hulls)
-    return _areas_batch(
-        batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start, codes, hulls
-    )
+    return prg_frame(pack(data, **inputs(args)), args["hull"])
 
 
 @with_output
@@ -178,7 +157,8 @@ def metrics(
     average: str | None = None,
     device: str | None = None,
     fold: str | ArrayLike | None = None,
-):
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Many metrics of many curves at once, from one sort and one sweep per curve.
 
     Parameters
@@ -235,50 +215,16 @@ def metrics(
             "multiclass='ovo' is Hand & Till's ROC AUC: use auc(..., curve='roc', "
             "multiclass='ovo'); metrics() takes multiclass='ovr'"
         )
-    if is_dask(data):
-        from . import _dask
-
+    wing = _backends.wing_for(data)
+    if wing is not None:
         if S.EER in names:
             raise ValueError("metrics='eer' takes in-memory input; call data.compute() first")
-        _dask.no_multiclass(multiclass)
-        return _dask.metrics(data, names, **inputs(locals()))
+        wing.no_multiclass(multiclass)
+        return wing.metrics(data, names, **inputs(locals()))
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = pack(data, **inputs(locals(), *MULTICLASS))
     check_device(batch, device)
-    areas = [nm for nm in names if nm in AREA_METRICS]
-    cols = {}
-    if areas and device == "cuda":
-        gpu = _device.backend()
-        cols = {nm: gpu.area_batch(batch, AREA_METRICS[nm][1], AREA_METRICS[nm][2]) for nm in areas}
-    elif areas:
-        out = _areas(
-            batch, [AREA_METRICS[nm][1] for nm in areas], [AREA_METRICS[nm][2] for nm in areas]
-        )
-        cols = {nm: out[:, k] for k, nm in enumerate(areas)}
-    P, N = batch.totals()
-    curves = {AREA_METRICS[nm][0] for nm in areas}
-    if curves:
-        what = {
-            frozenset({"pr"}): "AUC-PR is undefined (no positives)",
-            frozenset({"roc"}): "AUC-ROC is undefined (no positives or no negatives)",
-            frozenset({"pr", "roc"}): (
-                "AUC-PR is undefined without positives, AUC-ROC without positives or negatives"
-            ),
-        }[frozenset(curves)]
-        bad = (P <= 0) | (N <= 0) if "roc" in curves else P <= 0
-        warn_undefined(batch, bad, what + ": NaN")
-    counts = {S.N_POS: P, S.N_NEG: N, S.PREVALENCE: P / (P + N)}
-    if S.EER in names:
-        from .curves import equal_error_rate
-
-        if "roc" not in curves:
-            warn_undefined(
-                batch, (P <= 0) | (N <= 0), "EER is undefined (no positives or no negatives): NaN"
-            )
-        counts[S.EER] = equal_error_rate(batch, device)
-    columns = {nm: (cols[nm] if nm in cols else counts[nm]) for nm in names}
-    # multiclass averages: every column reduced alike (n_pos, prevalence: their averages)
-    return _device.tag(multi_frame(batch, columns), device)
+    return _device.tag(metrics_frame(batch, names, device), device)
 
 
 def _one(
@@ -302,7 +248,7 @@ def _one(
             f"y_score must be 1-D (one curve), got shape {s.shape}; for several models use "
             "auc(df, score=['m1', 'm2'], label='y')"
         )
-    frame = auc.__wrapped__(
+    frame = auc.__wrapped__(  # type: ignore[attr-defined]
         score=s,
         label=y_true,
         weight=sample_weight,

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import pandas as pd
     from numpy.typing import ArrayLike
 
 from statistics import NormalDist
@@ -23,11 +24,12 @@ from . import _frames as F
 from . import _schema as S
 from ._calls import checked
 from ._checks import check_level, method_code, method_label
+from ._core.area_frames import batch_areas
+from ._core.batch import warn_undefined
+from ._core.pack import inputs, pack
 from ._docs import fill_doc
 from ._kernels.delong import _placements_batch
-from ._ragged import inputs, pack, warn_undefined
 from ._resampling import folds as _folds
-from .areas import _areas
 
 CIS = ("logit", "binomial", "delong")
 _NORM = NormalDist()
@@ -85,7 +87,7 @@ def auc_ci(
     pos_label: Any = None,
     soft_labels: bool = False,
     fold: str | ArrayLike | None = None,
-):
+) -> pd.DataFrame:
     """Closed-form confidence intervals of AUC-PR (Boyd et al. 2013) or AUC-ROC (DeLong).
 
     No resampling: one row per curve, as fast as :func:`~prroc_numba.auc`. Boyd, Eng &
@@ -160,7 +162,7 @@ def auc_ci(
     --------
     >>> import numpy as np, pandas as pd, prroc_numba as prn
     >>> rng = np.random.default_rng(0)
-    >>> y = rng.random(2000) < 0.1
+    >>> y = rng.random(2000) < 0.1  # 10% positives; m2 separates them better than m1
     >>> df = pd.DataFrame({"y": y, "m1": y + rng.normal(size=2000),
     ...                    "m2": 2 * y + rng.normal(size=2000)})
     >>> prn.auc_ci(df, score=["m1", "m2"], label="y").round(3)
@@ -214,7 +216,7 @@ def auc_ci(
         )
     code = method_code(curve, method)
     batch = pack(data, **inputs(locals()))
-    est = _areas(batch, [code], [False])[:, 0]
+    est = batch_areas(batch, [code], [False])[:, 0]
     P, _ = batch.totals()
     warn_undefined(batch, P <= 0, "AUC-PR is undefined (no positives): NaN")
     lo, hi = boyd_interval(est, _effective_positives(batch), level, ci)
@@ -236,7 +238,7 @@ def _cv_influence(data, score, label, by, fold, level, pos_label):
     local = np.arange(batch.offsets[-1]) - batch.offsets[curve]
     y = batch.pos[batch.label_start[curve] + local]
     v = _placements_batch(batch.values, batch.offsets, batch.pos, batch.label_start)
-    est = _areas(batch, [method_code("roc", None)], [False])[:, 0]
+    est = batch_areas(batch, [method_code("roc", None)], [False])[:, 0]
     n_pos = np.bincount(curve, weights=y, minlength=C)
     n_all = lengths.astype(np.float64)
     warn_undefined(batch, (n_pos <= 0) | (n_pos >= n_all), "AUC-ROC is undefined: NaN")

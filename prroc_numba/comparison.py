@@ -9,6 +9,11 @@ each ROC AUC, as pROC does.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 import numpy as np
 import pandas as pd
@@ -18,10 +23,11 @@ from . import _frames as F
 from . import _options as O
 from . import _schema as S
 from ._checks import check_level
-from ._dataframes import with_output
+from ._core.batch import warn_undefined
+from ._core.pack import inputs, pack
+from ._dataframes import Output, with_output
 from ._docs import fill_doc
 from ._kernels.venkatraman import _unpaired_stat, _venkatraman_unpaired
-from ._ragged import UndefinedMetricWarning, inputs, pack, warn_undefined
 from ._resampling import folds as _folds
 from ._resampling.engine import fold_replicates
 from ._resampling.intervals import (
@@ -33,6 +39,7 @@ from ._resampling.intervals import (
 )
 from ._resampling.paired import _delong_cov, _delong_parts, _venkatraman
 from ._resampling.run import _seed
+from ._warnings import UndefinedMetricWarning
 
 # ------------------------------------------------------------------ adjustment
 
@@ -91,7 +98,16 @@ def adjust_pvalues(p, method="holm"):
 
 
 @with_output
-def delong(data=None, *, score, label, by=None, level=0.95, pos_label=None):
+def delong(
+    data: Any = None,
+    *,
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    level: float = 0.95,
+    pos_label: Any = None,
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """ROC AUC with DeLong's variance and confidence interval (as pROC's ``ci.auc``).
 
     The placement values are computed in O(N log N) from each curve's sorted order
@@ -226,38 +242,39 @@ def _venkatraman_unpaired_frame(batch, baseline, n_perm, seed, adjust):
 @with_output
 @fill_doc
 def compare(
-    data=None,
+    data: Any = None,
     *,
-    score,
-    label,
-    by=None,
-    weight=None,
-    curve="pr",
-    method=None,
-    hull=False,
-    n_boot=2000,
-    level=0.95,
-    stratified=None,
-    seed=None,
-    progress=None,
-    baseline=None,
-    adjust="holm",
-    test="bootstrap",
-    p_value="wald",
-    pos_label=None,
-    soft_labels=False,
-    multiclass=None,
-    classes=None,
-    average=None,
-    device=None,
-    cluster=None,
-    partial=None,
-    partial_focus="fpr",
-    standardize=False,
-    resampling=None,
-    combine=False,
-    fold=None,
-):
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    weight: str | ArrayLike | None = None,
+    curve: str = "pr",
+    method: str | None = None,
+    hull: bool = False,
+    n_boot: int = 2000,
+    level: float = 0.95,
+    stratified: bool | None = None,
+    seed: int | None = None,
+    progress: bool | None = None,
+    baseline: str | int | None = None,
+    adjust: str = "holm",
+    test: str = "bootstrap",
+    p_value: str = "wald",
+    pos_label: Any = None,
+    soft_labels: bool = False,
+    multiclass: str | None = None,
+    classes: Sequence[Any] | None = None,
+    average: str | None = None,
+    device: str | None = None,
+    cluster: str | ArrayLike | None = None,
+    partial: tuple[float, float] | None = None,
+    partial_focus: str = "fpr",
+    standardize: bool = False,
+    resampling: str | None = None,
+    combine: bool = False,
+    fold: str | ArrayLike | None = None,
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Paired comparison of the AUCs of several models scored on the same rows.
 
     Every pair of models (or every model against ``baseline``) is compared by the
@@ -421,7 +438,7 @@ def compare(
     if combine:
         out = _combined_rows(out, se_d, G, K, level, adjust)
     if test == "delong":
-        what = {"interval": "delong"}
+        what: dict[str, Any] = {"interval": "delong"}
     elif test == "venkatraman":
         what = {"resampling": "permutation", "n_boot": int(n_boot)}
     else:

@@ -1,6 +1,6 @@
 """Confusion-matrix sweeps and ROC / PR curves as tidy frames.
 
-Each function validates and packs its input (:func:`prroc_numba._ragged.pack`), sweeps
+Each function validates and packs its input (:func:`prroc_numba._core.pack.pack`), sweeps
 every curve (the class-split merge of :mod:`prroc_numba._kernels.columns` for hard,
 unweighted labels, else :func:`prroc_numba._kernels.sweep._sweep_batch`), writes the
 derived columns in one pass (:func:`prroc_numba._kernels.columns._columns_range`) and
@@ -19,32 +19,24 @@ if TYPE_CHECKING:
 
 import numpy as np
 
-from . import _device
+from . import _backends, _device
 from . import _frames as F
 from . import _schema as S
-from ._dataframes import with_output
+from ._core.batch import lengths_to_offsets, warn_undefined
+from ._core.curve_frames import (
+    check_curve_options,
+    confusion_frame,
+    derived,
+    pr_frame,
+    roc_frame,
+)
+from ._core.multiclass import check_device
+from ._core.pack import MULTICLASS, inputs, pack
+from ._dataframes import Output, with_output
 from ._docs import fill_doc
-from ._kernels import columns, densify
-from ._kernels.columns import _columns_range
-from ._kernels.threads import MIN_PARALLEL_ROWS, run_items
-from ._multiclass import check_device
-from ._ragged import MULTICLASS, inputs, is_dask, lengths_to_offsets, pack, warn_undefined
+from ._kernels import columns
 from ._resampling import folds as _folds
 from ._sweep import points as _points
-
-
-def _derived(tp, fp, off, P, N, kind):
-    """The two columns of ``kind`` (:mod:`prroc_numba._kernels.columns`) of ragged
-    counts, written in one pass; large outputs in row chunks on the thread pool.
-    """
-    n = tp.size
-    a, b = np.empty(n), np.empty(n)
-    args = (tp, fp, off, P, N, kind, a, b)
-    if n < MIN_PARALLEL_ROWS:
-        _columns_range(*args, 0, n)
-    else:
-        run_items(_columns_range, n, *args)
-    return a, b
 
 
 def _pack_curves(data, device, **args):
@@ -59,15 +51,6 @@ def _pack_curves(data, device, **args):
     batch = pack(data, **args)
     check_device(batch, device)
     return batch
-
-
-def _check_hull_thresholds(hull, thresholds):
-    if hull and thresholds is not None:
-        raise ValueError(
-            "hull=True with thresholds= would build the hull on the data being evaluated, "
-            "which the tuning-set method avoids; take the hull on tuning data "
-            "(roc_curve(tuning, ..., hull=True)) and pass it as thresholds= with hull=False"
-        )
 
 
 @with_output
@@ -86,7 +69,8 @@ def confusion(
     classes: Sequence[Any] | None = None,
     average: str | None = None,
     device: str | None = None,
-):
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Confusion matrix at every distinct score, for many curves at once.
 
     Parameters
@@ -131,22 +115,12 @@ def confusion(
     4  b        inf  0.0  0.0  2.0  2.0
     5  b        1.0  2.0  2.0  0.0  0.0
     """
-    if is_dask(data):
-        from . import _dask
-
-        return _dask.confusion(data, thresholds, **inputs(locals()))
+    wing = _backends.wing_for(data)
+    if wing is not None:
+        return wing.confusion(data, thresholds, **inputs(locals()))
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = _pack_curves(data, device, **inputs(locals(), *MULTICLASS))
-    thr, tp, fp, off, P, N = _points(batch, thresholds, device=device)
-    fn, tn = _derived(tp, fp, off, P, N, columns.CONFUSION)
-    return _device.tag(
-        F.points_frame(
-            batch.keys,
-            off,
-            {S.THRESHOLD: thr, S.TP: tp, S.FP: fp, S.FN: fn, S.TN: tn},
-        ),
-        device,
-    )
+    return _device.tag(confusion_frame(batch, thresholds, device), device)
 
 
 @with_output
@@ -167,7 +141,8 @@ def roc_curve(
     average: str | None = None,
     device: str | None = None,
     fold: str | ArrayLike | None = None,
-):
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """ROC curves (every distinct threshold, or their convex hull) for many curves at once.
 
     Parameters
@@ -216,30 +191,13 @@ def roc_curve(
     """
     if fold is not None:
         return _folds.split(roc_curve, locals(), mean=False)
-    _check_hull_thresholds(hull, thresholds)
-    if is_dask(data):
-        from . import _dask
-
-        return _dask.roc_curve(data, bool(hull), thresholds, **inputs(locals()))
+    check_curve_options(hull, thresholds)
+    wing = _backends.wing_for(data)
+    if wing is not None:
+        return wing.roc_curve(data, bool(hull), thresholds, **inputs(locals()))
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = _pack_curves(data, device, **inputs(locals(), *MULTICLASS))
-    thr, tp, fp, off, P, N = _points(batch, thresholds, bool(hull), device)
-    warn_undefined(batch, (P <= 0) | (N <= 0), "no positives or no negatives: tpr or fpr is NaN")
-    fpr, tpr = _derived(tp, fp, off, P, N, columns.ROC)
-    return _device.tag(
-        F.points_frame(
-            batch.keys,
-            off,
-            {
-                S.THRESHOLD: thr,
-                S.FPR: fpr,
-                S.TPR: tpr,
-                S.TP: tp,
-                S.FP: fp,
-            },
-        ),
-        device,
-    )
+    return _device.tag(roc_frame(batch, bool(hull), thresholds, device), device)
 
 
 @with_output
@@ -251,7 +209,8 @@ def det_curve(
     by: str | Sequence[str] | None = None,
     weight: str | ArrayLike | None = None,
     pos_label: Any = None,
-):
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Detection error tradeoff (DET) curves: false positive rate against false
     negative rate, for many curves at once.
 
@@ -290,7 +249,7 @@ def det_curve(
     1       0.40  0.5  0.5
     2       0.35  0.5  0.0
     """
-    if is_dask(data):
+    if _backends.engine(data) != _backends.MEMORY:
         raise ValueError("det_curve takes in-memory input; call data.compute() first")
     batch = _pack_curves(
         data,
@@ -307,7 +266,7 @@ def det_curve(
     )
     thr, tp, fp, off, P, N = _points(batch, None)
     warn_undefined(batch, (P <= 0) | (N <= 0), "no positives or no negatives: fpr or fnr is NaN")
-    fpr, tpr = _derived(tp, fp, off, P, N, columns.ROC)
+    fpr, tpr = derived(tp, fp, off, P, N, columns.ROC)
     idx, off = _det_rows(tp, fp, off, P, N)
     return F.points_frame(
         batch.keys, off, {S.THRESHOLD: thr[idx], S.FPR: fpr[idx], S.FNR: 1.0 - tpr[idx]}
@@ -332,34 +291,6 @@ def _det_rows(tp, fp, off, P, N):
     return idx, new_off
 
 
-def equal_error_rate(batch, device="cpu") -> np.ndarray:
-    """The equal error rate of each curve: the FPR where the ROC convex hull crosses
-    ``fpr = fnr`` (``fpr + tpr = 1``), linear between the two hull vertices around the
-    crossing (the ROCCH-EER of Brümmer's BOSARIS toolkit); NaN without positives or
-    negatives.
-    """
-    thr, tp, fp, off, P, N = _points(batch, None, hull=True, device=device)
-    curve = np.repeat(np.arange(off.size - 1), np.diff(off))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        x, y = fp / N[curve], tp / P[curve]
-    below = (x + y < 1.0).astype(np.int64)
-    # hull points run from (0, 0) (sum 0) to (1, 1) (sum 2), the sum increasing: the
-    # crossing is on the edge into the first point with fpr + tpr >= 1
-    k = off[:-1] + np.add.reduceat(below, off[:-1])
-    k = np.minimum(k, off[1:] - 1)
-    j = np.maximum(k - 1, off[:-1])
-    x0, y0, x1, y1 = x[j], y[j], x[k], y[k]
-    run = (x1 - x0) + (y1 - y0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        t = np.where(run > 0, (1.0 - x0 - y0) / np.where(run > 0, run, 1.0), 0.0)
-    eer = x0 + t * (x1 - x0)
-    eer[(P <= 0) | (N <= 0)] = np.nan
-    return eer
-
-
-_INTERPOLATE = {"dg": densify.DG, "continuous": densify.CONTINUOUS}
-
-
 @with_output
 @fill_doc
 def pr_curve(
@@ -380,7 +311,8 @@ def pr_curve(
     average: str | None = None,
     device: str | None = None,
     fold: str | ArrayLike | None = None,
-):
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Precision-recall curves for many curves at once: raw, achievable, interpolated.
 
     Parameters
@@ -472,58 +404,14 @@ def pr_curve(
     """
     if fold is not None:
         return _folds.split(pr_curve, locals(), mean=False)
-    _check_hull_thresholds(hull, thresholds)
-    if interpolate is not None and interpolate not in _INTERPOLATE:
-        raise ValueError(
-            f"interpolate={interpolate!r} is not known; use None, 'dg' (the paper's "
-            "integer-TP points) or 'continuous' (points on the exact curve)"
-        )
-    if recall_step is not None:
-        if interpolate != "continuous":
-            raise ValueError(
-                "recall_step= applies only to interpolate='continuous'; drop it or set "
-                "interpolate='continuous'"
-            )
-        if (
-            isinstance(recall_step, bool)
-            or not isinstance(recall_step, (int, float, np.number))
-            or not 0 < float(recall_step) <= 1
-        ):
-            raise ValueError(f"recall_step must be a number in (0, 1], got {recall_step!r}")
-    if is_dask(data):
-        from . import _dask
-
-        return _dask.pr_curve(
+    check_curve_options(hull, thresholds, interpolate, recall_step)
+    wing = _backends.wing_for(data)
+    if wing is not None:
+        return wing.pr_curve(
             data, bool(hull), interpolate, thresholds, recall_step, **inputs(locals())
         )
     device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
     batch = _pack_curves(data, device, **inputs(locals(), *MULTICLASS))
-    thr, tp, fp, off, P, N = _points(batch, thresholds, bool(hull), device)
-    warn_undefined(batch, P <= 0, "no positives: recall is NaN")
-    if interpolate is not None:
-        step = 0.01 if recall_step is None else float(recall_step)
-        thr, tp, fp, off = densify._densify_batch(
-            thr,
-            tp,
-            fp,
-            off,
-            np.ascontiguousarray(P * step, dtype=np.float64),
-            _INTERPOLATE[interpolate],
-        )
-    recall, precision = _derived(tp, fp, off, P, N, columns.PR)
-    if hull or interpolate is not None:
-        precision = densify._precision_flat_start(tp, fp, off)
     return _device.tag(
-        F.points_frame(
-            batch.keys,
-            off,
-            {
-                S.THRESHOLD: thr,
-                S.RECALL: recall,
-                S.PRECISION: precision,
-                S.TP: tp,
-                S.FP: fp,
-            },
-        ),
-        device,
+        pr_frame(batch, bool(hull), interpolate, thresholds, recall_step, device), device
     )

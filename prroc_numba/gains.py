@@ -18,100 +18,29 @@ at once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from numpy.typing import ArrayLike
+
 import numpy as np
 
 from . import _frames as F
 from . import _schema as S
-from ._dataframes import with_output
-from ._ragged import lengths_to_offsets, pack, warn_undefined
-from ._sweep import points
+from ._core.batch import warn_undefined
+from ._core.gain_areas import _drop_tp0, _gains, _prg_points
+from ._core.pack import inputs, pack
+from ._dataframes import Output, with_output
 
 __all__ = ["prg_curve"]
 
 
-def _gains(tp, fp, off, P, N):
-    """Recall and precision gains of every point, laid out like ``tp``.
-
-    A point with ``TP = 0`` has recall gain -inf and precision gain NaN; where every
-    row is predicted positive (``FN + TN = 0``) the gains are (1, 0), as in Flach &
-    Kull's implementation.
-    """
-    lens = np.diff(off)
-    Pc, Nc = np.repeat(P, lens), np.repeat(N, lens)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = Pc / Nc
-        rg = 1.0 - ratio * ((Pc - tp) / tp)
-        pg = 1.0 - ratio * (fp / tp)
-    everything = (Pc - tp) + (Nc - fp) == 0
-    rg = np.where(everything, 1.0, rg)
-    pg = np.where(everything, 0.0, pg)
-    return rg, pg
-
-
-def _prg_points(batch, hull):
-    """(thr, tp, fp, off, P, N): every curve's sweep (or ROC hull vertices), origin first.
-
-    The PRG convex hull's vertices are the ROC convex hull's (the gains are a
-    projective map of ROC space that keeps "better" on the same side), so the hull is
-    the library's ROC hull kernel on the counts.
-    """
-    return points(batch, None, hull=bool(hull))
-
-
-def _drop_tp0(thr, tp, fp, off):
-    """The points with ``TP > 0`` (finite gains), and their offsets."""
-    keep = tp > 0
-    curve = np.repeat(np.arange(off.size - 1), np.diff(off))
-    off2 = lengths_to_offsets(np.bincount(curve[keep], minlength=off.size - 1))
-    return thr[keep], tp[keep], fp[keep], off2
-
-
-def _auprg(tp, fp, off, P, N):
-    """Area under each curve's PRG points for recall gain >= 0 (trapezoids in PRG space).
-
-    ``tp``/``fp``: each curve's sweep in order, origin first. The curve enters the unit
-    square's left edge between its last point with recall gain < 0 and its first with
-    recall gain >= 0, where TP reaches ``P^2 / (P + N)`` on the straight line between
-    the two in count space; from there the points are joined by straight lines in PRG
-    space (the same curve), as Flach & Kull's ``calc_auprg`` does.
-    """
-    n_curves = off.size - 1
-    out = np.full(n_curves, np.nan)
-    n = tp.size
-    if n == 0:
-        return out
-    rg, pg = _gains(tp, fp, off, P, N)
-    curve = np.repeat(np.arange(n_curves), np.diff(off))
-    idx = np.arange(n)
-    big = np.iinfo(np.int64).max
-    first = np.full(n_curves, big)
-    np.minimum.at(first, curve, np.where((tp > 0) & (rg >= 0), idx, big))
-    c = np.flatnonzero((first < big) & (first > off[:-1]))
-    # trapezoids from each point to the next, inside a curve, after its first rg >= 0
-    seg = np.r_[False, (idx[1:] > first[curve[1:]]) & (curve[1:] == curve[:-1])]
-    prev_rg, prev_pg = np.r_[0.0, rg[:-1]], np.r_[0.0, pg[:-1]]
-    with np.errstate(invalid="ignore"):
-        area = np.where(seg, (rg - prev_rg) * (pg + prev_pg) / 2.0, 0.0)
-    total = np.bincount(curve, weights=area, minlength=n_curves)
-    # the piece from recall gain 0 to the first point with rg >= 0 (count space)
-    j = first[c]
-    i = j - 1
-    Pc, Nc = P[c], N[c]
-    t0 = Pc * Pc / (Pc + Nc)
-    dtp = tp[j] - tp[i]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        a = np.where(dtp > 0, (t0 - tp[i]) / np.where(dtp > 0, dtp, 1.0), 0.5)
-        f0 = fp[i] + a * (fp[j] - fp[i])
-        pg0 = 1.0 - (Pc / Nc) * (f0 / t0)
-        total[c] += rg[j] * (pg0 + pg[j]) / 2.0
-    out[c] = total[c]
-    return out
-
-
 def check_prg(data, method, device, args):
     """Refuse what AUPRG (the estimate and the bootstrap) does not offer, clearly."""
+    from . import _backends
     from ._checks import area_code
-    from ._ragged import is_dask
 
     area_code("prg", method)
     for name in ("partial", "multiclass", "average"):
@@ -119,31 +48,23 @@ def check_prg(data, method, device, args):
             raise ValueError(f"curve='prg' takes binary input and whole areas; drop {name}=")
     if device not in (None, "cpu"):
         raise ValueError("curve='prg' runs on the CPU; pass device='cpu' or leave it None")
-    if is_dask(data):
+    if _backends.engine(data) != _backends.MEMORY:
         raise ValueError("curve='prg' needs every row in one place; compute it on pandas input")
-
-
-def prg_areas(batch, hull=False):
-    """AUPRG of every curve of a batch (NaN without positives or negatives)."""
-    _, tp, fp, off, P, N = _prg_points(batch, hull)
-    out = _auprg(tp, fp, off, P, N)
-    bad = (P <= 0) | (N <= 0)
-    out[bad] = np.nan
-    return out, bad
 
 
 @with_output
 def prg_curve(
-    data=None,
+    data: Any = None,
     *,
-    score,
-    label,
-    by=None,
-    weight=None,
-    hull=False,
-    pos_label=None,
-    soft_labels=False,
-):
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    weight: str | ArrayLike | None = None,
+    hull: bool = False,
+    pos_label: Any = None,
+    soft_labels: bool = False,
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Precision-Recall-Gain curves (Flach & Kull 2015) of many curves at once.
 
     One point per distinct score (ties form one point), thresholds descending, with
@@ -181,15 +102,7 @@ def prg_curve(
     4        0.5          1.0        0.333333  3.0  2.0
     5        0.4          1.0        0.000000  3.0  3.0
     """
-    batch = pack(
-        data,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        pos_label=pos_label,
-        soft_labels=soft_labels,
-    )
+    batch = pack(data, **inputs(locals()))
     thr, tp, fp, off, P, N = _prg_points(batch, hull)
     thr, tp, fp, off = _drop_tp0(thr, tp, fp, off)
     rg, pg = _gains(tp, fp, off, P, N)

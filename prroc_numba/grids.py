@@ -4,13 +4,18 @@
 columns plus ``tp``/``fp``, ``recall``/``precision`` or ``fpr``/``tpr``) onto one grid
 in one kernel call (:mod:`prroc_numba._kernels.grid`); :func:`average_curves`
 summarises the curves of each group at every grid point. The points are validated and
-packed by :func:`prroc_numba._ragged.pack_points`; the rules for points are those of
-:mod:`prroc_numba.point_curves`.
+packed by :func:`prroc_numba._core.point_frames.pack_points`; the rules for points are those of
+:mod:`prroc_numba._core.points`.
 """
 
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 import numpy as np
 import pandas as pd
@@ -19,12 +24,14 @@ from . import _frames as F
 from . import _schema as S
 from ._calls import checked
 from ._checks import check_grid
-from ._dataframes import with_output
+from ._core.batch import describe_row
+from ._core.point_frames import pack_points
+from ._dataframes import Output, with_output
 from ._docs import fill_doc
-from ._kernels.grid import _precision_at_recall_batch, _tpr_at_fpr_batch
-from ._ragged import UndefinedMetricWarning, describe_row, pack_points
+from ._drivers.grid import _precision_at_recall_batch, _tpr_at_fpr_batch
 from ._resampling import folds as _folds
 from ._resampling.intervals import _row_quantiles
+from ._warnings import UndefinedMetricWarning
 
 __all__ = ["average_curves", "interpolate", "interpolate_matrix"]
 
@@ -80,8 +87,16 @@ def _interp(points, grid, by, space, hull, n_pos, n_neg, pos_neg_ratio):
 @checked
 @fill_doc
 def interpolate_matrix(
-    points, *, grid, by=None, space="pr", hull=False, n_pos=None, n_neg=None, pos_neg_ratio=None
-):
+    points: pd.DataFrame,
+    *,
+    grid: int | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    space: str = "pr",
+    hull: bool = False,
+    n_pos: float | str | None = None,
+    n_neg: float | str | None = None,
+    pos_neg_ratio: float | str | None = None,
+) -> tuple[pd.DataFrame, np.ndarray]:
     """Many curves onto one shared grid, as a dense matrix (for array users).
 
     Parameters
@@ -119,8 +134,17 @@ def interpolate_matrix(
 @with_output
 @fill_doc
 def interpolate(
-    points, *, grid, by=None, space="pr", hull=False, n_pos=None, n_neg=None, pos_neg_ratio=None
-):
+    points: pd.DataFrame,
+    *,
+    grid: int | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    space: str = "pr",
+    hull: bool = False,
+    n_pos: float | str | None = None,
+    n_neg: float | str | None = None,
+    pos_neg_ratio: float | str | None = None,
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Many curves' points onto one shared grid, in one call (a tidy frame).
 
     The building block of curve averaging (:func:`average_curves`) and pointwise
@@ -159,19 +183,20 @@ def interpolate(
 
 @with_output
 def average_curves(
-    points,
+    points: pd.DataFrame,
     *,
-    grid,
-    curve=None,
-    by=None,
-    space="pr",
-    hull=False,
-    quantiles=(0.025, 0.5, 0.975),
-    n_pos=None,
-    n_neg=None,
-    pos_neg_ratio=None,
-    fold=None,
-):
+    grid: int | ArrayLike,
+    curve: str | Sequence[str] | None = None,
+    by: str | Sequence[str] | None = None,
+    space: str = "pr",
+    hull: bool = False,
+    quantiles: Sequence[float] = (0.025, 0.5, 0.975),
+    n_pos: float | str | None = None,
+    n_neg: float | str | None = None,
+    pos_neg_ratio: float | str | None = None,
+    fold: str | None = None,
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Vertical averaging: mean, sd and quantiles of many curves at each grid point.
 
     Every curve (identified by the ``by`` and ``curve`` columns) is interpolated onto

@@ -23,23 +23,18 @@ import pandas as pd
 from . import _frames as F
 from . import _schema as S
 from ._calls import checked
+from ._core.batch import describe_row, lengths_to_offsets, warn_undefined
+from ._core.pack import inputs, pack
 from ._docs import fill_doc
+from ._drivers.sweep import _sweep_batch
 from ._kernels import operating as K
-from ._kernels.sweep import _sweep_batch
 from ._kernels.thresholds import _counts_at_batch
 from ._options import check_operating
 from ._options import label as _resampling_label
-from ._ragged import (
-    UndefinedMetricWarning,
-    describe_row,
-    inputs,
-    lengths_to_offsets,
-    pack,
-    warn_undefined,
-)
 from ._resampling.design import cluster_codes
 from ._resampling.plan import _Plan
 from ._resampling.run import operating as run_operating
+from ._warnings import UndefinedMetricWarning
 
 _NAMED = {"max_f1": K.MAX_FBETA, "youden": K.YOUDEN, "closest_topleft": K.TOPLEFT}
 _BOUND = {
@@ -80,6 +75,7 @@ def parse_targets(targets: str | Sequence[str]):
                 "or a constraint 'precision>=x', 'recall>=x', 'tpr>=x', 'fpr<=x' with x "
                 "in [0, 1]"
             )
+        assert m is not None  # a known key comes from a match
         try:
             x = float(m.group(3))
         except ValueError:
@@ -182,7 +178,7 @@ def operating_points(
     pos_label: Any = None,
     soft_labels: bool = False,
     cluster: str | ArrayLike | None = None,
-):
+) -> pd.DataFrame:
     """Operating points: the threshold meeting each target, with its confusion matrix.
 
     For every curve and target the best **distinct score** is chosen as the threshold (a

@@ -21,20 +21,10 @@ import pandas as pd
 
 from . import _schema as S
 from ._checks import check_level
+from ._optional import optional
 from .comparison import adjust_pvalues
 
 __all__ = ["RankResult", "rank_models"]
-
-
-def _scipy_stats():
-    try:
-        from scipy import stats
-    except ImportError as err:  # pragma: no cover - exercised with a patched import
-        raise ImportError(
-            "rank_models needs scipy, which is not installed; install it with "
-            "`pip install prroc-numba[stats]` (or `pip install scipy`)"
-        ) from err
-    return stats
 
 
 @dataclass(frozen=True)
@@ -68,7 +58,7 @@ class RankResult:
         """The Nemenyi critical difference of average ranks."""
         return float(self.summary[S.CRITICAL_DIFFERENCE])
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (
             f"RankResult\n{self.summary.to_string()}\n\n{self.ranks.to_string(index=False)}"
             f"\n\n{self.pairs.to_string(index=False)}"
@@ -171,17 +161,17 @@ def _bayes_signed_rank(x, y, rope, w):
 
 
 def rank_models(
-    data,
+    data: pd.DataFrame,
     *,
-    model,
-    dataset,
-    value,
-    higher_is_better=True,
-    rope=None,
-    level=0.95,
-    n_samples=50000,
-    seed=None,
-):
+    model: str,
+    dataset: str,
+    value: str,
+    higher_is_better: bool = True,
+    rope: float | None = None,
+    level: float = 0.95,
+    n_samples: int = 50000,
+    seed: int | None = None,
+) -> RankResult:
     """Average ranks of several models over several data sets, and the tests on them.
 
     Each data set ranks the models (1 = best, ties share the average rank); the
@@ -247,7 +237,7 @@ def rank_models(
         raise ValueError(f"rope={rope!r} must be a non-negative number (or None)")
     if not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
         raise ValueError(f"n_samples={n_samples!r} must be a positive integer")
-    stats = _scipy_stats()
+    stats = optional("scipy.stats", "rank_models", "stats")
     vals, names = _table(data, model, dataset, value)
     N, k = vals.shape
     sign = -1.0 if higher_is_better else 1.0

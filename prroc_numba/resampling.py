@@ -8,54 +8,130 @@ checked once in :mod:`prroc_numba._options`.
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal, overload
 
-from . import _device
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+import numpy as np
+import pandas as pd
+
+from . import _backends, _device
 from . import _frames as F
 from . import _options as O
 from . import _schema as S
-from ._dataframes import with_output
+from ._core.pack import MULTICLASS, inputs
+from ._dataframes import Output, with_output
 from ._docs import fill_doc
 from ._kernels.resample import GRID_PR
-from ._ragged import MULTICLASS, inputs, is_dask
 from ._resampling import engine as E
 from ._resampling import folds as _folds
 from ._resampling.intervals import _band, _degenerate, _intervals
 from ._resampling.run import _seed
 
 
+@overload
+def bootstrap(
+    data: Any = None,
+    *,
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    weight: str | ArrayLike | None = None,
+    curve: str = "pr",
+    method: str | None = None,
+    hull: bool = False,
+    n_boot: int = 2000,
+    level: float = 0.95,
+    interval: str = "percentile",
+    stratified: bool | None = None,
+    seed: int | None = None,
+    progress: bool | None = None,
+    return_replicates: Literal[False] = False,
+    pos_label: Any = None,
+    soft_labels: bool = False,
+    multiclass: str | None = None,
+    classes: Sequence[Any] | None = None,
+    average: str | None = None,
+    device: str | None = None,
+    cluster: str | ArrayLike | None = None,
+    partial: tuple[float, float] | None = None,
+    partial_focus: str = "fpr",
+    standardize: bool = False,
+    resampling: str | None = None,
+    fold: str | ArrayLike | None = None,
+    output: Output = "pandas",
+) -> pd.DataFrame: ...
+
+
+@overload
+def bootstrap(
+    data: Any = None,
+    *,
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    weight: str | ArrayLike | None = None,
+    curve: str = "pr",
+    method: str | None = None,
+    hull: bool = False,
+    n_boot: int = 2000,
+    level: float = 0.95,
+    interval: str = "percentile",
+    stratified: bool | None = None,
+    seed: int | None = None,
+    progress: bool | None = None,
+    return_replicates: Literal[True],
+    pos_label: Any = None,
+    soft_labels: bool = False,
+    multiclass: str | None = None,
+    classes: Sequence[Any] | None = None,
+    average: str | None = None,
+    device: str | None = None,
+    cluster: str | ArrayLike | None = None,
+    partial: tuple[float, float] | None = None,
+    partial_focus: str = "fpr",
+    standardize: bool = False,
+    resampling: str | None = None,
+    fold: str | ArrayLike | None = None,
+    output: Output = "pandas",
+) -> tuple[pd.DataFrame, pd.DataFrame]: ...
+
+
 @with_output
 @fill_doc
 def bootstrap(
-    data=None,
+    data: Any = None,
     *,
-    score,
-    label,
-    by=None,
-    weight=None,
-    curve="pr",
-    method=None,
-    hull=False,
-    n_boot=2000,
-    level=0.95,
-    interval="percentile",
-    stratified=None,
-    seed=None,
-    progress=None,
-    return_replicates=False,
-    pos_label=None,
-    soft_labels=False,
-    multiclass=None,
-    classes=None,
-    average=None,
-    device=None,
-    cluster=None,
-    partial=None,
-    partial_focus="fpr",
-    standardize=False,
-    resampling=None,
-    fold=None,
-):
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    weight: str | ArrayLike | None = None,
+    curve: str = "pr",
+    method: str | None = None,
+    hull: bool = False,
+    n_boot: int = 2000,
+    level: float = 0.95,
+    interval: str = "percentile",
+    stratified: bool | None = None,
+    seed: int | None = None,
+    progress: bool | None = None,
+    return_replicates: bool = False,
+    pos_label: Any = None,
+    soft_labels: bool = False,
+    multiclass: str | None = None,
+    classes: Sequence[Any] | None = None,
+    average: str | None = None,
+    device: str | None = None,
+    cluster: str | ArrayLike | None = None,
+    partial: tuple[float, float] | None = None,
+    partial_focus: str = "fpr",
+    standardize: bool = False,
+    resampling: str | None = None,
+    fold: str | ArrayLike | None = None,
+    output: Output = "pandas",
+) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.
 
     Each curve is sorted once; a replicate is a vector of counts over its sorted rows, so
@@ -180,31 +256,32 @@ def bootstrap(
 @with_output
 @fill_doc
 def bootstrap_curve(
-    data=None,
+    data: Any = None,
     *,
-    score,
-    label,
-    by=None,
-    weight=None,
-    curve="pr",
-    space=None,
-    band="pointwise",
-    hull=False,
-    n_boot=2000,
-    level=0.95,
-    stratified=None,
-    seed=None,
-    progress=None,
-    grid=101,
-    pos_label=None,
-    soft_labels=False,
-    multiclass=None,
-    classes=None,
-    average=None,
-    cluster=None,
-    resampling=None,
-    fold=None,
-):
+    score: str | Sequence[str] | ArrayLike,
+    label: str | ArrayLike,
+    by: str | Sequence[str] | None = None,
+    weight: str | ArrayLike | None = None,
+    curve: str = "pr",
+    space: str | None = None,
+    band: str = "pointwise",
+    hull: bool = False,
+    n_boot: int = 2000,
+    level: float = 0.95,
+    stratified: bool | None = None,
+    seed: int | None = None,
+    progress: bool | None = None,
+    grid: int | ArrayLike = 101,
+    pos_label: Any = None,
+    soft_labels: bool = False,
+    multiclass: str | None = None,
+    classes: Sequence[Any] | None = None,
+    average: str | None = None,
+    cluster: str | ArrayLike | None = None,
+    resampling: str | None = None,
+    fold: str | ArrayLike | None = None,
+    output: Output = "pandas",
+) -> pd.DataFrame:
     """Bootstrap confidence bands of PR or ROC curves on a shared grid.
 
     Every replicate's curve (the same count resampling as :func:`bootstrap`; wide
@@ -315,11 +392,10 @@ def bootstrap_curve(
     """
     what, xname, yname, g, stratified, poisson = O.check_bands(locals())
     hull = bool(hull)
-    if is_dask(data):
-        from . import _dask
-
-        _dask.no_multiclass(multiclass)
-        batch, P, est, reps = _dask.curve_replicates(
+    wing = _backends.wing_for(data)
+    if wing is not None:
+        wing.no_multiclass(multiclass)
+        batch, P, est, reps = wing.curve_replicates(
             data, grid=g, hull=hull, n_boot=int(n_boot), seed=_seed(seed), **inputs(locals())
         )
         reps = np.ascontiguousarray(reps.transpose(0, 2, 1))  # (curve, grid, replicate)

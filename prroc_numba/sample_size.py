@@ -18,6 +18,11 @@ the power is the share of simulations whose test rejects.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 from statistics import NormalDist
 
 import numpy as np
@@ -25,7 +30,7 @@ import pandas as pd
 
 from . import _schema as S
 from ._checks import check_n_boot
-from ._ragged import pack
+from ._core.pack import pack
 
 __all__ = ["power"]
 
@@ -201,31 +206,31 @@ def _two_from_vars(v0, va, delta, n_pos, kappa, power_, za):
 
 
 def power(
-    data=None,
+    data: Any = None,
     *,
-    score=None,
-    label=None,
-    auc=None,
-    diff=None,
-    binormal=None,
-    n_pos=None,
-    n_neg=None,
-    kappa=None,
-    power=None,
-    sig_level=0.05,
-    alternative="two-sided",
-    partial=None,
-    pos_label=None,
-    n=None,
-    curve="roc",
-    method=None,
-    hull=False,
-    null=None,
-    prevalence=None,
-    n_sim=200,
-    n_boot=500,
-    seed=None,
-):
+    score: str | Sequence[str] | ArrayLike | None = None,
+    label: str | ArrayLike | None = None,
+    auc: float | None = None,
+    diff: float | None = None,
+    binormal: dict[str, float] | None = None,
+    n_pos: float | None = None,
+    n_neg: float | None = None,
+    kappa: float | None = None,
+    power: float | None = None,
+    sig_level: float = 0.05,
+    alternative: str = "two-sided",
+    partial: tuple[float, float] | None = None,
+    pos_label: Any = None,
+    n: Sequence[int] | None = None,
+    curve: str = "roc",
+    method: str | None = None,
+    hull: bool = False,
+    null: float | None = None,
+    prevalence: float | None = None,
+    n_sim: int = 200,
+    n_boot: int = 500,
+    seed: int | None = None,
+) -> pd.DataFrame:
     """Power, sample size or detectable AUC (difference) of a test of AUCs.
 
     The closed forms of Obuchowski & McClish (1997) that pROC's ``power.roc.test``

@@ -13,15 +13,15 @@ from scipy import integrate, stats
 
 import prroc_numba as prn
 from prroc_numba._checks import area_code
+from prroc_numba._core.pack import pack
+from prroc_numba._drivers.resample import _segments_batch
 from prroc_numba._kernels.area import _areas_batch
-from prroc_numba._kernels.resample import _segments_batch
 from prroc_numba._kernels.rng import (
     _multinomial_cells,
     _multinomial_poisson,
     _multinomial_stratum,
     _stream,
 )
-from prroc_numba._ragged import pack
 from tests import kernel_probes as R
 from tests import naive
 from tests.conftest import random_batch

@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 
 import prroc_numba as prn
-from prroc_numba._kernels.resample import _segments_batch
+from prroc_numba._core.pack import pack
+from prroc_numba._drivers.resample import _segments_batch
 from prroc_numba._kernels.sweep import _sweep_one
-from prroc_numba._ragged import pack
 from tests import naive
 from tests.kernel_probes import _grouped_counts_one, _paired_counts_one
 

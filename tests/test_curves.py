@@ -304,7 +304,7 @@ def test_split_path_columns_in_row_chunks(threads, monkeypatch):
     bit for bit whatever the thread count."""
     import numba
 
-    from prroc_numba import curves
+    from prroc_numba._core import curve_frames as curves
 
     monkeypatch.setattr(curves, "MIN_PARALLEL_ROWS", 0)
     rng = np.random.default_rng(11)

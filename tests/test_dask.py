@@ -228,7 +228,8 @@ def test_range_path_equals_in_memory(client, kw, k):
 
 def test_ranges_cut_on_score_values(client):
     """Every distinct (curve, score) lands in exactly one range, whatever the cuts."""
-    from prroc_numba import _dask, _ranges
+    from prroc_numba._dask import partitions as _dask
+    from prroc_numba._dask import ranges as _ranges
 
     df = _frame(seed=5)
     ddf = _ddf(df)
@@ -346,7 +347,8 @@ def test_ranges_sized_by_entries(client):
     setting is an error naming it."""
     from dask.sizeof import sizeof
 
-    from prroc_numba import _dask, _ranges
+    from prroc_numba._dask import partitions as _dask
+    from prroc_numba._dask import ranges as _ranges
 
     df = _frame(seed=4)
     ddf = _ddf(df)

@@ -114,7 +114,7 @@ def test_auto_takes_the_ranges_instead_of_raising(client):
 
 def test_range_rows_cut_on_score_values(client):
     """Every value row lands in one range, a tied score's rows all in the same one."""
-    from prroc_numba import _ranges_poisson
+    from prroc_numba._dask import ranges_poisson as _ranges_poisson
 
     df = _frame(seed=8)
     ddf = _ddf(df)

@@ -92,7 +92,7 @@ def test_a_key_column_of_the_same_name_is_kept(df):
 def test_plots_treat_the_descriptors_as_values(df):
     """The plots take the columns before the first value column as keys: the descriptors
     must not become part of a curve's name."""
-    from prroc_numba.plot import _key_columns
+    from prroc_numba.plot._common import _key_columns
 
     boot = prn.bootstrap(df, score=["m1", "m2"], label="y", n_boot=20, seed=0)
     assert _key_columns(boot, None) == ["model"]

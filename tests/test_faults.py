@@ -149,7 +149,7 @@ def test_spawn_gives_the_parents_results(tmp_path):
 def test_forked_child_starts_its_own_pool():
     """The inherited pool object is dropped in the child; its first call makes one."""
     code = """
-    from prroc_numba._kernels import threads
+    from prroc_numba._drivers import threads
     df = frame()
     prn.auc(df, score="a", label="y")
     assert threads._pool is not None

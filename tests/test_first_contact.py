@@ -20,7 +20,9 @@ from sklearn.metrics import average_precision_score
 
 import prroc_numba as prn
 from prroc_numba import _numba, _progress
-from prroc_numba.cli import _parser, _pvalue, main
+from prroc_numba._cli_io import _pvalue
+from prroc_numba._cli_parser import _parser
+from prroc_numba.cli import main
 from prroc_numba.data import DEMO_MODELS
 
 ROOT = Path(__file__).resolve().parents[1]

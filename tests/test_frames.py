@@ -16,7 +16,9 @@ import pytest
 
 import prroc_numba as prn
 from prroc_numba import _frames as F
-from prroc_numba._ragged import _grouping, _kernel_view, _key_runs, pack
+from prroc_numba._core.pack import pack
+from prroc_numba._core.point_frames import _kernel_view
+from prroc_numba._core.resolve import _grouping, _key_runs
 
 
 def _runs(values):

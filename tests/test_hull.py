@@ -16,8 +16,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import prroc_numba as prn
+from prroc_numba._drivers.sweep import _sweep_batch
 from prroc_numba._kernels.hull import _hull_batch, _hull_indices
-from prroc_numba._kernels.sweep import _sweep_batch
 
 TOL = 1e-9
 

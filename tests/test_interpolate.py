@@ -13,12 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import prroc_numba as prn
-from prroc_numba._kernels.grid import (
-    _precision_at_recall,
-    _precision_at_recall_batch,
-    _tpr_at_fpr,
-    _tpr_at_fpr_batch,
-)
+from prroc_numba._drivers.grid import _precision_at_recall_batch, _tpr_at_fpr_batch
+from prroc_numba._kernels.grid import _precision_at_recall, _tpr_at_fpr
 from prroc_numba._kernels.hull import _hull_indices
 
 # ----------------------------------------------------------------------------- kernels
@@ -693,7 +689,7 @@ def test_one_pass_check_equals_the_exact_passes():
     # the one-pass check (_check_one) must give what the several exact passes give
     # (order test, then _check_curve): status, row, totals, completeness; the exact
     # passes are the reference (they were the check before the one pass existed)
-    from prroc_numba._kernels.grid import (
+    from prroc_numba._kernels.points import (
         NOT_SORTED,
         OK,
         _check_curve,

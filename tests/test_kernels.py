@@ -6,10 +6,11 @@ import naive
 import numpy as np
 import pytest
 
+from prroc_numba._drivers.sweep import _sweep_batch
 from prroc_numba._kernels.area import DG, INTEGRAL, _area, _areas_batch
 from prroc_numba._kernels.hull import _hull_indices
 from prroc_numba._kernels.sort import _argsort_desc, _sort_desc
-from prroc_numba._kernels.sweep import _sweep_batch, _sweep_one
+from prroc_numba._kernels.sweep import _sweep_one
 
 
 def _area_batch(values, offsets, pos, neg, label_start, code, hull):

@@ -19,8 +19,8 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 
 import prroc_numba as prn
 from prroc_numba import _presort, _sweep
-from prroc_numba._kernels.sweep import _sweep_batch
-from prroc_numba._ragged import pack
+from prroc_numba._core.pack import pack
+from prroc_numba._drivers.sweep import _sweep_batch
 
 AREAS = ["auc_pr", "auc_pr_integral", "ap", "auc_pr_trapezoid", "auc_roc"]
 ALL = AREAS + [a + "_hull" for a in AREAS] + ["n_pos", "n_neg", "prevalence"]

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import prroc_numba as prn
-from prroc_numba._ragged import pack
+from prroc_numba._core.pack import pack
 from tests import naive
 from tests.conftest import load_case, random_batch
 from tests.kernel_probes import _paired_counts_one
@@ -181,7 +181,7 @@ def test_replicates_equal_brute_force_on_the_materialised_resample():
     targets = TARGETS[:7]
     batch = pack(df, score=["m1", "m2"], label="y")
     _, kinds, bounds = op_mod.parse_targets(targets)
-    from prroc_numba._kernels.sweep import _sweep_batch
+    from prroc_numba._drivers.sweep import _sweep_batch
 
     thr_s, _, _, off = _sweep_batch(
         batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start

@@ -12,7 +12,7 @@ import pytest
 from scipy import stats
 
 import prroc_numba as prn
-from prroc_numba._ragged import pack
+from prroc_numba._core.pack import pack
 from prroc_numba._resampling.plan import _Plan
 from prroc_numba._resampling.run import _seed
 from tests.kernel_probes import _paired_counts_one

@@ -180,7 +180,7 @@ def test_critical_difference_plot_draws_every_model_and_the_right_groups():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from prroc_numba.plot import _cliques, critical_difference
+    from prroc_numba.plot._summaries import _cliques, critical_difference
 
     # ranks 1, 1.5, 3, 3.2 with CD 1: {0, 1} and {2, 3}; CD 2.1: {0, 1, 2} and {1, 2, 3}
     r = np.array([1.0, 1.5, 3.0, 3.2])

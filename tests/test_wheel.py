@@ -127,7 +127,9 @@ def test_wheel_compiles_nothing_read_only_other_cpu_same_results(wheel, tmp_path
     with zipfile.ZipFile(wheel) as z:
         manifest = json.loads(z.read("prroc_numba/_compiled/manifest.json"))
         entries = [n for n in z.namelist() if n.endswith(".nbc")]
+        typed = "prroc_numba/py.typed" in z.namelist()  # PEP 561: annotations are read
     assert manifest["cpu"] == "generic" and entries
+    assert typed, "prroc_numba/py.typed is missing from the wheel (package data)"
     assert manifest["numba"] == _numba.platform_tag()["numba"]
 
     # every kernel of the package (found here, independently of the build: imported,

@@ -1,5 +1,10 @@
 """Numba kernels on plain contiguous arrays (no pandas, no Python objects).
 
+Compiled code only: every function here is a Numba dispatcher, a CUDA kernel or a
+helper compiled into one (``tests/test_kernel_boundary.py``). The thread pool and the
+plain-Python drivers that run these kernels over a whole batch live in
+:mod:`prroc_numba._drivers`.
+
 Layout shared by every kernel (CSR-like "ragged batch"):
 
 * ``values[offsets[c]:offsets[c + 1]]`` holds curve ``c``'s scores (float64),
@@ -24,8 +29,6 @@ Modules:
 * :mod:`.thresholds` -- TP/FP of every curve at given thresholds;
 * :mod:`.area` -- AUC estimators on one curve's (tp, fp) vertices, and the fused
   sort + sweep + area kernels;
-* :mod:`.threads` -- runs serial ``nogil`` kernels over chunks of curves on a thread
-  pool (cheaper to compile than ``prange``, same speed for batches; the sweep uses it);
 * :mod:`.grid` -- curves onto shared grids (precision at recall, count-interpolated;
   TPR at FPR), batched over curves, and the packing of curves given as points;
 * :mod:`.rng` -- counter-based random streams per (seed, group, replicate) and an exact

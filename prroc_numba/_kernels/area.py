@@ -174,7 +174,8 @@ def _areas_of_sweep(tp, fp, codes, hulls, out):
 def _hull_areas_range(tp, fp, slots, nv, codes, hulls, out, c0, c1):
     """The areas asked on the hull (``hulls[k]``) of curves ``c0 .. c1 - 1`` of a ragged
     vertex batch, curve ``c``'s vertices ``[slots[c]:slots[c] + nv[c]]``, into
-    ``out[c]`` (run over chunks of curves by :func:`.threads.run_curves`). A kernel of
+    ``out[c]`` (run over chunks of curves by :func:`prroc_numba._drivers.threads.run_curves`). A
+    kernel of
     its own, so the hull compiles only when a hull is asked for.
     """
     for c in range(c0, c1):

@@ -10,7 +10,8 @@ written by one thread alone, so the values do not depend on the thread count).
 
 :func:`_split_sweep_range` is the sweep of a class-split sorted batch
 (:mod:`.split_sort`) over a chunk of curves, for the thread pool
-(:func:`.threads.run_curves`): a serial kernel, seconds cheaper to compile than a
+(:func:`prroc_numba._drivers.threads.run_curves`): a serial kernel, seconds cheaper to compile than
+a
 ``prange`` one. :func:`_compact` closes the room that ties left between curves.
 """
 

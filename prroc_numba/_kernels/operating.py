@@ -107,7 +107,8 @@ def _pick_batch(tp, fp, offsets, kinds, xs, beta):
     """Best vertex of every curve of a ragged sweep for every target.
 
     ``tp``/``fp`` are laid out by ``offsets`` (origin first, as
-    :func:`.sweep._sweep_batch` returns them). Returns int64 ``(n_curves, n_targets)``
+    :func:`prroc_numba._drivers.sweep._sweep_batch` returns them). Returns int64 ``(n_curves,
+    n_targets)``
     of global vertex indices, -1 where no vertex qualifies.
     """
     n_curves = offsets.size - 1
@@ -175,7 +176,7 @@ def _boot_operating(
 ):
     """Replicates ``b0 .. b1-1`` of the counts at operating points, every curve: items
     ``t0 .. t1-1`` of the (group, replicate) pairs (run in chunks by
-    :func:`.threads.run_items`, as :func:`.resample._boot_paired`).
+    :func:`prroc_numba._drivers.threads.run_items`, as :func:`.resample._boot_paired`).
 
     Per group and replicate one slot-count vector is drawn (the same streams and draws
     as :func:`.resample._boot_paired`; with clusters a slot is a cluster) and reused for

@@ -43,21 +43,19 @@ _ONE = np.uint64(1)
 POISSON_MAX = 20
 
 
-def _cdf_table(n: int) -> np.ndarray:
-    """``floor(P(X <= k) * 2**64)`` for X ~ Poisson(1), k = 0 .. n-1 (exact to 1 ulp)."""
-    with localcontext() as ctx:
-        ctx.prec = 60
-        e_inv = Decimal(-1).exp()
-        term, cdf, out = Decimal(1), Decimal(0), []
-        for k in range(n):
-            if k:
-                term /= k
-            cdf += term * e_inv
-            out.append(int(cdf * (1 << 64)))
-    return np.array(out, dtype=np.uint64)
-
-
-POISSON1_CDF = _cdf_table(POISSON_MAX)
+# ``floor(P(X <= k) * 2**64)`` for X ~ Poisson(1), k = 0 .. POISSON_MAX - 1 (exact to 1
+# ulp), computed once at import in 60-digit decimals (module-level code, not a function:
+# this package holds compiled code only)
+with localcontext() as _ctx:
+    _ctx.prec = 60
+    _e_inv, _term, _cdf, _table = Decimal(-1).exp(), Decimal(1), Decimal(0), []
+    for _k in range(POISSON_MAX):
+        if _k:
+            _term /= _k
+        _cdf += _term * _e_inv
+        _table.append(int(_cdf * (1 << 64)))
+POISSON1_CDF = np.array(_table, dtype=np.uint64)
+del _ctx, _e_inv, _term, _cdf, _table, _k
 
 
 def replicate_key(seed, replicate):

@@ -1,6 +1,7 @@
 """Bootstrap replicates without re-sorting: a replicate is a vector of counts.
 
-Each curve is sorted once (:func:`_segments_batch`) and cut into **segments** along its
+Each curve is sorted once (:func:`prroc_numba._drivers.resample._segments_batch`) and cut into
+**segments** along its
 descending score order:
 
 * every tied block of scores that holds positive mass is one segment;
@@ -44,7 +45,6 @@ from numba import prange
 from .._numba import jit
 from .area import _area_of_sweep, _area_sorted
 from .grid import _precision_on_grid, _roc_on_grid
-from .layout import _offsets_from_counts
 from .poisson import poisson_count_cpu, replicate_key_cpu
 from .rng import (
     _GAMMA,
@@ -56,7 +56,6 @@ from .rng import (
     _stream,
 )
 from .sort import _sort_desc
-from .threads import run_curves
 
 # ------------------------------------------------------------------ segment structure
 
@@ -119,97 +118,12 @@ def _fill_segments(x, pos, neg, order, seg_end, sp, sn):
         i = j + 1
 
 
-def _segments_batch(values, offsets, pos, neg, label_start, masses=True):
-    """Sort every curve once and cut it into segments.
-
-    Returns ``(order, ps, ns, seg_offsets, seg_end, sp, sn)``:
-    ``order[offsets[c]:offsets[c+1]]`` is curve ``c``'s descending argsort (local row
-    indices, int32) and ``ps``/``ns`` its rows' positive / negative mass in that order
-    (empty with ``masses=False``); its segments are ``[seg_offsets[c]:seg_offsets[c+1]]``
-    with exclusive end positions ``seg_end`` (in sorted order) and positive / negative
-    mass ``sp`` / ``sn``. See :func:`_sorted_curves` (which the bootstrap plan calls).
-    """
-    out = _sorted_curves(values, offsets, pos, neg, label_start, masses)
-    return (out["order"], out["ps"], out["ns"]) + out["segments"]
-
-
-def _sorted_curves(
-    values, offsets, pos, neg, label_start, masses, slots=None, keep_order=True, estimate=None
-):
-    """One stable descending sort of every curve and what the bootstrap reads of it.
-
-    Two serial passes over chunks of curves on the thread pool
-    (:func:`.threads.run_curves`; compiles seconds faster than ``prange``): sort and count
-    the segments (and gather the masses in sorted order, ``masses``; and the curve's
-    area by ``estimate = (method, hull)``, from the sorted scores the sort hands back, as
-    :func:`.area._areas_batch` computes it), then fill the segments (and read ``slots``
-    at the sorted rows). Returns a dict:
-
-    * ``order``: int32, ``order[offsets[c]:offsets[c+1]]`` curve ``c``'s descending
-      argsort in local row indices (None when ``slots`` is given without
-      ``keep_order``: its buffer became ``slot_order``);
-    * ``slot_order``: int32, ``slots[label_start[c] + order[i]]`` at every sorted row
-      (``slots``: one int64 entry per label row; None without it). Without
-      ``keep_order`` it is written over ``order``, so the one int32 array of every
-      curve's sorted rows is all that the sort leaves (no int64 order, no second copy);
-    * ``ps``/``ns``: the rows' positive / negative mass in sorted order (float64; empty
-      without ``masses``: the hard-label walks read slot numbers only);
-    * ``segments``: ``(seg_offsets, seg_end, sp, sn)`` (see :func:`_segments_batch`);
-    * ``estimate``: float64 area per curve (None without ``estimate``).
-
-    Local row indices and slots are int32 (a curve of 2**31 rows holds 16 GiB of
-    scores alone); the callers check it.
-    """
-    n_curves = offsets.size - 1
-    order = np.empty(values.size, dtype=np.int32)
-    ps = np.empty(values.size if masses else 0)
-    ns = np.empty(values.size if masses else 0)
-    counts = np.empty(n_curves, dtype=np.int64)
-    method, hull = (-1, False) if estimate is None else estimate
-    est = np.empty(n_curves if estimate is not None else 0)
-    args = (values, offsets, pos, neg, label_start)
-    run_curves(
-        _sort_and_count,
-        offsets,
-        *args,
-        bool(masses),
-        int(method),
-        bool(hull),
-        order,
-        ps,
-        ns,
-        counts,
-        est,
-    )
-    seg_offsets = _offsets_from_counts(counts)
-    total = int(seg_offsets[n_curves])
-    seg_end = np.empty(total, dtype=np.int64)
-    sp = np.empty(total)
-    sn = np.empty(total)
-    has_slots = slots is not None
-    if has_slots:
-        slots = np.ascontiguousarray(slots, dtype=np.int64)
-        slot_order = order if not keep_order else np.empty_like(order)
-    else:
-        slots = np.empty(0, dtype=np.int64)
-        slot_order = order
-    segs = (seg_offsets, seg_end, sp, sn)
-    run_curves(_fill_segments_range, offsets, *args, order, segs, slots, slot_order)
-    return {
-        "order": order if keep_order or not has_slots else None,
-        "slot_order": slot_order if has_slots else None,
-        "ps": ps,
-        "ns": ns,
-        "segments": segs,
-        "estimate": est if estimate is not None else None,
-    }
-
-
 @jit
 def _sort_and_count(
     values, offsets, pos, neg, label_start, masses, method, hull, order, ps, ns, counts, est, c0, c1
 ):
-    """Pass 1 of :func:`_sorted_curves` for curves ``c0 .. c1 - 1``: sort, gather the
+    """Pass 1 of :func:`prroc_numba._drivers.resample._sorted_curves` for curves ``c0 .. c1 - 1``:
+    sort, gather the
     masses in sorted order (``masses``), count the segments, and the area by
     ``method``/``hull`` into ``est`` (when it is not empty).
     """
@@ -233,7 +147,8 @@ def _sort_and_count(
 def _fill_segments_range(
     values, offsets, pos, neg, label_start, order, segs, slots, slot_order, c0, c1
 ):
-    """Pass 2 of :func:`_sorted_curves` for curves ``c0 .. c1 - 1``: the segments, then
+    """Pass 2 of :func:`prroc_numba._drivers.resample._sorted_curves` for curves ``c0 .. c1 - 1``:
+    the segments, then
     (``slots`` not empty) ``slot_order[i] = slots[label_start + order[i]]``, in place
     when ``slot_order`` is ``order``.
     """
@@ -377,7 +292,8 @@ def _boot_grouped(segs, draw, seed, b0, b1, spec, out, t0, t1):
     """Replicates ``b0 .. b1-1`` of every curve by segment-count draws (one model per
     group, unweighted 0/1 labels: ``sp``/``sn`` are row counts): items ``t0 .. t1-1``
     of the (curve, replicate) pairs ``t = c * (b1 - b0) + (b - b0)``, so the thread pool
-    (:func:`.threads.run_items`) runs chunks of them; a serial kernel compiles seconds
+    (:func:`prroc_numba._drivers.threads.run_items`) runs chunks of them; a serial kernel compiles
+    seconds
     faster than a ``prange`` one, and each item is one thread's alone (the same result
     whatever the thread count).
 
@@ -579,7 +495,7 @@ def _boot_paired(rows, draw, seed, b0, b1, spec, out, t0, t1):
     replicate one vector (:func:`_fill_counts`), reused for all models of the group,
     then one walk over each model's sorted rows. Items ``t0 .. t1-1`` of the (group,
     replicate) pairs ``t = g * (b1 - b0) + (b - b0)`` (run in chunks by
-    :func:`.threads.run_items`, as :func:`_boot_grouped`).
+    :func:`prroc_numba._drivers.threads.run_items`, as :func:`_boot_grouped`).
 
     ``rows = (slot_order, ps, ns, offsets, seg_offsets, seg_end, n_models)``: curve
     ``g * n_models + model``'s sorted rows ``[offsets[c]:offsets[c+1]]`` point at their

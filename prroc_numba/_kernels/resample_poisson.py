@@ -10,8 +10,9 @@ stay paired and the engines agree bit for bit on the counts.
   (:func:`.resample._boot_paired` with ``kind=POISSON``), which walks every model's
   sorted rows with it. Memory per thread is O(rows of a group).
 * :func:`_table_replicates` -- replicates' areas or grid precisions from merged entry
-  masses (one curve's entries in descending score order); :func:`_table_areas` /
-  :func:`_table_curves` are its two shapes.
+  masses (one curve's entries in descending score order);
+  :func:`prroc_numba._drivers.resample._table_areas` /
+  ``_table_curves`` are its two shapes.
 """
 
 from __future__ import annotations
@@ -61,19 +62,3 @@ def _table_replicates(offsets, pb, nb, spec, out):
         fp = np.empty(v - u + 1)
         k = _table_vertices(pb, nb, u, v, b, tp, fp)
         _emit(tp[:k], fp[:k], spec, np.empty(grid.size), out, c, b)
-
-
-def _table_areas(offsets, pb, nb, method, hull):
-    """Replicate areas ``(n_curves, n_boot)`` from entry masses."""
-    out = np.empty((offsets.size - 1, 1, pb.shape[1]))
-    _table_replicates(offsets, pb, nb, (method, bool(hull), np.empty(0)), out)
-    return out[:, 0, :]
-
-
-def _table_curves(offsets, pb, nb, grid, hull):
-    """Replicate precisions on ``grid``, ``(n_curves, n_boot, grid.size)``: a view of
-    the ``(n_curves, grid.size, n_boot)`` array the kernel writes.
-    """
-    out = np.empty((offsets.size - 1, grid.size, pb.shape[1]))
-    _table_replicates(offsets, pb, nb, (-1, bool(hull), grid), out)
-    return out.transpose(0, 2, 1)

@@ -67,7 +67,9 @@ def _next(st):
 @jit
 def _uniform(st):
     """Uniform float64 in [0, 1) with 53 random bits."""
-    return np.float64(_next(st) >> _S11) * _TWO_M53
+    # below 2**53, so the signed conversion is exact (one instruction on every x86-64,
+    # where an unsigned one is a branchy sequence without AVX-512)
+    return np.float64(np.int64(_next(st) >> _S11)) * _TWO_M53
 
 
 @jit
@@ -142,15 +144,16 @@ def _binomial_btrs(st, n, p):
     alpha = (2.83 + 5.1 / b) * spq
     vr = 0.92 - 4.2 / b
     r = p / q
-    m = math.floor((n + 1) * p)
+    m = np.int64((n + 1) * p)  # floor, as (n + 1) * p >= 0 (no libm call)
     nf = np.float64(n)
     while True:
         u = _uniform(st) - 0.5
         v = _uniform(st)
         us = 0.5 - abs(u)
-        k = math.floor((2.0 * a / us + b) * u + c)
-        if k < 0 or k > n:
-            continue
+        x = (2.0 * a / us + b) * u + c
+        if not (x >= 0.0 and x < nf + 1.0):
+            continue  # floor(x) outside [0, n]
+        k = np.int64(x)  # floor: x >= 0 (a truncation, not a libm call)
         if us >= 0.07 and v <= vr:
             return np.int64(k)
         if v <= 0.0:

@@ -30,7 +30,7 @@ from .sort import _all_float32  # noqa: F401 (re-exported)
 @jit
 def _class_count(values, offsets, pos, neg, label_start, pivots, counts, c0, c1):
     """Counting pass of the class split, curves ``c0 .. c1 - 1`` (run on threads by
-    :func:`.threads.run_curves`).
+    :func:`prroc_numba._drivers.threads.run_curves`).
 
     ``counts[c, r]`` receives the number of positives of curve ``c`` in value part
     ``r``, ``counts[c, n_parts + r]`` its negatives' (int64 ``(n_curves, 2 * n_parts)``,
@@ -249,7 +249,8 @@ def _merge_collapsed(sp, sn, thr, tp, fp):
 def _split_areas_range(svals, offsets, npos, codes, hulls, slots, thr, tp, fp, nv, out, c0, c1):
     """The collapsed sweep (:func:`_merge_collapsed`) of curves ``c0 .. c1 - 1`` of a
     class-split sorted batch, and every requested area not on the hull, into ``out[c]``
-    (run over chunks of curves by :func:`.threads.run_curves`: a serial kernel compiles
+    (run over chunks of curves by :func:`prroc_numba._drivers.threads.run_curves`: a serial kernel
+    compiles
     seconds faster than a ``prange`` one).
 
     ``codes[k]``/``hulls[k]`` name area ``k`` (estimator code of :mod:`.area`, hull

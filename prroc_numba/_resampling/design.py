@@ -27,7 +27,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from .._ragged import _as_1d, _column, lengths_to_offsets, row_ids
+from .._core.batch import lengths_to_offsets, row_ids
+from .._core.resolve import _as_1d, _column
 
 DOC = """
     cluster : str or array-like of shape (n_samples,), default=None

@@ -13,7 +13,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from .._ragged import UndefinedMetricWarning
+from .._warnings import UndefinedMetricWarning
 
 _NORM = NormalDist()
 

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._kernels.resample import _sorted_curves
+from .._core.batch import Batch, lengths_to_offsets
+from .._drivers.resample import _sorted_curves
+from .._drivers.threads import run_curves
 from .._kernels.resample_folds import _fold_marks_range
 from .._kernels.rng import POISSON_MAX, _poisson_tables
-from .._kernels.threads import run_curves
-from .._ragged import Batch, lengths_to_offsets
 from . import run as _run
 from .design import design
 
@@ -153,12 +153,12 @@ class _Plan:
 
 @dataclass(frozen=True)
 class _FoldBatch(Batch):
-    """A :class:`~._ragged.Batch` whose groups also hold their folds' curves: per group
+    """A :class:`~.._core.batch.Batch` whose groups also hold their folds' curves: per group
     the pooled curves (``n_pooled`` models), then every fold's curve of every model,
     each reading a contiguous run of the group's label rows (``starts``).
     """
 
-    starts: np.ndarray = None
+    starts: np.ndarray | None = None
 
     @property
     def label_start(self):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._checks import check_seed
+from .._drivers.threads import run_items
 from .._kernels.operating import _boot_operating
 from .._kernels.partial import _boot_partial
 from .._kernels.resample import (
@@ -26,7 +27,6 @@ from .._kernels.resample import (
     _jackknife_group,
 )
 from .._kernels.resample_folds import _boot_folds
-from .._kernels.threads import run_items
 from .._progress import visible
 
 #: the count type of the paired walks (int32 only where a count overflows it)

@@ -9,12 +9,13 @@ import pandas as pd
 import pytest
 from conftest import random_batch
 
+from prroc_numba._core.batch import Batch
+from prroc_numba._core.pack import pack
+from prroc_numba._drivers import cuda as gpu
+from prroc_numba._drivers.sweep import _sweep_batch
 from prroc_numba._kernels import area
-from prroc_numba._kernels import cuda as gpu
 from prroc_numba._kernels.area import _areas_batch
 from prroc_numba._kernels.hull import _hull_batch
-from prroc_numba._kernels.sweep import _sweep_batch
-from prroc_numba._ragged import Batch, pack
 
 
 def _area_batch(values, offsets, pos, neg, label_start, code, hull):
@@ -134,7 +135,7 @@ def test_all_tied_curve_single_chunk_run():
 def test_chunk_layout(chunk):
     """Chunks partition each curve's sorted rows, start on tie-block starts, keep every
     tie block whole; a chunk inside a tie run is empty (its rows go to the run's chunk)."""
-    from prroc_numba._kernels.cuda.driver import Sorted
+    from prroc_numba._drivers.cuda import Sorted
 
     x = np.array([3.0, 3, 3, 3, 3, 3, 2, 1, 1, 1, 0.5, 5, 5, 5, 5, 4])
     y = np.array([1.0, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0])
@@ -158,7 +159,7 @@ def test_chunk_layout(chunk):
 def test_device_sort_equals_host_sort(monkeypatch):
     """On a GPU with CuPy: the device sort (cupy) gives what the host fallback gives."""
     pytest.importorskip("cupy")
-    from prroc_numba._kernels.cuda import driver
+    from prroc_numba._drivers import cuda as driver
 
     b = BATCHES["long_ties"]
     with_cupy = [gpu.area_batch(b, m, False) for m in METHODS]

@@ -11,10 +11,10 @@ import pytest
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 import prroc_numba as prn
+from prroc_numba._core.pack import pack
+from prroc_numba._drivers import cuda as gpu
 from prroc_numba._kernels import area
-from prroc_numba._kernels import cuda as gpu
 from prroc_numba._kernels.poisson import poisson_count_cpu, replicate_key_cpu
-from prroc_numba._ragged import pack
 from prroc_numba._resampling.run import _seed
 
 N_BOOT = 4
@@ -117,7 +117,7 @@ def test_kernel_chunking_does_not_change_replicates(chunk, sup):
 
 def test_replicate_blocks(monkeypatch):
     """Replicates computed in several blocks equal one block (seeded per replicate)."""
-    from prroc_numba._kernels.cuda import driver
+    from prroc_numba._drivers import cuda as driver
 
     rng = np.random.default_rng(4)
     b = pack(_frame(rng), score="m1", label="y")

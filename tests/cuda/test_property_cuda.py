@@ -15,12 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import prroc_numba as prn
+from prroc_numba._core.pack import pack
+from prroc_numba._drivers import cuda as gpu
+from prroc_numba._drivers.sweep import _sweep_batch
 from prroc_numba._kernels import area
-from prroc_numba._kernels import cuda as gpu
 from prroc_numba._kernels.area import _areas_batch
 from prroc_numba._kernels.hull import _hull_batch
-from prroc_numba._kernels.sweep import _sweep_batch
-from prroc_numba._ragged import pack
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -1,4 +1,4 @@
-"""CUDA backend (numba.cuda): the sweep, every AUC estimator, the ROC hull and the
+"""CUDA kernels (numba.cuda): the sweep, every AUC estimator, the ROC hull and the
 fused Poisson bootstrap on the same ragged batch as the CPU kernels.
 
 Imported only when ``device="cuda"`` is used (``import prroc_numba`` never imports
@@ -6,11 +6,7 @@ Imported only when ``device="cuda"`` is used (``import prroc_numba`` never impor
 runs on the CPU in Python threads, which is how CI tests it.
 
 * :mod:`.kernels` -- the kernels (one thread per (chunk, replicate) or per curve);
-* :mod:`.driver` -- sorting, chunk layout, launches; entry points
-  :func:`~.driver.area_batch`, :func:`~.driver.sweep_batch`,
-  :func:`~.driver.hull_batch`, :func:`~.driver.poisson_replicates`.
+* the host side (sorting, chunk layout, launches; entry points ``area_batch``,
+  ``sweep_batch``, ``hull_batch``, ``poisson_replicates``) is
+  :mod:`prroc_numba._drivers.cuda`.
 """
-
-from .driver import area_batch, hull_batch, poisson_replicates, sweep_batch
-
-__all__ = ["area_batch", "hull_batch", "poisson_replicates", "sweep_batch"]

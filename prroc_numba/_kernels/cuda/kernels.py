@@ -1,6 +1,6 @@
 """CUDA kernels (numba.cuda) on the sorted ragged batch, chunked along the rows.
 
-Layout (built by :mod:`prroc_numba._kernels.cuda.driver`): every curve's rows sorted by
+Layout (built by :mod:`prroc_numba._drivers.cuda`): every curve's rows sorted by
 descending score (``xs``), their positive/negative mass and label-row id gathered into
 sorted order (``sp``, ``sn``, ``rid``) and ``last[i] = 1`` at the last row of each block
 of tied scores. Each curve is cut into chunks of about ``chunk`` rows whose starts fall

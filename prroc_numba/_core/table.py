@@ -7,19 +7,35 @@ mergeable: tables of two batches of rows are concatenated and equal scores summe
 wide input), so rows can arrive in batches (a stream, a training loop) or in partitions
 (Dask workers), and the results equal those of one in-memory call on all the rows.
 
-Results are computed by handing the merged table to the public functions as weighted
-rows: each distinct score becomes one positive row of weight ``P_s`` and one negative row
-of weight ``N_s`` (a zero-weight half is dropped, which changes nothing, as zero weight
-is removal). The sweep, hull and area kernels therefore run unchanged.
+Results are computed from the table's own rows: each distinct score becomes one
+positive row of weight ``P_s`` and one negative row of weight ``N_s`` (a zero-weight
+half is dropped, which changes nothing, as zero weight is removal), packed once and
+handed to the batch-level code the in-memory functions run (:mod:`.area_frames`,
+:mod:`.curve_frames`), so the sweep, hull and area kernels run unchanged.
+
+The Dask wing reads and builds tables through the few functions at the end of this
+module (:func:`layout_of`, :func:`entries_of`, :func:`replicates_of`, :func:`holding`,
+:func:`thresholds_of`), never
+through the Accumulator's attributes.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
 import numpy as np
 import pandas as pd
 
-from ._kernels.resample import _segments_batch
-from ._ragged import MODEL, inputs, pack
+from .._checks import method_code, method_label, metric_names
+from .._core.batch import describe_row
+from .._core.pack import inputs, pack
+from .._drivers.resample import _segments_batch
+from .._schema import MODEL
 
 # internal column names of the weighted-row table (never a user's key column)
 _S, _Y, _W = "__prn_score", "__prn_label", "__prn_weight"
@@ -38,7 +54,7 @@ def _sort_entries(curve, score):
     return order, np.flatnonzero(start), s
 
 
-def _reduce(curve, score, pos, neg, extra=()):
+def reduce_entries(curve, score, pos, neg, extra=()):
     """Sum ``pos``/``neg`` (and the rows of each 2-D array of ``extra``) over equal
     ``(curve, score)``; the result is sorted by curve, then score descending.
     """
@@ -119,6 +135,16 @@ def entries(batch, data, score, by, decimals=None):
     return by_names, models, groups, curve, values, batch.pos[row], batch.neg[row], row
 
 
+def _curve_keys(groups, models):
+    """Every curve's key columns: each group's row, once per model (a ``model`` column)."""
+    M = 1 if models is None else len(models)
+    G = len(groups)
+    keys = groups.iloc[np.repeat(np.arange(G), M)].reset_index(drop=True)
+    if models is not None:
+        keys[MODEL] = np.tile(np.asarray(models, dtype=object), G)
+    return keys
+
+
 def _column_or_array(data, x):
     if isinstance(x, str) and data is not None and x in data.columns:
         return np.asarray(data[x])
@@ -176,7 +202,7 @@ class Accumulator:
     True
     """
 
-    def __init__(self, decimals=None):
+    def __init__(self, decimals: int | None = None) -> None:
         if decimals is not None and (
             isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer))
         ):
@@ -184,7 +210,7 @@ class Accumulator:
         self.decimals = None if decimals is None else int(decimals)
         self._by = None  # names of the by columns (list), fixed by the first update
         self._models = None  # list of model names (wide input) or None
-        self._groups = None  # DataFrame of the by columns, one row per group, sorted
+        self._groups: Any = None  # DataFrame of the by columns, one row per group, sorted
         self._curve = np.empty(0, dtype=np.int64)
         self._score = np.empty(0)
         self._pos = np.empty(0)
@@ -221,12 +247,7 @@ class Accumulator:
         return 1 if self._models is None else len(self._models)
 
     def _curve_keys(self):
-        M = self._n_models()
-        G = len(self._groups)
-        keys = self._groups.iloc[np.repeat(np.arange(G), M)].reset_index(drop=True)
-        if self._models is not None:
-            keys[MODEL] = np.tile(np.asarray(self._models, dtype=object), G)
-        return keys
+        return _curve_keys(self._groups, self._models)
 
     def _require(self):
         if not self._started:
@@ -235,8 +256,16 @@ class Accumulator:
     # ----------------------------------------------------------------- update
 
     def update(
-        self, data=None, *, score, label, by=None, weight=None, pos_label=None, soft_labels=False
-    ):
+        self,
+        data: Any = None,
+        *,
+        score: str | Sequence[str] | ArrayLike,
+        label: str | ArrayLike,
+        by: str | Sequence[str] | None = None,
+        weight: str | ArrayLike | None = None,
+        pos_label: Any = None,
+        soft_labels: bool = False,
+    ) -> Accumulator:
         """Add rows (arguments as in :func:`~prroc_numba.auc`); returns ``self``.
 
         Every call must describe the same curves' layout: the same ``by`` column names
@@ -254,11 +283,7 @@ class Accumulator:
         self._absorb(by_names, models, groups, *swept_entries(batch, self.decimals))
         return self
 
-    def absorb_entries(self, by_names, models, groups, curve, values, pos, neg, extra=()):
-        """Reduce raw entries (one per value, see :func:`entries`) into the state."""
-        self._absorb(by_names, models, groups, *_reduce(curve, values, pos, neg, extra))
-
-    def merge(self, other):
+    def merge(self, other: Accumulator) -> Accumulator:
         """Add the rows seen by ``other`` (an :class:`Accumulator`); returns ``self``.
 
         Both must hold the same curves' layout (``by`` column names, models) and the
@@ -322,7 +347,7 @@ class Accumulator:
         ):
             raise ValueError("cannot merge states holding different bootstrap replicates")
         self._groups = new_groups
-        self._curve, self._score, self._pos, self._neg, self._extra = _reduce(
+        self._curve, self._score, self._pos, self._neg, self._extra = reduce_entries(
             np.concatenate([ca, cb]),
             np.concatenate([self._score, score]),
             np.concatenate([self._pos, pos]),
@@ -374,56 +399,144 @@ class Accumulator:
             )
         return thresholds
 
-    def auc(self, *, curve="pr", method=None, hull=False):
+    def _answer(self, frame):
+        """A result frame as the in-memory function on the same rows returns it."""
+        from .. import _device
+
+        return _device.tag(self._finish(frame), "cpu")
+
+    # the result methods import the batch-level code (and the frames' helpers) when
+    # called: a Dask worker, which only reduces and merges tables, never loads them
+
+    def auc(
+        self, *, curve: str = "pr", method: str | None = None, hull: bool = False
+    ) -> pd.DataFrame:
         """Areas as :func:`~prroc_numba.auc` on all rows seen: key columns, ``auc``."""
-        from .areas import auc
+        from .area_frames import auc_frame, batch_areas, prg_frame
 
-        rows, kw = self._weighted_rows()
-        return self._finish(auc(rows, **kw, curve=curve, method=method, hull=hull))
+        if curve == "prg":
+            from .._checks import area_code
 
-    def roc_curve(self, *, hull=False, thresholds=None):
+            area_code("prg", method)
+            return self._finish(prg_frame(self._batch(), hull))
+        code = method_code(curve, method)
+        batch = self._batch()
+        out = batch_areas(batch, [code], [bool(hull)])[:, 0]
+        return self._answer(auc_frame(batch, curve, out, method_label(curve, method, hull)))
+
+    def roc_curve(
+        self, *, hull: bool = False, thresholds: ArrayLike | pd.DataFrame | None = None
+    ) -> pd.DataFrame:
         """ROC curves as :func:`~prroc_numba.roc_curve` on all rows seen."""
-        from .curves import roc_curve
+        from .curve_frames import check_curve_options, roc_frame
 
-        rows, kw = self._weighted_rows()
-        return self._finish(
-            roc_curve(rows, **kw, hull=hull, thresholds=self._thresholds(thresholds))
-        )
+        check_curve_options(hull, thresholds)
+        batch = self._batch()
+        return self._answer(roc_frame(batch, bool(hull), self._thresholds(thresholds)))
 
-    def pr_curve(self, *, hull=False, interpolate=None, thresholds=None, recall_step=None):
+    def pr_curve(
+        self,
+        *,
+        hull: bool = False,
+        interpolate: str | None = None,
+        thresholds: ArrayLike | pd.DataFrame | None = None,
+        recall_step: float | None = None,
+    ) -> pd.DataFrame:
         """PR curves as :func:`~prroc_numba.pr_curve` on all rows seen."""
-        from .curves import pr_curve
+        from .curve_frames import check_curve_options, pr_frame
 
-        rows, kw = self._weighted_rows()
-        return self._finish(
-            pr_curve(
-                rows,
-                **kw,
-                hull=hull,
-                interpolate=interpolate,
-                thresholds=self._thresholds(thresholds),
-                recall_step=recall_step,
-            )
-        )
+        check_curve_options(hull, thresholds, interpolate, recall_step)
+        batch = self._batch()
+        thresholds = self._thresholds(thresholds)
+        return self._answer(pr_frame(batch, bool(hull), interpolate, thresholds, recall_step))
 
-    def confusion(self, *, thresholds=None):
+    def confusion(self, *, thresholds: ArrayLike | pd.DataFrame | None = None) -> pd.DataFrame:
         """Confusion matrices as :func:`~prroc_numba.confusion` on all rows seen."""
-        from .curves import confusion
+        from .curve_frames import confusion_frame
 
-        rows, kw = self._weighted_rows()
-        return self._finish(confusion(rows, **kw, thresholds=self._thresholds(thresholds)))
+        return self._answer(confusion_frame(self._batch(), self._thresholds(thresholds)))
 
-    def metrics(self, metrics=("auc_pr", "auc_roc")):
+    def metrics(self, metrics: str | Sequence[str] = ("auc_pr", "auc_roc")) -> pd.DataFrame:
         """Several metrics per curve as :func:`~prroc_numba.metrics` on all rows seen."""
-        from .areas import metrics as _metrics
+        from .area_frames import metrics_frame
 
-        rows, kw = self._weighted_rows()
-        return self._finish(_metrics(rows, **kw, metrics=metrics))
+        names = metric_names(metrics)
+        return self._answer(metrics_frame(self._batch(), names))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if not self._started:
             return "Accumulator(empty)"
         return (
             f"Accumulator({len(self._groups) * self._n_models()} curve(s), "
             f"{self.n_entries} distinct (curve, score) entries)"
         )
+
+
+# ------------------------------------------------- the table as the Dask wing reads it
+
+
+class Layout:
+    """The curves' layout of a table: the ``by`` column names, the models (None: one
+    score column) and the groups (one row per group, sorted); curve ``c`` is model
+    ``c % n_models`` of group ``c // n_models``. What :func:`warn_undefined` and the
+    bootstrap front ends read from a batch: ``keys``, ``n_models``, ``n_curves``,
+    ``group_offsets``, :meth:`describe`.
+    """
+
+    def __init__(self, by, models, groups):
+        self.by, self.models, self.groups = by, models, groups
+        self.n_models = 1 if models is None else len(models)
+        self.n_curves = len(groups) * self.n_models
+
+    @functools.cached_property
+    def keys(self):
+        """The key columns of every curve, one row per curve."""
+        return _curve_keys(self.groups, self.models)
+
+    @property
+    def group_offsets(self):
+        return np.arange(len(self.groups) + 1, dtype=np.int64)
+
+    def describe(self, c):
+        keys = self.keys
+        return "the curve" if keys.shape[1] == 0 else describe_row(keys.iloc[c])
+
+
+def layout_of(acc):
+    """The :class:`Layout` of ``acc`` (None while it has seen no rows)."""
+    return Layout(acc._by, acc._models, acc._groups) if acc._started else None
+
+
+def entries_of(acc):
+    """``(curve, score, pos, neg)``: the table's entries, sorted by curve, then score
+    descending, one per distinct (curve, score).
+    """
+    return acc._curve, acc._score, acc._pos, acc._neg
+
+
+def replicates_of(acc):
+    """The per-entry replicate masses (``(pos, neg)``, each entries x replicates), or ()."""
+    return acc._extra
+
+
+def holding(layout, curve, score, pos, neg, extra=(), reduced=True):
+    """A new Accumulator of ``layout`` holding these entries (``reduced``: already one
+    per distinct (curve, score), sorted; else summed and sorted first).
+    """
+    acc = Accumulator()
+    entries = (
+        (curve, score, pos, neg, extra)
+        if reduced
+        else reduce_entries(curve, score, pos, neg, extra)
+    )
+    acc._absorb(layout.by, layout.models, layout.groups, *entries)
+    return acc
+
+
+def thresholds_of(acc, thresholds):
+    """Each curve's thresholds (``thresholds=`` of the curve functions) as the table's
+    curves read them: ``(values, offsets)`` of :func:`.._thresholds.ragged_thresholds`.
+    """
+    from .._thresholds import ragged_thresholds
+
+    return ragged_thresholds(acc._batch(), acc._thresholds(thresholds))

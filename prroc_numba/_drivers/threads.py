@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
@@ -68,7 +69,7 @@ def chunk_bounds(offsets: np.ndarray, n_chunks: int) -> np.ndarray:
     return np.unique(np.concatenate([[0], np.clip(cuts, 1, n - 1), [n]])).astype(np.int64)
 
 
-def run_curves(kernel, offsets: np.ndarray, *args) -> None:
+def run_curves(kernel: Callable[..., None], offsets: np.ndarray, *args) -> None:
     """Call ``kernel(*args, c0, c1)`` over all curves of ``offsets``, in parallel chunks."""
     n = offsets.size - 1
     threads = numba.get_num_threads()
@@ -85,7 +86,7 @@ def run_curves(kernel, offsets: np.ndarray, *args) -> None:
         f.result()
 
 
-def run_items(kernel, n_items: int, *args) -> None:
+def run_items(kernel: Callable[..., None], n_items: int, *args) -> None:
     """Call ``kernel(*args, t0, t1)`` over items ``0 .. n_items - 1`` (e.g. the (curve,
     replicate) pairs of a bootstrap chunk) in equal parallel chunks; each item is
     computed by one thread alone, so results do not depend on the thread count.

@@ -1,6 +1,6 @@
 """Host side of the CUDA backend: sort, chunk layout, kernel launches, results to host.
 
-Takes the same :class:`prroc_numba._ragged.Batch` as the CPU kernels and returns the same
+Takes the same :class:`prroc_numba._core.batch.Batch` as the CPU kernels and returns the same
 ragged results as numpy arrays (outputs are small: one value per curve or per vertex).
 
 Sorting: with CuPy installed the rows are sorted on the device (``cupy.lexsort`` by
@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import config, cuda
 
-from . import kernels as K
+from .._kernels.cuda import kernels as K
 
 CHUNK = 1024  # rows per chunk (a chunk grows to the end of a tie block that crosses it)
 SUPER = 256  # chunks per super-chunk of the two-level scan
@@ -252,7 +252,9 @@ def _hull_scratch(tp, fp, out_off):
 
 
 def area_batch(batch, method, hull, chunk=CHUNK, sup=SUPER):
-    """One AUC per curve (float64, host), as :func:`.area._areas_batch` with one area."""
+    """One AUC per curve (float64, host), as :func:`prroc_numba._kernels.area._areas_batch` with
+    one area.
+    """
     s = Sorted(batch, chunk, sup=sup)
     if not hull:
         return s.areas(int(method)).copy_to_host()[:, 0]
@@ -270,7 +272,9 @@ def sweep_batch(batch, chunk=CHUNK, sup=SUPER):
 
 
 def hull_batch(tp, fp, out_off):
-    """``(idx, hull_offsets)`` on the host, as :func:`.hull._hull_batch` (global indices)."""
+    """``(idx, hull_offsets)`` on the host, as :func:`prroc_numba._kernels.hull._hull_batch`
+    (global indices).
+    """
     d_tp, d_fp = cuda.to_device(np.ascontiguousarray(tp)), cuda.to_device(np.ascontiguousarray(fp))
     _, scratch, counts = _hull_scratch(d_tp, d_fp, out_off)
     counts = counts.copy_to_host()

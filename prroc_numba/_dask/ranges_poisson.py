@@ -1,6 +1,6 @@
 """The Poisson bootstrap of Dask input through score ranges (continuous scores).
 
-The table path (:mod:`._dask`) keeps, per distinct (curve, score) entry, ``B`` replicate
+The table path (:mod:`.partitions`) keeps, per distinct (curve, score) entry, ``B`` replicate
 masses: entries x ``B`` numbers, as many entries as rows with continuous scores. Here
 the rows never meet in one place and nothing is ever rows x ``B``:
 
@@ -9,10 +9,10 @@ the rows never meet in one place and nothing is ever rows x ``B``:
    (:func:`_survey`);
 2. if the partitions hold no more than ``"prroc_numba.dask_table_max"`` entries in all
    (and the dask config ``"prroc_numba.dask_exact"`` is ``"auto"``), the table path
-   runs (:mod:`._dask`); otherwise every partition keeps its value rows (one per row
+   runs (:mod:`.partitions`); otherwise every partition keeps its value rows (one per row
    and model: curve, score, global row id, positive / negative mass) sorted by curve
-   and score on the workers (:func:`._dask._rows`), the client picks each curve's
-   splitters (:func:`._ranges._splitters`), every partition cuts its rows into ``K``
+   and score on the workers (:func:`.partitions._rows`), the client picks each curve's
+   splitters (:func:`.ranges._splitters`), every partition cuts its rows into ``K``
    score ranges by score *value* (a run of tied scores never straddles two ranges) and
    each range gathers its rows from every partition (an all-to-all shuffle) and sorts
    them once into tie blocks (:func:`_range_rows`);
@@ -40,17 +40,25 @@ x a block of replicates + B x curves).
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
-from ._dask import sorted_rows
-from ._kernels.grid import _ABOVE, _BELOW
-from ._kernels.paired_masses import _paired_masses
-from ._kernels.ranges import _range_areas, _range_hulls
-from ._kernels.resample_poisson import _table_areas, _table_curves
-from ._kernels.segments import finish_area_cpu
-from ._ranges import _global_curves, _merge_samples, _sample, _splitters
+from .._core.table import layout_of
+from .._drivers.resample import _table_areas, _table_curves
+from .._kernels.grid import _ABOVE, _BELOW
+from .._kernels.paired_masses import _paired_masses
+from .._kernels.ranges import _range_areas, _range_hulls
+from .._kernels.segments import finish_area_cpu
+from .partitions import (
+    _check_merged,
+    _merge_tree,
+    _names,
+    _partition,
+    _rows,
+    accumulate,
+    settings,
+    sorted_rows,
+)
+from .ranges import _global_curves, _merge_samples, _sample, _splitters, range_indices
 
 _BLOCK_BYTES = 1 << 26  # replicate masses a range holds at once (per pass-2 block)
 _FAN = 8
@@ -72,19 +80,11 @@ def _split(item, layout, splitters):
     if rp is None:
         e = (np.empty(0, np.int64), np.empty(0), np.empty(0, np.int64), np.empty(0), np.empty(0))
         return [e] * K
-    curve = _global_curves(rp, layout)
-    score = rp._score
-    rng = np.empty(curve.size, dtype=np.int64)
-    bounds = np.concatenate([[0], np.flatnonzero(np.diff(curve)) + 1, [curve.size]])
-    for a, b in itertools.pairwise(bounds):
-        rng[a:b] = K - 1 - np.searchsorted(splitters[curve[a]], score[a:b], side="left")
-    order = np.argsort(rng, kind="stable")
-    cuts = np.searchsorted(rng[order], np.arange(K + 1))
-    out = []
-    for r in range(K):
-        i = order[cuts[r] : cuts[r + 1]]
-        out.append((curve[i], score[i], rp.row[i], rp._pos[i], rp._neg[i]))
-    return out
+    curve = _global_curves(rp.layout, rp.curve, layout)
+    return [
+        (curve[i], rp.score[i], rp.row[i], rp.pos[i], rp.neg[i])
+        for i in range_indices(curve, rp.score, splitters)
+    ]
 
 
 def _range_rows(n_curves, *pieces):
@@ -266,15 +266,18 @@ class RowRanges:
     per-replicate start (pass 1 done).
     """
 
-    def __init__(self, items, layout, labels, k, seed, n_boot):
+    def __init__(self, items, sample, labels, k, seed, n_boot):
         import dask
 
-        self.layout, self.labels = layout, labels
+        # ``sample``: the partitions' sampled tables merged (every group, and the
+        # scores the splitters are picked from)
+        self.layout, self.labels = layout_of(sample), labels
+        layout = self.layout
         self.seed, self.n_boot = int(seed), int(n_boot)
-        self.n_curves = len(layout._groups) * layout._n_models()
+        self.n_curves = layout.n_curves
         K = int(k) if k else max(2, len(items))
         self.K = K
-        sp = _splitters(layout, self.n_curves, K)
+        sp = _splitters(sample, self.n_curves, K)
         split = [dask.delayed(_split, nout=K)(it, layout, sp) for it in items]
         tables = [
             dask.delayed(_range_rows)(self.n_curves, *[s[r] for s in split]) for r in range(K)
@@ -331,8 +334,6 @@ def _survey(part, kw):
     """A partition's length and ``(sampled layout, labels, distinct entries)`` of its
     table (the exact path's reduction and sample; the rows are not kept).
     """
-    from ._dask import _partition
-
     return len(part), _sample(_partition(part, kw))
 
 
@@ -340,8 +341,6 @@ def _kept_rows(part, kw, offset):
     """A partition's rows as the ranges keep them until the shuffle (without the
     distinct entries' starts, which only the survey and the table path read).
     """
-    from ._dask import _rows
-
     labels, rp = _rows(part, kw, offset)
     if rp is not None:
         rp.starts = None
@@ -369,13 +368,10 @@ def state(data, kw, seed, n_boot):
     """
     import dask
 
-    from . import _dask
-    from ._ranges import settings
-
     mode, k, limit = settings()
     if mode == "table":
-        return _dask.accumulate(data, **kw, seed=seed, n_boot=n_boot)
-    _dask._names(data, kw["score"], kw["label"], kw["by"], kw["weight"])
+        return accumulate(data, **kw, seed=seed, n_boot=n_boot)
+    _names(data, kw["score"], kw["label"], kw["by"], kw["weight"])
     if isinstance(kw["by"], (list, tuple)) and len(kw["by"]) == 0:
         kw = {**kw, "by": None}
     parts = data.to_delayed()
@@ -386,16 +382,16 @@ def state(data, kw, seed, n_boot):
             dask.delayed(_merge_samples)(*samples[i : i + _FAN])
             for i in range(0, len(samples), _FAN)
         ]
-    lengths, (layout, labels, n) = dask.compute(
+    lengths, (sample, labels, n) = dask.compute(
         [dask.delayed(_length)(s) for s in surveys], samples[0]
     )
     del surveys, samples
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-    _dask._check_merged(layout, labels, kw["pos_label"])
+    _check_merged(layout_of(sample), labels, kw["pos_label"])
     if mode == "auto" and n <= limit:  # the merged table fits: the table path
-        acc, labels = _dask._merge_tree(
+        acc, labels = _merge_tree(
             [
-                dask.delayed(_dask._partition)(p, kw, int(offsets[i]), seed, n_boot)
+                dask.delayed(_partition)(p, kw, int(offsets[i]), seed, n_boot)
                 for i, p in enumerate(parts)
             ],
             limit,
@@ -406,4 +402,4 @@ def state(data, kw, seed, n_boot):
             *[dask.delayed(_kept_rows)(p, kw, int(offsets[i])) for i, p in enumerate(parts)]
         )
     )
-    return RowRanges(items, layout, labels, k, seed, n_boot)
+    return RowRanges(items, sample, labels, k, seed, n_boot)

@@ -1,10 +1,10 @@
 """The range-partitioned Dask path: exact areas when the merged table does not fit.
 
-:mod:`._dask` merges every partition's table *(curve, distinct score) -> (pos, neg)*
+:mod:`.partitions` merges every partition's table *(curve, distinct score) -> (pos, neg)*
 into one, in the client. With continuous scores on 1e8+ rows that table is as large
 as the data, so here it never leaves the workers:
 
-1. every partition reduces to its :class:`~._accumulate.Accumulator` (kept on the
+1. every partition reduces to its :class:`~prroc_numba._core.table.Accumulator` (kept on the
    workers) and sends a sample of its distinct scores per curve (and its groups);
 2. the client merges the samples (the global curve layout) and picks, per curve,
    ``K - 1`` splitters (sampled quantiles: they only affect balance, never exactness);
@@ -28,7 +28,7 @@ Which path runs: ``dask.config`` key ``"prroc_numba.dask_exact"``: ``"table"``,
 ``"prroc_numba.dask_ranges"`` sets ``K``; by default ``K`` follows the data's size,
 ``ceil(entries / dask_range_rows)`` (``"prroc_numba.dask_range_rows"``, default 2e6),
 and at least the number of partitions. The Poisson bootstrap takes the same ranges,
-holding rows instead of entries (each row has its own count): :mod:`._ranges_poisson`.
+holding rows instead of entries (each row has its own count): :mod:`.ranges_poisson`.
 
 Memory. With continuous scores the partitions' tables, the split pieces and the range
 tables are each as large as the data (32 bytes an entry: curve, score, pos, neg), so no
@@ -64,41 +64,20 @@ import itertools
 
 import numpy as np
 
-from ._accumulate import Accumulator, _reduce
-from ._kernels.ranges import _range_areas, _range_hulls
-from ._kernels.segments import finish_area_cpu
-from ._ragged import warn_undefined
+from .._core.batch import warn_undefined
+from .._core.table import (
+    Accumulator,
+    entries_of,
+    holding,
+    layout_of,
+    reduce_entries,
+    thresholds_of,
+)
+from .._kernels.ranges import _range_areas, _range_hulls
+from .._kernels.segments import finish_area_cpu
+from .partitions import _RANGE_ROWS, range_rows
 
 _SAMPLE = 256  # distinct scores sampled per curve and partition (balance only)
-_TABLE_MAX = 5_000_000
-_RANGE_ROWS = 2_000_000  # entries per range (sampled: about), bounds a range task's memory
-
-
-def settings():
-    import dask
-
-    mode = dask.config.get("prroc_numba.dask_exact", "auto")
-    if mode not in ("auto", "table", "ranges"):
-        raise ValueError(
-            f"dask config prroc_numba.dask_exact must be 'auto', 'table' or 'ranges', got {mode!r}"
-        )
-    k = dask.config.get("prroc_numba.dask_ranges", None)
-    limit = dask.config.get("prroc_numba.dask_table_max", _TABLE_MAX)
-    return mode, k, int(limit)
-
-
-def range_rows():
-    """The ``"prroc_numba.dask_range_rows"`` setting: about how many (curve, score)
-    entries one range holds when ``K`` is not given (default 2e6).
-    """
-    import dask
-
-    rows = dask.config.get("prroc_numba.dask_range_rows", _RANGE_ROWS)
-    if isinstance(rows, bool) or not isinstance(rows, (int, float, np.integer)) or rows < 1:
-        raise ValueError(
-            f"dask config prroc_numba.dask_range_rows must be a number >= 1, got {rows!r}"
-        )
-    return int(rows)
 
 
 def n_ranges(k, n_partitions, n_entries):
@@ -116,24 +95,15 @@ def _sample(item, rows=_RANGE_ROWS):
     the ranges of about ``rows`` entries to come out balanced).
     """
     acc, labels = item
-    out = Accumulator()
-    if not acc._started:
-        return out, labels, 0
-    n = acc._score.size
-    n_curves = len(acc._groups) * acc._n_models()
+    layout = layout_of(acc)
+    if layout is None:
+        return Accumulator(), labels, 0
+    curve, score, pos, neg = entries_of(acc)
+    n = score.size
     per = _SAMPLE + 32 * (-(-n // rows))
-    step = max(1, n // max(1, per * n_curves))
+    step = max(1, n // max(1, per * layout.n_curves))
     idx = np.arange(0, n, step)
-    out._absorb(
-        acc._by,
-        acc._models,
-        acc._groups,
-        acc._curve[idx],
-        acc._score[idx],
-        acc._pos[idx],
-        acc._neg[idx],
-    )
-    return out, labels, n
+    return holding(layout, curve[idx], score[idx], pos[idx], neg[idx]), labels, n
 
 
 def _merge_samples(*items):
@@ -147,40 +117,47 @@ def _merge_samples(*items):
     return acc, (np.concatenate(labels) if labels else None), n
 
 
-def _global_curves(acc, layout):
-    """Global curve ids of ``acc``'s entries in ``layout``'s curve order."""
+def _global_curves(part, curve, layout):
+    """The curves ``curve`` of a part whose :class:`~prroc_numba._core.table.Layout` is
+    ``part``, numbered in the global ``layout`` (which holds every group of the part).
+    """
     import pandas as pd
 
-    M = acc._n_models()
-    if not acc._by:
-        return acc._curve
-    both = pd.concat([layout._groups, acc._groups], ignore_index=True)
-    codes = both.groupby(acc._by, sort=True, dropna=False, observed=True).ngroup()
-    codes = codes.to_numpy(np.int64)[len(layout._groups) :]
-    return codes[acc._curve // M] * M + acc._curve % M
+    M = part.n_models
+    if not part.by:
+        return curve
+    both = pd.concat([layout.groups, part.groups], ignore_index=True)
+    codes = both.groupby(part.by, sort=True, dropna=False, observed=True).ngroup()
+    codes = codes.to_numpy(np.int64)[len(layout.groups) :]
+    return codes[curve // M] * M + curve % M
 
 
 def _split(item, layout, splitters):
     """A partition's table cut into ``K`` score ranges (range 0: the highest scores)."""
-    acc = item[0]
+    part = layout_of(item[0])
     K = splitters.shape[1] + 1
-    if not acc._started:
+    if part is None:
         e = (np.empty(0, np.int64), np.empty(0), np.empty(0), np.empty(0))
         return [e] * K
-    curve = _global_curves(acc, layout)
-    # splitters ascending per curve; the range is a function of the score value only
-    # (the number of a curve's splitters below it), found per run of one curve
+    curve, score, pos, neg = entries_of(item[0])
+    curve = _global_curves(part, curve, layout)
+    return [(curve[i], score[i], pos[i], neg[i]) for i in range_indices(curve, score, splitters)]
+
+
+def range_indices(curve, score, splitters):
+    """Per score range (range 0: the highest scores), the positions of the entries
+    (sorted by curve) that fall in it. ``splitters``: ascending per curve; the range is
+    a function of the score value only (the number of a curve's splitters below it),
+    found per run of one curve.
+    """
+    K = splitters.shape[1] + 1
     rng = np.empty(curve.size, dtype=np.int64)
     bounds = np.concatenate([[0], np.flatnonzero(np.diff(curve)) + 1, [curve.size]])
     for a, b in itertools.pairwise(bounds):
-        rng[a:b] = K - 1 - np.searchsorted(splitters[curve[a]], acc._score[a:b], side="left")
+        rng[a:b] = K - 1 - np.searchsorted(splitters[curve[a]], score[a:b], side="left")
     order = np.argsort(rng, kind="stable")
     cuts = np.searchsorted(rng[order], np.arange(K + 1))
-    out = []
-    for r in range(K):
-        i = order[cuts[r] : cuts[r + 1]]
-        out.append((curve[i], acc._score[i], acc._pos[i], acc._neg[i]))
-    return out
+    return [order[cuts[r] : cuts[r + 1]] for r in range(K)]
 
 
 def _pick(pieces, r):
@@ -193,7 +170,7 @@ def _range_table(n_curves, *pieces):
     score = np.concatenate([p[1] for p in pieces])
     pos = np.concatenate([p[2] for p in pieces])
     neg = np.concatenate([p[3] for p in pieces])
-    curve, score, pos, neg, _ = _reduce(curve, score, pos, neg)
+    curve, score, pos, neg, _ = reduce_entries(curve, score, pos, neg)
     offsets = np.zeros(n_curves + 1, dtype=np.int64)
     np.cumsum(np.bincount(curve, minlength=n_curves), out=offsets[1:])
     return (
@@ -254,9 +231,9 @@ def _bins(table, thr, thr_offsets):
 def _splitters(samples, n_curves, K):
     """``(n_curves, K - 1)`` ascending splitters from each curve's sampled scores."""
     sp = np.full((n_curves, K - 1), np.inf)
-    if K == 1 or not samples._started:
+    if K == 1 or layout_of(samples) is None:
         return sp
-    c, s = samples._curve, samples._score  # sorted by curve, score descending
+    c, s = entries_of(samples)[:2]  # sorted by curve, score descending
     starts = np.searchsorted(c, np.arange(n_curves + 1))
     q = np.linspace(0, 1, K + 1)[1:-1]
     for k in range(n_curves):
@@ -266,7 +243,7 @@ def _splitters(samples, n_curves, K):
     return sp
 
 
-def _shuffle(items, layout, splitters, n_curves):
+def _shuffle(items, layout, splitters, n_curves, n_entries):
     """The all-to-all shuffle as one graph: per partition a split into ``K`` pieces, per
     range the merge of its pieces (:func:`_range_table`) and its class totals
     (:func:`_totals`, taken while the table is in memory). Returns the ``K`` tables and
@@ -283,7 +260,7 @@ def _shuffle(items, layout, splitters, n_curves):
     from dask.highlevelgraph import HighLevelGraph
 
     K = splitters.shape[1] + 1
-    token = tokenize(*[it.key for it in items], splitters, n_curves, layout.n_entries)
+    token = tokenize(*[it.key for it in items], splitters, n_curves, n_entries)
     split, piece = f"prn-split-{token}", f"prn-piece-{token}"
     table, total = f"prn-range-{token}", f"prn-totals-{token}"
     dsk = {}
@@ -315,22 +292,24 @@ class RangeState:
                 dask.delayed(_merge_samples)(*samples[i : i + FAN])
                 for i in range(0, len(samples), FAN)
             ]
-        layout, labels, n_entries = dask.compute(samples[0])[0]
+        sample, labels, n_entries = dask.compute(samples[0])[0]
         # the sample graph holds the partitions' tables: drop it, so that each table
         # is freed as soon as it is split (below), not at the end of this function
         del samples
-        if not isinstance(layout, Accumulator):  # a single partition: not merged
-            layout, labels, n_entries = _merge_samples((layout, labels, n_entries))
-        self.layout, self.labels = layout, labels
-        if not layout._started:
+        if not isinstance(sample, Accumulator):  # a single partition: not merged
+            sample, labels, n_entries = _merge_samples((sample, labels, n_entries))
+        # the merged samples: the global layout (every group), the splitters' scores
+        self.sample, self.labels = sample, labels
+        self.layout = layout = layout_of(sample)
+        if layout is None:
             return
-        self.n_curves = len(layout._groups) * layout._n_models()
+        self.n_curves = layout.n_curves
         # ranges of a bounded size (not one per partition): a range task's table, its
         # sort and its result are bounded by dask_range_rows, whatever N
         K = n_ranges(k, data_npartitions, n_entries)
         self.K = K
-        sp = _splitters(layout, self.n_curves, K)
-        tables, tot = _shuffle(items, layout, sp, self.n_curves)
+        sp = _splitters(sample, self.n_curves, K)
+        tables, tot = _shuffle(items, layout, sp, self.n_curves, sample.n_entries)
         done = dask.persist(*tables, *tot)
         self.tables = done[:K]
         # the partitions' tables are needed only by the splits now running: drop the
@@ -350,7 +329,7 @@ class RangeState:
         self.n_r = np.array([t[2] for t in tot])  # entries per (range, curve)
 
     def keys(self):
-        return self.layout._curve_keys()
+        return self.layout.keys
 
     def areas(self, codes):
         """``(n_curves, len(codes))``: every estimator's area, one pass over the ranges."""
@@ -375,10 +354,7 @@ class RangeState:
 
     def _reduced(self, curve, score, pos, neg):
         """An Accumulator of this layout holding the given (few) entries."""
-        L = self.layout
-        acc = Accumulator()
-        acc.absorb_entries(L._by, L._models, L._groups, curve, score, pos, neg)
-        return acc
+        return holding(self.layout, curve, score, pos, neg, reduced=False)
 
     def totals_state(self):
         """An Accumulator of one entry per curve holding its class totals: the counts,
@@ -394,10 +370,7 @@ class RangeState:
         """
         import dask
 
-        from ._thresholds import ragged_thresholds
-
-        base = self.totals_state()
-        thr, off = ragged_thresholds(base._batch(), base._thresholds(thresholds))
+        thr, off = thresholds_of(self.totals_state(), thresholds)
         bins = dask.compute(*[dask.delayed(_bins)(t, thr, off) for t in self.tables])
         pos = np.sum([b[0] for b in bins], axis=0)
         neg = np.sum([b[1] for b in bins], axis=0)
@@ -432,35 +405,18 @@ class RangeState:
             # each vertex at its own score: the ranges run down the scores
             scores.append(np.concatenate([h[3][h[2][c] : h[2][c + 1]] for h in hulls]))
             curve.append(np.full(tp.size - 1, c, dtype=np.int64))
-        L = self.layout
-        acc = Accumulator()
-        acc._absorb(
-            L._by,
-            L._models,
-            L._groups,
+        return holding(
+            self.layout,
             np.concatenate(curve),
             np.concatenate(scores),
             np.concatenate(tps),
             np.concatenate(fps),
         )
-        return acc
-
-
-class _Names:
-    """What :func:`warn_undefined` reads: each curve's description."""
-
-    def __init__(self, keys):
-        self.keys = keys
-
-    def describe(self, c):
-        from ._ragged import describe_row
-
-        return "the curve" if self.keys.shape[1] == 0 else describe_row(self.keys.iloc[c])
 
 
 def auc(state, curve, code, hull, method):
     """The areas frame as :func:`~prroc_numba.auc` returns it."""
-    from ._schema import AUC
+    from .._schema import AUC
 
     if hull:
         return state.hull_state().auc(curve=curve, method=method, hull=True)
@@ -469,7 +425,7 @@ def auc(state, curve, code, hull, method):
 
     keys = state.keys()
     warn_undefined(
-        _Names(keys),
+        state.layout,
         bad,
         f"AUC-{curve.upper()} is undefined (no positives"
         + (" or no negatives)" if curve == "roc" else ")")
@@ -486,7 +442,7 @@ def metrics(state, names):
     the hull of the local hulls, the counts (and warnings) from the class totals, every
     other area from one pass of segment sums over the ranges.
     """
-    from ._checks import AREA_METRICS
+    from .._checks import AREA_METRICS
 
     hulls = [nm for nm in names if nm in AREA_METRICS and AREA_METRICS[nm][2]]
     sums = [nm for nm in names if nm in AREA_METRICS and not AREA_METRICS[nm][2]]
@@ -544,11 +500,8 @@ def _range_frame(table, layout, tp0, fp0, P, N, first, kind, meta):
         keep.extend([bool(first[c])] + [False] * int(top) + [True] * (b - a) + [False] * int(bot))
     if not curve:
         return meta
-    acc = Accumulator()
-    acc._absorb(
-        layout._by,
-        layout._models,
-        layout._groups,
+    acc = holding(
+        layout,
         np.asarray(curve, dtype=np.int64),
         np.asarray(sc, dtype=np.float64),
         np.asarray(ps, dtype=np.float64),
@@ -573,7 +526,7 @@ def raw_curves(state, kind):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        meta = getattr(state.layout, kind)().iloc[:0]
+        meta = getattr(state.sample, kind)().iloc[:0]
     nonempty = (state.tp_r + state.fp_r) > 0  # (K, n_curves)
     first_r = np.argmax(nonempty, axis=0)
     frames = [
@@ -601,6 +554,6 @@ def raw_curves(state, kind):
         bad, what = state.P <= 0, "no positives: recall is NaN"
     else:
         bad, what = np.zeros(state.n_curves, dtype=bool), ""
-    warn_undefined(_Names(state.keys()), bad, what, stacklevel=5)
+    warn_undefined(state.layout, bad, what, stacklevel=5)
     with dask.config.set({"dataframe.convert-string": False}):
         return dd.from_delayed(parts, meta=meta, verify_meta=False)

@@ -3,7 +3,7 @@
 K classes scored on the same rows are K binary curves sharing those rows, exactly like
 wide input, except that each curve has its **own label rows**: curve ``k`` of a group
 reads the positives ``y == class_k``. :func:`pack_multi` builds an ordinary
-:class:`~prroc_numba._ragged.Batch` whose "label groups" are those per-curve label
+:class:`~.batch.Batch` whose "label groups" are those per-curve label
 blocks, so every kernel (sweeps, areas, hulls) runs unchanged. What the resampling needs
 on top -- which label rows are copies of the same **original row**, and how the rows are
 grouped and stratified -- is kept in :class:`Rows` (``batch.multi``), so a bootstrap
@@ -13,35 +13,23 @@ curve, whose K*n label rows are K copies of each row) sees the same draw.
 Averages are frame-level reductions: each curve contributes to exactly one output row
 with a coefficient (1/K for "macro", the class prevalence share for "weighted", 1/2 for
 the two directions of a one-vs-one pair, ...), applied alike to estimates and
-replicates. "micro" is its own curve (the pooled one-vs-rest problem).
+replicates. "micro" is its own curve (the pooled one-vs-rest problem). Which classes
+the score columns are, and the options: :mod:`.classes`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ._ragged import (
-    MODEL,
-    Batch,
-    _column,
-    _group_codes,
-    _is_names,
-    _labels,
-    _resolve,
-    _resolve_scores,
-    _show_values,
-    _to_float,
-    describe_row,
-)
-
-CLASS, CLASS_A, CLASS_B = "class", "class_a", "class_b"
-MULTICLASS = ("ovr", "ovo")
-
-
-AVERAGES = (None, "macro", "weighted", "micro", "samples")
+from .. import _frames as F
+from .._schema import CLASS, CLASS_A, CLASS_B, MODEL, ROW
+from .batch import Batch, describe_row, lengths_to_offsets, plain
+from .classes import _multilabel_matrix, _resolve_classes, check_args, is_multilabel
+from .resolve import _group_codes, _resolve, _resolve_scores, _weights
 
 
 @dataclass(frozen=True)
@@ -100,147 +88,6 @@ class Rows:
         return out
 
 
-class Reduced:
-    """What the bootstrap/compare code reads from a batch, after the reduction."""
-
-    def __init__(self, keys, n_models, n_groups):
-        self.keys = keys
-        self.n_models = n_models
-        self.group_offsets = np.arange(n_groups + 1, dtype=np.int64)
-        self.n_curves = len(keys)
-
-    def describe(self, c: int) -> str:
-        return describe_row(self.keys.iloc[c]) if self.keys.shape[1] else "the curve"
-
-
-def check_args(multiclass, classes, average, multilabel, curve=None):
-    """Validate the multiclass arguments (names the fix)."""
-    if multiclass is not None and multiclass not in MULTICLASS:
-        raise ValueError(
-            f"multiclass={multiclass!r} is not known; use 'ovr' (one-vs-rest) "
-            "or 'ovo' (one-vs-one, Hand & Till; auc with curve='roc' only)"
-        )
-    if average not in AVERAGES:
-        raise ValueError(
-            f"average={average!r} is not known; use None (one row per class), "
-            "'macro', 'weighted', 'micro' or 'samples' (multilabel)"
-        )
-    if average == "samples" and (multiclass is not None or not multilabel):
-        raise ValueError(
-            "average='samples' averages over the rows of multilabel input (label= a list "
-            "of 0/1 columns or a 2-D 0/1 array, no multiclass=); for class labels use "
-            "average='macro', 'weighted' or 'micro'"
-        )
-    if multilabel and multiclass == "ovo":
-        raise ValueError(
-            "multiclass='ovo' has no meaning for multilabel input (label= a list "
-            "of 0/1 columns); drop multiclass="
-        )
-    if multiclass is None and not multilabel and (classes is not None or average is not None):
-        arg = "classes=" if classes is not None else "average="
-        raise ValueError(
-            f"{arg} applies to multiclass input; pass multiclass='ovr' "
-            "(score= one column per class, label= the class column) or "
-            "label= a list of 0/1 columns (multilabel)"
-        )
-    if multiclass == "ovo":
-        if curve is not None and curve != "roc":
-            raise ValueError(
-                "multiclass='ovo' is Hand & Till's one-vs-one ROC AUC; pass "
-                "curve='roc', or use multiclass='ovr' for PR curves"
-            )
-        if average == "micro":
-            raise ValueError(
-                "average='micro' pools the one-vs-rest problem; use it with multiclass='ovr'"
-            )
-
-
-def is_multilabel(data, label) -> bool:
-    """``label`` names several columns, or is a 2-D array."""
-    if isinstance(label, (list, tuple)) and data is not None and _is_names(list(label)):
-        return True
-    if isinstance(label, pd.DataFrame):
-        return True
-    if isinstance(label, str) or label is None:
-        return False
-    return np.ndim(label) == 2
-
-
-def _plain(v):
-    return v.item() if isinstance(v, np.generic) else v
-
-
-def _resolve_classes(y, names, classes, K):
-    """Class value of each score column, and each row's class code (0..K-1)."""
-    vals = pd.unique(y)
-    if pd.isna(vals).any():
-        raise ValueError("label has missing values; drop or fill those rows first")
-    if classes is not None:
-        cls = list(classes)
-        if len(cls) != K:
-            raise ValueError(
-                f"classes= lists {len(cls)} classes but score has {K} columns; "
-                "give one class value per score column, in column order"
-            )
-        if len(set(map(_key, cls))) != K:
-            raise ValueError(f"classes= lists a class twice: {cls}")
-    elif names is not None and set(map(_key, vals)) <= set(map(_key, names)):
-        cls = list(names)
-    else:
-        try:
-            cls = sorted(vals.tolist())
-        except TypeError:
-            cls = sorted(vals.tolist(), key=str)
-        if len(cls) != K:
-            raise ValueError(
-                f"label has {len(cls)} classes ({_show_values(vals)}) but score has {K} "
-                "columns; pass classes= (one class value per score column, in column "
-                "order), e.g. the estimator's classes_"
-            )
-    lookup = {_key(c): i for i, c in enumerate(cls)}
-    # one dictionary look-up per distinct label value, not per row
-    inv, uniq = pd.factorize(y)
-    ucodes = np.array([lookup.get(_key(v), -1) for v in uniq], dtype=np.int64)
-    codes = ucodes[inv]
-    if (ucodes < 0).any():
-        unknown = [v for v, c in zip(uniq, ucodes) if c < 0]
-        raise ValueError(
-            f"label has values {{{_show_values(unknown)}}} that are not among the classes "
-            f"{[_plain(c) for c in cls]}; pass classes= listing every class in score column "
-            "order"
-        )
-    return [_plain(c) for c in cls], codes
-
-
-def _key(v):
-    v = _plain(v)
-    return v if isinstance(v, (str, bool)) else (float(v) if isinstance(v, (int, float)) else v)
-
-
-def _multilabel_matrix(data, label, n, K):
-    if isinstance(label, pd.DataFrame):
-        names = list(label.columns)
-        Y = [label[c].to_numpy() for c in names]
-    elif isinstance(label, (list, tuple)) and data is not None and _is_names(list(label)):
-        names = list(label)
-        Y = [_column(data, c, "label").to_numpy() for c in names]
-    else:
-        arr = np.asarray(label)
-        names = list(range(arr.shape[1]))
-        Y = [arr[:, k] for k in range(arr.shape[1])]
-    if len(Y) != K:
-        raise ValueError(
-            f"label= lists {len(Y)} label columns but score= has {K}; "
-            "multilabel input needs one score column per label column"
-        )
-    for k, y in enumerate(Y):
-        if y.shape[0] != n:
-            raise ValueError(f"label column {names[k]!r} has {y.shape[0]} rows but score has {n}")
-    return names, np.column_stack(
-        [_labels(y, None, False, f"label column {names[k]!r}") for k, y in enumerate(Y)]
-    )
-
-
 def pack_multi(
     data, *, score, label, by, weight, multiclass, classes, average, pair_models=False
 ) -> Batch:
@@ -274,6 +121,8 @@ def pack_multi(
             f"score has {int((~finite).sum())} NaN or infinite values (first at row "
             f"{row}, counting from 0); drop or impute those rows before computing curves"
         )
+    Y: Any  # multilabel: the label matrix; multiclass: None (then built from codes)
+    codes: Any
     if multilabel:
         cls, Y = _multilabel_matrix(data, label, n, K)
         if classes is not None:
@@ -287,14 +136,8 @@ def pack_multi(
             raise TypeError("label is required: the class column or an array of classes")
         cls, codes = _resolve_classes(np.asarray(y), names, classes, K)
         Y = None
-    w = _resolve(data, weight, "weight", n)
-    w = np.ones(n) if w is None else _to_float(w, "weight")
-    bad = ~np.isfinite(w) | (w < 0)
-    if bad.any():
-        raise ValueError(
-            f"weight has {int(bad.sum())} negative, NaN or infinite values "
-            f"(first: {w[bad][0]!r}); sample weights must be finite and >= 0"
-        )
+    w = _weights(data, weight, n)
+    w = np.ones(n) if w is None else w
     gcodes, key_frame = _group_codes(data, by, n)
     if pair_models and gcodes is None:
         raise ValueError(
@@ -322,8 +165,7 @@ def pack_multi(
         n = S.shape[0]
     order = np.argsort(gcodes, kind="stable")
     counts = np.bincount(gcodes)
-    goff = np.zeros(counts.size + 1, dtype=np.int64)
-    np.cumsum(counts, out=goff[1:])
+    goff = lengths_to_offsets(counts)
     gkeys = key_frame.iloc[order[goff[:-1]]].reset_index(drop=True)
     G = counts.size
     if G > 1:
@@ -343,7 +185,7 @@ def pack_multi(
     # resampling groups and the models of each one
     if pair_models:
         n0 = int(counts[0])
-        same = np.all(counts == n0)
+        same = bool(np.all(counts == n0))
         if same:
             Yg, wg = Y.reshape(G, n0, K), w.reshape(G, n0)
             same = bool((Yg == Yg[:1]).all() and (wg == wg[:1]).all())
@@ -369,12 +211,16 @@ def pack_multi(
     ovo = multiclass == "ovo"
     micro = average == "micro"
     if micro:
-        specs = [("micro", None)]
+        specs: list[tuple[Any, Any]] = [("micro", None)]
     elif ovo:
         specs = [(a, b) for a in range(K) for b in range(K) if a != b]
     else:
         specs = [(k, None) for k in range(K)]
 
+    pos: Any  # lists while the loop fills them, then arrays
+    neg: Any
+    lab_len: Any
+    rows: Any
     values, lab_rows, pos, neg, lab_len, curve_keys, coefs, out_idx, out_keys = (
         [],
         [],
@@ -429,7 +275,7 @@ def pack_multi(
             if model_keys is not None:
                 mk = model_keys.iloc[m]
                 okey[MODEL] = (
-                    _plain(mk.iloc[0]) if len(mk) == 1 else ", ".join(str(_plain(v)) for v in mk)
+                    plain(mk.iloc[0]) if len(mk) == 1 else ", ".join(str(plain(v)) for v in mk)
                 )
             for j, (s, t) in enumerate(specs):
                 sel = blocks[j][0]
@@ -490,11 +336,9 @@ def pack_multi(
     pos = np.ascontiguousarray(np.concatenate(pos), dtype=np.float64)
     neg = np.ascontiguousarray(np.concatenate(neg), dtype=np.float64)
     lab_len = np.asarray(lab_len, dtype=np.int64)
-    group_offsets = np.zeros(lab_len.size + 1, dtype=np.int64)
-    np.cumsum(lab_len, out=group_offsets[1:])
+    group_offsets = lengths_to_offsets(lab_len)
     lengths = np.array([v.size for v in values], dtype=np.int64)
-    offsets = np.zeros(lengths.size + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
+    offsets = lengths_to_offsets(lengths)
     vals = np.ascontiguousarray(np.concatenate(values), dtype=np.float64)
     keys = (
         pd.DataFrame(curve_keys)
@@ -546,7 +390,7 @@ def _pack_samples(S, Y, w, goff, gkeys, row_id, stratum) -> Batch:
     neg = 1.0 - pos
     g_of_row = np.repeat(np.arange(G, dtype=np.int64), np.diff(goff))
     keys = gkeys.iloc[g_of_row].reset_index(drop=True)
-    keys["row"] = row_id
+    keys[ROW] = row_id
     wsum = np.add.reduceat(w, goff[:-1])
     rows = Rows(
         goff,
@@ -583,8 +427,6 @@ def check_device(batch, device):
 
 def curves_frame(batch, columns):
     """One row per output: the curve values reduced (multiclass), else one per curve."""
-    from . import _frames as F
-
     if batch.multi is None:
         return F.curves_frame(batch.keys, columns)
     red = {k: batch.multi.reduce(v) for k, v in columns.items()}
