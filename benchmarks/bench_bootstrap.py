@@ -190,8 +190,9 @@ import resource, sys
 sys.path.insert(0, {root!r})
 import numpy as np, pandas as pd
 import prroc_numba as prn
-from prroc_numba import _resampling as R
 from prroc_numba._core.pack import pack
+from prroc_numba._resampling import plan as R
+from prroc_numba._resampling.run import _seed
 n, M = {n}, {m}
 rng = np.random.default_rng(0)
 y = rng.random(n) < {prev}
@@ -211,11 +212,11 @@ B = {b}
 prn.bootstrap(df, score=cols, label="y", n_boot=B, seed=1, progress=False)
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 plan = R._Plan(pack(df, score=cols, label="y"), True)
-plan.run(R._seed(1), 2, False, False, "x", code=0)  # this size's count type compiled
+plan.run(_seed(1), 2, False, False, "x", code=0)  # this size's count type compiled
 t = np.inf
 for _ in range(2):
     t0 = time.perf_counter()
-    plan.run(R._seed(1), B, False, False, "x", code=0)
+    plan.run(_seed(1), B, False, False, "x", code=0)
     t = min(t, time.perf_counter() - t0)
 print(t / (n * M * B) * 1e9, inp, peak - base)
 """
@@ -231,7 +232,7 @@ b = pack(df, score=cols, label="y")
 print("pack", peak() / inp)
 plan = R._Plan(b, True, estimate=(0, False))
 print("plan", peak() / inp)
-plan.run(R._seed(1), 20, False, False, "x", code=0)
+plan.run(_seed(1), 20, False, False, "x", code=0)
 print("replicates", peak() / inp)
 """
 )

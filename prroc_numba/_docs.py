@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from ._clusters import DOC as CLUSTER  # the block lives with its code
+from ._resampling.design import DOC as CLUSTER  # the block lives with its code
 
 F = TypeVar("F", bound=Callable[..., object])
 

@@ -10,10 +10,9 @@ variance. Intervals and two-sided p-values are normal.
 
 from __future__ import annotations
 
-import math
-from statistics import NormalDist
-
 import numpy as np
+
+from ._resampling.intervals import normal_interval, normal_p
 
 FIXED, RANDOM = "fixed", "random"
 
@@ -43,16 +42,16 @@ def combine(diff, se, level):
         se_rand = 1.0 / np.sqrt(ws.sum(axis=0))
     est = np.concatenate([fixed, rand])
     s = np.concatenate([se_fixed, se_rand])
-    z = NormalDist().inv_cdf(1 - (1 - level) / 2)
     with np.errstate(invalid="ignore", divide="ignore"):
         stat = np.abs(est) / s
-    p = np.array([math.erfc(v / math.sqrt(2)) if np.isfinite(v) else np.nan for v in stat])
+    p = normal_p(stat)
+    lo, hi = normal_interval(est, s, level)
     n = est.size // 2
     return {
         "diff": est,
         "se": s,
-        "ci_low": est - z * s,
-        "ci_high": est + z * s,
+        "ci_low": lo,
+        "ci_high": hi,
         "p_value": np.where(np.isfinite(est), p, np.nan),
         "q": np.concatenate([q, q]),
         "tau2": np.concatenate([np.full(n, np.nan), tau2]),

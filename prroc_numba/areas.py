@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 import numpy as np
 
-from . import _backends, _device, _folds, _partial
+from . import _backends, _device, _partial
 from . import _frames as F
 from . import _schema as S
 from ._calls import checked
@@ -27,6 +27,7 @@ from ._core.pack import MULTICLASS, inputs, pack
 from ._core.resolve import check_not_proba
 from ._dataframes import Output, with_output
 from ._docs import fill_doc
+from ._resampling import folds as _folds
 
 
 @with_output

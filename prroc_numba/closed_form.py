@@ -20,7 +20,6 @@ from statistics import NormalDist
 
 import numpy as np
 
-from . import _folds
 from . import _frames as F
 from . import _schema as S
 from ._calls import checked
@@ -30,6 +29,7 @@ from ._core.batch import warn_undefined
 from ._core.pack import inputs, pack
 from ._docs import fill_doc
 from ._kernels.delong import _placements_batch
+from ._resampling import folds as _folds
 
 CIS = ("logit", "binomial", "delong")
 _NORM = NormalDist()

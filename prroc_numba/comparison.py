@@ -8,40 +8,38 @@ each ROC AUC, as pROC does.
 
 from __future__ import annotations
 
-import math
 import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
-from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
 
-from . import _device, _folds
+from . import _device
 from . import _frames as F
+from . import _options as O
 from . import _schema as S
-from ._backends import MEMORY, engine
-from ._checks import check_level, check_n_boot, method_label
-from ._core import classes as _multiclass
+from ._checks import check_level
 from ._core.batch import warn_undefined
 from ._core.pack import inputs, pack
 from ._dataframes import Output, with_output
 from ._docs import fill_doc
-from ._kernels.delong import _placements_batch
-from ._kernels.venkatraman import _unpaired_stat, _venkatraman_paired, _venkatraman_unpaired
-from ._resampling import REPLICATE_ARGS, _intervals, _replicates, _seed
-from ._resampling_kind import call_label
+from ._kernels.venkatraman import _unpaired_stat, _venkatraman_unpaired
+from ._resampling import folds as _folds
+from ._resampling.engine import fold_replicates
+from ._resampling.intervals import (
+    _boot_pairs,
+    _boot_se,
+    _pair_index,
+    normal_interval,
+    normal_p,
+)
+from ._resampling.paired import _delong_cov, _delong_parts, _venkatraman
+from ._resampling.run import _seed
 from ._warnings import UndefinedMetricWarning
-
-ADJUSTMENTS = ("holm", "bonferroni", "bh", "none")
-TESTS = ("bootstrap", "delong", "venkatraman")
-P_VALUES = ("wald", "percentile")
-
-_NORM = NormalDist()
-
 
 # ------------------------------------------------------------------ adjustment
 
@@ -72,8 +70,7 @@ def adjust_pvalues(p, method="holm"):
     """
     if method is None:
         method = "none"
-    if method not in ADJUSTMENTS:
-        raise ValueError(f"adjust={method!r} is not known; use one of {ADJUSTMENTS}")
+    O.check_choice("adjust", method, O.ADJUSTMENTS)
     p = np.asarray(p, dtype=np.float64)
     out = p.copy()
     ok = np.flatnonzero(np.isfinite(p))
@@ -98,38 +95,6 @@ def adjust_pvalues(p, method="holm"):
 
 
 # ---------------------------------------------------------------------- DeLong
-
-
-def _delong_parts(batch):
-    """Placement values split by class, per group: list of (V10 (m, M), V01 (n, M))."""
-    if not np.all(((batch.pos == 0) | (batch.pos == 1)) & (batch.pos + batch.neg == 1)):
-        raise ValueError(
-            "DeLong's test needs hard 0/1 labels without sample weights (as in pROC); "
-            "drop weight= / soft_labels=, or use test='bootstrap'"
-        )
-    v = _placements_batch(batch.values, batch.offsets, batch.pos, batch.label_start)
-    M = batch.n_models
-    parts = []
-    for g in range(batch.group_offsets.size - 1):
-        a, e = batch.group_offsets[g], batch.group_offsets[g + 1]
-        n = e - a
-        block = v[batch.offsets[g * M] : batch.offsets[g * M + M]].reshape(M, n).T
-        y = batch.pos[a:e] == 1
-        parts.append((block[y], block[~y]))
-    return parts
-
-
-def _delong_cov(v10, v01):
-    """(theta (M,), cov (M, M)): AUCs and DeLong's covariance (sample covariances, n-1)."""
-    m, n = v10.shape[0], v01.shape[0]
-    theta = v10.mean(axis=0) if m else np.full(v10.shape[1], np.nan)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        d10 = v10 - theta
-        d01 = v01 - theta
-        s10 = d10.T @ d10 / (m - 1) if m > 1 else np.full((v10.shape[1],) * 2, np.nan)
-        s01 = d01.T @ d01 / (n - 1) if n > 1 else np.full((v10.shape[1],) * 2, np.nan)
-        cov = s10 / m + s01 / n
-    return theta, cov
 
 
 @with_output
@@ -193,9 +158,7 @@ def delong(
         "DeLong's variance needs at least two positives and two negatives: NaN",
     )
     se = np.sqrt(var)
-    z = _NORM.inv_cdf(1 - (1 - level) / 2)
-    lo = np.clip(auc - z * se, 0.0, 1.0)
-    hi = np.clip(auc + z * se, 0.0, 1.0)
+    lo, hi = (np.clip(v, 0.0, 1.0) for v in normal_interval(auc, se, level))
     out = F.curves_frame(
         batch.keys, {S.AUC: auc, S.VAR: var, S.SE: se, S.CI_LOW: lo, S.CI_HIGH: hi}
     )
@@ -203,38 +166,6 @@ def delong(
 
 
 # --------------------------------------------------------------------- compare
-
-
-def _multi_args(data, label, multiclass, classes, average, test):
-    """The multiclass arguments for pack (models = the ``by`` groups, paired), or {}."""
-    if multiclass is None and not _multiclass.is_multilabel(data, label):
-        _multiclass.check_args(multiclass, classes, average, False)
-        return {}
-    if average not in ("macro", "weighted", "micro"):
-        raise ValueError(
-            "compare with multiclass/multilabel input compares one number per model: pass "
-            "average='macro', 'weighted' or 'micro' (for one class, compare its one-vs-rest "
-            "scores as binary input)"
-        )
-    if test != "bootstrap":
-        raise ValueError("multiclass comparisons use test='bootstrap'")
-    return {"multiclass": multiclass, "classes": classes, "average": average, "pair_models": True}
-
-
-def _wald_p(d, diff):
-    """Two-sided normal p-value of ``diff / sd(d)`` per row (NaN replicates left out);
-    a zero spread gives 1 for a zero difference and 0 otherwise.
-    """
-    valid = np.isfinite(d)
-    n = valid.sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(valid, d, 0.0).sum(axis=1) / n
-        dev = np.where(valid, d - mean[:, None], 0.0)
-        se = np.sqrt((dev * dev).sum(axis=1) / (n - 1))
-        z = np.where(se > 0, np.abs(diff) / se, np.where(diff == 0, 0.0, np.inf))
-    return np.array(
-        [math.erfc(v / math.sqrt(2)) if np.isfinite(v) or v == np.inf else np.nan for v in z]
-    )
 
 
 def _pairs(names, baseline):
@@ -249,67 +180,6 @@ def _pairs(names, baseline):
         )
     b = hits[0]
     return [(i, b) for i in range(M) if i != b]
-
-
-def _check_rank_test(test, data, partial, cluster, device, curve, weight, soft_labels):
-    """The arguments DeLong's and Venkatraman's tests cannot take."""
-    if engine(data) != MEMORY:
-        raise ValueError(
-            f"test={test!r} needs every row in one place; for Dask input "
-            "use test='bootstrap' (the Poisson bootstrap)"
-        )
-    if partial is not None:
-        raise ValueError(
-            f"test={test!r} compares whole ROC curves; for partial areas use test='bootstrap'"
-        )
-    if cluster is not None:
-        raise ValueError(
-            f"test={test!r} assumes independent rows; for clustered data "
-            "use test='bootstrap' with cluster="
-        )
-    if device == "cuda":
-        raise ValueError(
-            f"test={test!r} runs on the CPU only; pass device='cpu' or test='bootstrap'"
-        )
-    if curve != "roc":
-        raise ValueError(
-            f"test={test!r} compares ROC curves; pass curve='roc' "
-            "(for PR curves use test='bootstrap')"
-        )
-    if weight is not None or soft_labels:
-        raise ValueError(
-            f"test={test!r} needs hard 0/1 labels without weights, as in "
-            "pROC; drop weight= / soft_labels= or use test='bootstrap'"
-        )
-
-
-def _venkatraman(batch, ia, ib, n_perm, seed):
-    """(AUCs (n_curves,), E (G*K,), p (G*K,)): Venkatraman's paired permutation test of
-    each pair ``(ia[k], ib[k])`` in each group, ``p = #(E* >= E) / n_perm`` (pROC).
-    """
-    parts = _delong_parts(batch)  # checks hard labels; its placements give the AUCs
-    M, K = batch.n_models, ia.size
-    G = len(parts)
-    s = _seed(seed)
-    est = np.empty(batch.n_curves)
-    e_obs = np.full(G * K, np.nan)
-    p = np.full(G * K, np.nan)
-    for g, (v10, v01) in enumerate(parts):
-        est[g * M : (g + 1) * M] = v10.mean(axis=0) if v10.shape[0] else np.nan
-        a, e = batch.group_offsets[g], batch.group_offsets[g + 1]
-        n = e - a
-        if v10.shape[0] == 0 or v01.shape[0] == 0:
-            continue
-        block = batch.values[batch.offsets[g * M] : batch.offsets[g * M + M]].reshape(M, n)
-        rows = [np.argsort(block[m], kind="stable") for m in range(M)]
-        sign = np.where(batch.pos[a:e] == 1, 1.0, -1.0)
-        for k in range(K):
-            r, q = rows[ia[k]], rows[ib[k]]
-            obs = float(np.abs(np.cumsum(sign[q]) - np.cumsum(sign[r])).sum())
-            perm = _venkatraman_paired(r, q, sign, s, g * K + k, n_perm)
-            e_obs[g * K + k] = obs
-            p[g * K + k] = np.count_nonzero(perm >= obs) / n_perm
-    return est, e_obs, p
 
 
 def _venkatraman_unpaired_frame(batch, baseline, n_perm, seed, adjust):
@@ -507,54 +377,19 @@ def compare(
     >>> dl[["estimate_a", "estimate_b", "diff"]].round(3).to_numpy().tolist()
     [[0.842, 0.625, 0.217]]
     """
-    if test not in TESTS:
-        raise ValueError(f"test={test!r} is not known; use one of {TESTS}")
+    O.check_choice("test", test, O.TESTS)
     if fold is not None:
         return _fold_compare(locals())
-    if p_value not in P_VALUES:
-        raise ValueError(f"p_value={p_value!r} is not known; use one of {P_VALUES}")
-    if adjust is None:
-        adjust = "none"
-    if adjust not in ADJUSTMENTS:
-        raise ValueError(f"adjust={adjust!r} is not known; use one of {ADJUSTMENTS}")
-    check_n_boot(n_boot)
-    if combine and (by is None or test == "venkatraman"):
-        raise ValueError(
-            "combine=True pools each pair's difference across the by= groups (data sets): "
-            "pass by= (e.g. by='dataset'), with test='bootstrap' or 'delong'"
-        )
-    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    check_level(level)
-    multi = _multi_args(data, label, multiclass, classes, average, test)
-    wide = isinstance(score, (list, tuple, pd.DataFrame)) or (
-        not isinstance(score, str) and np.ndim(score) == 2
-    )
+    device, score, label, weight, by, adjust, multi, wide = O.check_compare(locals())
     if not multi and not wide and test == "venkatraman" and by is not None:
-        _check_rank_test(test, data, partial, cluster, device, curve, weight, soft_labels)
-        if hull or method not in (None, "trapezoid") or combine:
-            raise ValueError(
-                "test='venkatraman' is for the empirical ROC curve (method='trapezoid', "
-                "hull=False) and has no standard error to combine"
-            )
         batch = pack(data, score=score, label=label, by=by, pos_label=pos_label)
         frame = _venkatraman_unpaired_frame(batch, baseline, n_boot, seed, adjust)
         return _device.tag(frame, device)
-    if not multi and not wide:
-        raise ValueError(
-            "compare needs several models scored on the same rows: pass score= as a list "
-            "of columns (wide input) or a 2-D array (or, for test='venkatraman', one "
-            "score column and by= naming unpaired curves)"
-        )
     if test in ("delong", "venkatraman"):
-        _check_rank_test(test, data, partial, cluster, device, curve, weight, soft_labels)
-        if hull or method not in (None, "trapezoid"):
-            raise ValueError(
-                f"test={test!r} is for the empirical ROC curve (method='trapezoid', hull=False)"
-            )
         batch = pack(data, score=score, label=label, by=by, pos_label=pos_label)
     else:
-        batch, _plan, _code, est, reps, _ = _replicates(
-            data, label_bar="compare", **inputs(locals(), *REPLICATE_ARGS), **multi
+        batch, _plan, _code, est, reps, _ = O._replicates(
+            data, label_bar="compare", **inputs(locals(), *O.REPLICATE_ARGS), **multi
         )
     M = batch.n_models
     if M < 2:
@@ -586,9 +421,8 @@ def compare(
             sig = np.sqrt(var_d)
             z = diff / sig
         z = np.where(np.isnan(z) & (diff == 0), 0.0, z)  # identical AUCs: z = 0 (pROC)
-        p = np.array([math.erfc(abs(v) / math.sqrt(2)) if np.isfinite(v) else np.nan for v in z])
-        q = _NORM.inv_cdf(1 - (1 - level) / 2)
-        lo, hi = diff - q * sig, diff + q * sig
+        p = normal_p(z)
+        lo, hi = normal_interval(diff, sig, level)
         se_d = sig
         extra[S.Z] = z
     elif test == "venkatraman":
@@ -610,62 +444,12 @@ def compare(
     else:
         what = {
             "interval": "percentile",
-            "resampling": call_label(data, device, resampling, stratified, cluster),
+            "resampling": O.call_label(data, device, resampling, stratified, cluster),
             "n_boot": int(n_boot),
         }
-    label = method_label(curve, method, hull, partial, partial_focus, standardize)
+    label = O.method_of(locals())
     F.describe(out, S.ESTIMATE_A, curve=curve, method=label, **what)
     return _device.tag(out, device)
-
-
-def _boot_se(d):
-    """The standard deviation of each row's finite replicate differences ``d``."""
-    valid = np.isfinite(d)
-    B = valid.sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(valid, d, 0.0).sum(axis=1) / B
-        dev = np.where(valid, d - mean[:, None], 0.0)
-        return np.sqrt((dev * dev).sum(axis=1) / (B - 1))
-
-
-def _boot_pairs(est, reps, ca, cb, level, p_value, stacklevel=3):
-    """``(diff, ci_low, ci_high, p_value)`` of the curve pairs ``(ca, cb)`` from their
-    paired replicates (:func:`compare`'s bootstrap test).
-    """
-    d = reps[ca] - reps[cb]
-    diff = est[ca] - est[cb]
-    n_bad = int(np.where(np.isfinite(diff), np.isnan(d).sum(axis=1), 0).sum())
-    if n_bad:
-        warnings.warn(
-            f"{n_bad} bootstrap replicate differences had a resample with no positives "
-            "(or, for ROC and PRG, no negatives) and were left out; use stratified=True to keep "
-            "the class counts fixed",
-            UndefinedMetricWarning,
-            stacklevel=stacklevel,
-        )
-    _, lo, hi = _intervals(d, diff, level, "percentile")
-    valid = np.isfinite(d)
-    B = valid.sum(axis=1)
-    if p_value == "percentile":
-        below = ((d <= 0) & valid).sum(axis=1)
-        above = ((d >= 0) & valid).sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            p = np.minimum(1.0, 2.0 * np.minimum(below + 1, above + 1) / (B + 1))
-    else:
-        p = _wald_p(d, diff)
-    p = np.where(np.isfinite(diff) & (B > 0), p, np.nan)
-    return diff, lo, hi, p
-
-
-def _pair_index(G, M, pairs):
-    """``(ia, ib, ca, cb)``: the models of each pair and the curves of each (group,
-    pair), curves laid out group by group, ``M`` models each.
-    """
-    ia = np.array([i for i, _ in pairs], dtype=np.int64)
-    ib = np.array([j for _, j in pairs], dtype=np.int64)
-    ca = (np.arange(G)[:, None] * M + ia[None, :]).ravel()
-    cb = (np.arange(G)[:, None] * M + ib[None, :]).ravel()
-    return ia, ib, ca, cb
 
 
 def _pair_frame(curve_keys, names, pairs, G, est, diff, lo, hi, p, adjust, extra=None):
@@ -730,11 +514,8 @@ def _fold_compare(args):
     means and of the pooled curves, from the replicates of
     :func:`~prroc_numba.bootstrap`'s ``fold=`` (rows drawn within folds).
     """
-    if args["test"] != "bootstrap":
-        raise ValueError("fold= is available with test='bootstrap' only; drop test=")
-    from .resampling import fold_replicates
-
-    runs, col, names, M = fold_replicates(args, "compare")
+    opts = O.check_fold(args)
+    runs, col, names, M = fold_replicates(args, opts, "compare")
     pairs = _pairs(names, args["baseline"])
     frames = []
     for keys, est, reps in runs:
@@ -744,14 +525,7 @@ def _fold_compare(args):
         frames.append(_pair_frame(keys, names, pairs, G, est, diff, lo, hi, p, args["adjust"]))
     keys = [c for c in frames[2].columns if c not in S.VALUE_COLUMNS] + [S.MODEL_A, S.MODEL_B]
     out = _folds.table(frames[0], frames[2], col, mean=frames[1], keys=keys)
-    label = method_label(
-        args["curve"],
-        args["method"],
-        args["hull"],
-        args["partial"],
-        args["partial_focus"],
-        args["standardize"],
-    )
+    label = O.method_of(args)
     what = {"interval": "percentile", "resampling": "stratified by fold and class"}
     return F.describe(
         out, S.ESTIMATE_A, curve=args["curve"], method=label, n_boot=int(args["n_boot"]), **what

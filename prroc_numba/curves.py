@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 import numpy as np
 
-from . import _backends, _device, _folds
+from . import _backends, _device
 from . import _frames as F
 from . import _schema as S
 from ._core.batch import lengths_to_offsets, warn_undefined
@@ -35,6 +35,7 @@ from ._core.pack import MULTICLASS, inputs, pack
 from ._dataframes import Output, with_output
 from ._docs import fill_doc
 from ._kernels import columns
+from ._resampling import folds as _folds
 from ._sweep import points as _points
 
 

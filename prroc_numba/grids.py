@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 import numpy as np
 import pandas as pd
 
-from . import _folds
 from . import _frames as F
 from . import _schema as S
 from ._calls import checked
@@ -30,7 +29,8 @@ from ._core.point_frames import pack_points
 from ._dataframes import Output, with_output
 from ._docs import fill_doc
 from ._drivers.grid import _precision_at_recall_batch, _tpr_at_fpr_batch
-from ._resampling import _row_quantiles
+from ._resampling import folds as _folds
+from ._resampling.intervals import _row_quantiles
 from ._warnings import UndefinedMetricWarning
 
 __all__ = ["average_curves", "interpolate", "interpolate_matrix"]

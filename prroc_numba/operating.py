@@ -3,7 +3,7 @@
 One sweep per curve (:func:`prroc_numba._kernels.sweep._sweep_batch`), then one kernel
 pass choosing the best vertex per curve and target
 (:mod:`prroc_numba._kernels.operating`). Intervals re-run the choice on every bootstrap
-replicate (the replicate draws of :mod:`prroc_numba._resampling`).
+replicate (the replicate draws of :mod:`prroc_numba._resampling.run`).
 """
 
 from __future__ import annotations
@@ -21,19 +21,19 @@ import numpy as np
 import pandas as pd
 
 from . import _frames as F
-from . import _resampling as R
 from . import _schema as S
 from ._calls import checked
-from ._checks import check_level, check_n_boot
-from ._clusters import cluster_codes
 from ._core.batch import describe_row, lengths_to_offsets, warn_undefined
 from ._core.pack import inputs, pack
 from ._docs import fill_doc
 from ._drivers.sweep import _sweep_batch
-from ._drivers.threads import run_items
 from ._kernels import operating as K
 from ._kernels.thresholds import _counts_at_batch
-from ._resampling_kind import label as _resampling_label
+from ._options import check_operating
+from ._options import label as _resampling_label
+from ._resampling.design import cluster_codes
+from ._resampling.plan import _Plan
+from ._resampling.run import operating as run_operating
 from ._warnings import UndefinedMetricWarning
 
 _NAMED = {"max_f1": K.MAX_FBETA, "youden": K.YOUDEN, "closest_topleft": K.TOPLEFT}
@@ -85,17 +85,6 @@ def parse_targets(targets: str | Sequence[str]):
         kinds.append(_BOUND[key])
         bounds.append(x)
     return names, np.array(kinds, dtype=np.int64), np.array(bounds, dtype=np.float64)
-
-
-def _check_beta(beta):
-    if (
-        isinstance(beta, bool)
-        or not isinstance(beta, (int, float, np.integer, np.floating))
-        or not np.isfinite(beta)
-        or beta <= 0
-    ):
-        raise ValueError(f"beta must be a positive number (1 gives F1), got {beta!r}")
-    return float(beta)
 
 
 def _metrics(tp, fp, P, N, beta):
@@ -273,14 +262,9 @@ def operating_points(
     1  precision>=0.9        0.8  1.0  1.0
     2       tpr>=0.75        0.6  3.0  1.0
     """
-    beta = _check_beta(beta)
-    if n_boot is not None:
-        check_n_boot(n_boot)
-        check_level(level)
+    beta = check_operating(beta, n_boot, level, cluster)
     batch = pack(data, **inputs(locals()))
     codes = cluster_codes(data, cluster, batch)
-    if codes is not None and n_boot is None:
-        raise ValueError("cluster= only changes the bootstrap intervals; pass n_boot= too")
     C = batch.n_curves
     P, N = batch.totals()
     if thresholds is None:
@@ -373,58 +357,14 @@ def operating_points(
 # ------------------------------------------------------------------------- bootstrap
 
 
-def _plan_arrays(batch, stratified, cluster):
-    """The replicate plan and each curve's scores in its sorted order."""
-    plan = R._Plan(batch, stratified, cluster, keep_order=True)
-    start = np.repeat(batch.offsets[:-1], np.diff(batch.offsets))
-    xs = np.ascontiguousarray(batch.values[start + plan.order])
-    return plan, xs
-
-
 def _run(batch, boot, thr, thr_off, n_rows, pick, kinds, bounds, beta):
-    """Replicates of the counts at the thresholds (see ``_boot_operating``); ``boot =
-    (n_boot, stratified, seed, progress, cluster codes)``.
+    """Replicates of the counts at the thresholds (:func:`._resampling.run.operating`);
+    ``boot = (n_boot, stratified, seed, progress, cluster codes)``.
     """
     n_boot, stratified, seed, progress, cluster = boot
-    plan, xs = _plan_arrays(batch, stratified, cluster)
-    s = R._seed(seed)
-    B = int(n_boot)
-    C = batch.n_curves
-    out = np.empty((n_rows, B, 3))
-    totals = np.empty((C, B, 2))
-    draw = plan._draw(R.MULTINOMIAL, wide=None)
-    n_groups = C // batch.n_models
-
-    def kernel(b0, b1):
-        o = np.empty((n_rows, b1 - b0, 3))
-        t = np.empty((C, b1 - b0, 2))
-        run_items(
-            K._boot_operating,
-            n_groups * (b1 - b0),
-            xs,
-            plan.slot_order,
-            plan.ps,
-            plan.ns,
-            batch.offsets,
-            thr,
-            thr_off,
-            draw,
-            batch.n_models,
-            s,
-            b0,
-            b1,
-            kinds,
-            bounds,
-            beta,
-            pick,
-            o,
-            t,
-        )
-        out[:, b0:b1] = o
-        totals[:, b0:b1] = t
-
-    plan._chunks(B, progress, "operating_points", kernel)
-    return out, totals
+    plan = _Plan(batch, stratified, cluster, keep_order=True)
+    target = (kinds, bounds, beta)
+    return run_operating(plan, seed, n_boot, progress, thr, thr_off, n_rows, pick, target)
 
 
 def _replicate_targets(

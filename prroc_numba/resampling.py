@@ -2,12 +2,12 @@
 
 :func:`bootstrap` (intervals of each curve's AUC) and :func:`bootstrap_curve`
 (pointwise bands of PR curves on a recall grid). The engine -- one sort per curve,
-count-vector replicates, intervals -- is :mod:`prroc_numba._resampling`.
+count-vector replicates, intervals -- is :mod:`prroc_numba._resampling`; the options are
+checked once in :mod:`prroc_numba._options`.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
@@ -17,34 +17,18 @@ if TYPE_CHECKING:
 import numpy as np
 import pandas as pd
 
-from . import _backends, _device, _folds
+from . import _backends, _device
 from . import _frames as F
+from . import _options as O
 from . import _schema as S
-from ._checks import area_code, check_grid, check_level, check_n_boot, method_label
-from ._clusters import cluster_codes
-from ._core import classes as _multiclass
-from ._core.batch import row_ids, warn_undefined
-from ._core.pack import INPUTS, MULTICLASS, inputs, pack
+from ._core.pack import MULTICLASS, inputs
 from ._dataframes import Output, with_output
 from ._docs import fill_doc
-from ._kernels.resample import GRID_FPR, GRID_PR, GRID_TPR
-from ._resampling import (
-    REPLICATE_ARGS,
-    _degenerate,
-    _intervals,
-    _Plan,
-    _replicates,
-    _row_quantiles,
-    _seed,
-    check_replicates_fit,
-    fold_plan,
-)
-from ._resampling_kind import call_label
-from ._resampling_kind import label as _label
-from ._resampling_kind import resolve as _resolve_resampling
-from ._warnings import UndefinedMetricWarning
-
-INTERVALS = ("percentile", "basic", "bca")
+from ._kernels.resample import GRID_PR
+from ._resampling import engine as E
+from ._resampling import folds as _folds
+from ._resampling.intervals import _band, _degenerate, _intervals
+from ._resampling.run import _seed
 
 
 @overload
@@ -219,8 +203,8 @@ def bootstrap(
     >>> import numpy as np, pandas as pd, prroc_numba as prn
     >>> rng = np.random.default_rng(0)
     >>> y = rng.random(2000) < 0.1
-    >>> df = pd.DataFrame({"y": y, "m1": y + rng.normal(size=2000),
-    ...                    "m2": 0.5 * y + rng.normal(size=2000)})
+    >>> noise = rng.normal(size=(2, 2000))
+    >>> df = pd.DataFrame({"y": y, "m1": y + noise[0], "m2": 0.5 * y + noise[1]})
     >>> res = prn.bootstrap(df, score=["m1", "m2"], label="y", n_boot=500, seed=0)
     >>> list(res.columns)  # doctest: +NORMALIZE_WHITESPACE
     ['model', 'curve', 'method', 'interval', 'resampling', 'n_boot',
@@ -228,37 +212,14 @@ def bootstrap(
     >>> bool((res.ci_low < res.estimate).all() and (res.estimate < res.ci_high).all())
     True
     """
-    if interval not in INTERVALS:
-        raise ValueError(f"interval={interval!r} is not known; use one of {INTERVALS}")
+    O.check_choice("interval", interval, O.INTERVALS)
     if fold is not None:
         return _fold_bootstrap(locals())
-    if interval == "bca" and (multiclass is not None or _multiclass.is_multilabel(data, label)):
-        raise ValueError(
-            "interval='bca' is not available for multiclass/multilabel input; "
-            "use interval='percentile' or 'basic'"
-        )
-    check_n_boot(n_boot)
-    check_level(level)
-    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    if device == "cuda" and interval == "bca":
-        raise ValueError(
-            "interval='bca' needs the jackknife, which runs on the CPU only; "
-            "use interval='percentile' or 'basic', or device='cpu'"
-        )
-    if interval == "bca" and (cluster is not None or partial is not None):
-        raise ValueError(
-            "interval='bca' with cluster= or partial= is not implemented (its jackknife "
-            "deletes rows and takes whole areas); use interval='percentile' or 'basic'"
-        )
-    if interval == "bca" and _backends.engine(data) != _backends.MEMORY:
-        raise ValueError(
-            "interval='bca' needs a jackknife over the rows, which Dask input "
-            "does not offer; use interval='percentile' or 'basic'"
-        )
-    batch, plan, code, est, reps, s = _replicates(
+    device, score, label, weight, by = O.check_bootstrap(locals())
+    batch, plan, code, est, reps, s = O._replicates(
         data,
         keep_replicates=bool(return_replicates),
-        **inputs(locals(), *REPLICATE_ARGS, *MULTICLASS),
+        **inputs(locals(), *O.REPLICATE_ARGS, *MULTICLASS),
     )
     n_bad = _degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
@@ -277,9 +238,9 @@ def bootstrap(
         out,
         S.ESTIMATE,
         curve=curve,
-        method=method_label(curve, method, hull, partial, partial_focus, standardize),
+        method=O.method_of(locals()),
         interval=interval,
-        resampling=call_label(data, device, resampling, stratified, cluster),
+        resampling=O.call_label(data, device, resampling, stratified, cluster),
         n_boot=int(n_boot),
     )
     _device.tag(out, device)
@@ -411,8 +372,8 @@ def bootstrap_curve(
     >>> import numpy as np, pandas as pd, prroc_numba as prn
     >>> rng = np.random.default_rng(0)
     >>> y = rng.random(1000) < 0.2
-    >>> df = pd.DataFrame({"y": y, "m1": y + rng.normal(size=1000),
-    ...                    "m2": rng.normal(size=1000)})
+    >>> m1, m2 = y + rng.normal(size=1000), rng.normal(size=1000)
+    >>> df = pd.DataFrame({"y": y, "m1": m1, "m2": m2})
     >>> bands = prn.bootstrap_curve(df, score=["m1", "m2"], label="y", grid=11, n_boot=200,
     ...                             seed=0)
     >>> list(bands.columns), len(bands)  # doctest: +NORMALIZE_WHITESPACE
@@ -429,48 +390,21 @@ def bootstrap_curve(
     >>> bool(((roc.ci_low <= roc.tpr) & (roc.tpr <= roc.ci_high)).all())
     True
     """
-    check_n_boot(n_boot)
-    check_level(level)
-    what, xname, yname = _band_space(curve, space)
-    if band not in BANDS:
-        raise ValueError(f"band={band!r} is not known; use one of {BANDS}")
-    g = check_grid(grid, xname, strict=True)
-    if multiclass == "ovo" or average in ("macro", "weighted", "samples"):
-        raise ValueError(
-            "bootstrap_curve gives one-vs-rest bands: use multiclass='ovr' with "
-            "average=None (one band per class) or 'micro' (the pooled curve)"
-        )
+    what, xname, yname, g, stratified, poisson = O.check_bands(locals())
     hull = bool(hull)
     wing = _backends.wing_for(data)
-    distributed = wing is not None
-    stratified, poisson = _resolve_resampling(resampling, stratified, _backends.engine(data))
-    if (poisson or distributed) and cluster is not None:
-        raise ValueError(
-            "cluster= uses the multinomial cluster bootstrap; drop it or pass "
-            "resampling='multinomial' on in-memory data"
-        )
     if wing is not None:
-        if curve != "pr" or fold is not None:
-            raise ValueError(
-                "bootstrap_curve on Dask input gives PR bands without folds only; pass "
-                "curve='pr' and no fold=, or compute the frame (df.compute())"
-            )
         wing.no_multiclass(multiclass)
         batch, P, est, reps = wing.curve_replicates(
             data, grid=g, hull=hull, n_boot=int(n_boot), seed=_seed(seed), **inputs(locals())
         )
         reps = np.ascontiguousarray(reps.transpose(0, 2, 1))  # (curve, grid, replicate)
         bad = P <= 0
+    elif fold is not None:
+        return _fold_curves(locals(), what, xname, yname, g)
     else:
-        if fold is not None:
-            if cluster is not None or poisson or multiclass is not None:
-                raise ValueError(
-                    "fold= is not available with cluster=, resampling='poisson' or "
-                    "multiclass input; drop one of them"
-                )
-            return _fold_curves(locals(), what, xname, yname, g)
         spec = (curve, what, g, hull, stratified, poisson, cluster, n_boot, seed, progress)
-        batch, bad, est, reps = _curve_replicates(data, inputs(locals(), *MULTICLASS), spec)
+        batch, bad, est, reps = E.curve_replicates(data, inputs(locals(), *MULTICLASS), spec)
     lo, hi = _band(reps, est, bad, band, level)
     out = _band_frame(batch.keys, g, xname, yname, est, lo, hi)
     return F.describe(
@@ -478,58 +412,9 @@ def bootstrap_curve(
         xname,
         curve=curve,
         interval=BAND_LABELS[band],
-        resampling=_label(stratified, poisson, cluster),
+        resampling=O.label(stratified, poisson, cluster),
         n_boot=int(n_boot),
     )
-
-
-def _curve_replicates(data, inp, spec, strata=None):
-    """``(batch, undefined, estimate, replicates)`` of :func:`bootstrap_curve` on
-    in-memory data: the curves on grid ``g`` and their replicates ``(curves, grid,
-    replicates)``. ``spec``: ``(curve, what, g, hull, stratified, poisson, cluster,
-    n_boot, seed, progress)``; ``strata``: an extra stratum code per input row (the
-    fold).
-    """
-    curve, what, g, hull, stratified, poisson, cluster, n_boot, seed, progress = spec
-    batch = pack(data, **inp)
-    check_replicates_fit(batch, n_boot, "bootstrap_curve", grid=g)
-    plan = _Plan(
-        batch,
-        stratified,
-        cluster_codes(data, cluster, batch),
-        poisson,
-        strata=None if strata is None else strata[row_ids(batch)],
-    )
-    P, N = batch.totals()
-    bad = P <= 0 if curve == "pr" else (P <= 0) | (N <= 0)
-    undefined = "no positives" if curve == "pr" else "no positives or no negatives"
-    warn_undefined(
-        batch, bad, f"the {curve.upper()} curve is undefined ({undefined}): NaN", stacklevel=4
-    )
-    est = plan.curve_estimate(g, hull, what)  # from the plan's order: one sort per curve
-    reps = plan.run(_seed(seed), int(n_boot), hull, progress, "bootstrap_curve", code=what, grid=g)
-    return batch, bad, est, reps
-
-
-def _band(reps, est, bad, band, level):
-    """``(ci_low, ci_high)``, flat ``(curve, grid point)``: the pointwise percentile
-    band or the sup-t band of the replicates ``(curves, grid, replicates)``; NaN for
-    the ``bad`` curves.
-    """
-    C, G, B = reps.shape
-    flat = reps.reshape(C * G, B)  # (curve, grid point) rows: no relayout copy
-    if band == "pointwise":
-        alpha = 1.0 - level
-        srt = np.sort(flat, axis=1)  # NaN last
-        lo = _row_quantiles(flat, np.full(C * G, alpha / 2), sorted_reps=srt)
-        hi = _row_quantiles(flat, np.full(C * G, 1 - alpha / 2), sorted_reps=srt)
-    else:
-        lo, hi = sup_t_band(reps, est, level)
-        lo, hi = lo.ravel(), hi.ravel()
-    rows_bad = np.repeat(bad, G)
-    lo[rows_bad] = np.nan
-    hi[rows_bad] = np.nan
-    return lo, hi
 
 
 def _band_frame(keys, g, xname, yname, est, lo, hi):
@@ -550,17 +435,17 @@ def _fold_curves(args, what, xname, yname, g):
     data, score, label, by, weight = (args[k] for k in ("data", "score", "label", "by", "weight"))
     d, by_f, col = _folds.with_fold(data, score, label, by, weight, args["fold"])
     inp = inputs(args, *MULTICLASS)
-    one = _one_run(args, d, col, args["stratified"], "bootstrap_curve", grid=g, what=what)
+    one = E._one_run(args, d, col, args["stratified"], "bootstrap_curve", grid=g, what=what)
     if one is not None:
         (keys_f, est_f, reps_f, P), (keys_p, est_p, reps_p) = one
         bad_f, bad_p = np.isnan(est_f).all(axis=1), np.isnan(est_p).all(axis=1)
     else:
         spec = (args["curve"], what, g, args["hull"], args["stratified"], False, None)
         spec += (args["n_boot"], args["seed"], args["progress"])
-        batch_f, bad_f, est_f, reps_f = _curve_replicates(d, {**inp, "by": by_f}, spec)
+        batch_f, bad_f, est_f, reps_f = E.curve_replicates(d, {**inp, "by": by_f}, spec)
         n = len(d) if d is not None else np.asarray(args["fold"]).shape[0]
         strata = _folds.codes(d, col if d is not None else args["fold"], n)
-        batch_p, bad_p, est_p, reps_p = _curve_replicates(data, inp, spec, strata=strata)
+        batch_p, bad_p, est_p, reps_p = E.curve_replicates(data, inp, spec, strata=strata)
         keys_f, keys_p = batch_f.keys, batch_p.keys
         P, _ = batch_f.totals()
     gid, first = _folds.group_ids(keys_f, col)
@@ -593,7 +478,6 @@ def _fold_curves(args, what, xname, yname, g):
     )
 
 
-BANDS = ("pointwise", "simultaneous")
 #: the ``interval`` column of each band
 BAND_LABELS = {"pointwise": "pointwise percentile", "simultaneous": "simultaneous sup-t"}
 
@@ -603,200 +487,10 @@ def _fold_label(stratified):
     return "stratified by fold and class" if stratified else "stratified by fold"
 
 
-#: ``(curve, space)`` -> (what the replicate kernels write on the grid, grid column,
-#: value column)
-_SPACES = {
-    ("pr", "recall"): (GRID_PR, S.RECALL, S.PRECISION),
-    ("roc", "fpr"): (GRID_TPR, S.FPR, S.TPR),
-    ("roc", "tpr"): (GRID_FPR, S.TPR, S.FPR),
-}
-
-
-def _band_space(curve, space):
-    """``(kernel code, grid column, value column)`` of a band; clear errors otherwise."""
-    if curve not in ("pr", "roc"):
-        raise ValueError(f"curve={curve!r} is not known; use 'pr' or 'roc'")
-    if space is None:
-        space = "recall" if curve == "pr" else "fpr"
-    if (curve, space) not in _SPACES:
-        ok = ["recall"] if curve == "pr" else ["fpr", "tpr"]
-        raise ValueError(f"space={space!r} is not a grid axis of curve={curve!r}; use one of {ok}")
-    return _SPACES[(curve, space)]
-
-
-def sup_t_band(reps, est, level):
-    """Simultaneous sup-t band (see :func:`bootstrap_curve`) of every curve.
-
-    ``reps``: float64 ``(curves, grid, replicates)`` of values in [0, 1] (NaN: a
-    left-out replicate); ``est``: ``(curves, grid)``. On the arcsine-square-root scale
-    ``z = asin(sqrt(v))``: ``se`` the replicates' standard deviation at each grid
-    point, ``c`` the ``level`` quantile of each replicate's ``max |z* - z| / se``, and
-    the band ``sin(z -+ c se)^2`` (the angle kept in [0, pi/2]). Returns ``(lo, hi)``,
-    each ``(curves, grid)``. Vectorised over curves and grid points; memory
-    O(curves x grid x replicates), the size of ``reps`` itself.
-    """
-    C, G, B = reps.shape
-    z = np.arcsin(np.sqrt(np.clip(reps, 0.0, 1.0)))
-    ze = np.arcsin(np.sqrt(np.clip(est, 0.0, 1.0)))
-    ok = np.isfinite(z)
-    n = ok.sum(axis=2)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(n > 0, np.where(ok, z, 0.0).sum(axis=2) / np.maximum(n, 1), np.nan)
-        dev = np.where(ok, z - mean[:, :, None], 0.0)
-        se = np.where(n > 1, np.sqrt((dev * dev).sum(axis=2) / np.maximum(n - 1, 1)), np.nan)
-        del dev
-        live = (se > 0) & np.isfinite(ze)
-        t = np.abs(z - ze[:, :, None]) / np.where(live, se, np.inf)[:, :, None]
-    t = np.where(np.isfinite(t), t, -np.inf).max(axis=1)  # (curves, replicates)
-    t[~np.isfinite(t)] = np.nan  # a replicate with no defined point
-    crit = _row_quantiles(t, np.full(C, level))
-    half = crit[:, None] * np.where(live, se, 0.0)
-    lo = np.sin(np.clip(ze - half, 0.0, np.pi / 2)) ** 2
-    hi = np.sin(np.clip(ze + half, 0.0, np.pi / 2)) ** 2
-    # where every replicate agrees the band is the estimate itself (no round trip)
-    lo = np.where(live, lo, est)
-    hi = np.where(live, hi, est)
-    return lo, hi
-
-
-def _one_run(args, d, col, stratified, label_bar, code=None, grid=None, what=None):
-    """Per-fold and pooled curves from **one** resampling run (:func:`~._resampling.
-    fold_plan`): each replicate draws every group's rows once, within fold and class,
-    and the pooled and per-fold curves all read those counts. Returns ``((keys_f,
-    est_f, reps_f, P_f), (keys_p, est_p, reps_p))``, or None where this path does not
-    apply (arrays without a frame, rows the packing does not keep in fold order).
-    ``code``: areas by that estimator; else values on ``grid`` as ``what`` says.
-    """
-    if d is None:
-        return None
-    codes, values = pd.factorize(np.asarray(d[col]), sort=True)
-    order = np.argsort(codes, kind="stable")
-    d = d.iloc[order].reset_index(drop=True)
-    codes = codes[order].astype(np.int64)
-    batch = pack(d, **inputs(args))
-    if batch.multi is not None:
-        return None
-    rows = codes[row_ids(batch)]
-    G = batch.group_offsets.size - 1
-    same = np.repeat(np.arange(G), np.diff(batch.group_offsets))
-    if rows.size and ((np.diff(rows) < 0) & (same[1:] == same[:-1])).any():
-        return None
-    V = values.size
-    hull = bool(args["hull"])
-    plan, size = fold_plan(
-        batch, rows, V, stratified, estimate=None if code is None else (code, hull)
-    )
-    seed = _seed(args["seed"])
-    if code is None:
-        est = plan.curve_estimate(grid, hull, what)
-        reps = plan.run(
-            seed, int(args["n_boot"]), hull, args["progress"], label_bar, code=what, grid=grid
-        )
-    else:
-        est = plan.estimate
-        reps = plan.run(seed, int(args["n_boot"]), hull, args["progress"], label_bar, code=code)
-    fb = plan.batch
-    cs = np.r_[0.0, np.cumsum(batch.pos)]
-    cn = np.r_[0.0, np.cumsum(batch.neg)]
-    P = cs[fb.starts + size] - cs[fb.starts]
-    N = cn[fb.starts + size] - cn[fb.starts]
-    curve = args["curve"] if "curve" in args else "pr"
-    bad = ((P <= 0) if curve == "pr" else (P <= 0) | (N <= 0)) & (size > 0)
-    if bad.any():
-        warnings.warn(
-            f"{int(bad.sum())} pooled or per-fold curve(s) have no positives"
-            + ("" if curve == "pr" else " or no negatives")
-            + ": their values are NaN",
-            UndefinedMetricWarning,
-            stacklevel=5,
-        )
-        est[bad] = np.nan
-        reps[bad] = np.nan
-    M = batch.n_models
-    Mx = M * (1 + V)
-    base = (np.arange(G) * Mx)[:, None]
-    pooled = (base + np.arange(M)).ravel()
-    folded = (base + M + np.arange(V * M)).ravel()  # (group, fold, model) order
-    keys_p = batch.keys
-    which = (
-        np.arange(G)[:, None, None] * M
-        + np.zeros((1, V, 1), np.int64)
-        + np.arange(M)[None, None, :]
-    ).ravel()
-    keys_f = keys_p.iloc[which].reset_index(drop=True)
-    fold_ids = np.asarray(values, dtype=object)[np.tile(np.repeat(np.arange(V), M), G)]
-    at = keys_f.columns.get_loc(S.MODEL) if S.MODEL in keys_f.columns else keys_f.shape[1]
-    keys_f.insert(at, col, fold_ids)
-    keep = size[folded] > 0  # a group without rows in a fold has no curve there
-    folded = folded[keep]
-    keys_f = keys_f[keep].reset_index(drop=True)
-    return (keys_f, est[folded], reps[folded], P[folded]), (keys_p, est[pooled], reps[pooled])
-
-
-def fold_replicates(args, label_bar="bootstrap"):
-    """The replicates behind ``fold=`` (:func:`bootstrap`, :func:`~prroc_numba.compare`):
-    ``(runs, fold_column, model_names, n_models)`` with ``runs`` three ``(curve_keys,
-    estimates, replicates)``: per fold, fold means, pooled.
-
-    One resampling run (:func:`_one_run`): every replicate draws each group's rows
-    once within fold and class strata, and the pooled and per-fold curves read the
-    same counts; the mean's replicate ``b`` is the mean of the folds' replicates ``b``.
-    With ``partial=`` (or arrays without a frame) two runs instead: the folds as groups
-    and the pooled curves with the fold as an extra stratum. No loop over folds.
-    """
-    bad = {
-        "interval='bca'": args.get("interval") == "bca",
-        "cluster=": args["cluster"] is not None,
-        "device='cuda'": args["device"] == "cuda",
-        "resampling='poisson'": args["resampling"] == "poisson",
-        "return_replicates=True": bool(args.get("return_replicates")),
-        "multiclass input": args["multiclass"] is not None
-        or _multiclass.is_multilabel(args["data"], args["label"]),
-        "Dask input": _backends.engine(args["data"]) != _backends.MEMORY,
-    }
-    for what, on in bad.items():
-        if on:
-            raise ValueError(f"fold= is not available with {what}; drop one of them")
-    check_n_boot(args["n_boot"])
-    check_level(args["level"])
-    data, score, label, by, weight = (args[k] for k in ("data", "score", "label", "by", "weight"))
-    d, by_f, col = _folds.with_fold(data, score, label, by, weight, args["fold"])
-    kw = {k: args[k] for k in REPLICATE_ARGS}
-    kw["device"] = "cpu"
-    inp = {k: args[k] for k in INPUTS}
-    one = None
-    if args["partial"] is None:
-        stratified, _ = _resolve_resampling(args["resampling"], args["stratified"], "memory")
-        code = area_code(args["curve"], args["method"])
-        one = _one_run(args, d, col, stratified, label_bar, code=code)
-    if one is not None:
-        (keys_f, est_f, reps_f, _), (keys_p, est_p, reps_p) = one
-    else:
-        batch_f, _, _, est_f, reps_f, _ = _replicates(
-            d, label_bar=label_bar, **{**kw, **inp, "by": by_f}
-        )
-        n = len(d) if d is not None else np.asarray(args["fold"]).shape[0]
-        strata = _folds.codes(d, col if d is not None else args["fold"], n)
-        batch_p, _, _, est_p, reps_p, _ = _replicates(
-            data, label_bar=label_bar, strata=strata, **kw, **inp
-        )
-        keys_f, keys_p = batch_f.keys, batch_p.keys
-    gid, first = _folds.group_ids(keys_f, col)
-    est_m = _folds.fold_means(est_f, gid, first.size)
-    reps_m = _folds.fold_means(reps_f, gid, first.size)
-    M = int(keys_p[S.MODEL].nunique()) if S.MODEL in keys_p else 1
-    names = list(keys_p[S.MODEL].iloc[:M]) if S.MODEL in keys_p else list(range(M))
-    runs = (
-        (keys_f, est_f, reps_f),
-        (keys_f.iloc[first].drop(columns=[col]).reset_index(drop=True), est_m, reps_m),
-        (keys_p, est_p, reps_p),
-    )
-    return runs, col, names, M
-
-
 def _fold_bootstrap(args):
     """:func:`bootstrap` with ``fold=``: per-fold, fold-mean and pooled intervals."""
-    runs, col, _, _ = fold_replicates(args)
+    opts = O.check_fold(args)
+    runs, col, _, _ = E.fold_replicates(args, opts)
     frames = []
     for keys, est, reps in runs:
         se, lo, hi = _intervals(reps, est, args["level"], args["interval"])
@@ -814,20 +508,12 @@ def _fold_bootstrap(args):
             )
         )
     out = _folds.table(frames[0], frames[2], col, mean=frames[1])
-    stratified, _ = _resolve_resampling(args["resampling"], args["stratified"], "memory")
     return F.describe(
         out,
         S.ESTIMATE,
         curve=args["curve"],
-        method=method_label(
-            args["curve"],
-            args["method"],
-            args["hull"],
-            args["partial"],
-            args["partial_focus"],
-            args["standardize"],
-        ),
+        method=O.method_of(args),
         interval=args["interval"],
-        resampling=_fold_label(stratified),
+        resampling=_fold_label(opts[1]),
         n_boot=int(args["n_boot"]),
     )

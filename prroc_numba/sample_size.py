@@ -379,7 +379,7 @@ def power(
             "power() from data takes its AUCs from the data; drop auc= / diff= (or pass "
             "numbers without score=)"
         )
-    from .comparison import _delong_cov, _delong_parts
+    from ._resampling.paired import _delong_cov, _delong_parts
 
     batch = pack(data, score=score, label=label, pos_label=pos_label)
     if batch.group_offsets.size != 2 or batch.n_models > 2:

@@ -35,7 +35,8 @@ def _area_batch(values, offsets, pos, neg, label_start, code, hull):
     )[:, 0]
 
 
-boot_mod = importlib.import_module("prroc_numba._resampling")
+boot_mod = importlib.import_module("prroc_numba._resampling.plan")
+run_mod = importlib.import_module("prroc_numba._resampling.run")
 
 
 @numba.njit
@@ -163,7 +164,7 @@ def test_paired_replicates_equal_materialised_data(curve, method, stratified, hu
     _, reps = prn.bootstrap(df, **kw)
     batch = pack(df, score=["m1", "m2", "m3"], label="y")
     plan = boot_mod._Plan(batch, stratified)
-    seed = boot_mod._seed(11)
+    seed = run_mod._seed(11)
     for b in range(6):
         cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, seed, b)[plan.slot]
         assert cnt.sum() == len(df)
@@ -199,7 +200,7 @@ def test_paired_replicates_with_weights_equal_materialised_data():
     assert batch.pos.size == len(kept)
     w = kept.w.to_numpy()
     for b in range(4):
-        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, boot_mod._seed(5), b)[
+        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod._seed(5), b)[
             plan.slot
         ]
         assert cnt.sum() == len(kept)
@@ -240,7 +241,7 @@ def test_grouped_replicates_equal_materialised_data(curve, method, hull, stratif
     batch = pack(df, score="s", label="y", by="g")
     order, _, _, so, se, sp, sn = _segments(batch)
     tabs = boot_mod._cell_tables(sp, sn, True)
-    seed = boot_mod._seed(21)
+    seed = run_mod._seed(21)
     for c in range(batch.n_curves):
         a, e = batch.offsets[c], batch.offsets[c + 1]
         x = batch.values[a:e]
@@ -376,7 +377,7 @@ def test_int32_counts_for_large_strata():
         progress=False,
         return_replicates=True,
     )
-    cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, boot_mod._seed(1), 1)[plan.slot]
+    cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod._seed(1), 1)[plan.slot]
     for m in ["a", "b"]:
         ref = prn.auc_pr(df.y, df[m], sample_weight=cnt, method="ap")
         got = reps[(reps.model == m) & (reps.replicate == 1)].estimate.iloc[0]
@@ -415,7 +416,7 @@ def test_same_seed_same_numbers_any_thread_count_and_chunking(score, monkeypatch
         one = prn.bootstrap(df, **kw)[1]
     finally:
         numba.set_num_threads(old)
-    monkeypatch.setattr(boot_mod, "_CHUNK_WORK", 1.0)  # 8 replicates per chunk
+    monkeypatch.setattr(run_mod, "_CHUNK_WORK", 1.0)  # 8 replicates per chunk
     chunked = prn.bootstrap(df, **kw)[1]
     np.testing.assert_array_equal(ref.estimate, one.estimate)
     np.testing.assert_array_equal(ref.estimate, chunked.estimate)
@@ -604,7 +605,7 @@ def test_stratified_with_soft_labels_is_an_error():
 def test_ctrl_c_stops_between_chunks(monkeypatch):
     """A KeyboardInterrupt raised during a chunk propagates (and the bar is closed)."""
     calls = []
-    real = boot_mod.run_items  # one call per chunk (the pool runs the kernel inside)
+    real = run_mod.run_items  # one call per chunk (the pool runs the kernel inside)
 
     def interrupted(*args):
         calls.append(1)
@@ -612,8 +613,8 @@ def test_ctrl_c_stops_between_chunks(monkeypatch):
             raise KeyboardInterrupt
         return real(*args)
 
-    monkeypatch.setattr(boot_mod, "run_items", interrupted)
-    monkeypatch.setattr(boot_mod, "_CHUNK_WORK", 1.0)
+    monkeypatch.setattr(run_mod, "run_items", interrupted)
+    monkeypatch.setattr(run_mod, "_CHUNK_WORK", 1.0)
     with pytest.raises(KeyboardInterrupt):
         prn.bootstrap(_frame(200), score="m1", label="y", n_boot=100, seed=0, progress=True)
     assert len(calls) == 2
@@ -668,7 +669,7 @@ def test_overflowing_counts_rerun_wider(monkeypatch):
     df = _frame(400, seed=8)
     kw = {"score": ["m1", "m2"], "label": "y", "n_boot": 30, "seed": 2}
     ref = prn.bootstrap(df, return_replicates=True, **kw)[1]
-    monkeypatch.setattr(boot_mod, "_NARROW_COUNT", np.bool_)
+    monkeypatch.setattr(run_mod, "_NARROW_COUNT", np.bool_)
     narrow = prn.bootstrap(df, return_replicates=True, **kw)[1]
     np.testing.assert_array_equal(ref.estimate, narrow.estimate)
 

@@ -16,7 +16,8 @@ from prroc_numba._kernels.sweep import _sweep_one
 from tests import naive
 from tests.kernel_probes import _grouped_counts_one, _paired_counts_one
 
-boot_mod = importlib.import_module("prroc_numba._resampling")
+boot_mod = importlib.import_module("prroc_numba._resampling.plan")
+run_mod = importlib.import_module("prroc_numba._resampling.run")
 GRID = np.linspace(0, 1, 21)
 DATA = Path(__file__).parent / "data"
 
@@ -60,7 +61,7 @@ def test_paired_bands_from_materialised_replicates(stratified):
     for m in ["m1", "m2"]:
         reps = []
         for b in range(B):
-            cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, boot_mod._seed(3), b)[
+            cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod._seed(3), b)[
                 plan.slot
             ]
             reps.append(_naive_curve(df[m].to_numpy(), y, cnt))
@@ -102,7 +103,7 @@ def test_grouped_bands_from_materialised_replicates(curve):
         x, y, srt = batch.values[a:e], batch.pos[a:e], order[a:e]
         reps = []
         for b in range(B):
-            xp, xn = _grouped_counts_one(so, sp, sn, c, c, boot_mod._seed(5), b, True, *tabs)
+            xp, xn = _grouped_counts_one(so, sp, sn, c, c, run_mod._seed(5), b, True, *tabs)
             cnt = np.zeros(e - a)
             start = 0
             for k, end in enumerate(se[so[c] : so[c + 1]]):
@@ -195,7 +196,7 @@ def test_roc_bands_from_materialised_replicates(space, stratified):
     for m in ["m1", "m2"]:
         reps = []
         for b in range(B):
-            cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, boot_mod._seed(4), b)[
+            cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod._seed(4), b)[
                 plan.slot
             ]
             reps.append(_naive_roc(df[m].to_numpy(), y, cnt, space))
@@ -237,7 +238,7 @@ def test_roc_bands_agree_with_proc(space):
     batch = pack(d, score="score", label="label")
     plan = boot_mod._Plan(batch, True)
     code = {"fpr": -2, "tpr": -3}[space]
-    reps = plan.run(boot_mod._seed(0), B, False, False, "t", code=code, grid=g)[0]
+    reps = plan.run(run_mod._seed(0), B, False, False, "t", code=code, grid=g)[0]
     sd = reps.std(axis=1, ddof=1)
     live = ref.sd.to_numpy() > 0
     np.testing.assert_array_equal(sd > 0, live)
@@ -279,7 +280,7 @@ def test_simultaneous_band_is_the_sup_t_construction(curve):
     batch = pack(df, score="m1", label="y")
     plan = boot_mod._Plan(batch, True)
     code = -1 if curve == "pr" else -2
-    reps = plan.run(boot_mod._seed(2), B, False, False, "t", code=code, grid=GRID)[0]
+    reps = plan.run(run_mod._seed(2), B, False, False, "t", code=code, grid=GRID)[0]
     v = "precision" if curve == "pr" else "tpr"
     lo, hi = naive.sup_t_band(reps.T, res[v].to_numpy(), 0.9)
     np.testing.assert_allclose(res.ci_low, lo, rtol=1e-12, atol=1e-15)

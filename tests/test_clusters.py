@@ -10,11 +10,12 @@ import pandas as pd
 import pytest
 
 import prroc_numba as prn
-from prroc_numba._clusters import cluster_codes
 from prroc_numba._core.pack import pack
+from prroc_numba._resampling.design import cluster_codes
 from tests.kernel_probes import _paired_counts_one
 
-R = importlib.import_module("prroc_numba._resampling")
+R = importlib.import_module("prroc_numba._resampling.plan")
+run_mod = importlib.import_module("prroc_numba._resampling.run")
 
 
 def _rows(n=600, seed=0):
@@ -97,7 +98,9 @@ def test_replicates_equal_the_materialised_cluster_resample():
     batch = pack(df, score=["s", "s2"], label="y", weight="w")
     plan = R._Plan(batch, False, cluster_codes(df, "c", batch))
     for b in range(5):
-        mult = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, R._seed(7), b)[plan.slot]
+        mult = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod._seed(7), b)[
+            plan.slot
+        ]
         # every row of a cluster comes along as often as its cluster was drawn
         per_cluster = pd.Series(mult).groupby(df.c.to_numpy()).agg(["min", "max"])
         assert (per_cluster["min"] == per_cluster["max"]).all()

@@ -11,7 +11,8 @@ from sklearn.preprocessing import label_binarize
 import prroc_numba as prn
 from prroc_numba._core import multiclass as _multiclass
 from prroc_numba._core.pack import pack
-from prroc_numba._resampling import _Plan, _seed
+from prroc_numba._resampling.plan import _Plan
+from prroc_numba._resampling.run import _seed
 from tests.kernel_probes import _paired_counts_one
 
 CLASSES = ["cat", "dog", "eel", "fox"]

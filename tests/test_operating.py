@@ -15,7 +15,8 @@ from tests import naive
 from tests.conftest import load_case, random_batch
 from tests.kernel_probes import _paired_counts_one
 
-boot_mod = importlib.import_module("prroc_numba._resampling")
+boot_mod = importlib.import_module("prroc_numba._resampling.plan")
+run_mod = importlib.import_module("prroc_numba._resampling.run")
 op_mod = importlib.import_module("prroc_numba.operating")
 
 TARGETS = [
@@ -188,7 +189,7 @@ def test_replicates_equal_brute_force_on_the_materialised_resample():
     out, _ = op_mod._replicate_targets(batch, thr_s, off, kinds, bounds, 1.0, 5, True, 3, False)
     plan = boot_mod._Plan(batch, True)
     for b in range(5):
-        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, boot_mod._seed(3), b)[
+        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod._seed(3), b)[
             plan.slot
         ]
         for m, col in enumerate(["m1", "m2"]):
@@ -214,7 +215,7 @@ def test_fixed_threshold_replicates_equal_counts_on_the_resample():
     plan = boot_mod._Plan(batch, False)
     y = df.y.to_numpy()
     for b in range(4):
-        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, boot_mod._seed(9), b)[
+        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod._seed(9), b)[
             plan.slot
         ]
         tp, fp = naive.counts_at(df.s.to_numpy(), y * cnt, (1 - y) * cnt, thr)

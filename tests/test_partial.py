@@ -197,7 +197,8 @@ def test_bootstrap_replicates_are_partial_areas_of_the_resampled_rows(
     from prroc_numba._core.pack import pack
     from tests.kernel_probes import _paired_counts_one
 
-    R = importlib.import_module("prroc_numba._resampling")
+    R = importlib.import_module("prroc_numba._resampling.plan")
+    run_mod = importlib.import_module("prroc_numba._resampling.run")
     rng = np.random.default_rng(4)
     n = 150
     y = (rng.random(n) < 0.3).astype(float)
@@ -216,7 +217,9 @@ def test_bootstrap_replicates_are_partial_areas_of_the_resampled_rows(
     batch = pack(df, score="s", label="y")
     plan = R._Plan(batch, True)
     for b in range(6):
-        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, R._seed(2), b)[plan.slot]
+        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod._seed(2), b)[
+            plan.slot
+        ]
         ref = prn.auc(score=df.s, label=df.y, weight=cnt, **kw).auc[0]
         assert reps.estimate[b] == pytest.approx(ref, rel=1e-12)
 

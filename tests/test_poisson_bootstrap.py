@@ -13,7 +13,7 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 import prroc_numba as prn
 from tests import naive
 
-_seed = importlib.import_module("prroc_numba._resampling")._seed
+_seed = importlib.import_module("prroc_numba._resampling.run")._seed
 
 
 def _data(n=120, seed=0):
@@ -119,7 +119,7 @@ def test_bootstrap_curve_replicates_on_the_grid():
 def test_same_numbers_any_thread_count_and_chunking(monkeypatch):
     import numba
 
-    boot = importlib.import_module("prroc_numba._resampling")
+    boot = importlib.import_module("prroc_numba._resampling.run")
     df = _data(seed=8)
     kw = {
         "score": ["a", "b"],

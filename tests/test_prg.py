@@ -13,7 +13,8 @@ from scipy import stats
 
 import prroc_numba as prn
 from prroc_numba._core.pack import pack
-from prroc_numba._resampling import _Plan, _seed
+from prroc_numba._resampling.plan import _Plan
+from prroc_numba._resampling.run import _seed
 from tests.kernel_probes import _paired_counts_one
 
 REF = json.loads((Path(__file__).parent / "data" / "peers" / "prg_pyprg.json").read_text())
@@ -292,7 +293,7 @@ def test_bootstrap_curve_has_no_prg_bands():
 def test_auprg_replicates_refuse_the_gpu_and_dask():
     """The GPU's Poisson bootstrap and Dask's sum segment terms in chunks, which the
     clipping at recall gain 0 (it depends on each replicate's totals) does not allow."""
-    from prroc_numba._resampling import _replicates
+    from prroc_numba._options import _replicates
 
     df = _boot_frame(40)
     args = {"curve": "prg", "method": None, "hull": False, "n_boot": 10, "stratified": False}
@@ -317,7 +318,7 @@ def test_fold_bootstrap_of_auprg_estimates_are_the_fold_areas():
 
 def test_cluster_replicates_equal_auprg_of_the_drawn_clusters():
     """cluster=: every row of a drawn cluster comes along as often as its cluster."""
-    from prroc_numba._clusters import cluster_codes
+    from prroc_numba._resampling.design import cluster_codes
 
     df = _boot_frame(150, seed=9).assign(c=lambda d: np.arange(len(d)) // 3)
     df["w"] += 0.5  # no zero weights: every row belongs to its cluster's draws

@@ -1,6 +1,6 @@
 """Bootstrap replicates of cross-validation folds: one walk per pooled curve.
 
-A fold plan (:func:`prroc_numba._resampling.fold_plan`) holds, per group and model,
+A fold plan (:func:`prroc_numba._resampling.plan.fold_plan`) holds, per group and model,
 the pooled curve (all the group's rows) and one curve per fold (the fold's rows), each
 sorted once and cut into segments (:mod:`.resample`). The sort is stable and a fold's
 rows keep their pooled order, so a fold's sorted rows are the pooled sorted rows of
@@ -15,7 +15,7 @@ Per pooled curve, in sorted order, ``mark`` is ``2 * fold`` of every row, plus 1
 a negative row under hard labels (so a row's count goes to ``acc[mark]``: its fold's
 positive or negative count; uint32, as unsigned indices skip the negative-index
 check); ``ev_fold[ev_offsets[s]:ev_offsets[s + 1]]`` are the folds whose segments end
-in pooled segment ``s`` (:func:`prroc_numba._resampling._fold_marks`).
+in pooled segment ``s`` (:func:`prroc_numba._resampling.plan._fold_marks`).
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def _boot_folds(rows, folds, draw, seed, b0, b1, spec, out, t0, t1):
     ``rows`` and ``draw`` as in :func:`.resample._boot_paired` (``rows[6]``: curves
     per group, ``n_models * (1 + n_folds)``: the pooled curves, then fold by fold each
     model's); ``folds = (mark, mark_offsets, seg_base, ev_offsets, ev_fold, n_models,
-    n_folds)`` (:func:`prroc_numba._resampling._fold_marks`): pooled curve ``k = g *
+    n_folds)`` (:func:`prroc_numba._resampling.plan._fold_marks`): pooled curve ``k = g *
     n_models + m``'s marks are ``mark[mark_offsets[k]:mark_offsets[k + 1]]`` and its
     segments' events start at ``ev_offsets[seg_base[k]]``.
     """

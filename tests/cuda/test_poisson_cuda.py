@@ -15,7 +15,7 @@ from prroc_numba._core.pack import pack
 from prroc_numba._drivers import cuda as gpu
 from prroc_numba._kernels import area
 from prroc_numba._kernels.poisson import poisson_count_cpu, replicate_key_cpu
-from prroc_numba._resampling import _seed
+from prroc_numba._resampling.run import _seed
 
 N_BOOT = 4
 METHODS = {

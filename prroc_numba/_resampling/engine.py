@@ -1,0 +1,281 @@
+"""In-memory bootstrap runs: plan, estimate, replicates, reduced to the output rows.
+
+The options of a call are checked before (:mod:`prroc_numba._options`); here the batch
+is planned (:class:`~.plan._Plan`: one sort per curve), its estimate taken from the
+same sort and the replicates run (:mod:`.run`): areas (:func:`replicates`; for
+multiclass input reduced to the output rows), curves on a grid
+(:func:`curve_replicates`) and the pooled and per-fold curves of ``fold=``
+(:func:`fold_replicates`). :func:`replicates_cuda` is the Poisson bootstrap on the GPU.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from .. import _device
+from .. import _schema as S
+from .._core.batch import describe_row, row_ids, warn_undefined, warn_undefined_auc
+from .._core.pack import INPUTS, inputs, pack
+from .._memory import check
+from .._partial import partial_areas, standardized
+from .._warnings import UndefinedMetricWarning
+from . import folds as F
+from .design import cluster_codes
+from .plan import _Plan, fold_plan
+from .run import _seed
+
+
+def replicates(
+    data, batch, code, spec, boot, *, cluster=None, strata=None, standardize=False, stacklevel=5
+):
+    """``(batch, plan, code, estimates, replicates, seed)`` of ``batch``.
+
+    ``spec``: the partial area's ``(lo, hi, focus)`` or None; ``boot = (curve, hull,
+    n_boot, stratified, poisson, seed, progress, label)``; ``cluster``: the call's
+    ``cluster=``; ``strata``: an int64 code per input row (e.g. its fold): rows are drawn
+    within each (code, class) stratum of their group. For multiclass input the
+    estimates and replicates come reduced to the output rows (per class, pair or
+    average) and ``batch`` is a view of those.
+    """
+    curve, hull, n_boot, stratified, poisson, seed, progress, label = boot
+    # the estimate from the plan's one sort of every curve (no second sort)
+    plan = _Plan(
+        batch,
+        stratified,
+        cluster_codes(data, cluster, batch),
+        poisson,
+        estimate=(code, hull) if spec is None else None,
+        strata=None if strata is None else strata[row_ids(batch)],
+    )
+    if spec is None:
+        est = plan.estimate
+    else:
+        est = partial_areas(batch, code, hull, curve, spec, standardize)
+    bad = warn_undefined_auc(batch, curve, stacklevel=stacklevel)
+    s = _seed(seed)
+    reps = plan.run(s, int(n_boot), hull, progress, label, code=code, partial=spec)
+    if spec is not None and standardize:
+        reps = standardized(reps, curve, *spec)
+    reps[bad] = np.nan
+    batch, est, reps = _reduced(batch, est, reps)
+    return batch, plan, code, est, reps, s
+
+
+class Reduced:
+    """What the bootstrap/compare code reads from a multiclass batch, after the
+    reduction to output rows (per class, pair or average).
+    """
+
+    def __init__(self, keys, n_models, n_groups):
+        self.keys = keys
+        self.n_models = n_models
+        self.group_offsets = np.arange(n_groups + 1, dtype=np.int64)
+        self.n_curves = len(keys)
+
+    def describe(self, c: int) -> str:
+        return describe_row(self.keys.iloc[c]) if self.keys.shape[1] else "the curve"
+
+
+def _reduced(batch, est, reps):
+    """Multiclass estimates and replicates per output row, and a
+    :class:`Reduced` batch view (else unchanged).
+    """
+    m = batch.multi
+    if m is None:
+        return batch, est, reps
+    n_models = 1
+    keys = m.out_keys
+    if S.MODEL in keys.columns and m.n_groups == 1:
+        n_models = len(keys)
+    view = Reduced(keys, n_models, len(keys) // n_models)
+    return view, m.reduce(est), m.reduce(reps)
+
+
+def replicates_cuda(batch, curve, code, n_boot, seed):
+    """The Poisson bootstrap on the GPU (see :func:`~prroc_numba.bootstrap`'s ``device``)."""
+    gpu = _device.backend()
+    est = gpu.area_batch(batch, code, False)
+    bad = warn_undefined_auc(batch, curve, stacklevel=5)
+    s = _seed(seed)
+    reps = gpu.poisson_replicates(batch, code, s, int(n_boot), batch.rows)
+    reps[bad] = np.nan
+    return batch, None, code, est, reps, s
+
+
+def check_replicates_fit(batch, n_boot, label, keep=False, grid=None):
+    """Refuse (:class:`~prroc_numba._memory.NotEnoughMemory`) before any draw when the
+    replicate matrix cannot fit: float64 ``(curves[, grid points], n_boot)`` and its
+    sorted copy for the quantiles; with ``keep`` (``return_replicates=True``) the
+    replicate frame instead (row index, key columns, replicate, estimate).
+    """
+    cells = batch.n_curves * int(n_boot) * (1 if grid is None else grid.size)
+    per_cell = 8 * (4 + batch.keys.shape[1]) if keep else 16
+    shape = f"{batch.n_curves:,} curves x {int(n_boot):,} replicates"
+    shrink = [
+        f"fewer replicates (n_boot={int(n_boot):,} now; a few thousand give stable 95% intervals)",
+        "fewer curves per call (split the groups of by= into batches)",
+    ]
+    if grid is not None:
+        shape += f" x {grid.size:,} grid points"
+        shrink.insert(1, f"a coarser grid ({grid.size:,} recalls now)")
+    if keep:
+        shape += " with return_replicates=True"
+        shrink.insert(1, "return_replicates=False (the intervals need far less)")
+    check(cells * per_cell, f"{label}: {shape}", "; ".join(shrink))
+
+
+def curve_replicates(data, inp, spec, strata=None):
+    """``(batch, undefined, estimate, replicates)`` of :func:`bootstrap_curve` on
+    in-memory data: the curves on grid ``g`` and their replicates ``(curves, grid,
+    replicates)``. ``spec``: ``(curve, what, g, hull, stratified, poisson, cluster,
+    n_boot, seed, progress)``; ``strata``: an extra stratum code per input row (the
+    fold).
+    """
+    curve, what, g, hull, stratified, poisson, cluster, n_boot, seed, progress = spec
+    batch = pack(data, **inp)
+    check_replicates_fit(batch, n_boot, "bootstrap_curve", grid=g)
+    plan = _Plan(
+        batch,
+        stratified,
+        cluster_codes(data, cluster, batch),
+        poisson,
+        strata=None if strata is None else strata[row_ids(batch)],
+    )
+    P, N = batch.totals()
+    bad = P <= 0 if curve == "pr" else (P <= 0) | (N <= 0)
+    undefined = "no positives" if curve == "pr" else "no positives or no negatives"
+    warn_undefined(
+        batch, bad, f"the {curve.upper()} curve is undefined ({undefined}): NaN", stacklevel=4
+    )
+    est = plan.curve_estimate(g, hull, what)  # from the plan's order: one sort per curve
+    reps = plan.run(_seed(seed), int(n_boot), hull, progress, "bootstrap_curve", code=what, grid=g)
+    return batch, bad, est, reps
+
+
+# ------------------------------------------------------------------ fold bootstrap
+
+
+def _one_run(args, d, col, stratified, label_bar, code=None, grid=None, what=None):
+    """Per-fold and pooled curves from **one** resampling run (:func:`~.plan.
+    fold_plan`): each replicate draws every group's rows once, within fold and class,
+    and the pooled and per-fold curves all read those counts. Returns ``((keys_f,
+    est_f, reps_f, P_f), (keys_p, est_p, reps_p))``, or None where this path does not
+    apply (arrays without a frame, rows the packing does not keep in fold order).
+    ``code``: areas by that estimator; else values on ``grid`` as ``what`` says.
+    """
+    if d is None:
+        return None
+    codes, values = pd.factorize(np.asarray(d[col]), sort=True)
+    order = np.argsort(codes, kind="stable")
+    d = d.iloc[order].reset_index(drop=True)
+    codes = codes[order].astype(np.int64)
+    batch = pack(d, **inputs(args))
+    if batch.multi is not None:
+        return None
+    rows = codes[row_ids(batch)]
+    G = batch.group_offsets.size - 1
+    same = np.repeat(np.arange(G), np.diff(batch.group_offsets))
+    if rows.size and ((np.diff(rows) < 0) & (same[1:] == same[:-1])).any():
+        return None
+    V = values.size
+    hull = bool(args["hull"])
+    plan, size = fold_plan(
+        batch, rows, V, stratified, estimate=None if code is None else (code, hull)
+    )
+    seed = _seed(args["seed"])
+    n_boot, progress = int(args["n_boot"]), args["progress"]
+    if code is None:
+        est = plan.curve_estimate(grid, hull, what)
+        reps = plan.run(seed, n_boot, hull, progress, label_bar, code=what, grid=grid)
+    else:
+        est = plan.estimate
+        reps = plan.run(seed, n_boot, hull, progress, label_bar, code=code)
+    fb = plan.batch
+    cs = np.r_[0.0, np.cumsum(batch.pos)]
+    cn = np.r_[0.0, np.cumsum(batch.neg)]
+    P = cs[fb.starts + size] - cs[fb.starts]
+    N = cn[fb.starts + size] - cn[fb.starts]
+    curve = args["curve"] if "curve" in args else "pr"
+    bad = ((P <= 0) if curve == "pr" else (P <= 0) | (N <= 0)) & (size > 0)
+    if bad.any():
+        warnings.warn(
+            f"{int(bad.sum())} pooled or per-fold curve(s) have no positives"
+            + ("" if curve == "pr" else " or no negatives")
+            + ": their values are NaN",
+            UndefinedMetricWarning,
+            stacklevel=5,
+        )
+        est[bad] = np.nan
+        reps[bad] = np.nan
+    M = batch.n_models
+    Mx = M * (1 + V)
+    base = (np.arange(G) * Mx)[:, None]
+    pooled = (base + np.arange(M)).ravel()
+    folded = (base + M + np.arange(V * M)).ravel()  # (group, fold, model) order
+    keys_p = batch.keys
+    which = (
+        np.arange(G)[:, None, None] * M
+        + np.zeros((1, V, 1), np.int64)
+        + np.arange(M)[None, None, :]
+    ).ravel()
+    keys_f = keys_p.iloc[which].reset_index(drop=True)
+    fold_ids = np.asarray(values, dtype=object)[np.tile(np.repeat(np.arange(V), M), G)]
+    at = keys_f.columns.get_loc(S.MODEL) if S.MODEL in keys_f.columns else keys_f.shape[1]
+    keys_f.insert(at, col, fold_ids)
+    keep = size[folded] > 0  # a group without rows in a fold has no curve there
+    folded = folded[keep]
+    keys_f = keys_f[keep].reset_index(drop=True)
+    return (keys_f, est[folded], reps[folded], P[folded]), (keys_p, est[pooled], reps[pooled])
+
+
+def fold_replicates(args, opts, label_bar="bootstrap"):
+    """The replicates behind ``fold=`` (:func:`~prroc_numba.bootstrap`,
+    :func:`~prroc_numba.compare`): ``(runs, fold_column, model_names, n_models)`` with
+    ``runs`` three ``(curve_keys, estimates, replicates)``: per fold, fold means,
+    pooled. ``opts = (code, stratified, spec)``, the options checked
+    (:func:`prroc_numba._options.check_fold`).
+
+    One resampling run (:func:`_one_run`): every replicate draws each group's rows
+    once within fold and class strata, and the pooled and per-fold curves read the
+    same counts; the mean's replicate ``b`` is the mean of the folds' replicates ``b``.
+    With ``partial=`` (or arrays without a frame) two runs instead: the folds as groups
+    and the pooled curves with the fold as an extra stratum. No loop over folds.
+    """
+    code, stratified, spec = opts
+    data, score, label, by, weight = (args[k] for k in ("data", "score", "label", "by", "weight"))
+    d, by_f, col = F.with_fold(data, score, label, by, weight, args["fold"])
+    one = None
+    if args["partial"] is None:
+        one = _one_run(args, d, col, stratified, label_bar, code=code)
+    if one is not None:
+        (keys_f, est_f, reps_f, _), (keys_p, est_p, reps_p) = one
+    else:
+        inp = {k: args[k] for k in INPUTS}
+        boot = (args["curve"], bool(args["hull"]), args["n_boot"], stratified, False)
+        boot += (args["seed"], args["progress"], label_bar)
+
+        def run(data, inp, strata=None):
+            batch = pack(data, **inp)
+            check_replicates_fit(batch, args["n_boot"], label_bar)
+            std = args["standardize"]
+            return replicates(data, batch, code, spec, boot, strata=strata, standardize=std)
+
+        batch_f, _, _, est_f, reps_f, _ = run(d, {**inp, "by": by_f})
+        n = len(d) if d is not None else np.asarray(args["fold"]).shape[0]
+        strata = F.codes(d, col if d is not None else args["fold"], n)
+        batch_p, _, _, est_p, reps_p, _ = run(data, inp, strata)
+        keys_f, keys_p = batch_f.keys, batch_p.keys
+    gid, first = F.group_ids(keys_f, col)
+    est_m = F.fold_means(est_f, gid, first.size)
+    reps_m = F.fold_means(reps_f, gid, first.size)
+    M = int(keys_p[S.MODEL].nunique()) if S.MODEL in keys_p else 1
+    names = list(keys_p[S.MODEL].iloc[:M]) if S.MODEL in keys_p else list(range(M))
+    runs = (
+        (keys_f, est_f, reps_f),
+        (keys_f.iloc[first].drop(columns=[col]).reset_index(drop=True), est_m, reps_m),
+        (keys_p, est_p, reps_p),
+    )
+    return runs, col, names, M
