@@ -224,8 +224,6 @@ def _check_replicate_args(data, curve, method, device, partial, args):
     """
     code = area_code(curve, method)
     if curve == "prg":
-        from .gains import check_prg
-
         check_prg(data, method, device, {**args, "partial": partial})
     if args.get("multiclass") == "ovo":
         _classes.check_args("ovo", args.get("classes"), args.get("average"), False, curve)
@@ -519,3 +517,18 @@ def check_operating(beta, n_boot, level, cluster):
     elif cluster is not None:
         raise ValueError("cluster= only changes the bootstrap intervals; pass n_boot= too")
     return float(beta)
+
+
+def check_prg(data, method, device, args):
+    """Refuse what AUPRG (the estimate and the bootstrap) does not offer, clearly."""
+    from . import _backends
+    from ._checks import area_code
+
+    area_code("prg", method)
+    for name in ("partial", "multiclass", "average"):
+        if args.get(name) is not None:
+            raise ValueError(f"curve='prg' takes binary input and whole areas; drop {name}=")
+    if device not in (None, "cpu"):
+        raise ValueError("curve='prg' runs on the CPU; pass device='cpu' or leave it None")
+    if _backends.engine(data) != _backends.MEMORY:
+        raise ValueError("curve='prg' needs every row in one place; compute it on pandas input")

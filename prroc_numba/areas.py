@@ -134,7 +134,7 @@ def auc(
 
 def _auprg(data, args):
     """``auc(..., curve="prg")``: the area under the Precision-Recall-Gain curve."""
-    from .gains import check_prg
+    from ._options import check_prg
 
     check_prg(data, args["method"], args["device"], args)
     return prg_frame(pack(data, **inputs(args)), args["hull"])

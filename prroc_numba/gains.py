@@ -37,21 +37,6 @@ from ._dataframes import Output, with_output
 __all__ = ["prg_curve"]
 
 
-def check_prg(data, method, device, args):
-    """Refuse what AUPRG (the estimate and the bootstrap) does not offer, clearly."""
-    from . import _backends
-    from ._checks import area_code
-
-    area_code("prg", method)
-    for name in ("partial", "multiclass", "average"):
-        if args.get(name) is not None:
-            raise ValueError(f"curve='prg' takes binary input and whole areas; drop {name}=")
-    if device not in (None, "cpu"):
-        raise ValueError("curve='prg' runs on the CPU; pass device='cpu' or leave it None")
-    if _backends.engine(data) != _backends.MEMORY:
-        raise ValueError("curve='prg' needs every row in one place; compute it on pandas input")
-
-
 @with_output
 def prg_curve(
     data: Any = None,

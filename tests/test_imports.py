@@ -120,3 +120,70 @@ def test_lower_layers_import_nothing_above_them(lower, allowed):
     }
     bad = {m: d for m, d in bad.items() if d}
     assert not bad, f"{lower} imports from above it: {bad}"
+
+
+#: the modules users call (the top of the flow)
+PUBLIC = {
+    "areas",
+    "curves",
+    "resampling",
+    "comparison",
+    "closed_form",
+    "operating",
+    "ranking",
+    "sample_size",
+    "gains",
+    "point_curves",
+    "grids",
+    "cli",
+    "plot",
+    "_sklearn",
+}
+#: the layers below the public modules, each with the layers it must not import
+BELOW = {
+    "_options": {"_dask"},
+    "_backends": {"_options", "_dask"},
+    "_core": {"_options", "_backends", "_resampling", "_dask"},
+    "_resampling": {"_options", "_dask"},
+    "_drivers": {"_options", "_backends", "_core", "_resampling", "_dask"},
+    "_dask": {"_options"},
+}
+
+
+@pytest.mark.parametrize("layer", sorted(BELOW))
+def test_imports_flow_down_from_the_public_modules(layer):
+    """Nothing below the public modules imports one of them (or a layer above its own);
+    the Dask wing is reached only by its module path (``_backends``), never imported."""
+    graph = import_graph()
+    banned = PUBLIC | BELOW[layer]
+    bad = {
+        m: sorted(d for d in deps if _layer(d) in banned)
+        for m, deps in graph.items()
+        if _layer(m) == layer
+    }
+    bad = {m: d for m, d in bad.items() if d}
+    assert not bad, f"{layer} imports from above it: {bad}"
+
+
+def test_only_the_dask_wing_imports_the_dask_wing():
+    graph = import_graph()
+    bad = {
+        m
+        for m, deps in graph.items()
+        if _layer(m) != "_dask" and any(_layer(d) == "_dask" for d in deps)
+    }
+    assert not bad, f"these modules import the Dask wing directly: {sorted(bad)}"
+
+
+def test_plots_read_frames_only():
+    """``plot`` draws frames: it imports the public functions and the column names, no
+    kernel, driver, core or engine module."""
+    graph = import_graph()
+    allowed = PUBLIC | {"plot", "_schema", "_optional", "_docs", "_calls"}
+    bad = {
+        m: sorted(d for d in deps if _layer(d) not in allowed)
+        for m, deps in graph.items()
+        if _layer(m) == "plot"
+    }
+    bad = {m: d for m, d in bad.items() if d}
+    assert not bad, f"plot reaches below the frames: {bad}"
