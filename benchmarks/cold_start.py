@@ -31,6 +31,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -229,7 +230,11 @@ _STARTUP = r"""
 import json, time
 t0 = time.perf_counter(); import numpy, pandas
 t1 = time.perf_counter(); import numba
-t2 = time.perf_counter(); import scipy.linalg.cython_blas  # Numba's BLAS check imports it
+t2 = time.perf_counter()
+try:
+    import scipy.linalg.cython_blas  # Numba's BLAS check imports it (where SciPy is)
+except ImportError:
+    pass
 t3 = time.perf_counter()
 from numba.core.registry import cpu_target
 cpu_target.target_context.refresh(); cpu_target.typing_context.refresh()
@@ -337,6 +342,29 @@ def fresh_venv(where: Path, wheel: Path) -> tuple[Path, Path]:
     return py, site
 
 
+def installed_venv(where: Path, wheel: Path) -> tuple[Path, str]:
+    """A new virtual environment with ``wheel`` and its dependencies installed the way a
+    user installs them (``pip install`` of the wheel with its ``dask`` extra, from the
+    package index or pip's cache): only what the package needs, no SciPy. Where that
+    cannot be done (offline), :func:`fresh_venv` (the dependencies of this environment
+    through a .pth file). Returns its python and how the dependencies came."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
+    py = where / "bin" / "python"
+    res = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(py), "-q", "install"]
+        + ["--disable-pip-version-check", "--only-binary", ":all:", f"{wheel}[dask]"],
+        capture_output=True,
+        text=True,
+        env=_clean_env(),
+        check=False,
+    )
+    if res.returncode == 0:
+        return py, "installed (pip install of the wheel and its dependencies)"
+    shutil.rmtree(where)
+    py, _ = fresh_venv(where, wheel)
+    return py, "this environment's (a .pth file; pip install failed: offline?)"
+
+
 def _clean_env(**extra) -> dict:
     """This environment without the variables that point Python or Numba elsewhere."""
     drop = ("PYTHONPATH", "NUMBA_CACHE_DIR", "XDG_CACHE_HOME", "VIRTUAL_ENV")
@@ -372,7 +400,7 @@ def wheel_setting(wheel: Path | None = None, runs: int = 3, speed: bool = False)
         build_s = time.perf_counter() - t0
     else:
         build_s = float("nan")
-    py, _ = fresh_venv(tmp / "venv", wheel)
+    py, deps = installed_venv(tmp / "venv", wheel)
     homes = iter(range(10_000))
 
     def home():
@@ -385,6 +413,7 @@ def wheel_setting(wheel: Path | None = None, runs: int = 3, speed: bool = False)
         return _timed([str(py), "-c", code], _user_env(home()), tmp)
 
     res = {"wheel": wheel.name, "wheel_mb": wheel.stat().st_size / 1e6, "build_s": build_s}
+    res["deps"] = deps
     sk, cases, stderr = [], {c: [] for c in ("auc_pr", "bootstrap", "compare", "demo")}, ""
     for _ in range(runs):  # interleaved: the baseline under the same load
         sk.append(_timed([sys.executable, "-c", _SKLEARN], _user_env(home()), tmp)[0])
@@ -494,7 +523,8 @@ def wheel_markdown(res: dict) -> str:
         f"Compile notice printed: {'YES' if res['compile_notice'] else 'no'}. Wheel "
         f"{res['wheel']}: {res['wheel_mb']:.1f} MB (build {res['build_s']:.0f} s). "
         f"Load average (1 min) before / after: {res['load'][0]:.2f} / {res['load'][1]:.2f} "
-        f"on {res['cpus']} cores."
+        f"on {res['cpus']} cores. Dependencies of the fresh environment: "
+        f"{res.get('deps', 'this environment')}."
     )
     if "startup" in res:
         st = res["startup"]

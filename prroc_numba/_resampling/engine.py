@@ -17,7 +17,7 @@ import pandas as pd
 
 from .. import _device
 from .. import _schema as S
-from .._core.batch import describe_row, row_ids, warn_undefined, warn_undefined_auc
+from .._core.batch import CurveKeys, row_ids, warn_undefined, warn_undefined_auc
 from .._core.pack import INPUTS, inputs, pack
 from .._memory import check
 from .._partial import partial_areas, standardized
@@ -64,24 +64,10 @@ def replicates(
     return batch, plan, code, est, reps, s
 
 
-class Reduced:
-    """What the bootstrap/compare code reads from a multiclass batch, after the
-    reduction to output rows (per class, pair or average).
-    """
-
-    def __init__(self, keys, n_models, n_groups):
-        self.keys = keys
-        self.n_models = n_models
-        self.group_offsets = np.arange(n_groups + 1, dtype=np.int64)
-        self.n_curves = len(keys)
-
-    def describe(self, c: int) -> str:
-        return describe_row(self.keys.iloc[c]) if self.keys.shape[1] else "the curve"
-
-
 def _reduced(batch, est, reps):
     """Multiclass estimates and replicates per output row, and a
-    :class:`Reduced` batch view (else unchanged).
+    :class:`~prroc_numba._core.batch.CurveKeys` view of the output rows (else
+    unchanged).
     """
     m = batch.multi
     if m is None:
@@ -90,7 +76,7 @@ def _reduced(batch, est, reps):
     keys = m.out_keys
     if S.MODEL in keys.columns and m.n_groups == 1:
         n_models = len(keys)
-    view = Reduced(keys, n_models, len(keys) // n_models)
+    view = CurveKeys(keys, n_models)
     return view, m.reduce(est), m.reduce(reps)
 
 
