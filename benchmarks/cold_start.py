@@ -444,7 +444,10 @@ def wheel_setting(wheel: Path | None = None, runs: int = 3, speed: bool = False)
     starts = [_timed([str(py), "-c", _STARTUP], _user_env(h), tmp)[1] for _ in range(runs)]
     res["startup"] = {k: _median([s[k] for s in starts]) for k in starts[0]}
     if speed:
-        res["speed"] = speed_rows(py, tmp)
+        # the per-call rows import benchmarks/_cases.py and its peers (scikit-learn):
+        # the wheel in an environment that sees this one's packages
+        py_speed, _ = fresh_venv(tmp / "venv_speed", wheel)
+        res["speed"] = speed_rows(py_speed, tmp)
     res["load"] = [load0, os.getloadavg()[0]]
     res["cpus"] = os.cpu_count()
     return res
