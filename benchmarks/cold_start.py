@@ -318,13 +318,19 @@ def build_wheel(out_dir: Path, root: Path = ROOT) -> Path:
     return next(out_dir.glob("prroc_numba-*.whl"))
 
 
+def _new_venv(where: Path) -> Path:
+    """An empty virtual environment (no pip: this environment's pip installs into it);
+    its python."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
+    return where / "bin" / "python"
+
+
 def fresh_venv(where: Path, wheel: Path) -> tuple[Path, Path]:
     """A new virtual environment with ``wheel`` installed; the dependencies come from
     this environment (a .pth file). Returns its python and its site-packages."""
     import sysconfig
 
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
-    py = where / "bin" / "python"
+    py = _new_venv(where)
     code = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
     site = Path(subprocess.check_output([str(py), "-c", code], text=True).strip())
     deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
@@ -348,8 +354,7 @@ def installed_venv(where: Path, wheel: Path) -> tuple[Path, str]:
     package index or pip's cache): only what the package needs, no SciPy. Where that
     cannot be done (offline), :func:`fresh_venv` (the dependencies of this environment
     through a .pth file). Returns its python and how the dependencies came."""
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
-    py = where / "bin" / "python"
+    py = _new_venv(where)
     res = subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(py), "-q", "install"]
         + ["--disable-pip-version-check", "--only-binary", ":all:", f"{wheel}[dask]"],

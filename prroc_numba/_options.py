@@ -521,9 +521,6 @@ def check_operating(beta, n_boot, level, cluster):
 
 def check_prg(data, method, device, args):
     """Refuse what AUPRG (the estimate and the bootstrap) does not offer, clearly."""
-    from . import _backends
-    from ._checks import area_code
-
     area_code("prg", method)
     for name in ("partial", "multiclass", "average"):
         if args.get(name) is not None:
