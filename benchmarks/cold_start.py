@@ -240,7 +240,7 @@ from numba.core.registry import cpu_target
 cpu_target.target_context.refresh(); cpu_target.typing_context.refresh()
 t4 = time.perf_counter(); import prroc_numba._dask
 t5 = time.perf_counter()
-from prroc_numba._dask.partitions import _input_kw, _partition
+from prroc_numba._core.partitions import input_kw as _input_kw, reduce_partition as _partition
 df = pandas.DataFrame({"y": [0, 1, 1, 0], "m1": [0.1, 0.7, 0.4, 0.2], "g": [0, 0, 1, 1]})
 _partition(df, _input_kw("m1", "y", "g", None, None, False))
 t6 = time.perf_counter()

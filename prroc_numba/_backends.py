@@ -5,9 +5,11 @@
   argument then picks the CPU or CUDA kernels (:mod:`prroc_numba._device`, which loads
   the CUDA kernels by their module path on first use).
 * ``"dask"``: a Dask DataFrame: the Dask wing answers (:mod:`prroc_numba._dask`).
+* ``"spark"``: a ``pyspark.sql.DataFrame`` (classic or Spark Connect): the Spark wing
+  answers (:mod:`prroc_numba._spark`), its rows reduced in Spark's executors.
 
-The wing is named here by its module path only and imported on first use, so neither
-``import prroc_numba`` nor the core imports it (or dask).
+Each wing is named here by its module path only and imported on first use, so neither
+``import prroc_numba`` nor the core imports it (or dask, or pyspark).
 """
 
 from __future__ import annotations
@@ -15,16 +17,20 @@ from __future__ import annotations
 from importlib import import_module
 from types import ModuleType
 
-from ._dataframes import is_dask
+from ._dataframes import is_dask, is_spark
 
 MEMORY = "memory"
 DASK = "dask"
+SPARK = "spark"
 
-_WINGS = {DASK: "prroc_numba._dask"}
+_WINGS = {DASK: "prroc_numba._dask", SPARK: "prroc_numba._spark"}
+
+#: how the messages name each engine's input
+NAMES = {MEMORY: "in-memory input", DASK: "Dask input", SPARK: "Spark input"}
 
 
 def engine(data) -> str:
-    """The engine whose rows ``data`` holds: ``"dask"`` or ``"memory"``.
+    """The engine whose rows ``data`` holds: ``"dask"``, ``"spark"`` or ``"memory"``.
 
     Examples
     --------
@@ -32,12 +38,19 @@ def engine(data) -> str:
     >>> engine(pd.DataFrame({"s": [0.5]})), wing_for(None) is None
     ('memory', True)
     """
-    return DASK if is_dask(data) else MEMORY
+    if is_dask(data):
+        return DASK
+    return SPARK if is_spark(data) else MEMORY
+
+
+def input_name(data) -> str:
+    """How a message names ``data``'s kind of input ("Dask input", "Spark input")."""
+    return NAMES[engine(data)]
 
 
 def wing_for(data) -> ModuleType | None:
     """The module answering a call on ``data`` outside memory (the Dask wing for a Dask
-    frame), or None when the in-memory core answers.
+    frame, the Spark wing for a Spark frame), or None when the in-memory core answers.
     """
     path = _WINGS.get(engine(data))
     return None if path is None else import_module(path)

@@ -17,7 +17,8 @@ the speed is the same (it is the same Arrow hand-over), but it cannot project or
 collect a LazyFrame, and it needs pyarrow to read the capsule.
 
 :func:`with_output` gives a public function ``output="pandas"|"polars"``;
-:func:`is_dask` tells a Dask frame (which takes its own path) from the others.
+:func:`is_dask` and :func:`is_spark` tell a Dask or Spark frame (each takes its own
+path, its rows never collected here) from the others.
 """
 
 from __future__ import annotations
@@ -51,10 +52,20 @@ def is_dask(data) -> bool:
     )
 
 
+def is_spark(data) -> bool:
+    """Whether ``data`` is a ``pyspark.sql.DataFrame``, classic or Spark Connect (by its
+    class's module, so pyspark is never imported here).
+    """
+    return any(
+        c.__name__ == "DataFrame" and c.__module__.startswith("pyspark.sql")
+        for c in type(data).__mro__
+    )
+
+
 def is_native(data) -> bool:
     """A non-pandas frame that narwhals can read (polars, pyarrow, ...)."""
-    if data is None or isinstance(data, pd.DataFrame):
-        return False
+    if data is None or isinstance(data, pd.DataFrame) or is_spark(data):
+        return False  # (a Spark frame has __arrow_c_stream__ but is reduced where it lives)
     mod = type(data).__module__.split(".")[0]
     return mod in ("polars", "pyarrow", "narwhals", "modin", "cudf", "duckdb", "ibis") or hasattr(
         data, "__arrow_c_stream__"

@@ -131,7 +131,13 @@ BOOT = """
         a Dask frame (where None means ``"poisson"``, the only choice) gives exactly the
         replicates of the same rows in memory. It is unstratified: the prevalence varies
         between replicates as with ``stratified=False``; ``stratified=True`` with it is
-        an error."""
+        an error.
+    row_id : str, default=None
+        Spark input only (required there for intervals): a column of unique whole row
+        numbers >= 0 that keys each row's Poisson counts in place of its position (a
+        Spark frame has no row order). Holding each row's position in the data set, it
+        gives exactly the in-memory ``resampling="poisson"`` replicates, whatever the
+        partitioning."""
 
 POINTS = """
     points : DataFrame

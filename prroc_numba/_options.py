@@ -41,6 +41,12 @@ class DaskResamplingWarning(UserWarning):
     """Dask input is bootstrapped by another scheme than the in-memory default."""
 
 
+class SparkResamplingWarning(DaskResamplingWarning):
+    """Spark input is bootstrapped by another scheme than the in-memory default (the
+    same scheme as Dask input: a subclass, so one filter silences both).
+    """
+
+
 def _outside_stacklevel() -> int:
     """The ``stacklevel`` of the first caller outside this package (the user's line)."""
     import os
@@ -56,10 +62,11 @@ def _outside_stacklevel() -> int:
 def resolve(resampling, stratified, engine="memory", warn=True):
     """Return ``(stratified, poisson)`` as bools, or raise a ValueError saying why.
 
-    ``engine``: ``"memory"`` (CPU, all rows here), ``"dask"`` (rows in partitions) or
-    ``"cuda"`` (the GPU bootstrap); the last two run the Poisson bootstrap only, and
-    ``resampling=None`` means ``"poisson"`` there; on Dask that default is warned about
-    (:class:`DaskResamplingWarning`, unless ``warn=False``): it differs from the
+    ``engine``: ``"memory"`` (CPU, all rows here), ``"dask"`` or ``"spark"`` (rows in
+    partitions) or ``"cuda"`` (the GPU bootstrap); all but the first run the Poisson
+    bootstrap only, and ``resampling=None`` means ``"poisson"`` there; on Dask and Spark
+    that default is warned about (:class:`DaskResamplingWarning`,
+    :class:`SparkResamplingWarning`, unless ``warn=False``): it differs from the
     in-memory default.
     """
     distributed = engine != "memory"
@@ -76,6 +83,9 @@ def resolve(resampling, stratified, engine="memory", warn=True):
                 "dask": "Dask input is resampled by the Poisson bootstrap (each row's count "
                 "is drawn where the row lives, without counting the classes across "
                 "partitions), which does not keep the class counts fixed",
+                "spark": "Spark input is resampled by the Poisson bootstrap (each row's "
+                "count is drawn where the row lives, without counting the classes across "
+                "partitions), which does not keep the class counts fixed",
                 "cuda": "device='cuda' runs the Poisson bootstrap (each row counts "
                 "Poisson(1) times), which does not keep the class counts fixed",
                 "memory": "resampling='poisson' draws an independent count per row, so "
@@ -85,20 +95,20 @@ def resolve(resampling, stratified, engine="memory", warn=True):
             raise ValueError(
                 f"stratified=True cannot be combined with it: {why}; pass stratified=False{hint}"
             )
-        if engine == "dask" and not explicit:
+        if engine in ("dask", "spark") and not explicit:
             warnings.warn(
-                "Dask input is resampled by the unstratified Poisson bootstrap (each row "
-                "counts Poisson(1) times, the class counts vary), not by the stratified "
-                "bootstrap in-memory data gets by default, so its intervals differ from "
-                "the same call on a pandas frame. That call with resampling='poisson' gives "
-                "identical numbers (same seed); pass resampling='poisson' here too to say "
-                "so and silence this warning",
-                DaskResamplingWarning,
+                f"{engine.capitalize()} input is resampled by the unstratified Poisson "
+                "bootstrap (each row counts Poisson(1) times, the class counts vary), not by "
+                "the stratified bootstrap in-memory data gets by default, so its intervals "
+                "differ from the same call on a pandas frame. That call with "
+                "resampling='poisson' gives identical numbers (same seed); pass "
+                "resampling='poisson' here too to say so and silence this warning",
+                SparkResamplingWarning if engine == "spark" else DaskResamplingWarning,
                 stacklevel=_outside_stacklevel(),
             )
         return False, True
     if distributed:
-        where = "Dask input" if engine == "dask" else "device='cuda'"
+        where = f"{engine.capitalize()} input" if engine != "cuda" else "device='cuda'"
         raise ValueError(
             f"resampling='multinomial' needs all rows in one place on the CPU; {where} is "
             "resampled with resampling='poisson' (leave resampling=None)"
@@ -151,6 +161,7 @@ REPLICATE_ARGS = (
     "partial",
     "partial_focus",
     "standardize",
+    "row_id",
 )
 
 
@@ -176,7 +187,7 @@ def method_of(args):
 
 
 def _distributed(data):
-    """``data`` lives outside memory (a Dask frame): the Dask wing answers."""
+    """``data`` lives outside memory (a Dask or Spark frame): its wing answers."""
     return _backends.engine(data) != _backends.MEMORY
 
 
@@ -212,8 +223,9 @@ def check_bootstrap(a):
         )
     if interval == "bca" and _distributed(a["data"]):
         raise ValueError(
-            "interval='bca' needs a jackknife over the rows, which Dask input "
-            "does not offer; use interval='percentile' or 'basic'"
+            "interval='bca' needs a jackknife over the rows, which "
+            f"{_backends.input_name(a['data'])} does not offer; use interval='percentile' "
+            "or 'basic'"
         )
     return prepared
 
@@ -254,6 +266,7 @@ def _replicates(
     partial=None,
     partial_focus="fpr",
     standardize=False,
+    row_id=None,
     **args,
 ):
     """Check, pack, estimate and resample. Returns (batch, plan, code, est, reps, seed).
@@ -274,6 +287,11 @@ def _replicates(
             "cluster= and partial= use the multinomial (row or cluster) bootstrap; drop "
             "them or pass resampling='multinomial'"
         )
+    if row_id is not None and engine != _backends.SPARK:
+        raise ValueError(
+            "row_id= names the row-id column of Spark input (it keys the Poisson counts "
+            "there); other input is keyed by each row's position: drop row_id="
+        )
     if wing is not None:
         wing.no_multiclass(args.get("multiclass"))
         return wing.replicates(
@@ -284,6 +302,7 @@ def _replicates(
             n_boot=int(n_boot),
             seed=E._seed(seed),
             **inputs(args),
+            **({"row_id": row_id} if engine == _backends.SPARK else {}),
         )
     batch = pack(data, **args)
     check_device(batch, device)
@@ -315,7 +334,7 @@ def check_fold(args):
         "resampling='poisson'": args["resampling"] == "poisson",
         "return_replicates=True": bool(args.get("return_replicates")),
         "multiclass input": _is_multi(args),
-        "Dask input": _distributed(args["data"]),
+        _backends.input_name(args["data"]): _distributed(args["data"]),
     }
     for what, on in bad.items():
         if on:
@@ -375,7 +394,8 @@ def check_bands(a):
         )
     if distributed and (a["curve"] != "pr" or a["fold"] is not None):
         raise ValueError(
-            "bootstrap_curve on Dask input gives PR bands without folds only; pass "
+            f"bootstrap_curve on {_backends.input_name(a['data'])} gives PR bands without "
+            "folds only; pass "
             "curve='pr' and no fold=, or compute the frame (df.compute())"
         )
     if a["fold"] is not None and (
@@ -469,7 +489,8 @@ def check_rank_test(a, device):
     test = a["test"]
     if _distributed(a["data"]):
         raise ValueError(
-            f"test={test!r} needs every row in one place; for Dask input "
+            f"test={test!r} needs every row in one place; for "
+            f"{_backends.input_name(a['data'])} "
             "use test='bootstrap' (the Poisson bootstrap)"
         )
     if a["partial"] is not None:

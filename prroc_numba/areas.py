@@ -115,7 +115,9 @@ def auc(
     wing = _backends.wing_for(data)
     if wing is not None:
         if spec is not None:
-            raise ValueError("partial= is not available for Dask input; compute whole areas")
+            raise ValueError(
+                f"partial= is not available for {_backends.input_name(data)}; compute whole areas"
+            )
         wing.no_multiclass(multiclass)
         out = wing.auc(data, curve, method, hull, **inputs(locals()))
         return F.describe(out, S.AUC, curve=curve, method=method_label(curve, method, hull))

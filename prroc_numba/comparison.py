@@ -273,6 +273,7 @@ def compare(
     resampling: str | None = None,
     combine: bool = False,
     fold: str | ArrayLike | None = None,
+    row_id: str | None = None,
     output: Output = "pandas",
 ) -> pd.DataFrame:
     """Paired comparison of the AUCs of several models scored on the same rows.

@@ -20,11 +20,13 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from . import _backends
 from . import _frames as F
 from . import _schema as S
 from ._calls import checked
 from ._core.batch import describe_row, lengths_to_offsets, warn_undefined
 from ._core.pack import inputs, pack
+from ._core.table import rows_result, rows_thresholds, weighted_rows
 from ._docs import fill_doc
 from ._drivers.sweep import _sweep_batch
 from ._kernels import operating as K
@@ -263,6 +265,9 @@ def operating_points(
     2       tpr>=0.75        0.6  3.0  1.0
     """
     beta = check_operating(beta, n_boot, level, cluster)
+    wing = _backends.wing_for(data)
+    if wing is not None:
+        return _on_table(wing, dict(locals()))
     batch = pack(data, **inputs(locals()))
     codes = cluster_codes(data, cluster, batch)
     C = batch.n_curves
@@ -352,6 +357,28 @@ def operating_points(
         kind = _resampling_label(bool(stratified), False, cluster)
         F.describe(out, S.TARGET, interval="percentile", resampling=kind, n_boot=int(n_boot))
     return out
+
+
+def _on_table(wing, a):
+    """Distributed input: the operating points of its merged table (one positive and
+    one negative weighted row per distinct score; the counts are the rows' own).
+    """
+    if a["n_boot"] is not None or a["cluster"] is not None:
+        raise ValueError(
+            "operating_points with n_boot= or cluster= resamples rows, which needs every "
+            f"row in one place; for {_backends.input_name(a['data'])} drop them (or use "
+            "bootstrap() for intervals of the areas)"
+        )
+    acc = wing.merged_state(a["data"], "operating_points", **inputs(a))
+    rows, kw = weighted_rows(acc)
+    out = operating_points(
+        rows,
+        **kw,
+        targets=a["targets"],
+        beta=a["beta"],
+        thresholds=rows_thresholds(acc, a["thresholds"]),
+    )
+    return rows_result(acc, out)
 
 
 # ------------------------------------------------------------------------- bootstrap

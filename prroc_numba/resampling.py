@@ -61,6 +61,7 @@ def bootstrap(
     standardize: bool = False,
     resampling: str | None = None,
     fold: str | ArrayLike | None = None,
+    row_id: str | None = None,
     output: Output = "pandas",
 ) -> pd.DataFrame: ...
 
@@ -95,6 +96,7 @@ def bootstrap(
     standardize: bool = False,
     resampling: str | None = None,
     fold: str | ArrayLike | None = None,
+    row_id: str | None = None,
     output: Output = "pandas",
 ) -> tuple[pd.DataFrame, pd.DataFrame]: ...
 
@@ -130,6 +132,7 @@ def bootstrap(
     standardize: bool = False,
     resampling: str | None = None,
     fold: str | ArrayLike | None = None,
+    row_id: str | None = None,
     output: Output = "pandas",
 ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.

@@ -540,3 +540,21 @@ def thresholds_of(acc, thresholds):
     from .._thresholds import ragged_thresholds
 
     return ragged_thresholds(acc._batch(), acc._thresholds(thresholds))
+
+
+def weighted_rows(acc):
+    """``(rows, kw)``: the table as weighted rows (one positive, one negative row per
+    entry) and the input arguments naming them: an in-memory call on them gives the
+    counts of the rows the table holds (for a function the Accumulator does not offer).
+    """
+    return acc._weighted_rows()
+
+
+def rows_thresholds(acc, thresholds):
+    """``thresholds=`` (a frame of thresholds per curve) as :func:`weighted_rows` reads it."""
+    return acc._thresholds(thresholds)
+
+
+def rows_result(acc, frame):
+    """A frame computed on :func:`weighted_rows` as the in-memory call returns it."""
+    return acc._finish(frame)

@@ -12,8 +12,9 @@ global row id (partition offset + position), so a partition adds, per entry, the
 replicate-weighted masses of its rows (an entries x replicates table, merged like the
 rest; each row's count drawn once for all models, :mod:`._kernels.paired_masses`) and
 the replicates equal the in-memory ``resampling="poisson"`` ones for the same seed and
-data. Where runs what: the workers pack their partitions (:func:`.partitions._rows`:
-value rows with global row ids, kept on the workers) and draw the counts; the client merges the
+data. Where runs what: the workers pack their partitions
+(:func:`prroc_numba._core.partitions.partition_rows`: value rows with global row ids,
+kept on the workers) and draw the counts; the client merges the
 tables (or, for continuous scores whose entries x replicates table would pass
 ``"prroc_numba.dask_table_max"``, only scans the score ranges' per-replicate class
 totals and adds their per-replicate area sums: :mod:`.ranges_poisson`) and runs the
@@ -34,18 +35,17 @@ import numpy as np
 
 from .._checks import method_code
 from .._core.batch import warn_undefined, warn_undefined_auc
-from .._core.table import Accumulator, entries_of, layout_of, replicates_of
-from .._drivers.resample import _table_areas, _table_curves
-from .partitions import (
-    _check_merged,
-    _input_kw,
-    _merge_tree,
-    _n_entries,
-    _names,
-    _partition,
-    accumulate,
-    settings,
+from .._core.partitions import (
+    check_merged,
+    input_kw,
+    range_auc,
+    range_metrics,
+    reduce_partition,
+    table_replicate_areas,
 )
+from .._core.table import Accumulator, entries_of, layout_of, replicates_of
+from .._drivers.resample import _table_curves
+from .partitions import _merge_tree, _n_entries, _names, accumulate, settings
 
 
 def no_multiclass(multiclass):
@@ -70,25 +70,23 @@ def _state(data, kw):
     _names(data, kw["score"], kw["label"], kw["by"], kw["weight"])
     if isinstance(kw["by"], (list, tuple)) and len(kw["by"]) == 0:
         kw = {**kw, "by": None}
-    items = list(dask.persist(*[dask.delayed(_partition)(p, kw) for p in data.to_delayed()]))
+    items = list(dask.persist(*[dask.delayed(reduce_partition)(p, kw) for p in data.to_delayed()]))
     if mode == "auto":
         n = sum(dask.compute(*[dask.delayed(_n_entries)(it) for it in items]))
         if n <= limit:  # the merged table fits the client: merge it
             acc, labels = _merge_tree(items)
-            _check_merged(layout_of(acc), labels, kw["pos_label"])
+            check_merged(layout_of(acc), labels, kw["pos_label"])
             return acc
     state = RangeState(items, data.npartitions, k)
-    _check_merged(state.layout, state.labels, kw["pos_label"])
+    check_merged(state.layout, state.labels, kw["pos_label"])
     return state
 
 
 def auc(data, curve, method, hull, **kw):
-    from . import ranges
-
     state = _state(data, kw)
     if isinstance(state, Accumulator):
         return state.auc(curve=curve, method=method, hull=hull)
-    return ranges.auc(state, curve, method_code(curve, method), hull, method)
+    return range_auc(state, curve, method_code(curve, method), hull, method)
 
 
 def _raw(data, kind, **kw):
@@ -102,12 +100,15 @@ def _raw(data, kind, **kw):
 
 
 def metrics(data, names, **kw):
-    from . import ranges
-
     state = _state(data, kw)
     if isinstance(state, Accumulator):
         return state.metrics(names)
-    return ranges.metrics(state, names)
+    return range_metrics(state, names)
+
+
+def merged_state(data, what, **kw):
+    """The merged Accumulator of a Dask frame (for ``what``, which needs every vertex)."""
+    return accumulate(data, **kw)
 
 
 def _maybe_lazy(frame, data, lazy):
@@ -177,7 +178,7 @@ def _totals(acc, offsets):
 def _bootstrap_state(data, score, label, by, weight, pos_label, soft_labels, seed, n_boot):
     from . import ranges_poisson
 
-    kw = _input_kw(score, label, by, weight, pos_label, soft_labels)
+    kw = input_kw(score, label, by, weight, pos_label, soft_labels)
     return ranges_poisson.state(data, kw, seed, n_boot)
 
 
@@ -190,18 +191,12 @@ def replicates(
     """
     st = _bootstrap_state(data, score, label, by, weight, pos_label, soft_labels, seed, n_boot)
     if isinstance(st, Accumulator):
-        curves = layout_of(st)
-        offsets, p1, n1 = _table(st)
-        est = _table_areas(offsets, p1, n1, code, hull)[:, 0]
-        pb, nb = replicates_of(st)
-        reps = _table_areas(offsets, np.ascontiguousarray(pb), np.ascontiguousarray(nb), code, hull)
-        P, N = _totals(st, offsets)
-    else:
-        curves = st.layout
-        areas = st.areas(code, hull)
-        est, reps = areas[:, -1].copy(), areas[:, :-1].copy()
-        P, N = st.P[-1], st.N[-1]
-    bad = warn_undefined_auc(curves, curve, stacklevel=5, totals=(P, N))
+        curves, est, reps = table_replicate_areas(st, curve, code, hull)
+        return curves, None, code, est, reps, seed
+    curves = st.layout
+    areas = st.areas(code, hull)
+    est, reps = areas[:, -1].copy(), areas[:, :-1].copy()
+    bad = warn_undefined_auc(curves, curve, stacklevel=5, totals=(st.P[-1], st.N[-1]))
     reps[bad] = np.nan
     return curves, None, code, est, reps, seed
 

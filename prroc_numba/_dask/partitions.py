@@ -1,9 +1,9 @@
-"""One partition's table, and the tables of a Dask frame merged in a tree.
+"""The tables of a Dask frame's partitions, merged in a tree.
 
-Each partition is validated and packed like in-memory data
-(:func:`prroc_numba._core.pack.pack`) and reduced to its table *(curve, distinct score) ->
-(positive, negative mass)* (:class:`~prroc_numba._core.table.Accumulator`), with the
-Poisson replicate masses of its rows when a bootstrap asks (:func:`_table_part`); the
+Each partition is reduced by the engine-neutral partition functions
+(:func:`prroc_numba._core.partitions.reduce_partition`: validated and packed like
+in-memory data, reduced to its table *(curve, distinct score) -> (positive, negative
+mass)*, with the Poisson replicate masses of its rows when a bootstrap asks); the
 tables are merged in a tree (fan-in 8) on the workers (:func:`accumulate`). The dask
 config settings of the wing are read here (:func:`settings`, :func:`range_rows`).
 """
@@ -11,22 +11,14 @@ config settings of the wing are read here (:func:`settings`, :func:`range_rows`)
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
-from .._core.batch import row_ids
-from .._core.pack import pack
-from .._core.resolve import _labels
-from .._core.table import (
-    Accumulator,
-    Layout,
-    drop_zero_weight,
-    entries,
-    holding,
-    layout_of,
-    swept_entries,
+from .._core.partitions import (
+    check_merged,
+    check_names,
+    input_kw,
+    reduce_partition,
 )
-from .._drivers.resample import _segments_batch
-from .._kernels.paired_masses import _paired_masses
+from .._core.table import Accumulator, layout_of
 
 _FAN_IN = 8
 _TABLE_MAX = 5_000_000
@@ -62,159 +54,7 @@ def range_rows():
 
 def _names(data, score, label, by, weight):
     """Dask input takes column names only (arrays cannot follow its partitions)."""
-    cols = list(data.columns)
-
-    def check(arg, x, many):
-        xs = (
-            [x]
-            if isinstance(x, str)
-            else (list(x) if many and isinstance(x, (list, tuple)) else None)
-        )
-        if xs is None or not all(isinstance(v, str) for v in xs):
-            raise TypeError(
-                f"{arg}= must name column(s) of the Dask DataFrame, got "
-                f"{type(x).__name__}; arrays cannot follow a Dask frame's partitions, so "
-                "add them as columns first"
-            )
-        for v in xs:
-            if v not in cols:
-                raise ValueError(
-                    f"{arg}={v!r} is not a column of data; available columns: "
-                    + ", ".join(map(repr, cols[:20]))
-                )
-
-    check("score", score, True)
-    check("label", label, False)
-    if by is not None and not (isinstance(by, (list, tuple)) and len(by) == 0):
-        check("by", by, True)
-    if weight is not None:
-        check("weight", weight, False)
-
-
-def _packed(part, kw):
-    """A few of a partition's label values (to check the label set across partitions)
-    and ``(batch, data, score, by, keep)`` of its packed rows (None: no row to pack).
-    """
-    soft = kw["soft_labels"]
-    labels = np.asarray(pd.unique(part[kw["label"]]))[:3] if not soft and len(part) else None
-    if len(part) == 0:
-        return labels, None
-    kept = drop_zero_weight(part, kw["score"], kw["label"], kw["by"], kw["weight"])
-    if kept is None:
-        return labels, None
-    (data, score, label, by, weight), keep = kept
-    batch = pack(data, **{**kw, "score": score, "label": label, "by": by, "weight": weight})
-    return labels, (batch, data, score, by, keep)
-
-
-class RowPart:
-    """A partition's value rows (one per row and model), sorted by curve then score
-    descending, with their global row ids (partition offset + position in the
-    partition), which key the Poisson counts; ``starts``: the first row of each
-    distinct (curve, score); ``layout``: its curves'
-    :class:`~prroc_numba._core.table.Layout`.
-    """
-
-    def __init__(self, layout, curve, score, pos, neg, row, starts):
-        self.layout = layout
-        self.curve, self.score, self.pos, self.neg = curve, score, pos, neg
-        self.row, self.starts = row, starts
-
-
-def _rows(part, kw, offset):
-    """``(labels, RowPart or None)`` of one partition starting at global row ``offset``."""
-    labels, packed = _packed(part, kw)
-    if packed is None:
-        return labels, None
-    batch, data, score, by, keep = packed
-    local = row_ids(batch) if keep is None else keep[row_ids(batch)]
-    curve, s, pos, neg, label_row, starts = sorted_rows(
-        batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
-    )
-    return labels, RowPart(
-        Layout(*entries(batch, data, score, by)[:3]),
-        curve,
-        s,
-        pos,
-        neg,
-        local[label_row] + offset,
-        starts,
-    )
-
-
-def sorted_rows(values, offsets, pos, neg, label_start):
-    """Every curve's values sorted by score descending with the bootstrap plan's one
-    radix sort per curve (:func:`._kernels.resample._segments_batch`): ``(curve,
-    score, pos, neg, label_row, starts)``, ``label_row`` each value's label row (into
-    ``pos``/``neg``), ``starts`` the first value of each distinct (curve, score).
-    """
-    order, ps, ns = _segments_batch(values, offsets, pos, neg, label_start)[:3]
-    curve = np.repeat(np.arange(offsets.size - 1, dtype=np.int64), np.diff(offsets))
-    s = values[offsets[curve] + order] + 0.0  # -0.0 and 0.0 are one score
-    start = np.ones(s.size, dtype=bool)
-    start[1:] = (curve[1:] != curve[:-1]) | (s[1:] != s[:-1])
-    return curve, s, ps, ns, label_start[curve] + order, np.flatnonzero(start)
-
-
-def _table_part(item, seed, n_boot):
-    """A partition's Accumulator holding, per entry, ``n_boot`` Poisson replicate masses
-    (:mod:`._kernels.paired_masses`) besides the data's own.
-    """
-    labels, rp = item
-    acc = Accumulator()
-    if rp is None:
-        return acc, labels
-    starts = rp.starts
-    n = rp.score.size
-    ent = np.repeat(np.arange(starts.size, dtype=np.int64), np.diff(np.append(starts, n)))
-    # every row once, with its entry in each model (the models of a group share rows)
-    M = rp.layout.n_models
-    by_row = np.lexsort((rp.curve % M, rp.row))
-    pb, nb = _paired_masses(
-        np.ascontiguousarray(ent[by_row].reshape(-1, M)),
-        np.ascontiguousarray(rp.row[by_row][::M]),
-        np.ascontiguousarray(rp.pos[by_row][::M]),
-        np.ascontiguousarray(rp.neg[by_row][::M]),
-        starts.size,
-        seed,
-        0,
-        n_boot,
-    )
-    # the rows are sorted: one value per entry, handed over as they are
-    acc = holding(
-        rp.layout,
-        rp.curve[starts],
-        rp.score[starts],
-        np.add.reduceat(rp.pos, starts),
-        np.add.reduceat(rp.neg, starts),
-        (np.ascontiguousarray(pb.T), np.ascontiguousarray(nb.T)),
-    )
-    return acc, labels
-
-
-def _input_kw(score, label, by, weight, pos_label, soft_labels):
-    """The column arguments every partition task reads, as one dict."""
-    return {
-        "score": score,
-        "label": label,
-        "by": by,
-        "weight": weight,
-        "pos_label": pos_label,
-        "soft_labels": soft_labels,
-    }
-
-
-def _partition(part, kw, offset=None, seed=0, n_boot=0):
-    """One partition's Accumulator (with Poisson replicate masses when ``offset`` is
-    given) and a few of its label values (to check the label set across partitions).
-    """
-    if offset is not None:
-        return _table_part(_rows(part, kw, offset), seed, n_boot)
-    labels, packed = _packed(part, kw)
-    if packed is None:
-        return Accumulator(), labels
-    batch, data, score, by, _keep = packed
-    return holding(Layout(*entries(batch, data, score, by)[:3]), *swept_entries(batch)), labels
+    check_names(data.columns, score, label, by, weight, "Dask")
 
 
 def _merge(*items, limit=None):
@@ -254,20 +94,20 @@ def accumulate(
     _names(data, score, label, by, weight)
     if isinstance(by, (list, tuple)) and len(by) == 0:
         by = None
-    kw = _input_kw(score, label, by, weight, pos_label, soft_labels)
+    kw = input_kw(score, label, by, weight, pos_label, soft_labels)
     parts = data.to_delayed()
     if seed is None:
-        items = [dask.delayed(_partition)(p, kw) for p in parts]
+        items = [dask.delayed(reduce_partition)(p, kw) for p in parts]
     else:
         offsets = row_offsets(parts)
         items = [
-            dask.delayed(_partition)(p, kw, int(offsets[i]), seed, n_boot)
+            dask.delayed(reduce_partition)(p, kw, int(offsets[i]), seed, n_boot)
             for i, p in enumerate(parts)
         ]
     limit = None if seed is None else settings()[2]
     acc, labels = _merge_tree(items, limit)
     _check_size(acc, limit)
-    _check_merged(layout_of(acc), labels, pos_label)
+    check_merged(layout_of(acc), labels, pos_label)
     return acc
 
 
@@ -289,14 +129,6 @@ def _merge_tree(items, limit=None):
             for i in range(0, len(items), _FAN_IN)
         ]
     return dask.compute(items[0])[0]
-
-
-def _check_merged(layout, labels, pos_label):
-    """The merged layout (None: no row) and label values, checked as in memory."""
-    if layout is None:
-        raise ValueError("empty input: score has no rows (or every row has weight 0)")
-    if labels is not None and labels.size:
-        _labels(pd.unique(labels), pos_label, False)  # the same check as in memory
 
 
 def _kw(kw):

@@ -14,9 +14,10 @@ as the data, so here it never leaves the workers:
 4. the ranges' class totals per curve give, by an exclusive scan in descending score,
    each range's starting ``(TP, FP)``, which is also the previous range's last vertex;
 5. each range sums the per-segment area terms from there
-   (:func:`._kernels.ranges._range_areas`), or returns its local hull
-   (:func:`._kernels.ranges._range_hulls`), or its mass between given thresholds
-   (:func:`_bins`); the client adds the sums, or takes the hull of the local hulls (the
+   (:func:`~prroc_numba._core.partitions.range_area_sums`), or returns its local hull
+   (:func:`~prroc_numba._core.partitions.range_hull_vertices`), or its mass between
+   given thresholds (:func:`~prroc_numba._core.partitions.range_threshold_bins`); the
+   client adds the sums, or takes the hull of the local hulls (the
    in-memory function on those few vertices, at their scores), or runs the in-memory
    function on one entry per threshold. So ``auc``, ``metrics``, the hull curves,
    ``thresholds=`` and the raw curves (one lazy partition per range and curve) never
@@ -60,21 +61,24 @@ rows (100 files) at most 1.57 GiB while Dask held 6.7 GB, 5.3 GB of it spilled.
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
 from .._core.batch import warn_undefined
-from .._core.table import (
-    Accumulator,
-    entries_of,
-    holding,
-    layout_of,
-    reduce_entries,
-    thresholds_of,
+from .._core.partitions import (
+    finish_areas,
+    global_curves,
+    hull_entries,
+    range_area_sums,
+    range_hull_vertices,
+    range_indices,
+    range_table,
+    range_threshold_bins,
+    range_totals,
+    splitters_of,
+    threshold_entries,
+    totals_entries,
 )
-from .._kernels.ranges import _range_areas, _range_hulls
-from .._kernels.segments import finish_area_cpu
+from .._core.table import Accumulator, entries_of, holding, layout_of, thresholds_of
 from .partitions import _RANGE_ROWS, range_rows
 
 _SAMPLE = 256  # distinct scores sampled per curve and partition (balance only)
@@ -117,21 +121,6 @@ def _merge_samples(*items):
     return acc, (np.concatenate(labels) if labels else None), n
 
 
-def _global_curves(part, curve, layout):
-    """The curves ``curve`` of a part whose :class:`~prroc_numba._core.table.Layout` is
-    ``part``, numbered in the global ``layout`` (which holds every group of the part).
-    """
-    import pandas as pd
-
-    M = part.n_models
-    if not part.by:
-        return curve
-    both = pd.concat([layout.groups, part.groups], ignore_index=True)
-    codes = both.groupby(part.by, sort=True, dropna=False, observed=True).ngroup()
-    codes = codes.to_numpy(np.int64)[len(layout.groups) :]
-    return codes[curve // M] * M + curve % M
-
-
 def _split(item, layout, splitters):
     """A partition's table cut into ``K`` score ranges (range 0: the highest scores)."""
     part = layout_of(item[0])
@@ -140,114 +129,20 @@ def _split(item, layout, splitters):
         e = (np.empty(0, np.int64), np.empty(0), np.empty(0), np.empty(0))
         return [e] * K
     curve, score, pos, neg = entries_of(item[0])
-    curve = _global_curves(part, curve, layout)
+    curve = global_curves(part, curve, layout)
     return [(curve[i], score[i], pos[i], neg[i]) for i in range_indices(curve, score, splitters)]
-
-
-def range_indices(curve, score, splitters):
-    """Per score range (range 0: the highest scores), the positions of the entries
-    (sorted by curve) that fall in it. ``splitters``: ascending per curve; the range is
-    a function of the score value only (the number of a curve's splitters below it),
-    found per run of one curve.
-    """
-    K = splitters.shape[1] + 1
-    rng = np.empty(curve.size, dtype=np.int64)
-    bounds = np.concatenate([[0], np.flatnonzero(np.diff(curve)) + 1, [curve.size]])
-    for a, b in itertools.pairwise(bounds):
-        rng[a:b] = K - 1 - np.searchsorted(splitters[curve[a]], score[a:b], side="left")
-    order = np.argsort(rng, kind="stable")
-    cuts = np.searchsorted(rng[order], np.arange(K + 1))
-    return [order[cuts[r] : cuts[r + 1]] for r in range(K)]
 
 
 def _pick(pieces, r):
     return pieces[r]
 
 
-def _range_table(n_curves, *pieces):
-    """One range's distinct-score table: curve offsets, pos, neg (totals per curve)."""
-    curve = np.concatenate([p[0] for p in pieces])
-    score = np.concatenate([p[1] for p in pieces])
-    pos = np.concatenate([p[2] for p in pieces])
-    neg = np.concatenate([p[3] for p in pieces])
-    curve, score, pos, neg, _ = reduce_entries(curve, score, pos, neg)
-    offsets = np.zeros(n_curves + 1, dtype=np.int64)
-    np.cumsum(np.bincount(curve, minlength=n_curves), out=offsets[1:])
-    return (
-        offsets,
-        np.ascontiguousarray(pos, dtype=np.float64),
-        np.ascontiguousarray(neg, dtype=np.float64),
-        score,
-    )
-
-
-def _totals(table):
-    offsets, pos, neg = table[:3]
-    n = offsets.size - 1
-    tp = np.zeros(n)
-    fp = np.zeros(n)
-    nz = np.diff(offsets) > 0
-    if pos.size:
-        tp[nz] = np.add.reduceat(pos, offsets[:-1][nz])
-        fp[nz] = np.add.reduceat(neg, offsets[:-1][nz])
-    return tp, fp, np.diff(offsets)
-
-
-def _areas(table, tp0, fp0, codes):
-    """``(n_curves, len(codes))``: the range's segment-area sums for every estimator."""
-    offsets, pos, neg = table[:3]
-    return np.stack([_range_areas(offsets, pos, neg, tp0, fp0, c) for c in codes], axis=1)
-
-
-def _hulls(table, tp0, fp0):
-    """The range's local hull vertices per curve, with their scores (thresholds)."""
-    offsets, pos, neg, score = table
-    htp, hfp, hidx, hoff = _range_hulls(offsets, pos, neg, tp0, fp0)
-    return htp, hfp, hoff, score[hidx]
-
-
-def _bins(table, thr, thr_offsets):
-    """Per curve, the range's mass in each threshold bin: bin ``j`` of a curve holds
-    the scores in ``[t_j, t_{j-1})`` (thresholds descending, ``t_{-1} = +inf``), one
-    last bin the scores below every threshold. Laid out like ``thr`` plus one bin per
-    curve (``thr_offsets + arange``).
-    """
-    offsets, pos, neg, score = table
-    n_curves = offsets.size - 1
-    out_p = np.zeros(thr.size + n_curves)
-    out_n = np.zeros(thr.size + n_curves)
-    for c in np.flatnonzero(np.diff(offsets)):
-        a, b = offsets[c], offsets[c + 1]
-        t = thr[thr_offsets[c] : thr_offsets[c + 1]]
-        # thresholds above each score: its bin (>= the bin's threshold, < the one before)
-        j = np.searchsorted(-t, -score[a:b], side="left")
-        u = thr_offsets[c] + c
-        m = t.size + 1
-        out_p[u : u + m] = np.bincount(j, weights=pos[a:b], minlength=m)
-        out_n[u : u + m] = np.bincount(j, weights=neg[a:b], minlength=m)
-    return out_p, out_n
-
-
-def _splitters(samples, n_curves, K):
-    """``(n_curves, K - 1)`` ascending splitters from each curve's sampled scores."""
-    sp = np.full((n_curves, K - 1), np.inf)
-    if K == 1 or layout_of(samples) is None:
-        return sp
-    c, s = entries_of(samples)[:2]  # sorted by curve, score descending
-    starts = np.searchsorted(c, np.arange(n_curves + 1))
-    q = np.linspace(0, 1, K + 1)[1:-1]
-    for k in range(n_curves):
-        x = s[starts[k] : starts[k + 1]][::-1]
-        if x.size:
-            sp[k] = x[np.minimum((q * x.size).astype(np.int64), x.size - 1)]
-    return sp
-
-
 def _shuffle(items, layout, splitters, n_curves, n_entries):
     """The all-to-all shuffle as one graph: per partition a split into ``K`` pieces, per
-    range the merge of its pieces (:func:`_range_table`) and its class totals
-    (:func:`_totals`, taken while the table is in memory). Returns the ``K`` tables and
-    the ``K`` totals as Delayed objects.
+    range the merge of its pieces (:func:`~prroc_numba._core.partitions.range_table`)
+    and its class totals (:func:`~prroc_numba._core.partitions.range_totals`, taken
+    while the table is in memory). Returns the ``K`` tables and the ``K`` totals as
+    Delayed objects.
 
     Written as one task graph (keys built here) rather than ``K x partitions`` Delayed
     ``getitem`` objects, whose graphs Dask merges one by one (44 s for 100 partitions
@@ -269,8 +164,8 @@ def _shuffle(items, layout, splitters, n_curves, n_entries):
         for r in range(K):
             dsk[(piece, p, r)] = (operator.getitem, (split, p), r)
     for r in range(K):
-        dsk[(table, r)] = (_range_table, n_curves, *[(piece, p, r) for p in range(len(items))])
-        dsk[(total, r)] = (_totals, (table, r))
+        dsk[(table, r)] = (range_table, n_curves, *[(piece, p, r) for p in range(len(items))])
+        dsk[(total, r)] = (range_totals, (table, r))
     name = f"prn-shuffle-{token}"
     graph = HighLevelGraph.from_collections(name, dsk, dependencies=items)
     return (
@@ -308,7 +203,7 @@ class RangeState:
         # sort and its result are bounded by dask_range_rows, whatever N
         K = n_ranges(k, data_npartitions, n_entries)
         self.K = K
-        sp = _splitters(sample, self.n_curves, K)
+        sp = splitters_of(sample, self.n_curves, K)
         tables, tot = _shuffle(items, layout, sp, self.n_curves, sample.n_entries)
         done = dask.persist(*tables, *tot)
         self.tables = done[:K]
@@ -337,20 +232,11 @@ class RangeState:
 
         sums = dask.compute(
             *[
-                dask.delayed(_areas)(t, self.tp0[r], self.fp0[r], codes)
+                dask.delayed(range_area_sums)(t, self.tp0[r], self.fp0[r], codes)
                 for r, t in enumerate(self.tables)
             ]
         )
-        total = np.sum(sums, axis=0)
-        return np.array(
-            [
-                [
-                    finish_area_cpu(code, total[c, k], self.P[c], self.N[c])
-                    for k, code in enumerate(codes)
-                ]
-                for c in range(self.n_curves)
-            ]
-        ).reshape(self.n_curves, len(codes))
+        return finish_areas(np.sum(sums, axis=0), self.P, self.N, codes)
 
     def _reduced(self, curve, score, pos, neg):
         """An Accumulator of this layout holding the given (few) entries."""
@@ -360,8 +246,7 @@ class RangeState:
         """An Accumulator of one entry per curve holding its class totals: the counts,
         prevalence and warnings of :func:`~prroc_numba.metrics` are those of the data.
         """
-        c = np.arange(self.n_curves, dtype=np.int64)
-        return self._reduced(c, np.zeros(self.n_curves), self.P.copy(), self.N.copy())
+        return self._reduced(*totals_entries(self.P, self.N))
 
     def thresholds_state(self, thresholds):
         """An Accumulator whose curves have the data's counts at every given threshold:
@@ -371,20 +256,8 @@ class RangeState:
         import dask
 
         thr, off = thresholds_of(self.totals_state(), thresholds)
-        bins = dask.compute(*[dask.delayed(_bins)(t, thr, off) for t in self.tables])
-        pos = np.sum([b[0] for b in bins], axis=0)
-        neg = np.sum([b[1] for b in bins], axis=0)
-        lengths = np.diff(off) + 1
-        curve = np.repeat(np.arange(self.n_curves, dtype=np.int64), lengths)
-        score = np.empty(pos.size)
-        last = off[1:] + np.arange(1, self.n_curves + 1) - 1  # each curve's bin below all
-        mask = np.ones(pos.size, dtype=bool)
-        mask[last] = False
-        # a bin sits at its threshold (-inf: the lowest float; a +inf bin holds nothing)
-        score[mask] = np.maximum(thr, -np.finfo(np.float64).max)
-        score[last] = np.nextafter(thr[off[1:] - 1], -np.inf)
-        keep = (pos + neg) > 0
-        return self._reduced(curve[keep], score[keep], pos[keep], neg[keep])
+        bins = dask.compute(*[dask.delayed(range_threshold_bins)(t, thr, off) for t in self.tables])
+        return self._reduced(*threshold_entries(bins, thr, off, self.n_curves))
 
     def hull_state(self):
         """An Accumulator whose entries are every curve's local hull vertices (at their
@@ -393,70 +266,12 @@ class RangeState:
         import dask
 
         hulls = dask.compute(
-            *[dask.delayed(_hulls)(t, self.tp0[r], self.fp0[r]) for r, t in enumerate(self.tables)]
+            *[
+                dask.delayed(range_hull_vertices)(t, self.tp0[r], self.fp0[r])
+                for r, t in enumerate(self.tables)
+            ]
         )
-        curve, tps, fps, scores = [], [], [], []
-        for c in range(self.n_curves):
-            tp = [np.zeros(1)] + [h[0][h[2][c] : h[2][c + 1]] for h in hulls]
-            fp = [np.zeros(1)] + [h[1][h[2][c] : h[2][c + 1]] for h in hulls]
-            tp, fp = np.concatenate(tp), np.concatenate(fp)
-            tps.append(np.diff(tp))
-            fps.append(np.diff(fp))
-            # each vertex at its own score: the ranges run down the scores
-            scores.append(np.concatenate([h[3][h[2][c] : h[2][c + 1]] for h in hulls]))
-            curve.append(np.full(tp.size - 1, c, dtype=np.int64))
-        return holding(
-            self.layout,
-            np.concatenate(curve),
-            np.concatenate(scores),
-            np.concatenate(tps),
-            np.concatenate(fps),
-        )
-
-
-def auc(state, curve, code, hull, method):
-    """The areas frame as :func:`~prroc_numba.auc` returns it."""
-    from .._schema import AUC
-
-    if hull:
-        return state.hull_state().auc(curve=curve, method=method, hull=True)
-    out = state.areas([code])[:, 0]
-    bad = (state.P <= 0) | (state.N <= 0) if curve == "roc" else state.P <= 0
-
-    keys = state.keys()
-    warn_undefined(
-        state.layout,
-        bad,
-        f"AUC-{curve.upper()} is undefined (no positives"
-        + (" or no negatives)" if curve == "roc" else ")")
-        + ": NaN",
-        stacklevel=5,
-    )
-    frame = keys.copy()
-    frame[AUC] = out
-    return frame
-
-
-def metrics(state, names):
-    """The metrics frame as :func:`~prroc_numba.metrics` returns it: the hull areas from
-    the hull of the local hulls, the counts (and warnings) from the class totals, every
-    other area from one pass of segment sums over the ranges.
-    """
-    from .._checks import AREA_METRICS
-
-    hulls = [nm for nm in names if nm in AREA_METRICS and AREA_METRICS[nm][2]]
-    sums = [nm for nm in names if nm in AREA_METRICS and not AREA_METRICS[nm][2]]
-    base = state.hull_state() if hulls else state.totals_state()
-    out = base.metrics(names)
-    if sums:
-        areas = state.areas([AREA_METRICS[nm][1] for nm in sums])
-        bad_pr = state.P <= 0
-        bad_roc = bad_pr | (state.N <= 0)
-        for k, nm in enumerate(sums):
-            col = areas[:, k].copy()
-            col[bad_roc if AREA_METRICS[nm][0] == "roc" else bad_pr] = np.nan
-            out[nm] = col
-    return out
+        return holding(self.layout, *hull_entries(hulls, self.n_curves))
 
 
 # ------------------------------------------------------------------ raw curves

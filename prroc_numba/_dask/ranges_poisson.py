@@ -11,11 +11,13 @@ the rows never meet in one place and nothing is ever rows x ``B``:
    (and the dask config ``"prroc_numba.dask_exact"`` is ``"auto"``), the table path
    runs (:mod:`.partitions`); otherwise every partition keeps its value rows (one per row
    and model: curve, score, global row id, positive / negative mass) sorted by curve
-   and score on the workers (:func:`.partitions._rows`), the client picks each curve's
-   splitters (:func:`.ranges._splitters`), every partition cuts its rows into ``K``
+   and score on the workers (:func:`~prroc_numba._core.partitions.partition_rows`), the
+   client picks each curve's splitters
+   (:func:`~prroc_numba._core.partitions.splitters_of`), every partition cuts its rows
+   into ``K``
    score ranges by score *value* (a run of tied scores never straddles two ranges) and
    each range gathers its rows from every partition (an all-to-all shuffle) and sorts
-   them once into tie blocks (:func:`_range_rows`);
+   them once into tie blocks (:func:`~prroc_numba._core.partitions.tie_blocks`);
 3. pass 1: each range's per-replicate class totals per curve (``B x curves`` numbers,
    each row's count drawn from :mod:`._kernels.poisson`'s stream keyed by
    ``(seed, replicate, global row id)``, :func:`._kernels.paired_masses._paired_masses`
@@ -40,35 +42,33 @@ x a block of replicates + B x curves).
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
+from .._core.partitions import (
+    check_merged,
+    finish_replicate_areas,
+    global_curves,
+    partition_rows,
+    range_indices,
+    reduce_partition,
+    replicate_area_sums,
+    replicate_class_totals,
+    replicate_masses,
+    splitters_of,
+    tie_blocks,
+    writable,
+)
 from .._core.table import layout_of
 from .._drivers.resample import _table_areas, _table_curves
 from .._kernels.grid import _ABOVE, _BELOW
-from .._kernels.paired_masses import _paired_masses
-from .._kernels.ranges import _range_areas, _range_hulls
-from .._kernels.segments import finish_area_cpu
-from .partitions import (
-    _check_merged,
-    _merge_tree,
-    _names,
-    _partition,
-    _rows,
-    accumulate,
-    settings,
-    sorted_rows,
-)
-from .ranges import _global_curves, _merge_samples, _sample, _splitters, range_indices
+from .._kernels.ranges import _range_hulls
+from .partitions import _merge_tree, _names, accumulate, settings
+from .ranges import _merge_samples, _sample
 
 _BLOCK_BYTES = 1 << 26  # replicate masses a range holds at once (per pass-2 block)
 _FAN = 8
-
-
-def _writable(x):
-    """A C-contiguous, writable array (arrays unpickled on a worker may be read-only:
-    the kernels keep one specialisation).
-    """
-    return np.require(x, requirements=["C", "W"])
 
 
 def _split(item, layout, splitters):
@@ -80,88 +80,11 @@ def _split(item, layout, splitters):
     if rp is None:
         e = (np.empty(0, np.int64), np.empty(0), np.empty(0, np.int64), np.empty(0), np.empty(0))
         return [e] * K
-    curve = _global_curves(rp.layout, rp.curve, layout)
+    curve = global_curves(rp.layout, rp.curve, layout)
     return [
         (curve[i], rp.score[i], rp.row[i], rp.pos[i], rp.neg[i])
         for i in range_indices(curve, rp.score, splitters)
     ]
-
-
-def _range_rows(n_curves, *pieces):
-    """One range's rows in tie blocks: ``(offsets, block, row, pos, neg)``, the blocks
-    of curve ``c`` being ``offsets[c]:offsets[c + 1]`` (scores descending) and
-    ``block[i]`` row ``i``'s block.
-    """
-    curve = np.concatenate([p[0] for p in pieces])
-    by_curve = np.argsort(curve, kind="stable")  # each piece is already in curve order
-    curve = curve[by_curve]
-    rows = np.bincount(curve, minlength=n_curves)
-    rows = np.concatenate([[0], np.cumsum(rows)]).astype(np.int64)
-
-    def gather(k):
-        x = np.concatenate([p[k] for p in pieces])[by_curve]
-        return np.ascontiguousarray(x, dtype=np.int64 if k == 2 else np.float64)
-
-    curve, _s, pos, neg, idx, starts = sorted_rows(
-        gather(1), rows, gather(3), gather(4), np.ascontiguousarray(rows[:-1])
-    )
-    row = gather(2)[idx]
-    n = curve.size
-    block = np.repeat(np.arange(starts.size, dtype=np.int64), np.diff(np.append(starts, n)))
-    offsets = np.zeros(n_curves + 1, dtype=np.int64)
-    np.cumsum(np.bincount(curve[starts], minlength=n_curves), out=offsets[1:])
-    return offsets, block, row, pos, neg
-
-
-def _block_curves(offsets):
-    return np.repeat(np.arange(offsets.size - 1, dtype=np.int64), np.diff(offsets))
-
-
-def _class_totals(rng, seed, n_boot):
-    """Pass 1: ``(tp, fp)``, ``(n_boot + 1, n_curves)``: the range's class totals per
-    replicate (the last row: the data's own).
-    """
-    offsets, block, row, pos, neg = (_writable(x) for x in rng)
-    C = offsets.size - 1
-    curve = _block_curves(offsets)[block]
-    tp = np.empty((n_boot + 1, C))
-    fp = np.empty((n_boot + 1, C))
-    tp[:n_boot], fp[:n_boot] = _paired_masses(
-        curve.reshape(-1, 1), row, pos, neg, C, seed, 0, n_boot
-    )
-    tp[n_boot] = np.bincount(curve, weights=pos, minlength=C)
-    fp[n_boot] = np.bincount(curve, weights=neg, minlength=C)
-    return tp, fp
-
-
-def _replicate_masses(rng, seed, n_boot):
-    """The range's tie-block masses ``(b, pos, neg)`` replicate by replicate (drawn a
-    block of replicates at a time), then the data's own (``b = n_boot``).
-    """
-    offsets, block, row, pos, neg = (_writable(x) for x in rng)
-    n_blocks = int(offsets[-1])
-    step = int(max(1, min(n_boot, _BLOCK_BYTES // max(1, 16 * n_blocks))))
-    entry = block.reshape(-1, 1)
-    for b0 in range(0, n_boot, step):
-        m = min(step, n_boot - b0)
-        pb, nb = _paired_masses(entry, row, pos, neg, n_blocks, seed, b0, m)
-        for j in range(m):
-            yield b0 + j, pb[j], nb[j]
-        del pb, nb
-    yield (
-        n_boot,
-        np.bincount(block, weights=pos, minlength=n_blocks).astype(np.float64),
-        np.bincount(block, weights=neg, minlength=n_blocks).astype(np.float64),
-    )
-
-
-def _sums(rng, tp0, fp0, seed, code):
-    """Pass 2 of the areas: ``(n_curves, n_boot + 1)`` segment-area sums of the range."""
-    offsets, tp0, fp0 = _writable(rng[0]), _writable(tp0), _writable(fp0)
-    out = np.empty((offsets.size - 1, tp0.shape[0]))
-    for b, p, n in _replicate_masses(rng, seed, tp0.shape[0] - 1):
-        out[:, b] = _range_areas(offsets, p, n, tp0[b], fp0[b], code)
-    return out
 
 
 def _vertices(chunks, n_curves, nb):
@@ -179,12 +102,12 @@ def _vertices(chunks, n_curves, nb):
 
 def _hulls(rng, tp0, fp0, seed):
     """Pass 2 of the hull: the range's local hull vertices per replicate and curve."""
-    offsets, tp0, fp0 = _writable(rng[0]), _writable(tp0), _writable(fp0)
+    offsets, tp0, fp0 = writable(rng[0]), writable(tp0), writable(fp0)
     C = offsets.size - 1
     nb = tp0.shape[0]
 
     def chunks():
-        for b, p, n in _replicate_masses(rng, seed, nb - 1):
+        for b, p, n in replicate_masses(rng, seed, nb - 1, _BLOCK_BYTES):
             htp, hfp, _idx, hoff = _range_hulls(offsets, p, n, tp0[b], fp0[b])
             yield b, htp, hfp, np.diff(hoff)
 
@@ -215,12 +138,12 @@ def _grid_vertices(tp, fp, tp0, fp0, P, grid):
 
 def _grid_chunks(rng, tp0, fp0, seed, P, grid):
     """Pass 2 of the curve: the vertices the recall grid reads, per replicate."""
-    offsets = _writable(rng[0])
+    offsets = writable(rng[0])
     C = offsets.size - 1
     nb = tp0.shape[0]
 
     def chunks():
-        for b, p, n in _replicate_masses(rng, seed, nb - 1):
+        for b, p, n in replicate_masses(rng, seed, nb - 1, _BLOCK_BYTES):
             tps, fps, cnt = [], [], np.zeros(C, dtype=np.int64)
             for c in np.flatnonzero(np.diff(offsets)):
                 a, e = offsets[c], offsets[c + 1]
@@ -277,16 +200,14 @@ class RowRanges:
         self.n_curves = layout.n_curves
         K = int(k) if k else max(2, len(items))
         self.K = K
-        sp = _splitters(sample, self.n_curves, K)
+        sp = splitters_of(sample, self.n_curves, K)
         split = [dask.delayed(_split, nout=K)(it, layout, sp) for it in items]
-        tables = [
-            dask.delayed(_range_rows)(self.n_curves, *[s[r] for s in split]) for r in range(K)
-        ]
+        tables = [dask.delayed(tie_blocks)(self.n_curves, *[s[r] for s in split]) for r in range(K)]
         self.ranges = dask.persist(*tables)
         del split, tables
         items.clear()  # the workers free each partition's rows once it is split
         tot = dask.compute(
-            *[dask.delayed(_class_totals)(t, self.seed, self.n_boot) for t in self.ranges]
+            *[dask.delayed(replicate_class_totals)(t, self.seed, self.n_boot) for t in self.ranges]
         )
         tp = np.array([t[0] for t in tot])  # (K, n_boot + 1, n_curves)
         fp = np.array([t[1] for t in tot])
@@ -311,12 +232,9 @@ class RowRanges:
             parts = self._each(_hulls)
             offsets, dtp, dfp = _table_of_vertices(parts, self.n_curves, nb)
             return _table_areas(offsets, dtp, dfp, code, True)[:, 0].reshape(self.n_curves, nb)
-        total = np.sum(self._each(_sums, int(code)), axis=0)
-        out = np.empty_like(total)
-        for c in range(self.n_curves):
-            for b in range(nb):
-                out[c, b] = finish_area_cpu(code, total[c, b], self.P[b, c], self.N[b, c])
-        return out
+        sums = functools.partial(replicate_area_sums, block_bytes=_BLOCK_BYTES)
+        total = np.sum(self._each(sums, int(code)), axis=0)
+        return finish_replicate_areas(total, self.P, self.N, code)
 
     def curves(self, grid, hull):
         """``(n_curves, n_boot + 1, grid.size)`` precisions on the recall grid."""
@@ -334,14 +252,14 @@ def _survey(part, kw):
     """A partition's length and ``(sampled layout, labels, distinct entries)`` of its
     table (the exact path's reduction and sample; the rows are not kept).
     """
-    return len(part), _sample(_partition(part, kw))
+    return len(part), _sample(reduce_partition(part, kw))
 
 
 def _kept_rows(part, kw, offset):
     """A partition's rows as the ranges keep them until the shuffle (without the
     distinct entries' starts, which only the survey and the table path read).
     """
-    labels, rp = _rows(part, kw, offset)
+    labels, rp = partition_rows(part, kw, offset)
     if rp is not None:
         rp.starts = None
     return labels, rp
@@ -387,11 +305,11 @@ def state(data, kw, seed, n_boot):
     )
     del surveys, samples
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-    _check_merged(layout_of(sample), labels, kw["pos_label"])
+    check_merged(layout_of(sample), labels, kw["pos_label"])
     if mode == "auto" and n <= limit:  # the merged table fits: the table path
         acc, labels = _merge_tree(
             [
-                dask.delayed(_partition)(p, kw, int(offsets[i]), seed, n_boot)
+                dask.delayed(reduce_partition)(p, kw, int(offsets[i]), seed, n_boot)
                 for i, p in enumerate(parts)
             ],
             limit,

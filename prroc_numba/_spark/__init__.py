@@ -1,0 +1,351 @@
+"""Spark DataFrames as ``data``: the partitions reduce in Spark's executors.
+
+Imported only when a ``pyspark.sql.DataFrame`` (classic or Spark Connect) reaches a
+public function (the core import never imports pyspark). Only the DataFrame API is
+used, so Spark Connect sessions work too: ``mapInArrow``, ``repartitionByRange``,
+``persist``, ``count`` and ``toArrow`` of small reduced tables -- never of rows.
+
+Two paths, as on Dask:
+
+* **table** (:func:`_tables`): every partition reduces its rows to its table *(curve,
+  distinct score) -> (positive, negative mass)* in the executors
+  (:func:`.executor.reduce_batches`) and sends it as Arrow batches with the columns of
+  :meth:`~prroc_numba.Accumulator.table`; the driver merges the tables
+  (:func:`.bridge.accumulator_from_table`) and runs the in-memory kernels on the merged
+  table, which is O(distinct scores), not O(rows);
+* **score ranges** (:mod:`.ranges`), when the tables would hold more than
+  ``prroc_numba.spark_table_max`` entries (default 5e6): the tables are range
+  partitioned by (curve, score) in Spark, each range's class totals go to the driver,
+  an exclusive scan gives each range its start, and each range sends back its area
+  sums (or local hull, or threshold bins): O(ranges x curves) numbers, so the driver
+  never holds O(rows).
+
+Which path runs: the session conf ``prroc_numba.spark_exact`` (``"auto"``, ``"table"``
+or ``"ranges"``); ``"auto"`` counts the rows first (cheap on a cached frame) and takes the
+table path when rows x models <= ``prroc_numba.spark_table_max``, else counts the
+partitions' table entries.
+
+The Poisson bootstrap keys every row's counts by a row-id column (``row_id=``): the
+replicates then equal the in-memory ``resampling="poisson"`` ones for the same seed
+whatever the partitioning (when ``row_id`` holds each row's position in the in-memory
+frame). Spark has no row order to key them by otherwise (``monotonically_increasing_id``
+depends on the partitioning), so a bootstrap without ``row_id=`` is refused.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._checks import method_code
+from .._core.partitions import (
+    check_merged,
+    check_names,
+    input_kw,
+    range_auc,
+    range_metrics,
+    table_replicate_areas,
+)
+from .._core.table import Accumulator, layout_of
+from . import executor as X
+from .bridge import accumulator_from_table
+
+_TABLE_MAX = 5_000_000
+#: test-only: end the Python worker on the first attempt of partition 0's task
+FAULT_FIRST_ATTEMPT = False
+
+
+def no_multiclass(multiclass):
+    if multiclass is not None:
+        raise ValueError(
+            "multiclass= is not available for Spark input; binarise the labels "
+            "into one 0/1 column per class (one call per class) first"
+        )
+
+
+def _conf(data, key, default):
+    value = data.sparkSession.conf.get(key, None)
+    return default if value is None else value
+
+
+def settings(data):
+    """``(mode, limit, k)`` from the session conf (``prroc_numba.spark_exact``,
+    ``prroc_numba.spark_table_max``, ``prroc_numba.spark_ranges``).
+    """
+    mode = _conf(data, "prroc_numba.spark_exact", "auto")
+    if mode not in ("auto", "table", "ranges"):
+        raise ValueError(
+            f"spark conf prroc_numba.spark_exact must be 'auto', 'table' or 'ranges', got {mode!r}"
+        )
+    limit = int(float(_conf(data, "prroc_numba.spark_table_max", _TABLE_MAX)))
+    k = _conf(data, "prroc_numba.spark_ranges", None)
+    return mode, limit, (None if k is None else int(k))
+
+
+# ------------------------------------------------------------------ the wire schema
+
+
+def _names(data, kw, row_id=None):
+    """Column names only, present in ``data``, none of them a wire column; the key
+    column names and the models (None: one score column).
+    """
+    check_names(data.columns, kw["score"], kw["label"], kw["by"], kw["weight"], "Spark")
+    by = kw["by"]
+    by = [] if by is None else ([by] if isinstance(by, str) else list(by))
+    score = kw["score"]
+    models = list(score) if isinstance(score, (list, tuple)) else None
+    clash = [b for b in by if b in X.RESERVED or (models is not None and b == X.MODEL)]
+    if clash:
+        raise ValueError(
+            f"by={clash[0]!r} is a name the Spark wing's tables use; rename that column"
+        )
+    if row_id is not None and (not isinstance(row_id, str) or row_id not in data.columns):
+        raise ValueError(
+            f"row_id={row_id!r} is not a column of data; available columns: "
+            + ", ".join(map(repr, list(data.columns)[:20]))
+        )
+    return by, models
+
+
+def _columns(kw, row_id=None):
+    score = kw["score"]
+    cols = [score] if isinstance(score, str) else list(score)
+    for x in (kw["label"], kw["weight"], row_id):
+        if x is not None and x not in cols:
+            cols.append(x)
+    by = kw["by"]
+    for b in [] if by is None else ([by] if isinstance(by, str) else by):
+        if b not in cols:
+            cols.append(b)
+    return cols
+
+
+def _schema(data, by, models, label, replicates=False):
+    """The Spark schema of the tables the executors send, and its Arrow twin."""
+    from pyspark.sql import types as T
+
+    fields = [data.schema[b] for b in by]
+    fields = [T.StructField(f.name, f.dataType, True) for f in fields]
+    if models is not None:
+        fields.append(T.StructField(X.MODEL, T.StringType(), True))
+    fields += [T.StructField(c, T.DoubleType(), True) for c in (X.SCORE, X.POS, X.NEG)]
+    if replicates:
+        fields += [
+            T.StructField(c, T.ArrayType(T.DoubleType(), False), True) for c in (X.POS_B, X.NEG_B)
+        ]
+    fields += [
+        T.StructField(X.LABEL, data.schema[label].dataType, True),
+        T.StructField(X.ERROR, T.StringType(), True),
+    ]
+    schema = T.StructType(fields)
+    return schema, _arrow_schema(schema)
+
+
+def _arrow_schema(schema):
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    return to_arrow_schema(schema)
+
+
+def _reduced(data, kw, row_id=None, seed=None, n_boot=0):
+    """The DataFrame of the partitions' tables (lazy) and ``(by, models)``."""
+    import functools
+
+    by, models = _names(data, kw, row_id)
+    kw = {**kw, "by": by or None}
+    cols = _columns(kw, row_id)
+    schema, arrow = _schema(data, by, models, kw["label"], seed is not None)
+    fn = functools.partial(
+        X.reduce_batches,
+        columns=cols,
+        kw=kw,
+        schema=arrow,
+        row_id=row_id,
+        seed=seed,
+        n_boot=n_boot,
+        fault=FAULT_FIRST_ATTEMPT,
+    )
+    return data.select(*cols).mapInArrow(fn, schema), by, models
+
+
+def _split_wire(table, pos_label, soft):
+    """Raise a partition's error; check the label values; the table rows only."""
+    import pyarrow.compute as pc
+
+    err = table[X.ERROR]
+    if err.null_count < len(err):
+        msg = pc.drop_null(err)[0].as_py()
+        kind, _, text = msg.partition(": ")
+        raise (TypeError if kind == "TypeError" else ValueError)(text)
+    lab = table[X.LABEL]
+    has_label = pc.is_valid(lab)
+    labels = None
+    if not soft and pc.any(has_label).as_py():
+        labels = np.asarray(pc.filter(lab, has_label).to_pandas())
+    rows = table.filter(pc.invert(has_label)).drop_columns([X.LABEL, X.ERROR])
+    return rows, labels
+
+
+def _merged(table, by, models, pos_label, soft):
+    rows, labels = _split_wire(table, pos_label, soft)
+    acc = accumulator_from_table(rows, by, models)
+    check_merged(None if acc is None else layout_of(acc), labels, pos_label)
+    return acc
+
+
+def _tables(data, kw, row_id=None, seed=None, n_boot=0):
+    """The merged Accumulator of the partitions' tables, sent to the driver."""
+    sdf, by, models = _reduced(data, kw, row_id, seed, n_boot)
+    return _merged(sdf.toArrow(), by, models, kw["pos_label"], kw["soft_labels"])
+
+
+def _state(data, kw):
+    """The merged Accumulator, or the range state (:mod:`.ranges`) above the size."""
+    mode, limit, k = settings(data)
+    if mode == "table":
+        return _tables(data, kw)
+    by, models = _names(data, kw)
+    M = 1 if models is None else len(models)
+    if mode == "auto" and data.count() * M <= limit:
+        return _tables(data, kw)
+    from .ranges import RangeState
+
+    sdf, by, models = _reduced(data, kw)
+    state = RangeState(sdf, by, models, kw, mode, limit, k)
+    return state if state.acc is None else state.acc
+
+
+def _done(state):
+    """Free the executors' persisted ranges of a range state."""
+    if not isinstance(state, Accumulator):
+        state.unpersist()
+
+
+def auc(data, curve, method, hull, **kw):
+    state = _state(data, kw)
+    if isinstance(state, Accumulator):
+        return state.auc(curve=curve, method=method, hull=hull)
+    try:
+        return range_auc(state, curve, method_code(curve, method), hull, method)
+    finally:
+        _done(state)
+
+
+def metrics(data, names, **kw):
+    state = _state(data, kw)
+    if isinstance(state, Accumulator):
+        return state.metrics(names)
+    try:
+        return range_metrics(state, names)
+    finally:
+        _done(state)
+
+
+def merged_state(data, what, **kw):
+    """The merged Accumulator (table path only): for what needs every vertex
+    (``what`` names it in the error when the table is too large).
+    """
+    state = _state(data, kw)
+    if isinstance(state, Accumulator):
+        return state
+    _done(state)
+    raise ValueError(
+        f"{what} of Spark input needs every distinct score in one place, and these "
+        f"scores have {state.n_entries:,} distinct (curve, score) entries, more than the "
+        "spark conf prroc_numba.spark_table_max; round the scores first "
+        "(F.round('score', 4)), ask for hull=True or thresholds=, or raise "
+        "prroc_numba.spark_table_max if the driver can hold them"
+    )
+
+
+def _small(data, hull, thresholds, kw):
+    state = _state(data, kw)
+    if isinstance(state, Accumulator):
+        return state
+    try:
+        return state.hull_state() if hull else state.thresholds_state(thresholds)
+    finally:
+        _done(state)
+
+
+def confusion(data, thresholds, **kw):
+    if thresholds is None:
+        return merged_state(data, "confusion(...) without thresholds=", **kw).confusion()
+    return _small(data, False, thresholds, kw).confusion(thresholds=thresholds)
+
+
+def roc_curve(data, hull, thresholds, **kw):
+    if not hull and thresholds is None:
+        return merged_state(data, "the raw roc_curve", **kw).roc_curve()
+    return _small(data, hull, thresholds, kw).roc_curve(hull=hull, thresholds=thresholds)
+
+
+def pr_curve(data, hull, interpolate, thresholds, recall_step, **kw):
+    args = {
+        "hull": hull,
+        "interpolate": interpolate,
+        "thresholds": thresholds,
+        "recall_step": recall_step,
+    }
+    if not hull and thresholds is None:
+        return merged_state(data, "the raw pr_curve", **kw).pr_curve(**args)
+    return _small(data, hull, thresholds, kw).pr_curve(**args)
+
+
+# ------------------------------------------------------------------ Poisson bootstrap
+
+
+def _check_row_id(row_id):
+    if row_id is None:
+        raise ValueError(
+            "the bootstrap of Spark input keys each row's Poisson counts by a row id, and "
+            "a Spark frame has no row order to take it from (monotonically_increasing_id "
+            "changes with the partitioning); pass row_id= naming a column of unique whole "
+            "row numbers >= 0 (the row's position in the data set gives the in-memory "
+            "resampling='poisson' replicates exactly)"
+        )
+
+
+def replicates(
+    data,
+    score,
+    label,
+    by,
+    weight,
+    curve,
+    code,
+    hull,
+    n_boot,
+    seed,
+    pos_label,
+    soft_labels,
+    row_id=None,
+):
+    """``(curves, None, code, est, reps, seed)`` as ``bootstrap._replicates`` returns:
+    from the merged table's replicate masses, or through the score ranges of the rows
+    (:mod:`.ranges`) when that table would be too large.
+    """
+    _check_row_id(row_id)
+    kw = input_kw(score, label, by, weight, pos_label, soft_labels)
+    mode, limit, k = settings(data)
+    _by, models = _names(data, kw, row_id)
+    M = 1 if models is None else len(models)
+    if mode == "table" or (mode == "auto" and data.count() * M <= limit):
+        acc = _tables(data, kw, row_id, seed, n_boot)
+        curves, est, reps = table_replicate_areas(acc, curve, code, hull)
+        return curves, None, code, est, reps, seed
+    from .._core.batch import warn_undefined_auc
+    from .ranges import RowRanges
+
+    st = RowRanges(data, kw, row_id, seed, n_boot, k)
+    areas = st.areas(code, hull)
+    est, reps = areas[:, -1].copy(), areas[:, :-1].copy()
+    bad = warn_undefined_auc(st.layout, curve, stacklevel=5, totals=(st.P[-1], st.N[-1]))
+    reps[bad] = np.nan
+    return st.layout, None, code, est, reps, seed
+
+
+def curve_replicates(*args, **kwargs):
+    raise ValueError(
+        "bootstrap_curve is not available for Spark input yet; compute the bands on a "
+        "sample in pandas, or use bootstrap(..., row_id=) for intervals of the areas"
+    )

@@ -1,0 +1,71 @@
+"""The one place where tables that crossed from Spark's executors become Accumulators.
+
+The executors send each partition's table as Arrow batches with the columns of
+:meth:`~prroc_numba.Accumulator.table` (key columns, ``score``, ``pos``, ``neg``; on the
+Poisson bootstrap also ``pos_b``, ``neg_b``: each entry's replicate masses).
+:func:`accumulator_from_table` reads them back through the table functions of
+:mod:`prroc_numba._core.table` (:func:`~prroc_numba._core.table.holding`): the entries of
+all partitions are summed per (curve, score) in one sort, which is the merge of the
+partitions' tables. Only this module knows the wire form.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._core.table import Layout, holding
+from .executor import MODEL, NEG, NEG_B, POS, POS_B, SCORE
+
+
+def layout_from_keys(keys, by, models):
+    """``(Layout, curve)``: the curves' layout of a frame of key columns (``by`` columns,
+    then ``model`` when ``models`` is a list) and each row's curve in it, the groups
+    sorted as in memory.
+    """
+    M = 1 if models is None else len(models)
+    n = len(keys)
+    if by:
+        codes = keys.groupby(by, sort=True, dropna=False, observed=True).ngroup()
+        codes = codes.to_numpy(np.int64)
+        _u, first = np.unique(codes, return_index=True)
+        groups = keys[by].iloc[first].reset_index(drop=True)
+    else:
+        codes = np.zeros(n, dtype=np.int64)
+        groups = pd.DataFrame(index=pd.RangeIndex(1))
+    if models is not None:
+        index = {m: i for i, m in enumerate(models)}
+        model = keys[MODEL].map(index).to_numpy(np.int64)
+    else:
+        model = np.zeros(n, dtype=np.int64)
+    return Layout(list(by), models, groups), codes * M + model
+
+
+def accumulator_from_table(table, by, models):
+    """The Accumulator holding the summed entries of ``table`` (a pyarrow Table of the
+    wire columns); None when it has no entry.
+    """
+    if table.num_rows == 0:
+        return None
+    extra = ()
+    if POS_B in table.column_names:
+        extra = (_matrix(table[POS_B], table.num_rows), _matrix(table[NEG_B], table.num_rows))
+        table = table.drop_columns([POS_B, NEG_B])
+    frame = table.to_pandas()
+    key_cols = list(by) + ([MODEL] if models is not None else [])
+    layout, curve = layout_from_keys(frame[key_cols], by, models)
+    return holding(
+        layout,
+        curve,
+        np.ascontiguousarray(frame[SCORE].to_numpy(np.float64)),
+        np.ascontiguousarray(frame[POS].to_numpy(np.float64)),
+        np.ascontiguousarray(frame[NEG].to_numpy(np.float64)),
+        extra,
+        reduced=False,
+    )
+
+
+def _matrix(col, n):
+    """A column of equal-length lists as an entries x replicates float64 array."""
+    flat = col.combine_chunks().flatten().to_numpy(zero_copy_only=False)
+    return np.ascontiguousarray(flat.reshape(n, -1), dtype=np.float64)

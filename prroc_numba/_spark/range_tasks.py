@@ -1,0 +1,167 @@
+"""The score ranges' tasks in Spark's Python workers (pyarrow and numpy only).
+
+After ``repartitionByRange`` on (curve keys, score descending), Spark partition ``p``
+holds score range ``p``: every entry (or value row) of a curve whose score falls
+between two splitters, a run of tied scores always in one range (equal keys go to
+one partition). Each task reads its partition's batches, sums equal (curve, score)
+entries (:func:`prroc_numba._core.partitions.range_table`) or builds its tie blocks
+(:func:`~prroc_numba._core.partitions.tie_blocks`) and sends back a few numbers per
+curve: class totals (pass 1), then, given its start from the driver's exclusive scan,
+area sums, local hull vertices or threshold bins (pass 2).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from .._core.partitions import (
+    global_curves,
+    range_area_sums,
+    range_hull_vertices,
+    range_table,
+    range_threshold_bins,
+    range_totals,
+    replicate_area_sums,
+    replicate_class_totals,
+    tie_blocks,
+)
+from .._core.table import Layout
+from .executor import MODEL, NEG, POS, SCORE, set_threads
+
+PART, CURVE, ROW = "__prn_part", "__prn_curve", "__prn_row"
+
+
+def _table(batches):
+    batches = [b for b in batches if b.num_rows]
+    return pa.Table.from_batches(batches) if batches else None
+
+
+def _f64(table, name):
+    return np.ascontiguousarray(table[name].to_numpy(), dtype=np.float64)
+
+
+def curve_codes(keys, layout):
+    """Each key row's curve in the global ``layout`` (groups sorted as in memory)."""
+    M = layout.n_models
+    n = len(keys)
+    if layout.by:
+        local = Layout(layout.by, None, keys[layout.by].reset_index(drop=True))
+        g = global_curves(local, np.arange(n, dtype=np.int64), layout)
+    else:
+        g = np.zeros(n, dtype=np.int64)
+    if layout.models is not None:
+        index = {m: i for i, m in enumerate(layout.models)}
+        return g * M + keys[MODEL].map(index).to_numpy(np.int64)
+    return g
+
+
+def _entries(batches, layout, key_cols):
+    """``(part, table)``: the partition's range table over the global curves."""
+    t = _table(batches)
+    if t is None:
+        return None, None
+    part = int(t[PART][0].as_py())
+    keys = t.select(key_cols).to_pandas() if key_cols else pd.DataFrame(index=range(t.num_rows))
+    curve = curve_codes(keys, layout)
+    table = range_table(layout.n_curves, (curve, _f64(t, SCORE), _f64(t, POS), _f64(t, NEG)))
+    return part, table
+
+
+def _batch(cols):
+    return [pa.RecordBatch.from_pydict(cols)]
+
+
+def totals_task(batches, layout, key_cols):
+    """Pass 1: the range's class totals and entries per curve."""
+    set_threads()
+    part, table = _entries(batches, layout, key_cols)
+    if table is None:
+        return
+    tp, fp, n = range_totals(table)
+    c = np.flatnonzero(n)
+    yield from _batch(
+        {PART: np.full(c.size, part, np.int64), CURVE: c, "tp": tp[c], "fp": fp[c], "n": n[c]}
+    )
+
+
+def areas_task(batches, layout, key_cols, tp0, fp0, codes):
+    """Pass 2: the range's segment-area sums per curve and estimator."""
+    set_threads()
+    part, table = _entries(batches, layout, key_cols)
+    if table is None:
+        return
+    sums = range_area_sums(table, tp0[part], fp0[part], codes)  # (n_curves, len(codes))
+    c = np.flatnonzero(np.diff(table[0]))
+    yield from _batch({PART: np.full(c.size, part, np.int64), CURVE: c, "sums": list(sums[c])})
+
+
+def hulls_task(batches, layout, key_cols, tp0, fp0):
+    """Pass 2: the range's local hull vertices (tp, fp, score) per curve."""
+    set_threads()
+    part, table = _entries(batches, layout, key_cols)
+    if table is None:
+        return
+    htp, hfp, hoff, hscore = range_hull_vertices(table, tp0[part], fp0[part])
+    curve = np.repeat(np.arange(hoff.size - 1, dtype=np.int64), np.diff(hoff))
+    yield from _batch(
+        {
+            PART: np.full(curve.size, part, np.int64),
+            CURVE: curve,
+            "tp": htp,
+            "fp": hfp,
+            "score": hscore,
+        }
+    )
+
+
+def bins_task(batches, layout, key_cols, thr, off):
+    """Pass 2: the range's mass in every threshold bin (the non-empty bins)."""
+    set_threads()
+    part, table = _entries(batches, layout, key_cols)
+    if table is None:
+        return
+    p, n = range_threshold_bins(table, thr, off)
+    i = np.flatnonzero((p != 0) | (n != 0))
+    yield from _batch({PART: np.full(i.size, part, np.int64), "i": i, "p": p[i], "n": n[i]})
+
+
+# ------------------------------------------------------------ rows (Poisson bootstrap)
+
+
+def _blocks(batches, n_curves):
+    t = _table(batches)
+    if t is None:
+        return None, None
+    part = int(t[PART][0].as_py())
+    curve = np.ascontiguousarray(t[CURVE].to_numpy(), dtype=np.int64)
+    order = np.argsort(curve, kind="stable")
+    piece = (
+        curve[order],
+        _f64(t, SCORE)[order],
+        np.ascontiguousarray(t[ROW].to_numpy(), dtype=np.int64)[order],
+        _f64(t, POS)[order],
+        _f64(t, NEG)[order],
+    )
+    return part, tie_blocks(n_curves, piece)
+
+
+def replicate_totals_task(batches, n_curves, seed, n_boot):
+    """Pass 1 of the bootstrap: the range's class totals per replicate and curve."""
+    set_threads()
+    part, rng = _blocks(batches, n_curves)
+    if rng is None:
+        return
+    tp, fp = replicate_class_totals(rng, seed, n_boot)
+    yield from _batch({PART: [part], "tp": [tp.ravel()], "fp": [fp.ravel()]})
+
+
+def replicate_sums_task(batches, n_curves, seed, tp0, fp0, code, block_bytes):
+    """Pass 2 of the bootstrap: the range's area sums per curve and replicate."""
+    set_threads()
+    part, rng = _blocks(batches, n_curves)
+    if rng is None:
+        return
+    sums = replicate_area_sums(rng, tp0[part], fp0[part], seed, code, block_bytes)
+    yield from _batch({PART: [part], "sums": [sums.ravel()]})

@@ -1,0 +1,319 @@
+"""The score-range path of Spark input: exact results while the driver holds O(ranges x
+curves) numbers, not O(rows).
+
+:class:`RangeState` (areas, metrics, hulls, thresholds): the partitions' tables (the
+table path's first step, :func:`.executor.reduce_batches`) are persisted in the
+executors; one small aggregation gives the curves and their entry counts (and, in
+``"auto"`` mode, the choice: a table of at most ``prroc_numba.spark_table_max``
+entries is merged on the driver after all); ``repartitionByRange`` on (curve keys,
+score descending) makes Spark partition ``p`` score range ``p`` of every curve it
+holds; pass 1 sends each range's class totals per curve (:func:`.range_tasks.totals_task`),
+the driver's exclusive scan over the ranges gives each its start, and pass 2 sends
+area sums, local hull vertices or threshold bins (:mod:`.range_tasks`). The driver
+finishes them with the engine-neutral functions of :mod:`prroc_numba._core.partitions`,
+exactly as the Dask wing does.
+
+:class:`RowRanges` (the Poisson bootstrap): every partition keeps its value rows (one
+per row and model, with the row id) with their curve in the global layout; the rows are
+range partitioned the same way, pass 1 sends each range's class totals per replicate,
+pass 2 each range's area sums per replicate from its start. Memory per range task:
+its rows, its tie blocks x a block of replicates, replicates x curves.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from .._core.partitions import (
+    check_merged,
+    finish_areas,
+    finish_replicate_areas,
+    hull_entries,
+    threshold_entries,
+    totals_entries,
+)
+from .._core.table import holding, thresholds_of
+from . import executor as X
+from . import range_tasks as RT
+from .bridge import accumulator_from_table, layout_from_keys
+
+_RANGE_ROWS = 2_000_000  # entries (or value rows) per range, about
+_BLOCK_BYTES = 1 << 26
+
+
+def _conf_int(data, key, default):
+    v = data.sparkSession.conf.get(key, None)
+    return default if v is None else int(float(v))
+
+
+def n_ranges(k, n, rows):
+    return int(k) if k else max(2, -(-int(n) // rows))
+
+
+def _key_cols(by, models):
+    return list(by) + ([X.MODEL] if models is not None else [])
+
+
+def _scan(part, curve, values, K, C):
+    """``(K, C)`` per-range values (missing: 0) and their exclusive scan over ranges."""
+    out = np.zeros((K, C))
+    np.add.at(out, (part, curve), values)
+    return out, np.cumsum(out, axis=0) - out
+
+
+class RangeState:
+    """The persisted, range-partitioned tables of a Spark frame (see the module)."""
+
+    def __init__(self, sdf, by, models, kw, mode, limit, k):
+        from pyspark.sql import functions as F
+
+        from . import _split_wire
+
+        self.by, self.models = by, models
+        keys = _key_cols(by, models)
+        tables = sdf.persist()
+        self._persisted = [tables]
+        wire = tables.where(F.col(X.LABEL).isNotNull() | F.col(X.ERROR).isNotNull())
+        _rows, labels = _split_wire(wire.toArrow(), kw["pos_label"], kw["soft_labels"])
+        ent = tables.where(F.col(X.LABEL).isNull() & F.col(X.ERROR).isNull()).select(
+            *keys, X.SCORE, X.POS, X.NEG
+        )
+        counts = ent.groupBy(*keys).count().toArrow().to_pandas() if keys else None
+        if keys:
+            n_entries = int(counts["count"].sum())
+        else:
+            n_entries = ent.count()
+        self.n_entries = n_entries
+        self.acc = None
+        if mode == "auto" and n_entries <= limit:  # the merged table fits the driver
+            self.acc = accumulator_from_table(ent.toArrow(), by, models)
+            check_merged(None if self.acc is None else self.acc_layout(), labels, kw["pos_label"])
+            self.unpersist()
+            return
+        if n_entries == 0:
+            check_merged(None, labels, kw["pos_label"])
+        if keys:
+            self.layout = layout_from_keys(counts[keys], by, models)[0]
+        else:
+            import pandas as pd
+
+            from .._core.table import Layout
+
+            self.layout = Layout([], None, pd.DataFrame(index=pd.RangeIndex(1)))
+        check_merged(self.layout, labels, kw["pos_label"])
+        self.n_curves = C = self.layout.n_curves
+        rows = _conf_int(sdf, "prroc_numba.spark_range_rows", _RANGE_ROWS)
+        self.K = K = n_ranges(k, n_entries, rows)
+        order = [F.col(c) for c in keys] + [F.col(X.SCORE).desc()]
+        ranged = ent.repartitionByRange(K, *order).withColumn(RT.PART, F.spark_partition_id())
+        self.ranged = ranged.persist()
+        self._persisted.append(self.ranged)
+        self.keys_cols = keys
+        fn = functools.partial(RT.totals_task, layout=self.layout, key_cols=keys)
+        tot = self.ranged.mapInArrow(
+            fn, f"{RT.PART} long, {RT.CURVE} long, tp double, fp double, n long"
+        ).toArrow()
+        part = tot[RT.PART].to_numpy()
+        curve = tot[RT.CURVE].to_numpy()
+        self.tp_r, self.tp0 = _scan(part, curve, tot["tp"].to_numpy(), K, C)
+        self.fp_r, self.fp0 = _scan(part, curve, tot["fp"].to_numpy(), K, C)
+        self.P, self.N = self.tp_r.sum(axis=0), self.fp_r.sum(axis=0)
+
+    def acc_layout(self):
+        from .._core.table import layout_of
+
+        return layout_of(self.acc)
+
+    def unpersist(self):
+        for df in self._persisted:
+            df.unpersist()
+        self._persisted = []
+
+    def keys(self):
+        return self.layout.keys
+
+    def _pass(self, fn, schema, **args):
+        fn = functools.partial(fn, layout=self.layout, key_cols=self.keys_cols, **args)
+        return self.ranged.mapInArrow(fn, schema).toArrow()
+
+    def areas(self, codes):
+        """``(n_curves, len(codes))``: every estimator's area, one pass over the ranges."""
+        out = self._pass(
+            RT.areas_task,
+            f"{RT.PART} long, {RT.CURVE} long, sums array<double>",
+            tp0=self.tp0,
+            fp0=self.fp0,
+            codes=list(codes),
+        )
+        total = np.zeros((self.n_curves, len(codes)))
+        order = np.argsort(out[RT.PART].to_numpy(), kind="stable")  # ranges in order
+        curve = out[RT.CURVE].to_numpy()[order]
+        sums = np.asarray(out["sums"].to_pylist(), dtype=np.float64).reshape(-1, len(codes))
+        for c, row in zip(curve, sums[order]):
+            total[c] += row
+        return finish_areas(total, self.P, self.N, list(codes))
+
+    def _reduced(self, curve, score, pos, neg):
+        return holding(self.layout, curve, score, pos, neg, reduced=False)
+
+    def totals_state(self):
+        return self._reduced(*totals_entries(self.P, self.N))
+
+    def thresholds_state(self, thresholds):
+        thr, off = thresholds_of(self.totals_state(), thresholds)
+        out = self._pass(
+            RT.bins_task,
+            f"{RT.PART} long, i long, p double, n double",
+            thr=thr,
+            off=off,
+        )
+        bins = []
+        part = out[RT.PART].to_numpy()
+        for r in range(self.K):
+            m = part == r
+            p = np.zeros(thr.size + self.n_curves)
+            n = np.zeros(thr.size + self.n_curves)
+            p[out["i"].to_numpy()[m]] = out["p"].to_numpy()[m]
+            n[out["i"].to_numpy()[m]] = out["n"].to_numpy()[m]
+            bins.append((p, n))
+        return self._reduced(*threshold_entries(bins, thr, off, self.n_curves))
+
+    def hull_state(self):
+        out = self._pass(
+            RT.hulls_task,
+            f"{RT.PART} long, {RT.CURVE} long, tp double, fp double, score double",
+            tp0=self.tp0,
+            fp0=self.fp0,
+        )
+        order = np.lexsort(
+            (np.arange(out.num_rows), out[RT.CURVE].to_numpy(), out[RT.PART].to_numpy())
+        )
+        part = out[RT.PART].to_numpy()[order]
+        curve = out[RT.CURVE].to_numpy()[order]
+        tp, fp = out["tp"].to_numpy()[order], out["fp"].to_numpy()[order]
+        score = out["score"].to_numpy()[order]
+        hulls = []
+        for r in range(self.K):
+            m = part == r
+            hoff = np.zeros(self.n_curves + 1, dtype=np.int64)
+            np.cumsum(np.bincount(curve[m], minlength=self.n_curves), out=hoff[1:])
+            hulls.append((tp[m], fp[m], hoff, score[m]))
+        return holding(self.layout, *hull_entries(hulls, self.n_curves))
+
+
+class RowRanges:
+    """The Poisson bootstrap's value rows of a Spark frame in score ranges (pass 1
+    done: each range's start per replicate).
+    """
+
+    def __init__(self, data, kw, row_id, seed, n_boot, k):
+        from pyspark.sql import functions as F
+
+        from . import _columns, _names, _split_wire
+
+        by, models = _names(data, kw, row_id)
+        kw = {**kw, "by": by or None}
+        self.seed, self.n_boot = int(seed), int(n_boot)
+        cols = _columns(kw, row_id)
+        # the curves: every group that has a row of non-zero weight (as in memory)
+        src = data if kw["weight"] is None else data.where(F.col(kw["weight"]) != 0)
+        if by:
+            groups = src.select(*by).distinct().toArrow().to_pandas()
+            keys = groups.loc[groups.index.repeat(1 if models is None else len(models))]
+            if models is not None:
+                keys = keys.assign(**{X.MODEL: np.tile(models, len(groups))})
+            layout = layout_from_keys(keys.reset_index(drop=True), by, models)[0]
+        else:
+            import pandas as pd
+
+            from .._core.table import Layout
+
+            layout = Layout([], models, pd.DataFrame(index=pd.RangeIndex(1)))
+        self.layout = layout
+        C = self.n_curves = layout.n_curves
+        schema = f"{RT.CURVE} long, {X.SCORE} double, {RT.ROW} long, {X.POS} double, {X.NEG} double"
+        from pyspark.sql import types as T
+
+        spark_schema = T._parse_datatype_string(schema)
+        spark_schema = T.StructType(
+            list(spark_schema.fields)
+            + [
+                T.StructField(X.LABEL, data.schema[kw["label"]].dataType, True),
+                T.StructField(X.ERROR, T.StringType(), True),
+            ]
+        )
+        from . import FAULT_FIRST_ATTEMPT, _arrow_schema
+
+        fn = functools.partial(
+            X.value_rows,
+            columns=cols,
+            kw=kw,
+            schema=_arrow_schema(spark_schema),
+            layout=layout,
+            row_id=row_id,
+            fault=FAULT_FIRST_ATTEMPT,
+        )
+        rows = data.select(*cols).mapInArrow(fn, spark_schema).persist()
+        self._persisted = [rows]
+        wire = rows.where(F.col(X.LABEL).isNotNull() | F.col(X.ERROR).isNotNull())
+        _r, labels = _split_wire(wire.toArrow(), kw["pos_label"], kw["soft_labels"])
+        vals = rows.where(F.col(X.LABEL).isNull() & F.col(X.ERROR).isNull()).select(
+            RT.CURVE, X.SCORE, RT.ROW, X.POS, X.NEG
+        )
+        n = vals.count()
+        check_merged(layout if n else None, labels, kw["pos_label"])
+        per = _conf_int(data, "prroc_numba.spark_range_rows", _RANGE_ROWS)
+        self.K = K = n_ranges(k, n, per)
+        ranged = vals.repartitionByRange(K, F.col(RT.CURVE), F.col(X.SCORE).desc())
+        self.ranged = ranged.withColumn(RT.PART, F.spark_partition_id()).persist()
+        self._persisted.append(self.ranged)
+        nb = self.n_boot + 1
+        fn = functools.partial(
+            RT.replicate_totals_task, n_curves=C, seed=self.seed, n_boot=self.n_boot
+        )
+        tot = self.ranged.mapInArrow(
+            fn, f"{RT.PART} long, tp array<double>, fp array<double>"
+        ).toArrow()
+        tp = np.zeros((K, nb, C))
+        fp = np.zeros((K, nb, C))
+        for r, a, b in zip(tot[RT.PART].to_numpy(), tot["tp"].to_pylist(), tot["fp"].to_pylist()):
+            tp[r] = np.asarray(a).reshape(nb, C)
+            fp[r] = np.asarray(b).reshape(nb, C)
+        self.tp0 = np.cumsum(tp, axis=0) - tp
+        self.fp0 = np.cumsum(fp, axis=0) - fp
+        self.P, self.N = tp.sum(axis=0), fp.sum(axis=0)  # (n_boot + 1, n_curves)
+
+    def unpersist(self):
+        for df in self._persisted:
+            df.unpersist()
+        self._persisted = []
+
+    def areas(self, code, hull):
+        """``(n_curves, n_boot + 1)`` areas (the last column: the estimate)."""
+        if hull:
+            self.unpersist()
+            raise ValueError(
+                "the bootstrap of Spark input with hull=True runs on the merged table only; "
+                "round the scores (fewer distinct values) or raise the spark conf "
+                "prroc_numba.spark_table_max"
+            )
+        nb = self.n_boot + 1
+        fn = functools.partial(
+            RT.replicate_sums_task,
+            n_curves=self.n_curves,
+            seed=self.seed,
+            tp0=self.tp0,
+            fp0=self.fp0,
+            code=int(code),
+            block_bytes=_BLOCK_BYTES,
+        )
+        out = self.ranged.mapInArrow(fn, f"{RT.PART} long, sums array<double>").toArrow()
+        total = np.zeros((self.n_curves, nb))
+        order = np.argsort(out[RT.PART].to_numpy(), kind="stable")
+        sums = out["sums"].to_pylist()
+        for i in order:
+            total += np.asarray(sums[i]).reshape(self.n_curves, nb)
+        self.unpersist()
+        return finish_replicate_areas(total, self.P, self.N, code)
