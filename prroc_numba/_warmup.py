@@ -95,6 +95,12 @@ def _cli(main, argv):
     return out.getvalue()
 
 
+def _partitions(d):
+    from ._core.partitions import exercise
+
+    return exercise(d.small, ["s", "si"], "y", "g")
+
+
 def _dask(d, call):
     import dask
     import dask.dataframe as dd
@@ -117,6 +123,10 @@ B = {"n_boot": 20, "seed": 0, "progress": False}
 #: tests; names starting with "dask" need dask installed
 CALLS = [
     ("auc", lambda d: _prn().auc(d.small, score="s", label="y")),
+    (
+        "partitions",  # what the Dask and Spark wings run in their workers
+        lambda d: _partitions(d),
+    ),
     (
         "auc integral by",
         lambda d: _prn().auc(

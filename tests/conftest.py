@@ -69,3 +69,43 @@ def random_batch(rng, n_curves, n_max, *, ties=True, weights=False, soft=False):
     if soft:
         df["p"] = np.clip(y * 0.7 + rng.random(n) * 0.3, 0, 1)
     return df
+
+
+@pytest.fixture(scope="session")
+def spark(tmp_path_factory):
+    """One real local SparkSession for every Spark test (2 cores, tasks retried up to 3
+    times, no UI, few shuffle partitions); its Python workers run this interpreter and
+    see this checkout. Skipped only where no Java runtime is installed.
+    """
+    import os
+    import shutil
+    import sys
+    import warnings
+
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        pytest.skip("Spark needs a Java runtime (java on PATH or JAVA_HOME)")
+    root = str(Path(__file__).resolve().parents[1])
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    path = os.environ.get("PYTHONPATH", "")
+    if root not in path.split(os.pathsep):
+        os.environ["PYTHONPATH"] = os.pathsep.join([root, path]) if path else root
+    with warnings.catch_warnings():
+        # pyspark 4.3 warns once that it "does not yet fully support pandas >= 3.0.0"
+        warnings.filterwarnings("ignore", "PySpark does not yet fully support", FutureWarning)
+        from pyspark.sql import SparkSession
+
+        session = (
+            SparkSession.builder.master("local[2,3]")
+            .appName("prroc_numba tests")
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", "4")
+            .config("spark.default.parallelism", "4")
+            .config("spark.local.dir", str(tmp_path_factory.mktemp("spark-local")))
+            .config("spark.executorEnv.PYTHONPATH", os.environ["PYTHONPATH"])
+            .config("spark.sql.session.timeZone", "UTC")
+            .getOrCreate()
+        )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()

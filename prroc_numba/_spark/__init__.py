@@ -164,7 +164,19 @@ def _reduced(data, kw, row_id=None, seed=None, n_boot=0):
         n_boot=n_boot,
         fault=FAULT_FIRST_ATTEMPT,
     )
-    return data.select(*cols).mapInArrow(fn, schema), by, models
+    return map_in_arrow(data.select(*cols), fn, schema), by, models
+
+
+def map_in_arrow(sdf, fn, schema):
+    """``sdf.mapInArrow(fn, schema)`` without pyspark's warning that it "does not yet
+    fully support pandas >= 3.0.0" (issued by every mapInArrow under pandas 3): the
+    tasks here exchange Arrow batches, never Spark's pandas conversions.
+    """
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "PySpark does not yet fully support", FutureWarning)
+        return sdf.mapInArrow(fn, schema)
 
 
 def _split_wire(table, pos_label, soft):
@@ -175,6 +187,9 @@ def _split_wire(table, pos_label, soft):
     if err.null_count < len(err):
         msg = pc.drop_null(err)[0].as_py()
         kind, _, text = msg.partition(": ")
+        # the in-memory message, found in one partition (its row numbers count from
+        # the partition's first row)
+        text += " [in a partition of the Spark frame: rows counted within it]"
         raise (TypeError if kind == "TypeError" else ValueError)(text)
     lab = table[X.LABEL]
     has_label = pc.is_valid(lab)

@@ -36,6 +36,7 @@ from .._core.partitions import (
 )
 from .._core.table import holding, thresholds_of
 from . import executor as X
+from . import map_in_arrow
 from . import range_tasks as RT
 from .bridge import accumulator_from_table, layout_from_keys
 
@@ -112,8 +113,8 @@ class RangeState:
         self._persisted.append(self.ranged)
         self.keys_cols = keys
         fn = functools.partial(RT.totals_task, layout=self.layout, key_cols=keys)
-        tot = self.ranged.mapInArrow(
-            fn, f"{RT.PART} long, {RT.CURVE} long, tp double, fp double, n long"
+        tot = map_in_arrow(
+            self.ranged, fn, f"{RT.PART} long, {RT.CURVE} long, tp double, fp double, n long"
         ).toArrow()
         part = tot[RT.PART].to_numpy()
         curve = tot[RT.CURVE].to_numpy()
@@ -136,7 +137,7 @@ class RangeState:
 
     def _pass(self, fn, schema, **args):
         fn = functools.partial(fn, layout=self.layout, key_cols=self.keys_cols, **args)
-        return self.ranged.mapInArrow(fn, schema).toArrow()
+        return map_in_arrow(self.ranged, fn, schema).toArrow()
 
     def areas(self, codes):
         """``(n_curves, len(codes))``: every estimator's area, one pass over the ranges."""
@@ -255,7 +256,7 @@ class RowRanges:
             row_id=row_id,
             fault=FAULT_FIRST_ATTEMPT,
         )
-        rows = data.select(*cols).mapInArrow(fn, spark_schema).persist()
+        rows = map_in_arrow(data.select(*cols), fn, spark_schema).persist()
         self._persisted = [rows]
         wire = rows.where(F.col(X.LABEL).isNotNull() | F.col(X.ERROR).isNotNull())
         _r, labels = _split_wire(wire.toArrow(), kw["pos_label"], kw["soft_labels"])
@@ -273,8 +274,8 @@ class RowRanges:
         fn = functools.partial(
             RT.replicate_totals_task, n_curves=C, seed=self.seed, n_boot=self.n_boot
         )
-        tot = self.ranged.mapInArrow(
-            fn, f"{RT.PART} long, tp array<double>, fp array<double>"
+        tot = map_in_arrow(
+            self.ranged, fn, f"{RT.PART} long, tp array<double>, fp array<double>"
         ).toArrow()
         tp = np.zeros((K, nb, C))
         fp = np.zeros((K, nb, C))
@@ -309,7 +310,7 @@ class RowRanges:
             code=int(code),
             block_bytes=_BLOCK_BYTES,
         )
-        out = self.ranged.mapInArrow(fn, f"{RT.PART} long, sums array<double>").toArrow()
+        out = map_in_arrow(self.ranged, fn, f"{RT.PART} long, sums array<double>").toArrow()
         total = np.zeros((self.n_curves, nb))
         order = np.argsort(out[RT.PART].to_numpy(), kind="stable")
         sums = out["sums"].to_pylist()

@@ -1,0 +1,254 @@
+"""Spark DataFrames as data, on a real local SparkSession (the ``spark`` fixture).
+
+Every result is compared with the in-memory call on the same rows (itself checked
+against the oracles, scikit-learn and naive.py elsewhere), exactly: the frames are
+built so that every sum is exact (integer counts, weights in halves), to hit the edges
+(partitions holding no row, scores tied across partitions, groups spread over every
+partition, a group without positives, weights with zeros).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import prroc_numba as prn
+
+EXACT = {"check_exact": True}
+#: the score ranges add area sums range by range: equal to rounding
+ROUNDED = {"check_exact": False, "rtol": 0, "atol": 1e-12}
+
+
+def _frame(n=1200, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    df = pd.DataFrame(
+        {
+            "g": rng.choice(["u", "v", "w"], n),
+            "y": y,
+            "a": rng.integers(0, 12, n) / 4.0,  # few distinct scores: ties everywhere
+            "b": np.round(y + rng.normal(size=n), 2),
+            "wt": rng.integers(0, 4, n) * 0.5,  # weights, some zero
+            "rid": np.arange(n, dtype=np.int64),  # each row's position: its row id
+        }
+    )
+    df.loc[df["g"] == "w", "y"] = 0  # a group without positives
+    return df
+
+
+def _sdf(spark, df, partitions=6):
+    """A Spark frame of ``df``'s rows, range partitioned by row id (some partitions
+    left empty), cached."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "PySpark does not yet fully support", FutureWarning)
+        sdf = spark.createDataFrame(df)
+    # 6 ranges of the row ids plus 2 empty partitions
+    return sdf.repartitionByRange(partitions, "rid").union(sdf.limit(0)).cache()
+
+
+@pytest.fixture(scope="module")
+def data(spark):
+    df = _frame()
+    return df, _sdf(spark, df)
+
+
+def _run(fn, data, **kw):
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        out = fn(data, **kw)
+    msgs = [str(w.message) for w in rec if "PySpark does not yet" not in str(w.message)]
+    return out, sorted(msgs)
+
+
+def _same(fn, df, sdf, tol=EXACT, **kw):
+    want, want_warn = _run(fn, df, **kw)
+    got, got_warn = _run(fn, sdf, **kw)
+    pd.testing.assert_frame_equal(got, want, **tol)
+    assert got_warn == want_warn
+    return want_warn
+
+
+LONG = {"score": "a", "label": "y", "by": "g"}
+WIDE = {"score": ["a", "b"], "label": "y", "by": "g", "weight": "wt"}
+
+CALLS = [
+    (prn.auc, {"curve": "pr", "method": "dg"}),
+    (prn.auc, {"curve": "roc", "hull": True}),
+    (prn.auc, {"curve": "pr", "method": "integral", "hull": True}),
+    (prn.metrics, {"metrics": ("auc_pr", "auc_roc_hull", "ap", "n_pos", "prevalence")}),
+    (prn.roc_curve, {}),
+    (prn.pr_curve, {}),
+    (prn.confusion, {}),
+    (prn.pr_curve, {"hull": True, "interpolate": "dg"}),
+    (prn.confusion, {"thresholds": [0.5, 1.0, 2.0]}),
+    (prn.operating_points, {"targets": ["max_f1", "recall>=0.5"]}),
+]
+
+
+@pytest.mark.parametrize("kw", [LONG, WIDE], ids=["long-ties", "wide-weights"])
+def test_every_function_equals_in_memory(data, kw):
+    df, sdf = data
+    for fn, extra in CALLS:
+        w = _same(fn, df, sdf, **kw, **extra)
+        if fn in (prn.auc, prn.metrics):
+            assert w  # group 'w' has no positives: warned, as in memory
+    # thresholds chosen on one set (here: in memory), applied to the Spark rows
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.UndefinedMetricWarning)
+        tune = prn.roc_curve(df, **kw, hull=True)
+        tune_op = prn.operating_points(df.iloc[::2], **kw)
+    _same(prn.roc_curve, df, sdf, **kw, thresholds=tune)
+    _same(prn.operating_points, df, sdf, **kw, thresholds=tune_op)
+
+
+def test_range_path_equals_in_memory(spark, data):
+    """Above the size (forced here: 'ranges', 3 score ranges) the driver gets per-range
+    totals and sums only; the results are the same."""
+    df, sdf = data
+    spark.conf.set("prroc_numba.spark_exact", "ranges")
+    spark.conf.set("prroc_numba.spark_ranges", "3")
+    try:
+        _same(prn.auc, df, sdf, ROUNDED, **WIDE, curve="pr")
+        _same(prn.metrics, df, sdf, ROUNDED, **LONG, metrics=("auc_pr", "auc_roc", "auc_pr_hull"))
+        _same(prn.confusion, df, sdf, **WIDE, thresholds=[0.5, 1.0, 2.0])
+        _same(prn.pr_curve, df, sdf, **LONG, hull=True)
+        with pytest.raises(ValueError, match="needs every distinct score in one place"):
+            prn.roc_curve(sdf, **LONG)
+    finally:
+        spark.conf.unset("prroc_numba.spark_exact")
+        spark.conf.unset("prroc_numba.spark_ranges")
+    spark.conf.set("prroc_numba.spark_exact", "nope")
+    try:
+        with pytest.raises(ValueError, match="must be 'auto', 'table' or 'ranges'"):
+            prn.auc(sdf, **LONG)
+    finally:
+        spark.conf.unset("prroc_numba.spark_exact")
+
+
+def test_poisson_bootstrap_equals_in_memory_whatever_the_partitioning(spark, data):
+    """Keyed by the row-id column, the replicates are the in-memory resampling='poisson'
+    ones for the same seed, on 6 range partitions, on 3 hash partitions, and through
+    the score ranges."""
+    df, sdf = data
+    kw = {**WIDE, "n_boot": 30, "seed": 4, "resampling": "poisson"}
+    want, _ = _run(prn.bootstrap, df, **kw, return_replicates=True)
+    shuffled = sdf.repartition(3, "g")
+    for frame in (sdf, shuffled):
+        got, _ = _run(prn.bootstrap, frame, **kw, row_id="rid", return_replicates=True)
+        for a, b in zip(got, want):
+            pd.testing.assert_frame_equal(a, b, **EXACT)
+    spark.conf.set("prroc_numba.spark_exact", "ranges")
+    spark.conf.set("prroc_numba.spark_ranges", "4")
+    try:
+        got, _ = _run(prn.bootstrap, shuffled, **kw, row_id="rid", return_replicates=True)
+    finally:
+        spark.conf.unset("prroc_numba.spark_exact")
+        spark.conf.unset("prroc_numba.spark_ranges")
+    for a, b in zip(got, want):  # area sums added range by range: to rounding
+        pd.testing.assert_frame_equal(a, b, **ROUNDED)
+    ckw = {"score": ["a", "b"], "label": "y", "n_boot": 30, "seed": 2, "resampling": "poisson"}
+    pd.testing.assert_frame_equal(
+        prn.compare(sdf, **ckw, row_id="rid"), prn.compare(df, **ckw), **EXACT
+    )
+
+
+def test_the_spark_default_resampling_is_warned_about(data):
+    from prroc_numba._options import DaskResamplingWarning, SparkResamplingWarning
+
+    df, sdf = data
+    kw = {"score": "a", "label": "y", "n_boot": 20, "seed": 1}
+    with pytest.warns(SparkResamplingWarning, match=r"resampling='poisson' gives identical") as r:
+        got = prn.bootstrap(sdf, **kw, row_id="rid")
+    assert r[0].filename == __file__  # points at the caller's line
+    assert issubclass(SparkResamplingWarning, DaskResamplingWarning)
+    pd.testing.assert_frame_equal(got, prn.bootstrap(df, **kw, resampling="poisson"), **EXACT)
+    assert not got.equals(prn.bootstrap(df, **kw))  # the in-memory default differs
+
+
+def test_errors_name_the_fix(spark, data):
+    df, sdf = data
+    with pytest.raises(ValueError, match="pass row_id="):
+        prn.bootstrap(sdf, score="a", label="y", resampling="poisson")
+    with pytest.raises(ValueError, match="row_id='nope' is not a column"):
+        prn.bootstrap(sdf, score="a", label="y", resampling="poisson", row_id="nope")
+    with pytest.raises(ValueError, match="row_id= names the row-id column of Spark input"):
+        prn.bootstrap(df, score="a", label="y", resampling="poisson", row_id="rid")
+    with pytest.raises(ValueError, match="whole non-negative row numbers"):
+        prn.bootstrap(sdf, score="a", label="y", resampling="poisson", row_id="b")
+    with pytest.raises(ValueError, match="does not keep the class counts fixed"):
+        prn.bootstrap(sdf, score="a", label="y", stratified=True, row_id="rid")
+    with pytest.raises(ValueError, match="needs all rows in one place"):
+        prn.bootstrap(sdf, score="a", label="y", resampling="multinomial", row_id="rid")
+    with pytest.raises(ValueError, match="jackknife over the rows, which Spark input"):
+        prn.bootstrap(sdf, score="a", label="y", interval="bca", row_id="rid")
+    with pytest.raises(ValueError, match="for Spark input use test='bootstrap'"):
+        prn.compare(sdf, score=["a", "b"], label="y", curve="roc", test="delong")
+    with pytest.raises(ValueError, match="operating_points with n_boot="):
+        prn.operating_points(sdf, score="a", label="y", n_boot=10)
+    with pytest.raises(ValueError, match="multiclass= is not available for Spark input"):
+        prn.auc(sdf, score="a", label="y", multiclass="ovr")
+    with pytest.raises(TypeError, match="add them as columns"):
+        prn.auc(sdf, score=df["a"].to_numpy(), label="y")
+    with pytest.raises(ValueError, match="'nope' is not a column of data"):
+        prn.auc(sdf, score="nope", label="y")
+
+
+def test_bad_rows_raise_the_in_memory_errors(spark):
+    """NaN scores, a string label and labels that differ between partitions: the
+    executors' validation errors come back as the in-memory call's own error."""
+    df = _frame(n=300, seed=3)
+    for bad, kw in [
+        (df.assign(a=np.where(np.arange(300) == 250, np.nan, df["a"])), {}),
+        (df.assign(y=np.where(df["y"] == 1, "yes", "no")), {}),
+        (df.assign(y=np.where(np.arange(300) < 150, df["y"], df["y"] * 2 - 1)), {}),
+    ]:
+        with pytest.raises((ValueError, TypeError)) as want:
+            prn.auc(bad, score="a", label="y", **kw)
+        with pytest.raises(type(want.value)) as got:
+            prn.auc(_sdf(spark, bad, 3), score="a", label="y", **kw)
+        # the in-memory message, its row numbers counted within the Spark partition
+        assert re.sub(r"\d+", "#", str(got.value)).startswith(re.sub(r"\d+", "#", str(want.value)))
+        assert "in a partition of the Spark frame" in str(got.value)
+
+
+def test_a_killed_python_worker_is_retried_and_the_result_is_exact(data, monkeypatch):
+    """The first attempt of partition 0's task ends its Python worker (os._exit);
+    Spark retries it (local[2,3]: up to 3 attempts) and the result is unchanged."""
+    import prroc_numba._spark as wing
+
+    df, sdf = data
+    monkeypatch.setattr(wing, "FAULT_FIRST_ATTEMPT", True)
+    _same(prn.auc, df, sdf, **WIDE)
+    kw = {**WIDE, "n_boot": 10, "seed": 1, "resampling": "poisson"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.UndefinedMetricWarning)  # group 'w'
+        got, want = prn.bootstrap(sdf, **kw, row_id="rid"), prn.bootstrap(df, **kw)
+    pd.testing.assert_frame_equal(got, want, **EXACT)
+
+
+def test_core_import_does_not_import_pyspark():
+    code = (
+        "import prroc_numba, pandas, sys\n"
+        "prroc_numba.auc(pandas.DataFrame({'s': [0.1, 0.9], 'y': [0, 1]}), score='s', "
+        "label='y')\n"
+        "assert 'pyspark' not in sys.modules and 'prroc_numba._spark' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_spark_frames_are_detected_without_importing_pyspark():
+    from prroc_numba._backends import engine
+    from prroc_numba._dataframes import is_native
+
+    fake = type("DataFrame", (), {"__module__": "pyspark.sql.connect.dataframe"})()
+    assert engine(fake) == "spark"
+    sub = type("Mine", (type(fake),), {"__module__": "mine"})()
+    assert engine(sub) == "spark"
+    assert not is_native(fake)  # never collected by the generic frame conversion
+    assert engine(pd.DataFrame()) == "memory"
