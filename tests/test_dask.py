@@ -237,7 +237,9 @@ def test_ranges_cut_on_score_values(client):
         kw = _dask._kw(
             {"by": None, "weight": None, **args, "pos_label": None, "soft_labels": False}
         )
-        items = dask.persist(*[dask.delayed(_dask.reduce_partition)(p, kw) for p in ddf.to_delayed()])
+        items = dask.persist(
+            *[dask.delayed(_dask.reduce_partition)(p, kw) for p in ddf.to_delayed()]
+        )
         state = _ranges.RangeState(items, ddf.npartitions, k)
         sizes = [int(t[0][-1]) for t in dask.compute(*state.tables)]
         assert sum(sizes) == prn.Accumulator().update(df, **args).n_entries
@@ -357,7 +359,9 @@ def test_ranges_sized_by_entries(client):
         kw = _dask._kw(
             {"by": None, "weight": None, **WIDE, "pos_label": None, "soft_labels": False}
         )
-        items = dask.persist(*[dask.delayed(_dask.reduce_partition)(p, kw) for p in ddf.to_delayed()])
+        items = dask.persist(
+            *[dask.delayed(_dask.reduce_partition)(p, kw) for p in ddf.to_delayed()]
+        )
         state = _ranges.RangeState(items, ddf.npartitions)
         acc = prn.Accumulator().update(df, **WIDE)
         n = acc.n_entries

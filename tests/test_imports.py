@@ -151,11 +151,12 @@ PUBLIC = {
 }
 #: the layers below the public modules, each with the layers it must not import
 BELOW = {
-    "_options": {"_dask"},
-    "_backends": {"_options", "_dask"},
-    "_core": {"_options", "_backends", "_resampling", "_dask"},
-    "_resampling": {"_options", "_dask"},
-    "_dask": {"_options"},
+    "_options": {"_dask", "_spark"},
+    "_backends": {"_options", "_dask", "_spark"},
+    "_core": {"_options", "_backends", "_resampling", "_dask", "_spark"},
+    "_resampling": {"_options", "_dask", "_spark"},
+    "_dask": {"_options", "_spark"},
+    "_spark": {"_options", "_dask"},
 }
 
 
@@ -174,14 +175,15 @@ def test_imports_flow_down_from_the_public_modules(layer):
     assert not bad, f"{layer} imports from above it: {bad}"
 
 
-def test_only_the_dask_wing_imports_the_dask_wing():
+@pytest.mark.parametrize("wing", ["_dask", "_spark"])
+def test_only_a_wing_imports_itself(wing):
     graph = import_graph()
     bad = {
         m
         for m, deps in graph.items()
-        if _layer(m) != "_dask" and any(_layer(d) == "_dask" for d in deps)
+        if _layer(m) != wing and any(_layer(d) == wing for d in deps)
     }
-    assert not bad, f"these modules import the Dask wing directly: {sorted(bad)}"
+    assert not bad, f"these modules import the {wing} wing directly: {sorted(bad)}"
 
 
 def test_plots_read_frames_only():

@@ -220,7 +220,7 @@ def test_bad_rows_raise_the_in_memory_errors(spark):
 def test_a_killed_python_worker_is_retried_and_the_result_is_exact(data, monkeypatch):
     """The first attempt of partition 0's task ends its Python worker (os._exit);
     Spark retries it (local[2,3]: up to 3 attempts) and the result is unchanged."""
-    import prroc_numba._spark as wing
+    import prroc_numba._spark.wire as wing
 
     df, sdf = data
     monkeypatch.setattr(wing, "FAULT_FIRST_ATTEMPT", True)
@@ -252,3 +252,18 @@ def test_spark_frames_are_detected_without_importing_pyspark():
     assert engine(sub) == "spark"
     assert not is_native(fake)  # never collected by the generic frame conversion
     assert engine(pd.DataFrame()) == "memory"
+
+
+def test_the_docs_page_runs(spark):
+    """docs/spark.md's ``py`` blocks, in order, with this session as the reader's."""
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[1] / "docs" / "spark.md"
+    blocks = re.findall(r"```py\n(.*?)```", page.read_text(), flags=re.S)
+    assert blocks
+    namespace: dict = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.UndefinedMetricWarning)
+        for block in blocks:
+            exec(compile(block, str(page), "exec"), namespace)
+    assert namespace["spark"] is spark  # getOrCreate() found the running session

@@ -23,7 +23,9 @@ Two paths, as on Dask:
 Which path runs: the session conf ``prroc_numba.spark_exact`` (``"auto"``, ``"table"``
 or ``"ranges"``); ``"auto"`` counts the rows first (cheap on a cached frame) and takes the
 table path when rows x models <= ``prroc_numba.spark_table_max``, else counts the
-partitions' table entries.
+partitions' table entries. The bootstrap's table carries every entry's replicate
+masses: ``"auto"`` takes it while rows x models x ``n_boot`` <=
+``prroc_numba.spark_replicate_max`` (default 5e7), else the rows' score ranges.
 
 The Poisson bootstrap keys every row's counts by a row-id column (``row_id=``): the
 replicates then equal the in-memory ``resampling="poisson"`` ones for the same seed
@@ -39,19 +41,14 @@ import numpy as np
 from .._checks import method_code
 from .._core.partitions import (
     check_merged,
-    check_names,
     input_kw,
     range_auc,
     range_metrics,
     table_replicate_areas,
 )
 from .._core.table import Accumulator, layout_of
-from . import executor as X
 from .bridge import accumulator_from_table
-
-_TABLE_MAX = 5_000_000
-#: test-only: end the Python worker on the first attempt of partition 0's task
-FAULT_FIRST_ATTEMPT = False
+from .wire import REPLICATE_MAX, conf, names, reduced, settings, split_wire
 
 
 def no_multiclass(multiclass):
@@ -62,146 +59,8 @@ def no_multiclass(multiclass):
         )
 
 
-def _conf(data, key, default):
-    value = data.sparkSession.conf.get(key, None)
-    return default if value is None else value
-
-
-def settings(data):
-    """``(mode, limit, k)`` from the session conf (``prroc_numba.spark_exact``,
-    ``prroc_numba.spark_table_max``, ``prroc_numba.spark_ranges``).
-    """
-    mode = _conf(data, "prroc_numba.spark_exact", "auto")
-    if mode not in ("auto", "table", "ranges"):
-        raise ValueError(
-            f"spark conf prroc_numba.spark_exact must be 'auto', 'table' or 'ranges', got {mode!r}"
-        )
-    limit = int(float(_conf(data, "prroc_numba.spark_table_max", _TABLE_MAX)))
-    k = _conf(data, "prroc_numba.spark_ranges", None)
-    return mode, limit, (None if k is None else int(k))
-
-
-# ------------------------------------------------------------------ the wire schema
-
-
-def _names(data, kw, row_id=None):
-    """Column names only, present in ``data``, none of them a wire column; the key
-    column names and the models (None: one score column).
-    """
-    check_names(data.columns, kw["score"], kw["label"], kw["by"], kw["weight"], "Spark")
-    by = kw["by"]
-    by = [] if by is None else ([by] if isinstance(by, str) else list(by))
-    score = kw["score"]
-    models = list(score) if isinstance(score, (list, tuple)) else None
-    clash = [b for b in by if b in X.RESERVED or (models is not None and b == X.MODEL)]
-    if clash:
-        raise ValueError(
-            f"by={clash[0]!r} is a name the Spark wing's tables use; rename that column"
-        )
-    if row_id is not None and (not isinstance(row_id, str) or row_id not in data.columns):
-        raise ValueError(
-            f"row_id={row_id!r} is not a column of data; available columns: "
-            + ", ".join(map(repr, list(data.columns)[:20]))
-        )
-    return by, models
-
-
-def _columns(kw, row_id=None):
-    score = kw["score"]
-    cols = [score] if isinstance(score, str) else list(score)
-    for x in (kw["label"], kw["weight"], row_id):
-        if x is not None and x not in cols:
-            cols.append(x)
-    by = kw["by"]
-    for b in [] if by is None else ([by] if isinstance(by, str) else by):
-        if b not in cols:
-            cols.append(b)
-    return cols
-
-
-def _schema(data, by, models, label, replicates=False):
-    """The Spark schema of the tables the executors send, and its Arrow twin."""
-    from pyspark.sql import types as T
-
-    fields = [data.schema[b] for b in by]
-    fields = [T.StructField(f.name, f.dataType, True) for f in fields]
-    if models is not None:
-        fields.append(T.StructField(X.MODEL, T.StringType(), True))
-    fields += [T.StructField(c, T.DoubleType(), True) for c in (X.SCORE, X.POS, X.NEG)]
-    if replicates:
-        fields += [
-            T.StructField(c, T.ArrayType(T.DoubleType(), False), True) for c in (X.POS_B, X.NEG_B)
-        ]
-    fields += [
-        T.StructField(X.LABEL, data.schema[label].dataType, True),
-        T.StructField(X.ERROR, T.StringType(), True),
-    ]
-    schema = T.StructType(fields)
-    return schema, _arrow_schema(schema)
-
-
-def _arrow_schema(schema):
-    from pyspark.sql.pandas.types import to_arrow_schema
-
-    return to_arrow_schema(schema)
-
-
-def _reduced(data, kw, row_id=None, seed=None, n_boot=0):
-    """The DataFrame of the partitions' tables (lazy) and ``(by, models)``."""
-    import functools
-
-    by, models = _names(data, kw, row_id)
-    kw = {**kw, "by": by or None}
-    cols = _columns(kw, row_id)
-    schema, arrow = _schema(data, by, models, kw["label"], seed is not None)
-    fn = functools.partial(
-        X.reduce_batches,
-        columns=cols,
-        kw=kw,
-        schema=arrow,
-        row_id=row_id,
-        seed=seed,
-        n_boot=n_boot,
-        fault=FAULT_FIRST_ATTEMPT,
-    )
-    return map_in_arrow(data.select(*cols), fn, schema), by, models
-
-
-def map_in_arrow(sdf, fn, schema):
-    """``sdf.mapInArrow(fn, schema)`` without pyspark's warning that it "does not yet
-    fully support pandas >= 3.0.0" (issued by every mapInArrow under pandas 3): the
-    tasks here exchange Arrow batches, never Spark's pandas conversions.
-    """
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", "PySpark does not yet fully support", FutureWarning)
-        return sdf.mapInArrow(fn, schema)
-
-
-def _split_wire(table, pos_label, soft):
-    """Raise a partition's error; check the label values; the table rows only."""
-    import pyarrow.compute as pc
-
-    err = table[X.ERROR]
-    if err.null_count < len(err):
-        msg = pc.drop_null(err)[0].as_py()
-        kind, _, text = msg.partition(": ")
-        # the in-memory message, found in one partition (its row numbers count from
-        # the partition's first row)
-        text += " [in a partition of the Spark frame: rows counted within it]"
-        raise (TypeError if kind == "TypeError" else ValueError)(text)
-    lab = table[X.LABEL]
-    has_label = pc.is_valid(lab)
-    labels = None
-    if not soft and pc.any(has_label).as_py():
-        labels = np.asarray(pc.filter(lab, has_label).to_pandas())
-    rows = table.filter(pc.invert(has_label)).drop_columns([X.LABEL, X.ERROR])
-    return rows, labels
-
-
 def _merged(table, by, models, pos_label, soft):
-    rows, labels = _split_wire(table, pos_label, soft)
+    rows, labels = split_wire(table, pos_label, soft)
     acc = accumulator_from_table(rows, by, models)
     check_merged(None if acc is None else layout_of(acc), labels, pos_label)
     return acc
@@ -209,7 +68,7 @@ def _merged(table, by, models, pos_label, soft):
 
 def _tables(data, kw, row_id=None, seed=None, n_boot=0):
     """The merged Accumulator of the partitions' tables, sent to the driver."""
-    sdf, by, models = _reduced(data, kw, row_id, seed, n_boot)
+    sdf, by, models = reduced(data, kw, row_id, seed, n_boot)
     return _merged(sdf.toArrow(), by, models, kw["pos_label"], kw["soft_labels"])
 
 
@@ -218,13 +77,13 @@ def _state(data, kw):
     mode, limit, k = settings(data)
     if mode == "table":
         return _tables(data, kw)
-    by, models = _names(data, kw)
+    by, models = names(data, kw)
     M = 1 if models is None else len(models)
     if mode == "auto" and data.count() * M <= limit:
         return _tables(data, kw)
     from .ranges import RangeState
 
-    sdf, by, models = _reduced(data, kw)
+    sdf, by, models = reduced(data, kw)
     state = RangeState(sdf, by, models, kw, mode, limit, k)
     return state if state.acc is None else state.acc
 
@@ -342,9 +201,10 @@ def replicates(
     _check_row_id(row_id)
     kw = input_kw(score, label, by, weight, pos_label, soft_labels)
     mode, limit, k = settings(data)
-    _by, models = _names(data, kw, row_id)
+    _by, models = names(data, kw, row_id)
     M = 1 if models is None else len(models)
-    if mode == "table" or (mode == "auto" and data.count() * M <= limit):
+    most = int(float(conf(data, "prroc_numba.spark_replicate_max", REPLICATE_MAX)))
+    if mode == "table" or (mode == "auto" and data.count() * M * n_boot <= most):
         acc = _tables(data, kw, row_id, seed, n_boot)
         curves, est, reps = table_replicate_areas(acc, curve, code, hull)
         return curves, None, code, est, reps, seed

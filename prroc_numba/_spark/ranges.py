@@ -36,9 +36,10 @@ from .._core.partitions import (
 )
 from .._core.table import holding, thresholds_of
 from . import executor as X
-from . import map_in_arrow
 from . import range_tasks as RT
+from . import wire as W
 from .bridge import accumulator_from_table, layout_from_keys
+from .wire import arrow_schema, columns, map_in_arrow, names, split_wire
 
 _RANGE_ROWS = 2_000_000  # entries (or value rows) per range, about
 _BLOCK_BYTES = 1 << 26
@@ -70,14 +71,12 @@ class RangeState:
     def __init__(self, sdf, by, models, kw, mode, limit, k):
         from pyspark.sql import functions as F
 
-        from . import _split_wire
-
         self.by, self.models = by, models
         keys = _key_cols(by, models)
         tables = sdf.persist()
         self._persisted = [tables]
         wire = tables.where(F.col(X.LABEL).isNotNull() | F.col(X.ERROR).isNotNull())
-        _rows, labels = _split_wire(wire.toArrow(), kw["pos_label"], kw["soft_labels"])
+        _rows, labels = split_wire(wire.toArrow(), kw["pos_label"], kw["soft_labels"])
         ent = tables.where(F.col(X.LABEL).isNull() & F.col(X.ERROR).isNull()).select(
             *keys, X.SCORE, X.POS, X.NEG
         )
@@ -212,12 +211,10 @@ class RowRanges:
     def __init__(self, data, kw, row_id, seed, n_boot, k):
         from pyspark.sql import functions as F
 
-        from . import _columns, _names, _split_wire
-
-        by, models = _names(data, kw, row_id)
+        by, models = names(data, kw, row_id)
         kw = {**kw, "by": by or None}
         self.seed, self.n_boot = int(seed), int(n_boot)
-        cols = _columns(kw, row_id)
+        cols = columns(kw, row_id)
         # the curves: every group that has a row of non-zero weight (as in memory)
         src = data if kw["weight"] is None else data.where(F.col(kw["weight"]) != 0)
         if by:
@@ -245,21 +242,19 @@ class RowRanges:
                 T.StructField(X.ERROR, T.StringType(), True),
             ]
         )
-        from . import FAULT_FIRST_ATTEMPT, _arrow_schema
-
         fn = functools.partial(
             X.value_rows,
             columns=cols,
             kw=kw,
-            schema=_arrow_schema(spark_schema),
+            schema=arrow_schema(spark_schema),
             layout=layout,
             row_id=row_id,
-            fault=FAULT_FIRST_ATTEMPT,
+            fault=W.FAULT_FIRST_ATTEMPT,
         )
         rows = map_in_arrow(data.select(*cols), fn, spark_schema).persist()
         self._persisted = [rows]
         wire = rows.where(F.col(X.LABEL).isNotNull() | F.col(X.ERROR).isNotNull())
-        _r, labels = _split_wire(wire.toArrow(), kw["pos_label"], kw["soft_labels"])
+        _r, labels = split_wire(wire.toArrow(), kw["pos_label"], kw["soft_labels"])
         vals = rows.where(F.col(X.LABEL).isNull() & F.col(X.ERROR).isNull()).select(
             RT.CURVE, X.SCORE, RT.ROW, X.POS, X.NEG
         )

@@ -1,0 +1,313 @@
+"""Spark input: time against Spark's own evaluators on the same cached DataFrame.
+
+Every run starts its own local SparkSession (``--master``, default ``local[2]``) and
+builds its rows in Spark (``spark.range`` and random columns, 5% positives), cached and
+counted before anything is timed. Each figure is checked before it is timed: the
+library's AUC-ROC against the evaluator's (always exact), its AUC-PR (``method="ap"``
+is not what Spark computes; see docs/spark.md) against the evaluator's with
+``numBins=0`` after the start point is accounted for.
+
+* ``ratio`` -- ``prn.metrics(sdf, metrics=("auc_pr", "auc_roc"))`` (PR + ROC, one call)
+  against ``BinaryClassificationEvaluator`` areaUnderPR + areaUnderROC, with its default
+  ``numBins=1000`` and with ``numBins=0`` (exact); ``--kind tied`` rounds the scores to
+  2 decimals. Also the Arrow transfer alone: a ``mapInArrow`` that only counts its rows
+  (what every Python reduction of these columns pays before it computes anything).
+* ``groups`` -- ``--groups`` groups (``by=``) against the evaluator looped over the
+  groups (``filter``) and ``groupBy().applyInPandas`` with scikit-learn.
+* ``ranges`` -- the score-range path (forced) on ``--rows``: time and the driver
+  process's peak resident memory, against the table path's where it runs.
+* ``bootstrap`` -- ``prn.bootstrap(..., row_id=)`` (Poisson, B = ``--n-boot``) of AUC-PR
+  for ``--models`` models paired: time and the Python workers' peak resident memory.
+* ``cold`` -- the first call in a fresh session (cold Python workers) against the
+  second.
+
+Commands of the figures in docs/spark.md (run with ``nice -n 10``; say the load)::
+
+    python benchmarks/bench_spark.py ratio --rows 1e6 --kind continuous
+    python benchmarks/bench_spark.py ratio --rows 1e6 --kind tied
+    python benchmarks/bench_spark.py ratio --rows 1e7 --kind continuous
+    python benchmarks/bench_spark.py ratio --rows 1e7 --kind tied
+    python benchmarks/bench_spark.py groups --groups 100 --rows 1e6
+    python benchmarks/bench_spark.py ranges --rows 1e8
+    python benchmarks/bench_spark.py bootstrap --models 10 --rows 1e7 --n-boot 1000
+    python benchmarks/bench_spark.py cold --rows 1e6
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _session(master, driver_memory="4g"):
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    path = os.environ.get("PYTHONPATH", "")
+    if str(ROOT) not in path.split(os.pathsep):
+        os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), path) if p)
+    warnings.filterwarnings("ignore", "PySpark does not yet fully support", FutureWarning)
+    from pyspark.sql import SparkSession
+
+    spark = (
+        SparkSession.builder.master(master)
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "8")
+        .config("spark.driver.memory", driver_memory)
+        .config("spark.executorEnv.PYTHONPATH", os.environ["PYTHONPATH"])
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def _frame(spark, n, kind, partitions, models=1, groups=0, seed=0):
+    """Cached rows: ``label`` (5% positives), ``score`` (or ``m0..``), ``rid``, ``g``."""
+    from pyspark.sql import functions as F
+
+    df = spark.range(0, int(n), numPartitions=partitions).withColumnRenamed("id", "rid")
+    df = df.withColumn("label", (F.rand(seed) < 0.05).cast("int"))
+    names = ["score"] if models == 1 else [f"m{k}" for k in range(models)]
+    for k, name in enumerate(names):
+        s = F.col("label") * (0.5 + 0.1 * k) + F.randn(seed + 1 + k)
+        if kind == "tied":
+            s = F.round(F.col("label") * 0.5 + F.rand(seed + 1 + k), 2)
+        df = df.withColumn(name, s.cast("double"))
+    if groups:
+        df = df.withColumn("g", (F.col("rid") % groups).cast("int"))
+    df = df.cache()
+    df.count()
+    return df, names
+
+
+def _best(fn, repeat):
+    fn()  # warm-up
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), out
+
+
+def _evaluator(sdf, score, bins):
+    from pyspark.ml.evaluation import BinaryClassificationEvaluator
+
+    ev = BinaryClassificationEvaluator(rawPredictionCol=score, labelCol="label", numBins=bins)
+    return (
+        ev.setMetricName("areaUnderPR").evaluate(sdf),
+        ev.setMetricName("areaUnderROC").evaluate(sdf),
+    )
+
+
+def _ours(sdf, score, by=None):
+    import prroc_numba as prn
+
+    return prn.metrics(sdf, score=score, label="label", by=by, metrics=("auc_pr", "auc_roc"))
+
+
+def _arrow_transfer(sdf, cols):
+    import pyarrow as pa
+
+    def count(batches):
+        n = sum(b.num_rows for b in batches)
+        yield pa.RecordBatch.from_pydict({"n": [n]})
+
+    return sdf.select(*cols).mapInArrow(count, "n long").toArrow()["n"].to_numpy().sum()
+
+
+def _load():
+    return os.getloadavg()[0]
+
+
+def ratio(a):
+    spark = _session(a.master)
+    sdf, (score,) = _frame(spark, a.rows, a.kind, a.partitions)
+    ours_t, ours = _best(lambda: _ours(sdf, score), a.repeat)
+    ev_t, ev = _best(lambda: _evaluator(sdf, score, 1000), a.repeat)
+    ev0_t, ev0 = _best(lambda: _evaluator(sdf, score, 0), a.repeat)
+    arrow_t, n = _best(lambda: _arrow_transfer(sdf, [score, "label"]), a.repeat)
+    assert n == int(a.rows)
+    roc = float(ours["auc_roc"].iloc[0])
+    assert abs(roc - ev0[1]) < 1e-9, (roc, ev0)  # ROC: exact on both sides
+    return {
+        "case": f"{a.kind} {a.rows:.0e} rows",
+        "prroc_numba_s": ours_t,
+        "evaluator_default_bins_s": ev_t,
+        "evaluator_numBins0_s": ev0_t,
+        "ratio_default_bins": ours_t / ev_t,
+        "ratio_numBins0": ours_t / ev0_t,
+        "arrow_transfer_s": arrow_t,
+        "auc_pr_dg": float(ours["auc_pr"].iloc[0]),
+        "spark_auc_pr_numBins0": ev0[0],
+        "spark_auc_pr_default_bins": ev[0],
+        "auc_roc": roc,
+        "load_1min": _load(),
+    }
+
+
+def groups(a):
+    from pyspark.sql import functions as F
+
+    spark = _session(a.master)
+    sdf, (score,) = _frame(spark, a.rows, "continuous", a.partitions, groups=a.groups)
+    ours_t, ours = _best(lambda: _ours(sdf, score, by="g"), a.repeat)
+
+    def loop():
+        return [_evaluator(sdf.where(F.col("g") == g), score, 1000) for g in range(a.groups)]
+
+    t = time.perf_counter()
+    loop_out = loop()
+    loop_t = time.perf_counter() - t
+
+    def sk(pdf):
+        import pandas as pd
+        from sklearn.metrics import average_precision_score, roc_auc_score
+
+        return pd.DataFrame(
+            {
+                "g": [pdf["g"].iloc[0]],
+                "ap": [average_precision_score(pdf["label"], pdf[score])],
+                "roc": [roc_auc_score(pdf["label"], pdf[score])],
+            }
+        )
+
+    def apply():
+        return (
+            sdf.select("g", "label", score)
+            .groupBy("g")
+            .applyInPandas(sk, "g int, ap double, roc double")
+            .toPandas()
+        )
+
+    apply_t, app = _best(apply, a.repeat)
+    app = app.sort_values("g").reset_index(drop=True)
+    assert np.allclose(app["roc"], ours["auc_roc"], rtol=0, atol=1e-12)
+    assert np.allclose([x[1] for x in loop_out], ours["auc_roc"], rtol=0, atol=1e-9)
+    return {
+        "case": f"{a.groups} groups x {a.rows:.0e} rows",
+        "prroc_numba_s": ours_t,
+        "evaluator_loop_s": loop_t,
+        "applyInPandas_sklearn_s": apply_t,
+        "ratio_evaluator_loop": ours_t / loop_t,
+        "ratio_applyInPandas": ours_t / apply_t,
+        "load_1min": _load(),
+    }
+
+
+def _peak_rss_mib():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def ranges(a):
+    spark = _session(a.master)
+    sdf, (score,) = _frame(spark, a.rows, "continuous", a.partitions)
+    before = _peak_rss_mib()
+    spark.conf.set("prroc_numba.spark_exact", "ranges")
+    t = time.perf_counter()
+    out = _ours(sdf, score)
+    took = time.perf_counter() - t
+    spark.conf.unset("prroc_numba.spark_exact")
+    ev0 = _evaluator(sdf, score, 0)
+    assert abs(float(out["auc_roc"].iloc[0]) - ev0[1]) < 1e-9
+    return {
+        "case": f"range path, continuous {a.rows:.0e} rows",
+        "prroc_numba_s": took,
+        "driver_python_peak_rss_mib_before": before,
+        "driver_python_peak_rss_mib_after": _peak_rss_mib(),
+        "auc_roc": float(out["auc_roc"].iloc[0]),
+        "load_1min": _load(),
+    }
+
+
+def _worker_peaks_mib():
+    """Peak resident memory (VmHWM) of every live pyspark Python worker process."""
+    out = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+            if b"pyspark.daemon" not in cmd and b"pyspark.worker" not in cmd:
+                continue
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM"):
+                    out.append(int(line.split()[1]) / 1024)
+        except OSError:
+            continue
+    return out
+
+
+def bootstrap(a):
+    import prroc_numba as prn
+
+    spark = _session(a.master)
+    sdf, names = _frame(spark, a.rows, "continuous", a.partitions, models=a.models)
+    t = time.perf_counter()
+    out = prn.bootstrap(
+        sdf,
+        score=names,
+        label="label",
+        n_boot=a.n_boot,
+        seed=0,
+        resampling="poisson",
+        row_id="rid",
+    )
+    took = time.perf_counter() - t
+    assert (out["ci_low"] <= out["estimate"]).all() and (out["estimate"] <= out["ci_high"]).all()
+    return {
+        "case": f"Poisson bootstrap B={a.n_boot}, {a.models} models x {a.rows:.0e} rows",
+        "prroc_numba_s": took,
+        "python_workers_peak_rss_mib": _worker_peaks_mib(),
+        "load_1min": _load(),
+    }
+
+
+def cold(a):
+    import prroc_numba as prn
+
+    t0 = time.perf_counter()
+    spark = _session(a.master)
+    sdf, (score,) = _frame(spark, a.rows, "continuous", a.partitions)
+    ready = time.perf_counter() - t0
+    times = []
+    for _ in range(2):
+        t = time.perf_counter()
+        prn.auc(sdf, score=score, label="label")
+        times.append(time.perf_counter() - t)
+    return {
+        "case": f"first call in a fresh session, {a.rows:.0e} rows",
+        "session_and_data_s": ready,
+        "first_call_s": times[0],
+        "second_call_s": times[1],
+        "load_1min": _load(),
+    }
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("what", choices=["ratio", "groups", "ranges", "bootstrap", "cold"])
+    p.add_argument("--rows", type=float, default=1e6)
+    p.add_argument("--kind", choices=["continuous", "tied"], default="continuous")
+    p.add_argument("--groups", type=int, default=100)
+    p.add_argument("--models", type=int, default=10)
+    p.add_argument("--n-boot", type=int, default=1000)
+    p.add_argument("--partitions", type=int, default=8)
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--master", default="local[2]")
+    a = p.parse_args(argv)
+    out = globals()[a.what](a)
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()
