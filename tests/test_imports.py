@@ -179,9 +179,7 @@ def test_imports_flow_down_from_the_public_modules(layer):
 def test_only_a_wing_imports_itself(wing):
     graph = import_graph()
     bad = {
-        m
-        for m, deps in graph.items()
-        if _layer(m) != wing and any(_layer(d) == wing for d in deps)
+        m for m, deps in graph.items() if _layer(m) != wing and any(_layer(d) == wing for d in deps)
     }
     assert not bad, f"these modules import the {wing} wing directly: {sorted(bad)}"
 
