@@ -231,13 +231,16 @@ class RowRanges:
             layout = Layout([], models, pd.DataFrame(index=pd.RangeIndex(1)))
         self.layout = layout
         C = self.n_curves = layout.n_curves
-        schema = f"{RT.CURVE} long, {X.SCORE} double, {RT.ROW} long, {X.POS} double, {X.NEG} double"
         from pyspark.sql import types as T
 
-        spark_schema = T._parse_datatype_string(schema)
+        long, double = T.LongType(), T.DoubleType()
         spark_schema = T.StructType(
-            list(spark_schema.fields)
-            + [
+            [
+                T.StructField(RT.CURVE, long, True),
+                T.StructField(X.SCORE, double, True),
+                T.StructField(RT.ROW, long, True),
+                T.StructField(X.POS, double, True),
+                T.StructField(X.NEG, double, True),
                 T.StructField(X.LABEL, data.schema[kw["label"]].dataType, True),
                 T.StructField(X.ERROR, T.StringType(), True),
             ]
