@@ -69,12 +69,20 @@ class RangeState:
     """The persisted, range-partitioned tables of a Spark frame (see the module)."""
 
     def __init__(self, sdf, by, models, kw, mode, limit, k):
+        self._persisted = []
+        try:
+            self._build(sdf, by, models, kw, mode, limit, k)
+        except BaseException:
+            self.unpersist()  # nothing left cached in the executors
+            raise
+
+    def _build(self, sdf, by, models, kw, mode, limit, k):
         from pyspark.sql import functions as F
 
         self.by, self.models = by, models
         keys = _key_cols(by, models)
         tables = sdf.persist()
-        self._persisted = [tables]
+        self._persisted.append(tables)
         wire = tables.where(F.col(X.LABEL).isNotNull() | F.col(X.ERROR).isNotNull())
         _rows, labels = split_wire(wire.toArrow(), kw["pos_label"], kw["soft_labels"])
         ent = tables.where(F.col(X.LABEL).isNull() & F.col(X.ERROR).isNull()).select(
@@ -209,6 +217,14 @@ class RowRanges:
     """
 
     def __init__(self, data, kw, row_id, seed, n_boot, k):
+        self._persisted = []
+        try:
+            self._build(data, kw, row_id, seed, n_boot, k)
+        except BaseException:
+            self.unpersist()
+            raise
+
+    def _build(self, data, kw, row_id, seed, n_boot, k):
         from pyspark.sql import functions as F
 
         by, models = names(data, kw, row_id)
@@ -255,7 +271,7 @@ class RowRanges:
             fault=W.FAULT_FIRST_ATTEMPT,
         )
         rows = map_in_arrow(data.select(*cols), fn, spark_schema).persist()
-        self._persisted = [rows]
+        self._persisted.append(rows)
         wire = rows.where(F.col(X.LABEL).isNotNull() | F.col(X.ERROR).isNotNull())
         _r, labels = split_wire(wire.toArrow(), kw["pos_label"], kw["soft_labels"])
         vals = rows.where(F.col(X.LABEL).isNull() & F.col(X.ERROR).isNull()).select(
