@@ -89,13 +89,18 @@ def _frame(spark, n, kind, partitions, models=1, groups=0, seed=0):
     return df, names
 
 
-def _best(fn, repeat):
+def _best(fn, repeat, what=""):
     fn()  # warm-up
     times = []
     for _ in range(repeat):
         t = time.perf_counter()
         out = fn()
         times.append(time.perf_counter() - t)
+    # each figure as soon as it is measured (a long run cut short keeps what it had)
+    print(
+        json.dumps({"partial": what, "s": statistics.median(times), "load_1min": _load()}),
+        flush=True,
+    )
     return statistics.median(times), out
 
 
@@ -132,10 +137,10 @@ def _load():
 def ratio(a):
     spark = _session(a.master)
     sdf, (score,) = _frame(spark, a.rows, a.kind, a.partitions)
-    ours_t, ours = _best(lambda: _ours(sdf, score), a.repeat)
-    ev_t, ev = _best(lambda: _evaluator(sdf, score, 1000), a.repeat)
-    ev0_t, ev0 = _best(lambda: _evaluator(sdf, score, 0), a.repeat)
-    arrow_t, n = _best(lambda: _arrow_transfer(sdf, [score, "label"]), a.repeat)
+    ours_t, ours = _best(lambda: _ours(sdf, score), a.repeat, "prroc_numba")
+    ev_t, ev = _best(lambda: _evaluator(sdf, score, 1000), a.repeat, "evaluator default bins")
+    ev0_t, ev0 = _best(lambda: _evaluator(sdf, score, 0), a.repeat, "evaluator numBins=0")
+    arrow_t, n = _best(lambda: _arrow_transfer(sdf, [score, "label"]), a.repeat, "arrow")
     assert n == int(a.rows)
     roc = float(ours["auc_roc"].iloc[0])
     assert abs(roc - ev0[1]) < 1e-9, (roc, ev0)  # ROC: exact on both sides
@@ -162,7 +167,7 @@ def groups(a):
 
     spark = _session(a.master)
     sdf, (score,) = _frame(spark, a.rows, "continuous", a.partitions, groups=a.groups)
-    ours_t, ours = _best(lambda: _ours(sdf, score, by="g"), a.repeat)
+    ours_t, ours = _best(lambda: _ours(sdf, score, by="g"), a.repeat, "prroc_numba")
 
     # the evaluator over the first --loop-groups groups (all by default), its time
     # scaled to all groups when fewer ran (said in the output)
@@ -174,6 +179,7 @@ def groups(a):
     t = time.perf_counter()
     loop_out = loop()
     loop_t = (time.perf_counter() - t) * a.groups / n_loop
+    print(json.dumps({"partial": "evaluator loop (scaled)", "s": loop_t}), flush=True)
 
     def sk(pdf):
         import pandas as pd
@@ -195,7 +201,7 @@ def groups(a):
             .toPandas()
         )
 
-    apply_t, app = _best(apply, a.repeat)
+    apply_t, app = _best(apply, a.repeat, "applyInPandas")
     app = app.sort_values("g").reset_index(drop=True)
     assert np.allclose(app["roc"], ours["auc_roc"], rtol=0, atol=1e-12)
     assert np.allclose([x[1] for x in loop_out], ours["auc_roc"][:n_loop], rtol=0, atol=1e-9)
