@@ -204,7 +204,8 @@ def groups(a):
     apply_t, app = _best(apply, a.repeat, "applyInPandas")
     app = app.sort_values("g").reset_index(drop=True)
     assert np.allclose(app["roc"], ours["auc_roc"], rtol=0, atol=1e-12)
-    assert np.allclose([x[1] for x in loop_out], ours["auc_roc"][:n_loop], rtol=0, atol=1e-9)
+    # the evaluator's default 1000 bins move its areas slightly (see docs/spark.md)
+    assert np.allclose([x[1] for x in loop_out], ours["auc_roc"][:n_loop], rtol=0, atol=1e-3)
     return {
         "case": f"{a.groups} groups x {a.rows:.0e} rows",
         "evaluator_groups_run": n_loop,
