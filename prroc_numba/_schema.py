@@ -61,6 +61,8 @@ CRITICAL_DIFFERENCE = "critical_difference"
 # power and sample size (power)
 POWER, SIG_LEVEL, ALTERNATIVE, SOLVED = "power", "sig_level", "alternative", "solved"
 N, N_SIM = "n", "n_sim"
+#: power(): the Monte Carlo standard error of a sample size solved by simulation
+N_SE = "n_se"
 
 # operating points (operating_points); intervals add <metric>_ci_low / _ci_high
 TARGET = "target"
