@@ -111,7 +111,8 @@ BOOT = """
         interval covers about 93-95% at n = 2,000 and about 95% at n = 5,000 when the
         design matches the resampling; a stratified bootstrap of data whose prevalence
         was sampled covers less (about 92-93% in ``benchmarks/coverage_study.py``).
-        Stratified resampling needs hard 0/1 labels (not soft labels).
+        Stratified resampling needs hard 0/1 labels: soft labels need
+        ``stratified=False``.
     seed : int, default=None
         Seed of the counter-based random streams (one per group and replicate): the
         same seed gives the same numbers whatever the thread count or chunking. None
@@ -119,10 +120,6 @@ BOOT = """
     progress : bool, default=None
         Show a tqdm progress bar (if tqdm is installed). None: only for long runs, in a
         terminal or a Jupyter notebook. Ctrl-C stops between chunks of replicates.
-    pos_label : scalar, default=None
-        The value of ``label`` that marks a positive.
-    soft_labels : bool, default=False
-        Read ``label`` as P(positive) (needs ``stratified=False``).
     resampling : {"multinomial", "poisson"}, default=None
         ``"multinomial"`` (None in memory): n rows drawn with replacement (per class
         when stratified). ``"poisson"``: the Poisson bootstrap -- every row gets an
