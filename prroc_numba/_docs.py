@@ -200,9 +200,12 @@ MULTICLASS = """
         one curve per class, that class against the rest. ``"ovo"`` (``curve="roc"``
         areas only): Hand & Till's one-vs-one AUC -- for each pair of classes (a, b),
         on the rows of class a or b, the mean of the AUC of ``score_a`` for a-vs-b and
-        of ``score_b`` for b-vs-a. Several models: stack their rows (long input) and
-        pass ``by="model"``. Multilabel input needs no ``multiclass``: pass ``label=``
-        a list of 0/1 columns, one per score column.
+        of ``score_b`` for b-vs-a. Several models: ``score={"model": [class columns],
+        ...}`` (each model's columns in the same class order): one curve set per model,
+        a ``model`` key column (categorical, in the dict's order) after the ``by``
+        columns; without ``by`` the models are resampled paired, as wide input; or stack
+        their rows (long input) and pass ``by="model"``. Multilabel input needs no
+        ``multiclass``: pass ``label=`` a list of 0/1 columns, one per score column.
     classes : list, default=None
         The class value of each score column, in column order (e.g. an estimator's
         ``classes_``). Default: the score column names when every label value is one
@@ -214,8 +217,10 @@ MULTICLASS = """
         ``class_b``). ``"macro"``: the mean over classes (pairs); ``"weighted"``: weighted
         by class prevalence (the classes' weighted counts; one-vs-one: the pair's, as
         scikit-learn); ``"micro"``: the pooled one-vs-rest problem, all ``K * n``
-        (score, is-this-class) pairs as one curve; ``"samples"`` (multilabel input,
-        :func:`auc` and :func:`metrics`): one curve per row over its labels, averaged
+        (score, is-this-class) pairs as one curve; ``"samples"`` (multilabel input, or
+        class labels with ``multiclass="ovr"``, each row's class its one positive label
+        as scikit-learn binarizes them; :func:`auc` and :func:`metrics`): one curve per
+        row over its labels, averaged
         over the rows with the sample weights as weights (scikit-learn's; a row with no
         positive label, or for ROC no negative one, makes the average NaN, with a
         warning naming the row). A class absent from a group has an

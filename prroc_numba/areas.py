@@ -6,7 +6,7 @@ the names (:mod:`prroc_numba._checks`) and runs the fused sort + sweep + area ke
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ from ._resampling import folds as _folds
 def auc(
     data: Any = None,
     *,
-    score: str | Sequence[str] | ArrayLike,
+    score: str | Sequence[str] | Mapping[Any, Sequence[str]] | ArrayLike,
     label: str | ArrayLike,
     by: str | Sequence[str] | None = None,
     weight: str | ArrayLike | None = None,
@@ -145,7 +145,7 @@ def _auprg(data, args):
 def metrics(
     data: Any = None,
     *,
-    score: str | Sequence[str] | ArrayLike,
+    score: str | Sequence[str] | Mapping[Any, Sequence[str]] | ArrayLike,
     label: str | ArrayLike,
     by: str | Sequence[str] | None = None,
     weight: str | ArrayLike | None = None,

@@ -51,7 +51,6 @@ def _warn_few(n, k):
     )
 
 
-
 @dataclass(frozen=True)
 class RankResult:
     """What :func:`rank_models` returns.

@@ -29,13 +29,14 @@ def check_args(multiclass, classes, average, multilabel, curve=None):
     if average not in AVERAGES:
         raise ValueError(
             f"average={average!r} is not known; use None (one row per class), "
-            "'macro', 'weighted', 'micro' or 'samples' (multilabel)"
+            "'macro', 'weighted', 'micro' or 'samples' (one curve per row)"
         )
-    if average == "samples" and (multiclass is not None or not multilabel):
+    if average == "samples" and (multiclass == "ovo" or (multiclass is None and not multilabel)):
         raise ValueError(
-            "average='samples' averages over the rows of multilabel input (label= a list "
-            "of 0/1 columns or a 2-D 0/1 array, no multiclass=); for class labels use "
-            "average='macro', 'weighted' or 'micro'"
+            "average='samples' averages one curve per row over the labels: pass "
+            "multilabel input (label= a list of 0/1 columns or a 2-D 0/1 array) or class "
+            "labels with multiclass='ovr' (each row's class is its one positive label, as "
+            "scikit-learn binarizes them); it has no one-vs-one form"
         )
     if multilabel and multiclass == "ovo":
         raise ValueError(

@@ -14,6 +14,7 @@ from .._dataframes import to_pandas
 from .._schema import MODEL
 from .batch import Batch, describe_row, lengths_to_offsets, row_ids
 from .classes import check_args, is_multilabel
+from .model_dict import stack_models
 from .multiclass import pack_multi
 from .resolve import _grouping, _labels, _resolve, _resolve_scores, _weights
 
@@ -51,6 +52,18 @@ def pack(
     ``multiclass=``, ``classes=``, ``average=`` or ``label=`` a list of columns
     (multilabel) go to :func:`.multiclass.pack_multi`.
     """
+    if isinstance(score, dict):  # {model: [class columns]}: the models as long input
+        # scored on the same rows, so resampled paired (as wide input) without other by=
+        pair_models = pair_models or by is None
+        data, score, label, by, weight = stack_models(
+            to_pandas(data, *score.values(), label, by, weight),
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            multiclass=multiclass,
+            multilabel=is_multilabel(data, label),
+        )
     data = to_pandas(data, score, label, by, weight)
     if multiclass is not None or is_multilabel(data, label):
         if pos_label is not None or soft_labels:
