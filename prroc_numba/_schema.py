@@ -45,6 +45,8 @@ REPLICATE = "replicate"
 MODEL_A, MODEL_B = "model_a", "model_b"
 ESTIMATE_A, ESTIMATE_B, DIFF = "estimate_a", "estimate_b", "diff"
 P_VALUE, P_ADJUSTED, Z = "p_value", "p_adjusted", "z"
+#: compare(baseline="best"): the model cannot be told apart from the best
+NOT_WORSE = "not_worse"
 VAR = "var"
 # pooled across groups (compare(..., combine=True))
 COMBINED, Q, TAU2, N_GROUPS = "combined", "q", "tau2", "n_groups"
@@ -115,6 +117,7 @@ VALUE_COLUMNS = CURVE_COLUMNS | {
     DIFF,
     P_VALUE,
     P_ADJUSTED,
+    NOT_WORSE,
     MODEL_A,
     MODEL_B,
     N_POS,

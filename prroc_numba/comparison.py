@@ -182,6 +182,59 @@ def _pairs(names, baseline):
     return [(i, b) for i in range(M) if i != b]
 
 
+BEST = "best"
+
+
+def _best_pairs(names, est):
+    """``baseline="best"``: the model with the highest estimate (averaged over the
+    groups when there are several) against every other, the best as ``model_a``.
+    Returns ``(best index, pairs)``.
+    """
+    M = len(names)
+    e = np.asarray(est, dtype=np.float64).reshape(-1, M)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN model
+        mean = np.nanmean(e, axis=0)
+    if np.all(np.isnan(mean)):
+        raise ValueError("baseline='best': no model has a defined estimate")
+    b = int(np.nanargmax(mean))
+    return b, [(b, i) for i in range(M) if i != b]
+
+
+def _mark_best(frame, best, level, adjust):
+    """``not_worse`` (``p_adjusted >= 1 - level``: the difference from the best is not
+    significant after the stated adjustment) and the answer in ``attrs``: the models
+    not worse on every deciding row (with ``fold=`` the fold means, with
+    ``combine=True`` the random-effects pooled rows, else every group's row).
+    """
+    alpha = 1.0 - level
+    frame[S.NOT_WORSE] = frame[S.P_ADJUSTED].to_numpy() >= alpha
+    rows = frame
+    if S.FOLD in frame.columns:
+        rows = frame[frame[S.FOLD].astype(str) == "mean"]
+    elif S.COMBINED in frame.columns:
+        rows = frame[frame[S.COMBINED] == "random"]
+    verdict = rows.groupby(rows[S.MODEL_B].astype(str), sort=False)[S.NOT_WORSE].all()
+    same = [str(m) for m, ok in verdict.items() if ok]
+    frame.attrs["best"] = best
+    frame.attrs["not_worse"] = same
+    frame.attrs["adjust"] = adjust
+    frame.attrs["summary"] = (
+        f"best: {best}; not significantly worse at the {alpha:g} level "
+        f"({adjust}-adjusted p-values over the comparisons with the best): "
+        + (", ".join(same) if same else "none")
+    )
+    return frame
+
+
+def _choose_pairs(names, baseline, est):
+    """``(pairs, best name or None)`` of :func:`compare`."""
+    if baseline == BEST and BEST not in names:  # a model named "best" is that model
+        b, pairs = _best_pairs(names, est)
+        return pairs, names[b]
+    return _pairs(names, baseline), None
+
+
 def _venkatraman_unpaired_frame(batch, baseline, n_perm, seed, adjust):
     """Venkatraman's (2000) unpaired test of every pair of curves (the ``by`` groups)."""
     parts = _delong_parts(batch)  # checks hard labels
@@ -290,7 +343,14 @@ def compare(
     {boot}
     baseline : str or int, default=None
         None: all pairs, ``model_a`` before ``model_b`` in column order. A model name:
-        every other model (``model_a``) against it (``model_b``).
+        every other model (``model_a``) against it (``model_b``). ``"best"``: the model
+        with the highest estimate (averaged over the ``by`` groups; with ``fold=``, of
+        the fold means) against every other -- the best as ``model_a``, so ``diff >= 0``
+        -- with a column ``not_worse``: True where ``p_adjusted >= 1 - level``, i.e. the
+        model cannot be told apart from the best after the ``adjust`` adjustment (Holm by
+        default) over the comparisons with the best. ``frame.attrs`` holds ``best``,
+        ``not_worse`` (the names), ``adjust`` and a one-line ``summary``. Not with
+        ``test="venkatraman"``.
     adjust : {"holm", "bonferroni", "bh", "none"}, default="holm"
         Multiple-comparison adjustment of ``p_value`` across the family (all pairs of
         one group; each ``by`` group is its own family): Holm, Bonferroni,
@@ -376,8 +436,24 @@ def compare(
     >>> dl = prn.compare(df, score=["good", "weak"], label="y", curve="roc", test="delong")
     >>> dl[["estimate_a", "estimate_b", "diff"]].round(3).to_numpy().tolist()
     [[0.842, 0.625, 0.217]]
+
+    Which models cannot be told apart from the best:
+
+    >>> df["also_good"] = df.good + rng.normal(0, 0.2, size=3000)
+    >>> top = prn.compare(df, score=["weak", "good", "also_good"], label="y",
+    ...                   baseline="best", n_boot=500, seed=0)
+    >>> top[["model_a", "model_b", "not_worse"]].values.tolist()
+    [['also_good', 'weak', False], ['also_good', 'good', True]]
+    >>> top.attrs["not_worse"]
+    ['good']
     """
     O.check_choice("test", test, O.TESTS)
+    if test == "venkatraman" and baseline == BEST:
+        raise ValueError(
+            "baseline='best' picks the model with the best area; test='venkatraman' "
+            "compares whole curves, not areas: use test='bootstrap' or 'delong', or name "
+            "the baseline model"
+        )
     if fold is not None:
         return _fold_compare(locals())
     device, score, label, weight, by, adjust, multi, wide = O.check_compare(locals())
@@ -395,19 +471,18 @@ def compare(
     if M < 2:
         raise ValueError("compare needs at least two score columns (models)")
     names = list(batch.keys[S.MODEL].iloc[:M]) if S.MODEL in batch.keys else list(range(M))
-    pairs = _pairs(names, baseline)
     G = batch.group_offsets.size - 1
+    if test == "delong":
+        covs = [_delong_cov(v10, v01) for v10, v01 in _delong_parts(batch)]
+        est = np.concatenate([theta for theta, _ in covs])
+    pairs, best = _choose_pairs(names, baseline, None if test == "venkatraman" else est)
     K = len(pairs)
     ia, ib, ca, cb = _pair_index(G, M, pairs)
 
     extra = {}
     if test == "delong":
-        parts = _delong_parts(batch)
-        est = np.empty(batch.n_curves)
         var_d = np.empty(G * K)
-        for g, (v10, v01) in enumerate(parts):
-            theta, cov = _delong_cov(v10, v01)
-            est[g * M : (g + 1) * M] = theta
+        for g, (_, cov) in enumerate(covs):
             var_d[g * K : (g + 1) * K] = cov[ia, ia] + cov[ib, ib] - 2 * cov[ia, ib]
         diff = est[ca] - est[cb]
         if np.any(np.isnan(var_d)):
@@ -449,6 +524,8 @@ def compare(
         }
     label = O.method_of(locals())
     F.describe(out, S.ESTIMATE_A, curve=curve, method=label, **what)
+    if best is not None:
+        _mark_best(out, best, level, adjust)
     return _device.tag(out, device)
 
 
@@ -516,7 +593,8 @@ def _fold_compare(args):
     """
     opts = O.check_fold(args)
     runs, col, names, M = fold_replicates(args, opts, "compare")
-    pairs = _pairs(names, args["baseline"])
+    # the best of the fold means (the cross-validated estimates)
+    pairs, best = _choose_pairs(names, args["baseline"], runs[1][1])
     frames = []
     for keys, est, reps in runs:
         G = len(keys) // M
@@ -527,6 +605,9 @@ def _fold_compare(args):
     out = _folds.table(frames[0], frames[2], col, mean=frames[1], keys=keys)
     label = O.method_of(args)
     what = {"interval": "percentile", "resampling": "stratified by fold and class"}
-    return F.describe(
+    F.describe(
         out, S.ESTIMATE_A, curve=args["curve"], method=label, n_boot=int(args["n_boot"]), **what
     )
+    if best is not None:
+        _mark_best(out, best, args["level"], args["adjust"])
+    return out
