@@ -196,7 +196,8 @@ def _title(args) -> str:
         what = f"{args.curve.upper()} curve points" + (" (hull)" if args.hull else "")
         if not args.bands:
             return what + ":"
-        what = "PR curve, pointwise bands on a recall grid"
+        axis = "recall" if args.curve == "pr" else "FPR"
+        what = f"{args.curve.upper()} curve, {args.band} bands on a {axis} grid"
     if args.command == "auc":
         if getattr(args, "ci", None):
             kind = {"logit": "Boyd et al. logit", "binomial": "Boyd et al. binomial"}

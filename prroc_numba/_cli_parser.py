@@ -5,6 +5,40 @@ the subcommands.
 from __future__ import annotations
 
 import argparse
+import difflib
+import sys
+from typing import NoReturn
+
+
+def suggest(token: str, options) -> list[str]:
+    """The options closest to a mistyped ``token`` (``--nboot`` -> ``--n-boot``;
+    ``--n_boot`` -> ``--n-boot``), best first.
+    """
+    word = token.split("=", 1)[0]
+    if not word.startswith("-"):
+        return []
+    longs = sorted(o for o in options if o.startswith("--"))
+    fixed = "--" + word.lstrip("-").replace("_", "-").lower()
+    if fixed in longs:
+        return [fixed]
+    return difflib.get_close_matches(fixed, longs, n=2, cutoff=0.75)
+
+
+class CommandParser(argparse.ArgumentParser):
+    """A subcommand's parser: a usage error prints this command's usage (not the
+    program's) and, for an unknown option, the closest options ("did you mean").
+    """
+
+    def error(self, message: str) -> NoReturn:
+        hints = []
+        if message.startswith("unrecognized arguments:"):
+            for token in message.split(":", 1)[1].split():
+                close = suggest(token, self._option_string_actions)
+                if close:
+                    hints.append(f"{token}: did you mean {' or '.join(close)}?")
+        self.print_usage(sys.stderr)
+        text = message + "".join(f"\n  {h}" for h in hints)
+        self.exit(2, f"{self.prog}: error: {text}\n")
 
 
 def _choice(p: argparse.ArgumentParser, flag: str, choices, default, text: str) -> None:
@@ -43,6 +77,11 @@ def _common(p: argparse.ArgumentParser, *, boot: bool) -> None:
         default=None,
         metavar="VALUE",
         help="value of the label column that marks a positive (e.g. --pos-label yes)",
+    )
+    p.add_argument(
+        "--soft-labels",
+        action="store_true",
+        help="read the label column as P(positive) in [0, 1] (PRROC's soft labels)",
     )
     _choice(
         p, "--curve", ["pr", "roc"], "pr", "precision-recall or ROC (default pr; e.g. --curve roc)"
@@ -93,6 +132,64 @@ def _common(p: argparse.ArgumentParser, *, boot: bool) -> None:
         )
 
 
+def _fold_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--fold",
+        default=None,
+        metavar="COL",
+        help="cross-validation fold column: rows per fold, the fold mean and the pooled "
+        "curve (e.g. --fold fold)",
+    )
+
+
+def _multiclass_args(p: argparse.ArgumentParser) -> None:
+    _choice(
+        p,
+        "--multiclass",
+        ["ovr", "ovo"],
+        None,
+        "multiclass labels: --score lists one column per class (e.g. --multiclass ovr)",
+    )
+    p.add_argument(
+        "--classes",
+        nargs="+",
+        default=None,
+        metavar="CLASS",
+        help="the class of each --score column, in order (e.g. --classes cat dog eel)",
+    )
+    _choice(
+        p,
+        "--average",
+        ["macro", "weighted", "micro", "samples"],
+        None,
+        "average the class curves (default: one row per class; e.g. --average macro)",
+    )
+
+
+def _resampling_args(p: argparse.ArgumentParser, *, device: bool = True) -> None:
+    p.add_argument(
+        "--cluster",
+        default=None,
+        metavar="COL",
+        help="resample whole clusters (e.g. patients) instead of rows (e.g. --cluster patient)",
+    )
+    _choice(
+        p,
+        "--resampling",
+        ["multinomial", "poisson"],
+        None,
+        "bootstrap scheme (default multinomial; e.g. --resampling poisson)",
+    )
+    if device:
+        _device_arg(p)
+
+
+def _device_arg(p: argparse.ArgumentParser) -> None:
+    _choice(
+        p, "--device", ["cpu", "cuda"], None, "run on the CPU or a CUDA GPU (e.g. --device cuda)"
+    )
+
+
 def _partial_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--partial",
@@ -125,7 +222,7 @@ def _parser() -> argparse.ArgumentParser:
         "intervals and paired model comparison.",
     )
     ap.add_argument("--version", action="version", version=f"prroc-numba {__version__}")
-    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     d = sub.add_parser("demo", help="run on the bundled example predictions")
     d.add_argument(
         "--n-boot",
@@ -146,12 +243,21 @@ def _parser() -> argparse.ArgumentParser:
     a = sub.add_parser("auc", help="area under the PR or ROC curve")
     _common(a, boot=False)
     _partial_args(a)
+    _fold_arg(a)
+    _multiclass_args(a)
+    _device_arg(a)
     _choice(
         a,
         "--ci",
         ["logit", "binomial", "delong"],
         None,
         "closed-form interval: Boyd et al. logit / binomial (PR), DeLong (ROC) (e.g. --ci logit)",
+    )
+    a.add_argument(
+        "--level",
+        type=float,
+        default=0.95,
+        help="confidence level of --ci (default 0.95; e.g. --level 0.9)",
     )
     o = sub.add_parser("operating-points", help="thresholds meeting targets, with metrics")
     _common(o, boot=True)
@@ -166,6 +272,12 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument(
         "--beta", type=float, default=1.0, help="F-beta's beta (default 1; e.g. --beta 2)"
     )
+    o.add_argument(
+        "--cluster",
+        default=None,
+        metavar="COL",
+        help="resample whole clusters (e.g. patients) instead of rows (e.g. --cluster patient)",
+    )
     o.set_defaults(n_boot=None)
     b = sub.add_parser("bootstrap", help="bootstrap confidence intervals of the AUC")
     _common(b, boot=True)
@@ -177,13 +289,18 @@ def _parser() -> argparse.ArgumentParser:
         "interval kind (default percentile; e.g. --interval bca)",
     )
     _partial_args(b)
+    _fold_arg(b)
+    _multiclass_args(b)
+    _resampling_args(b)
     c = sub.add_parser("compare", help="paired comparison of several models")
     _common(c, boot=True)
     c.add_argument(
         "--baseline",
         default=None,
         metavar="COL",
-        help="compare every model with this one (default: all pairs; e.g. --baseline m1)",
+        help="compare every model with this one, or 'best': the best model with every "
+        "other, marking those not significantly worse (default: all pairs; e.g. "
+        "--baseline m1, --baseline best)",
     )
     _choice(
         c,
@@ -195,9 +312,10 @@ def _parser() -> argparse.ArgumentParser:
     _choice(
         c,
         "--test",
-        ["bootstrap", "delong"],
+        ["bootstrap", "delong", "venkatraman"],
         "bootstrap",
-        "paired bootstrap, or DeLong (ROC only; e.g. --curve roc --test delong)",
+        "paired bootstrap, or DeLong / Venkatraman's curve test (ROC only; e.g. --curve roc "
+        "--test delong)",
     )
     _choice(
         c,
@@ -207,8 +325,17 @@ def _parser() -> argparse.ArgumentParser:
         "bootstrap p-value: Wald (default) or percentile (floor 2/(B+1); "
         "e.g. --p-value percentile)",
     )
+    c.add_argument(
+        "--combine",
+        action="store_true",
+        help="with --by (e.g. data sets): also pool each pair's difference across the "
+        "groups, fixed and random effects (e.g. --by dataset --combine)",
+    )
     _partial_args(c)
-    v = sub.add_parser("curve", help="PR or ROC curve points, or PR bootstrap bands")
+    _fold_arg(c)
+    _multiclass_args(c)
+    _resampling_args(c)
+    v = sub.add_parser("curve", help="PR or ROC curve points, or bootstrap bands")
     _common(v, boot=True)
     _choice(
         v,
@@ -218,15 +345,41 @@ def _parser() -> argparse.ArgumentParser:
         "PR only: add the interpolated points between vertices (e.g. --interpolate dg)",
     )
     v.add_argument(
+        "--recall-step",
+        type=float,
+        default=None,
+        metavar="STEP",
+        help="PR with --interpolate continuous: the recall step of the points "
+        "(e.g. --recall-step 0.01)",
+    )
+    v.add_argument(
         "--bands",
         action="store_true",
-        help="PR only: pointwise bootstrap bands on a recall grid instead (e.g. --bands --grid 51)",
+        help="bootstrap bands on a grid instead of the points (e.g. --bands --grid 51)",
     )
     v.add_argument(
         "--grid",
         type=int,
         default=101,
         metavar="K",
-        help="recall grid size for --bands (default 101; e.g. --grid 51)",
+        help="grid size for --bands (default 101; e.g. --grid 51)",
     )
+    _choice(
+        v,
+        "--band",
+        ["pointwise", "simultaneous"],
+        "pointwise",
+        "--bands: pointwise or simultaneous (default pointwise; e.g. --band simultaneous)",
+    )
+    _choice(
+        v,
+        "--space",
+        ["pr", "roc"],
+        None,
+        "--bands of PR curves: interpolate in PR or ROC space (e.g. --space roc)",
+    )
+    _fold_arg(v)
+    _multiclass_args(v)
+    _resampling_args(v, device=False)
+    _device_arg(v)
     return ap

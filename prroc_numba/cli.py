@@ -11,6 +11,8 @@
     prroc-numba operating-points preds.csv --label y --score m1 --target max_f1 "recall>=0.9"
     prroc-numba bootstrap preds.csv --label y --score m1 m2 --n-boot 2000 --out ci.csv
     prroc-numba compare preds.csv --label y --score m1 m2 m3 --curve pr --out results.csv
+    prroc-numba compare preds.csv --label y --score m1 m2 m3 --fold fold --baseline best
+    prroc-numba auc preds.csv --label cls --score p_a p_b p_c --multiclass ovr --average macro
     prroc-numba curve preds.csv --label y --score m1 [--curve roc] [--hull] --out points.csv
     prroc-numba curve preds.csv --label y --score m1 m2 --bands --grid 101 --out bands.csv
 
@@ -51,28 +53,53 @@ def _pos_label(value, frame, label):
     return value
 
 
+def _classes(values, frame, label):
+    """--classes come as text; match the label column's type (as --pos-label)."""
+    if values is None:
+        return None
+    return [_pos_label(v, frame, label) for v in values]
+
+
 def _args_to_kw(args, frame):
+    """The input options every data command shares, as keywords; the options a command
+    has but left unset are not passed (its function's default holds).
+    """
     score = args.score[0] if len(args.score) == 1 else list(args.score)
-    return {
+    kw = {
         "score": score,
         "label": args.label,
         "by": args.by,
         "weight": args.weight,
         "pos_label": _pos_label(args.pos_label, frame, args.label),
     }
+    optional = {
+        "soft_labels": getattr(args, "soft_labels", False),
+        "fold": getattr(args, "fold", None),
+        "multiclass": getattr(args, "multiclass", None),
+        "classes": _classes(getattr(args, "classes", None), frame, args.label),
+        "average": getattr(args, "average", None),
+        "device": getattr(args, "device", None),
+    }
+    kw.update({k: v for k, v in optional.items() if v not in (None, False)})
+    return kw
 
 
 def _boot_kw(args):
     """The bootstrap options (--n-boot, --level, --no-stratified, --seed,
-    --no-progress) as keywords of the bootstrap functions.
+    --no-progress, --cluster, --resampling) as keywords of the bootstrap functions.
     """
-    return {
+    kw = {
         "n_boot": args.n_boot,
         "level": args.level,
-        "stratified": not args.no_stratified,
         "seed": args.seed,
         "progress": False if args.no_progress else None,
     }
+    if args.no_stratified:
+        kw["stratified"] = False
+    for name in ("cluster", "resampling"):
+        if getattr(args, name, None) is not None:
+            kw[name] = getattr(args, name)
+    return kw
 
 
 def _partial_kw(args):
@@ -149,12 +176,15 @@ def _run(args) -> None:
         warmup(cli_main=main)
         return
     _check_out(args)
-    frame = _read(args.file, [*args.score, args.label, *(args.by or []), args.weight])
+    extra = [getattr(args, c, None) for c in ("fold", "cluster")]
+    frame = _read(args.file, [*args.score, args.label, *(args.by or []), args.weight, *extra])
     kw = _args_to_kw(args, frame)
     if args.command == "auc" and args.ci:
         if args.hull or args.partial:
             raise CliError("--ci is for the whole empirical curve; drop --hull / --partial")
-        res = prn.auc_ci(frame, curve=args.curve, method=args.method, ci=args.ci, **kw)
+        res = prn.auc_ci(
+            frame, curve=args.curve, method=args.method, ci=args.ci, level=args.level, **kw
+        )
     elif args.command == "auc":
         res = prn.auc(
             frame, curve=args.curve, method=args.method, hull=args.hull, **_partial_kw(args), **kw
@@ -166,16 +196,35 @@ def _run(args) -> None:
             frame, targets=args.target, beta=args.beta, **_boot_kw(args), **kw
         )
     elif args.command == "curve" and args.bands:
-        if args.curve != "pr" or args.interpolate:
-            raise CliError("--bands gives PR curve bands; drop --curve roc / --interpolate")
-        res = prn.bootstrap_curve(frame, hull=args.hull, grid=args.grid, **_boot_kw(args), **kw)
+        if args.interpolate or args.recall_step is not None:
+            raise CliError("--bands gives bands on a grid; drop --interpolate / --recall-step")
+        if "device" in kw:
+            raise CliError("--bands runs on the CPU; drop --device")
+        res = prn.bootstrap_curve(
+            frame,
+            curve=args.curve,
+            space=args.space,
+            band=args.band,
+            hull=args.hull,
+            grid=args.grid,
+            **_boot_kw(args),
+            **kw,
+        )
     elif args.command == "curve":
+        if args.space is not None or args.band != "pointwise":
+            raise CliError("--space / --band apply to --bands")
         if args.curve == "roc":
-            if args.interpolate:
-                raise CliError("--interpolate applies to PR curves only (--curve pr)")
+            if args.interpolate or args.recall_step is not None:
+                raise CliError("--interpolate / --recall-step apply to PR curves only (--curve pr)")
             res = prn.roc_curve(frame, hull=args.hull, **kw)
         else:
-            res = prn.pr_curve(frame, hull=args.hull, interpolate=args.interpolate, **kw)
+            res = prn.pr_curve(
+                frame,
+                hull=args.hull,
+                interpolate=args.interpolate,
+                recall_step=args.recall_step,
+                **kw,
+            )
     else:
         boot = {
             "curve": args.curve,
@@ -195,10 +244,21 @@ def _run(args) -> None:
                 adjust=args.adjust,
                 test=args.test,
                 p_value=args.p_value,
+                combine=args.combine,
                 **boot,
                 **kw,
             )
     _emit(res, args, _title(args))
+
+
+def _command_parser(parser, command):
+    """The subparser of ``command`` (None for none)."""
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices.get(command)
+    return None
 
 
 def main(argv=None) -> int:
@@ -222,7 +282,10 @@ def main(argv=None) -> int:
     """
     parser = _parser()
     try:
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:  # the command's own usage and "did you mean", not the program's
+            command = _command_parser(parser, args.command)
+            (command or parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
         return int(exc.code or 0)
     if args.command is None:
