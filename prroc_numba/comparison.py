@@ -604,9 +604,14 @@ def _fold_compare(args):
     keys = [c for c in frames[2].columns if c not in S.VALUE_COLUMNS] + [S.MODEL_A, S.MODEL_B]
     out = _folds.table(frames[0], frames[2], col, mean=frames[1], keys=keys)
     label = O.method_of(args)
-    what = {"interval": "percentile", "resampling": "stratified by fold and class"}
-    F.describe(
-        out, S.ESTIMATE_A, curve=args["curve"], method=label, n_boot=int(args["n_boot"]), **what
+    F.describe(  # the descriptors in the one order of every frame (see _schema)
+        out,
+        S.ESTIMATE_A,
+        curve=args["curve"],
+        method=label,
+        interval="percentile",
+        resampling="stratified by fold and class",
+        n_boot=int(args["n_boot"]),
     )
     if best is not None:
         _mark_best(out, best, args["level"], args["adjust"])
