@@ -191,6 +191,12 @@ def _area_name(args) -> str:
 
 def _title(args) -> str:
     """What the table holds: curve, estimator, and for resampling its kind, B and seed."""
+    if args.command == "metrics":
+        return f"Metrics ({', '.join(args.metrics)}):"
+    if args.command == "confusion":
+        return (
+            "Confusion counts at every distinct score (a row is positive when score >= threshold):"
+        )
     what = _area_name(args)
     if args.command == "curve":
         what = f"{args.curve.upper()} curve points" + (" (hull)" if args.hull else "")

@@ -46,7 +46,7 @@ def _choice(p: argparse.ArgumentParser, flag: str, choices, default, text: str) 
     p.add_argument(flag, choices=choices, default=default, help=text)
 
 
-def _common(p: argparse.ArgumentParser, *, boot: bool) -> None:
+def _common(p: argparse.ArgumentParser, *, boot: bool, curves=("pr", "roc"), area=True) -> None:
     p.add_argument(
         "file",
         help="CSV or Parquet file, one row per scored example (e.g. preds.csv, preds.parquet)",
@@ -83,19 +83,26 @@ def _common(p: argparse.ArgumentParser, *, boot: bool) -> None:
         action="store_true",
         help="read the label column as P(positive) in [0, 1] (PRROC's soft labels)",
     )
-    _choice(
-        p, "--curve", ["pr", "roc"], "pr", "precision-recall or ROC (default pr; e.g. --curve roc)"
-    )
-    p.add_argument(
-        "--method",
-        default=None,
-        help="AUC estimator: dg (default for pr), integral, ap, trapezoid (e.g. --method ap)",
-    )
-    p.add_argument(
-        "--hull",
-        action="store_true",
-        help="use the ROC convex hull / achievable PR curve (e.g. --hull)",
-    )
+    if curves:
+        _choice(
+            p,
+            "--curve",
+            list(curves),
+            "pr",
+            f"which curve: {', '.join(curves)} (default pr; e.g. --curve roc)",
+        )
+    if area:
+        p.add_argument(
+            "--method",
+            default=None,
+            help="AUC estimator: dg (default for pr), integral, ap, trapezoid (e.g. --method ap)",
+        )
+    if curves:
+        p.add_argument(
+            "--hull",
+            action="store_true",
+            help="use the ROC convex hull / achievable PR curve (e.g. --hull)",
+        )
     p.add_argument(
         "--out",
         default=None,
@@ -240,8 +247,8 @@ def _parser() -> argparse.ArgumentParser:
         help="compile every kernel into the cache now and say where "
         "the cache is (e.g. in a Docker build step)",
     )
-    a = sub.add_parser("auc", help="area under the PR or ROC curve")
-    _common(a, boot=False)
+    a = sub.add_parser("auc", help="area under the PR, ROC or PRG curve")
+    _common(a, boot=False, curves=("pr", "roc", "prg"))
     _partial_args(a)
     _fold_arg(a)
     _multiclass_args(a)
@@ -335,8 +342,72 @@ def _parser() -> argparse.ArgumentParser:
     _fold_arg(c)
     _multiclass_args(c)
     _resampling_args(c)
-    v = sub.add_parser("curve", help="PR or ROC curve points, or bootstrap bands")
-    _common(v, boot=True)
+    m = sub.add_parser("metrics", help="several areas and counts from one sort per curve")
+    _common(m, boot=False, curves=(), area=False)
+    m.add_argument(
+        "--metrics",
+        nargs="+",
+        default=["auc_pr", "auc_roc"],
+        metavar="NAME",
+        help="auc_pr, auc_pr_integral, ap, auc_pr_trapezoid, auc_roc (each also with "
+        "_hull), n_pos, n_neg, prevalence, eer (default auc_pr auc_roc; e.g. --metrics "
+        "ap auc_roc prevalence)",
+    )
+    _fold_arg(m)
+    _multiclass_args(m)
+    _device_arg(m)
+    n = sub.add_parser("confusion", help="confusion counts at every distinct score")
+    _common(n, boot=False, curves=(), area=False)
+    _multiclass_args(n)
+    _device_arg(n)
+    r = sub.add_parser(
+        "rank",
+        help="many models over many data sets: average ranks, Friedman, Nemenyi, Wilcoxon",
+    )
+    r.add_argument("file", help="CSV or Parquet of results, one row per (model, data set)")
+    r.add_argument(
+        "--model", required=True, metavar="COL", help="model column (e.g. --model model)"
+    )
+    r.add_argument(
+        "--dataset", required=True, metavar="COL", help="data set column (e.g. --dataset dataset)"
+    )
+    r.add_argument(
+        "--value", required=True, metavar="COL", help="the number compared (e.g. --value auc)"
+    )
+    r.add_argument(
+        "--lower-is-better",
+        action="store_true",
+        help="rank low values first (losses; e.g. --lower-is-better)",
+    )
+    r.add_argument(
+        "--rope",
+        type=float,
+        default=None,
+        help="Bayesian signed-rank test with this region of practical equivalence "
+        "(e.g. --rope 0.01)",
+    )
+    r.add_argument(
+        "--level",
+        type=float,
+        default=0.95,
+        help="confidence level (default 0.95; e.g. --level 0.9)",
+    )
+    r.add_argument(
+        "--n-samples",
+        type=int,
+        default=50000,
+        metavar="S",
+        help="posterior samples of the Bayesian test (default 50000)",
+    )
+    r.add_argument("--seed", type=int, default=0, help="random seed (default 0; e.g. --seed 42)")
+    r.add_argument(
+        "--out",
+        default=None,
+        metavar="FILE",
+        help="also write the pairs table as CSV (e.g. --out pairs.csv)",
+    )
+    v = sub.add_parser("curve", help="PR, ROC, DET or PRG curve points, or bootstrap bands")
+    _common(v, boot=True, curves=("pr", "roc", "det", "prg"))
     _choice(
         v,
         "--interpolate",

@@ -15,6 +15,10 @@
     prroc-numba auc preds.csv --label cls --score p_a p_b p_c --multiclass ovr --average macro
     prroc-numba curve preds.csv --label y --score m1 [--curve roc] [--hull] --out points.csv
     prroc-numba curve preds.csv --label y --score m1 m2 --bands --grid 101 --out bands.csv
+    prroc-numba curve preds.csv --label y --score m1 --curve det
+    prroc-numba metrics preds.csv --label y --score m1 m2 --metrics ap auc_roc prevalence
+    prroc-numba confusion preds.csv --label y --score m1
+    prroc-numba rank results.csv --model model --dataset dataset --value auc
 
 Input: CSV (also ``.csv.gz``, ``.tsv``) or Parquet. Output: a readable table on stdout;
 ``--out FILE`` also writes it as CSV (to a temporary file beside it, renamed into place, so
@@ -164,6 +168,29 @@ def _demo(args) -> None:
     print(_table(dl))
 
 
+def _rank(args) -> None:
+    """The ``rank`` command: rank_models on a table of results."""
+    import prroc_numba as prn
+
+    frame = _read(args.file, [args.model, args.dataset, args.value])
+    res = prn.rank_models(
+        frame,
+        model=args.model,
+        dataset=args.dataset,
+        value=args.value,
+        higher_is_better=not args.lower_is_better,
+        rope=args.rope,
+        level=args.level,
+        n_samples=args.n_samples,
+        seed=args.seed,
+    )
+    print(res.summary.to_string())
+    print()
+    print(_table(res.ranks))
+    print()
+    _emit(res.pairs, args, "Pairs (Wilcoxon signed-rank, Holm-adjusted; Nemenyi at --level):")
+
+
 def _run(args) -> None:
     import prroc_numba as prn
 
@@ -176,6 +203,9 @@ def _run(args) -> None:
         warmup(cli_main=main)
         return
     _check_out(args)
+    if args.command == "rank":
+        _rank(args)
+        return
     extra = [getattr(args, c, None) for c in ("fold", "cluster")]
     frame = _read(args.file, [*args.score, args.label, *(args.by or []), args.weight, *extra])
     kw = _args_to_kw(args, frame)
@@ -189,6 +219,10 @@ def _run(args) -> None:
         res = prn.auc(
             frame, curve=args.curve, method=args.method, hull=args.hull, **_partial_kw(args), **kw
         )
+    elif args.command == "metrics":
+        res = prn.metrics(frame, metrics=args.metrics, **kw)
+    elif args.command == "confusion":
+        res = prn.confusion(frame, **kw)
     elif args.command == "operating-points":
         if args.curve != "pr" or args.method or args.hull:
             raise CliError("operating-points takes no --curve / --method / --hull")
@@ -213,7 +247,16 @@ def _run(args) -> None:
     elif args.command == "curve":
         if args.space is not None or args.band != "pointwise":
             raise CliError("--space / --band apply to --bands")
-        if args.curve == "roc":
+        if args.curve in ("det", "prg"):
+            if args.interpolate or args.recall_step is not None:
+                raise CliError("--interpolate / --recall-step apply to PR curves only (--curve pr)")
+            if args.curve == "det":
+                if args.hull:
+                    raise CliError("the DET curve has no hull here; drop --hull")
+                res = prn.det_curve(frame, **kw)
+            else:
+                res = prn.prg_curve(frame, hull=args.hull, **kw)
+        elif args.curve == "roc":
             if args.interpolate or args.recall_step is not None:
                 raise CliError("--interpolate / --recall-step apply to PR curves only (--curve pr)")
             res = prn.roc_curve(frame, hull=args.hull, **kw)

@@ -489,10 +489,13 @@ def test_new_options_reach_the_library(preds, tmp_path):
 #: the command that reaches each public function's options
 COMMANDS = {
     "auc": ["auc", "auc_ci"],
+    "metrics": ["metrics"],
+    "confusion": ["confusion"],
     "bootstrap": ["bootstrap"],
     "compare": ["compare"],
-    "curve": ["roc_curve", "pr_curve", "bootstrap_curve"],
+    "curve": ["roc_curve", "pr_curve", "det_curve", "prg_curve", "bootstrap_curve"],
     "operating-points": ["operating_points"],
+    "rank": ["rank_models"],
 }
 #: arguments spelled otherwise on the command line
 SPELLED = {
@@ -500,6 +503,7 @@ SPELLED = {
     "stratified": "--no-stratified",
     "progress": "--no-progress",
     "targets": "--target",
+    "higher_is_better": "--lower-is-better",
 }
 #: arguments deliberately not on the command line, and why
 NOT_FOR_A_CSV = {
@@ -512,15 +516,10 @@ NO_COMMAND = {
     "auc_pr": "the scikit-learn-style one-curve form of auc (the auc command)",
     "auc_roc": "the scikit-learn-style one-curve form of auc (auc --curve roc)",
     "delong": "compare --curve roc --test delong, auc --curve roc --ci delong",
-    "metrics": "several areas in one pass: the auc command once per --curve/--method",
-    "confusion": "counts at every threshold: curve gives the same rows (tp, fp)",
-    "det_curve": "fpr/fnr points: curve --curve roc gives fpr and tpr (fnr = 1 - tpr)",
-    "prg_curve": "a Python-API curve: its area is auc(curve='prg') in Python",
     "interpolate": "takes curve points, not predictions",
     "interpolate_matrix": "takes curve points, not predictions",
     "average_curves": "takes curve points, not predictions",
-    "power": "numbers or a pilot design, not a table of predictions",
-    "rank_models": "takes a table of results, not predictions",
+    "power": "mostly numbers (AUCs, binormal parameters, sizes), not a table",
     "scorer": "a scikit-learn scorer object",
     "Accumulator": "streaming state held in a Python process",
     "PRCurve": "curves given as points in Python",
@@ -557,3 +556,33 @@ def test_every_public_option_is_on_the_command_line_or_excused():
                 if flag not in flags and arg not in NOT_FOR_A_CSV:
                     missing.append(f"{command}: {fname}({arg}=) has no {flag}")
     assert not missing, "\n".join(missing)
+
+
+def test_metrics_confusion_det_prg_and_rank_commands(preds, tmp_path, capsys):
+    df, path = preds
+    base = [str(path), "--label", "y", "--score", "m1", "m2"]
+    got = _cli_csv(["metrics", *base, "--metrics", "ap", "auc_roc", "prevalence"], tmp_path)
+    ref = prn.metrics(df, score=["m1", "m2"], label="y", metrics=["ap", "auc_roc", "prevalence"])
+    np.testing.assert_allclose(got[["ap", "auc_roc"]], ref[["ap", "auc_roc"]], rtol=1e-12)
+    got = _cli_csv(["confusion", *base], tmp_path)
+    ref = prn.confusion(df, score=["m1", "m2"], label="y")
+    np.testing.assert_array_equal(got[["tp", "fp", "fn", "tn"]], ref[["tp", "fp", "fn", "tn"]])
+    got = _cli_csv(["curve", *base, "--curve", "det"], tmp_path)
+    ref = prn.det_curve(df, score=["m1", "m2"], label="y")
+    np.testing.assert_allclose(got[["fpr", "fnr"]], ref[["fpr", "fnr"]], rtol=1e-12)
+    got = _cli_csv(["curve", *base, "--curve", "prg", "--hull"], tmp_path)
+    ref = prn.prg_curve(df, score=["m1", "m2"], label="y", hull=True)
+    np.testing.assert_allclose(got[["recall_gain"]], ref[["recall_gain"]], rtol=1e-12)
+    pytest.importorskip("scipy")
+    rng = np.random.default_rng(0)
+    rows = [
+        (m, d, 0.7 + 0.02 * i + rng.normal(0, 0.01)) for i, m in enumerate("abc") for d in range(12)
+    ]
+    res_path = tmp_path / "results.csv"
+    pd.DataFrame(rows, columns=["m", "d", "auc"]).to_csv(res_path, index=False)
+    got = _cli_csv(
+        ["rank", str(res_path), "--model", "m", "--dataset", "d", "--value", "auc"], tmp_path
+    )
+    ref = prn.rank_models(pd.read_csv(res_path), model="m", dataset="d", value="auc").pairs
+    np.testing.assert_allclose(got.p_adjusted, ref.p_adjusted, rtol=1e-12)
+    assert "friedman_p" in capsys.readouterr().out
