@@ -211,7 +211,7 @@ def rank_models(
     al. 2017, as baycomp) gives the probability that each model is better by more than
     ``rope``, or that the two are practically equivalent.
 
-    With 10 data sets or fewer a ``FewDataSetsWarning`` (a ``UserWarning``) says that
+    With 10 data sets or fewer a :class:`~prroc_numba.FewDataSetsWarning` says that
     the tests' large-sample approximations are rough and their power low: Demšar (2006,
     section 3.2.2) takes the chi-square distribution of Friedman's statistic as a rule
     of thumb for more than 10 data sets and more than 5 models, and exact critical

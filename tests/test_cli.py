@@ -525,6 +525,7 @@ NO_COMMAND = {
     "PRCurve": "curves given as points in Python",
     "ROCCurve": "curves given as points in Python",
     "UndefinedMetricWarning": "a warning class",
+    "FewDataSetsWarning": "a warning class",
 }
 
 

@@ -14,7 +14,7 @@ scipy_stats = pytest.importorskip("scipy.stats")
 
 # the peer comparisons include tables of few data sets, on purpose: the values must
 # match there too; the warning those tables get is tested on its own below
-pytestmark = pytest.mark.filterwarnings("ignore::prroc_numba._warnings.FewDataSetsWarning")
+pytestmark = pytest.mark.filterwarnings("ignore::prroc_numba.FewDataSetsWarning")
 
 # Demšar (2006), Table 5(a): q_0.05 of the Nemenyi test (studentized range / sqrt 2)
 DEMSAR_Q05 = {2: 1.960, 3: 2.343, 4: 2.569, 5: 2.728, 6: 2.850, 7: 2.949, 8: 3.031, 9: 3.102}
@@ -207,7 +207,7 @@ def test_critical_difference_plot_draws_every_model_and_the_right_groups():
 
 
 def test_few_data_sets_warn_citing_demsar():
-    from prroc_numba._warnings import FewDataSetsWarning
+    from prroc_numba import FewDataSetsWarning
 
     _, _, ten = _table(0, 10, 3)
     with pytest.warns(FewDataSetsWarning, match=r"Demšar \(2006.*more than 10 data sets"):
