@@ -29,7 +29,7 @@ from .comparison import adjust_pvalues
 
 __all__ = ["RankResult", "rank_models"]
 
-#: Demšar (2006, section 3.2.2): the Friedman statistic follows the chi-square
+#: Demšar (2006, section 3.2.2, p. 11): the Friedman statistic follows the chi-square
 #: distribution "when N and k are big enough (as a rule of a thumb, N > 10 and k > 5)";
 #: for fewer data sets exact critical values are needed
 MIN_DATASETS = 11

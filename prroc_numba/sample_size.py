@@ -345,7 +345,8 @@ def power(
         Simulated: one row per candidate size, ``n``, ``n_pos``, ``n_neg``, ``power``,
         ``se``, ``n_sim``, ``sig_level``, ``alternative``; a solved size adds ``n_se``
         and ``solved="n"``, and its ``attrs["evaluated"]`` holds every size the search
-        simulated (for :func:`prroc_numba.plot.plot_power`). Counts are whole numbers
+        simulated (``n``, ``power``, ``se`` lists: ``pd.DataFrame(...)`` of it is what
+        :func:`prroc_numba.plot.plot_power` draws). Counts are whole numbers
         of rows (integers), rounded up: a solved size is the smallest that reaches the
         power.
 
@@ -569,10 +570,14 @@ def _by_simulation(*, n, auc, diff, n_pos, n_neg, kappa, target, **args):
     frame = _power_frame(design, [size], [design.seen[size]], args, what)
     frame.insert(frame.columns.get_loc(S.POWER), S.N_SE, n_se)
     frame[S.SOLVED] = S.N
-    seen = np.array(sorted(design.seen), dtype=np.int64)
-    frame.attrs["evaluated"] = _power_frame(
-        design, seen, [design.seen[s] for s in seen], args, what
-    )
+    sizes = sorted(design.seen)
+    rates = [design.seen[k] for k in sizes]
+    # plain lists (not a frame): attrs are compared when frames are concatenated
+    frame.attrs["evaluated"] = {
+        S.N: sizes,
+        S.POWER: rates,
+        S.SE: [math.sqrt(r * (1 - r) / args["n_sim"]) for r in rates],
+    }
     frame.attrs["n_below"] = below
     return frame
 

@@ -325,11 +325,13 @@ def test_solved_pr_size_is_where_the_simulated_power_crosses_the_target():
         seed=2,
     )
     n = int(res.n[0])
-    seen = res.attrs["evaluated"].set_index("n").power
+    seen = pd.DataFrame(res.attrs["evaluated"]).set_index("n").power
     # the search's own bracket: the power at n reaches the target, one row less does not
     assert res.attrs["n_below"] == n - 1
     assert seen[n] >= target > seen[n - 1]
     assert res.power[0] == seen[n] and np.isfinite(res.n_se[0]) and res.n_se[0] > 0
+    both = pd.concat([res, res], ignore_index=True)  # the attrs do not get in the way
+    assert len(both) == 2
     # an independent simulation (another seed, more samples) at the answer and at a
     # clearly smaller size: within Monte Carlo error of the target at n, below it at 0.6 n
     small = int(0.6 * n)
@@ -364,7 +366,7 @@ def test_one_model_pr_size_and_kappa_as_prevalence():
     )
     assert res.n_neg[0] == res.n[0] - res.n_pos[0]
     assert res.n_pos[0] == round(res.n[0] * 0.25)
-    seen = res.attrs["evaluated"].set_index("n").power
+    seen = pd.DataFrame(res.attrs["evaluated"]).set_index("n").power
     assert seen[res.n[0]] >= 0.8
     # the simulated power rises with the size: common random numbers across sizes
     assert seen.is_monotonic_increasing or np.all(np.diff(seen.to_numpy()) > -0.1)
