@@ -81,7 +81,8 @@ def _common(p: argparse.ArgumentParser, *, boot: bool, curves=("pr", "roc"), are
     p.add_argument(
         "--soft-labels",
         action="store_true",
-        help="read the label column as P(positive) in [0, 1] (PRROC's soft labels)",
+        help="read the label column as P(positive) in [0, 1], PRROC's soft labels "
+        "(e.g. --soft-labels --no-stratified)",
     )
     if curves:
         _choice(
@@ -364,7 +365,10 @@ def _parser() -> argparse.ArgumentParser:
         "rank",
         help="many models over many data sets: average ranks, Friedman, Nemenyi, Wilcoxon",
     )
-    r.add_argument("file", help="CSV or Parquet of results, one row per (model, data set)")
+    r.add_argument(
+        "file",
+        help="CSV or Parquet of results, one row per (model, data set) (e.g. results.csv)",
+    )
     r.add_argument(
         "--model", required=True, metavar="COL", help="model column (e.g. --model model)"
     )
@@ -397,7 +401,7 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=50000,
         metavar="S",
-        help="posterior samples of the Bayesian test (default 50000)",
+        help="posterior samples of the Bayesian test (default 50000; e.g. --n-samples 10000)",
     )
     r.add_argument("--seed", type=int, default=0, help="random seed (default 0; e.g. --seed 42)")
     r.add_argument(
