@@ -491,6 +491,16 @@ def test_model_dict_errors_name_the_fix():
         prn.auc(wide, score={"a": "good_cat"}, label="y", multiclass="ovr")
     with pytest.raises(ValueError, match="already has one"):
         prn.auc(wide.assign(model=1), score=score, label="y", multiclass="ovr")
+    with pytest.raises(ValueError, match="once per group"):
+        prn.compare(
+            wide.assign(site=np.arange(len(wide)) % 2),
+            score=score,
+            label="y",
+            by="site",
+            multiclass="ovr",
+            average="macro",
+            n_boot=20,
+        )
 
 
 def test_model_dict_bootstrap_is_paired_like_wide_input():

@@ -53,6 +53,12 @@ def pack(
     (multilabel) go to :func:`.multiclass.pack_multi`.
     """
     if isinstance(score, dict):  # {model: [class columns]}: the models as long input
+        if pair_models and by is not None:
+            raise ValueError(
+                "compare with score= a dict of models pairs the models on the same rows; "
+                "with by= as well it cannot tell groups from models: drop by= and call "
+                "compare once per group (e.g. on data[data.site == 'a'])"
+            )
         # scored on the same rows, so resampled paired (as wide input) without other by=
         pair_models = pair_models or by is None
         data, score, label, by, weight = stack_models(
