@@ -25,7 +25,7 @@ from _cases import mixed_columns
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's package
 
 import prroc_numba as prn  # noqa: E402
-from prroc_numba._dataframes import to_pandas
+from prroc_numba._core.dataframes import to_pandas
 
 
 def best(f, k=5):

@@ -24,14 +24,15 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from . import _backends, _device
+from . import _backends
 from . import _schema as S
 from ._checks import area_code, check_grid, check_level, check_n_boot, method_label
 from ._core import classes as _classes
+from ._core import device as _device
 from ._core.multiclass import check_device
 from ._core.pack import inputs, pack
+from ._core.partial import check_partial
 from ._kernels.resample import GRID_FPR, GRID_PR, GRID_TPR
-from ._partial import check_partial
 from ._resampling import engine as E
 
 RESAMPLINGS = ("multinomial", "poisson")

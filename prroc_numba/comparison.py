@@ -18,14 +18,14 @@ if TYPE_CHECKING:
 import numpy as np
 import pandas as pd
 
-from . import _device
 from . import _frames as F
 from . import _options as O
 from . import _schema as S
 from ._checks import check_level
+from ._core import device as _device
 from ._core.batch import warn_undefined
+from ._core.dataframes import Output, with_output
 from ._core.pack import inputs, pack
-from ._dataframes import Output, with_output
 from ._docs import fill_doc
 from ._kernels.venkatraman import _unpaired_stat, _venkatraman_unpaired
 from ._resampling import folds as _folds
@@ -481,7 +481,7 @@ def _pair_frame(curve_keys, names, pairs, G, est, diff, lo, hi, p, adjust, extra
 
 def _combined_rows(frame, se_d, G, K, level, adjust):
     """The per-group frame with ``se``, then the pooled rows of each pair."""
-    from . import _meta
+    from ._resampling import meta as _meta
 
     frame.insert(frame.columns.get_loc(S.DIFF) + 1, S.SE, se_d)
     pooled = _meta.combine(

@@ -19,9 +19,10 @@ if TYPE_CHECKING:
 
 import numpy as np
 
-from . import _backends, _device
+from . import _backends
 from . import _frames as F
 from . import _schema as S
+from ._core import device as _device
 from ._core.batch import lengths_to_offsets, warn_undefined
 from ._core.curve_frames import (
     check_curve_options,
@@ -30,13 +31,13 @@ from ._core.curve_frames import (
     pr_frame,
     roc_frame,
 )
+from ._core.dataframes import Output, with_output
 from ._core.multiclass import check_device
 from ._core.pack import MULTICLASS, inputs, pack
-from ._dataframes import Output, with_output
+from ._core.sweep import points as _points
 from ._docs import fill_doc
 from ._kernels import columns
 from ._resampling import folds as _folds
-from ._sweep import points as _points
 
 
 def _pack_curves(data, device, **args):

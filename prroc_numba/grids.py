@@ -25,8 +25,8 @@ from . import _schema as S
 from ._calls import checked
 from ._checks import check_grid
 from ._core.batch import describe_row
+from ._core.dataframes import Output, with_output
 from ._core.point_frames import pack_points
-from ._dataframes import Output, with_output
 from ._docs import fill_doc
 from ._drivers.grid import _precision_at_recall_batch, _tpr_at_fpr_batch
 from ._resampling import folds as _folds

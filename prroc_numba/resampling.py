@@ -17,12 +17,13 @@ if TYPE_CHECKING:
 import numpy as np
 import pandas as pd
 
-from . import _backends, _device
+from . import _backends
 from . import _frames as F
 from . import _options as O
 from . import _schema as S
+from ._core import device as _device
+from ._core.dataframes import Output, with_output
 from ._core.pack import MULTICLASS, inputs
-from ._dataframes import Output, with_output
 from ._docs import fill_doc
 from ._kernels.resample import GRID_PR
 from ._resampling import engine as E

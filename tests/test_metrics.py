@@ -18,7 +18,8 @@ from conftest import CASE_NAMES, load_case, random_batch
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 import prroc_numba as prn
-from prroc_numba import _presort, _sweep
+from prroc_numba._core import presort as _presort
+from prroc_numba._core import sweep as _sweep
 from prroc_numba._core.pack import pack
 from prroc_numba._drivers.sweep import _sweep_batch
 

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _device
 from .. import _frames as F
 from .. import _schema as S
 from .._checks import AREA_METRICS
 from .._core.batch import warn_undefined
 from .._core.multiclass import curves_frame as multi_frame
 from .._kernels.area import _areas_batch
-from .._presort import split_areas, split_sorted
+from . import device as _device
 from .batch import warn_undefined_auc
 from .curve_frames import equal_error_rate
 from .gain_areas import prg_areas
+from .presort import split_areas, split_sorted
 
 
 def batch_areas(batch, codes, hulls):

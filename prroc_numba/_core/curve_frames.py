@@ -3,7 +3,7 @@
 returns for the rows it holds.
 
 Each function sweeps every curve of a packed :class:`~prroc_numba._core.batch.Batch`
-(:func:`prroc_numba._sweep.points`), writes the derived columns in one pass
+(:func:`prroc_numba._core.sweep.points`), writes the derived columns in one pass
 (:func:`prroc_numba._kernels.columns._columns_range`) and builds one long frame: key
 columns first, then one row per curve point.
 """
@@ -18,7 +18,7 @@ from .._core.batch import warn_undefined
 from .._drivers.threads import MIN_PARALLEL_ROWS, run_items
 from .._kernels import columns, densify
 from .._kernels.columns import _columns_range
-from .._sweep import points as _points
+from .sweep import points as _points
 
 _INTERPOLATE = {"dg": densify.DG, "continuous": densify.CONTINUOUS}
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.batch import lengths_to_offsets
-from .._sweep import points
+from .sweep import points
 
 
 def _gains(tp, fp, off, P, N):

@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._dataframes import to_pandas
 from .._schema import MODEL
 from .batch import Batch, describe_row, lengths_to_offsets, row_ids
 from .classes import check_args, is_multilabel
+from .dataframes import to_pandas
 from .multiclass import pack_multi
 from .resolve import _grouping, _labels, _resolve, _resolve_scores, _weights
 

@@ -12,7 +12,6 @@ import pandas as pd
 
 from .. import _schema as S
 from .._checks import positive_scalar
-from .._dataframes import to_pandas
 from .._drivers.grid import _check_points
 from .._kernels.points import (
     BAD_FP,
@@ -29,6 +28,7 @@ from .._kernels.points import (
     _with_ends_batch,
 )
 from .batch import lengths_to_offsets, plain
+from .dataframes import to_pandas
 from .points import POINTS_TOL, pr_to_counts
 from .resolve import _grouping
 

@@ -401,7 +401,7 @@ class Accumulator:
 
     def _answer(self, frame):
         """A result frame as the in-memory function on the same rows returns it."""
-        from .. import _device
+        from . import device as _device
 
         return _device.tag(self._finish(frame), "cpu")
 
@@ -537,6 +537,6 @@ def thresholds_of(acc, thresholds):
     """Each curve's thresholds (``thresholds=`` of the curve functions) as the table's
     curves read them: ``(values, offsets)`` of :func:`.._thresholds.ragged_thresholds`.
     """
-    from .._thresholds import ragged_thresholds
+    from .thresholds import ragged_thresholds
 
     return ragged_thresholds(acc._batch(), acc._thresholds(thresholds))

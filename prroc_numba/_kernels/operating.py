@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .._numba import jit
+from .._jit.numba import jit
 from .resample import _item_counts
 
 MAX_FBETA = 0

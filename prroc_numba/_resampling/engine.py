@@ -15,12 +15,12 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .. import _device
 from .. import _schema as S
+from .._core import device as _device
 from .._core.batch import CurveKeys, row_ids, warn_undefined, warn_undefined_auc
+from .._core.memory import check
 from .._core.pack import INPUTS, inputs, pack
-from .._memory import check
-from .._partial import partial_areas, standardized
+from .._core.partial import partial_areas, standardized
 from .._warnings import UndefinedMetricWarning
 from . import folds as F
 from .design import cluster_codes
@@ -92,7 +92,7 @@ def replicates_cuda(batch, curve, code, n_boot, seed):
 
 
 def check_replicates_fit(batch, n_boot, label, keep=False, grid=None):
-    """Refuse (:class:`~prroc_numba._memory.NotEnoughMemory`) before any draw when the
+    """Refuse (:class:`~prroc_numba._core.memory.NotEnoughMemory`) before any draw when the
     replicate matrix cannot fit: float64 ``(curves[, grid points], n_boot)`` and its
     sorted copy for the quantiles; with ``keep`` (``return_replicates=True``) the
     replicate frame instead (row index, key columns, replicate, estimate).

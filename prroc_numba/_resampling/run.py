@@ -27,7 +27,7 @@ from .._kernels.resample import (
     _jackknife_group,
 )
 from .._kernels.resample_folds import _boot_folds
-from .._progress import visible
+from .progress import visible
 
 #: the count type of the paired walks (int32 only where a count overflows it)
 _NARROW_COUNT = np.uint16

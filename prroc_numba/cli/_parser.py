@@ -117,7 +117,7 @@ def _partial_args(p: argparse.ArgumentParser) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from ._version import __version__
+    from .._version import __version__
 
     ap = argparse.ArgumentParser(
         prog="prroc-numba",

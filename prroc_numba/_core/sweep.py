@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _device
-from ._core.batch import lengths_to_offsets
-from ._drivers.sweep import _sweep_batch
-from ._drivers.threads import run_curves
-from ._kernels.columns import _compact, _split_sweep_range
-from ._kernels.hull import _hull_batch
-from ._kernels.thresholds import _counts_at_batch
-from ._memory import check
-from ._presort import split_sorted, sweep_buffers
-from ._thresholds import ragged_thresholds
+from .._drivers.sweep import _sweep_batch
+from .._drivers.threads import run_curves
+from .._kernels.columns import _compact, _split_sweep_range
+from .._kernels.hull import _hull_batch
+from .._kernels.thresholds import _counts_at_batch
+from . import device as _device
+from .batch import lengths_to_offsets
+from .memory import check
+from .presort import split_sorted, sweep_buffers
+from .thresholds import ragged_thresholds
 
 
 def points(batch, thresholds, hull=False, device="cpu"):
@@ -67,7 +67,7 @@ def points(batch, thresholds, hull=False, device="cpu"):
 
 
 def _check_fit(batch, needed, what):
-    """Refuse a curve whose arrays cannot fit (see :mod:`prroc_numba._memory`)."""
+    """Refuse a curve whose arrays cannot fit (see :mod:`prroc_numba._core.memory`)."""
     check(
         needed,
         f"a curve call on {batch.n_curves:,} curves over {batch.values.size:,} scores ({what})",
@@ -78,7 +78,7 @@ def _check_fit(batch, needed, what):
 
 
 def _split_sweep(batch, svals, npos):
-    """The sweep of a class-split sorted batch (:func:`prroc_numba._presort.split_sorted`):
+    """The sweep of a class-split sorted batch (:func:`prroc_numba._core.presort.split_sorted`):
     curves merged in chunks on the thread pool, each at its largest possible start, then
     moved down over the room their ties left (only when some curve must move).
     """

@@ -16,9 +16,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ._drivers.threads import _get_pool, chunk_bounds, run_curves
-from ._kernels.area import _hull_areas_range
-from ._kernels.split_sort import _all_float32, _class_count, _class_scatter, _split_areas_range
+from .._drivers.threads import _get_pool, chunk_bounds, run_curves
+from .._kernels.area import _hull_areas_range
+from .._kernels.split_sort import _all_float32, _class_count, _class_scatter, _split_areas_range
 
 # below this many scores per curve on average, numpy calls per curve cost more than the
 # kernels' radix sort (measured: ~20 us per curve of Python + numpy overhead)

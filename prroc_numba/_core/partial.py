@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._drivers.sweep import _sweep_batch
-from ._kernels.hull import _hull_batch
-from ._kernels.partial import FOCUS_FPR, FOCUS_TPR, _partial_batch
+from .._drivers.sweep import _sweep_batch
+from .._kernels.hull import _hull_batch
+from .._kernels.partial import FOCUS_FPR, FOCUS_TPR, _partial_batch
 
 FOCUS = {"fpr": FOCUS_FPR, "tpr": FOCUS_TPR}
 
