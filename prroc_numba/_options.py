@@ -283,7 +283,7 @@ def _replicates(
             code=code,
             hull=bool(hull),
             n_boot=int(n_boot),
-            seed=E._seed(seed),
+            seed=E.kernel_seed(seed),
             **inputs(args),
         )
     batch = pack(data, **args)

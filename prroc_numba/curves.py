@@ -2,7 +2,7 @@
 
 Each function validates and packs its input (:func:`prroc_numba._core.pack.pack`), sweeps
 every curve (the class-split merge of :mod:`prroc_numba._kernels.columns` for hard,
-unweighted labels, else :func:`prroc_numba._kernels.sweep._sweep_batch`), writes the
+unweighted labels, else :func:`prroc_numba._drivers.sweep.sweep_batch`), writes the
 derived columns in one pass (:func:`prroc_numba._kernels.columns._columns_range`) and
 returns one long frame built on those arrays: key columns first, then one row per curve
 point.
@@ -36,7 +36,7 @@ from ._core.multiclass import check_device
 from ._core.pack import MULTICLASS, inputs, pack
 from ._core.sweep import points as _points
 from ._docs import fill_doc
-from ._kernels import columns
+from ._kernels.columns import ROC
 from ._resampling import folds as _folds
 
 
@@ -267,7 +267,7 @@ def det_curve(
     )
     thr, tp, fp, off, P, N = _points(batch, None)
     warn_undefined(batch, (P <= 0) | (N <= 0), "no positives or no negatives: fpr or fnr is NaN")
-    fpr, tpr = derived(tp, fp, off, P, N, columns.ROC)
+    fpr, tpr = derived(tp, fp, off, P, N, ROC)
     idx, off = _det_rows(tp, fp, off, P, N)
     return F.points_frame(
         batch.keys, off, {S.THRESHOLD: thr[idx], S.FPR: fpr[idx], S.FNR: 1.0 - tpr[idx]}

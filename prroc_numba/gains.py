@@ -31,7 +31,7 @@ from . import _frames as F
 from . import _schema as S
 from ._core.batch import warn_undefined
 from ._core.dataframes import Output, with_output
-from ._core.gain_areas import _drop_tp0, _gains, _prg_points
+from ._core.gain_areas import drop_tp0, prg_gains, prg_points
 from ._core.pack import inputs, pack
 
 __all__ = ["prg_curve"]
@@ -88,9 +88,9 @@ def prg_curve(
     5        0.4          1.0        0.000000  3.0  3.0
     """
     batch = pack(data, **inputs(locals()))
-    thr, tp, fp, off, P, N = _prg_points(batch, hull)
-    thr, tp, fp, off = _drop_tp0(thr, tp, fp, off)
-    rg, pg = _gains(tp, fp, off, P, N)
+    thr, tp, fp, off, P, N = prg_points(batch, hull)
+    thr, tp, fp, off = drop_tp0(thr, tp, fp, off)
+    rg, pg = prg_gains(tp, fp, off, P, N)
     bad = (P <= 0) | (N <= 0)
     warn_undefined(batch, bad, "no positives or no negatives: the gains are NaN")
     if bad.any():

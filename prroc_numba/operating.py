@@ -1,6 +1,6 @@
 """Operating points: the threshold that meets a target, its confusion matrix and metrics.
 
-One sweep per curve (:func:`prroc_numba._kernels.sweep._sweep_batch`), then one kernel
+One sweep per curve (:func:`prroc_numba._drivers.sweep.sweep_batch`), then one kernel
 pass choosing the best vertex per curve and target
 (:mod:`prroc_numba._kernels.operating`). Intervals re-run the choice on every bootstrap
 replicate (the replicate draws of :mod:`prroc_numba._resampling.run`).
@@ -26,25 +26,33 @@ from ._calls import checked
 from ._core.batch import describe_row, lengths_to_offsets, warn_undefined
 from ._core.pack import inputs, pack
 from ._docs import fill_doc
-from ._drivers.sweep import _sweep_batch
-from ._kernels import operating as K
-from ._kernels.thresholds import _counts_at_batch
+from ._drivers import counts_at_batch, pick_batch
+from ._drivers.sweep import sweep_batch
+from ._kernels.operating import (
+    FPR_LE,
+    MAX_FBETA,
+    PRECISION_GE,
+    RECALL_GE,
+    TOPLEFT,
+    TPR_GE,
+    YOUDEN,
+)
 from ._options import check_operating
 from ._options import label as _resampling_label
 from ._resampling.design import cluster_codes
-from ._resampling.plan import _Plan
+from ._resampling.plan import Plan
 from ._resampling.run import operating as run_operating
 from ._warnings import UndefinedMetricWarning
 
-_NAMED = {"max_f1": K.MAX_FBETA, "youden": K.YOUDEN, "closest_topleft": K.TOPLEFT}
+_NAMED = {"max_f1": MAX_FBETA, "youden": YOUDEN, "closest_topleft": TOPLEFT}
 _BOUND = {
-    ("precision", ">="): K.PRECISION_GE,
-    ("recall", ">="): K.RECALL_GE,
-    ("tpr", ">="): K.TPR_GE,
-    ("fpr", "<="): K.FPR_LE,
+    ("precision", ">="): PRECISION_GE,
+    ("recall", ">="): RECALL_GE,
+    ("tpr", ">="): TPR_GE,
+    ("fpr", "<="): FPR_LE,
 }
 _RE = re.compile(r"^\s*(precision|recall|tpr|fpr)\s*(>=|<=)\s*([0-9.eE+-]+)\s*$")
-_NEEDS_NEG = {K.YOUDEN, K.TOPLEFT, K.FPR_LE, K.TPR_GE}
+_NEEDS_NEG = {YOUDEN, TOPLEFT, FPR_LE, TPR_GE}
 
 
 def parse_targets(targets: str | Sequence[str]):
@@ -270,10 +278,10 @@ def operating_points(
     if thresholds is None:
         names, kinds, bounds = parse_targets(targets)
         T = len(names)
-        thr_s, tp_s, fp_s, off = _sweep_batch(
+        thr_s, tp_s, fp_s, off = sweep_batch(
             batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
         )
-        idx = K._pick_batch(tp_s, fp_s, off, kinds, bounds, beta).ravel()
+        idx = pick_batch(tp_s, fp_s, off, kinds, bounds, beta).ravel()
         ok = idx >= 0
         safe = np.where(ok, idx, 0)
         thr = np.where(ok, thr_s[safe], np.nan)
@@ -297,7 +305,7 @@ def operating_points(
         order = np.lexsort((-np.nan_to_num(thr_in, nan=np.inf), curve))
         sorted_thr = np.ascontiguousarray(np.nan_to_num(thr_in[order], nan=np.inf))
         thr_off = lengths_to_offsets(np.bincount(curve, minlength=C))
-        tps, fps = _counts_at_batch(
+        tps, fps = counts_at_batch(
             batch.values,
             batch.offsets,
             batch.pos,
@@ -362,7 +370,7 @@ def _run(batch, boot, thr, thr_off, n_rows, pick, kinds, bounds, beta):
     ``boot = (n_boot, stratified, seed, progress, cluster codes)``.
     """
     n_boot, stratified, seed, progress, cluster = boot
-    plan = _Plan(batch, stratified, cluster, keep_order=True)
+    plan = Plan(batch, stratified, cluster, keep_order=True)
     target = (kinds, bounds, beta)
     return run_operating(plan, seed, n_boot, progress, thr, thr_off, n_rows, pick, target)
 

@@ -379,14 +379,14 @@ def power(
             "power() from data takes its AUCs from the data; drop auc= / diff= (or pass "
             "numbers without score=)"
         )
-    from ._resampling.paired import _delong_cov, _delong_parts
+    from ._resampling.paired import delong_cov, delong_parts
 
     batch = pack(data, score=score, label=label, pos_label=pos_label)
     if batch.group_offsets.size != 2 or batch.n_models > 2:
         raise ValueError("power() from data takes one or two score columns and no by=")
-    ((v10, v01),) = _delong_parts(batch)
+    ((v10, v01),) = delong_parts(batch)
     m_pos, m_neg = v10.shape[0], v01.shape[0]
-    theta, cov = _delong_cov(v10, v01)
+    theta, cov = delong_cov(v10, v01)
     if batch.n_models == 1:
         if power is not None and n_pos is None and n_neg is None:
             k = m_neg / m_pos if kappa is None else kappa

@@ -15,7 +15,7 @@ from .. import _schema as S
 from .._checks import AREA_METRICS
 from .._core.batch import warn_undefined
 from .._core.multiclass import curves_frame as multi_frame
-from .._kernels.area import _areas_batch
+from .._drivers import areas_batch
 from . import device as _device
 from .batch import warn_undefined_auc
 from .curve_frames import equal_error_rate
@@ -34,7 +34,7 @@ def batch_areas(batch, codes, hulls):
     split = split_sorted(batch)
     if split is not None:
         return split_areas(batch, split[0], split[1], codes, hulls)
-    return _areas_batch(
+    return areas_batch(
         batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start, codes, hulls
     )
 

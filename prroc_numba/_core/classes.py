@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .batch import plain
-from .resolve import _column, _is_names, _labels, _show_values
+from .resolve import _is_names, _show_values, frame_column, read_labels
 
 #: the multiclass= schemes: one-vs-rest, one-vs-one (Hand & Till)
 SCHEMES = ("ovr", "ovo")
@@ -125,7 +125,7 @@ def _multilabel_matrix(data, label, n, K):
         Y = [label[c].to_numpy() for c in names]
     elif isinstance(label, (list, tuple)) and data is not None and _is_names(list(label)):
         names = list(label)
-        Y = [_column(data, c, "label").to_numpy() for c in names]
+        Y = [frame_column(data, c, "label").to_numpy() for c in names]
     else:
         arr = np.asarray(label)
         names = list(range(arr.shape[1]))
@@ -139,5 +139,5 @@ def _multilabel_matrix(data, label, n, K):
         if y.shape[0] != n:
             raise ValueError(f"label column {names[k]!r} has {y.shape[0]} rows but score has {n}")
     return names, np.column_stack(
-        [_labels(y, None, False, f"label column {names[k]!r}") for k, y in enumerate(Y)]
+        [read_labels(y, None, False, f"label column {names[k]!r}") for k, y in enumerate(Y)]
     )

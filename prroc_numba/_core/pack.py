@@ -15,7 +15,7 @@ from .batch import Batch, describe_row, lengths_to_offsets, row_ids
 from .classes import check_args, is_multilabel
 from .dataframes import to_pandas
 from .multiclass import pack_multi
-from .resolve import _grouping, _labels, _resolve, _resolve_scores, _weights
+from .resolve import _grouping, _resolve, _resolve_scores, _weights, read_labels
 
 #: the input arguments of the public functions, handed on by name to :func:`pack` and
 #: the Dask paths; :data:`MULTICLASS` where the caller takes multiclass input
@@ -86,7 +86,7 @@ def pack(
     y = _resolve(data, label, "label", n)
     if y is None:
         raise TypeError("label is required: a column name or an array-like of 0/1 labels")
-    y = _labels(y, pos_label, soft_labels, scores=cols)
+    y = read_labels(y, pos_label, soft_labels, scores=cols)
     w = _weights(data, weight, n)
     codes, key_frame, runs = _grouping(data, by, n)
     rows = None  # input row numbers of the label rows, when they are not arange(n)

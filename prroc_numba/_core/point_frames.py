@@ -1,7 +1,7 @@
 """Frames of many curves' points packed as ragged counts (:func:`pack_points`).
 
 The frame is validated by the rules of :mod:`.points`: the packing kernel
-(:func:`prroc_numba._drivers.grid._check_points`) checks every curve in one pass and
+(:func:`prroc_numba._drivers.grid.check_points`) checks every curve in one pass and
 answers with a status code, which becomes the rule's message here.
 """
 
@@ -12,7 +12,8 @@ import pandas as pd
 
 from .. import _schema as S
 from .._checks import positive_scalar
-from .._drivers.grid import _check_points
+from .._drivers import with_ends_batch
+from .._drivers.grid import check_points
 from .._kernels.points import (
     BAD_FP,
     BAD_TP,
@@ -25,7 +26,6 @@ from .._kernels.points import (
     P_UNKNOWN,
     TOTALS_VARY,
     TP_OVER,
-    _with_ends_batch,
 )
 from .batch import lengths_to_offsets, plain
 from .dataframes import to_pandas
@@ -206,7 +206,7 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio, grid=None, hull=
     else:
         starts = None
     if starts is not None:
-        status, row, P, N, complete, values = _check_points(
+        status, row, P, N, complete, values = check_points(
             starts, tp, fp, _or_empty(Pcol), _or_empty(Ncol), p_rate, n_rate, POINTS_TOL, *onto
         )
     if status == NOT_SORTED:
@@ -219,7 +219,7 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio, grid=None, hull=
         p_rate = p_rate[order] if p_rate.size else p_rate
         n_rate = n_rate[order] if n_rate.size else n_rate
         starts = lengths_to_offsets(np.bincount(codes))
-        status, row, P, N, complete, values = _check_points(
+        status, row, P, N, complete, values = check_points(
             starts, tp, fp, _or_empty(Pcol), _or_empty(Ncol), p_rate, n_rate, POINTS_TOL, *onto
         )
 
@@ -294,7 +294,7 @@ def pack_points(points, by, space, n_pos, n_neg, pos_neg_ratio, grid=None, hull=
     if complete:  # every curve runs from the origin to (P, N): use the input as it is
         T, Fp, off = tp, fp, starts
     else:
-        T, Fp, off = _with_ends_batch(starts, tp, fp, P, N)
+        T, Fp, off = with_ends_batch(starts, tp, fp, P, N)
     first = starts[:-1] if order is None else order[starts[:-1]]
     keys = (
         key_frame.iloc[first].reset_index(drop=True)

@@ -35,14 +35,14 @@ def _is_names(x) -> bool:
     )
 
 
-def _column(data, name, arg):
+def frame_column(data, name, arg):
     if name not in data.columns:
         cols = ", ".join(map(repr, list(data.columns)[:20]))
         raise ValueError(f"{arg}={name!r} is not a column of data; available columns: {cols}")
     return data[name]
 
 
-def _as_1d(x, arg, n=None):
+def as_1d(x, arg, n=None):
     if isinstance(x, (pd.Series, pd.Index)):
         arr = x.to_numpy()
     else:
@@ -95,7 +95,8 @@ def _resolve_scores(data, score, proba_check=True):
         if len(set(names)) != len(names):
             raise ValueError(f"score lists a column twice: {names}; list each model once")
         cols = [
-            _to_float(_column(data, nm, "score").to_numpy(), f"score column {nm!r}") for nm in names
+            _to_float(frame_column(data, nm, "score").to_numpy(), f"score column {nm!r}")
+            for nm in names
         ]
         return cols, (None if isinstance(score, str) else names)
     if data is None and _is_names(score):
@@ -169,8 +170,8 @@ def _resolve(data, x, arg, n):
     if isinstance(x, str):
         if data is None:
             raise TypeError(f"{arg}={x!r} names a column but data is None; pass data=")
-        return _column(data, x, arg).to_numpy()
-    return _as_1d(x, arg, n)
+        return frame_column(data, x, arg).to_numpy()
+    return as_1d(x, arg, n)
 
 
 def _weights(data, weight, n):
@@ -188,7 +189,7 @@ def _weights(data, weight, n):
     return w
 
 
-def _labels(y, pos_label, soft_labels, arg="label", scores=None):
+def read_labels(y, pos_label, soft_labels, arg="label", scores=None):
     """Labels -> float64 in [0, 1] (1 positive); ``scores`` only to spot a swap."""
     if soft_labels:
         if pos_label is not None:
@@ -280,12 +281,12 @@ def _grouping(data, by, n):
         # keep the key columns' dtypes (categoricals keep their categories and order)
         # copy=False: no consolidation copy of the columns (they are only read)
         frame = pd.DataFrame(
-            {nm: _column(data, nm, "by").reset_index(drop=True) for nm in names}, copy=False
+            {nm: frame_column(data, nm, "by").reset_index(drop=True) for nm in names}, copy=False
         )
     elif data is None and _is_names(by):
         raise TypeError(f"by={by!r} names column(s) but data is None; pass data=")
     else:
-        frame = pd.DataFrame({GROUP: _as_1d(by, "by", n)})
+        frame = pd.DataFrame({GROUP: as_1d(by, "by", n)})
         names = [GROUP]
     for nm in names:
         miss = frame[nm].isna()

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._drivers.sweep import _sweep_batch
+from .._drivers import compact_points, counts_at_batch, hull_batch, split_sweep_range
+from .._drivers.sweep import sweep_batch
 from .._drivers.threads import run_curves
-from .._kernels.columns import _compact, _split_sweep_range
-from .._kernels.hull import _hull_batch
-from .._kernels.thresholds import _counts_at_batch
 from . import device as _device
 from .batch import lengths_to_offsets
 from .memory import check
@@ -48,16 +46,16 @@ def points(batch, thresholds, hull=False, device="cpu"):
         P = split[1].astype(np.float64)
         N = np.diff(batch.offsets) - P
     elif thresholds is None:
-        thr, tp, fp, off = _sweep_batch(
+        thr, tp, fp, off = sweep_batch(
             batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
         )
     else:
         thr, off = ragged_thresholds(batch, thresholds)
-        tp, fp = _counts_at_batch(
+        tp, fp = counts_at_batch(
             batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start, thr, off
         )
     if hull:
-        idx, off = _hull_batch(tp, fp, off)
+        idx, off = hull_batch(tp, fp, off)
         thr, tp, fp = thr[idx], tp[idx], fp[idx]
     # the two derived columns and the repeated keys of the output frame
     _check_fit(batch, int(off[-1]) * 8 * (2 + batch.keys.shape[1]), f"{int(off[-1]):,} points")
@@ -84,9 +82,9 @@ def _split_sweep(batch, svals, npos):
     """
     thr, tp, fp = sweep_buffers(batch)
     counts = np.empty(batch.n_curves, dtype=np.int64)
-    run_curves(_split_sweep_range, batch.offsets, svals, batch.offsets, npos, thr, tp, fp, counts)
+    run_curves(split_sweep_range, batch.offsets, svals, batch.offsets, npos, thr, tp, fp, counts)
     off = lengths_to_offsets(counts)
     src = batch.offsets[:-1] + np.arange(batch.n_curves)
     if (src != off[:-1]).any():
-        _compact(thr, tp, fp, src, off)
+        compact_points(thr, tp, fp, src, off)
     return thr[: off[-1]], tp[: off[-1]], fp[: off[-1]], off

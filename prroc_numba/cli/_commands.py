@@ -144,9 +144,9 @@ def _run(args) -> None:
         _demo(args)
         return
     if args.command == "warmup":
-        from .._jit.warmup import warmup
+        from .._jit import warmup as calls
 
-        warmup(cli_main=main)
+        calls.warmup(cli_main=main)
         return
     _check_out(args)
     frame = _read(args.file, [*args.score, args.label, *(args.by or []), args.weight])
