@@ -275,60 +275,15 @@ def operating_points(
     codes = cluster_codes(data, cluster, batch)
     C = batch.n_curves
     P, N = batch.totals()
+    thr_s = off = kinds = bounds = sorted_thr = thr_off = order = None
     if thresholds is None:
-        names, kinds, bounds = parse_targets(targets)
-        T = len(names)
-        thr_s, tp_s, fp_s, off = sweep_batch(
-            batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
+        curve, thr, target_col, tp, fp, thr_s, off, kinds, bounds = _at_targets(
+            batch, targets, beta, P, N
         )
-        idx = pick_batch(tp_s, fp_s, off, kinds, bounds, beta).ravel()
-        ok = idx >= 0
-        safe = np.where(ok, idx, 0)
-        thr = np.where(ok, thr_s[safe], np.nan)
-        tp = np.where(ok, tp_s[safe], np.nan)
-        fp = np.where(ok, fp_s[safe], np.nan)
-        curve = np.repeat(np.arange(C), T)
-        target_col = np.tile(np.asarray(names, dtype=object), C)
-        for k, name in enumerate(names):
-            miss = ~ok.reshape(C, T)[:, k]
-            undefined = (P <= 0) | ((N <= 0) & (kinds[k] in _NEEDS_NEG))
-            warn_undefined(
-                batch,
-                miss & undefined,
-                f"target {name!r} is undefined (no positives"
-                + (" or no negatives" if kinds[k] in _NEEDS_NEG else "")
-                + "): NaN row",
-            )
-            warn_undefined(batch, miss & ~undefined, f"no threshold meets target {name!r}: NaN row")
     else:
-        curve, thr_in, target_col = _tuning_rows(batch, thresholds)
-        order = np.lexsort((-np.nan_to_num(thr_in, nan=np.inf), curve))
-        sorted_thr = np.ascontiguousarray(np.nan_to_num(thr_in[order], nan=np.inf))
-        thr_off = lengths_to_offsets(np.bincount(curve, minlength=C))
-        tps, fps = counts_at_batch(
-            batch.values,
-            batch.offsets,
-            batch.pos,
-            batch.neg,
-            batch.label_start,
-            sorted_thr,
-            thr_off,
+        curve, thr, target_col, tp, fp, order, sorted_thr, thr_off = _at_thresholds(
+            batch, thresholds
         )
-        tp = np.empty(curve.size)
-        fp = np.empty(curve.size)
-        tp[order] = tps
-        fp[order] = fps
-        nan = np.isnan(thr_in)
-        tp[nan] = np.nan
-        fp[nan] = np.nan
-        thr = thr_in
-        if nan.any():
-            warn_undefined(
-                batch,
-                np.bincount(curve[nan], minlength=C) > 0,
-                "the thresholds frame has NaN thresholds (targets unmet on the "
-                "tuning data): NaN rows",
-            )
     Pr, Nr = P[curve], N[curve]
     fn, tn, prec, rec, fpr, spec, fb = _metrics(tp, fp, Pr, Nr, beta)
     cols = {
@@ -360,6 +315,74 @@ def operating_points(
         kind = _resampling_label(bool(stratified), False, cluster)
         F.describe(out, S.TARGET, interval="percentile", resampling=kind, n_boot=int(n_boot))
     return out
+
+
+def _at_targets(batch, targets, beta, P, N):
+    """Each curve's best vertex for each target: ``(curve, threshold, target, tp, fp)``
+    per output row, then the sweep ``(thr, offsets)`` and the parsed targets that the
+    replicates re-pick from.
+    """
+    C = batch.n_curves
+    names, kinds, bounds = parse_targets(targets)
+    T = len(names)
+    thr_s, tp_s, fp_s, off = sweep_batch(
+        batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
+    )
+    idx = pick_batch(tp_s, fp_s, off, kinds, bounds, beta).ravel()
+    ok = idx >= 0
+    safe = np.where(ok, idx, 0)
+    thr = np.where(ok, thr_s[safe], np.nan)
+    tp = np.where(ok, tp_s[safe], np.nan)
+    fp = np.where(ok, fp_s[safe], np.nan)
+    curve = np.repeat(np.arange(C), T)
+    target_col = np.tile(np.asarray(names, dtype=object), C)
+    for k, name in enumerate(names):
+        miss = ~ok.reshape(C, T)[:, k]
+        undefined = (P <= 0) | ((N <= 0) & (kinds[k] in _NEEDS_NEG))
+        warn_undefined(
+            batch,
+            miss & undefined,
+            f"target {name!r} is undefined (no positives"
+            + (" or no negatives" if kinds[k] in _NEEDS_NEG else "")
+            + "): NaN row",
+        )
+        warn_undefined(batch, miss & ~undefined, f"no threshold meets target {name!r}: NaN row")
+    return curve, thr, target_col, tp, fp, thr_s, off, kinds, bounds
+
+
+def _at_thresholds(batch, thresholds):
+    """The counts at the tuning thresholds: ``(curve, threshold, target, tp, fp)`` per
+    output row, then the sort of the thresholds that the replicates reuse.
+    """
+    C = batch.n_curves
+    curve, thr_in, target_col = _tuning_rows(batch, thresholds)
+    order = np.lexsort((-np.nan_to_num(thr_in, nan=np.inf), curve))
+    sorted_thr = np.ascontiguousarray(np.nan_to_num(thr_in[order], nan=np.inf))
+    thr_off = lengths_to_offsets(np.bincount(curve, minlength=C))
+    tps, fps = counts_at_batch(
+        batch.values,
+        batch.offsets,
+        batch.pos,
+        batch.neg,
+        batch.label_start,
+        sorted_thr,
+        thr_off,
+    )
+    tp = np.empty(curve.size)
+    fp = np.empty(curve.size)
+    tp[order] = tps
+    fp[order] = fps
+    nan = np.isnan(thr_in)
+    tp[nan] = np.nan
+    fp[nan] = np.nan
+    thr = thr_in
+    if nan.any():
+        warn_undefined(
+            batch,
+            np.bincount(curve[nan], minlength=C) > 0,
+            "the thresholds frame has NaN thresholds (targets unmet on the tuning data): NaN rows",
+        )
+    return curve, thr, target_col, tp, fp, order, sorted_thr, thr_off
 
 
 # ------------------------------------------------------------------------- bootstrap

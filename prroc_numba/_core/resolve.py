@@ -129,6 +129,31 @@ def _resolve_scores(data, score, proba_check=True):
     return [arr[:, m] for m in range(arr.shape[1])], list(range(arr.shape[1]))
 
 
+def score_columns(data, score, multi):
+    """``(float64 score columns, model or class names)``: at least one column of at
+    least one row (multiclass: one column per class, at least 2).
+    """
+    cols, names = _resolve_scores(data, score, proba_check=multi is None)
+    if multi is not None and len(cols) < 2:
+        raise ValueError(
+            f"multiclass input needs one score column per class (at least 2), "
+            f"got {len(cols)}; pass score= a list of columns or a 2-D array"
+        )
+    if not cols:
+        raise ValueError("score lists no model")
+    if cols[0].shape[0] == 0:
+        raise ValueError("empty input: score has no rows")
+    return cols, names
+
+
+def binary_labels(data, label, pos_label, soft_labels, n, cols):
+    """The label column as float64 in [0, 1] (:func:`.resolve.read_labels`)."""
+    y = _resolve(data, label, "label", n)
+    if y is None:
+        raise TypeError("label is required: a column name or an array-like of 0/1 labels")
+    return read_labels(y, pos_label, soft_labels, scores=cols)
+
+
 def check_not_proba(arr, arg):
     """A 2-column score whose rows sum to 1 is ``predict_proba`` output, not two models."""
     if (

@@ -126,6 +126,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--version", action="version", version=f"prroc-numba {__version__}")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    _demo_commands(sub)
+    _area_commands(sub)
+    _comparison_commands(sub)
+    return ap
+
+
+def _demo_commands(sub) -> None:
+    """``demo`` and ``warmup``."""
     d = sub.add_parser("demo", help="run on the bundled example predictions")
     d.add_argument(
         "--n-boot",
@@ -143,6 +151,10 @@ def _parser() -> argparse.ArgumentParser:
         help="compile every kernel into the cache now and say where "
         "the cache is (e.g. in a Docker build step)",
     )
+
+
+def _area_commands(sub) -> None:
+    """``auc``, ``operating-points`` and ``bootstrap``."""
     a = sub.add_parser("auc", help="area under the PR or ROC curve")
     _common(a, boot=False)
     _partial_args(a)
@@ -177,6 +189,10 @@ def _parser() -> argparse.ArgumentParser:
         "interval kind (default percentile; e.g. --interval bca)",
     )
     _partial_args(b)
+
+
+def _comparison_commands(sub) -> None:
+    """``compare`` and ``curve``."""
     c = sub.add_parser("compare", help="paired comparison of several models")
     _common(c, boot=True)
     c.add_argument(
@@ -229,4 +245,3 @@ def _parser() -> argparse.ArgumentParser:
         metavar="K",
         help="recall grid size for --bands (default 101; e.g. --grid 51)",
     )
-    return ap
