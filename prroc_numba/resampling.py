@@ -213,15 +213,10 @@ def bootstrap(
     >>> bool((res.ci_low < res.estimate).all() and (res.estimate < res.ci_high).all())
     True
     """
-    O.check_choice("interval", interval, O.INTERVALS)
     if fold is not None:
+        O.check_choice("interval", interval, O.INTERVALS)
         return _fold_bootstrap(locals())
-    device, score, label, weight, by = O.check_bootstrap(locals())
-    batch, plan, code, est, reps, s = O._replicates(
-        data,
-        keep_replicates=bool(return_replicates),
-        **inputs(locals(), *O.REPLICATE_ARGS, *MULTICLASS),
-    )
+    device, (batch, plan, code, est, reps, s) = O.bootstrap_replicates(locals())
     n_bad = warn_degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
     se, lo, hi = interval_bounds(reps, est, level, interval, jack)

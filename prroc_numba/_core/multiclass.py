@@ -28,6 +28,7 @@ import pandas as pd
 from .. import _frames as F
 from .._schema import CLASS, CLASS_A, CLASS_B, MODEL, ROW
 from .batch import Batch, describe_row, lengths_to_offsets, plain
+from .classes import class_labels
 
 
 @dataclass(frozen=True)
@@ -105,16 +106,21 @@ def score_matrix(cols):
 
 
 def pack_multi(
-    S, cls, Y, codes, w, gcodes, key_frame, runs, multiclass, average, pair_models=False
+    cols, names, labels, w, gcodes, key_frame, runs, multiclass, average, pair_models=False
 ) -> Batch:
-    """The multiclass (``multiclass=``) and multilabel (``label=`` a list) layout of the
-    scores ``S`` ``(n, K)``, the classes ``cls`` and either the label matrix ``Y``
-    (multilabel) or each row's class ``codes`` (:func:`.classes.class_labels`).
+    """The multiclass (``multiclass=``) and multilabel (``label=`` a list) layout: the
+    score columns as one matrix, the classes read (``labels = (data, label, classes,
+    multilabel)``, :func:`.classes.class_labels`: the label matrix ``Y`` of multilabel
+    input, or each row's class code), the rows of zero weight dropped, the rows grouped,
+    then the curves of each resampling group and the outputs they reduce to.
 
     ``pair_models=True`` (:func:`~prroc_numba.compare`): the ``by`` groups are models
     scored on the same rows (same length, labels and weights, in order); they become one
     resampling group so that every replicate draws the rows once for all models.
     """
+    S = score_matrix(cols)
+    data, label, classes, multilabel = labels
+    cls, Y, codes = class_labels(data, label, names, classes, S.shape, multilabel)
     n, K = S.shape
     w = np.ones(n) if w is None else w
     if runs is not None:

@@ -12,10 +12,10 @@ import pandas as pd
 
 from .._schema import MODEL
 from .batch import Batch, describe_row, lengths_to_offsets, row_ids
-from .classes import class_labels, input_kind
+from .classes import input_kind
 from .dataframes import to_pandas
-from .multiclass import pack_multi, score_matrix
-from .resolve import _grouping, _weights, binary_labels, score_columns
+from .multiclass import pack_multi
+from .resolve import read_inputs
 
 #: the input arguments of the public functions, handed on by name to :func:`pack` and
 #: the Dask paths; :data:`MULTICLASS` where the caller takes multiclass input
@@ -48,28 +48,21 @@ def pack(
     """Validate the public arguments and build the :class:`Batch` (input forms:
     :mod:`.resolve`).
 
-    One sequence of steps, each taking and returning plain values: the kind of input,
-    the score columns, the labels (binary; or the classes: :mod:`.classes`), the
-    weights, the ``by`` groups, then the layout (binary here; multiclass and multilabel
-    input, ``multiclass=`` or ``label=`` a list of columns: :mod:`.multiclass`).
+    One sequence of steps, each taking and returning plain values: the kind of input
+    (:func:`.classes.input_kind`), the input read (:func:`.resolve.read_inputs`: score
+    columns, binary labels, weights, ``by`` groups), then one layout: binary here, or
+    multiclass and multilabel input (``multiclass=``, or ``label=`` a list of columns;
+    the classes are read there) in :func:`.multiclass.pack_multi`.
     """
     data = to_pandas(data, score, label, by, weight)
     multi = input_kind(data, label, multiclass, classes, average, pos_label, soft_labels)
-    if isinstance(by, (list, tuple)) and len(by) == 0:
-        by = None
-    cols, names = score_columns(data, score, multi)
-    n = cols[0].shape[0]
-    if multi is None:
-        y = binary_labels(data, label, pos_label, soft_labels, n, cols)
-    else:
-        S = score_matrix(cols)
-        cls, Y, codes = class_labels(data, label, names, classes, S.shape, multi == "multilabel")
-    w = _weights(data, weight, n)
-    gcodes, key_frame, runs = _grouping(data, by, n)
+    read = read_inputs(data, score, label, by, weight, pos_label, soft_labels, multi)
+    cols, names, y, w, gcodes, key_frame, runs = read
     if multi is None:
         return pack_binary(cols, names, y, w, gcodes, key_frame, runs)
+    labels = (data, label, classes, multi == "multilabel")
     return pack_multi(
-        S, cls, Y, codes, w, gcodes, key_frame, runs, multiclass, average, pair_models
+        cols, names, labels, w, gcodes, key_frame, runs, multiclass, average, pair_models
     )
 
 

@@ -129,6 +129,23 @@ def _resolve_scores(data, score, proba_check=True):
     return [arr[:, m] for m in range(arr.shape[1])], list(range(arr.shape[1]))
 
 
+def read_inputs(data, score, label, by, weight, pos_label, soft_labels, multi):
+    """The input read in order, as plain values: ``(score columns, model or class
+    names, labels, weights, group codes, group keys frame, runs)`` (see
+    :func:`_grouping`). ``multi`` (:func:`.classes.input_kind`): None for binary input;
+    otherwise the labels are None here (the classes are read with the layout,
+    :func:`.multiclass.pack_multi`).
+    """
+    if isinstance(by, (list, tuple)) and len(by) == 0:
+        by = None
+    cols, names = score_columns(data, score, multi)
+    n = cols[0].shape[0]
+    y = None if multi is not None else binary_labels(data, label, pos_label, soft_labels, n, cols)
+    w = _weights(data, weight, n)
+    codes, key_frame, runs = _grouping(data, by, n)
+    return cols, names, y, w, codes, key_frame, runs
+
+
 def score_columns(data, score, multi):
     """``(float64 score columns, model or class names)``: at least one column of at
     least one row (multiclass: one column per class, at least 2).

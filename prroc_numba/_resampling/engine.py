@@ -29,7 +29,17 @@ from .run import kernel_seed
 
 
 def replicates(
-    data, batch, code, spec, boot, *, cluster=None, strata=None, standardize=False, stacklevel=5
+    data,
+    batch,
+    code,
+    spec,
+    boot,
+    *,
+    cluster=None,
+    strata=None,
+    standardize=False,
+    stacklevel=5,
+    keep=False,
 ):
     """``(batch, plan, code, estimates, replicates, seed)`` of ``batch``.
 
@@ -38,9 +48,11 @@ def replicates(
     ``cluster=``; ``strata``: an int64 code per input row (e.g. its fold): rows are drawn
     within each (code, class) stratum of their group. For multiclass input the
     estimates and replicates come reduced to the output rows (per class, pair or
-    average) and ``batch`` is a view of those.
+    average) and ``batch`` is a view of those. Refused first when the replicates
+    cannot fit (:func:`check_replicates_fit`; ``keep``: ``return_replicates=True``).
     """
     curve, hull, n_boot, stratified, poisson, seed, progress, label = boot
+    check_replicates_fit(batch, n_boot, label, keep)
     # the estimate from the plan's one sort of every curve (no second sort)
     plan = Plan(
         batch,
@@ -80,8 +92,9 @@ def _reduced(batch, est, reps):
     return view, m.reduce(est), m.reduce(reps)
 
 
-def replicates_cuda(batch, curve, code, n_boot, seed):
+def replicates_cuda(batch, curve, code, n_boot, seed, label="bootstrap", keep=False):
     """The Poisson bootstrap on the GPU (see :func:`~prroc_numba.bootstrap`'s ``device``)."""
+    check_replicates_fit(batch, n_boot, label, keep)
     gpu = _device.backend()
     est = gpu.area_batch(batch, code, False)
     bad = warn_undefined_auc(batch, curve, stacklevel=5)
@@ -247,7 +260,6 @@ def fold_replicates(args, opts, label_bar="bootstrap"):
 
         def run(data, inp, strata=None):
             batch = pack(data, **inp)
-            check_replicates_fit(batch, args["n_boot"], label_bar)
             std = args["standardize"]
             return replicates(data, batch, code, spec, boot, strata=strata, standardize=std)
 
