@@ -27,7 +27,7 @@ def batch_areas(batch, codes, hulls):
     """Every requested area of every curve: ``(n_curves, len(codes))``, one sort per curve.
 
     Hard, unweighted labels on large curves take the class-split keys-only sort
-    (:mod:`._presort`); everything else the kernels' argsort.
+    (:mod:`.presort`); everything else the kernels' argsort.
     """
     codes = np.asarray(codes, dtype=np.int64)
     hulls = np.asarray(hulls, dtype=np.bool_)

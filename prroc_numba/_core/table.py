@@ -535,7 +535,7 @@ def holding(layout, curve, score, pos, neg, extra=(), reduced=True):
 
 def thresholds_of(acc, thresholds):
     """Each curve's thresholds (``thresholds=`` of the curve functions) as the table's
-    curves read them: ``(values, offsets)`` of :func:`.._thresholds.ragged_thresholds`.
+    curves read them: ``(values, offsets)`` of :func:`.thresholds.ragged_thresholds`.
     """
     from .thresholds import ragged_thresholds
 

@@ -535,7 +535,7 @@ from . import fork as _fork  # noqa: E402
 
 def _quiet_after_fork() -> None:
     """A child whose kernels turned serial compiles them in memory: "compiling once ...
-    later runs start instantly" is not so there (runs after ``_fork``'s own hook).
+    later runs start instantly" is not so there (runs after the hook of :mod:`.fork`).
     """
     if _fork.SERIAL_AFTER_FORK:
         NOTICE.said = True
