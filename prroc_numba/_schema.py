@@ -1,7 +1,7 @@
 """Every output column name, defined once.
 
 The frame builders (:mod:`prroc_numba._frames`), the public modules, the plots
-(:mod:`prroc_numba.plot`) and the thresholds reader (:mod:`prroc_numba._thresholds`)
+(:mod:`prroc_numba.plot`) and the thresholds reader (:mod:`prroc_numba._core.thresholds`)
 import these names; no other module spells a column name.
 """
 

@@ -18,27 +18,27 @@ if TYPE_CHECKING:
 import numpy as np
 import pandas as pd
 
-from . import _device
 from . import _frames as F
 from . import _options as O
 from . import _schema as S
 from ._checks import check_level
+from ._core import device as _device
 from ._core.batch import warn_undefined
+from ._core.dataframes import Output, with_output
 from ._core.pack import inputs, pack
-from ._dataframes import Output, with_output
 from ._docs import fill_doc
-from ._kernels.venkatraman import _unpaired_stat, _venkatraman_unpaired
+from ._drivers import unpaired_stat, venkatraman_unpaired
 from ._resampling import folds as _folds
 from ._resampling.engine import fold_replicates
 from ._resampling.intervals import (
-    _boot_pairs,
-    _boot_se,
-    _pair_index,
+    boot_pairs,
+    boot_se,
     normal_interval,
     normal_p,
+    pair_index,
 )
-from ._resampling.paired import _delong_cov, _delong_parts, _venkatraman
-from ._resampling.run import _seed
+from ._resampling.paired import delong_cov, delong_parts, venkatraman_pairs
+from ._resampling.run import kernel_seed
 from ._warnings import UndefinedMetricWarning
 
 # ------------------------------------------------------------------ adjustment
@@ -144,12 +144,12 @@ def delong(
     """
     check_level(level)
     batch = pack(data, score=score, label=label, by=by, pos_label=pos_label)
-    parts = _delong_parts(batch)
+    parts = delong_parts(batch)
     auc = np.empty(batch.n_curves)
     var = np.empty(batch.n_curves)
     M = batch.n_models
     for g, (v10, v01) in enumerate(parts):
-        theta, cov = _delong_cov(v10, v01)
+        theta, cov = delong_cov(v10, v01)
         auc[g * M : (g + 1) * M] = theta
         var[g * M : (g + 1) * M] = np.diag(cov)
     warn_undefined(
@@ -237,7 +237,7 @@ def _choose_pairs(names, baseline, est):
 
 def _venkatraman_unpaired_frame(batch, baseline, n_perm, seed, adjust):
     """Venkatraman's (2000) unpaired test of every pair of curves (the ``by`` groups)."""
-    parts = _delong_parts(batch)  # checks hard labels
+    parts = delong_parts(batch)  # checks hard labels
     G = len(parts)
     if G < 2:
         raise ValueError("the unpaired Venkatraman test needs at least two by= groups (curves)")
@@ -253,7 +253,7 @@ def _venkatraman_unpaired_frame(batch, baseline, n_perm, seed, adjust):
         a, e = batch.group_offsets[g], batch.group_offsets[g + 1]
         order = np.argsort(batch.values[batch.offsets[g] : batch.offsets[g + 1]], kind="stable")
         seqs.append((batch.pos[a:e][order] == 1).astype(np.int64))
-    s = _seed(seed)
+    s = kernel_seed(seed)
     stat = np.full(len(pairs), np.nan)
     p = np.full(len(pairs), np.nan)
     for k, (i, j) in enumerate(pairs):
@@ -262,8 +262,8 @@ def _venkatraman_unpaired_frame(batch, baseline, n_perm, seed, adjust):
             continue
         # pROC's mixing proportion, (positives of both) / (2 x rows of the first curve)
         mp = (r.sum() + q.sum()) / (2.0 * r.size)
-        stat[k] = _unpaired_stat(r, q, mp)
-        perm = _venkatraman_unpaired(r, q, mp, s, k, n_perm)
+        stat[k] = unpaired_stat(r, q, mp)
+        perm = venkatraman_unpaired(r, q, mp, s, k, n_perm)
         p[k] = np.count_nonzero(perm >= stat[k]) / n_perm
     if np.isnan(stat).any():
         warnings.warn(
@@ -473,11 +473,11 @@ def compare(
     names = list(batch.keys[S.MODEL].iloc[:M]) if S.MODEL in batch.keys else list(range(M))
     G = batch.group_offsets.size - 1
     if test == "delong":
-        covs = [_delong_cov(v10, v01) for v10, v01 in _delong_parts(batch)]
+        covs = [delong_cov(v10, v01) for v10, v01 in delong_parts(batch)]
         est = np.concatenate([theta for theta, _ in covs])
     pairs, best = _choose_pairs(names, baseline, None if test == "venkatraman" else est)
     K = len(pairs)
-    ia, ib, ca, cb = _pair_index(G, M, pairs)
+    ia, ib, ca, cb = pair_index(G, M, pairs)
 
     extra = {}
     if test == "delong":
@@ -501,14 +501,14 @@ def compare(
         se_d = sig
         extra[S.Z] = z
     elif test == "venkatraman":
-        est, e_obs, p = _venkatraman(batch, ia, ib, n_boot, seed)
+        est, e_obs, p = venkatraman_pairs(batch, ia, ib, n_boot, seed)
         diff = est[ca] - est[cb]
         lo = hi = np.full(G * K, np.nan)
         extra[S.STATISTIC] = e_obs
     else:
-        diff, lo, hi, p = _boot_pairs(est, reps, ca, cb, level, p_value)
+        diff, lo, hi, p = boot_pairs(est, reps, ca, cb, level, p_value)
         if combine:
-            se_d = _boot_se(reps[ca] - reps[cb])
+            se_d = boot_se(reps[ca] - reps[cb])
     out = _pair_frame(batch.keys, names, pairs, G, est, diff, lo, hi, p, adjust, extra)
     if combine:
         out = _combined_rows(out, se_d, G, K, level, adjust)
@@ -534,7 +534,7 @@ def _pair_frame(curve_keys, names, pairs, G, est, diff, lo, hi, p, adjust, extra
     curve (group by group, ``len(names)`` models each); p-values adjusted per group.
     """
     K = len(pairs)
-    ia, ib, ca, cb = _pair_index(G, len(names), pairs)
+    ia, ib, ca, cb = pair_index(G, len(names), pairs)
     p_adj = (
         np.concatenate([adjust_pvalues(p[g * K : (g + 1) * K], adjust) for g in range(G)])
         if K
@@ -558,7 +558,7 @@ def _pair_frame(curve_keys, names, pairs, G, est, diff, lo, hi, p, adjust, extra
 
 def _combined_rows(frame, se_d, G, K, level, adjust):
     """The per-group frame with ``se``, then the pooled rows of each pair."""
-    from . import _meta
+    from ._resampling import meta as _meta
 
     frame.insert(frame.columns.get_loc(S.DIFF) + 1, S.SE, se_d)
     pooled = _meta.combine(
@@ -598,8 +598,8 @@ def _fold_compare(args):
     frames = []
     for keys, est, reps in runs:
         G = len(keys) // M
-        _, _, ca, cb = _pair_index(G, M, pairs)
-        diff, lo, hi, p = _boot_pairs(est, reps, ca, cb, args["level"], args["p_value"], 4)
+        _, _, ca, cb = pair_index(G, M, pairs)
+        diff, lo, hi, p = boot_pairs(est, reps, ca, cb, args["level"], args["p_value"], 4)
         frames.append(_pair_frame(keys, names, pairs, G, est, diff, lo, hi, p, args["adjust"]))
     keys = [c for c in frames[2].columns if c not in S.VALUE_COLUMNS] + [S.MODEL_A, S.MODEL_B]
     out = _folds.table(frames[0], frames[2], col, mean=frames[1], keys=keys)

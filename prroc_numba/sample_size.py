@@ -402,30 +402,7 @@ def power(
     if binormal is not None:
         if score is not None or data is not None:
             raise ValueError("power() takes binormal= or data (score=, label=), not both")
-        missing = [k for k in _BINORMAL_KEYS if k not in binormal]
-        if missing:
-            raise ValueError(
-                f"binormal= lacks {missing}; pass all of {list(_BINORMAL_KEYS)} "
-                "(rn = ra = 0 for unpaired curves)"
-            )
-        if partial is not None:
-            lo, hi = (float(t) for t in partial)
-            if not 0.0 <= lo < hi <= 1.0:
-                raise ValueError(f"partial={partial!r} must be an FPR range 0 <= lo < hi <= 1")
-            partial = (lo, hi)
-        n_pos, n_neg = _counts(n_pos, n_neg, kappa)
-        given = [diff is not None, n_pos is not None, power is not None]
-        if sum(given) != 2:
-            raise ValueError(
-                "power() with binormal= solves exactly one of diff=, the sample size "
-                "(n_pos= and n_neg=, or one of them with kappa=) and power=: leave "
-                "exactly one of them None"
-            )
-        k = n_neg / n_pos if n_pos is not None else (1.0 if kappa is None else kappa)
-        v0, va = _binormal_v0_va(binormal, k, partial)
-        res = {S.N_POS: n_pos, S.N_NEG: n_neg, S.DIFF: diff, S.POWER: power}
-        res.update(_two_from_vars(v0, va, diff, n_pos, k, power, za))
-        return _row(res, common)
+        return _binormal(binormal, partial, diff, n_pos, n_neg, kappa, power, za, common)
     if score is None:
         if data is not None or label is not None:
             raise ValueError("power() from data needs score= and label=")
@@ -438,14 +415,51 @@ def power(
             "power() from data takes its AUCs from the data; drop auc= / diff= (or pass "
             "numbers without score=)"
         )
-    from ._resampling.paired import _delong_cov, _delong_parts
+    return _from_data(data, score, label, pos_label, n_pos, n_neg, kappa, power, za, common)
+
+
+def _binormal(binormal, partial, diff, n_pos, n_neg, kappa, power, za, common):
+    """Two binormal curves: the one of ``diff``, the sample size and ``power`` left
+    None, solved.
+    """
+    missing = [k for k in _BINORMAL_KEYS if k not in binormal]
+    if missing:
+        raise ValueError(
+            f"binormal= lacks {missing}; pass all of {list(_BINORMAL_KEYS)} "
+            "(rn = ra = 0 for unpaired curves)"
+        )
+    if partial is not None:
+        lo, hi = (float(t) for t in partial)
+        if not 0.0 <= lo < hi <= 1.0:
+            raise ValueError(f"partial={partial!r} must be an FPR range 0 <= lo < hi <= 1")
+        partial = (lo, hi)
+    n_pos, n_neg = _counts(n_pos, n_neg, kappa)
+    given = [diff is not None, n_pos is not None, power is not None]
+    if sum(given) != 2:
+        raise ValueError(
+            "power() with binormal= solves exactly one of diff=, the sample size "
+            "(n_pos= and n_neg=, or one of them with kappa=) and power=: leave "
+            "exactly one of them None"
+        )
+    k = n_neg / n_pos if n_pos is not None else (1.0 if kappa is None else kappa)
+    v0, va = _binormal_v0_va(binormal, k, partial)
+    res = {S.N_POS: n_pos, S.N_NEG: n_neg, S.DIFF: diff, S.POWER: power}
+    res.update(_two_from_vars(v0, va, diff, n_pos, k, power, za))
+    return _row(res, common)
+
+
+def _from_data(data, score, label, pos_label, n_pos, n_neg, kappa, power, za, common):
+    """One curve against 0.5, or two paired curves, from data: the empirical AUCs and
+    DeLong's (co)variances in the closed forms.
+    """
+    from ._resampling.paired import delong_cov, delong_parts
 
     batch = pack(data, score=score, label=label, pos_label=pos_label)
     if batch.group_offsets.size != 2 or batch.n_models > 2:
         raise ValueError("power() from data takes one or two score columns and no by=")
-    ((v10, v01),) = _delong_parts(batch)
+    ((v10, v01),) = delong_parts(batch)
     m_pos, m_neg = v10.shape[0], v01.shape[0]
-    theta, cov = _delong_cov(v10, v01)
+    theta, cov = delong_cov(v10, v01)
     if batch.n_models == 1:
         if power is not None and n_pos is None and n_neg is None:
             k = m_neg / m_pos if kappa is None else kappa

@@ -241,7 +241,7 @@ def test_demo_as_a_subprocess():
 
 
 def test_read_takes_only_the_named_columns(preds, tmp_path):
-    from prroc_numba._cli_io import _read
+    from prroc_numba.cli._io import _read
 
     df, path = preds
     pq = tmp_path / "preds.parquet"

@@ -11,8 +11,8 @@ from sklearn.preprocessing import label_binarize
 import prroc_numba as prn
 from prroc_numba._core import multiclass as _multiclass
 from prroc_numba._core.pack import pack
-from prroc_numba._resampling.plan import _Plan
-from prroc_numba._resampling.run import _seed
+from prroc_numba._resampling.plan import Plan
+from prroc_numba._resampling.run import kernel_seed
 from tests.kernel_probes import _paired_counts_one
 
 CLASSES = ["cat", "dog", "eel", "fox"]
@@ -273,8 +273,8 @@ def test_input_not_modified(df):
 
 def _row_counts(batch, stratified, seed, b):
     """The multiplicity of every original row in replicate ``b`` (slow path)."""
-    plan = _Plan(batch, stratified)
-    cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, _seed(seed), b)
+    plan = Plan(batch, stratified)
+    cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, kernel_seed(seed), b)
     return cnt[plan.row_slot]
 
 

@@ -32,8 +32,8 @@ import os
 import re
 import sys
 
-from ._cli_io import CliError, _check_out, _emit, _read, _table, _title
-from ._cli_parser import _parser
+from ._io import CliError, _check_out, _emit, _read, _table, _title
+from ._parser import _parser
 
 __all__ = ["main"]
 
@@ -198,9 +198,9 @@ def _run(args) -> None:
         _demo(args)
         return
     if args.command == "warmup":
-        from ._warmup import warmup
+        from .._jit import warmup as calls
 
-        warmup(cli_main=main)
+        calls.warmup(cli_main=main)
         return
     _check_out(args)
     if args.command == "rank":

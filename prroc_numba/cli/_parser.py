@@ -222,7 +222,7 @@ def _partial_args(p: argparse.ArgumentParser) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from ._version import __version__
+    from .._version import __version__
 
     ap = argparse.ArgumentParser(
         prog="prroc-numba",
@@ -231,6 +231,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--version", action="version", version=f"prroc-numba {__version__}")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
+    _demo_commands(sub)
+    _area_commands(sub)
+    _comparison_commands(sub)
+    _count_commands(sub)
+    _rank_command(sub)
+    _curve_command(sub)
+    return ap
+
+
+def _demo_commands(sub) -> None:
+    """``demo`` and ``warmup``."""
     d = sub.add_parser("demo", help="run on the bundled example predictions")
     d.add_argument(
         "--n-boot",
@@ -248,6 +259,10 @@ def _parser() -> argparse.ArgumentParser:
         help="compile every kernel into the cache now and say where "
         "the cache is (e.g. in a Docker build step)",
     )
+
+
+def _area_commands(sub) -> None:
+    """``auc``, ``operating-points`` and ``bootstrap``."""
     a = sub.add_parser("auc", help="area under the PR, ROC or PRG curve")
     _common(a, boot=False, curves=("pr", "roc", "prg"))
     _partial_args(a)
@@ -300,6 +315,10 @@ def _parser() -> argparse.ArgumentParser:
     _fold_arg(b)
     _multiclass_args(b)
     _resampling_args(b)
+
+
+def _comparison_commands(sub) -> None:
+    """``compare``."""
     c = sub.add_parser("compare", help="paired comparison of several models")
     _common(c, boot=True)
     c.add_argument(
@@ -343,6 +362,10 @@ def _parser() -> argparse.ArgumentParser:
     _fold_arg(c)
     _multiclass_args(c)
     _resampling_args(c)
+
+
+def _count_commands(sub) -> None:
+    """``metrics`` and ``confusion``."""
     m = sub.add_parser("metrics", help="several areas and counts from one sort per curve")
     _common(m, boot=False, curves=(), area=False)
     m.add_argument(
@@ -361,6 +384,10 @@ def _parser() -> argparse.ArgumentParser:
     _common(n, boot=False, curves=(), area=False)
     _multiclass_args(n)
     _device_arg(n)
+
+
+def _rank_command(sub) -> None:
+    """``rank``."""
     r = sub.add_parser(
         "rank",
         help="many models over many data sets: average ranks, Friedman, Nemenyi, Wilcoxon",
@@ -410,6 +437,10 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="also write the pairs table as CSV (e.g. --out pairs.csv)",
     )
+
+
+def _curve_command(sub) -> None:
+    """``curve``."""
     v = sub.add_parser("curve", help="PR, ROC, DET or PRG curve points, or bootstrap bands")
     _common(v, boot=True, curves=("pr", "roc", "det", "prg"))
     _choice(
@@ -457,4 +488,3 @@ def _parser() -> argparse.ArgumentParser:
     _multiclass_args(v)
     _resampling_args(v, device=False)
     _device_arg(v)
-    return ap
