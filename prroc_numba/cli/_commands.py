@@ -209,16 +209,8 @@ def _run(args) -> None:
     extra = [getattr(args, c, None) for c in ("fold", "cluster")]
     frame = _read(args.file, [*args.score, args.label, *(args.by or []), args.weight, *extra])
     kw = _args_to_kw(args, frame)
-    if args.command == "auc" and args.ci:
-        if args.hull or args.partial:
-            raise CliError("--ci is for the whole empirical curve; drop --hull / --partial")
-        res = prn.auc_ci(
-            frame, curve=args.curve, method=args.method, ci=args.ci, level=args.level, **kw
-        )
-    elif args.command == "auc":
-        res = prn.auc(
-            frame, curve=args.curve, method=args.method, hull=args.hull, **_partial_kw(args), **kw
-        )
+    if args.command == "auc":
+        res = _auc(args, frame, kw)
     elif args.command == "metrics":
         res = prn.metrics(frame, metrics=args.metrics, **kw)
     elif args.command == "confusion":
@@ -230,68 +222,99 @@ def _run(args) -> None:
             frame, targets=args.target, beta=args.beta, **_boot_kw(args), **kw
         )
     elif args.command == "curve" and args.bands:
-        if args.interpolate or args.recall_step is not None:
-            raise CliError("--bands gives bands on a grid; drop --interpolate / --recall-step")
-        if "device" in kw:
-            raise CliError("--bands runs on the CPU; drop --device")
-        res = prn.bootstrap_curve(
-            frame,
-            curve=args.curve,
-            space=args.space,
-            band=args.band,
-            hull=args.hull,
-            grid=args.grid,
-            **_boot_kw(args),
-            **kw,
-        )
+        res = _bands(args, frame, kw)
     elif args.command == "curve":
-        if args.space is not None or args.band != "pointwise":
-            raise CliError("--space / --band apply to --bands")
-        if args.curve in ("det", "prg"):
-            if args.interpolate or args.recall_step is not None:
-                raise CliError("--interpolate / --recall-step apply to PR curves only (--curve pr)")
-            if args.curve == "det":
-                if args.hull:
-                    raise CliError("the DET curve has no hull here; drop --hull")
-                res = prn.det_curve(frame, **kw)
-            else:
-                res = prn.prg_curve(frame, hull=args.hull, **kw)
-        elif args.curve == "roc":
-            if args.interpolate or args.recall_step is not None:
-                raise CliError("--interpolate / --recall-step apply to PR curves only (--curve pr)")
-            res = prn.roc_curve(frame, hull=args.hull, **kw)
-        else:
-            res = prn.pr_curve(
-                frame,
-                hull=args.hull,
-                interpolate=args.interpolate,
-                recall_step=args.recall_step,
-                **kw,
-            )
+        res = _curve(args, frame, kw)
     else:
-        boot = {
-            "curve": args.curve,
-            "method": args.method,
-            "hull": args.hull,
-            **_boot_kw(args),
-            **_partial_kw(args),
-        }
-        if args.command == "bootstrap":
-            res = prn.bootstrap(frame, interval=args.interval, **boot, **kw)
-        else:
-            if len(args.score) < 2:
-                raise CliError("compare needs at least two --score columns")
-            res = prn.compare(
-                frame,
-                baseline=args.baseline,
-                adjust=args.adjust,
-                test=args.test,
-                p_value=args.p_value,
-                combine=args.combine,
-                **boot,
-                **kw,
-            )
+        res = _resampled(args, frame, kw)
     _emit(res, args, _title(args))
+
+
+def _auc(args, frame, kw):
+    """``auc``: the area, or with ``--ci`` its closed-form interval."""
+    import prroc_numba as prn
+
+    if args.ci:
+        if args.hull or args.partial:
+            raise CliError("--ci is for the whole empirical curve; drop --hull / --partial")
+        return prn.auc_ci(
+            frame, curve=args.curve, method=args.method, ci=args.ci, level=args.level, **kw
+        )
+    return prn.auc(
+        frame, curve=args.curve, method=args.method, hull=args.hull, **_partial_kw(args), **kw
+    )
+
+
+def _bands(args, frame, kw):
+    """``curve --bands``: bootstrap bands on a grid."""
+    import prroc_numba as prn
+
+    if args.interpolate or args.recall_step is not None:
+        raise CliError("--bands gives bands on a grid; drop --interpolate / --recall-step")
+    if "device" in kw:
+        raise CliError("--bands runs on the CPU; drop --device")
+    return prn.bootstrap_curve(
+        frame,
+        curve=args.curve,
+        space=args.space,
+        band=args.band,
+        hull=args.hull,
+        grid=args.grid,
+        **_boot_kw(args),
+        **kw,
+    )
+
+
+def _curve(args, frame, kw):
+    """``curve``: the points of the PR, ROC, DET or PRG curve."""
+    import prroc_numba as prn
+
+    if args.space is not None or args.band != "pointwise":
+        raise CliError("--space / --band apply to --bands")
+    if args.curve != "pr" and (args.interpolate or args.recall_step is not None):
+        raise CliError("--interpolate / --recall-step apply to PR curves only (--curve pr)")
+    if args.curve == "det":
+        if args.hull:
+            raise CliError("the DET curve has no hull here; drop --hull")
+        return prn.det_curve(frame, **kw)
+    if args.curve == "prg":
+        return prn.prg_curve(frame, hull=args.hull, **kw)
+    if args.curve == "roc":
+        return prn.roc_curve(frame, hull=args.hull, **kw)
+    return prn.pr_curve(
+        frame,
+        hull=args.hull,
+        interpolate=args.interpolate,
+        recall_step=args.recall_step,
+        **kw,
+    )
+
+
+def _resampled(args, frame, kw):
+    """``bootstrap`` and ``compare``."""
+    import prroc_numba as prn
+
+    boot = {
+        "curve": args.curve,
+        "method": args.method,
+        "hull": args.hull,
+        **_boot_kw(args),
+        **_partial_kw(args),
+    }
+    if args.command == "bootstrap":
+        return prn.bootstrap(frame, interval=args.interval, **boot, **kw)
+    if len(args.score) < 2:
+        raise CliError("compare needs at least two --score columns")
+    return prn.compare(
+        frame,
+        baseline=args.baseline,
+        adjust=args.adjust,
+        test=args.test,
+        p_value=args.p_value,
+        combine=args.combine,
+        **boot,
+        **kw,
+    )
 
 
 def _command_parser(parser, command):

@@ -84,6 +84,19 @@ def _common(p: argparse.ArgumentParser, *, boot: bool, curves=("pr", "roc"), are
         help="read the label column as P(positive) in [0, 1], PRROC's soft labels "
         "(e.g. --soft-labels --no-stratified)",
     )
+    _area_args(p, curves, area)
+    p.add_argument(
+        "--out",
+        default=None,
+        metavar="FILE",
+        help="also write the table as CSV (e.g. --out results.csv)",
+    )
+    if boot:
+        _boot_args(p)
+
+
+def _area_args(p: argparse.ArgumentParser, curves, area: bool) -> None:
+    """``--curve`` (one of ``curves``), ``--method`` (with ``area``) and ``--hull``."""
     if curves:
         _choice(
             p,
@@ -104,40 +117,35 @@ def _common(p: argparse.ArgumentParser, *, boot: bool, curves=("pr", "roc"), are
             action="store_true",
             help="use the ROC convex hull / achievable PR curve (e.g. --hull)",
         )
+
+
+def _boot_args(p: argparse.ArgumentParser) -> None:
+    """The bootstrap's options: replicates, level, seed, stratification, progress."""
     p.add_argument(
-        "--out",
-        default=None,
-        metavar="FILE",
-        help="also write the table as CSV (e.g. --out results.csv)",
+        "--n-boot",
+        type=int,
+        default=2000,
+        metavar="B",
+        help="bootstrap replicates (default 2000; e.g. --n-boot 5000)",
     )
-    if boot:
-        p.add_argument(
-            "--n-boot",
-            type=int,
-            default=2000,
-            metavar="B",
-            help="bootstrap replicates (default 2000; e.g. --n-boot 5000)",
-        )
-        p.add_argument(
-            "--level",
-            type=float,
-            default=0.95,
-            help="confidence level (default 0.95; e.g. --level 0.9)",
-        )
-        p.add_argument(
-            "--seed", type=int, default=0, help="random seed (default 0; e.g. --seed 42)"
-        )
-        p.add_argument(
-            "--no-stratified",
-            action="store_true",
-            help="resample rows regardless of class (default: stratified, as "
-            "pROC; e.g. --no-stratified)",
-        )
-        p.add_argument(
-            "--no-progress",
-            action="store_true",
-            help="no progress bar (e.g. --no-progress in scripts)",
-        )
+    p.add_argument(
+        "--level",
+        type=float,
+        default=0.95,
+        help="confidence level (default 0.95; e.g. --level 0.9)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0; e.g. --seed 42)")
+    p.add_argument(
+        "--no-stratified",
+        action="store_true",
+        help="resample rows regardless of class (default: stratified, as "
+        "pROC; e.g. --no-stratified)",
+    )
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress bar (e.g. --no-progress in scripts)",
+    )
 
 
 def _fold_arg(p: argparse.ArgumentParser) -> None:
