@@ -532,7 +532,7 @@ NO_COMMAND = {
 def _flags(command):
     import argparse
 
-    from prroc_numba._cli_parser import _parser
+    from prroc_numba.cli._parser import _parser
 
     sub = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
     parser = sub.choices[command]
