@@ -23,13 +23,11 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from .._drivers.resample import _segments_batch, _table_areas
-from .._kernels.paired_masses import _paired_masses
-from .._kernels.ranges import _range_areas, _range_hulls
-from .._kernels.segments import finish_area_cpu
+from .._drivers import finish_area_cpu, paired_masses, range_areas, range_hulls
+from .._drivers.resample import segments_batch, table_areas
 from .batch import row_ids, warn_undefined, warn_undefined_auc
 from .pack import pack
-from .resolve import _labels
+from .resolve import read_labels
 from .table import (
     Accumulator,
     Layout,
@@ -97,7 +95,7 @@ def check_merged(layout, labels, pos_label):
     if layout is None:
         raise ValueError("empty input: score has no rows (or every row has weight 0)")
     if labels is not None and labels.size:
-        _labels(pd.unique(labels), pos_label, False)  # the same check as in memory
+        read_labels(pd.unique(labels), pos_label, False)  # the same check as in memory
 
 
 # ------------------------------------------------------------------ one partition
@@ -159,11 +157,11 @@ def partition_rows(part, kw, offset, ids=None):
 
 def sorted_rows(values, offsets, pos, neg, label_start):
     """Every curve's values sorted by score descending with the bootstrap plan's one
-    radix sort per curve (:func:`._kernels.resample._segments_batch`): ``(curve,
+    radix sort per curve (:func:`._drivers.resample.segments_batch`): ``(curve,
     score, pos, neg, label_row, starts)``, ``label_row`` each value's label row (into
     ``pos``/``neg``), ``starts`` the first value of each distinct (curve, score).
     """
-    order, ps, ns = _segments_batch(values, offsets, pos, neg, label_start)[:3]
+    order, ps, ns = segments_batch(values, offsets, pos, neg, label_start)[:3]
     curve = np.repeat(np.arange(offsets.size - 1, dtype=np.int64), np.diff(offsets))
     s = values[offsets[curve] + order] + 0.0  # -0.0 and 0.0 are one score
     start = np.ones(s.size, dtype=bool)
@@ -186,7 +184,7 @@ def replicate_table(item, seed, n_boot):
     # every row once, with its entry in each model (the models of a group share rows)
     M = rp.layout.n_models
     by_row = np.lexsort((rp.curve % M, rp.row))
-    pb, nb = _paired_masses(
+    pb, nb = paired_masses(
         np.ascontiguousarray(ent[by_row].reshape(-1, M)),
         np.ascontiguousarray(rp.row[by_row][::M]),
         np.ascontiguousarray(rp.pos[by_row][::M]),
@@ -295,13 +293,13 @@ def range_totals(table):
 def range_area_sums(table, tp0, fp0, codes):
     """``(n_curves, len(codes))``: the range's segment-area sums for every estimator."""
     offsets, pos, neg = table[:3]
-    return np.stack([_range_areas(offsets, pos, neg, tp0, fp0, c) for c in codes], axis=1)
+    return np.stack([range_areas(offsets, pos, neg, tp0, fp0, c) for c in codes], axis=1)
 
 
 def range_hull_vertices(table, tp0, fp0):
     """The range's local hull vertices per curve, with their scores (thresholds)."""
     offsets, pos, neg, score = table
-    htp, hfp, hidx, hoff = _range_hulls(offsets, pos, neg, tp0, fp0)
+    htp, hfp, hidx, hoff = range_hulls(offsets, pos, neg, tp0, fp0)
     return htp, hfp, hoff, score[hidx]
 
 
@@ -501,7 +499,7 @@ def replicate_class_totals(rng, seed, n_boot):
     curve = block_curves(offsets)[block]
     tp = np.empty((n_boot + 1, C))
     fp = np.empty((n_boot + 1, C))
-    tp[:n_boot], fp[:n_boot] = _paired_masses(
+    tp[:n_boot], fp[:n_boot] = paired_masses(
         curve.reshape(-1, 1), row, pos, neg, C, seed, 0, n_boot
     )
     tp[n_boot] = np.bincount(curve, weights=pos, minlength=C)
@@ -519,7 +517,7 @@ def replicate_masses(rng, seed, n_boot, block_bytes):
     entry = block.reshape(-1, 1)
     for b0 in range(0, n_boot, step):
         m = min(step, n_boot - b0)
-        pb, nb = _paired_masses(entry, row, pos, neg, n_blocks, seed, b0, m)
+        pb, nb = paired_masses(entry, row, pos, neg, n_blocks, seed, b0, m)
         for j in range(m):
             yield b0 + j, pb[j], nb[j]
         del pb, nb
@@ -537,7 +535,7 @@ def replicate_area_sums(rng, tp0, fp0, seed, code, block_bytes):
     offsets, tp0, fp0 = writable(rng[0]), writable(tp0), writable(fp0)
     out = np.empty((offsets.size - 1, tp0.shape[0]))
     for b, p, n in replicate_masses(rng, seed, tp0.shape[0] - 1, block_bytes):
-        out[:, b] = _range_areas(offsets, p, n, tp0[b], fp0[b], code)
+        out[:, b] = range_areas(offsets, p, n, tp0[b], fp0[b], code)
     return out
 
 
@@ -560,9 +558,9 @@ def table_replicate_areas(acc, curve, code, hull):
     c, _score, pos, neg = entries_of(acc)
     offsets = np.zeros(layout.n_curves + 1, dtype=np.int64)
     np.cumsum(np.bincount(c, minlength=offsets.size - 1), out=offsets[1:])
-    est = _table_areas(offsets, pos[:, None].copy(), neg[:, None].copy(), code, hull)[:, 0]
+    est = table_areas(offsets, pos[:, None].copy(), neg[:, None].copy(), code, hull)[:, 0]
     pb, nb = replicates_of(acc)
-    reps = _table_areas(offsets, np.ascontiguousarray(pb), np.ascontiguousarray(nb), code, hull)
+    reps = table_areas(offsets, np.ascontiguousarray(pb), np.ascontiguousarray(nb), code, hull)
     P = np.add.reduceat(pos, offsets[:-1])
     N = np.add.reduceat(neg, offsets[:-1])
     bad = warn_undefined_auc(layout, curve, stacklevel=6, totals=(P, N))

@@ -44,7 +44,7 @@ from .._core.partitions import (
     table_replicate_areas,
 )
 from .._core.table import Accumulator, entries_of, layout_of, replicates_of
-from .._drivers.resample import _table_curves
+from .._drivers.resample import table_curves
 from .partitions import _merge_tree, _n_entries, _names, accumulate, settings
 
 
@@ -210,11 +210,9 @@ def curve_replicates(
         curves = layout_of(st)
         offsets, p1, n1 = _table(st)
         P, _ = _totals(st, offsets)
-        est = _table_curves(offsets, p1, n1, grid, hull)[:, 0, :]
+        est = table_curves(offsets, p1, n1, grid, hull)[:, 0, :]
         pb, nb = replicates_of(st)
-        reps = _table_curves(
-            offsets, np.ascontiguousarray(pb), np.ascontiguousarray(nb), grid, hull
-        )
+        reps = table_curves(offsets, np.ascontiguousarray(pb), np.ascontiguousarray(nb), grid, hull)
     else:
         curves = st.layout
         P = st.P[-1]
@@ -222,3 +220,17 @@ def curve_replicates(
         est, reps = out[:, -1, :], out[:, :-1, :]
     warn_undefined(curves, P <= 0, "the PR curve is undefined (no positives): NaN", stacklevel=4)
     return curves, P, est, reps
+
+
+#: what the public functions call (through :func:`prroc_numba._backends.wing_for`)
+__all__ = [
+    "auc",
+    "confusion",
+    "curve_replicates",
+    "merged_state",
+    "metrics",
+    "no_multiclass",
+    "pr_curve",
+    "replicates",
+    "roc_curve",
+]

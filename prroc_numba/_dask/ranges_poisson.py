@@ -30,7 +30,7 @@ the rows never meet in one place and nothing is ever rows x ``B``:
    vertices that the recall grid of ``bootstrap_curve`` reads (:func:`_grid_vertices`);
 5. the client adds the sums per replicate and normalises them
    (:func:`._kernels.segments.finish_area`), or runs the table kernels
-   (:func:`._kernels.resample_poisson._table_areas` / ``_table_curves``) on each
+   (:func:`._drivers.resample.table_areas` / ``table_curves``) on each
    replicate's few gathered vertices (the hull of the local hulls is the hull).
 
 The data's own estimate is one more "replicate" whose counts are all 1. Each row's
@@ -61,9 +61,8 @@ from .._core.partitions import (
     writable,
 )
 from .._core.table import layout_of
-from .._drivers.resample import _table_areas, _table_curves
-from .._kernels.grid import _ABOVE, _BELOW
-from .._kernels.ranges import _range_hulls
+from .._drivers import ULP_ABOVE, ULP_BELOW, range_hulls
+from .._drivers.resample import table_areas, table_curves
 from .partitions import _merge_tree, _names, accumulate, settings
 from .ranges import _merge_samples, _sample
 
@@ -108,7 +107,7 @@ def _hulls(rng, tp0, fp0, seed):
 
     def chunks():
         for b, p, n in replicate_masses(rng, seed, nb - 1, _BLOCK_BYTES):
-            htp, hfp, _idx, hoff = _range_hulls(offsets, p, n, tp0[b], fp0[b])
+            htp, hfp, _idx, hoff = range_hulls(offsets, p, n, tp0[b], fp0[b])
             yield b, htp, hfp, np.diff(hoff)
 
     return _vertices(chunks(), C, nb)
@@ -126,8 +125,8 @@ def _grid_vertices(tp, fp, tp0, fp0, P, grid):
     n = tp.size
     keep = [np.searchsorted(tp + fp, tp0 + fp0, side="right"), n - 1]
     t = grid[grid > 0] * P
-    lo = np.searchsorted(tp, t * _BELOW, side="left")
-    hi = np.searchsorted(tp, t * _ABOVE, side="right")
+    lo = np.searchsorted(tp, t * ULP_BELOW, side="left")
+    hi = np.searchsorted(tp, t * ULP_ABOVE, side="right")
     keep += [lo - 1, lo, hi - 1, hi]
     for a, b in zip(lo[hi > lo + 1], hi[hi > lo + 1]):
         w = np.flatnonzero(np.diff(tp[a:b])) + a + 1  # new distinct tp within the window
@@ -231,7 +230,7 @@ class RowRanges:
         if hull:
             parts = self._each(_hulls)
             offsets, dtp, dfp = _table_of_vertices(parts, self.n_curves, nb)
-            return _table_areas(offsets, dtp, dfp, code, True)[:, 0].reshape(self.n_curves, nb)
+            return table_areas(offsets, dtp, dfp, code, True)[:, 0].reshape(self.n_curves, nb)
         sums = functools.partial(replicate_area_sums, block_bytes=_BLOCK_BYTES)
         total = np.sum(self._each(sums, int(code)), axis=0)
         return finish_replicate_areas(total, self.P, self.N, code)
@@ -244,7 +243,7 @@ class RowRanges:
         else:
             parts = self._each(_grid_chunks, self.P, grid)
         offsets, dtp, dfp = _table_of_vertices(parts, self.n_curves, nb)
-        out = _table_curves(offsets, dtp, dfp, grid, hull)  # (curves * nb, 1, grid)
+        out = table_curves(offsets, dtp, dfp, grid, hull)  # (curves * nb, 1, grid)
         return out.reshape(self.n_curves, nb, grid.size)
 
 
