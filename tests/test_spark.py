@@ -244,7 +244,7 @@ def test_core_import_does_not_import_pyspark():
 
 def test_spark_frames_are_detected_without_importing_pyspark():
     from prroc_numba._backends import engine
-    from prroc_numba._dataframes import is_native
+    from prroc_numba._core.dataframes import is_native
 
     fake = type("DataFrame", (), {"__module__": "pyspark.sql.connect.dataframe"})()
     assert engine(fake) == "spark"
