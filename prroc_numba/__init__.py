@@ -45,10 +45,12 @@ _WHERE = {
     "roc_curve": ".curves",
     "ROCCurve": ".point_curves",
     "scorer": "._sklearn",
+    "StateFormatError": "._core.state",
     "UndefinedMetricWarning": "._warnings",
 }
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time see __getattr__
+    from ._core.state import StateFormatError
     from ._core.table import Accumulator
     from ._sklearn import scorer
     from ._warnings import UndefinedMetricWarning
@@ -68,6 +70,7 @@ __all__ = [
     "Accumulator",
     "PRCurve",
     "ROCCurve",
+    "StateFormatError",
     "UndefinedMetricWarning",
     "auc",
     "auc_ci",
