@@ -256,6 +256,7 @@ class Accumulator:
         self._started = False
         self._pending: list[tuple] = []  # reduced runs not yet merged into the table
         self._n_pending = 0
+        self._growth = 1  # runs kept up to this many times the table (see _flush)
         self._source = None  # the file a loaded state came from (named in errors)
         self._lock = threading.RLock()
 
@@ -492,7 +493,7 @@ class Accumulator:
             raise ValueError("cannot merge states holding different bootstrap replicates")
         self._pending.append((groups, *self._compact(curve, pos, neg, score), tuple(extra)))
         self._n_pending += int(score.size)
-        if self._n_pending > max(_BUFFER_ENTRIES, self._m_score.size):
+        if self._n_pending > max(_BUFFER_ENTRIES, self._growth * self._m_score.size):
             self._flush()
 
     def _single(self):
@@ -526,8 +527,13 @@ class Accumulator:
                 ),
                 *self._pending,
             ]
+            n_before = sum(int(r[2].size) for r in runs)
             self._pending, self._n_pending = [], 0
             self._combine(runs)
+            # merging saves memory only where the runs share scores (ties): where it
+            # saved little, keep more runs before the next merge (fewer sorts of the
+            # table, the same memory, as the runs then hold the same entries)
+            self._growth = 4 if self._m_score.size > 0.9 * n_before else 1
 
     def _combine(self, runs):
         if self._single() and not runs[0][5]:
