@@ -5,7 +5,8 @@ end) against torchmetrics' ``BinaryAveragePrecision(thresholds=None)`` (its exac
 and torcheval's ``BinaryAUPRC`` on the same float64 batches, in one run (torch threads
 = 2). Two score kinds: continuous (nearly every row a distinct score) and tied (scores
 rounded to about 1e4 distinct values). Each figure is the best of ``--repeat`` runs
-(the order of the three alternates); state memory is the bytes the object holds after
+(the order of the three alternates), in wall time and in CPU time of all the process's
+threads (the steadier figure on a shared machine); state memory is the bytes the object holds after
 the last update (the Accumulator: ``sys.getsizeof``, its arrays included; the torch
 metrics: their state tensors). Every value is checked against scikit-learn's
 ``average_precision_score`` on all rows first.
@@ -124,13 +125,15 @@ def main(argv=None):
         y = np.concatenate([b[1] for b in batches])
         want = average_precision_score(y, s)
         best = {name: np.inf for name in RUNNERS}
+        cpu = {name: np.inf for name in RUNNERS}
         mem = {}
         for r in range(args.repeat):
             names = list(RUNNERS)
             for name in names[r % 3 :] + names[: r % 3]:
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 value, mem[name] = RUNNERS[name](batches)
                 best[name] = min(best[name], time.perf_counter() - t)
+                cpu[name] = min(cpu[name], time.process_time() - c)
                 tol = 1e-12 if name == "Accumulator" else 1e-6  # torch: float32 results
                 assert abs(value - want) < tol, (name, value, want)
         a = best["Accumulator"]
@@ -138,6 +141,12 @@ def main(argv=None):
             f"| {kind} | time | {np.unique(s).size:,} | "
             + " | ".join(f"{best[n]:.2f} s" for n in RUNNERS)
             + f" | {a / best['torchmetrics exact']:.2f}x | {a / best['torcheval']:.2f}x |"
+        )
+        a = cpu["Accumulator"]
+        print(
+            f"| {kind} | CPU time (all threads) | | "
+            + " | ".join(f"{cpu[n]:.2f} s" for n in RUNNERS)
+            + f" | {a / cpu['torchmetrics exact']:.2f}x | {a / cpu['torcheval']:.2f}x |"
         )
         am = mem["Accumulator"]
         print(

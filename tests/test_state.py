@@ -464,3 +464,20 @@ def test_stream_memory_is_the_table_plus_a_bounded_buffer():
     # about 1,000 distinct scores: the table stays small, the runs kept are bounded
     assert sys.getsizeof(acc) < 40 * (1 << 16) + 40 * 2000 + 4096
     assert acc.n_entries < 2000
+
+
+def test_a_curve_without_entries_is_no_curve():
+    """A table may hold no entry of a curve of its layout (a Dask score range): results
+    leave that curve out, as the in-memory call on the rows it holds does."""
+    from prroc_numba._core.table import holding, layout_of
+
+    df = _frame()
+    kw = {"score": ["a", "b"], "label": "y", "by": "g"}
+    full = prn.Accumulator().update(df, **kw)
+    keep = full._curve // 2 != 0  # no entry of the first group ("x")
+    part = holding(
+        layout_of(full), full._curve[keep], full._score[keep], full._pos[keep], full._neg[keep]
+    )
+    rest = df[df["g"] != "x"]
+    pd.testing.assert_frame_equal(part.roc_curve(), prn.roc_curve(rest, **kw), **TOL)
+    pd.testing.assert_frame_equal(part.auc(), prn.auc(rest, **kw), **TOL)

@@ -609,6 +609,12 @@ class Accumulator:
             )
         cp, cn = curve[kp], curve[kn]
         n_p, n_n = np.bincount(cp, minlength=C), np.bincount(cn, minlength=C)
+        live = (n_p + n_n) > 0
+        if not live.all():  # curves without entries here (a Dask range) are no curves
+            keys = keys[live].reset_index(drop=True)
+            new = np.cumsum(live) - 1
+            cp, cn, n_p, n_n = new[cp], new[cn], n_p[live], n_n[live]
+            C = int(live.sum())
         offsets = lengths_to_offsets(n_p + n_n)
         at_p = offsets[cp] + np.arange(cp.size) - lengths_to_offsets(n_p)[cp]
         at_n = offsets[cn] + n_p[cn] + np.arange(cn.size) - lengths_to_offsets(n_n)[cn]
