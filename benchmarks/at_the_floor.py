@@ -21,7 +21,9 @@ Rows (the references are those of ``_cases.py``, which ``compare.py`` also times
   - the *scikit-learn loop*: per replicate a stratified resample and
     ``average_precision_score`` per model (:func:`_cases._sklearn_boot`), scaled to B.
 
-  ``--dg`` adds the same call with the default estimator (Davis & Goadrich).
+  ``--dg`` adds the same call with the default estimator (Davis & Goadrich);
+  ``--before`` the same call with one walk per replicate (the kernel before the block
+  walk of eight replicates per pass; the same numbers).
 * **interpolate**, 10,000 curves x ~1,000 points onto a 1,001-point recall grid, from
   one ``pr_curve`` frame: ``interpolate_matrix`` against a per-curve ``np.interp`` loop
   into a matrix, and ``interpolate`` (the tidy frame) against the same loop plus the
@@ -32,7 +34,9 @@ wait on a BLAS thread pool, which on a busy machine costs it more than the produ
 
 ``--scale``: 100 models x 1e6 rows, 5% positives, B = 2000, paired, stratified, AP, in
 a fresh process (peak resident memory from ``getrusage``), against the presorted numpy
-loop run on a few replicates in another fresh process and scaled to B.
+loop run on a few replicates in another fresh process and scaled to B. ``--scale-run
+200`` runs ours with 200 replicates (after a call with 8, which times the plan) and
+scales the replicates to B, for a machine too busy for the full run.
 
 Writes ``benchmarks/results/at_the_floor.md`` (or ``at_the_floor_scale.md``).
 """
@@ -109,7 +113,18 @@ def alternate(sides, rounds, log):
             gc.enable()
 
 
-def _bootstrap_rows(rounds, dg, log):
+def _one_walk(frame, kw):
+    """The same call with one walk per replicate (the kernel before the block walk)."""
+    from prroc_numba._resampling import run
+
+    run._BLOCK_WALK = False
+    try:
+        return prn.bootstrap(frame, method="ap", **kw)
+    finally:
+        run._BLOCK_WALK = True
+
+
+def _bootstrap_rows(rounds, dg, before, log):
     y, S = _cases.binormal(N, n_models=M)
     cols = [np.ascontiguousarray(S[:, j]) for j in range(M)]
     frame = pd.DataFrame({f"m{j}": c for j, c in enumerate(cols)})
@@ -134,6 +149,8 @@ def _bootstrap_rows(rounds, dg, log):
     ]
     if dg:
         sides.insert(1, Side("ours (dg)", lambda: prn.bootstrap(frame, method="dg", **kw)))
+    if before:
+        sides.insert(1, Side("ours, one walk per replicate (ap)", lambda: _one_walk(frame, kw)))
     # the references compute what ours does: the same AP on the data itself
     ours_est = prn.bootstrap(frame, method="ap", **{**kw, "n_boot": 2})["estimate"].to_numpy()
     from sklearn.metrics import average_precision_score
@@ -146,7 +163,8 @@ def _bootstrap_rows(rounds, dg, log):
     rows = []
     for ours in (s for s in sides if s.name.startswith("ours")):
         for ref, target in [(sides[-2], 10.0), (sides[-1], 150.0)]:
-            rows.append(_row(f"{what}, {ours.name[6:-1].upper()}", ours, ref, target))
+            label = ours.name[5:].strip(", ").replace("(ap)", "AP").replace("(dg)", "DG")
+            rows.append(_row(f"{what}, {label}", ours, ref, target))
     return rows
 
 
@@ -219,9 +237,16 @@ _SCALE_OURS = r"""
 import prroc_numba as prn
 prn.bootstrap(score=S[:3000, :2], label=y[:3000], n_boot=4, seed=1, method="ap")  # load kernels
 base = peak_mb()
-w, c = time.perf_counter(), time.process_time()
-res = prn.bootstrap(score=S, label=y, n_boot={b}, seed=1, method="ap", progress=False)
-print("RESULT", time.perf_counter() - w, time.process_time() - c, base, peak_mb(), S.nbytes / 2**20)
+t = []
+for b in (8, {b_run}):  # the plan and 8 replicates, then the plan and b_run replicates
+    w, c = time.perf_counter(), time.process_time()
+    res = prn.bootstrap(score=S, label=y, n_boot=b, seed=1, method="ap", progress=False)
+    t.append((time.perf_counter() - w, time.process_time() - c))
+# B = {b}: the fixed part (plan, estimate) once, the replicates scaled (chunks of
+# replicates cost the same each)
+per = [(t[1][i] - t[0][i]) / ({b_run} - 8) for i in range(2)]
+full = [t[0][i] + per[i] * ({b} - 8) for i in range(2)]
+print("RESULT", full[0], full[1], base, peak_mb(), S.nbytes / 2**20, t[1][0], t[1][1])
 """
 
 _SCALE_NUMPY = r"""
@@ -249,17 +274,21 @@ def _fresh(code):
     return [float(x) for x in line.split()[1:]]
 
 
-def scale(n=1_000_000, m=100, b=2000, k=3, log=print):
-    fmt = dict(root=str(ROOT), here=str(HERE), n=n, m=m, b=b, k=k)
-    log(f"at scale: {m} models x {n:,} rows, B = {b} (numpy loop on {k} replicates, scaled)")
+def scale(n=1_000_000, m=100, b=2000, k=3, b_run=2000, log=print):
+    fmt = dict(root=str(ROOT), here=str(HERE), n=n, m=m, b=b, k=k, b_run=b_run)
+    log(
+        f"at scale: {m} models x {n:,} rows, B = {b} (ours run with B = {b_run}; numpy loop "
+        f"on {k} replicates; both scaled to B)"
+    )
     load0 = _load()
-    ow, oc, obase, opeak, inp = _fresh((_SCALE_DATA + _SCALE_OURS).format(**fmt))
+    ow, oc, obase, opeak, inp, rw, rc = _fresh((_SCALE_DATA + _SCALE_OURS).format(**fmt))
+    log(f"  ours, B = {b_run}: {rw:.1f} s wall, {rc:.1f} s CPU")
     log(f"  ours: {ow:.1f} s wall, {oc:.1f} s CPU, peak {opeak:,.0f} MB (input {inp:,.0f} MB)")
     nw, nc, nbase, npeak, _ = _fresh((_SCALE_DATA + _SCALE_NUMPY).format(**fmt))
     log(f"  numpy: {nw:.1f} s wall, {nc:.1f} s CPU (scaled), peak {npeak:,.0f} MB")
     rows = [
         {
-            "side": "prroc_numba bootstrap (AP)",
+            "side": f"prroc_numba bootstrap (AP; run with B = {b_run}, scaled to {b})",
             "wall": f"{ow:,.1f} s",
             "CPU (all threads)": f"{oc:,.1f} s",
             "peak RSS": f"{opeak:,.0f} MB",
@@ -286,7 +315,13 @@ def main(argv=None):
     p.add_argument("--only", nargs="*", default=["bootstrap", "interpolation"])
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--dg", action="store_true", help="add the bootstrap with method='dg'")
+    p.add_argument(
+        "--before", action="store_true", help="add the bootstrap with one walk per replicate"
+    )
     p.add_argument("--scale", action="store_true", help="the 100 x 1e6, B = 2000 run")
+    p.add_argument(
+        "--scale-run", type=int, default=2000, help="replicates ours runs at scale (then scaled)"
+    )
     args = p.parse_args(argv)
     import numba
 
@@ -298,13 +333,13 @@ def main(argv=None):
         f"{_load()}",
     ]
     if args.scale:
-        rows, ratio, _ = scale()
+        rows, ratio, _ = scale(b_run=args.scale_run)
         text = "\n".join(head) + f"; at the end {_load()}\n\n" + _table(rows) + f"\n\n{ratio}\n"
         out = HERE / "results" / "at_the_floor_scale.md"
     else:
         rows = []
         if "bootstrap" in args.only:
-            rows += _bootstrap_rows(args.rounds, args.dg, print)
+            rows += _bootstrap_rows(args.rounds, args.dg, args.before, print)
         if "interpolation" in args.only:
             rows += _interpolate_rows(args.rounds, print)
         text = (

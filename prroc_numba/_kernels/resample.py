@@ -26,7 +26,8 @@ Two ways to draw a replicate:
   soft labels, clusters, ``resampling="poisson"``): one slot-count vector per group and
   replicate -- as many uniform row indices per stratum as it has rows, or each row's
   Poisson(1) count of :mod:`.poisson` -- reused for every model of the group, then one
-  pass over each model's sorted rows. Memory per thread is O(rows of a group), never
+  pass over each model's sorted rows (with hard 0/1 labels eight replicates share one
+  pass: :mod:`.resample_blocks`). Memory per thread is O(rows of a group), never
   O(B x N).
 
 Both kernels take the plan's arrays grouped in a few tuples and write areas or grid

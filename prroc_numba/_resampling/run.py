@@ -33,6 +33,9 @@ from .._progress import visible
 
 #: the count type of the paired walks (int32 only where a count overflows it)
 _NARROW_COUNT = np.uint16
+#: hard labels: eight replicates per walk over a model's rows (False: one walk per
+#: replicate, the same numbers; for before/after timings)
+_BLOCK_WALK = True
 #: the largest slot count of the block walk's byte lanes (more: the chunk re-runs with
 #: the one-replicate walk)
 _BLOCK_COUNT_MAX = 255
@@ -152,7 +155,7 @@ def run(plan, seed, n_boot, hull, progress, label, *, code=-1, grid=None, partia
             items, head = _boot_folds, (rows, plan.folds)
         n_groups = b.n_curves // b.n_models
         # hard labels: eight replicates per walk over each model's rows
-        blocks = items is _boot_paired and plan.hard
+        blocks = _BLOCK_WALK and items is _boot_paired and plan.hard
         block_draw = (*draw, _BLOCK_COUNT_MAX)
 
         def kernel(b0, b1):
