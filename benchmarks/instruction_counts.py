@@ -1,6 +1,6 @@
 """Instructions per paired-bootstrap replicate, counted by valgrind (load-independent).
 
-    python benchmarks/instruction_counts.py            # needs valgrind (callgrind)
+    python benchmarks/instruction_counts.py [NUMBA_CACHE_DIR]   # needs valgrind
 
 One process under callgrind, instrumentation off during the set-up (imports, data,
 the plan: 10 models x 1e5 rows, 5% positives), then switched on and dumped around
@@ -49,7 +49,7 @@ K._boot_paired(rows, draw, seed, 0, 1, spec, out, 0, 1)  # loaded / compiled fir
 KB._boot_paired_blocks(rows, draw + (255,), seed, 0, 1, spec, out, 0, 1)
 _numpy_boot(y, cols, 1, orders=orders)
 def step(tag):
-    print(tag, flush=True)
+    print(f"@@{{tag}}@@", flush=True)  # valgrind echoes this code: marks not in its text
     while not os.path.exists(f"{{sys.argv[1]}}.{{tag}}"):
         time.sleep(0.2)
 step("ready")
@@ -64,11 +64,12 @@ step("s2")
 
 def main():
     tmp = Path(tempfile.mkdtemp())
+    cache = sys.argv[1] if len(sys.argv) > 1 else str(tmp / "numba")  # reuse a warm one
     env = dict(
         os.environ,
         NUMBA_CPU_NAME="x86-64-v3",
         NUMBA_CPU_FEATURES="+avx2",
-        NUMBA_CACHE_DIR=str(tmp / "numba"),
+        NUMBA_CACHE_DIR=cache,
         PYTHONHASHSEED="0",
         PYTHONPATH=str(ROOT),
     )
@@ -88,7 +89,7 @@ def main():
         )
 
     def wait_for(tag):
-        while tag not in log.read_text():
+        while f"@@{tag}@@" not in log.read_text():
             if proc.poll() is not None:
                 raise RuntimeError(log.read_text()[-3000:])
             time.sleep(0.5)
