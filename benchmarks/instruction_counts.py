@@ -33,14 +33,14 @@ import numba, numpy as np, pandas as pd
 from _cases import binormal, _numpy_boot, _numpy_orders
 from prroc_numba._core.pack import pack
 from prroc_numba._resampling import plan as R
-from prroc_numba._resampling.run import _seed, _rows, _draw
+from prroc_numba._resampling.run import kernel_seed as _seed, _rows, _draw
 from prroc_numba._kernels import resample as K, resample_blocks as KB
 numba.set_num_threads(1)
 n, M, B = 100_000, 10, {b}
 y, S = binormal(n, n_models=M)
 cols = [np.ascontiguousarray(S[:, j]) for j in range(M)]
 frame = pd.DataFrame({{f"m{{j}}": S[:, j] for j in range(M)}}); frame["y"] = y
-plan = R._Plan(pack(frame, score=[f"m{{j}}" for j in range(M)], label="y"), True)
+plan = R.Plan(pack(frame, score=[f"m{{j}}" for j in range(M)], label="y"), True)
 rows, draw, seed = _rows(plan), _draw(plan, 0), _seed(1)
 spec = (0, False, np.empty(0))
 out = np.empty((M, 1, B))

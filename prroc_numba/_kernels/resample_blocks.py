@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit
+from .._jit.numba import jit
 from .area import AP, ROC_TRAPEZOID
 from .poisson import poisson_count_cpu, replicate_key_cpu
 from .resample import MULTINOMIAL, _emit, _slot_draw
