@@ -586,18 +586,18 @@ def test_plot_intervals_on_real_compare_output():
 
 
 def test_plot_pr_iso_f1_labels_are_not_under_the_legend():
-    """Good models leave the upper right empty but for the iso-F1 lines, where "best"
-    puts the legend: no label of the lines may sit under it, and each label stays in
-    the figure at its line's end."""
+    """Weak models leave the top empty but for the iso-F1 lines, where "best" puts the
+    legend (over the label F1=0.6 before): no label of the lines may sit under it, and
+    each label stays in the figure at its line's end."""
     rng = np.random.default_rng(0)
     n = 400
-    y = (rng.random(n) < 0.3).astype(int)
+    y = (rng.random(n) < 0.2).astype(int)
     df = pd.DataFrame(
         {
             "y": y,
             **{
                 m: rng.normal(size=n) + k * y
-                for m, k in [("knn", 2.5), ("nbayes", 3.0), ("forest", 3.5)]
+                for m, k in [("knn", 0.5), ("nbayes", 1.0), ("forest", 1.5)]
             },
         }
     )
