@@ -7,7 +7,7 @@ calls (:data:`prroc_numba._warmup.CALLS`), then copies the compiled kernels to
 they were built for (Numba, Python, platform), how long each kernel took to compile and
 which kernels the calls reached.
 
-The calls run in parallel worker processes (one per CPU, at most
+The calls run in parallel worker processes (one per CPU, at most :data:`MAX_JOBS` or
 ``PRROC_NUMBA_BUILD_JOBS``), each taking the next call from one queue, all compiling into
 the one cache: a kernel saved by one worker is loaded, not compiled again, by the
 others, and :func:`prroc_numba._numba.build_lock` serialises the saves. Where the lock
@@ -24,8 +24,11 @@ import shutil
 import sys
 import time
 
-#: the most worker processes (default: the number of CPUs)
+#: the most worker processes (default: the number of CPUs, at most :data:`MAX_JOBS`)
 JOBS_ENV = "PRROC_NUMBA_BUILD_JOBS"
+#: beyond a few workers the calls' shared kernels are compiled twice more often than
+#: the extra processes save, and each holds its own Numba and pandas in memory
+MAX_JOBS = 4
 
 
 def _jobs(n_calls: int) -> int:
@@ -36,7 +39,7 @@ def _jobs(n_calls: int) -> int:
         return 1
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     limit = os.environ.get(JOBS_ENV, "")
-    jobs = int(limit) if limit.strip().isdigit() else (cpus or 1)
+    jobs = int(limit) if limit.strip().isdigit() else min(cpus or 1, MAX_JOBS)
     return max(1, min(jobs, cpus or 1, n_calls))
 
 

@@ -120,8 +120,8 @@ def dask_signatures() -> dict:
 
     :func:`compile_dask_kernels` compiles them from these signatures, so a build
     environment without Dask ships them too; the Dask calls of :data:`CALLS` check the
-    types (an installed wheel compiles nothing on them: ``tests/test_wheel.py``, and
-    ``tests/test_specialisations.py`` compares this table with what those calls reach).
+    types: ``tests/test_wheel.py`` builds the wheel with Dask hidden, and the installed
+    wheel compiles nothing on those calls.
     """
     from numba import types as T
 
