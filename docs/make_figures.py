@@ -19,7 +19,6 @@ import pandas as pd
 import prroc_numba as prn
 from prroc_numba import plot as pp
 
-
 IMG = Path(__file__).resolve().parent / "img"
 
 
@@ -68,7 +67,8 @@ def power_figure(path=IMG / "power_curve.png"):
 
 def cv_folds_figure(path=IMG / "cv_folds_bands.png"):
     """docs/uncertainty.md's figure: the page's own code, run in a temporary folder
-    (where it saves the figure), copied to ``path``."""
+    (where it saves the figure), copied to ``path``.
+    """
     page = (Path(__file__).resolve().parent / "uncertainty.md").read_text()
     here = os.getcwd()
     with tempfile.TemporaryDirectory() as tmp:
