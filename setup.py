@@ -4,7 +4,7 @@ compiled.
 ``pip install .``, ``pip wheel .`` and ``python -m build`` run :class:`BuildPy`, which
 compiles every kernel the public API, the command line and the Dask workers reach for
 a portable CPU (``NUMBA_CPU_NAME=generic``) in a subprocess (which spreads the work over
-one process per CPU: :mod:`prroc_numba._build`), and puts the compiled code into the
+one process per CPU: :mod:`prroc_numba._jit.build`), and puts the compiled code into the
 wheel as package data (``prroc_numba/_compiled``). The build environment needs numpy,
 Numba and pandas only (no Dask: ``[build-system] requires``). Editable installs
 (``pip install -e .``) compile nothing at build time: their kernels compile on first use
@@ -49,7 +49,7 @@ class BuildPy(build_py):
                 ),
             )
             subprocess.run(
-                [sys.executable, "-m", "prroc_numba._build", target],
+                [sys.executable, "-m", "prroc_numba._jit.build", target],
                 check=True,
                 env=env,
                 cwd=cache,

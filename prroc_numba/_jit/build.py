@@ -1,8 +1,8 @@
-"""The wheel build's compile step: ``python -m prroc_numba._build TARGET``.
+"""The wheel build's compile step: ``python -m prroc_numba._jit.build TARGET``.
 
 Run by ``setup.py`` (in a subprocess, with ``NUMBA_CPU_NAME=generic`` and an empty
 ``NUMBA_CACHE_DIR``) on the package as it goes into the wheel: runs the representative
-calls (:data:`prroc_numba._warmup.CALLS`), then copies the compiled kernels to
+calls (:data:`prroc_numba._jit.warmup.CALLS`), then copies the compiled kernels to
 ``TARGET`` (``prroc_numba/_compiled`` in the wheel) with a ``manifest.json`` saying what
 they were built for (Numba, Python, platform), how long each kernel took to compile and
 which kernels the calls reached.
@@ -10,7 +10,7 @@ which kernels the calls reached.
 The calls run in parallel worker processes (one per CPU, at most :data:`MAX_JOBS` or
 ``PRROC_NUMBA_BUILD_JOBS``), each taking the next call from one queue, all compiling into
 the one cache: a kernel saved by one worker is loaded, not compiled again, by the
-others, and :func:`prroc_numba._numba.build_lock` serialises the saves. Where the lock
+others, and :func:`prroc_numba._jit.numba.build_lock` serialises the saves. Where the lock
 cannot be had (no ``fcntl``: Windows) or with ``PRROC_NUMBA_BUILD_JOBS=1`` they run in
 this process, one after another. The compiled code is the same either way: each kernel
 signature is compiled by the same Numba for the same portable CPU.
@@ -54,7 +54,7 @@ def _call_names() -> list[str]:
     most others load), :data:`_STARTERS`, then the rest interleaved from the two ends of
     its halves, so that two workers work on different parts of the API.
     """
-    from . import _warmup
+    from . import warmup as _warmup
 
     names = [n for n, _ in _warmup.CALLS if _warmup.runnable(n)]
     first = [names[0], *(n for n in _STARTERS if n in names)]
@@ -73,7 +73,7 @@ _STATE: dict = {}
 
 def _reached() -> dict:
     """``{kernel: [signatures]}`` compiled or loaded in this process so far."""
-    from . import _warmup
+    from . import warmup as _warmup
 
     if "dispatchers" not in _STATE:
         _STATE["dispatchers"] = _warmup.dispatchers()
@@ -82,12 +82,13 @@ def _reached() -> dict:
 
 def _work(name: str) -> dict:
     """Run one representative call in this worker; what it compiled and reached."""
-    from . import _numba, _warmup
+    from . import numba as _numba
+    from . import warmup as _warmup
 
     if "inputs" not in _STATE:
         _STATE["inputs"] = _warmup.inputs()
     if name in dict(_warmup.CLI_CALLS):
-        from .cli import main as cli_main
+        from ..cli import main as cli_main
 
         _warmup.run_cli(cli_main, name)
     else:
@@ -104,7 +105,7 @@ def _run_parallel(jobs: int) -> tuple[dict, dict]:
     import multiprocessing
     import tempfile
 
-    from . import _numba
+    from . import numba as _numba
 
     with tempfile.NamedTemporaryFile(prefix="prroc_numba_build_", suffix=".lock") as lock:
         os.environ[_numba.BUILD_LOCK_ENV] = lock.name  # the workers inherit it
@@ -129,8 +130,9 @@ def _run_parallel(jobs: int) -> tuple[dict, dict]:
 
 
 def _run_serial() -> tuple[dict, dict]:
-    from . import _numba, _warmup
-    from .cli import main as cli_main
+    from ..cli import main as cli_main
+    from . import numba as _numba
+    from . import warmup as _warmup
 
     _warmup.run_calls(cli_main=cli_main)
     kernels = {name: [str(s) for s in d.signatures] for name, d in _warmup.dispatchers().items()}
@@ -141,7 +143,8 @@ def main(target: str) -> int:
     """Compile every kernel for the portable CPU and copy the entries to ``target``."""
     from numba.core.registry import cpu_target
 
-    from . import _numba, _warmup
+    from . import numba as _numba
+    from . import warmup as _warmup
 
     magic = cpu_target.target_context.codegen().magic_tuple()
     if magic[1:] != (_numba.PORTABLE_CPU, ""):
