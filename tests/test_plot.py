@@ -424,6 +424,10 @@ def _boxes(ax, texts):
     return [t.get_window_extent(renderer) for t in texts]
 
 
+#: rank_models warns with few data sets (tested in test_ranking); here the figure is tested
+FEW_DATA_SETS_OK = pytest.mark.filterwarnings("ignore::prroc_numba.FewDataSetsWarning")
+
+
 def _overlapping(boxes, texts):
     return [
         (texts[i].get_text(), texts[j].get_text())
@@ -433,6 +437,7 @@ def _overlapping(boxes, texts):
     ]
 
 
+@FEW_DATA_SETS_OK
 @pytest.mark.parametrize(
     "n_datasets, spread", [(4, 0.01), (15, 0.002), (15, 0.0)], ids=["4-sets", "15-sets", "ties"]
 )
@@ -468,6 +473,7 @@ def test_critical_difference_labels_do_not_overlap_and_are_readable(n_datasets, 
     assert w >= 7.5 and h >= 3.0
 
 
+@FEW_DATA_SETS_OK
 def test_critical_difference_names_beside_their_ranks():
     """Each model's rank is written next to its name (same row), the value of its row."""
     long = pd.DataFrame(
