@@ -10,15 +10,15 @@ from __future__ import annotations
 import numpy as np
 
 from . import _schema as S
-from ._kernels import area
+from ._kernels.area import AP, DG, INTEGRAL, PR_TRAPEZOID, PRG, ROC_TRAPEZOID
 
 PR_METHODS = {
-    "dg": area.DG,
-    "integral": area.INTEGRAL,
-    "ap": area.AP,
-    "trapezoid": area.PR_TRAPEZOID,
+    "dg": DG,
+    "integral": INTEGRAL,
+    "ap": AP,
+    "trapezoid": PR_TRAPEZOID,
 }
-ROC_METHODS = {"trapezoid": area.ROC_TRAPEZOID}
+ROC_METHODS = {"trapezoid": ROC_TRAPEZOID}
 DEFAULT_METHOD = {"pr": "dg", "roc": "trapezoid", "prg": "trapezoid"}
 
 
@@ -48,7 +48,7 @@ def area_code(curve: str, method) -> int:
             f"method={method!r}: the PRG area is the trapezoid sum in PRG space (straight "
             "lines are the exact curve there); drop method= or pass method='trapezoid'"
         )
-    return area.PRG
+    return PRG
 
 
 def method_label(
@@ -100,6 +100,26 @@ def positive_scalar(x, arg):
     return v
 
 
+def pr_band_grid(grid, P):
+    """:func:`~prroc_numba.bootstrap_curve`'s PR grid: an array ``grid`` as it is; an int
+    ``grid`` means that many evenly spaced recalls from ``1 / P`` to 1, ``P`` the
+    positives of the curve with the fewest (their total weight with weights or soft
+    labels; curves with at most one are left out, and with none left the grid starts
+    at 0).
+
+    ``1 / P`` is the smallest recall that every curve reaches with a whole positive:
+    below it a curve's precision is the interpolation from no positive, which a
+    replicate with a negative on top takes to 0 and one with a positive on top to 1,
+    so a band there spans [0, 1] whatever the data.
+    """
+    if not isinstance(grid, (int, np.integer)) or isinstance(grid, (bool, np.bool_)):
+        return grid
+    P = np.asarray(P, dtype=np.float64)
+    P = P[np.isfinite(P) & (P > 1)]
+    start = 1.0 / P.min() if P.size else 0.0
+    return np.linspace(start, 1.0, int(grid))
+
+
 def default_grid(num_points):
     """``linspace(0, 1, num_points)`` for an int ``num_points >= 2``."""
     if isinstance(num_points, bool) or not isinstance(num_points, (int, np.integer)):
@@ -148,11 +168,11 @@ def check_grid(grid, axis, *, strict=False):
 # metrics(): column name -> (curve, estimator code, hull); counts are computed from totals
 AREA_METRICS = {}
 for _name, _curve, _code in (
-    (S.AUC_PR, "pr", area.DG),
-    (S.AUC_PR_INTEGRAL, "pr", area.INTEGRAL),
-    (S.AP, "pr", area.AP),
-    (S.AUC_PR_TRAPEZOID, "pr", area.PR_TRAPEZOID),
-    (S.AUC_ROC, "roc", area.ROC_TRAPEZOID),
+    (S.AUC_PR, "pr", DG),
+    (S.AUC_PR_INTEGRAL, "pr", INTEGRAL),
+    (S.AP, "pr", AP),
+    (S.AUC_PR_TRAPEZOID, "pr", PR_TRAPEZOID),
+    (S.AUC_ROC, "roc", ROC_TRAPEZOID),
 ):
     AREA_METRICS[_name] = (_curve, _code, False)
     AREA_METRICS[_name + S.HULL_SUFFIX] = (_curve, _code, True)

@@ -12,25 +12,32 @@ here.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from .._checks import check_seed
-from .._drivers.threads import run_items
-from .._kernels.operating import _boot_operating
-from .._kernels.partial import _boot_partial
-from .._kernels.resample import (
-    MULTINOMIAL,
-    POISSON,
-    UNIT,
-    _boot_grouped,
-    _boot_paired,
-    _jackknife_group,
+from .._drivers import (
+    boot_folds,
+    boot_grouped,
+    boot_operating,
+    boot_paired,
+    boot_paired_blocks,
+    boot_partial,
+    jackknife_group,
 )
-from .._kernels.resample_folds import _boot_folds
-from .._progress import visible
+from .._drivers.threads import run_items
+from .._kernels.resample import MULTINOMIAL, POISSON, UNIT
+from .._kernels.resample_blocks import LANES
+from .progress import visible
 
 #: the count type of the paired walks (int32 only where a count overflows it)
 _NARROW_COUNT = np.uint16
+#: hard labels: eight replicates per walk over a model's rows (False: one walk per
+#: replicate, the same numbers; for before/after timings)
+_BLOCK_WALK = True
+#: the largest slot count of the block walk's byte lanes (more: the chunk re-runs with
+#: the one-replicate walk)
+_BLOCK_COUNT_MAX = 255
 #: replicates per chunk are sized so a chunk does about this many row visits
 _CHUNK_WORK = 2e7
 #: progress bar by default only for runs with at least this many row visits
@@ -40,22 +47,24 @@ _JACK_EXACT = 2000
 _JACK_BLOCKS = 500
 
 
-def _seed(seed):
+def kernel_seed(seed):
     """Map ``seed`` (None or int) to a non-negative int63 for the kernels."""
     check_seed(seed)
     state = np.random.SeedSequence(None if seed is None else int(seed)).generate_state(2, np.uint32)
     return int((int(state[0]) << 31) ^ int(state[1]))
 
 
-def chunks(plan, n_boot, progress, label, kernel, extra=0):
+def chunks(plan, n_boot, progress, label, kernel, extra=0, multiple=1, least=8):
     """Call ``kernel(b0, b1)`` on chunks of replicates, advancing a progress bar.
 
     Chunks are sized to about ``_CHUNK_WORK`` row visits (the plan's ``work`` per
     replicate, plus ``extra`` per curve), so the bar moves and Ctrl-C (checked between
-    chunks) stops within a fraction of a second.
+    chunks) stops within a fraction of a second; at least ``least`` replicates, rounded
+    up to a ``multiple`` (the block walk's blocks).
     """
     work = plan.work + extra * plan.batch.n_curves
-    chunk = int(max(8, min(n_boot, _CHUNK_WORK / max(work, 1.0))))
+    chunk = int(max(least, min(n_boot, _CHUNK_WORK / max(work, 1.0))))
+    chunk = -(-chunk // multiple) * multiple
     show = progress
     if show is None:
         show = visible() and work * n_boot >= _PROGRESS_WORK
@@ -125,26 +134,36 @@ def run(plan, seed, n_boot, hull, progress, label, *, code=-1, grid=None, partia
     on_grid = grid is not None
     spec = (code, bool(hull), grid if on_grid else np.empty(0))
     reps = np.empty((C, grid.size if on_grid else 1, n_boot))
+    layout = {}
     if plan.grouped and partial is None:
         segs = (plan.seg_offsets, plan.sp, plan.sn, b.curve_group)
         draw = (plan.stratified, plan.lp, plan.ln, plan.tabs)
 
         def kernel(b0, b1):
             n = b.n_curves * (b1 - b0)
-            run_items(_boot_grouped, n, segs, draw, seed, b0, b1, spec, reps)
+            run_items(boot_grouped, n, segs, draw, seed, b0, b1, spec, reps)
 
     else:  # paired draws (partial areas too: cluster= and partial= are multinomial)
         rows = _rows(plan)
         kind = POISSON if plan.poisson else MULTINOMIAL
         draw = _draw(plan, kind)
-        items, head = _boot_paired, (rows,)
+        items, head = boot_paired, (rows,)
         if partial is not None:
-            items, spec = _boot_partial, (code, bool(hull), *partial)
+            items, spec = boot_partial, (code, bool(hull), *partial)
         elif plan.folds is not None:  # one walk per pooled curve gives its folds' too
-            items, head = _boot_folds, (rows, plan.folds)
+            items, head = boot_folds, (rows, plan.folds)
         n_groups = b.n_curves // b.n_models
+        # hard labels: eight replicates per walk over each model's rows
+        blocks = _BLOCK_WALK and items is boot_paired and plan.hard
+        block_draw = (*draw, _BLOCK_COUNT_MAX)
 
         def kernel(b0, b1):
+            if blocks:
+                draw[-1][0] = 0
+                n = n_groups * -(-(b1 - b0) // LANES)
+                run_items(boot_paired_blocks, n, rows, block_draw, seed, b0, b1, spec, reps)
+                if not draw[-1][0]:
+                    return
             n = n_groups * (b1 - b0)
             draw[-1][0] = 0
             run_items(items, n, *head, draw, seed, b0, b1, spec, reps)
@@ -152,7 +171,11 @@ def run(plan, seed, n_boot, hull, progress, label, *, code=-1, grid=None, partia
                 wide = _draw(plan, kind, wide=True)
                 run_items(items, n, *head, wide, seed, b0, b1, spec, reps)
 
-    chunks(plan, n_boot, progress, label, kernel, extra=grid.size if on_grid else 0)
+        if blocks:  # enough blocks per chunk for every thread
+            threads = numba.get_num_threads()
+            layout = {"multiple": LANES, "least": LANES * -(-4 * threads // n_groups)}
+
+    chunks(plan, n_boot, progress, label, kernel, extra=grid.size if on_grid else 0, **layout)
     return reps if on_grid else reps[:, 0, :]
 
 
@@ -165,7 +188,7 @@ def curve_estimate(plan, grid, hull, what=-1):
     out = np.empty((plan.batch.n_curves, grid.size, 1))
     n_groups = plan.batch.n_curves // plan.batch.n_models
     spec = (int(what), bool(hull), grid)
-    run_items(_boot_paired, n_groups, _rows(plan), _draw(plan, UNIT), 0, 0, 1, spec, out)
+    run_items(boot_paired, n_groups, _rows(plan), _draw(plan, UNIT), 0, 0, 1, spec, out)
     return out[:, :, 0]
 
 
@@ -200,7 +223,7 @@ def jackknife(plan, seed, code, hull):
                 perm = rng.permutation(np.arange(lo, hi))
                 block[perm] = (start + np.arange(perm.size)) % n_blocks
                 start += perm.size
-        vals = _jackknife_group(curves, g * M, M, block, n_blocks, code, hull)
+        vals = jackknife_group(curves, g * M, M, block, n_blocks, code, hull)
         for m in range(M):
             out[g * M + m] = vals[:, m]
     return out
@@ -209,14 +232,14 @@ def jackknife(plan, seed, code, hull):
 def operating(plan, seed, n_boot, progress, thr, thr_off, n_rows, pick, target):
     """Replicates of the counts at the thresholds of every curve of ``plan`` (built
     with ``keep_order=True``; see :func:`~prroc_numba._kernels.operating.
-    _boot_operating`): ``(out (n_rows, n_boot, 3), totals (n_curves, n_boot, 2))``.
+    boot_operating`): ``(out (n_rows, n_boot, 3), totals (n_curves, n_boot, 2))``.
     ``target = (kinds, bounds, beta)``.
     """
     batch = plan.batch
     start = np.repeat(batch.offsets[:-1], np.diff(batch.offsets))
     xs = np.ascontiguousarray(batch.values[start + plan.order])  # scores, sorted order
     kinds, bounds, beta = target
-    s = _seed(seed)
+    s = kernel_seed(seed)
     B = int(n_boot)
     C = batch.n_curves
     out = np.empty((n_rows, B, 3))
@@ -228,7 +251,7 @@ def operating(plan, seed, n_boot, progress, thr, thr_off, n_rows, pick, target):
         o = np.empty((n_rows, b1 - b0, 3))
         t = np.empty((C, b1 - b0, 2))
         run_items(
-            _boot_operating,
+            boot_operating,
             n_groups * (b1 - b0),
             xs,
             plan.slot_order,
