@@ -22,6 +22,7 @@ _WHERE = {
     "Output": ".dataframes",
     "PointCurve": ".points",
     "State": ".points",
+    "StateFormatError": ".state",
     "as_1d": ".resolve",
     "auc_frame": ".area_frames",
     "batch_areas": ".area_frames",
@@ -106,6 +107,7 @@ if TYPE_CHECKING:  # for type checkers and the import graph; at run time see __g
         with_ends,
     )
     from .resolve import as_1d, check_not_proba, frame_column, read_labels
+    from .state import StateFormatError
     from .sweep import points
     from .table import (
         Accumulator,
@@ -131,6 +133,7 @@ __all__ = [
     "Output",
     "PointCurve",
     "State",
+    "StateFormatError",
     "as_1d",
     "auc_frame",
     "batch_areas",
