@@ -1,0 +1,135 @@
+"""Rows to the reduced table, and tables merged: the metric's whole state.
+
+A table is four 1-D tensors of one length, one entry per distinct (curve key, score):
+``key`` int64 (``group * k + column``), ``score`` float64, ``pos`` and ``neg`` float64
+(the positive and negative mass of the rows with that score), sorted by key, then score
+descending. Tables of any batches concatenate and merge by summing equal entries
+(:func:`merge`), so the state is O(distinct scores), whatever the number of rows.
+
+CPU tensors are reduced by the library's own packing and sort
+(:func:`prroc_numba._core.pack.pack`, :func:`prroc_numba._core.table.swept_entries`,
+:func:`prroc_numba._core.table.reduce_entries`); tensors on another device (CUDA) by
+torch's sort and segment sums on that device (:func:`reduce_torch`), so only the
+table leaves it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import torch
+
+from .._core.pack import pack
+from .._core.table import reduce_entries, swept_entries
+from ._inputs import Rows
+
+Table = tuple  # (key, score, pos, neg)
+
+
+def empty(device) -> Table:
+    """A table with no entries."""
+    f = torch.empty(0, dtype=torch.float64, device=device)
+    return torch.empty(0, dtype=torch.int64, device=device), f, f.clone(), f.clone()
+
+
+def _numpy_table(key, score, pos, neg, device) -> Table:
+    return tuple(
+        torch.from_numpy(np.ascontiguousarray(x)).to(device) for x in (key, score, pos, neg)
+    )
+
+
+def reduce_numpy(rows: Rows) -> Table:
+    """The table of CPU rows, by the library's packing and one sort per curve."""
+    p = rows.preds.numpy()
+    t = rows.target.numpy()
+    w = None if rows.weight is None else rows.weight.numpy()
+    by = None if rows.by is None else rows.by.numpy()
+    k = p.shape[1]
+    parts = []
+    if t.shape[1] == 1:  # one label column shared by the k score columns
+        if k == 1:
+            batch = pack(None, score=p[:, 0], label=t[:, 0], by=by, weight=w)
+        else:
+            names = [f"s{j}" for j in range(k)]
+            frame = pd.DataFrame(p, columns=names)
+            frame["__y"] = t[:, 0]
+            batch = pack(frame, score=names, label="__y", by=by, weight=w)
+        parts.append((batch, None))
+    else:
+        for j in range(k):
+            parts.append((pack(None, score=p[:, j], label=t[:, j], by=by, weight=w), j))
+    out = []
+    for batch, j in parts:
+        c, s, ps, ns = swept_entries(batch)
+        M = batch.n_models
+        g = batch.keys["group"].to_numpy(np.int64)[c] if by is not None else np.zeros_like(c)
+        col = c % M if j is None else np.full_like(c, j)
+        out.append((g * k + col, s, ps, ns))
+    key, s, ps, ns = (np.concatenate(x) for x in zip(*out))
+    if len(out) > 1:  # the columns' tables one after another: order them by key
+        o = np.argsort(key, kind="stable")
+        key, s, ps, ns = key[o], s[o], ps[o], ns[o]
+    return _numpy_table(key, s, ps, ns, rows.preds.device)
+
+
+def reduce_torch(key, score, pos, neg) -> Table:
+    """Sum ``pos``/``neg`` over equal ``(key, score)`` with torch ops on the tensors'
+    device; sorted by key, then score descending (``-0.0`` and ``0.0`` one score).
+    """
+    if key.numel() == 0:
+        return key, score, pos, neg
+    score = score + 0.0
+    order = torch.sort(score, descending=True, stable=True).indices
+    if bool((key != key[0]).any()):
+        order = order[torch.sort(key[order], stable=True).indices]
+    k, s = key[order], score[order]
+    start = torch.ones(k.numel(), dtype=torch.bool, device=k.device)
+    start[1:] = (k[1:] != k[:-1]) | (s[1:] != s[:-1])
+    seg = torch.cumsum(start, 0) - 1
+    m = int(seg[-1].item()) + 1
+    sp = torch.zeros(m, dtype=torch.float64, device=k.device).index_add_(0, seg, pos[order])
+    sn = torch.zeros(m, dtype=torch.float64, device=k.device).index_add_(0, seg, neg[order])
+    idx = torch.nonzero(start).reshape(-1)
+    return k[idx], s[idx], sp, sn
+
+
+def rows_torch(rows: Rows) -> Table:
+    """The table of rows on any device, by torch ops there (no copy to the host)."""
+    p, t = rows.preds, rows.target
+    n, k = p.shape
+    cols = torch.arange(k, dtype=torch.int64, device=p.device)
+    g = rows.by if rows.by is not None else torch.zeros(n, dtype=torch.int64, device=p.device)
+    key = (g[:, None] * k + cols).reshape(-1)
+    lab = t.expand(n, k).reshape(-1)
+    w = (
+        torch.ones_like(lab)
+        if rows.weight is None
+        else rows.weight[:, None].expand(n, k).reshape(-1)
+    )
+    return reduce_torch(key, p.reshape(-1), w * lab, w * (1.0 - lab))
+
+
+def reduce_rows(rows: Rows) -> Table:
+    """The table of a checked batch: numpy by the library on the CPU, torch elsewhere."""
+    if rows.preds.device.type == "cpu":
+        return reduce_numpy(rows)
+    return rows_torch(rows)
+
+
+def reduce_table(table) -> Table:
+    """A table whose entries may repeat or come unsorted, summed and sorted."""
+    key, score, pos, neg = table
+    if key.device.type != "cpu":
+        return reduce_torch(key, score, pos, neg)
+    out = reduce_entries(key.numpy(), score.numpy(), pos.numpy(), neg.numpy())[:4]
+    return _numpy_table(*out, key.device)
+
+
+def merge(tables) -> Table:
+    """One table of several (each sorted and reduced), equal entries summed."""
+    tables = [t for t in tables if t[0].numel()]
+    if not tables:
+        return None
+    if len(tables) == 1:
+        return tables[0]
+    return reduce_table(tuple(torch.cat(x) for x in zip(*tables)))
