@@ -13,7 +13,8 @@ merges what it holds and evaluates it with the library's table code, the code be
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -153,6 +154,17 @@ class _TableMetric(Metric):
             self._merge_now()
         super()._sync_dist(dist_sync_fn, process_group)
 
+    @contextmanager
+    def _synced(self) -> Iterator[None]:
+        """The states of every rank while inside (as ``compute`` sees them)."""
+        if self._is_synced or not self._to_sync:
+            yield
+            return
+        with self.sync_context(
+            dist_sync_fn=self.dist_sync_fn, should_sync=True, should_unsync=self._should_unsync
+        ):
+            yield
+
     # ----------------------------------------------------------- checkpoints
 
     def state_dict(self, destination=None, prefix="", keep_vars=False):  # type: ignore[override]
@@ -272,10 +284,13 @@ class _AreaMetric(_TableMetric):
         column as its own curve (not paired).
         """
         if n_boot is None:
-            return self._accumulator().auc(curve=self._curve, method=self.method, hull=self.hull)
+            with self._synced():
+                acc = self._accumulator()
+            return acc.auc(curve=self._curve, method=self.method, hull=self.hull)
         check_n_boot(n_boot)
         check_level(level)
-        layout, _c, _s, pos, neg, offsets, _shape, weighted = self._state()
+        with self._synced():
+            layout, _c, _s, pos, neg, offsets, _shape, weighted = self._state()
         if weighted:
             raise ValueError(
                 "intervals from the metric's state need unweighted rows (the bootstrap "
@@ -418,4 +433,6 @@ class Metrics(_TableMetric):
 
     def compute_frame(self) -> pd.DataFrame:
         """The frame of :func:`prroc_numba.metrics` on every row seen."""
-        return self._accumulator().metrics(self.metric_names)
+        with self._synced():
+            acc = self._accumulator()
+        return acc.metrics(self.metric_names)
