@@ -103,7 +103,13 @@ def test_intervals_equal_prn_bootstrap(stratified):
         m = _feed(cls(), parts, S[:, 0], y, by=g)
         got = m.compute_frame(n_boot=200, seed=11, stratified=stratified)
         ref = prn.bootstrap(
-            score=S[:, 0], label=y, by=g, curve=curve, method=method, n_boot=200, seed=11,
+            score=S[:, 0],
+            label=y,
+            by=g,
+            curve=curve,
+            method=method,
+            n_boot=200,
+            seed=11,
             stratified=stratified,
         )
         pd.testing.assert_frame_equal(got, ref)  # exact: the same replicates
@@ -183,6 +189,7 @@ def test_forward_gives_the_batch_and_keeps_the_stream():
     m = pt.AveragePrecision()
     a, b = np.arange(3000), np.arange(3000, y.size)
     batch = m(torch.from_numpy(S[a, 0]), torch.from_numpy(y[a]))
+
     def ap(rows):
         return prn.auc(score=S[rows, 0], label=y[rows], method="ap")["auc"].iloc[0]
 
@@ -193,9 +200,8 @@ def test_forward_gives_the_batch_and_keeps_the_stream():
 
 def test_a_curve_without_positives_is_nan_and_warned():
     m = pt.AveragePrecision()
-    m.update(
-        torch.tensor([0.3, 0.2, 0.9, 0.1]), torch.tensor([0, 0, 1, 0]), by=torch.tensor([0, 0, 1, 1])
-    )
+    s, y = torch.tensor([0.3, 0.2, 0.9, 0.1]), torch.tensor([0, 0, 1, 0])
+    m.update(s, y, by=torch.tensor([0, 0, 1, 1]))
     with pytest.warns(prn.UndefinedMetricWarning, match="no positives"):
         out = m.compute()
     assert np.isnan(float(out[0])) and float(out[1]) == 1.0

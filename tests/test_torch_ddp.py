@@ -77,7 +77,10 @@ def _worker(rank, world, port, out):
             "multi": pt.Metrics(["ap", "auc_pr", "auc_roc", "n_pos"]),
         }
         for b in batches:
-            t = lambda a: torch.from_numpy(np.ascontiguousarray(a[b]))  # noqa: E731
+
+            def t(a, b=b):
+                return torch.from_numpy(np.ascontiguousarray(a[b]))
+
             metrics["ap"].update(t(S[:, 0]), t(y))
             metrics["dg"].update(t(S), t(y), by=t(g))
             metrics["roc"].update(t(S[:, 1]), t(y), by=t(g))

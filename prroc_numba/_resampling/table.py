@@ -72,7 +72,9 @@ def table_areas(offsets, pos, neg, code, hull):
     return _table_areas(offsets, p1, n1, int(code), bool(hull))[:, 0]
 
 
-def table_bootstrap(curves, offsets, pos, neg, *, curve, code, hull, n_boot, level, seed, stratified):
+def table_bootstrap(
+    curves, offsets, pos, neg, *, curve, code, hull, n_boot, level, seed, stratified
+):
     """``(estimate, se, ci_low, ci_high, n_degenerate)`` per curve of a table of row
     counts, as :func:`prroc_numba.bootstrap` (percentile intervals) gives them for the
     rows the table was built from. ``curves``: what names the curves in warnings (a

@@ -127,7 +127,8 @@ def _check_by(by, n, k):
 
 def check_rows(preds, target, sample_weight, by) -> Rows:
     """The checked :class:`Rows` of one ``update`` call (zero-weight rows dropped: zero
-    weight is removal)."""
+    weight is removal).
+    """
     p, wide = _check_preds(_tensor(preds, "preds"))
     n, k = p.shape
     t = _check_target(_tensor(target, "target"), n, k)

@@ -112,17 +112,21 @@ class _TableMetric(Metric):
             Integer group id of each row: one curve per group (and column).
         """
         rows = check_rows(preds, target, sample_weight, by)
-        spec = self.spec.clone()
+        old = self._spec()
+        spec = old.clone()
         cols = rows.preds.shape[1] if rows.wide else 0
         spec[_COLUMNS], spec[_BY] = cols, int(rows.by is not None)
         spec[_WEIGHTED] = int(rows.weight is not None)
-        self.spec = _agree(torch.stack([self.spec, spec.to(self.spec.device)]))
+        self.spec = _agree(torch.stack([old, spec.to(old.device)]))
         if rows.preds.shape[0] == 0:
             return
         table = reduce_rows(rows)
         for name, x in zip(_STATES, table):
             getattr(self, name).append(x)
         self._maybe_merge()
+
+    def _spec(self) -> torch.Tensor:
+        return getattr(self, "spec")  # noqa: B009 (a state: typed as the Module's attribute)
 
     def _tables(self) -> list:
         states = [getattr(self, name) for name in _STATES]
@@ -135,11 +139,11 @@ class _TableMetric(Metric):
             setattr(self, name, [x])
 
     def _maybe_merge(self) -> None:
-        lst = self.key
+        lst = self._tables()
         if len(lst) < 2:
             return
-        head = lst[0].numel()
-        tail = sum(x.numel() for x in lst[1:])
+        head = lst[0][0].numel()
+        tail = sum(x[0].numel() for x in lst[1:])
         if len(lst) >= _MERGE_TABLES or (tail >= _MERGE_MIN and tail >= head):
             self._merge_now()
 
@@ -150,7 +154,7 @@ class _TableMetric(Metric):
     def _sync_dist(self, dist_sync_fn=gather_all_tensors, process_group=None) -> None:
         # each rank merges its own tables first, so one table per rank crosses the wire
         # (an empty one, of the right dtypes, from a rank that saw no rows)
-        if isinstance(self.key, list):
+        if isinstance(getattr(self, "key"), list):  # noqa: B009
             self._merge_now()
         super()._sync_dist(dist_sync_fn, process_group)
 
@@ -167,7 +171,7 @@ class _TableMetric(Metric):
 
     # ----------------------------------------------------------- checkpoints
 
-    def state_dict(self, destination=None, prefix="", keep_vars=False):  # type: ignore[override]
+    def state_dict(self, destination=None, prefix="", keep_vars=False):
         """The metric's state; with ``merge_checkpoint=True`` in a process group, the
         merged table of every rank (a collective call: every rank must call it, as
         Lightning's checkpointing does), held by rank 0 when loaded.
@@ -208,8 +212,9 @@ class _TableMetric(Metric):
         """
         tables = self._tables()
         # several ranks' tables, gathered one after another: merged as one unsorted table
-        table = reduce_table(tables[0]) if isinstance(self.key, torch.Tensor) else merge(tables)
-        spec = self.spec.reshape(-1, 4)
+        gathered = isinstance(getattr(self, "key"), torch.Tensor)  # noqa: B009
+        table = reduce_table(tables[0]) if gathered else merge(tables)
+        spec = self._spec().reshape(-1, 4)
         spec = _agree(spec) if spec.shape[0] > 1 else spec[0]
         if table is None or table[0].numel() == 0:
             raise ValueError(
@@ -425,7 +430,7 @@ class Metrics(_TableMetric):
     def _options(self) -> str:
         return ",".join(self.metric_names)
 
-    def compute(self) -> dict:  # type: ignore[override]
+    def compute(self) -> dict:
         """A dict name -> tensor, shaped as :meth:`AveragePrecision.compute`."""
         shape = self._state()[6]
         frame = self.compute_frame()

@@ -32,7 +32,7 @@ def empty(device) -> Table:
     return torch.empty(0, dtype=torch.int64, device=device), f, f.clone(), f.clone()
 
 
-def _numpy_table(key, score, pos, neg, device) -> Table:
+def _numpy_table(key, score, pos, neg, device=None) -> Table:
     return tuple(
         torch.from_numpy(np.ascontiguousarray(x)).to(device) for x in (key, score, pos, neg)
     )
@@ -45,7 +45,7 @@ def reduce_numpy(rows: Rows) -> Table:
     w = None if rows.weight is None else rows.weight.numpy()
     by = None if rows.by is None else rows.by.numpy()
     k = p.shape[1]
-    parts = []
+    parts: list = []
     if t.shape[1] == 1:  # one label column shared by the k score columns
         if k == 1:
             batch = pack(None, score=p[:, 0], label=t[:, 0], by=by, weight=w)
@@ -121,11 +121,11 @@ def reduce_table(table) -> Table:
     key, score, pos, neg = table
     if key.device.type != "cpu":
         return reduce_torch(key, score, pos, neg)
-    out = reduce_entries(key.numpy(), score.numpy(), pos.numpy(), neg.numpy())[:4]
-    return _numpy_table(*out, key.device)
+    c, sc, ps, ns = reduce_entries(key.numpy(), score.numpy(), pos.numpy(), neg.numpy())[:4]
+    return _numpy_table(c, sc, ps, ns, key.device)
 
 
-def merge(tables) -> Table:
+def merge(tables) -> Table | None:
     """One table of several (each sorted and reduced), equal entries summed."""
     tables = [t for t in tables if t[0].numel()]
     if not tables:
