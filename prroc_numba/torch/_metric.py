@@ -376,8 +376,8 @@ class AUCPR(_AreaMetric):
     >>> import torch, prroc_numba.torch as pt
     >>> m = pt.AUCPR(method="dg")
     >>> m.update(torch.tensor([0.9, 0.8, 0.3, 0.1]), torch.tensor([1, 0, 1, 0]))
-    >>> round(float(m.compute()), 6)
-    0.708333
+    >>> round(float(m.compute()), 6)  # prn.auc_pr([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
+    0.791667
     """
 
     def __init__(self, method: str = "dg", hull: bool = False, **kwargs: Any) -> None:
