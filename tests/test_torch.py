@@ -146,6 +146,20 @@ def test_torch_reduction_equals_the_library_reduction():
         assert torch.equal(a[0], b[0]) and torch.equal(a[1], b[1])
 
 
+def test_the_device_path_end_to_end(monkeypatch):
+    """Everything a CUDA tensor takes (torch reduction per batch, torch merges), run on
+    CPU tensors: the results still equal prn.auc on all rows exactly."""
+    monkeypatch.setattr(_metric, "reduce_rows", _reduce.rows_torch)
+    monkeypatch.setattr(_metric, "_MERGE_MIN", 500)
+    monkeypatch.setattr(
+        _reduce, "reduce_table", lambda t: _reduce.reduce_torch(*t)
+    )  # what merge() runs for tensors off the CPU
+    y, S, g = _data()
+    m = _feed(pt.AUCPR(), np.array_split(np.arange(y.size), 9), S, y, by=g)
+    assert len(m.key) < 9  # merged on the way
+    pd.testing.assert_frame_equal(m.compute_frame(), prn.auc(score=S, label=y, by=g))
+
+
 def test_state_stays_at_distinct_scores_and_merges(monkeypatch):
     monkeypatch.setattr(_metric, "_MERGE_MIN", 100)
     rng = np.random.default_rng(6)
