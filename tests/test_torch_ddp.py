@@ -85,6 +85,15 @@ def _worker(rank, world, port, out):
             metrics["dg"].update(t(S), t(y), by=t(g))
             metrics["roc"].update(t(S[:, 1]), t(y), by=t(g))
             metrics["multi"].update(t(S), t(y))
+        # a checkpoint of every rank's table (merge_checkpoint), loaded and computed with
+        # no further update: rank 0 holds the merged table, the others nothing
+        saved = pt.AveragePrecision(merge_checkpoint=True)
+        for b in batches:
+            saved.update(torch.from_numpy(S[b, 0]), torch.from_numpy(y[b]))
+        state = saved.state_dict()  # collective: every rank calls it
+        resumed = pt.AveragePrecision(merge_checkpoint=True)
+        resumed.load_state_dict(state)
+        n_resumed = sum(int(x.numel()) for x in resumed.key)
         idle = pt.AUROC()  # updated on rank 0 only: the others send an empty table
         if rank == 0:
             idle.update(torch.from_numpy(S[:, 0]), torch.from_numpy(y))
@@ -96,6 +105,8 @@ def _worker(rank, world, port, out):
             "roc_ci": metrics["roc"].compute_frame(n_boot=100, seed=3),
             "multi": metrics["multi"].compute_frame(),
             "idle": idle.compute().item(),
+            "resumed": resumed.compute().item(),
+            "n_resumed": n_resumed,
             "sent": sent,
         }
         # built with other options on rank 1: refused when the states meet
@@ -134,6 +145,8 @@ def test_synced_results_equal_all_rows(world, tmp_path):
         pd.testing.assert_frame_equal(res["roc_ci"], roc_ci)
         pd.testing.assert_frame_equal(res["multi"], multi)
         assert res["idle"] == roc0
+        assert res["resumed"] == ap
+        assert (res["n_resumed"] > 0) == (rank == 0)
         # what crossed the wire: this rank's merged table (key, score, pos, neg: one entry
         # per distinct score), and the 4 numbers of its options; not its rows
         distinct = np.unique(S[_split(y, world) == rank, 0]).size

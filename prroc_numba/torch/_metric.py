@@ -147,8 +147,17 @@ class _TableMetric(Metric):
         if len(lst) >= _MERGE_TABLES or (tail >= _MERGE_MIN and tail >= head):
             self._merge_now()
 
+    def _merged(self):
+        """The one table of the state (None when empty): the list's tables merged, or a
+        gathered state (several ranks' tables one after another) summed and sorted.
+        """
+        tables = self._tables()
+        if isinstance(getattr(self, "key"), torch.Tensor):  # noqa: B009
+            return reduce_table(tables[0])
+        return merge(tables)
+
     def _merge_now(self) -> None:
-        table = merge(self._tables())
+        table = self._merged()
         self._set(empty(self.device) if table is None else table)
 
     def _sync_dist(self, dist_sync_fn=gather_all_tensors, process_group=None) -> None:
@@ -210,10 +219,7 @@ class _TableMetric(Metric):
         """``(layout, curve, score, pos, neg, offsets, shape)`` on the host: the merged
         table, its curves' layout, and the shape of ``compute``'s tensors.
         """
-        tables = self._tables()
-        # several ranks' tables, gathered one after another: merged as one unsorted table
-        gathered = isinstance(getattr(self, "key"), torch.Tensor)  # noqa: B009
-        table = reduce_table(tables[0]) if gathered else merge(tables)
+        table = self._merged()
         spec = self._spec().reshape(-1, 4)
         spec = _agree(spec) if spec.shape[0] > 1 else spec[0]
         if table is None or table[0].numel() == 0:
