@@ -138,7 +138,7 @@ def test_torch_reduction_equals_the_library_reduction():
             None if args[2] is None else torch.from_numpy(args[2]),
             None if args[3] is None else torch.from_numpy(args[3]),
         )
-        a = _reduce.reduce_numpy(rows)
+        a = _reduce.reduce_rows_numpy(rows)
         b = _reduce.rows_torch(rows)
         for x, z in zip(a, b):
             assert x.dtype == z.dtype
@@ -158,6 +158,22 @@ def test_the_device_path_end_to_end(monkeypatch):
     m = _feed(pt.AUCPR(), np.array_split(np.arange(y.size), 9), S, y, by=g)
     assert len(m.key) < 9  # merged on the way
     pd.testing.assert_frame_equal(m.compute_frame(), prn.auc(score=S, label=y, by=g))
+
+
+def test_merge_orders_and_sums_as_the_library():
+    from prroc_numba._core.table import reduce_entries
+
+    rng = np.random.default_rng(8)
+    key = rng.integers(0, 3, 5000)
+    score = np.where(rng.random(5000) < 0.5, rng.integers(0, 40, 5000) / 4, -0.0)
+    pos, neg = rng.random(5000), rng.random(5000)
+    for args in [(key, score, pos, neg), (key * 0, score, pos, neg)]:
+        ours = _reduce.reduce_numpy(*args)
+        ref = reduce_entries(*args)[:4]
+        for a, b in zip(ours, ref):
+            assert np.array_equal(a, b)  # bit for bit, weighted sums too
+    distinct = _reduce.reduce_numpy(key, rng.random(5000), pos, neg)
+    assert distinct[0].size == 5000
 
 
 def test_state_stays_at_distinct_scores_and_merges(monkeypatch):

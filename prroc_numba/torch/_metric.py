@@ -139,13 +139,20 @@ class _TableMetric(Metric):
             setattr(self, name, [x])
 
     def _maybe_merge(self) -> None:
+        """Merge the list once its newer tables hold as many entries as the first (times
+        a factor that grows while merges shrink nothing: continuous scores), or once it
+        holds ``_MERGE_TABLES`` tables.
+        """
         lst = self._tables()
         if len(lst) < 2:
             return
         head = lst[0][0].numel()
         tail = sum(x[0].numel() for x in lst[1:])
-        if len(lst) >= _MERGE_TABLES or (tail >= _MERGE_MIN and tail >= head):
+        factor = getattr(self, "_merge_factor", 1)
+        if len(lst) >= _MERGE_TABLES or (tail >= _MERGE_MIN and tail >= factor * head):
             self._merge_now()
+            out = getattr(self, "key")[0].numel()  # noqa: B009
+            self._merge_factor = 4 * factor if out >= 0.9 * (head + tail) else 1
 
     def _merged(self):
         """The one table of the state (None when empty): the list's tables merged, or a
@@ -232,8 +239,8 @@ class _TableMetric(Metric):
         wide, K = cols > 0, max(cols, 1)
         by = int(spec[_BY]) == 1
         g = np.floor_divide(key, K)
-        groups = np.unique(g)
-        curve = np.searchsorted(groups, g) * K + (key - g * K)
+        groups = g[:1] if g[0] == g[-1] else np.unique(g)  # sorted: one group, or several
+        curve = (0 if groups.size == 1 else np.searchsorted(groups, g) * K) + (key - g * K)
         G = groups.size
         offsets = np.searchsorted(curve, np.arange(G * K + 1)).astype(np.int64)
         frame = pd.DataFrame({"group": groups}) if by else pd.DataFrame(index=[0])

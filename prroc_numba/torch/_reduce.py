@@ -8,6 +8,7 @@ descending. Tables of any batches concatenate and merge by summing equal entries
 
 CPU tensors are reduced by the library's own packing and sort
 (:func:`prroc_numba._core.pack.pack`, :func:`prroc_numba._core.table.swept_entries`,
+:func:`reduce_numpy`, which orders and sums as
 :func:`prroc_numba._core.table.reduce_entries`); tensors on another device (CUDA) by
 torch's sort and segment sums on that device (:func:`reduce_torch`), so only the
 table leaves it.
@@ -20,7 +21,7 @@ import pandas as pd
 import torch
 
 from .._core.pack import pack
-from .._core.table import reduce_entries, swept_entries
+from .._core.table import swept_entries
 from ._inputs import Rows
 
 Table = tuple  # (key, score, pos, neg)
@@ -38,7 +39,7 @@ def _numpy_table(key, score, pos, neg, device=None) -> Table:
     )
 
 
-def reduce_numpy(rows: Rows) -> Table:
+def reduce_rows_numpy(rows: Rows) -> Table:
     """The table of CPU rows, by the library's packing and one sort per curve."""
     p = rows.preds.numpy()
     t = rows.target.numpy()
@@ -112,8 +113,29 @@ def rows_torch(rows: Rows) -> Table:
 def reduce_rows(rows: Rows) -> Table:
     """The table of a checked batch: numpy by the library on the CPU, torch elsewhere."""
     if rows.preds.device.type == "cpu":
-        return reduce_numpy(rows)
+        return reduce_rows_numpy(rows)
     return rows_torch(rows)
+
+
+def reduce_numpy(key, score, pos, neg):
+    """:func:`prroc_numba._core.table.reduce_entries` (the same order, the same sums) for
+    tables that arrive as sorted runs: two stable sorts (score descending, then key)
+    that merge the runs rather than sort from scratch, and no sums where no entry
+    repeats (continuous scores).
+    """
+    score = score + 0.0
+    order = np.argsort(-score, kind="stable")
+    one_key = key.size == 0 or bool((key == key[0]).all())
+    if not one_key:
+        order = order[np.argsort(key[order], kind="stable")]
+    k = key.copy() if one_key else key[order]
+    s, p, n = score[order], pos[order], neg[order]
+    start = np.ones(k.size, dtype=bool)
+    start[1:] = (k[1:] != k[:-1]) | (s[1:] != s[:-1])
+    if start.all():
+        return k, s, p, n
+    idx = np.flatnonzero(start)
+    return k[idx], s[idx], np.add.reduceat(p, idx), np.add.reduceat(n, idx)
 
 
 def reduce_table(table) -> Table:
@@ -121,8 +143,8 @@ def reduce_table(table) -> Table:
     key, score, pos, neg = table
     if key.device.type != "cpu":
         return reduce_torch(key, score, pos, neg)
-    c, sc, ps, ns = reduce_entries(key.numpy(), score.numpy(), pos.numpy(), neg.numpy())[:4]
-    return _numpy_table(c, sc, ps, ns, key.device)
+    k, s, p, n = reduce_numpy(key.numpy(), score.numpy(), pos.numpy(), neg.numpy())
+    return _numpy_table(k, s, p, n, key.device)
 
 
 def merge(tables) -> Table | None:
