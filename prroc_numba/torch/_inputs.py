@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
 import torch
 
 
@@ -46,6 +47,8 @@ def _check_preds(preds):
         raise TypeError(f"preds must hold real scores, got dtype {preds.dtype}")
     p = preds.to(torch.float64)
     p2 = p if p.ndim == 2 else p[:, None]
+    if p2.device.type == "cpu" and bool(np.isfinite(p2.numpy()).all()):
+        return p2, p.ndim == 2  # the common case, checked in one numpy pass
     bad = ~torch.isfinite(p2).all(dim=1)
     if bool(bad.any()):
         r = _first(bad)
@@ -71,6 +74,10 @@ def _check_target(target, n, k):
         )
     if t.shape[0] != n:
         raise ValueError(f"target has {t.shape[0]} rows but preds has {n}; pass equal lengths")
+    if t.device.type == "cpu" and t.dtype != torch.bool and not t.is_complex():
+        a = t.numpy()
+        if bool(((a == 0) | (a == 1)).all()):
+            return t.to(torch.float64)
     if t.is_floating_point() or t.is_complex():
         t = t.to(torch.float64)
         bad = ~((t == 0) | (t == 1))

@@ -22,6 +22,7 @@ import torch
 
 from .._core.pack import pack
 from .._core.table import swept_entries
+from .._presort import split_sorted
 from ._inputs import Rows
 
 Table = tuple  # (key, score, pos, neg)
@@ -61,7 +62,7 @@ def reduce_rows_numpy(rows: Rows) -> Table:
             parts.append((pack(None, score=p[:, j], label=t[:, j], by=by, weight=w), j))
     out = []
     for batch, j in parts:
-        c, s, ps, ns = swept_entries(batch)
+        c, s, ps, ns = _split_entries(batch) or swept_entries(batch)
         M = batch.n_models
         g = batch.keys["group"].to_numpy(np.int64)[c] if by is not None else np.zeros_like(c)
         col = c % M if j is None else np.full_like(c, j)
@@ -71,6 +72,31 @@ def reduce_rows_numpy(rows: Rows) -> Table:
         o = np.argsort(key, kind="stable")
         key, s, ps, ns = key[o], s[o], ps[o], ns[o]
     return _numpy_table(key, s, ps, ns, rows.preds.device)
+
+
+def _split_entries(batch):
+    """The table of a batch of hard, unweighted labels from the library's class-split
+    keys-only sort (:func:`prroc_numba._presort.split_sorted`, what ``prn.auc`` sorts
+    by): each curve's positives' and negatives' scores ascending, counted per distinct
+    score and merged; None where that sort does not apply (weights, small curves).
+    """
+    split = split_sorted(batch)
+    if split is None:
+        return None
+    svals, npos = split
+    off = batch.offsets
+    n = int(off[-1])
+    v = svals[:n]
+    curve = np.repeat(np.arange(batch.n_curves, dtype=np.int64), np.diff(off))
+    neg_row = np.arange(n) - off[curve] >= npos[curve]  # the curve's negatives' run
+    start = np.ones(n, dtype=bool)
+    start[1:] = (curve[1:] != curve[:-1]) | (neg_row[1:] != neg_row[:-1]) | (v[1:] != v[:-1])
+    idx = np.flatnonzero(start)
+    count = np.diff(np.append(idx, n)).astype(np.float64)
+    is_neg = neg_row[idx]
+    return reduce_numpy(
+        curve[idx], v[idx], np.where(is_neg, 0.0, count), np.where(is_neg, count, 0.0)
+    )
 
 
 def reduce_torch(key, score, pos, neg) -> Table:
