@@ -86,6 +86,8 @@ def _split_entries(batch):
     svals, npos = split
     off = batch.offsets
     n = int(off[-1])
+    if batch.n_curves == 1:
+        return _one_curve(svals[:n], int(npos[0]))
     v = svals[:n]
     curve = np.repeat(np.arange(batch.n_curves, dtype=np.int64), np.diff(off))
     neg_row = np.arange(n) - off[curve] >= npos[curve]  # the curve's negatives' run
@@ -97,6 +99,37 @@ def _split_entries(batch):
     return reduce_numpy(
         curve[idx], v[idx], np.where(is_neg, 0.0, count), np.where(is_neg, count, 0.0)
     )
+
+
+def _distinct(a):
+    """Distinct values of an ascending array and their counts."""
+    start = np.empty(a.size, dtype=bool)
+    start[:1] = True
+    np.not_equal(a[1:], a[:-1], out=start[1:])
+    idx = np.flatnonzero(start)
+    return a[idx], np.diff(np.append(idx, a.size)).astype(np.float64)
+
+
+def _one_curve(v, n_pos):
+    """The table of one curve from its positives' scores ascending, then its
+    negatives' (``v``): each class counted per distinct score, the two runs merged by
+    one stable sort (two runs: linear), scores descending.
+    """
+    sp, cp = _distinct(v[:n_pos])
+    sn, cn = _distinct(v[n_pos:])
+    u = np.concatenate([sp, sn])
+    order = np.argsort(u, kind="stable")  # a score in both classes: its positives first
+    us = u[order]
+    pos = np.concatenate([cp, np.zeros(sn.size)])[order]
+    neg = np.concatenate([np.zeros(sp.size), cn])[order]
+    both = np.flatnonzero(us[1:] == us[:-1])  # the positive entry, then the negative
+    if both.size:
+        neg[both] = neg[both + 1]
+        keep = np.ones(us.size, dtype=bool)
+        keep[both + 1] = False
+        us, pos, neg = us[keep], pos[keep], neg[keep]
+    score = us[::-1] + 0.0  # descending; -0.0 and 0.0 one score
+    return np.zeros(score.size, dtype=np.int64), score, pos[::-1].copy(), neg[::-1].copy()
 
 
 def reduce_torch(key, score, pos, neg) -> Table:
