@@ -157,9 +157,11 @@ def test_large_batches_take_the_class_split_sort():
     from prroc_numba._presort import split_sorted
 
     assert split_sorted(pack(None, score=S[:, 0], label=y, by=g % 2)) is not None
-    a, b = _reduce.reduce_rows_numpy(rows), _reduce.rows_torch(rows)
-    for x, z in zip(a, b):
-        assert torch.equal(x, z)
+    one = check_rows(torch.from_numpy(S[:, 0]), torch.from_numpy(y), None, None)  # 1 curve
+    for r in (rows, one):
+        a, b = _reduce.reduce_rows_numpy(r), _reduce.rows_torch(r)
+        for x, z in zip(a, b):
+            assert torch.equal(x, z)
     m = pt.AUCPR()
     m.update(torch.from_numpy(S), torch.from_numpy(y), by=torch.from_numpy(g % 2))
     pd.testing.assert_frame_equal(m.compute_frame(), prn.auc(score=S, label=y, by=g % 2))
