@@ -47,7 +47,7 @@ class BuildPy(build_py):
                 ),
             )
             subprocess.run(
-                [sys.executable, "-m", "prroc_numba._build", target],
+                [sys.executable, "-m", "prroc_numba._jit.build", target],
                 check=True,
                 env=env,
                 cwd=cache,

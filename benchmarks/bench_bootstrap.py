@@ -211,7 +211,7 @@ import time
 B = {b}
 prn.bootstrap(df, score=cols, label="y", n_boot=B, seed=1, progress=False)
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-plan = R._Plan(pack(df, score=cols, label="y"), True)
+plan = R.Plan(pack(df, score=cols, label="y"), True)
 plan.run(_seed(1), 2, False, False, "x", code=0)  # this size's count type compiled
 t = np.inf
 for _ in range(2):
@@ -230,7 +230,7 @@ def peak():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - base
 b = pack(df, score=cols, label="y")
 print("pack", peak() / inp)
-plan = R._Plan(b, True, estimate=(0, False))
+plan = R.Plan(b, True, estimate=(0, False))
 print("plan", peak() / inp)
 plan.run(_seed(1), 20, False, False, "x", code=0)
 print("replicates", peak() / inp)

@@ -25,7 +25,7 @@ from _cases import mixed_columns
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's package
 
 import prroc_numba as prn  # noqa: E402
-from prroc_numba._dataframes import to_pandas
+from prroc_numba._core.dataframes import to_pandas
 
 
 def best(f, k=5):
@@ -69,7 +69,7 @@ def light():
     from prroc_numba import _frames as F
     from prroc_numba._core.pack import pack
     from prroc_numba._core.point_frames import pack_points
-    from prroc_numba._drivers.grid import _precision_at_recall_batch
+    from prroc_numba._drivers.grid import precision_at_recall_batch
 
     def show(name, t, whole=None):
         share = f"  ({100 * t / whole:4.0f}% of the call)" if whole else ""
@@ -115,7 +115,7 @@ def light():
     packed = pack_points(pts, "g", "pr", None, None, None)
     show("pack_points", best(lambda: pack_points(pts, "g", "pr", None, None, None), 3), whole)
     tp, fp, off = packed[:3]
-    show("kernel", best(lambda: _precision_at_recall_batch(tp, fp, off, grid, False), 3), whole)
+    show("kernel", best(lambda: precision_at_recall_batch(tp, fp, off, grid, False), 3), whole)
     tpc = pts["tp"].to_numpy()
     show("floor: one copy of the tp column", best(lambda: tpc.copy()))
 

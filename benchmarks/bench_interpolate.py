@@ -49,8 +49,8 @@ from _cases import ragged_counts
 import prroc_numba as prn
 from prroc_numba._drivers.grid import (
     _interp_batch_into,
-    _precision_at_recall_batch,
-    _tpr_at_fpr_batch,
+    precision_at_recall_batch,
+    tpr_at_fpr_batch,
 )
 
 N_CURVES = 10_000
@@ -85,7 +85,7 @@ def numpy_loop(tp, fp, offsets, grid, space, out=None):
 @pytest.mark.parametrize("space", ["pr", "roc"])
 def test_results_agree(curves, space):
     tp, fp, offsets, frame = curves
-    kern = _precision_at_recall_batch if space == "pr" else _tpr_at_fpr_batch
+    kern = precision_at_recall_batch if space == "pr" else tpr_at_fpr_batch
     ref = numpy_loop(tp, fp, offsets, GRID, space)
     np.testing.assert_allclose(kern(tp, fp, offsets, GRID, False), ref, rtol=1e-12)
     _, mat = prn.interpolate_matrix(frame, grid=GRID, by="curve", space=space)
@@ -98,7 +98,7 @@ def test_results_agree(curves, space):
 def test_kernel(benchmark, curves, space):
     tp, fp, offsets, _ = curves
     benchmark.group = f"interpolate {space}"
-    kern = _precision_at_recall_batch if space == "pr" else _tpr_at_fpr_batch
+    kern = precision_at_recall_batch if space == "pr" else tpr_at_fpr_batch
     kern(tp, fp, offsets, GRID, False)  # warm-up (compile / cache load)
     benchmark(kern, tp, fp, offsets, GRID, False)
 
@@ -127,7 +127,7 @@ def test_numpy_loop_into_preallocated(benchmark, curves, space):
 def test_kernel_hull(benchmark, curves, space):
     tp, fp, offsets, _ = curves
     benchmark.group = f"interpolate {space}"
-    kern = _precision_at_recall_batch if space == "pr" else _tpr_at_fpr_batch
+    kern = precision_at_recall_batch if space == "pr" else tpr_at_fpr_batch
     kern(tp, fp, offsets, GRID, True)
     benchmark(kern, tp, fp, offsets, GRID, True)
 

@@ -8,7 +8,7 @@ thread count): capture before and after, at 1 and 2 threads, then compare::
     NUMBA_NUM_THREADS=1 python benchmarks/capture_outputs.py after1.pkl
     python benchmarks/capture_outputs.py --cmp before1.pkl after1.pkl
 
-The calls: :data:`prroc_numba._warmup.CALLS` (every public path) plus a few on 20,000
+The calls: :data:`prroc_numba._jit.warmup.CALLS` (every public path) plus a few on 20,000
 rows. Frames compare exactly (values, dtypes, columns), arrays with ``array_equal``.
 """
 
@@ -22,7 +22,7 @@ import pandas as pd
 
 def grab():
     import prroc_numba as prn
-    from prroc_numba import _warmup
+    from prroc_numba._jit import warmup as _warmup
 
     out = _warmup.run_calls()
     rng = np.random.default_rng(5)

@@ -46,12 +46,13 @@ _WHERE = {
     "ROCCurve": ".point_curves",
     "scorer": "._sklearn",
     "UndefinedMetricWarning": "._warnings",
+    "FewDataSetsWarning": "._warnings",
 }
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time see __getattr__
     from ._core.table import Accumulator
     from ._sklearn import scorer
-    from ._warnings import UndefinedMetricWarning
+    from ._warnings import FewDataSetsWarning, UndefinedMetricWarning
     from .areas import auc, auc_pr, auc_roc, metrics
     from .closed_form import auc_ci
     from .comparison import compare, delong
@@ -66,6 +67,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time see __getattr__
 
 __all__ = [
     "Accumulator",
+    "FewDataSetsWarning",
     "PRCurve",
     "ROCCurve",
     "UndefinedMetricWarning",

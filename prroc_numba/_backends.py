@@ -2,7 +2,7 @@
 
 * ``"memory"``: rows in memory (pandas, polars, numpy, GPU arrays): the core
   (:mod:`prroc_numba._core`, :mod:`prroc_numba._resampling`) answers; the ``device=``
-  argument then picks the CPU or CUDA kernels (:mod:`prroc_numba._device`, which loads
+  argument then picks the CPU or CUDA kernels (:mod:`prroc_numba._core.device`, which loads
   the CUDA kernels by their module path on first use).
 * ``"dask"``: a Dask DataFrame: the Dask wing answers (:mod:`prroc_numba._dask`).
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 from importlib import import_module
 from types import ModuleType
 
-from ._dataframes import is_dask
+from ._core.dataframes import is_dask
 
 MEMORY = "memory"
 DASK = "dask"

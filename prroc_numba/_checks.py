@@ -10,15 +10,15 @@ from __future__ import annotations
 import numpy as np
 
 from . import _schema as S
-from ._kernels import area
+from ._kernels.area import AP, DG, INTEGRAL, PR_TRAPEZOID, PRG, ROC_TRAPEZOID
 
 PR_METHODS = {
-    "dg": area.DG,
-    "integral": area.INTEGRAL,
-    "ap": area.AP,
-    "trapezoid": area.PR_TRAPEZOID,
+    "dg": DG,
+    "integral": INTEGRAL,
+    "ap": AP,
+    "trapezoid": PR_TRAPEZOID,
 }
-ROC_METHODS = {"trapezoid": area.ROC_TRAPEZOID}
+ROC_METHODS = {"trapezoid": ROC_TRAPEZOID}
 DEFAULT_METHOD = {"pr": "dg", "roc": "trapezoid", "prg": "trapezoid"}
 
 
@@ -48,7 +48,7 @@ def area_code(curve: str, method) -> int:
             f"method={method!r}: the PRG area is the trapezoid sum in PRG space (straight "
             "lines are the exact curve there); drop method= or pass method='trapezoid'"
         )
-    return area.PRG
+    return PRG
 
 
 def method_label(
@@ -148,11 +148,11 @@ def check_grid(grid, axis, *, strict=False):
 # metrics(): column name -> (curve, estimator code, hull); counts are computed from totals
 AREA_METRICS = {}
 for _name, _curve, _code in (
-    (S.AUC_PR, "pr", area.DG),
-    (S.AUC_PR_INTEGRAL, "pr", area.INTEGRAL),
-    (S.AP, "pr", area.AP),
-    (S.AUC_PR_TRAPEZOID, "pr", area.PR_TRAPEZOID),
-    (S.AUC_ROC, "roc", area.ROC_TRAPEZOID),
+    (S.AUC_PR, "pr", DG),
+    (S.AUC_PR_INTEGRAL, "pr", INTEGRAL),
+    (S.AP, "pr", AP),
+    (S.AUC_PR_TRAPEZOID, "pr", PR_TRAPEZOID),
+    (S.AUC_ROC, "roc", ROC_TRAPEZOID),
 ):
     AREA_METRICS[_name] = (_curve, _code, False)
     AREA_METRICS[_name + S.HULL_SUFFIX] = (_curve, _code, True)

@@ -111,7 +111,8 @@ BOOT = """
         interval covers about 93-95% at n = 2,000 and about 95% at n = 5,000 when the
         design matches the resampling; a stratified bootstrap of data whose prevalence
         was sampled covers less (about 92-93% in ``benchmarks/coverage_study.py``).
-        Stratified resampling needs hard 0/1 labels (not soft labels).
+        Stratified resampling needs hard 0/1 labels: soft labels need
+        ``stratified=False``.
     seed : int, default=None
         Seed of the counter-based random streams (one per group and replicate): the
         same seed gives the same numbers whatever the thread count or chunking. None
@@ -119,10 +120,6 @@ BOOT = """
     progress : bool, default=None
         Show a tqdm progress bar (if tqdm is installed). None: only for long runs, in a
         terminal or a Jupyter notebook. Ctrl-C stops between chunks of replicates.
-    pos_label : scalar, default=None
-        The value of ``label`` that marks a positive.
-    soft_labels : bool, default=False
-        Read ``label`` as P(positive) (needs ``stratified=False``).
     resampling : {"multinomial", "poisson"}, default=None
         ``"multinomial"`` (None in memory): n rows drawn with replacement (per class
         when stratified). ``"poisson"``: the Poisson bootstrap -- every row gets an
@@ -203,9 +200,12 @@ MULTICLASS = """
         one curve per class, that class against the rest. ``"ovo"`` (``curve="roc"``
         areas only): Hand & Till's one-vs-one AUC -- for each pair of classes (a, b),
         on the rows of class a or b, the mean of the AUC of ``score_a`` for a-vs-b and
-        of ``score_b`` for b-vs-a. Several models: stack their rows (long input) and
-        pass ``by="model"``. Multilabel input needs no ``multiclass``: pass ``label=``
-        a list of 0/1 columns, one per score column.
+        of ``score_b`` for b-vs-a. Several models: ``score={"model": [class columns],
+        ...}`` (each model's columns in the same class order): one curve set per model,
+        a ``model`` key column (categorical, in the dict's order) after the ``by``
+        columns; without ``by`` the models are resampled paired, as wide input; or stack
+        their rows (long input) and pass ``by="model"``. Multilabel input needs no
+        ``multiclass``: pass ``label=`` a list of 0/1 columns, one per score column.
     classes : list, default=None
         The class value of each score column, in column order (e.g. an estimator's
         ``classes_``). Default: the score column names when every label value is one
@@ -217,8 +217,10 @@ MULTICLASS = """
         ``class_b``). ``"macro"``: the mean over classes (pairs); ``"weighted"``: weighted
         by class prevalence (the classes' weighted counts; one-vs-one: the pair's, as
         scikit-learn); ``"micro"``: the pooled one-vs-rest problem, all ``K * n``
-        (score, is-this-class) pairs as one curve; ``"samples"`` (multilabel input,
-        :func:`auc` and :func:`metrics`): one curve per row over its labels, averaged
+        (score, is-this-class) pairs as one curve; ``"samples"`` (multilabel input, or
+        class labels with ``multiclass="ovr"``, each row's class its one positive label
+        as scikit-learn binarizes them; :func:`auc` and :func:`metrics`): one curve per
+        row over its labels, averaged
         over the rows with the sample weights as weights (scikit-learn's; a row with no
         positive label, or for ROC no negative one, makes the average NaN, with a
         warning naming the row). A class absent from a group has an

@@ -10,6 +10,8 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from . import _schema as S
+
 
 def repeat_keys(keys: pd.DataFrame, lengths) -> dict:
     """The key columns with row ``i`` repeated ``lengths[i]`` times, dtypes kept.
@@ -100,12 +102,14 @@ def curves_frame(keys: pd.DataFrame, columns: dict) -> pd.DataFrame:
 def describe(frame: pd.DataFrame, before: str, **what) -> pd.DataFrame:
     """Insert the columns that say what produced the numbers (``curve``, ``method``,
     ``interval``, ``resampling``, ``n_boot``; :data:`prroc_numba._schema.DESCRIPTORS`)
-    just before the column ``before`` (the first value column: the keys stay first).
+    just before the column ``before`` (the first value column: the keys stay first),
+    always in that order whatever the order of the keywords.
     None values are left out, and so is a name the frame has already (e.g. a ``by``
     column called ``method``). In place; returns ``frame``.
     """
     loc = cast(int, frame.columns.get_loc(before))
-    for name, value in what.items():
+    order = {name: i for i, name in enumerate(S.DESCRIPTORS)}
+    for name, value in sorted(what.items(), key=lambda kv: order.get(kv[0], len(order))):
         if value is None or name in frame.columns:
             continue
         frame.insert(loc, name, value)

@@ -24,14 +24,15 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from . import _backends, _device
+from . import _backends
 from . import _schema as S
 from ._checks import area_code, check_grid, check_level, check_n_boot, method_label
 from ._core import classes as _classes
+from ._core import device as _device
 from ._core.multiclass import check_device
-from ._core.pack import inputs, pack
+from ._core.pack import MULTICLASS, inputs, pack
+from ._core.partial import check_partial
 from ._kernels.resample import GRID_FPR, GRID_PR, GRID_TPR
-from ._partial import check_partial
 from ._resampling import engine as E
 
 RESAMPLINGS = ("multinomial", "poisson")
@@ -188,6 +189,20 @@ def _is_multi(args):
 # ------------------------------------------------------------------ bootstrap
 
 
+def bootstrap_replicates(a):
+    """A :func:`~prroc_numba.bootstrap` call (its ``locals()``, no ``fold=``): every
+    option checked once (:func:`check_bootstrap`), then its replicates
+    (:func:`_replicates`). Returns ``(device, (batch, plan, code, est, reps, seed))``.
+    """
+    check_choice("interval", a["interval"], INTERVALS)
+    device, score, label, weight, by = check_bootstrap(a)
+    args = {**a, "device": device, "score": score, "label": label, "weight": weight, "by": by}
+    keep = bool(a["return_replicates"])
+    return device, _replicates(
+        a["data"], keep_replicates=keep, **inputs(args, *REPLICATE_ARGS, *MULTICLASS)
+    )
+
+
 def check_bootstrap(a):
     """The options of :func:`~prroc_numba.bootstrap` (its ``locals()``, no ``fold=``);
     returns ``(device, score, label, weight, by)`` resolved for the device.
@@ -282,12 +297,11 @@ def _replicates(
             code=code,
             hull=bool(hull),
             n_boot=int(n_boot),
-            seed=E._seed(seed),
+            seed=E.kernel_seed(seed),
             **inputs(args),
         )
     batch = pack(data, **args)
     check_device(batch, device)
-    E.check_replicates_fit(batch, n_boot, label_bar, keep_replicates)
     hull = bool(hull)
     spec = check_partial(curve, partial, partial_focus, standardize)
     if device == "cuda":
@@ -296,9 +310,18 @@ def _replicates(
         # (stratified=True on the GPU is refused by resolve(): Poisson counts only)
         if hull:
             raise ValueError("the bootstrap with hull=True runs on the CPU only; pass device='cpu'")
-        return E.replicates_cuda(batch, curve, code, n_boot, seed)
+        return E.replicates_cuda(batch, curve, code, n_boot, seed, label_bar, keep_replicates)
     boot = (curve, hull, n_boot, stratified, poisson, seed, progress, label_bar)
-    return E.replicates(data, batch, code, spec, boot, cluster=cluster, standardize=standardize)
+    return E.replicates(
+        data,
+        batch,
+        code,
+        spec,
+        boot,
+        cluster=cluster,
+        standardize=standardize,
+        keep=keep_replicates,
+    )
 
 
 def check_fold(args):

@@ -1,7 +1,7 @@
 """Every output column name, defined once.
 
 The frame builders (:mod:`prroc_numba._frames`), the public modules, the plots
-(:mod:`prroc_numba.plot`) and the thresholds reader (:mod:`prroc_numba._thresholds`)
+(:mod:`prroc_numba.plot`) and the thresholds reader (:mod:`prroc_numba._core.thresholds`)
 import these names; no other module spells a column name.
 """
 
@@ -45,6 +45,8 @@ REPLICATE = "replicate"
 MODEL_A, MODEL_B = "model_a", "model_b"
 ESTIMATE_A, ESTIMATE_B, DIFF = "estimate_a", "estimate_b", "diff"
 P_VALUE, P_ADJUSTED, Z = "p_value", "p_adjusted", "z"
+#: compare(baseline="best"): the model cannot be told apart from the best
+NOT_WORSE = "not_worse"
 VAR = "var"
 # pooled across groups (compare(..., combine=True))
 COMBINED, Q, TAU2, N_GROUPS = "combined", "q", "tau2", "n_groups"
@@ -61,6 +63,8 @@ CRITICAL_DIFFERENCE = "critical_difference"
 # power and sample size (power)
 POWER, SIG_LEVEL, ALTERNATIVE, SOLVED = "power", "sig_level", "alternative", "solved"
 N, N_SIM = "n", "n_sim"
+#: power(): the Monte Carlo standard error of a sample size solved by simulation
+N_SE = "n_se"
 
 # operating points (operating_points); intervals add <metric>_ci_low / _ci_high
 TARGET = "target"
@@ -113,6 +117,7 @@ VALUE_COLUMNS = CURVE_COLUMNS | {
     DIFF,
     P_VALUE,
     P_ADJUSTED,
+    NOT_WORSE,
     MODEL_A,
     MODEL_B,
     N_POS,

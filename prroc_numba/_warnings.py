@@ -9,3 +9,7 @@ class UndefinedMetricWarning(UserWarning):
 
 class KernelCacheWarning(RuntimeWarning):
     """A cached compiled kernel could not be read; it was discarded and recompiled."""
+
+
+class FewDataSetsWarning(UserWarning):
+    """Too few data sets for the rank tests' large-sample approximations to be trusted."""

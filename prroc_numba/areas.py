@@ -6,7 +6,7 @@ the names (:mod:`prroc_numba._checks`) and runs the fused sort + sweep + area ke
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -15,17 +15,19 @@ if TYPE_CHECKING:
 
 import numpy as np
 
-from . import _backends, _device, _partial
+from . import _backends
 from . import _frames as F
 from . import _schema as S
 from ._calls import checked
 from ._checks import method_code, method_label, metric_names
+from ._core import device as _device
+from ._core import partial as _partial
 from ._core.area_frames import auc_frame, batch_areas, metrics_frame, prg_frame
 from ._core.classes import check_args
+from ._core.dataframes import Output, with_output
 from ._core.multiclass import check_device
 from ._core.pack import MULTICLASS, inputs, pack
 from ._core.resolve import check_not_proba
-from ._dataframes import Output, with_output
 from ._docs import fill_doc
 from ._resampling import folds as _folds
 
@@ -35,7 +37,7 @@ from ._resampling import folds as _folds
 def auc(
     data: Any = None,
     *,
-    score: str | Sequence[str] | ArrayLike,
+    score: str | Sequence[str] | Mapping[Any, Sequence[str]] | ArrayLike,
     label: str | ArrayLike,
     by: str | Sequence[str] | None = None,
     weight: str | ArrayLike | None = None,
@@ -145,7 +147,7 @@ def _auprg(data, args):
 def metrics(
     data: Any = None,
     *,
-    score: str | Sequence[str] | ArrayLike,
+    score: str | Sequence[str] | Mapping[Any, Sequence[str]] | ArrayLike,
     label: str | ArrayLike,
     by: str | Sequence[str] | None = None,
     weight: str | ArrayLike | None = None,

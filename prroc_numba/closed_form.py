@@ -28,7 +28,7 @@ from ._core.area_frames import batch_areas
 from ._core.batch import warn_undefined
 from ._core.pack import inputs, pack
 from ._docs import fill_doc
-from ._kernels.delong import _placements_batch
+from ._drivers import placements_batch
 from ._resampling import folds as _folds
 
 CIS = ("logit", "binomial", "delong")
@@ -237,7 +237,7 @@ def _cv_influence(data, score, label, by, fold, level, pos_label):
     curve = np.repeat(np.arange(C), lengths)
     local = np.arange(batch.offsets[-1]) - batch.offsets[curve]
     y = batch.pos[batch.label_start[curve] + local]
-    v = _placements_batch(batch.values, batch.offsets, batch.pos, batch.label_start)
+    v = placements_batch(batch.values, batch.offsets, batch.pos, batch.label_start)
     est = batch_areas(batch, [method_code("roc", None)], [False])[:, 0]
     n_pos = np.bincount(curve, weights=y, minlength=C)
     n_all = lengths.astype(np.float64)

@@ -9,7 +9,7 @@ each ROC AUC, as pROC does.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -18,27 +18,27 @@ if TYPE_CHECKING:
 import numpy as np
 import pandas as pd
 
-from . import _device
 from . import _frames as F
 from . import _options as O
 from . import _schema as S
 from ._checks import check_level
+from ._core import device as _device
 from ._core.batch import warn_undefined
+from ._core.dataframes import Output, with_output
 from ._core.pack import inputs, pack
-from ._dataframes import Output, with_output
 from ._docs import fill_doc
-from ._kernels.venkatraman import _unpaired_stat, _venkatraman_unpaired
+from ._drivers import unpaired_stat, venkatraman_unpaired
 from ._resampling import folds as _folds
 from ._resampling.engine import fold_replicates
 from ._resampling.intervals import (
-    _boot_pairs,
-    _boot_se,
-    _pair_index,
+    boot_pairs,
+    boot_se,
     normal_interval,
     normal_p,
+    pair_index,
 )
-from ._resampling.paired import _delong_cov, _delong_parts, _venkatraman
-from ._resampling.run import _seed
+from ._resampling.paired import delong_cov, delong_parts, venkatraman_pairs
+from ._resampling.run import kernel_seed
 from ._warnings import UndefinedMetricWarning
 
 # ------------------------------------------------------------------ adjustment
@@ -144,12 +144,12 @@ def delong(
     """
     check_level(level)
     batch = pack(data, score=score, label=label, by=by, pos_label=pos_label)
-    parts = _delong_parts(batch)
+    parts = delong_parts(batch)
     auc = np.empty(batch.n_curves)
     var = np.empty(batch.n_curves)
     M = batch.n_models
     for g, (v10, v01) in enumerate(parts):
-        theta, cov = _delong_cov(v10, v01)
+        theta, cov = delong_cov(v10, v01)
         auc[g * M : (g + 1) * M] = theta
         var[g * M : (g + 1) * M] = np.diag(cov)
     warn_undefined(
@@ -182,9 +182,62 @@ def _pairs(names, baseline):
     return [(i, b) for i in range(M) if i != b]
 
 
+BEST = "best"
+
+
+def _best_pairs(names, est):
+    """``baseline="best"``: the model with the highest estimate (averaged over the
+    groups when there are several) against every other, the best as ``model_a``.
+    Returns ``(best index, pairs)``.
+    """
+    M = len(names)
+    e = np.asarray(est, dtype=np.float64).reshape(-1, M)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN model
+        mean = np.nanmean(e, axis=0)
+    if np.all(np.isnan(mean)):
+        raise ValueError("baseline='best': no model has a defined estimate")
+    b = int(np.nanargmax(mean))
+    return b, [(b, i) for i in range(M) if i != b]
+
+
+def _mark_best(frame, best, level, adjust):
+    """``not_worse`` (``p_adjusted >= 1 - level``: the difference from the best is not
+    significant after the stated adjustment) and the answer in ``attrs``: the models
+    not worse on every deciding row (with ``fold=`` the fold means, with
+    ``combine=True`` the random-effects pooled rows, else every group's row).
+    """
+    alpha = 1.0 - level
+    frame[S.NOT_WORSE] = frame[S.P_ADJUSTED].to_numpy() >= alpha
+    rows = frame
+    if S.FOLD in frame.columns:
+        rows = frame[frame[S.FOLD].astype(str) == "mean"]
+    elif S.COMBINED in frame.columns:
+        rows = frame[frame[S.COMBINED] == "random"]
+    verdict = rows.groupby(rows[S.MODEL_B].astype(str), sort=False)[S.NOT_WORSE].all()
+    same = [str(m) for m, ok in verdict.items() if ok]
+    frame.attrs["best"] = best
+    frame.attrs["not_worse"] = same
+    frame.attrs["adjust"] = adjust
+    frame.attrs["summary"] = (
+        f"best: {best}; not significantly worse at the {alpha:g} level "
+        f"({adjust}-adjusted p-values over the comparisons with the best): "
+        + (", ".join(same) if same else "none")
+    )
+    return frame
+
+
+def _choose_pairs(names, baseline, est):
+    """``(pairs, best name or None)`` of :func:`compare`."""
+    if baseline == BEST and BEST not in names:  # a model named "best" is that model
+        b, pairs = _best_pairs(names, est)
+        return pairs, names[b]
+    return _pairs(names, baseline), None
+
+
 def _venkatraman_unpaired_frame(batch, baseline, n_perm, seed, adjust):
     """Venkatraman's (2000) unpaired test of every pair of curves (the ``by`` groups)."""
-    parts = _delong_parts(batch)  # checks hard labels
+    parts = delong_parts(batch)  # checks hard labels
     G = len(parts)
     if G < 2:
         raise ValueError("the unpaired Venkatraman test needs at least two by= groups (curves)")
@@ -200,7 +253,7 @@ def _venkatraman_unpaired_frame(batch, baseline, n_perm, seed, adjust):
         a, e = batch.group_offsets[g], batch.group_offsets[g + 1]
         order = np.argsort(batch.values[batch.offsets[g] : batch.offsets[g + 1]], kind="stable")
         seqs.append((batch.pos[a:e][order] == 1).astype(np.int64))
-    s = _seed(seed)
+    s = kernel_seed(seed)
     stat = np.full(len(pairs), np.nan)
     p = np.full(len(pairs), np.nan)
     for k, (i, j) in enumerate(pairs):
@@ -209,8 +262,8 @@ def _venkatraman_unpaired_frame(batch, baseline, n_perm, seed, adjust):
             continue
         # pROC's mixing proportion, (positives of both) / (2 x rows of the first curve)
         mp = (r.sum() + q.sum()) / (2.0 * r.size)
-        stat[k] = _unpaired_stat(r, q, mp)
-        perm = _venkatraman_unpaired(r, q, mp, s, k, n_perm)
+        stat[k] = unpaired_stat(r, q, mp)
+        perm = venkatraman_unpaired(r, q, mp, s, k, n_perm)
         p[k] = np.count_nonzero(perm >= stat[k]) / n_perm
     if np.isnan(stat).any():
         warnings.warn(
@@ -244,7 +297,7 @@ def _venkatraman_unpaired_frame(batch, baseline, n_perm, seed, adjust):
 def compare(
     data: Any = None,
     *,
-    score: str | Sequence[str] | ArrayLike,
+    score: str | Sequence[str] | Mapping[Any, Sequence[str]] | ArrayLike,
     label: str | ArrayLike,
     by: str | Sequence[str] | None = None,
     weight: str | ArrayLike | None = None,
@@ -290,7 +343,14 @@ def compare(
     {boot}
     baseline : str or int, default=None
         None: all pairs, ``model_a`` before ``model_b`` in column order. A model name:
-        every other model (``model_a``) against it (``model_b``).
+        every other model (``model_a``) against it (``model_b``). ``"best"``: the model
+        with the highest estimate (averaged over the ``by`` groups; with ``fold=``, of
+        the fold means) against every other -- the best as ``model_a``, so ``diff >= 0``
+        -- with a column ``not_worse``: True where ``p_adjusted >= 1 - level``, i.e. the
+        model cannot be told apart from the best after the ``adjust`` adjustment (Holm by
+        default) over the comparisons with the best. ``frame.attrs`` holds ``best``,
+        ``not_worse`` (the names), ``adjust`` and a one-line ``summary``. Not with
+        ``test="venkatraman"``.
     adjust : {"holm", "bonferroni", "bh", "none"}, default="holm"
         Multiple-comparison adjustment of ``p_value`` across the family (all pairs of
         one group; each ``by`` group is its own family): Holm, Bonferroni,
@@ -376,8 +436,24 @@ def compare(
     >>> dl = prn.compare(df, score=["good", "weak"], label="y", curve="roc", test="delong")
     >>> dl[["estimate_a", "estimate_b", "diff"]].round(3).to_numpy().tolist()
     [[0.842, 0.625, 0.217]]
+
+    Which models cannot be told apart from the best:
+
+    >>> df["also_good"] = df.good + rng.normal(0, 0.2, size=3000)
+    >>> top = prn.compare(df, score=["weak", "good", "also_good"], label="y",
+    ...                   baseline="best", n_boot=500, seed=0)
+    >>> top[["model_a", "model_b", "not_worse"]].values.tolist()
+    [['also_good', 'weak', False], ['also_good', 'good', True]]
+    >>> top.attrs["not_worse"]
+    ['good']
     """
     O.check_choice("test", test, O.TESTS)
+    if test == "venkatraman" and baseline == BEST:
+        raise ValueError(
+            "baseline='best' picks the model with the best area; test='venkatraman' "
+            "compares whole curves, not areas: use test='bootstrap' or 'delong', or name "
+            "the baseline model"
+        )
     if fold is not None:
         return _fold_compare(locals())
     device, score, label, weight, by, adjust, multi, wide = O.check_compare(locals())
@@ -395,19 +471,18 @@ def compare(
     if M < 2:
         raise ValueError("compare needs at least two score columns (models)")
     names = list(batch.keys[S.MODEL].iloc[:M]) if S.MODEL in batch.keys else list(range(M))
-    pairs = _pairs(names, baseline)
     G = batch.group_offsets.size - 1
+    if test == "delong":
+        covs = [delong_cov(v10, v01) for v10, v01 in delong_parts(batch)]
+        est = np.concatenate([theta for theta, _ in covs])
+    pairs, best = _choose_pairs(names, baseline, None if test == "venkatraman" else est)
     K = len(pairs)
-    ia, ib, ca, cb = _pair_index(G, M, pairs)
+    ia, ib, ca, cb = pair_index(G, M, pairs)
 
     extra = {}
     if test == "delong":
-        parts = _delong_parts(batch)
-        est = np.empty(batch.n_curves)
         var_d = np.empty(G * K)
-        for g, (v10, v01) in enumerate(parts):
-            theta, cov = _delong_cov(v10, v01)
-            est[g * M : (g + 1) * M] = theta
+        for g, (_, cov) in enumerate(covs):
             var_d[g * K : (g + 1) * K] = cov[ia, ia] + cov[ib, ib] - 2 * cov[ia, ib]
         diff = est[ca] - est[cb]
         if np.any(np.isnan(var_d)):
@@ -426,14 +501,14 @@ def compare(
         se_d = sig
         extra[S.Z] = z
     elif test == "venkatraman":
-        est, e_obs, p = _venkatraman(batch, ia, ib, n_boot, seed)
+        est, e_obs, p = venkatraman_pairs(batch, ia, ib, n_boot, seed)
         diff = est[ca] - est[cb]
         lo = hi = np.full(G * K, np.nan)
         extra[S.STATISTIC] = e_obs
     else:
-        diff, lo, hi, p = _boot_pairs(est, reps, ca, cb, level, p_value)
+        diff, lo, hi, p = boot_pairs(est, reps, ca, cb, level, p_value)
         if combine:
-            se_d = _boot_se(reps[ca] - reps[cb])
+            se_d = boot_se(reps[ca] - reps[cb])
     out = _pair_frame(batch.keys, names, pairs, G, est, diff, lo, hi, p, adjust, extra)
     if combine:
         out = _combined_rows(out, se_d, G, K, level, adjust)
@@ -449,6 +524,8 @@ def compare(
         }
     label = O.method_of(locals())
     F.describe(out, S.ESTIMATE_A, curve=curve, method=label, **what)
+    if best is not None:
+        _mark_best(out, best, level, adjust)
     return _device.tag(out, device)
 
 
@@ -457,7 +534,7 @@ def _pair_frame(curve_keys, names, pairs, G, est, diff, lo, hi, p, adjust, extra
     curve (group by group, ``len(names)`` models each); p-values adjusted per group.
     """
     K = len(pairs)
-    ia, ib, ca, cb = _pair_index(G, len(names), pairs)
+    ia, ib, ca, cb = pair_index(G, len(names), pairs)
     p_adj = (
         np.concatenate([adjust_pvalues(p[g * K : (g + 1) * K], adjust) for g in range(G)])
         if K
@@ -481,7 +558,7 @@ def _pair_frame(curve_keys, names, pairs, G, est, diff, lo, hi, p, adjust, extra
 
 def _combined_rows(frame, se_d, G, K, level, adjust):
     """The per-group frame with ``se``, then the pooled rows of each pair."""
-    from . import _meta
+    from ._resampling import meta as _meta
 
     frame.insert(frame.columns.get_loc(S.DIFF) + 1, S.SE, se_d)
     pooled = _meta.combine(
@@ -516,17 +593,26 @@ def _fold_compare(args):
     """
     opts = O.check_fold(args)
     runs, col, names, M = fold_replicates(args, opts, "compare")
-    pairs = _pairs(names, args["baseline"])
+    # the best of the fold means (the cross-validated estimates)
+    pairs, best = _choose_pairs(names, args["baseline"], runs[1][1])
     frames = []
     for keys, est, reps in runs:
         G = len(keys) // M
-        _, _, ca, cb = _pair_index(G, M, pairs)
-        diff, lo, hi, p = _boot_pairs(est, reps, ca, cb, args["level"], args["p_value"], 4)
+        _, _, ca, cb = pair_index(G, M, pairs)
+        diff, lo, hi, p = boot_pairs(est, reps, ca, cb, args["level"], args["p_value"], 4)
         frames.append(_pair_frame(keys, names, pairs, G, est, diff, lo, hi, p, args["adjust"]))
     keys = [c for c in frames[2].columns if c not in S.VALUE_COLUMNS] + [S.MODEL_A, S.MODEL_B]
     out = _folds.table(frames[0], frames[2], col, mean=frames[1], keys=keys)
     label = O.method_of(args)
-    what = {"interval": "percentile", "resampling": "stratified by fold and class"}
-    return F.describe(
-        out, S.ESTIMATE_A, curve=args["curve"], method=label, n_boot=int(args["n_boot"]), **what
+    F.describe(  # the descriptors in the one order of every frame (see _schema)
+        out,
+        S.ESTIMATE_A,
+        curve=args["curve"],
+        method=label,
+        interval="percentile",
+        resampling="stratified by fold and class",
+        n_boot=int(args["n_boot"]),
     )
+    if best is not None:
+        _mark_best(out, best, args["level"], args["adjust"])
+    return out

@@ -2,7 +2,7 @@
 
 Each function validates and packs its input (:func:`prroc_numba._core.pack.pack`), sweeps
 every curve (the class-split merge of :mod:`prroc_numba._kernels.columns` for hard,
-unweighted labels, else :func:`prroc_numba._kernels.sweep._sweep_batch`), writes the
+unweighted labels, else :func:`prroc_numba._drivers.sweep.sweep_batch`), writes the
 derived columns in one pass (:func:`prroc_numba._kernels.columns._columns_range`) and
 returns one long frame built on those arrays: key columns first, then one row per curve
 point.
@@ -10,7 +10,7 @@ point.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -19,9 +19,10 @@ if TYPE_CHECKING:
 
 import numpy as np
 
-from . import _backends, _device
+from . import _backends
 from . import _frames as F
 from . import _schema as S
+from ._core import device as _device
 from ._core.batch import lengths_to_offsets, warn_undefined
 from ._core.curve_frames import (
     check_curve_options,
@@ -30,13 +31,13 @@ from ._core.curve_frames import (
     pr_frame,
     roc_frame,
 )
+from ._core.dataframes import Output, with_output
 from ._core.multiclass import check_device
 from ._core.pack import MULTICLASS, inputs, pack
-from ._dataframes import Output, with_output
+from ._core.sweep import points as _points
 from ._docs import fill_doc
-from ._kernels import columns
+from ._kernels.columns import ROC
 from ._resampling import folds as _folds
-from ._sweep import points as _points
 
 
 def _pack_curves(data, device, **args):
@@ -58,7 +59,7 @@ def _pack_curves(data, device, **args):
 def confusion(
     data: Any = None,
     *,
-    score: str | Sequence[str] | ArrayLike,
+    score: str | Sequence[str] | Mapping[Any, Sequence[str]] | ArrayLike,
     label: str | ArrayLike,
     by: str | Sequence[str] | None = None,
     weight: str | ArrayLike | None = None,
@@ -128,7 +129,7 @@ def confusion(
 def roc_curve(
     data: Any = None,
     *,
-    score: str | Sequence[str] | ArrayLike,
+    score: str | Sequence[str] | Mapping[Any, Sequence[str]] | ArrayLike,
     label: str | ArrayLike,
     by: str | Sequence[str] | None = None,
     weight: str | ArrayLike | None = None,
@@ -266,7 +267,7 @@ def det_curve(
     )
     thr, tp, fp, off, P, N = _points(batch, None)
     warn_undefined(batch, (P <= 0) | (N <= 0), "no positives or no negatives: fpr or fnr is NaN")
-    fpr, tpr = derived(tp, fp, off, P, N, columns.ROC)
+    fpr, tpr = derived(tp, fp, off, P, N, ROC)
     idx, off = _det_rows(tp, fp, off, P, N)
     return F.points_frame(
         batch.keys, off, {S.THRESHOLD: thr[idx], S.FPR: fpr[idx], S.FNR: 1.0 - tpr[idx]}
@@ -296,7 +297,7 @@ def _det_rows(tp, fp, off, P, N):
 def pr_curve(
     data: Any = None,
     *,
-    score: str | Sequence[str] | ArrayLike,
+    score: str | Sequence[str] | Mapping[Any, Sequence[str]] | ArrayLike,
     label: str | ArrayLike,
     by: str | Sequence[str] | None = None,
     weight: str | ArrayLike | None = None,

@@ -25,12 +25,12 @@ from . import _schema as S
 from ._calls import checked
 from ._checks import check_grid
 from ._core.batch import describe_row
+from ._core.dataframes import Output, with_output
 from ._core.point_frames import pack_points
-from ._dataframes import Output, with_output
 from ._docs import fill_doc
-from ._drivers.grid import _precision_at_recall_batch, _tpr_at_fpr_batch
+from ._drivers.grid import precision_at_recall_batch, tpr_at_fpr_batch
 from ._resampling import folds as _folds
-from ._resampling.intervals import _row_quantiles
+from ._resampling.intervals import row_quantiles
 from ._warnings import UndefinedMetricWarning
 
 __all__ = ["average_curves", "interpolate", "interpolate_matrix"]
@@ -59,7 +59,7 @@ def _interp(points, grid, by, space, hull, n_pos, n_neg, pos_neg_ratio):
             "curve (hull=True) needs the number of negatives; pass n_pos= and n_neg="
         )
     if mat is None:  # some curve lacked its origin or end: interpolate the packed curves
-        kern = _precision_at_recall_batch if space == "pr" else _tpr_at_fpr_batch
+        kern = precision_at_recall_batch if space == "pr" else tpr_at_fpr_batch
         mat = kern(tp, fp, off, g, bool(hull))
     if short is not None and short.size:
         beyond = g[None, :] > open_end[short, None] + 1e-12
@@ -289,7 +289,7 @@ def average_curves(
             sd = np.where(cnt > 1, np.sqrt((dev * dev).sum(axis=0) / (cnt - 1)), np.nan)
         srt = np.sort(block.T, axis=1)  # grid points as rows, NaN last
         for qi, q in enumerate(qs):
-            qv[qi, j] = _row_quantiles(srt, np.full(g.size, q), sorted_reps=srt)
+            qv[qi, j] = row_quantiles(srt, np.full(g.size, q), sorted_reps=srt)
         if count_space:  # sum of TP / sum of (TP + FP) at each recall; sd as above
             w = P[starts[j] : starts[j + 1], None]
             with np.errstate(invalid="ignore", divide="ignore"):

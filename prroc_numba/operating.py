@@ -1,6 +1,6 @@
 """Operating points: the threshold that meets a target, its confusion matrix and metrics.
 
-One sweep per curve (:func:`prroc_numba._kernels.sweep._sweep_batch`), then one kernel
+One sweep per curve (:func:`prroc_numba._drivers.sweep.sweep_batch`), then one kernel
 pass choosing the best vertex per curve and target
 (:mod:`prroc_numba._kernels.operating`). Intervals re-run the choice on every bootstrap
 replicate (the replicate draws of :mod:`prroc_numba._resampling.run`).
@@ -26,25 +26,33 @@ from ._calls import checked
 from ._core.batch import describe_row, lengths_to_offsets, warn_undefined
 from ._core.pack import inputs, pack
 from ._docs import fill_doc
-from ._drivers.sweep import _sweep_batch
-from ._kernels import operating as K
-from ._kernels.thresholds import _counts_at_batch
+from ._drivers import counts_at_batch, pick_batch
+from ._drivers.sweep import sweep_batch
+from ._kernels.operating import (
+    FPR_LE,
+    MAX_FBETA,
+    PRECISION_GE,
+    RECALL_GE,
+    TOPLEFT,
+    TPR_GE,
+    YOUDEN,
+)
 from ._options import check_operating
 from ._options import label as _resampling_label
 from ._resampling.design import cluster_codes
-from ._resampling.plan import _Plan
+from ._resampling.plan import Plan
 from ._resampling.run import operating as run_operating
 from ._warnings import UndefinedMetricWarning
 
-_NAMED = {"max_f1": K.MAX_FBETA, "youden": K.YOUDEN, "closest_topleft": K.TOPLEFT}
+_NAMED = {"max_f1": MAX_FBETA, "youden": YOUDEN, "closest_topleft": TOPLEFT}
 _BOUND = {
-    ("precision", ">="): K.PRECISION_GE,
-    ("recall", ">="): K.RECALL_GE,
-    ("tpr", ">="): K.TPR_GE,
-    ("fpr", "<="): K.FPR_LE,
+    ("precision", ">="): PRECISION_GE,
+    ("recall", ">="): RECALL_GE,
+    ("tpr", ">="): TPR_GE,
+    ("fpr", "<="): FPR_LE,
 }
 _RE = re.compile(r"^\s*(precision|recall|tpr|fpr)\s*(>=|<=)\s*([0-9.eE+-]+)\s*$")
-_NEEDS_NEG = {K.YOUDEN, K.TOPLEFT, K.FPR_LE, K.TPR_GE}
+_NEEDS_NEG = {YOUDEN, TOPLEFT, FPR_LE, TPR_GE}
 
 
 def parse_targets(targets: str | Sequence[str]):
@@ -267,60 +275,15 @@ def operating_points(
     codes = cluster_codes(data, cluster, batch)
     C = batch.n_curves
     P, N = batch.totals()
+    thr_s = off = kinds = bounds = sorted_thr = thr_off = order = None
     if thresholds is None:
-        names, kinds, bounds = parse_targets(targets)
-        T = len(names)
-        thr_s, tp_s, fp_s, off = _sweep_batch(
-            batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
+        curve, thr, target_col, tp, fp, thr_s, off, kinds, bounds = _at_targets(
+            batch, targets, beta, P, N
         )
-        idx = K._pick_batch(tp_s, fp_s, off, kinds, bounds, beta).ravel()
-        ok = idx >= 0
-        safe = np.where(ok, idx, 0)
-        thr = np.where(ok, thr_s[safe], np.nan)
-        tp = np.where(ok, tp_s[safe], np.nan)
-        fp = np.where(ok, fp_s[safe], np.nan)
-        curve = np.repeat(np.arange(C), T)
-        target_col = np.tile(np.asarray(names, dtype=object), C)
-        for k, name in enumerate(names):
-            miss = ~ok.reshape(C, T)[:, k]
-            undefined = (P <= 0) | ((N <= 0) & (kinds[k] in _NEEDS_NEG))
-            warn_undefined(
-                batch,
-                miss & undefined,
-                f"target {name!r} is undefined (no positives"
-                + (" or no negatives" if kinds[k] in _NEEDS_NEG else "")
-                + "): NaN row",
-            )
-            warn_undefined(batch, miss & ~undefined, f"no threshold meets target {name!r}: NaN row")
     else:
-        curve, thr_in, target_col = _tuning_rows(batch, thresholds)
-        order = np.lexsort((-np.nan_to_num(thr_in, nan=np.inf), curve))
-        sorted_thr = np.ascontiguousarray(np.nan_to_num(thr_in[order], nan=np.inf))
-        thr_off = lengths_to_offsets(np.bincount(curve, minlength=C))
-        tps, fps = _counts_at_batch(
-            batch.values,
-            batch.offsets,
-            batch.pos,
-            batch.neg,
-            batch.label_start,
-            sorted_thr,
-            thr_off,
+        curve, thr, target_col, tp, fp, order, sorted_thr, thr_off = _at_thresholds(
+            batch, thresholds
         )
-        tp = np.empty(curve.size)
-        fp = np.empty(curve.size)
-        tp[order] = tps
-        fp[order] = fps
-        nan = np.isnan(thr_in)
-        tp[nan] = np.nan
-        fp[nan] = np.nan
-        thr = thr_in
-        if nan.any():
-            warn_undefined(
-                batch,
-                np.bincount(curve[nan], minlength=C) > 0,
-                "the thresholds frame has NaN thresholds (targets unmet on the "
-                "tuning data): NaN rows",
-            )
     Pr, Nr = P[curve], N[curve]
     fn, tn, prec, rec, fpr, spec, fb = _metrics(tp, fp, Pr, Nr, beta)
     cols = {
@@ -354,6 +317,74 @@ def operating_points(
     return out
 
 
+def _at_targets(batch, targets, beta, P, N):
+    """Each curve's best vertex for each target: ``(curve, threshold, target, tp, fp)``
+    per output row, then the sweep ``(thr, offsets)`` and the parsed targets that the
+    replicates re-pick from.
+    """
+    C = batch.n_curves
+    names, kinds, bounds = parse_targets(targets)
+    T = len(names)
+    thr_s, tp_s, fp_s, off = sweep_batch(
+        batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
+    )
+    idx = pick_batch(tp_s, fp_s, off, kinds, bounds, beta).ravel()
+    ok = idx >= 0
+    safe = np.where(ok, idx, 0)
+    thr = np.where(ok, thr_s[safe], np.nan)
+    tp = np.where(ok, tp_s[safe], np.nan)
+    fp = np.where(ok, fp_s[safe], np.nan)
+    curve = np.repeat(np.arange(C), T)
+    target_col = np.tile(np.asarray(names, dtype=object), C)
+    for k, name in enumerate(names):
+        miss = ~ok.reshape(C, T)[:, k]
+        undefined = (P <= 0) | ((N <= 0) & (kinds[k] in _NEEDS_NEG))
+        warn_undefined(
+            batch,
+            miss & undefined,
+            f"target {name!r} is undefined (no positives"
+            + (" or no negatives" if kinds[k] in _NEEDS_NEG else "")
+            + "): NaN row",
+        )
+        warn_undefined(batch, miss & ~undefined, f"no threshold meets target {name!r}: NaN row")
+    return curve, thr, target_col, tp, fp, thr_s, off, kinds, bounds
+
+
+def _at_thresholds(batch, thresholds):
+    """The counts at the tuning thresholds: ``(curve, threshold, target, tp, fp)`` per
+    output row, then the sort of the thresholds that the replicates reuse.
+    """
+    C = batch.n_curves
+    curve, thr_in, target_col = _tuning_rows(batch, thresholds)
+    order = np.lexsort((-np.nan_to_num(thr_in, nan=np.inf), curve))
+    sorted_thr = np.ascontiguousarray(np.nan_to_num(thr_in[order], nan=np.inf))
+    thr_off = lengths_to_offsets(np.bincount(curve, minlength=C))
+    tps, fps = counts_at_batch(
+        batch.values,
+        batch.offsets,
+        batch.pos,
+        batch.neg,
+        batch.label_start,
+        sorted_thr,
+        thr_off,
+    )
+    tp = np.empty(curve.size)
+    fp = np.empty(curve.size)
+    tp[order] = tps
+    fp[order] = fps
+    nan = np.isnan(thr_in)
+    tp[nan] = np.nan
+    fp[nan] = np.nan
+    thr = thr_in
+    if nan.any():
+        warn_undefined(
+            batch,
+            np.bincount(curve[nan], minlength=C) > 0,
+            "the thresholds frame has NaN thresholds (targets unmet on the tuning data): NaN rows",
+        )
+    return curve, thr, target_col, tp, fp, order, sorted_thr, thr_off
+
+
 # ------------------------------------------------------------------------- bootstrap
 
 
@@ -362,7 +393,7 @@ def _run(batch, boot, thr, thr_off, n_rows, pick, kinds, bounds, beta):
     ``boot = (n_boot, stratified, seed, progress, cluster codes)``.
     """
     n_boot, stratified, seed, progress, cluster = boot
-    plan = _Plan(batch, stratified, cluster, keep_order=True)
+    plan = Plan(batch, stratified, cluster, keep_order=True)
     target = (kinds, bounds, beta)
     return run_operating(plan, seed, n_boot, progress, thr, thr_off, n_rows, pick, target)
 

@@ -14,6 +14,7 @@ only when :func:`rank_models` is called.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,9 +23,32 @@ import pandas as pd
 from . import _schema as S
 from ._checks import check_level
 from ._optional import optional
+from ._options import _outside_stacklevel
+from ._warnings import FewDataSetsWarning
 from .comparison import adjust_pvalues
 
 __all__ = ["RankResult", "rank_models"]
+
+#: Demšar (2006, section 3.2.2, p. 11): the Friedman statistic follows the chi-square
+#: distribution "when N and k are big enough (as a rule of a thumb, N > 10 and k > 5)";
+#: for fewer data sets exact critical values are needed
+MIN_DATASETS = 11
+
+
+def _warn_few(n, k):
+    if n >= MIN_DATASETS:
+        return
+    warnings.warn(
+        f"rank_models: {n} data sets are few. Demšar (2006, JMLR 7:1-30, section 3.2.2) "
+        f"takes Friedman's chi-square approximation as sound only for more than 10 data "
+        f"sets (and more than 5 models; here {k}), with exact critical values for fewer; "
+        "the Nemenyi critical difference rests on the same large-sample approximation, "
+        "and with so few data sets the tests have little power: read a non-significant "
+        "result as 'not shown', not as 'no difference'. Add data sets (or seeds, or "
+        "folds) where you can.",
+        FewDataSetsWarning,
+        stacklevel=_outside_stacklevel(),
+    )
 
 
 @dataclass(frozen=True)
@@ -187,6 +211,12 @@ def rank_models(
     al. 2017, as baycomp) gives the probability that each model is better by more than
     ``rope``, or that the two are practically equivalent.
 
+    With 10 data sets or fewer a :class:`~prroc_numba.FewDataSetsWarning` says that
+    the tests' large-sample approximations are rough and their power low: Demšar (2006,
+    section 3.2.2) takes the chi-square distribution of Friedman's statistic as a rule
+    of thumb for more than 10 data sets and more than 5 models, and exact critical
+    values otherwise.
+
     Parameters
     ----------
     data : DataFrame
@@ -240,6 +270,7 @@ def rank_models(
     stats = optional("scipy.stats", "rank_models", "stats")
     vals, names = _table(data, model, dataset, value)
     N, k = vals.shape
+    _warn_few(N, k)
     sign = -1.0 if higher_is_better else 1.0
     ranks = stats.rankdata(sign * vals, axis=1)
     avg = ranks.mean(axis=0)

@@ -8,7 +8,7 @@ checked once in :mod:`prroc_numba._options`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 if TYPE_CHECKING:
@@ -17,25 +17,26 @@ if TYPE_CHECKING:
 import numpy as np
 import pandas as pd
 
-from . import _backends, _device
+from . import _backends
 from . import _frames as F
 from . import _options as O
 from . import _schema as S
+from ._core import device as _device
+from ._core.dataframes import Output, with_output
 from ._core.pack import MULTICLASS, inputs
-from ._dataframes import Output, with_output
 from ._docs import fill_doc
 from ._kernels.resample import GRID_PR
 from ._resampling import engine as E
 from ._resampling import folds as _folds
-from ._resampling.intervals import _band, _degenerate, _intervals
-from ._resampling.run import _seed
+from ._resampling.intervals import band_bounds, interval_bounds, warn_degenerate
+from ._resampling.run import kernel_seed
 
 
 @overload
 def bootstrap(
     data: Any = None,
     *,
-    score: str | Sequence[str] | ArrayLike,
+    score: str | Sequence[str] | Mapping[Any, Sequence[str]] | ArrayLike,
     label: str | ArrayLike,
     by: str | Sequence[str] | None = None,
     weight: str | ArrayLike | None = None,
@@ -69,7 +70,7 @@ def bootstrap(
 def bootstrap(
     data: Any = None,
     *,
-    score: str | Sequence[str] | ArrayLike,
+    score: str | Sequence[str] | Mapping[Any, Sequence[str]] | ArrayLike,
     label: str | ArrayLike,
     by: str | Sequence[str] | None = None,
     weight: str | ArrayLike | None = None,
@@ -104,7 +105,7 @@ def bootstrap(
 def bootstrap(
     data: Any = None,
     *,
-    score: str | Sequence[str] | ArrayLike,
+    score: str | Sequence[str] | Mapping[Any, Sequence[str]] | ArrayLike,
     label: str | ArrayLike,
     by: str | Sequence[str] | None = None,
     weight: str | ArrayLike | None = None,
@@ -212,18 +213,13 @@ def bootstrap(
     >>> bool((res.ci_low < res.estimate).all() and (res.estimate < res.ci_high).all())
     True
     """
-    O.check_choice("interval", interval, O.INTERVALS)
     if fold is not None:
+        O.check_choice("interval", interval, O.INTERVALS)
         return _fold_bootstrap(locals())
-    device, score, label, weight, by = O.check_bootstrap(locals())
-    batch, plan, code, est, reps, s = O._replicates(
-        data,
-        keep_replicates=bool(return_replicates),
-        **inputs(locals(), *O.REPLICATE_ARGS, *MULTICLASS),
-    )
-    n_bad = _degenerate(batch, est, reps, n_boot)
+    device, (batch, plan, code, est, reps, s) = O.bootstrap_replicates(locals())
+    n_bad = warn_degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
-    se, lo, hi = _intervals(reps, est, level, interval, jack)
+    se, lo, hi = interval_bounds(reps, est, level, interval, jack)
     out = F.curves_frame(
         batch.keys,
         {
@@ -258,7 +254,7 @@ def bootstrap(
 def bootstrap_curve(
     data: Any = None,
     *,
-    score: str | Sequence[str] | ArrayLike,
+    score: str | Sequence[str] | Mapping[Any, Sequence[str]] | ArrayLike,
     label: str | ArrayLike,
     by: str | Sequence[str] | None = None,
     weight: str | ArrayLike | None = None,
@@ -396,7 +392,7 @@ def bootstrap_curve(
     if wing is not None:
         wing.no_multiclass(multiclass)
         batch, P, est, reps = wing.curve_replicates(
-            data, grid=g, hull=hull, n_boot=int(n_boot), seed=_seed(seed), **inputs(locals())
+            data, grid=g, hull=hull, n_boot=int(n_boot), seed=kernel_seed(seed), **inputs(locals())
         )
         reps = np.ascontiguousarray(reps.transpose(0, 2, 1))  # (curve, grid, replicate)
         bad = P <= 0
@@ -405,7 +401,7 @@ def bootstrap_curve(
     else:
         spec = (curve, what, g, hull, stratified, poisson, cluster, n_boot, seed, progress)
         batch, bad, est, reps = E.curve_replicates(data, inputs(locals(), *MULTICLASS), spec)
-    lo, hi = _band(reps, est, bad, band, level)
+    lo, hi = band_bounds(reps, est, bad, band, level)
     out = _band_frame(batch.keys, g, xname, yname, est, lo, hi)
     return F.describe(
         out,
@@ -435,7 +431,7 @@ def _fold_curves(args, what, xname, yname, g):
     data, score, label, by, weight = (args[k] for k in ("data", "score", "label", "by", "weight"))
     d, by_f, col = _folds.with_fold(data, score, label, by, weight, args["fold"])
     inp = inputs(args, *MULTICLASS)
-    one = E._one_run(args, d, col, args["stratified"], "bootstrap_curve", grid=g, what=what)
+    one = E.one_run(args, d, col, args["stratified"], "bootstrap_curve", grid=g, what=what)
     if one is not None:
         (keys_f, est_f, reps_f, P), (keys_p, est_p, reps_p) = one
         bad_f, bad_p = np.isnan(est_f).all(axis=1), np.isnan(est_p).all(axis=1)
@@ -464,7 +460,7 @@ def _fold_curves(args, what, xname, yname, g):
         (keys_m, bad_m, est_m, reps_m),
         (keys_p, bad_p, est_p, reps_p),
     ):
-        lo, hi = _band(reps, est, bad, args["band"], args["level"])
+        lo, hi = band_bounds(reps, est, bad, args["band"], args["level"])
         frames.append(_band_frame(keys, g, xname, yname, est, lo, hi))
     keys = list(keys_p.columns)
     out = _folds.table(frames[0], frames[2], col, mean=frames[1], keys=keys)
@@ -493,7 +489,7 @@ def _fold_bootstrap(args):
     runs, col, _, _ = E.fold_replicates(args, opts)
     frames = []
     for keys, est, reps in runs:
-        se, lo, hi = _intervals(reps, est, args["level"], args["interval"])
+        se, lo, hi = interval_bounds(reps, est, args["level"], args["interval"])
         n_bad = np.where(np.isfinite(est), np.isnan(reps).sum(axis=1), 0)
         frames.append(
             F.curves_frame(

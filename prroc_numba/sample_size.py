@@ -28,8 +28,10 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
+from . import _frames as F
+from . import _power_sim as sim
 from . import _schema as S
-from ._checks import check_n_boot
+from ._checks import PR_METHODS, ROC_METHODS, method_label
 from ._core.pack import pack
 
 __all__ = ["power"]
@@ -38,7 +40,7 @@ _NORM = NormalDist()
 ALTERNATIVES = ("two-sided", "one-sided")
 _BINORMAL_KEYS = ("A1", "B1", "A2", "B2", "rn", "ra")
 _SIM_ARGS = frozenset(
-    "data score label binormal n prevalence null n_sim n_boot seed sig_level alternative "
+    "data score label binormal prevalence null n_sim n_boot seed sig_level alternative "
     "curve method hull partial pos_label".split()
 )
 
@@ -150,11 +152,26 @@ def _counts(n_pos, n_neg, kappa):
 
 
 def _row(res, common):
-    """The one-row result frame: the numbers, then the test, then what was solved."""
-    res = dict(res)
+    """The one-row result frame: what was computed (``curve``, ``method``), the numbers,
+    then the test, then what was solved. Counts are whole numbers of rows, rounded up.
+    """
+    res, common = dict(res), dict(common)
+    label = {S.CURVE: "roc", S.METHOD: common.pop("_method")}
     solved = res.pop(S.SOLVED)
+    for name in (S.N_POS, S.N_NEG):
+        if res.get(name) is not None:
+            res[name] = _whole(res[name])
     cols = {**res, **common, S.SOLVED: solved}
-    return pd.DataFrame({k: [np.nan if v is None else v] for k, v in cols.items()})
+    frame = pd.DataFrame({k: [np.nan if v is None else v] for k, v in cols.items()})
+    return F.describe(frame, frame.columns[0], **label)
+
+
+def _whole(x):
+    """A count of rows rounded up (a solved size is the smallest that reaches the power);
+    an exact whole number (to rounding) stays itself.
+    """
+    r = round(float(x))
+    return r if abs(float(x) - r) <= 1e-9 * max(1.0, abs(r)) else math.ceil(float(x))
 
 
 def _roc_numeric(auc, n_pos, n_neg, kappa, power_, za):
@@ -261,7 +278,19 @@ def power(
     percentile interval (at ``1 - sig_level``, two-sided) excludes ``null``, two
     paired models when :func:`prroc_numba.compare`'s Wald p-value is below
     ``sig_level``. The power is the share of rejections (Monte Carlo standard error
-    ``se``).
+    ``se``). Every size draws its samples as common random numbers (a larger sample
+    extends a smaller one), so the simulated power rises with the size as the true
+    power does.
+
+    **Areas without a closed form** (``curve="pr"``, any PR ``method``, ``hull=True``,
+    a partial area from data) are always simulated: with ``n=``, the power at each
+    size; with ``power=`` and no ``n=``, the **sample size**: the smallest total size
+    whose simulated power reaches ``power`` (sizes doubled until one does, then the
+    bracket narrowed to adjacent sizes), with ``n_se``, its Monte Carlo standard error
+    (``sqrt(power (1 - power) / n_sim)`` over the power curve's slope there). Where a
+    simulation cannot apply -- ``auc=``/``diff=`` alone, which do not fix a PR curve;
+    neither ``n=`` nor ``power=``; a PR ``method`` with ``curve="roc"`` -- an error
+    says what to pass.
 
     Parameters
     ----------
@@ -281,19 +310,21 @@ def power(
         Numbers of positives (pROC's cases) and negatives (controls).
     kappa : float, default=None
         ``n_neg / n_pos`` when solving the sample size (1 for numbers, the data's ratio
-        for data).
+        for data); when simulating, ``prevalence = 1 / (1 + kappa)``.
     power : float, default=None
-        The target power (1 - type II error).
+        The target power (1 - type II error); simulated areas: solve the sample size
+        that reaches it.
     sig_level : float, default=0.05
         The type I error.
     alternative : {"two-sided", "one-sided"}, default="two-sided"
     partial : tuple of two floats, default=None
-        FPR range of a partial area (binormal curves only).
+        FPR range of a partial area (closed forms: binormal curves; from data: simulated).
     pos_label : scalar, default=None
     n : list of int, default=None
         Candidate total sample sizes: simulate the power at each (see above).
     curve, method, hull : default="roc", None, False
-        The area simulated (as in :func:`prroc_numba.auc`).
+        The area (as in :func:`prroc_numba.auc`). The closed forms are for the ROC
+        area (``method=None`` or ``"trapezoid"``, no hull); any other is simulated.
     null : float, default=None
         One model: the value tested against (0.5 for ROC, the prevalence for PR).
     prevalence : float, default=None
@@ -307,23 +338,43 @@ def power(
     Returns
     -------
     DataFrame
-        One row: ``n_pos``, ``n_neg``, ``auc`` (one curve) or ``estimate_a``,
-        ``estimate_b``, ``diff`` (two curves), ``sig_level``, ``power``,
-        ``alternative`` and ``solved`` (the column that was solved). Simulated: one
-        row per candidate size, ``n``, ``n_pos``, ``n_neg``, ``power``, ``se``,
-        ``n_sim``, ``sig_level``, ``alternative``.
+        First what was computed: ``curve`` and ``method`` (and ``n_boot`` when
+        simulated). Closed forms, one row: ``n_pos``, ``n_neg``, ``auc`` (one curve) or
+        ``estimate_a``, ``estimate_b``, ``diff`` (two curves), ``power``,
+        ``sig_level``, ``alternative`` and ``solved`` (the column that was solved).
+        Simulated: one row per candidate size, ``n``, ``n_pos``, ``n_neg``, ``power``,
+        ``se``, ``n_sim``, ``sig_level``, ``alternative``; a solved size adds ``n_se``
+        and ``solved="n"``, and its ``attrs["evaluated"]`` holds every size the search
+        simulated (``n``, ``power``, ``se`` lists: ``pd.DataFrame(...)`` of it is what
+        :func:`prroc_numba.plot.plot_power` draws). Counts are whole numbers
+        of rows (integers), rounded up: a solved size is the smallest that reaches the
+        power.
 
     Examples
     --------
     >>> import prroc_numba as prn
     >>> prn.power(auc=0.73, n_pos=41, n_neg=72).power.round(4).tolist()
     [0.9897]
-    >>> prn.power(auc=0.73, power=0.95, kappa=1.7)[["n_pos", "n_neg"]].round(2)
-       n_pos  n_neg
-    0  29.67  50.44
+    >>> prn.power(auc=0.73, power=0.95, kappa=1.7)[["curve", "n_pos", "n_neg"]]
+      curve  n_pos  n_neg
+    0   roc     30     51
     >>> pars = {"A1": 2.6, "B1": 1, "A2": 1.9, "B2": 1, "rn": 0.6, "ra": 0.6}
-    >>> round(float(prn.power(binormal=pars, diff=0.037, power=0.9, kappa=1).n_pos[0]), 1)
-    250.1
+    >>> int(prn.power(binormal=pars, diff=0.037, power=0.9, kappa=1).n_pos[0])
+    251
+
+    The sample size for average precision, simulated (few samples here, to be quick):
+
+    >>> import numpy as np, pandas as pd
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(300) < 0.3
+    >>> pilot = pd.DataFrame({"y": y, "new": y + rng.normal(0, 0.8, 300),
+    ...                       "old": y + rng.normal(0, 1.6, 300)})
+    >>> res = prn.power(pilot, score=["new", "old"], label="y", curve="pr", method="ap",
+    ...                 power=0.8, n_sim=40, n_boot=100, seed=0)
+    >>> res[["curve", "method", "solved"]].iloc[0].tolist()
+    ['pr', 'ap', 'n']
+    >>> bool(res.power[0] >= 0.8)
+    True
     """
     _check_prob("power", power)
     _check_prob("sig_level", sig_level)
@@ -331,42 +382,27 @@ def power(
         _check_count(name, x)
     if alternative not in ALTERNATIVES:
         raise ValueError(f"alternative={alternative!r} is not known; use one of {ALTERNATIVES}")
-    if n is not None:
-        return _simulated(**{k: v for k, v in locals().items() if k in _SIM_ARGS})
+    if curve not in ("pr", "roc"):
+        raise ValueError(f"curve={curve!r} is not known; use 'roc' or 'pr'")
+    _check_method(curve, method)
+    closed = curve == "roc" and method in (None, "trapezoid") and not hull
+    if n is not None or not closed or (partial is not None and binormal is None):
+        # only the full or binormal ROC area has closed forms: everything else is
+        # simulated, or an error says what the simulation needs
+        args = {k: v for k, v in locals().items() if k in _SIM_ARGS}
+        return _by_simulation(
+            n=n, auc=auc, diff=diff, n_pos=n_pos, n_neg=n_neg, kappa=kappa, target=power, **args
+        )
     za = _qnorm(1.0 - (sig_level / 2 if alternative == "two-sided" else sig_level))
-    common = {S.SIG_LEVEL: sig_level, S.ALTERNATIVE: alternative}
+    common = {
+        S.SIG_LEVEL: sig_level,
+        S.ALTERNATIVE: alternative,
+        "_method": method_label("roc", None, partial=partial),
+    }
     if binormal is not None:
         if score is not None or data is not None:
             raise ValueError("power() takes binormal= or data (score=, label=), not both")
-        missing = [k for k in _BINORMAL_KEYS if k not in binormal]
-        if missing:
-            raise ValueError(
-                f"binormal= lacks {missing}; pass all of {list(_BINORMAL_KEYS)} "
-                "(rn = ra = 0 for unpaired curves)"
-            )
-        if partial is not None:
-            lo, hi = (float(t) for t in partial)
-            if not 0.0 <= lo < hi <= 1.0:
-                raise ValueError(f"partial={partial!r} must be an FPR range 0 <= lo < hi <= 1")
-            partial = (lo, hi)
-        n_pos, n_neg = _counts(n_pos, n_neg, kappa)
-        given = [diff is not None, n_pos is not None, power is not None]
-        if sum(given) != 2:
-            raise ValueError(
-                "power() with binormal= solves exactly one of diff=, the sample size "
-                "(n_pos= and n_neg=, or one of them with kappa=) and power=: leave "
-                "exactly one of them None"
-            )
-        k = n_neg / n_pos if n_pos is not None else (1.0 if kappa is None else kappa)
-        v0, va = _binormal_v0_va(binormal, k, partial)
-        res = {S.N_POS: n_pos, S.N_NEG: n_neg, S.DIFF: diff, S.POWER: power}
-        res.update(_two_from_vars(v0, va, diff, n_pos, k, power, za))
-        return _row(res, common)
-    if partial is not None:
-        raise ValueError(
-            "partial= in the closed forms needs binormal=; for partial areas from data "
-            "use power by simulation (n=)"
-        )
+        return _binormal(binormal, partial, diff, n_pos, n_neg, kappa, power, za, common)
     if score is None:
         if data is not None or label is not None:
             raise ValueError("power() from data needs score= and label=")
@@ -379,14 +415,51 @@ def power(
             "power() from data takes its AUCs from the data; drop auc= / diff= (or pass "
             "numbers without score=)"
         )
-    from ._resampling.paired import _delong_cov, _delong_parts
+    return _from_data(data, score, label, pos_label, n_pos, n_neg, kappa, power, za, common)
+
+
+def _binormal(binormal, partial, diff, n_pos, n_neg, kappa, power, za, common):
+    """Two binormal curves: the one of ``diff``, the sample size and ``power`` left
+    None, solved.
+    """
+    missing = [k for k in _BINORMAL_KEYS if k not in binormal]
+    if missing:
+        raise ValueError(
+            f"binormal= lacks {missing}; pass all of {list(_BINORMAL_KEYS)} "
+            "(rn = ra = 0 for unpaired curves)"
+        )
+    if partial is not None:
+        lo, hi = (float(t) for t in partial)
+        if not 0.0 <= lo < hi <= 1.0:
+            raise ValueError(f"partial={partial!r} must be an FPR range 0 <= lo < hi <= 1")
+        partial = (lo, hi)
+    n_pos, n_neg = _counts(n_pos, n_neg, kappa)
+    given = [diff is not None, n_pos is not None, power is not None]
+    if sum(given) != 2:
+        raise ValueError(
+            "power() with binormal= solves exactly one of diff=, the sample size "
+            "(n_pos= and n_neg=, or one of them with kappa=) and power=: leave "
+            "exactly one of them None"
+        )
+    k = n_neg / n_pos if n_pos is not None else (1.0 if kappa is None else kappa)
+    v0, va = _binormal_v0_va(binormal, k, partial)
+    res = {S.N_POS: n_pos, S.N_NEG: n_neg, S.DIFF: diff, S.POWER: power}
+    res.update(_two_from_vars(v0, va, diff, n_pos, k, power, za))
+    return _row(res, common)
+
+
+def _from_data(data, score, label, pos_label, n_pos, n_neg, kappa, power, za, common):
+    """One curve against 0.5, or two paired curves, from data: the empirical AUCs and
+    DeLong's (co)variances in the closed forms.
+    """
+    from ._resampling.paired import delong_cov, delong_parts
 
     batch = pack(data, score=score, label=label, pos_label=pos_label)
     if batch.group_offsets.size != 2 or batch.n_models > 2:
         raise ValueError("power() from data takes one or two score columns and no by=")
-    ((v10, v01),) = _delong_parts(batch)
+    ((v10, v01),) = delong_parts(batch)
     m_pos, m_neg = v10.shape[0], v01.shape[0]
-    theta, cov = _delong_cov(v10, v01)
+    theta, cov = delong_cov(v10, v01)
     if batch.n_models == 1:
         if power is not None and n_pos is None and n_neg is None:
             k = m_neg / m_pos if kappa is None else kappa
@@ -419,150 +492,124 @@ def power(
 # --------------------------------------------------------------------- simulation
 
 
-def _pilot(data, score, label, binormal, pos_label):
-    """(draw(rng, n_pos, n_neg, n_sim) -> (pos (n_sim, n_pos, M), neg ...), M, prevalence)."""
-    if binormal is not None:
-        if data is not None or score is not None:
-            raise ValueError("power() simulates from binormal= or from data, not both")
-        two = all(k in binormal for k in ("A2", "B2"))
-        need = _BINORMAL_KEYS if two else ("A1", "B1")
-        missing = [k for k in need if k not in binormal]
-        if missing:
-            raise ValueError(
-                f"binormal= lacks {missing}: one model needs A1, B1; two need "
-                f"{list(_BINORMAL_KEYS)}"
-            )
-        M = 2 if two else 1
-        a = np.array([binormal["A1"], binormal.get("A2", 0.0)][:M], dtype=float)
-        b = np.array([binormal["B1"], binormal.get("B2", 1.0)][:M], dtype=float)
-        rn, ra = float(binormal.get("rn", 0.0)), float(binormal.get("ra", 0.0))
-
-        def corr(rng, size, r):
-            z = rng.standard_normal(size + (M,))
-            if M == 2:
-                z[..., 1] = r * z[..., 0] + math.sqrt(1.0 - r * r) * z[..., 1]
-            return z
-
-        def draw(rng, n_pos, n_neg, n_sim):
-            pos = a / b + corr(rng, (n_sim, n_pos), ra) / b
-            return pos, corr(rng, (n_sim, n_neg), rn)
-
-        return draw, M, None
-    if score is None or label is None:
-        raise ValueError("simulated power() needs pilot data (score=, label=) or binormal=")
-    batch = pack(data, score=score, label=label, pos_label=pos_label)
-    if batch.group_offsets.size != 2 or batch.n_models > 2:
-        raise ValueError("power() from data takes one or two score columns and no by=")
-    if not np.all((batch.pos == 0) | (batch.pos == 1)):
-        raise ValueError("simulated power() needs hard 0/1 labels in the pilot data")
-    M = batch.n_models
-    N = batch.group_offsets[1]
-    vals = batch.values[: batch.offsets[M]].reshape(M, N).T  # row order, one column a model
-    y = batch.pos[:N] == 1
-    pos_rows, neg_rows = vals[y], vals[~y]
-    if pos_rows.shape[0] < 2 or neg_rows.shape[0] < 2:
-        raise ValueError("the pilot data need at least two positives and two negatives")
-
-    def draw(rng, n_pos, n_neg, n_sim):
-        ip = rng.integers(0, pos_rows.shape[0], size=(n_sim, n_pos))
-        ineg = rng.integers(0, neg_rows.shape[0], size=(n_sim, n_neg))
-        return pos_rows[ip], neg_rows[ineg]
-
-    return draw, M, y.mean()
+def _check_method(curve, method):
+    """``method`` names an area of ``curve``; a PR method with the ROC curve says to
+    pass ``curve="pr"`` rather than being ignored.
+    """
+    if method is None:
+        return
+    table = PR_METHODS if curve == "pr" else ROC_METHODS
+    if method in table:
+        return
+    if curve == "roc" and method in PR_METHODS:
+        raise ValueError(
+            f"method={method!r} is an area under the PR curve, but curve='roc' (the "
+            "default) was asked for: pass curve='pr' as well (the PR area's power is "
+            "simulated from pilot data or binormal= with prevalence=)"
+        )
+    raise ValueError(
+        f"method={method!r} is not an AUC method for curve={curve!r}; use one of {sorted(table)}"
+    )
 
 
-def _simulated(
-    *,
-    data,
-    score,
-    label,
-    binormal,
-    n,
-    prevalence,
-    null,
-    n_sim,
-    n_boot,
-    seed,
-    sig_level,
-    alternative,
-    curve,
-    method,
-    hull,
-    partial,
-    pos_label,
-):
-    """Power by simulation at each candidate size ``n``: one bootstrap/compare call."""
-    from .comparison import compare
-    from .resampling import bootstrap
-
-    check_n_boot(n_boot)
-    if isinstance(n_sim, bool) or not isinstance(n_sim, (int, np.integer)) or n_sim < 1:
-        raise ValueError(f"n_sim={n_sim!r} must be a positive integer")
+def _check_sizes(n):
     sizes = np.atleast_1d(np.asarray(n))
     if sizes.ndim != 1 or sizes.size == 0 or not np.all((sizes >= 4) & (sizes % 1 == 0)):
         raise ValueError(f"n={n!r} must be a list of whole candidate sample sizes >= 4")
-    sizes = sizes.astype(np.int64)
-    draw, M, pilot_prev = _pilot(data, score, label, binormal, pos_label)
-    if prevalence is None:
-        if pilot_prev is None:
-            raise ValueError("simulating from binormal= needs prevalence=")
-        prevalence = pilot_prev
-    _check_prob("prevalence", prevalence)
-    if M == 1 and null is None:
-        if partial is not None:
+    return sizes.astype(np.int64)
+
+
+def _simulation_args(*, n, auc, diff, n_pos, n_neg, kappa, target, what, prevalence):
+    """The simulated call's arguments: what the closed forms take and simulation cannot
+    use gets an error that says what to pass instead. Returns ``prevalence``.
+    """
+    if auc is not None or diff is not None:
+        raise ValueError(
+            f"auc= / diff= do not determine {what}'s sampling distribution, so its power is "
+            "simulated: pass pilot data (data=, score=, label=) or binormal= (with "
+            "prevalence=) instead of auc= / diff="
+        )
+    if kappa is not None:
+        if prevalence is not None:
+            raise ValueError("pass prevalence= or kappa= (n_neg / n_pos), not both")
+        prevalence = 1.0 / (1.0 + float(kappa))
+    if n is not None:
+        if n_pos is not None or n_neg is not None or target is not None:
             raise ValueError(
-                "one model's partial area has no default null value: pass null= (the "
-                "partial area the model must beat)"
+                "n= lists the total sample sizes to simulate the power at: drop "
+                "n_pos= / n_neg= (prevalence= or kappa= sets the classes' shares) and "
+                "power= (without n=, power= solves the sample size)"
             )
-        null = 0.5 if curve == "roc" else prevalence
-    rng = np.random.default_rng(seed)
-    frames = []
-    counts = []
-    for size in sizes:
-        n_pos = int(min(max(round(size * prevalence), 1), size - 1))
-        n_neg = int(size - n_pos)
-        counts.append((n_pos, n_neg))
-        pos, neg = draw(rng, n_pos, n_neg, n_sim)
-        sc = np.concatenate([pos, neg], axis=1).reshape(-1, M)
-        lab = np.tile(np.r_[np.ones(n_pos, bool), np.zeros(n_neg, bool)], n_sim)
-        cols = {"_n": np.full(lab.size, size), "_sim": np.repeat(np.arange(n_sim), size)}
-        cols.update({f"_s{m}": sc[:, m] for m in range(M)})
-        cols["_y"] = lab
-        frames.append(pd.DataFrame(cols))
-    sim = pd.concat(frames, ignore_index=True)
-    args = dict(
-        label="_y",
-        by=["_n", "_sim"],
-        curve=curve,
-        method=method,
-        hull=hull,
-        partial=partial,
-        n_boot=n_boot,
-        stratified=True,
-        seed=seed,
+        return prevalence
+    if target is None:
+        raise ValueError(
+            f"the power of {what} is simulated: pass n=[...] (candidate total sample "
+            "sizes) for the power at each, or power= (a target) for the smallest sample "
+            "size that reaches it"
+        )
+    if n_pos is not None or n_neg is not None:
+        raise ValueError(
+            f"power= with {what} solves the sample size by simulation; the detectable "
+            "difference at given n_pos= / n_neg= has a closed form for the full ROC "
+            "area only: drop n_pos= / n_neg=, or pass n=[n_pos + n_neg] for the power at "
+            "that size"
+        )
+    return prevalence
+
+
+def _by_simulation(*, n, auc, diff, n_pos, n_neg, kappa, target, **args):
+    """Power at candidate sizes ``n``, or the sample size that reaches ``target``."""
+    label = method_label(args["curve"], args["method"], args["hull"], args["partial"])
+    args["prevalence"] = _simulation_args(
+        n=n,
+        auc=auc,
+        diff=diff,
+        n_pos=n_pos,
+        n_neg=n_neg,
+        kappa=kappa,
+        target=target,
+        what=f"the {args['curve'].upper()} area ({label})",
+        prevalence=args["prevalence"],
     )
-    one_sided = alternative == "one-sided"
-    if M == 1:
-        res = bootstrap(sim, score="_s0", level=1 - (2 if one_sided else 1) * sig_level, **args)
-        above = res[S.CI_LOW].to_numpy() > null
-        below = res[S.CI_HIGH].to_numpy() < null
-        reject = above if one_sided else above | below
-    else:
-        res = compare(sim, score=["_s0", "_s1"], adjust="none", **args)
-        p = res[S.P_VALUE].to_numpy()
-        d = res[S.DIFF].to_numpy()
-        reject = (p / 2 < sig_level) & (d > 0) if one_sided else p < sig_level
-    rate = reject.reshape(sizes.size, n_sim).mean(axis=1)
-    counts = np.array(counts)
-    return pd.DataFrame(
+    sizes = None if n is None else _check_sizes(n)
+    design = sim.simulation(**args)
+    what = {
+        S.CURVE: args["curve"],
+        S.METHOD: label,
+        S.N_BOOT: args["n_boot"],
+    }
+    if sizes is not None:
+        return _power_frame(design, sizes, design.power(sizes), args, what)
+    size, below, n_se = sim.solve_size(design, target)
+    frame = _power_frame(design, [size], [design.seen[size]], args, what)
+    frame.insert(frame.columns.get_loc(S.POWER), S.N_SE, n_se)
+    frame[S.SOLVED] = S.N
+    sizes = sorted(design.seen)
+    rates = [design.seen[k] for k in sizes]
+    # plain lists (not a frame): attrs are compared when frames are concatenated
+    frame.attrs["evaluated"] = {
+        S.N: sizes,
+        S.POWER: rates,
+        S.SE: [math.sqrt(r * (1 - r) / args["n_sim"]) for r in rates],
+    }
+    frame.attrs["n_below"] = below
+    return frame
+
+
+def _power_frame(design, sizes, rate, args, what):
+    sizes = np.asarray(sizes, dtype=np.int64)
+    rate = np.asarray(rate, dtype=float)
+    counts = np.array([sim.class_counts(s, design.prevalence) for s in sizes], dtype=np.int64)
+    frame = pd.DataFrame(
         {
             S.N: sizes,
             S.N_POS: counts[:, 0],
             S.N_NEG: counts[:, 1],
             S.POWER: rate,
-            S.SE: np.sqrt(rate * (1 - rate) / n_sim),
-            S.N_SIM: n_sim,
-            S.SIG_LEVEL: sig_level,
-            S.ALTERNATIVE: alternative,
+            S.SE: np.sqrt(rate * (1 - rate) / args["n_sim"]),
+            S.N_SIM: args["n_sim"],
+            S.SIG_LEVEL: args["sig_level"],
+            S.ALTERNATIVE: args["alternative"],
         }
     )
+    return F.describe(frame, S.N, **what)

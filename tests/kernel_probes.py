@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from prroc_numba._jit.numba import jit
 from prroc_numba._kernels.resample import _draw_segment_counts, _fill_slot_counts, _walk_area
 from prroc_numba._kernels.rng import _binomial, _stream, _uniform
-from prroc_numba._numba import jit
 
 
 @jit(parallel=True)

@@ -14,7 +14,7 @@ from scipy import integrate, stats
 import prroc_numba as prn
 from prroc_numba._checks import area_code
 from prroc_numba._core.pack import pack
-from prroc_numba._drivers.resample import _segments_batch
+from prroc_numba._drivers.resample import segments_batch
 from prroc_numba._kernels.area import _areas_batch
 from prroc_numba._kernels.rng import (
     _multinomial_cells,
@@ -122,7 +122,7 @@ def test_uniform_streams_distinct_and_uniform():
 
 
 def _segments(batch):
-    return _segments_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start)
+    return segments_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start)
 
 
 @pytest.mark.parametrize("curve,method", METHODS)
@@ -163,8 +163,8 @@ def test_paired_replicates_equal_materialised_data(curve, method, stratified, hu
     }
     _, reps = prn.bootstrap(df, **kw)
     batch = pack(df, score=["m1", "m2", "m3"], label="y")
-    plan = boot_mod._Plan(batch, stratified)
-    seed = run_mod._seed(11)
+    plan = boot_mod.Plan(batch, stratified)
+    seed = run_mod.kernel_seed(11)
     for b in range(6):
         cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, seed, b)[plan.slot]
         assert cnt.sum() == len(df)
@@ -195,12 +195,12 @@ def test_paired_replicates_with_weights_equal_materialised_data():
         return_replicates=True,
     )
     batch = pack(df, score=["m1", "m2"], label="y", weight="w")
-    plan = boot_mod._Plan(batch, True)
+    plan = boot_mod.Plan(batch, True)
     kept = df[df.w > 0]  # zero weight is removal: those rows are never drawn
     assert batch.pos.size == len(kept)
     w = kept.w.to_numpy()
     for b in range(4):
-        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod._seed(5), b)[
+        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod.kernel_seed(5), b)[
             plan.slot
         ]
         assert cnt.sum() == len(kept)
@@ -241,7 +241,7 @@ def test_grouped_replicates_equal_materialised_data(curve, method, hull, stratif
     batch = pack(df, score="s", label="y", by="g")
     order, _, _, so, se, sp, sn = _segments(batch)
     tabs = boot_mod._cell_tables(sp, sn, True)
-    seed = run_mod._seed(21)
+    seed = run_mod.kernel_seed(21)
     for c in range(batch.n_curves):
         a, e = batch.offsets[c], batch.offsets[c + 1]
         x = batch.values[a:e]
@@ -365,7 +365,7 @@ def test_int32_counts_for_large_strata():
         {"y": y, "a": np.round(y + rng.normal(size=n), 2), "b": np.round(rng.normal(size=n), 2)}
     )
     batch = pack(df, score=["a", "b"], label="y")
-    plan = boot_mod._Plan(batch, True)
+    plan = boot_mod.Plan(batch, True)
     assert plan.count_type.dtype == np.int32
     _, reps = prn.bootstrap(
         df,
@@ -377,7 +377,9 @@ def test_int32_counts_for_large_strata():
         progress=False,
         return_replicates=True,
     )
-    cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod._seed(1), 1)[plan.slot]
+    cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod.kernel_seed(1), 1)[
+        plan.slot
+    ]
     for m in ["a", "b"]:
         ref = prn.auc_pr(df.y, df[m], sample_weight=cnt, method="ap")
         got = reps[(reps.model == m) & (reps.replicate == 1)].estimate.iloc[0]

@@ -11,7 +11,7 @@ import pytest
 
 import prroc_numba as prn
 from prroc_numba._core.pack import pack
-from prroc_numba._drivers.resample import _segments_batch
+from prroc_numba._drivers.resample import segments_batch
 from prroc_numba._kernels.sweep import _sweep_one
 from tests import naive
 from tests.kernel_probes import _grouped_counts_one, _paired_counts_one
@@ -56,14 +56,14 @@ def test_paired_bands_from_materialised_replicates(stratified):
         progress=False,
     )
     batch = pack(df, score=["m1", "m2"], label="y")
-    plan = boot_mod._Plan(batch, stratified)
+    plan = boot_mod.Plan(batch, stratified)
     y = df.y.to_numpy()
     for m in ["m1", "m2"]:
         reps = []
         for b in range(B):
-            cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod._seed(3), b)[
-                plan.slot
-            ]
+            cnt = _paired_counts_one(
+                plan.strata_offsets, plan.n_strata, 0, run_mod.kernel_seed(3), b
+            )[plan.slot]
             reps.append(_naive_curve(df[m].to_numpy(), y, cnt))
         reps = np.array(reps)
         got = res[res.model == m]
@@ -94,7 +94,7 @@ def test_grouped_bands_from_materialised_replicates(curve):
         progress=False,
     )
     batch = pack(df, score="m1", label="y", by="g")
-    order, _, _, so, se, sp, sn = _segments_batch(
+    order, _, _, so, se, sp, sn = segments_batch(
         batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
     )
     tabs = boot_mod._cell_tables(sp, sn, True)
@@ -103,7 +103,7 @@ def test_grouped_bands_from_materialised_replicates(curve):
         x, y, srt = batch.values[a:e], batch.pos[a:e], order[a:e]
         reps = []
         for b in range(B):
-            xp, xn = _grouped_counts_one(so, sp, sn, c, c, run_mod._seed(5), b, True, *tabs)
+            xp, xn = _grouped_counts_one(so, sp, sn, c, c, run_mod.kernel_seed(5), b, True, *tabs)
             cnt = np.zeros(e - a)
             start = 0
             for k, end in enumerate(se[so[c] : so[c + 1]]):
@@ -191,14 +191,14 @@ def test_roc_bands_from_materialised_replicates(space, stratified):
     descriptors = ["curve", "interval", "resampling", "n_boot"]
     assert list(res.columns) == ["model", *descriptors, x, v, "ci_low", "ci_high"]
     batch = pack(df, score=["m1", "m2"], label="y")
-    plan = boot_mod._Plan(batch, stratified)
+    plan = boot_mod.Plan(batch, stratified)
     y = df.y.to_numpy()
     for m in ["m1", "m2"]:
         reps = []
         for b in range(B):
-            cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod._seed(4), b)[
-                plan.slot
-            ]
+            cnt = _paired_counts_one(
+                plan.strata_offsets, plan.n_strata, 0, run_mod.kernel_seed(4), b
+            )[plan.slot]
             reps.append(_naive_roc(df[m].to_numpy(), y, cnt, space))
         reps = np.array(reps)
         got = res[res.model == m]
@@ -236,9 +236,9 @@ def test_roc_bands_agree_with_proc(space):
     np.testing.assert_allclose(res.ci_high, ref.q975, atol=0.02)
     # standard errors: the replicates themselves (the same draws as the band)
     batch = pack(d, score="score", label="label")
-    plan = boot_mod._Plan(batch, True)
+    plan = boot_mod.Plan(batch, True)
     code = {"fpr": -2, "tpr": -3}[space]
-    reps = plan.run(run_mod._seed(0), B, False, False, "t", code=code, grid=g)[0]
+    reps = plan.run(run_mod.kernel_seed(0), B, False, False, "t", code=code, grid=g)[0]
     sd = reps.std(axis=1, ddof=1)
     live = ref.sd.to_numpy() > 0
     np.testing.assert_array_equal(sd > 0, live)
@@ -278,9 +278,9 @@ def test_simultaneous_band_is_the_sup_t_construction(curve):
     kw = dict(score="m1", label="y", curve=curve, grid=GRID, n_boot=B, seed=2, progress=False)
     res = prn.bootstrap_curve(df, band="simultaneous", level=0.9, **kw)
     batch = pack(df, score="m1", label="y")
-    plan = boot_mod._Plan(batch, True)
+    plan = boot_mod.Plan(batch, True)
     code = -1 if curve == "pr" else -2
-    reps = plan.run(run_mod._seed(2), B, False, False, "t", code=code, grid=GRID)[0]
+    reps = plan.run(run_mod.kernel_seed(2), B, False, False, "t", code=code, grid=GRID)[0]
     v = "precision" if curve == "pr" else "tpr"
     lo, hi = naive.sup_t_band(reps.T, res[v].to_numpy(), 0.9)
     np.testing.assert_allclose(res.ci_low, lo, rtol=1e-12, atol=1e-15)

@@ -109,9 +109,9 @@ def test_damaged_cache_heals(warm, tmp_path, pattern, damage):
     assert _run(cache) == ""
 
 
-_CALLEE = "from ..._numba import jit\n\n\n@jit\ndef bump(x):\n    return x + {k}\n"
+_CALLEE = "from ..._jit.numba import jit\n\n\n@jit\ndef bump(x):\n    return x + {k}\n"
 _CALLER = (
-    "from ..._numba import jit\nfrom .callee import bump\n\n\n@jit\ndef twice(x):\n"
+    "from ..._jit.numba import jit\nfrom .callee import bump\n\n\n@jit\ndef twice(x):\n"
     "    return bump(x) * 2\n"
 )
 

@@ -190,7 +190,7 @@ def test_curve_bands(preds, tmp_path):
         ),
         (["auc", "{bad}", "--label", "y", "--score", "m1"], "cannot read"),
         (
-            ["curve", "{path}", "--label", "y", "--score", "m1", "--bands", "--curve", "roc"],
+            ["curve", "{path}", "--label", "y", "--score", "m1", "--bands", "--interpolate", "dg"],
             "--bands",
         ),
     ],
@@ -241,7 +241,7 @@ def test_demo_as_a_subprocess():
 
 
 def test_read_takes_only_the_named_columns(preds, tmp_path):
-    from prroc_numba._cli_io import _read
+    from prroc_numba.cli._io import _read
 
     df, path = preds
     pq = tmp_path / "preds.parquet"
@@ -363,3 +363,227 @@ def test_auc_partial_ci_and_operating_points(preds, tmp_path):
     )
     ref = prn.bootstrap(df, score="m1", label="y", partial=(0, 0.5), n_boot=20, seed=0)
     np.testing.assert_allclose(pd.read_csv(out)["ci_low"], ref["ci_low"], rtol=1e-12)
+
+
+# ------------------------------------------ usage errors: the command's usage, did you mean
+
+
+@pytest.mark.parametrize(
+    "command,typo,hint",
+    [
+        ("bootstrap", "--nboot", "--n-boot"),
+        ("compare", "--n_boot", "--n-boot"),
+        ("compare", "--basline", "--baseline"),
+        ("auc", "--folds", "--fold"),
+        ("curve", "--grd", "--grid"),
+    ],
+)
+def test_unknown_option_prints_the_command_usage_and_did_you_mean(
+    preds, capsys, command, typo, hint
+):
+    _, path = preds
+    extra = ["m2"] if command == "compare" else []
+    assert main([command, str(path), "--label", "y", "--score", "m1", *extra, typo, "5"]) == 2
+    err = capsys.readouterr().err
+    assert f"usage: prroc-numba {command} " in err  # the command's usage, not the program's
+    assert f"unrecognized arguments: {typo}" in err
+    assert f"{typo}: did you mean {hint}" in err
+
+
+def test_unknown_option_without_a_close_one_suggests_nothing(preds, capsys):
+    _, path = preds
+    assert main(["auc", str(path), "--label", "y", "--score", "m1", "--zzzz"]) == 2
+    err = capsys.readouterr().err
+    assert "usage: prroc-numba auc " in err and "did you mean" not in err
+
+
+# --------------------------------------------------------------------- --fold
+
+
+def _cli_csv(argv, tmp_path):
+    out = tmp_path / "out.csv"
+    assert main([*argv, "--out", str(out)]) == 0
+    return pd.read_csv(out)
+
+
+def _same(got, ref, cols):
+    ref = ref.reset_index(drop=True)
+    np.testing.assert_array_equal(got["fold"].astype(str), ref["fold"].astype(str))
+    np.testing.assert_allclose(got[cols].to_numpy(float), ref[cols].to_numpy(float), rtol=1e-12)
+
+
+def test_fold_on_every_command_that_takes_fold(preds, tmp_path):
+    df, path = preds
+    base = [str(path), "--label", "y", "--score", "m1", "m2", "--fold", "fold"]
+    boot = ["--n-boot", "60", "--seed", "4", "--no-progress"]
+    kw = dict(score=["m1", "m2"], label="y", fold="fold")
+    bkw = dict(n_boot=60, seed=4, progress=False)
+    _same(_cli_csv(["auc", *base], tmp_path), prn.auc(df, **kw), ["auc"])
+    # the cross-validated interval (influence function) of the ROC area
+    cv = ["--curve", "roc", "--method", "influence", "--ci", "delong"]
+    one = [str(path), "--label", "y", "--score", "m1", "--fold", "fold"]
+    _same(
+        _cli_csv(["auc", *one, *cv], tmp_path),
+        prn.auc_ci(
+            df, score="m1", label="y", fold="fold", curve="roc", method="influence", ci="delong"
+        ),
+        ["estimate", "ci_low", "ci_high"],
+    )
+    _same(
+        _cli_csv(["bootstrap", *base, *boot], tmp_path),
+        prn.bootstrap(df, **kw, **bkw),
+        ["estimate", "ci_low", "ci_high"],
+    )
+    _same(
+        _cli_csv(["compare", *base, *boot], tmp_path),
+        prn.compare(df, **kw, **bkw),
+        ["diff", "ci_low", "ci_high", "p_value"],
+    )
+    _same(_cli_csv(["curve", *base], tmp_path), prn.pr_curve(df, **kw), ["recall", "precision"])
+    _same(
+        _cli_csv(["curve", *base, "--curve", "roc"], tmp_path),
+        prn.roc_curve(df, **kw),
+        ["fpr", "tpr"],
+    )
+    _same(
+        _cli_csv(["curve", *base, "--bands", "--grid", "11", *boot], tmp_path),
+        prn.bootstrap_curve(df, grid=11, **kw, **bkw),
+        ["ci_low", "ci_high"],
+    )
+
+
+def test_new_options_reach_the_library(preds, tmp_path):
+    df, path = preds
+    df = df.assign(cls=np.where(df.y == 1, "a", np.where(df.m2 > 0, "b", "c")))
+    df = df.assign(pa=df.m1, pb=df.m2, pc=-df.m1 - df.m2)
+    df.to_csv(path, index=False)
+    mc = ["--label", "cls", "--score", "pa", "pb", "pc", "--multiclass", "ovr"]
+    got = _cli_csv(["auc", str(path), *mc, "--average", "macro"], tmp_path)
+    ref = prn.auc(df, score=["pa", "pb", "pc"], label="cls", multiclass="ovr", average="macro")
+    assert got.auc[0] == pytest.approx(ref.auc[0], rel=1e-12)
+    got = _cli_csv(["auc", str(path), *mc, "--classes", "a", "b", "c"], tmp_path)
+    assert got["class"].tolist() == ["a", "b", "c"]
+    # compare: baseline best, combine over groups, cluster resampling
+    base = [str(path), "--label", "y", "--score", "m1", "m2", "--n-boot", "50", "--seed", "1"]
+    best = _cli_csv(["compare", *base, "--baseline", "best"], tmp_path)
+    assert best.model_a[0] == "m1" and "not_worse" in best.columns
+    comb = _cli_csv(["compare", *base, "--by", "fold", "--combine"], tmp_path)
+    assert set(comb.combined.dropna()) == {"fixed", "random"}
+    df = df.assign(patient=np.arange(len(df)) // 4)
+    df.to_csv(path, index=False)
+    clus = _cli_csv(
+        ["bootstrap", *base, "--cluster", "patient", "--no-stratified", "--no-progress"], tmp_path
+    )
+    ref = prn.bootstrap(
+        df, score=["m1", "m2"], label="y", cluster="patient", stratified=False, n_boot=50, seed=1
+    )
+    np.testing.assert_allclose(clus.ci_low, ref.ci_low, rtol=1e-12)
+    pois = _cli_csv(["bootstrap", *base, "--resampling", "poisson"], tmp_path)
+    assert pois.resampling[0] == "poisson"
+    roc = _cli_csv(["curve", *base, "--bands", "--curve", "roc", "--grid", "5"], tmp_path)
+    assert "fpr" in roc.columns and len(roc) == 10
+
+
+# ---------------------------- the command line against the public signatures
+
+#: the command that reaches each public function's options
+COMMANDS = {
+    "auc": ["auc", "auc_ci"],
+    "metrics": ["metrics"],
+    "confusion": ["confusion"],
+    "bootstrap": ["bootstrap"],
+    "compare": ["compare"],
+    "curve": ["roc_curve", "pr_curve", "det_curve", "prg_curve", "bootstrap_curve"],
+    "operating-points": ["operating_points"],
+    "rank": ["rank_models"],
+}
+#: arguments spelled otherwise on the command line
+SPELLED = {
+    "data": "file",
+    "stratified": "--no-stratified",
+    "progress": "--no-progress",
+    "targets": "--target",
+    "higher_is_better": "--lower-is-better",
+}
+#: arguments deliberately not on the command line, and why
+NOT_FOR_A_CSV = {
+    "output": "the command line prints a table and writes CSV (--out)",
+    "thresholds": "thresholds per curve are an array or a frame: use the Python API",
+    "return_replicates": "a second table of every replicate: use the Python API",
+}
+#: public names without a command, and why
+NO_COMMAND = {
+    "auc_pr": "the scikit-learn-style one-curve form of auc (the auc command)",
+    "auc_roc": "the scikit-learn-style one-curve form of auc (auc --curve roc)",
+    "delong": "compare --curve roc --test delong, auc --curve roc --ci delong",
+    "interpolate": "takes curve points, not predictions",
+    "interpolate_matrix": "takes curve points, not predictions",
+    "average_curves": "takes curve points, not predictions",
+    "power": "mostly numbers (AUCs, binormal parameters, sizes), not a table",
+    "scorer": "a scikit-learn scorer object",
+    "Accumulator": "streaming state held in a Python process",
+    "PRCurve": "curves given as points in Python",
+    "ROCCurve": "curves given as points in Python",
+    "UndefinedMetricWarning": "a warning class",
+    "FewDataSetsWarning": "a warning class",
+}
+
+
+def _flags(command):
+    import argparse
+
+    from prroc_numba.cli._parser import _parser
+
+    sub = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
+    parser = sub.choices[command]
+    return set(parser._option_string_actions) | {
+        a.dest for a in parser._actions if not a.option_strings
+    }
+
+
+def test_every_public_option_is_on_the_command_line_or_excused():
+    import inspect
+
+    covered = {f for fs in COMMANDS.values() for f in fs}
+    assert set(prn.__all__) == covered | set(NO_COMMAND), (
+        "a public name needs a command or a reason"
+    )
+    missing = []
+    for command, funcs in COMMANDS.items():
+        flags = _flags(command)
+        for fname in funcs:
+            for arg in inspect.signature(getattr(prn, fname)).parameters:
+                flag = SPELLED.get(arg, "--" + arg.replace("_", "-"))
+                if flag not in flags and arg not in NOT_FOR_A_CSV:
+                    missing.append(f"{command}: {fname}({arg}=) has no {flag}")
+    assert not missing, "\n".join(missing)
+
+
+def test_metrics_confusion_det_prg_and_rank_commands(preds, tmp_path, capsys):
+    df, path = preds
+    base = [str(path), "--label", "y", "--score", "m1", "m2"]
+    got = _cli_csv(["metrics", *base, "--metrics", "ap", "auc_roc", "prevalence"], tmp_path)
+    ref = prn.metrics(df, score=["m1", "m2"], label="y", metrics=["ap", "auc_roc", "prevalence"])
+    np.testing.assert_allclose(got[["ap", "auc_roc"]], ref[["ap", "auc_roc"]], rtol=1e-12)
+    got = _cli_csv(["confusion", *base], tmp_path)
+    ref = prn.confusion(df, score=["m1", "m2"], label="y")
+    np.testing.assert_array_equal(got[["tp", "fp", "fn", "tn"]], ref[["tp", "fp", "fn", "tn"]])
+    got = _cli_csv(["curve", *base, "--curve", "det"], tmp_path)
+    ref = prn.det_curve(df, score=["m1", "m2"], label="y")
+    np.testing.assert_allclose(got[["fpr", "fnr"]], ref[["fpr", "fnr"]], rtol=1e-12)
+    got = _cli_csv(["curve", *base, "--curve", "prg", "--hull"], tmp_path)
+    ref = prn.prg_curve(df, score=["m1", "m2"], label="y", hull=True)
+    np.testing.assert_allclose(got[["recall_gain"]], ref[["recall_gain"]], rtol=1e-12)
+    pytest.importorskip("scipy")
+    rng = np.random.default_rng(0)
+    rows = [
+        (m, d, 0.7 + 0.02 * i + rng.normal(0, 0.01)) for i, m in enumerate("abc") for d in range(12)
+    ]
+    res_path = tmp_path / "results.csv"
+    pd.DataFrame(rows, columns=["m", "d", "auc"]).to_csv(res_path, index=False)
+    got = _cli_csv(
+        ["rank", str(res_path), "--model", "m", "--dataset", "d", "--value", "auc"], tmp_path
+    )
+    ref = prn.rank_models(pd.read_csv(res_path), model="m", dataset="d", value="auc").pairs
+    np.testing.assert_allclose(got.p_adjusted, ref.p_adjusted, rtol=1e-12)
+    assert "friedman_p" in capsys.readouterr().out

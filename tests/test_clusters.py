@@ -96,9 +96,9 @@ def test_replicates_equal_the_materialised_cluster_resample():
     }
     _, reps = prn.bootstrap(df, cluster="c", return_replicates=True, **kw)
     batch = pack(df, score=["s", "s2"], label="y", weight="w")
-    plan = R._Plan(batch, False, cluster_codes(df, "c", batch))
+    plan = R.Plan(batch, False, cluster_codes(df, "c", batch))
     for b in range(5):
-        mult = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod._seed(7), b)[
+        mult = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod.kernel_seed(7), b)[
             plan.slot
         ]
         # every row of a cluster comes along as often as its cluster was drawn

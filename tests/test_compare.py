@@ -195,3 +195,76 @@ def test_degenerate_differences_warn():
             df, score=["a", "b"], label="y", stratified=False, n_boot=200, seed=0, progress=False
         )
     assert np.isfinite(res.p_value[0])
+
+
+# ------------------------------------------------------------ baseline="best"
+
+
+def _holm(p):
+    """Holm's step-down adjustment, written out (the reference for the test below)."""
+    p = np.asarray(p, dtype=float)
+    m = p.size
+    order = np.argsort(p)
+    adj = np.empty(m)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, (m - rank) * p[i])
+        adj[i] = min(1.0, running)
+    return adj
+
+
+def _four_models(seed=1, n=1500):
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.15
+    df = pd.DataFrame({"y": y})
+    for name, s in [("a", 1.0), ("b", 1.6), ("c", 1.55), ("d", 0.5)]:
+        df[name] = s * y + rng.normal(size=n)
+    return df
+
+
+@pytest.mark.parametrize("test", ["bootstrap", "delong"])
+def test_baseline_best_matches_holm_adjusted_compare_rows(test):
+    df = _four_models()
+    kw = dict(label="y", test=test, n_boot=300, seed=0)
+    if test == "delong":
+        kw["curve"] = "roc"
+    models = list("abcd")
+    best = prn.compare(df, score=models, baseline="best", **kw)
+    # the best is the model with the highest area, by auc()
+    areas = prn.auc(df, score=models, label="y", curve=kw.get("curve", "pr")).set_index("model")
+    top = areas.auc.idxmax()
+    assert best.attrs["best"] == top and set(best.model_a) == {top}
+    assert sorted(best.model_b) == sorted(set(models) - {top})
+    assert (best["diff"] >= 0).all()
+    # the all-pairs comparison, unadjusted, Holm-adjusted over the pairs with the best
+    allp = prn.compare(df, score=models, adjust="none", **kw)
+    rows = allp[(allp.model_a == top) | (allp.model_b == top)].copy()
+    rows["other"] = np.where(rows.model_a == top, rows.model_b, rows.model_a)
+    rows = rows.set_index("other").loc[best.model_b]
+    np.testing.assert_allclose(best.p_value, rows.p_value, rtol=1e-12)
+    np.testing.assert_allclose(best.p_adjusted, _holm(rows.p_value), rtol=1e-12)
+    np.testing.assert_array_equal(best.not_worse, _holm(rows.p_value) >= 0.05)
+    assert best.attrs["not_worse"] == sorted(best.model_b[best.not_worse])
+    assert "holm" in best.attrs["summary"] and top in best.attrs["summary"]
+    # b and c are close, a and d clearly worse
+    assert set(best.attrs["not_worse"]) <= {"b", "c"} and "d" not in best.attrs["not_worse"]
+
+
+def test_baseline_best_with_folds_decides_on_the_fold_means():
+    df = _four_models().assign(f=lambda d: np.arange(len(d)) % 3)
+    res = prn.compare(
+        df, score=list("abcd"), label="y", fold="f", baseline="best", n_boot=100, seed=0
+    )
+    means = res[res.fold.astype(str) == "mean"]
+    assert res.attrs["not_worse"] == sorted(means.model_b[means.not_worse])
+    cv = prn.auc(df, score=list("abcd"), label="y", fold="f")
+    cv = cv[cv.fold.astype(str) == "mean"].set_index("model").auc
+    assert res.attrs["best"] == cv.idxmax()
+
+
+def test_baseline_best_errors():
+    df = _four_models()
+    with pytest.raises(ValueError, match="venkatraman"):
+        prn.compare(
+            df, score=list("ab"), label="y", curve="roc", test="venkatraman", baseline="best"
+        )

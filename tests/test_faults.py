@@ -175,7 +175,7 @@ def test_every_parallel_kernel_answers_in_a_forked_child():
     them as serial kernels.
     """
     code = """
-    from prroc_numba import _fork
+    from prroc_numba._jit import fork as _fork
     df = frame(n=30_000)
     kw = {"score": ["a", "b"], "label": "y", "by": "g"}
     def many():
@@ -320,7 +320,7 @@ def test_curves_and_bands_that_cannot_fit_are_refused():
     """
     code = _LIMIT + textwrap.dedent(
         """
-    from prroc_numba import _memory, _sweep
+    from prroc_numba._core import memory as _memory, sweep as _sweep
     n = 4_000_000
     big = pd.DataFrame({"s": np.arange(n, dtype=float), "y": np.arange(n) % 3 == 0})
     rng = np.random.default_rng(0)
@@ -371,7 +371,7 @@ def test_available_memory_sees_the_address_space_limit():
         pytest.skip("RLIMIT_AS and /proc: Linux")
     code = _LIMIT + textwrap.dedent(
         """
-    from prroc_numba import _memory
+    from prroc_numba._core import memory as _memory
     limit_address_space(1 << 30)
     avail, why = _memory.available_bytes()
     say({"avail": avail, "why": why, "as": _memory._address_space_headroom()})
@@ -387,7 +387,7 @@ def test_cgroup_limit_counts_page_cache_as_free(tmp_path, monkeypatch, version):
     """A container's memory limit minus its usage, the page cache counted as free (the
     kernel drops it under pressure), read from cgroup v2 or v1 files.
     """
-    from prroc_numba import _memory
+    from prroc_numba._core import memory as _memory
 
     proc = tmp_path / "cgroup"
     root = tmp_path / "sys"

@@ -19,10 +19,11 @@ import pytest
 from sklearn.metrics import average_precision_score
 
 import prroc_numba as prn
-from prroc_numba import _numba, _progress
-from prroc_numba._cli_io import _pvalue
-from prroc_numba._cli_parser import _parser
+from prroc_numba._jit import numba as _numba
+from prroc_numba._resampling import progress as _progress
 from prroc_numba.cli import main
+from prroc_numba.cli._io import _pvalue
+from prroc_numba.cli._parser import _parser
 from prroc_numba.data import DEMO_MODELS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -244,7 +245,7 @@ def _child(code, **env):
 
 
 def test_cache_dir_per_user_package_and_version(tmp_path):
-    code = "from prroc_numba import _numba; print(_numba.CACHE_ROOT)"
+    code = "from prroc_numba._jit import numba as _numba; print(_numba.CACHE_ROOT)"
     got = _child(code, HOME=str(tmp_path))
     assert got == str(tmp_path / ".cache" / "prroc_numba" / prn.__version__)
     got = _child(code, HOME=str(tmp_path), XDG_CACHE_HOME=str(tmp_path / "xdg"))

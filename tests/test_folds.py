@@ -147,11 +147,13 @@ def _materialised(df, models, B, seed, stratified, stat):
     run_mod = importlib.import_module("prroc_numba._resampling.run")
     batch = pack(df, score=models, label="y")
     codes = df.fold.to_numpy().astype(np.int64)
-    plan = boot_mod._Plan(batch, stratified, strata=codes)
+    plan = boot_mod.Plan(batch, stratified, strata=codes)
     y = df.y.to_numpy()
     out = {m: {k: [] for k in [*range(5), "pooled"]} for m in models}
     for b in range(B):
-        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod._seed(seed), b)
+        cnt = _paired_counts_one(
+            plan.strata_offsets, plan.n_strata, 0, run_mod.kernel_seed(seed), b
+        )
         cnt = cnt[plan.slot]
         for f in range(5):
             rows = codes == f

@@ -16,7 +16,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import prroc_numba as prn
-from prroc_numba._drivers.sweep import _sweep_batch
+from prroc_numba._drivers.sweep import sweep_batch
 from prroc_numba._kernels.hull import _hull_batch, _hull_indices
 
 TOL = 1e-9
@@ -206,7 +206,7 @@ def test_hull_batch_kernel_matches_single_kernel():
     offsets = np.zeros(sizes.size + 1, dtype=np.int64)
     np.cumsum(sizes, out=offsets[1:])
     y = df["y"].to_numpy()
-    _, tp, fp, off = _sweep_batch(df["s"].to_numpy(), offsets, y, 1 - y, offsets[:-1])
+    _, tp, fp, off = sweep_batch(df["s"].to_numpy(), offsets, y, 1 - y, offsets[:-1])
     idx, hoff = _hull_batch(tp, fp, off)
     for c in range(sizes.size):
         a, b = off[c], off[c + 1]

@@ -103,7 +103,7 @@ def test_the_graph_sees_function_level_and_relative_imports():
     """The layer checks read real edges: a driver's kernel imports (relative, ``..``)."""
     graph = import_graph()
     assert "prroc_numba._kernels.sweep" in graph["prroc_numba._drivers.sweep"]
-    assert "prroc_numba._numba" in graph["prroc_numba._kernels.sweep"]
+    assert "prroc_numba._jit.numba" in graph["prroc_numba._kernels.sweep"]
     assert _layer("prroc_numba._drivers.threads") == "_drivers"
 
 
@@ -112,21 +112,28 @@ def _layer(mod: str) -> str:
     return parts[1] if len(parts) > 1 else ""
 
 
+#: the compile machinery the kernels load: the JIT options and cache, the fork hook
+#: (``_jit.warmup`` and ``_jit.build`` run the public functions: they sit above them)
+JIT_RUNTIME = {"prroc_numba._jit", "prroc_numba._jit.numba", "prroc_numba._jit.fork"}
+
+
 @pytest.mark.parametrize(
     "lower, allowed",
     [
-        ("_numba", {"_numba", "_warnings", "_version", "_fork"}),
-        ("_kernels", {"_kernels", "_numba"}),
+        ("_jit", {"_warnings", "_version", "_kernels"}),
+        ("_kernels", {"_kernels"}),
         # the thread pool and dispatch: no public, core or engine module
-        ("_drivers", {"_drivers", "_kernels", "_numba"}),
+        ("_drivers", {"_drivers", "_kernels"}),
     ],
 )
 def test_lower_layers_import_nothing_above_them(lower, allowed):
+    """The kernels, the drivers and the compile runtime below them import nothing above
+    their layer (the compile runtime: its own modules only)."""
     graph = import_graph()
+    mods = JIT_RUNTIME if lower == "_jit" else {m for m in graph if _layer(m) == lower}
     bad = {
-        m: sorted(d for d in deps if _layer(d) not in allowed)
-        for m, deps in graph.items()
-        if _layer(m) == lower
+        m: sorted(d for d in graph[m] if d not in JIT_RUNTIME and _layer(d) not in allowed)
+        for m in mods
     }
     bad = {m: d for m, d in bad.items() if d}
     assert not bad, f"{lower} imports from above it: {bad}"
@@ -197,3 +204,174 @@ def test_plots_read_frames_only():
     }
     bad = {m: d for m, d in bad.items() if d}
     assert not bad, f"plot reaches below the frames: {bad}"
+
+
+# ------------------------------------------------------------- package borders
+
+
+def _folder(mod: str, mods: dict) -> str:
+    """The package (folder) a module lies in: a package's ``__init__`` is its own."""
+    return mod if mods[mod].name == "__init__.py" else mod.rsplit(".", 1)[0]
+
+
+def crossings(root: Path = PACKAGE) -> list:
+    """Every name a module takes from a module of another package (folder), as
+    ``(importer, source module, name, how)``: ``how`` is ``"import"`` for the names of
+    ``from ... import`` statements, ``"attr"`` for the names read as attributes
+    (``mod.name``) of a module of another package imported as a name."""
+    mods = _modules(root)
+    out = []
+    for mod, path in mods.items():
+        tree = ast.parse(path.read_text(), str(path))
+        aliases = {}
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:
+                pkg = mod.split(".") if path.name == "__init__.py" else mod.split(".")[:-1]
+                base = pkg[: len(pkg) - node.level + 1]
+                src = ".".join(base + ([node.module] if node.module else []))
+            else:
+                src = node.module or ""
+            if src not in mods:
+                continue
+            for a in node.names:
+                full = f"{src}.{a.name}"
+                if full in mods:
+                    if _folder(full, mods) != _folder(mod, mods):
+                        aliases[a.asname or a.name] = full
+                elif _folder(src, mods) != _folder(mod, mods):
+                    out.append((mod, src, a.name, "import"))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in aliases
+            ):
+                out.append((mod, aliases[node.value.id], node.attr, "attr"))
+    return sorted(set(out))
+
+
+def _kernel_border(importer: str, source: str) -> bool:
+    """The one border underscores cross: the drivers (and the kernels' own subpackages)
+    calling the kernels, whose names start with an underscore by the house's rule."""
+    return _layer(source) == "_kernels" and _layer(importer) in ("_drivers", "_kernels")
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def test_no_private_name_crosses_a_package_border():
+    """An underscore means "this package's own": no module takes one from another
+    package (folder), by import or as an attribute of a module of another package."""
+    bad = [
+        f"{m} takes {n} from {s}"
+        for m, s, n, _ in crossings()
+        if _private(n) and not _kernel_border(m, s)
+    ]
+    assert not bad, f"{len(bad)} private names cross a package border:\n" + "\n".join(bad)
+
+
+def test_the_kernels_are_reached_through_the_drivers():
+    """Outside the kernels, the drivers and the compile machinery, no module imports a
+    kernel: only the codes the kernels read (upper-case constants), never a function
+    or a kernel module; the kernels are called by the names ``_drivers`` offers."""
+    graph = import_graph()
+    mods = _modules()
+    outside = {m for m in graph if _layer(m) not in ("_kernels", "_drivers", "_jit")}
+    bad = [
+        f"{m} takes {n} from {s}"
+        for m, s, n, _ in crossings()
+        if m in outside and _layer(s) == "_kernels" and not n.isupper()
+    ]
+    bad += [
+        f"{m} imports the kernel module {d}"
+        for m in sorted(outside)
+        for d in sorted(graph[m])
+        if _layer(d) == "_kernels" and d in mods and (m, d) not in _name_only_edges(m, mods)
+    ]
+    assert not bad, "kernels reached around the drivers:\n" + "\n".join(bad)
+
+
+def _name_only_edges(mod: str, mods: dict) -> set:
+    """``(mod, kernel module)`` for the kernel modules ``mod`` takes names from (not the
+    module object itself)."""
+    path = mods[mod]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            pkg = mod.split(".") if path.name == "__init__.py" else mod.split(".")[:-1]
+            base = pkg[: len(pkg) - node.level + 1]
+            src = ".".join(base + ([node.module] if node.module else []))
+            if not any(f"{src}.{a.name}" in mods for a in node.names):
+                out.add((mod, src))
+    return out
+
+
+def _offered(init: Path) -> list | None:
+    """The names of a package's ``__all__`` (None when its ``__init__`` has none)."""
+    for node in ast.parse(init.read_text()).body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+        ):
+            return [e.value for e in node.value.elts]  # type: ignore[attr-defined]
+    return None
+
+
+#: the internal packages, each naming in its __init__ what the rest may use (the
+#: kernels offer nothing themselves: the drivers name them; the top-level modules are
+#: leaves, each its own room)
+PACKAGES = ["_core", "_resampling", "_drivers", "_dask", "_jit", "cli", "plot", "data"]
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_each_package_names_what_it_offers(package):
+    """A package's ``__init__`` lists what the rest of the package may use (``__all__``,
+    no underscore name), and no other name is imported from it across its border (a
+    module imported by name, ``from .._jit import warmup``, is the module's offer)."""
+    init = PACKAGE / package / "__init__.py"
+    offered = _offered(init)
+    assert offered is not None, f"{package}/__init__.py has no __all__"
+    assert not [n for n in offered if _private(n)], f"{package} offers private names"
+    taken = sorted(
+        f"{m} takes {n} from {s}"
+        for m, s, n, how in crossings()
+        if how == "import"
+        and _layer(s) == package
+        and _layer(m) != package
+        and n not in offered
+        and not _private(n)
+    )
+    assert not taken, f"names taken from {package} that its __init__ does not offer:\n" + (
+        "\n".join(taken)
+    )
+
+
+def test_the_border_checks_can_fail(tmp_path):
+    """The checks read real crossings: a private name, a kernel module and a name the
+    package does not offer, each taken across a border."""
+    pkg = tmp_path / "prroc_numba"
+    for sub in ("_core", "_kernels", "_drivers"):
+        (pkg / sub).mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "_core" / "__init__.py").write_text('__all__ = ["pack"]\n')
+    (pkg / "_core" / "pack.py").write_text("def pack(): pass\ndef _helper(): pass\n")
+    (pkg / "_kernels" / "__init__.py").write_text("")
+    (pkg / "_kernels" / "sweep.py").write_text("def _sweep(): pass\n")
+    (pkg / "_drivers" / "__init__.py").write_text("")
+    (pkg / "_drivers" / "sweep.py").write_text("from .._kernels.sweep import _sweep\n")
+    (pkg / "areas.py").write_text(
+        "from ._core.pack import _helper, pack, unpack\n"
+        "from ._kernels import sweep\n"
+        "def f():\n    return sweep._sweep\n"
+    )
+    found = crossings(pkg)
+    assert ("prroc_numba.areas", "prroc_numba._core.pack", "_helper", "import") in found
+    assert ("prroc_numba.areas", "prroc_numba._core.pack", "unpack", "import") in found
+    assert ("prroc_numba.areas", "prroc_numba._kernels.sweep", "_sweep", "attr") in found
+    drivers = ("prroc_numba._drivers.sweep", "prroc_numba._kernels.sweep", "_sweep", "import")
+    assert drivers in found
+    assert _kernel_border("prroc_numba._drivers.sweep", "prroc_numba._kernels.sweep")
+    assert not _kernel_border("prroc_numba.areas", "prroc_numba._kernels.sweep")
+    assert "prroc_numba._kernels.sweep" in import_graph(pkg)["prroc_numba.areas"]

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import prroc_numba as prn
-from prroc_numba._drivers.grid import _precision_at_recall_batch, _tpr_at_fpr_batch
+from prroc_numba._drivers.grid import precision_at_recall_batch, tpr_at_fpr_batch
 from prroc_numba._kernels.grid import _precision_at_recall, _tpr_at_fpr
 from prroc_numba._kernels.hull import _hull_indices
 
@@ -142,8 +142,8 @@ def test_batch_kernels_equal_single_curve_kernels(hull):
     tp = np.concatenate(tps)
     fp = np.concatenate(fps)
     grid = np.linspace(0, 1, 37)
-    got_pr = _precision_at_recall_batch(tp, fp, offsets, grid, hull)
-    got_roc = _tpr_at_fpr_batch(tp, fp, offsets, grid, hull)
+    got_pr = precision_at_recall_batch(tp, fp, offsets, grid, hull)
+    got_roc = tpr_at_fpr_batch(tp, fp, offsets, grid, hull)
     assert got_pr.shape == got_roc.shape == (len(tps), grid.size)
     for c, (t, f) in enumerate(zip(tps, fps)):
         if hull:

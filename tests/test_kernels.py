@@ -6,7 +6,7 @@ import naive
 import numpy as np
 import pytest
 
-from prroc_numba._drivers.sweep import _sweep_batch
+from prroc_numba._drivers.sweep import sweep_batch
 from prroc_numba._kernels.area import DG, INTEGRAL, _area, _areas_batch
 from prroc_numba._kernels.hull import _hull_indices
 from prroc_numba._kernels.sort import _argsort_desc, _sort_desc
@@ -67,7 +67,7 @@ def test_sweep_batch_equals_one_by_one():
     values = np.round(rng.normal(size=offsets[-1]), 1)
     y = (rng.random(offsets[-1]) < 0.3).astype(float)
     w = rng.random(offsets[-1])
-    thr, tp, fp, out = _sweep_batch(values, offsets, w * y, w * (1 - y), offsets[:-1])
+    thr, tp, fp, out = sweep_batch(values, offsets, w * y, w * (1 - y), offsets[:-1])
     for c in range(sizes.size):
         a, b = offsets[c], offsets[c + 1]
         t1, p1, f1 = _sweep_one(values[a:b], w[a:b] * y[a:b], w[a:b] * (1 - y[a:b]))
@@ -81,7 +81,7 @@ def test_shared_label_rows():
     y = np.array([1.0, 0.0, 1.0, 0.0])
     values = np.array([0.9, 0.8, 0.7, 0.1, 0.1, 0.7, 0.8, 0.9])
     offsets = np.array([0, 4, 8], dtype=np.int64)
-    thr, tp, fp, out = _sweep_batch(values, offsets, y, 1 - y, np.array([0, 0], np.int64))
+    thr, tp, fp, out = sweep_batch(values, offsets, y, 1 - y, np.array([0, 0], np.int64))
     np.testing.assert_array_equal(tp[:5], [0, 1, 1, 2, 2])
     np.testing.assert_array_equal(tp[5:], [0, 0, 1, 1, 2])
     areas = _area_batch(values, offsets, y, 1 - y, np.array([0, 0], np.int64), 4, False)

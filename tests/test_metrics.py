@@ -18,9 +18,10 @@ from conftest import CASE_NAMES, load_case, random_batch
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 import prroc_numba as prn
-from prroc_numba import _presort, _sweep
+from prroc_numba._core import presort as _presort
+from prroc_numba._core import sweep as _sweep
 from prroc_numba._core.pack import pack
-from prroc_numba._drivers.sweep import _sweep_batch
+from prroc_numba._drivers.sweep import sweep_batch
 
 AREAS = ["auc_pr", "auc_pr_integral", "ap", "auc_pr_trapezoid", "auc_roc"]
 ALL = AREAS + [a + "_hull" for a in AREAS] + ["n_pos", "n_neg", "prevalence"]
@@ -186,7 +187,7 @@ def _sweeps(batch):
     split = _presort.split_sorted(batch)
     assert split is not None
     a = _sweep._split_sweep(batch, *split)
-    b = _sweep_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start)
+    b = sweep_batch(batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start)
     return a, b
 
 

@@ -11,8 +11,8 @@ from sklearn.preprocessing import label_binarize
 import prroc_numba as prn
 from prroc_numba._core import multiclass as _multiclass
 from prroc_numba._core.pack import pack
-from prroc_numba._resampling.plan import _Plan
-from prroc_numba._resampling.run import _seed
+from prroc_numba._resampling.plan import Plan
+from prroc_numba._resampling.run import kernel_seed
 from tests.kernel_probes import _paired_counts_one
 
 CLASSES = ["cat", "dog", "eel", "fox"]
@@ -273,8 +273,8 @@ def test_input_not_modified(df):
 
 def _row_counts(batch, stratified, seed, b):
     """The multiplicity of every original row in replicate ``b`` (slow path)."""
-    plan = _Plan(batch, stratified)
-    cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, _seed(seed), b)
+    plan = Plan(batch, stratified)
+    cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, kernel_seed(seed), b)
     return cnt[plan.row_slot]
 
 
@@ -419,3 +419,98 @@ def test_metrics_matches_auc(df, average):
         np.testing.assert_allclose(got[col].to_numpy(), ref.auc.to_numpy(), atol=TOL)
     with pytest.raises(ValueError, match="metrics\\(\\) takes multiclass='ovr'"):
         prn.metrics(df, score=CLASSES, label="y", multiclass="ovo")
+
+
+# ------------------------------------------- several models: score={"model": [columns]}
+
+
+def _two_models(seed=5, n=300):
+    base = _data(n=n, seed=seed)
+    other = _data(n=n, seed=seed + 1)
+    wide = pd.DataFrame({"y": base.y, "w": base.w})
+    for c in CLASSES:
+        wide[f"good_{c}"] = base[c]
+        wide[f"rand_{c}"] = other[c]  # scores unrelated to base.y
+    score = {m: [f"{m}_{c}" for c in CLASSES] for m in ("rand", "good")}
+    return wide, score
+
+
+def test_model_dict_gives_one_curve_set_per_model_like_scikit_learn():
+    wide, score = _two_models()
+    got = prn.auc(wide, score=score, label="y", weight="w", multiclass="ovr", method="ap")
+    assert list(got.columns[:2]) == ["model", "class"]
+    assert got.model.astype(str).tolist()[::4] == ["rand", "good"]  # the dict's order
+    Y = label_binarize(wide.y, classes=CLASSES)
+    for m, cols in score.items():
+        ref = skm.average_precision_score(
+            Y, wide[cols].to_numpy(), average=None, sample_weight=wide.w
+        )
+        mine = got[got.model == m].set_index("class").auc[CLASSES].to_numpy()
+        np.testing.assert_allclose(mine, ref, rtol=0, atol=TOL)
+    macro = prn.auc(wide, score=score, label="y", multiclass="ovr", average="macro", curve="roc")
+    for m, cols in score.items():
+        ref = skm.roc_auc_score(wide.y, wide[cols].to_numpy(), multi_class="ovr", labels=CLASSES)
+        assert macro.set_index("model").auc[m] == pytest.approx(ref, abs=TOL)
+
+
+def test_model_dict_equals_the_stacked_long_input_everywhere():
+    wide, score = _two_models()
+    stacked = pd.concat(
+        [
+            wide[cols].set_axis(CLASSES, axis=1).assign(y=wide.y, w=wide.w, model=m)
+            for m, cols in score.items()
+        ],
+        ignore_index=True,
+    )
+    stacked["model"] = pd.Categorical(stacked.model, categories=list(score))  # dict order
+    kw = dict(label="y", weight="w", multiclass="ovr")
+    boot = dict(n_boot=40, seed=3, average="macro")
+    calls = [
+        (prn.pr_curve, {}),
+        (prn.metrics, {"average": "weighted"}),
+        (prn.compare, boot),  # compare pairs the stacked models too
+    ]
+    for f, extra in calls:
+        a = f(wide, score=score, **kw, **extra)
+        b = f(stacked, score=CLASSES, by="model", **kw, **extra)
+        pd.testing.assert_frame_equal(a, b)
+
+
+def test_model_dict_errors_name_the_fix():
+    wide, score = _two_models()
+    with pytest.raises(ValueError, match="multiclass='ovr'"):
+        prn.auc(wide, score=score, label="y")
+    with pytest.raises(ValueError, match="same number"):
+        prn.auc(
+            wide,
+            score={"a": ["good_cat", "good_dog"], "b": score["rand"]},
+            label="y",
+            multiclass="ovr",
+        )
+    with pytest.raises(TypeError, match="list of its class"):
+        prn.auc(wide, score={"a": "good_cat"}, label="y", multiclass="ovr")
+    with pytest.raises(ValueError, match="already has one"):
+        prn.auc(wide.assign(model=1), score=score, label="y", multiclass="ovr")
+    with pytest.raises(ValueError, match="once per group"):
+        prn.compare(
+            wide.assign(site=np.arange(len(wide)) % 2),
+            score=score,
+            label="y",
+            by="site",
+            multiclass="ovr",
+            average="macro",
+            n_boot=20,
+        )
+
+
+def test_model_dict_bootstrap_is_paired_like_wide_input():
+    wide, score = _two_models()
+    kw = dict(label="y", multiclass="ovr", average="macro", n_boot=60, seed=2)
+    # the same columns under two names: paired replicates give the same interval
+    twin = prn.bootstrap(wide, score={"a": score["good"], "b": score["good"]}, **kw)
+    assert twin.se[0] == twin.se[1] and twin.ci_low[0] == twin.ci_low[1]
+    # point estimates are each model's own
+    got = prn.bootstrap(wide, score=score, **kw).set_index("model")
+    for m, cols in score.items():
+        one = prn.auc(wide, score=cols, label="y", multiclass="ovr", average="macro")
+        assert got.estimate[m] == pytest.approx(one.auc[0], abs=TOL)

@@ -181,15 +181,15 @@ def test_replicates_equal_brute_force_on_the_materialised_resample():
     targets = TARGETS[:7]
     batch = pack(df, score=["m1", "m2"], label="y")
     _, kinds, bounds = op_mod.parse_targets(targets)
-    from prroc_numba._drivers.sweep import _sweep_batch
+    from prroc_numba._drivers.sweep import sweep_batch
 
-    thr_s, _, _, off = _sweep_batch(
+    thr_s, _, _, off = sweep_batch(
         batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
     )
     out, _ = op_mod._replicate_targets(batch, thr_s, off, kinds, bounds, 1.0, 5, True, 3, False)
-    plan = boot_mod._Plan(batch, True)
+    plan = boot_mod.Plan(batch, True)
     for b in range(5):
-        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod._seed(3), b)[
+        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod.kernel_seed(3), b)[
             plan.slot
         ]
         for m, col in enumerate(["m1", "m2"]):
@@ -212,10 +212,10 @@ def test_fixed_threshold_replicates_equal_counts_on_the_resample():
     order = np.argsort(-thr, kind="stable")
     sthr = np.ascontiguousarray(thr[order])
     out, _ = op_mod._replicate_fixed(batch, sthr, np.array([0, 2]), order, 4, False, 9, False)
-    plan = boot_mod._Plan(batch, False)
+    plan = boot_mod.Plan(batch, False)
     y = df.y.to_numpy()
     for b in range(4):
-        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod._seed(9), b)[
+        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod.kernel_seed(9), b)[
             plan.slot
         ]
         tp, fp = naive.counts_at(df.s.to_numpy(), y * cnt, (1 - y) * cnt, thr)

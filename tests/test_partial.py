@@ -215,9 +215,9 @@ def test_bootstrap_replicates_are_partial_areas_of_the_resampled_rows(
     )
     assert est.estimate[0] == pytest.approx(prn.auc(df, score="s", label="y", **kw).auc[0])
     batch = pack(df, score="s", label="y")
-    plan = R._Plan(batch, True)
+    plan = R.Plan(batch, True)
     for b in range(6):
-        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod._seed(2), b)[
+        cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, run_mod.kernel_seed(2), b)[
             plan.slot
         ]
         ref = prn.auc(score=df.s, label=df.y, weight=cnt, **kw).auc[0]

@@ -1,6 +1,7 @@
 """power(): the closed forms equal pROC 1.18's power.roc.test (tests/data/power_pROC.*)."""
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -36,8 +37,9 @@ def test_one_curve_numbers_match_pROC(case):
             sig_level=sig,
             alternative=alt,
         )
-        assert res.n_pos[0] == pytest.approx(case["ncases"], rel=1e-12)
-        assert res.n_neg[0] == pytest.approx(case["ncontrols"], rel=1e-12)
+        # counts are whole rows, rounded up: the smallest design reaching the power
+        assert res.n_pos[0] == math.ceil(case["ncases"])
+        assert res.n_neg[0] == math.ceil(case["ncontrols"])
     else:
         res = prn.power(
             n_pos=case["ncases"],
@@ -66,8 +68,8 @@ def test_one_curve_from_data_matches_pROC(case):
     assert res.auc[0] == pytest.approx(case["auc"], rel=1e-12)
     assert res.power[0] == pytest.approx(case["power"], rel=1e-10)
     res = prn.power(PILOT, score=case["score"], label="y", power=0.9)
-    assert res.n_pos[0] == pytest.approx(case["n_for_0.9"], rel=1e-10)
-    assert res.n_neg[0] == pytest.approx(case["ncontrols_for_0.9"], rel=1e-10)
+    assert res.n_pos[0] == math.ceil(case["n_for_0.9"])
+    assert res.n_neg[0] == math.ceil(case["ncontrols_for_0.9"])
 
 
 @pytest.mark.parametrize(
@@ -80,8 +82,8 @@ def test_two_paired_curves_from_data_match_pROC(case):
     assert res.estimate_b[0] == pytest.approx(case["auc2"], rel=1e-12)
     assert res.power[0] == pytest.approx(case["power"], rel=1e-9)
     res = prn.power(PILOT, score=[case["a"], case["b"]], label="y", power=0.9, alternative=alt)
-    assert res.n_pos[0] == pytest.approx(case["ncases_for_0.9"], rel=1e-9)
-    assert res.n_neg[0] == pytest.approx(case["ncontrols_for_0.9"], rel=1e-9)
+    assert res.n_pos[0] == math.ceil(case["ncases_for_0.9"])
+    assert res.n_neg[0] == math.ceil(case["ncontrols_for_0.9"])
     # the detectable difference at that size and power is the data's difference
     det = prn.power(
         PILOT,
@@ -109,7 +111,7 @@ def test_binormal_parameters_match_pROC(case):
         partial=partial,
         alternative=alt,
     )
-    assert res.n_pos[0] == pytest.approx(case["ncases_for_0.9"], rel=1e-10)
+    assert res.n_pos[0] == math.ceil(case["ncases_for_0.9"])
     res = prn.power(
         binormal=pars,
         diff=case["delta"],
@@ -284,10 +286,144 @@ def test_simulated_power_of_partial_areas():
 def test_detectable_auc_from_data_inverts_the_power():
     k = (PILOT.y == 0).sum() / (PILOT.y == 1).sum()
     det = prn.power(PILOT, score="s1", label="y", power=0.9, n_pos=50)
-    assert det.solved[0] == "auc" and det.n_neg[0] == pytest.approx(50 * k)
+    assert det.solved[0] == "auc" and det.n_neg[0] == math.ceil(50 * k)
     back = prn.power(auc=det.auc[0], n_pos=50, n_neg=50 * k)
     assert back.power[0] == pytest.approx(0.9, rel=1e-9)
     # power at another size than the data's
     other = prn.power(PILOT, score="s1", label="y", n_pos=30, n_neg=60)
     auc = prn.auc(PILOT, score="s1", label="y", curve="roc").auc[0]
     assert other.power[0] == pytest.approx(prn.power(auc=auc, n_pos=30, n_neg=60).power[0])
+
+
+# ------------------------------------------------- every area: the sample size solved
+
+
+def test_pr_power_without_n_solves_the_size_not_the_roc_answer():
+    # the silent wrong answer: curve="pr" with power= and no n= gave the ROC area's
+    # closed-form size with no word; it is simulated for the PR area now
+    res = prn.power(
+        PILOT, score=["s1", "s2"], label="y", curve="pr", power=0.8, n_sim=30, n_boot=100, seed=4
+    )
+    assert res.curve[0] == "pr" and res.method[0] == "dg" and res.solved[0] == "n"
+    roc = prn.power(PILOT, score=["s1", "s2"], label="y", power=0.8)
+    assert roc.curve[0] == "roc" and roc.method[0] == "trapezoid"
+    assert res.n_pos[0] != roc.n_pos[0]
+    for frame in (res, roc):
+        assert frame.n_pos.dtype.kind == "i" and frame.n_neg.dtype.kind == "i"
+
+
+def test_solved_pr_size_is_where_the_simulated_power_crosses_the_target():
+    target = 0.8
+    res = prn.power(
+        PILOT,
+        score=["s1", "s2"],
+        label="y",
+        curve="pr",
+        power=target,
+        n_sim=60,
+        n_boot=150,
+        seed=2,
+    )
+    n = int(res.n[0])
+    seen = pd.DataFrame(res.attrs["evaluated"]).set_index("n").power
+    # the search's own bracket: the power at n reaches the target, one row less does not
+    assert res.attrs["n_below"] == n - 1
+    assert seen[n] >= target > seen[n - 1]
+    assert res.power[0] == seen[n] and np.isfinite(res.n_se[0]) and res.n_se[0] > 0
+    both = pd.concat([res, res], ignore_index=True)  # the attrs do not get in the way
+    assert len(both) == 2
+    # an independent simulation (another seed, more samples) at the answer and at a
+    # clearly smaller size: within Monte Carlo error of the target at n, below it at 0.6 n
+    small = int(0.6 * n)
+    ind = prn.power(
+        PILOT,
+        score=["s1", "s2"],
+        label="y",
+        curve="pr",
+        n=[n, small],
+        n_sim=300,
+        n_boot=150,
+        seed=11,
+    ).set_index("n")
+    tol = 3 * math.sqrt(ind.se[n] ** 2 + target * (1 - target) / 60)
+    assert ind.power[n] >= target - tol
+    assert ind.power[small] < target
+    assert ind.power[small] < ind.power[n]
+
+
+def test_one_model_pr_size_and_kappa_as_prevalence():
+    pars = {"A1": 1.5, "B1": 1.0}
+    res = prn.power(
+        binormal=pars,
+        kappa=3,
+        curve="pr",
+        method="ap",
+        null=0.3,
+        power=0.8,
+        n_sim=40,
+        n_boot=100,
+        seed=1,
+    )
+    assert res.n_neg[0] == res.n[0] - res.n_pos[0]
+    assert res.n_pos[0] == round(res.n[0] * 0.25)
+    seen = pd.DataFrame(res.attrs["evaluated"]).set_index("n").power
+    assert seen[res.n[0]] >= 0.8
+    # the simulated power rises with the size: common random numbers across sizes
+    assert seen.is_monotonic_increasing or np.all(np.diff(seen.to_numpy()) > -0.1)
+
+
+def test_simulated_sizes_in_any_order_give_each_its_own_power():
+    args = dict(score=["s1", "s2"], label="y", curve="pr", n_sim=40, n_boot=100, seed=3)
+    up = prn.power(PILOT, n=[40, 200], **args).set_index("n").power
+    down = prn.power(PILOT, n=[200, 40], **args).set_index("n").power
+    assert up[200] > up[40]
+    assert down[200] == up[200] and down[40] == up[40]
+
+
+def test_power_frames_say_curve_and_method_and_count_whole_rows():
+    one = prn.power(auc=0.73, power=0.95, kappa=1.7)
+    assert list(one.columns[:2]) == ["curve", "method"]
+    assert (one.n_pos[0], one.n_neg[0]) == (30, 51)
+    # the rounded-up design reaches the power
+    assert prn.power(auc=0.73, n_pos=30, n_neg=51).power[0] >= 0.95
+    pars = {"A1": 2.6, "B1": 1, "A2": 1.9, "B2": 1, "rn": 0.6, "ra": 0.6}
+    part = prn.power(binormal=pars, diff=0.01, power=0.9, partial=(0, 0.2), kappa=1)
+    assert part.method[0] == "trapezoid, fpr 0-0.2" and part.n_pos.dtype.kind == "i"
+    sim = prn.power(
+        binormal={"A1": 1.0, "B1": 1.0}, prevalence=0.5, n=[30], n_sim=10, n_boot=50, seed=1
+    )
+    assert list(sim.columns[:3]) == ["curve", "method", "n_boot"]
+    assert sim.n_pos.dtype.kind == "i"
+
+
+def test_pr_power_says_what_to_pass_where_it_cannot_simulate():
+    # method= of the PR curve is not ignored with the default curve="roc"
+    with pytest.raises(ValueError, match="curve='pr'"):
+        prn.power(auc=0.8, n_pos=50, n_neg=200, method="ap")
+    with pytest.raises(ValueError, match="pilot data"):
+        prn.power(auc=0.8, n_pos=50, n_neg=200, method="ap", curve="pr")
+    with pytest.raises(ValueError, match="pilot data"):
+        prn.power(auc=0.8, power=0.9, curve="pr")
+    with pytest.raises(ValueError, match=r"n=\[\.\.\.\]"):
+        prn.power(PILOT, score="s1", label="y", curve="pr")
+    with pytest.raises(ValueError, match="drop n_pos="):
+        prn.power(PILOT, score="s1", label="y", curve="pr", power=0.9, n_pos=40)
+    with pytest.raises(ValueError, match="power="):
+        prn.power(PILOT, score="s1", label="y", curve="pr", power=0.9, n=[40])
+    with pytest.raises(ValueError, match="not both"):
+        prn.power(binormal={"A1": 1.0, "B1": 1.0}, kappa=2, prevalence=0.3, n=[40])
+    with pytest.raises(ValueError, match="hull"):
+        prn.power(auc=0.8, n_pos=50, n_neg=200, hull=True)
+    with pytest.raises(ValueError, match="curve="):
+        prn.power(auc=0.8, n_pos=50, n_neg=200, curve="prg")
+
+
+def test_unreachable_power_stops_with_an_error(monkeypatch):
+    # two identical models never differ: the doubling search would grow forever; it
+    # stops at a bound on the rows simulated at once, and says what to change
+    from prroc_numba import _power_sim
+
+    monkeypatch.setattr(_power_sim, "MAX_ROWS", 20_000)
+    same = {"A1": 1.0, "B1": 1.0, "A2": 1.0, "B2": 1.0, "rn": 1.0, "ra": 1.0}
+    with pytest.raises(ValueError, match="n_sim="):
+        prn.power(binormal=same, prevalence=0.5, curve="pr", power=0.9, n_sim=20, n_boot=20)

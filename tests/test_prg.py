@@ -13,8 +13,8 @@ from scipy import stats
 
 import prroc_numba as prn
 from prroc_numba._core.pack import pack
-from prroc_numba._resampling.plan import _Plan
-from prroc_numba._resampling.run import _seed
+from prroc_numba._resampling.plan import Plan
+from prroc_numba._resampling.run import kernel_seed
 from tests.kernel_probes import _paired_counts_one
 
 REF = json.loads((Path(__file__).parent / "data" / "peers" / "prg_pyprg.json").read_text())
@@ -189,12 +189,12 @@ def test_bootstrap_replicates_equal_auprg_of_the_resampled_rows(stratified, hull
         assert (res.estimate.to_numpy() == est.auc.to_numpy()).all()  # the same bits
     kept = df[df.w > 0] if weighted else df  # zero weight is removal: never drawn
     batch = pack(df, score=["a", "b"], label="y", by="g", weight=kw.get("weight"))
-    plan = _Plan(batch, stratified)
+    plan = Plan(batch, stratified)
     for gi, g in enumerate(["u", "v"]):
         sub = kept[kept.g == g]
         slots = plan.slot[batch.group_offsets[gi] : batch.group_offsets[gi + 1]]
         for b in range(5):
-            cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, gi, _seed(8), b)
+            cnt = _paired_counts_one(plan.strata_offsets, plan.n_strata, gi, kernel_seed(8), b)
             cnt = cnt[slots]
             if stratified:
                 assert cnt[sub.y.to_numpy() == 1].sum() == sub.y.sum()
@@ -219,7 +219,7 @@ def test_poisson_replicates_equal_auprg_of_the_count_weighted_rows():
     _, reps = prn.bootstrap(df, n_boot=6, resampling="poisson", return_replicates=True, **kw)
     y = df.y.to_numpy()
     for b in range(6):
-        w = naive.poisson_counts(_seed(2), b, len(df)) * df.w.to_numpy()
+        w = naive.poisson_counts(kernel_seed(2), b, len(df)) * df.w.to_numpy()
         for m in ("a", "b"):
             ref = _naive_auprg(df[m].to_numpy(), w * y, w * (1 - y), False)
             got = reps.query("model == @m and replicate == @b").estimate.iloc[0]
@@ -325,10 +325,12 @@ def test_cluster_replicates_equal_auprg_of_the_drawn_clusters():
     kw = {"score": ["a", "b"], "label": "y", "weight": "w", "curve": "prg", "stratified": False}
     _, reps = prn.bootstrap(df, cluster="c", n_boot=5, seed=4, return_replicates=True, **kw)
     batch = pack(df, score=["a", "b"], label="y", weight="w")
-    plan = _Plan(batch, False, cluster_codes(df, "c", batch))
+    plan = Plan(batch, False, cluster_codes(df, "c", batch))
     y = df.y.to_numpy()
     for b in range(5):
-        mult = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, _seed(4), b)[plan.slot]
+        mult = _paired_counts_one(plan.strata_offsets, plan.n_strata, 0, kernel_seed(4), b)[
+            plan.slot
+        ]
         per_cluster = pd.Series(mult).groupby(df.c.to_numpy()).agg(["min", "max"])
         assert (per_cluster["min"] == per_cluster["max"]).all()
         w = mult * df.w.to_numpy()

@@ -1,6 +1,7 @@
 """rank_models against scipy, scikit-posthocs, autorank and baycomp on the same tables."""
 
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +11,10 @@ import pytest
 import prroc_numba as prn
 
 scipy_stats = pytest.importorskip("scipy.stats")
+
+# the peer comparisons include tables of few data sets, on purpose: the values must
+# match there too; the warning those tables get is tested on its own below
+pytestmark = pytest.mark.filterwarnings("ignore::prroc_numba.FewDataSetsWarning")
 
 # Demšar (2006), Table 5(a): q_0.05 of the Nemenyi test (studentized range / sqrt 2)
 DEMSAR_Q05 = {2: 1.960, 3: 2.343, 4: 2.569, 5: 2.728, 6: 2.850, 7: 2.949, 8: 3.031, 9: 3.102}
@@ -199,3 +204,16 @@ def test_critical_difference_plot_draws_every_model_and_the_right_groups():
     plt.close("all")
     with pytest.raises(TypeError, match="rank_models"):
         critical_difference(long)
+
+
+def test_few_data_sets_warn_citing_demsar():
+    from prroc_numba import FewDataSetsWarning
+
+    _, _, ten = _table(0, 10, 3)
+    with pytest.warns(FewDataSetsWarning, match=r"Demšar \(2006.*more than 10 data sets"):
+        res = prn.rank_models(ten, model="model", dataset="dataset", value="auc")
+    assert res.summary["n_datasets"] == 10  # the numbers are still given
+    _, _, eleven = _table(0, 11, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        prn.rank_models(eleven, model="model", dataset="dataset", value="auc")

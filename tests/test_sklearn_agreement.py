@@ -159,12 +159,43 @@ def test_samples_average_by_group_and_errors():
     with pytest.warns(prn.UndefinedMetricWarning, match="row=5"):
         bad = prn.auc(score=P, label=Y, average="samples", method="ap")
     assert np.isnan(bad["auc"].iloc[0])
-    with pytest.raises(ValueError, match="average='samples' averages over the rows"):
-        prn.auc(score=P, label=np.arange(40) % 3, multiclass="ovr", average="samples")
+    with pytest.raises(ValueError, match="average='samples' averages one curve per row"):
+        prn.auc(score=P, label=np.arange(40) % 3, average="samples")
+    with pytest.raises(ValueError, match="no one-vs-one form"):
+        prn.auc(score=P, label=np.arange(40) % 3, multiclass="ovo", average="samples")
     with pytest.raises(ValueError, match="average='samples' has no bootstrap"):
         prn.bootstrap(score=P, label=Y, average="samples", n_boot=10)
     with pytest.raises(ValueError, match="curves are one-vs-rest"):
         prn.pr_curve(score=P, label=Y, average="samples")
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(6, 60),
+    K=st.integers(3, 5),  # two classes are binary labels to scikit-learn
+    ties=st.booleans(),
+    weighted=st.booleans(),
+    method=st.sampled_from(["ap", "roc"]),
+)
+def test_samples_average_of_class_labels_matches_sklearn(seed, n, K, ties, weighted, method):
+    # scikit-learn binarizes class labels (each row: one positive label) and averages
+    # the per-row areas: average_precision_score(y_multiclass, proba, average="samples")
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, K, n)
+    assume(np.unique(y).size == K)  # scikit-learn binarizes over the classes present
+    P = rng.random((n, K)) + 0.3 * (y[:, None] == np.arange(K))
+    if ties:
+        P = np.round(P, 1)
+    w = rng.integers(1, 5, n).astype(float) if weighted else None
+    if method == "ap":
+        got = prn.auc(score=P, label=y, weight=w, multiclass="ovr", average="samples", method="ap")
+        ref = skm.average_precision_score(y, P, average="samples", sample_weight=w)
+    else:
+        got = prn.auc(score=P, label=y, weight=w, multiclass="ovr", average="samples", curve="roc")
+        Y = (y[:, None] == np.arange(K)).astype(int)  # roc_auc_score takes the indicator
+        ref = skm.roc_auc_score(Y, P, average="samples", sample_weight=w)
+    assert got["auc"].iloc[0] == pytest.approx(ref, abs=TOL)
 
 
 def _binary(seed, n, levels, weighted):

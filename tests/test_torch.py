@@ -154,7 +154,7 @@ def test_large_batches_take_the_class_split_sort():
     S[100:200] = 0.0
     rows = check_rows(torch.from_numpy(S), torch.from_numpy(y), None, torch.from_numpy(g % 2))
     from prroc_numba._core.pack import pack
-    from prroc_numba._presort import split_sorted
+    from prroc_numba._core.presort import split_sorted
 
     assert split_sorted(pack(None, score=S[:, 0], label=y, by=g % 2)) is not None
     one = check_rows(torch.from_numpy(S[:, 0]), torch.from_numpy(y), None, None)  # 1 curve

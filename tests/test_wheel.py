@@ -3,7 +3,7 @@
 The wheel is built as ``pip wheel`` builds it (the build step compiles every kernel for
 the portable CPU), installed into a fresh virtual environment whose ``site-packages`` is
 read only, with an empty home and ``NUMBA_CPU_NAME`` naming a CPU other than the
-build's. The representative calls (:data:`prroc_numba._warmup.CALLS`: public API,
+build's. The representative calls (:data:`prroc_numba._jit.warmup.CALLS`: public API,
 command line, Dask partition functions) then compile nothing, write nothing into
 ``site-packages`` and give exactly the results of the kernels compiled here
 (just-in-time, for this host's CPU). The build's manifest shows that the calls reach
@@ -26,7 +26,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from prroc_numba import _numba, _warmup, cli
+from prroc_numba import cli
+from prroc_numba._jit import numba as _numba
+from prroc_numba._jit import warmup as _warmup
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -39,7 +41,7 @@ OTHER_CPU = "nehalem"
 _CHILD = """
 import pickle, sys
 import prroc_numba
-from prroc_numba import _numba, _warmup
+from prroc_numba._jit import numba as _numba, warmup as _warmup
 from prroc_numba.cli import main
 results = _warmup.run_calls(cli_main=main)
 misses = {n: sum(d.stats.cache_misses.values()) for n, d in _warmup.dispatchers().items()}
@@ -138,7 +140,7 @@ def test_wheel_compiles_nothing_read_only_other_cpu_same_results(wheel, tmp_path
     assert here == set(manifest["kernels"])
     assert _jit_in_source() == here
     assert manifest["unreached"] == [], (
-        "kernels no representative call reaches (add a call to prroc_numba._warmup.CALLS): "
+        "kernels no representative call reaches (add a call to prroc_numba._jit.warmup.CALLS): "
         f"{manifest['unreached']}"
     )
 
@@ -209,7 +211,7 @@ def test_mismatched_shipped_kernels_fall_back_in_one_line(wheel, tmp_path):
     m["numba"] = "0.1.0"
     manifest.write_text(json.dumps(m))
     code = (
-        "from prroc_numba import _numba; import prroc_numba as p;"
+        "from prroc_numba._jit import numba as _numba; import prroc_numba as p;"
         "print(_numba.SHIPPED_ROOT, p.auc_roc([0, 1, 1], [0.1, 0.7, 0.4]))"
     )
     res = subprocess.run(

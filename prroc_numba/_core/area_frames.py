@@ -10,31 +10,31 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _device
 from .. import _frames as F
 from .. import _schema as S
 from .._checks import AREA_METRICS
 from .._core.batch import warn_undefined
 from .._core.multiclass import curves_frame as multi_frame
-from .._kernels.area import _areas_batch
-from .._presort import split_areas, split_sorted
+from .._drivers import areas_batch
+from . import device as _device
 from .batch import warn_undefined_auc
 from .curve_frames import equal_error_rate
 from .gain_areas import prg_areas
+from .presort import split_areas, split_sorted
 
 
 def batch_areas(batch, codes, hulls):
     """Every requested area of every curve: ``(n_curves, len(codes))``, one sort per curve.
 
     Hard, unweighted labels on large curves take the class-split keys-only sort
-    (:mod:`._presort`); everything else the kernels' argsort.
+    (:mod:`.presort`); everything else the kernels' argsort.
     """
     codes = np.asarray(codes, dtype=np.int64)
     hulls = np.asarray(hulls, dtype=np.bool_)
     split = split_sorted(batch)
     if split is not None:
         return split_areas(batch, split[0], split[1], codes, hulls)
-    return _areas_batch(
+    return areas_batch(
         batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start, codes, hulls
     )
 

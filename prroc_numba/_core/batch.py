@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._kernels.layout import _offsets_from_counts
+from .._drivers import offsets_from_counts
 from .._schema import CLASS_A
 from .._warnings import UndefinedMetricWarning
 
@@ -156,7 +156,7 @@ def lengths_to_offsets(lengths) -> np.ndarray:
     ragged layout's one offsets builder (:func:`prroc_numba._kernels.layout._offsets_from_counts`,
     which the kernels call too).
     """
-    return _offsets_from_counts(np.require(lengths, np.int64, ["C", "W"]))
+    return offsets_from_counts(np.require(lengths, np.int64, ["C", "W"]))
 
 
 def row_ids(batch) -> np.ndarray:

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .batch import plain
-from .resolve import _column, _is_names, _labels, _show_values
+from .resolve import _is_names, _resolve, _show_values, frame_column, read_labels
 
 #: the multiclass= schemes: one-vs-rest, one-vs-one (Hand & Till)
 SCHEMES = ("ovr", "ovo")
@@ -29,13 +29,14 @@ def check_args(multiclass, classes, average, multilabel, curve=None):
     if average not in AVERAGES:
         raise ValueError(
             f"average={average!r} is not known; use None (one row per class), "
-            "'macro', 'weighted', 'micro' or 'samples' (multilabel)"
+            "'macro', 'weighted', 'micro' or 'samples' (one curve per row)"
         )
-    if average == "samples" and (multiclass is not None or not multilabel):
+    if average == "samples" and (multiclass == "ovo" or (multiclass is None and not multilabel)):
         raise ValueError(
-            "average='samples' averages over the rows of multilabel input (label= a list "
-            "of 0/1 columns or a 2-D 0/1 array, no multiclass=); for class labels use "
-            "average='macro', 'weighted' or 'micro'"
+            "average='samples' averages one curve per row over the labels: pass "
+            "multilabel input (label= a list of 0/1 columns or a 2-D 0/1 array) or class "
+            "labels with multiclass='ovr' (each row's class is its one positive label, as "
+            "scikit-learn binarizes them); it has no one-vs-one form"
         )
     if multilabel and multiclass == "ovo":
         raise ValueError(
@@ -70,6 +71,48 @@ def is_multilabel(data, label) -> bool:
     if isinstance(label, str) or label is None:
         return False
     return np.ndim(label) == 2
+
+
+def input_kind(data, label, multiclass, classes, average, pos_label, soft_labels):
+    """None for binary input, else ``"multiclass"`` or ``"multilabel"``; the options
+    that do not fit the kind raise here.
+    """
+    multilabel = is_multilabel(data, label)
+    if multiclass is None and not multilabel:
+        check_args(multiclass, classes, average, False)
+        if data is not None and not isinstance(data, pd.DataFrame):
+            raise TypeError(
+                f"data must be a pandas DataFrame or None, got {type(data).__name__}; "
+                "wrap it with pd.DataFrame(...) or pass arrays with data=None"
+            )
+        return None
+    if pos_label is not None or soft_labels:
+        raise ValueError(
+            "pos_label= / soft_labels= apply to binary labels; drop them "
+            "with multiclass= or multilabel input"
+        )
+    check_args(multiclass, classes, average, multilabel)
+    return "multilabel" if multilabel else "multiclass"
+
+
+def class_labels(data, label, names, classes, shape, multilabel):
+    """``(classes, Y, codes)`` of ``shape = (n rows, K score columns)``: multilabel
+    input gives its 0/1 label matrix ``Y`` (codes None); multiclass input each row's
+    class code (0..K-1, ``Y`` None).
+    """
+    n, K = shape
+    if multilabel:
+        cls, Y = _multilabel_matrix(data, label, n, K)
+        if classes is not None:
+            if len(classes) != K:
+                raise ValueError(f"classes= lists {len(classes)} names but there are {K} labels")
+            cls = list(classes)
+        return cls, Y, None
+    y = _resolve(data, label, "label", n)
+    if y is None:
+        raise TypeError("label is required: the class column or an array of classes")
+    cls, codes = _resolve_classes(np.asarray(y), names, classes, K)
+    return cls, None, codes
 
 
 def _resolve_classes(y, names, classes, K):
@@ -125,7 +168,7 @@ def _multilabel_matrix(data, label, n, K):
         Y = [label[c].to_numpy() for c in names]
     elif isinstance(label, (list, tuple)) and data is not None and _is_names(list(label)):
         names = list(label)
-        Y = [_column(data, c, "label").to_numpy() for c in names]
+        Y = [frame_column(data, c, "label").to_numpy() for c in names]
     else:
         arr = np.asarray(label)
         names = list(range(arr.shape[1]))
@@ -139,5 +182,5 @@ def _multilabel_matrix(data, label, n, K):
         if y.shape[0] != n:
             raise ValueError(f"label column {names[k]!r} has {y.shape[0]} rows but score has {n}")
     return names, np.column_stack(
-        [_labels(y, None, False, f"label column {names[k]!r}") for k, y in enumerate(Y)]
+        [read_labels(y, None, False, f"label column {names[k]!r}") for k, y in enumerate(Y)]
     )

@@ -3,7 +3,7 @@
 returns for the rows it holds.
 
 Each function sweeps every curve of a packed :class:`~prroc_numba._core.batch.Batch`
-(:func:`prroc_numba._sweep.points`), writes the derived columns in one pass
+(:func:`prroc_numba._core.sweep.points`), writes the derived columns in one pass
 (:func:`prroc_numba._kernels.columns._columns_range`) and builds one long frame: key
 columns first, then one row per curve point.
 """
@@ -15,12 +15,13 @@ import numpy as np
 from .. import _frames as F
 from .. import _schema as S
 from .._core.batch import warn_undefined
+from .._drivers import columns_range, densify_batch, precision_flat_start
 from .._drivers.threads import MIN_PARALLEL_ROWS, run_items
-from .._kernels import columns, densify
-from .._kernels.columns import _columns_range
-from .._sweep import points as _points
+from .._kernels.columns import CONFUSION, PR, ROC
+from .._kernels.densify import CONTINUOUS, DG
+from .sweep import points as _points
 
-_INTERPOLATE = {"dg": densify.DG, "continuous": densify.CONTINUOUS}
+_INTERPOLATE = {"dg": DG, "continuous": CONTINUOUS}
 
 
 def derived(tp, fp, off, P, N, kind):
@@ -31,9 +32,9 @@ def derived(tp, fp, off, P, N, kind):
     a, b = np.empty(n), np.empty(n)
     args = (tp, fp, off, P, N, kind, a, b)
     if n < MIN_PARALLEL_ROWS:
-        _columns_range(*args, 0, n)
+        columns_range(*args, 0, n)
     else:
-        run_items(_columns_range, n, *args)
+        run_items(columns_range, n, *args)
     return a, b
 
 
@@ -67,7 +68,7 @@ def check_curve_options(hull, thresholds, interpolate=None, recall_step=None):
 def confusion_frame(batch, thresholds=None, device="cpu"):
     """The ``confusion`` frame of a batch (at ``thresholds``, or every distinct score)."""
     thr, tp, fp, off, P, N = _points(batch, thresholds, device=device)
-    fn, tn = derived(tp, fp, off, P, N, columns.CONFUSION)
+    fn, tn = derived(tp, fp, off, P, N, CONFUSION)
     return F.points_frame(
         batch.keys,
         off,
@@ -79,7 +80,7 @@ def roc_frame(batch, hull=False, thresholds=None, device="cpu"):
     """The ``roc_curve`` frame of a batch (NaN rates and a warning where undefined)."""
     thr, tp, fp, off, P, N = _points(batch, thresholds, bool(hull), device)
     warn_undefined(batch, (P <= 0) | (N <= 0), "no positives or no negatives: tpr or fpr is NaN", 4)
-    fpr, tpr = derived(tp, fp, off, P, N, columns.ROC)
+    fpr, tpr = derived(tp, fp, off, P, N, ROC)
     return F.points_frame(
         batch.keys,
         off,
@@ -99,7 +100,7 @@ def pr_frame(batch, hull=False, interpolate=None, thresholds=None, recall_step=N
     warn_undefined(batch, P <= 0, "no positives: recall is NaN", 4)
     if interpolate is not None:
         step = 0.01 if recall_step is None else float(recall_step)
-        thr, tp, fp, off = densify._densify_batch(
+        thr, tp, fp, off = densify_batch(
             thr,
             tp,
             fp,
@@ -107,9 +108,9 @@ def pr_frame(batch, hull=False, interpolate=None, thresholds=None, recall_step=N
             np.ascontiguousarray(P * step, dtype=np.float64),
             _INTERPOLATE[interpolate],
         )
-    recall, precision = derived(tp, fp, off, P, N, columns.PR)
+    recall, precision = derived(tp, fp, off, P, N, PR)
     if hull or interpolate is not None:
-        precision = densify._precision_flat_start(tp, fp, off)
+        precision = precision_flat_start(tp, fp, off)
     return F.points_frame(
         batch.keys,
         off,
@@ -148,4 +149,4 @@ def equal_error_rate(batch, device="cpu") -> np.ndarray:
     return eer
 
 
-_INTERPOLATE = {"dg": densify.DG, "continuous": densify.CONTINUOUS}
+_INTERPOLATE = {"dg": DG, "continuous": CONTINUOUS}

@@ -1,8 +1,8 @@
 """Areas under Precision-Recall-Gain curves (Flach & Kull 2015) of a packed batch.
 
 The gains are a projective map of the ROC counts; :func:`prg_areas` is what
-``auc(..., curve="prg")`` and the table's areas return, :func:`_gains` and
-:func:`_prg_points` what ``prg_curve`` draws.
+``auc(..., curve="prg")`` and the table's areas return, :func:`prg_gains` and
+:func:`prg_points` what ``prg_curve`` draws.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.batch import lengths_to_offsets
-from .._sweep import points
+from .sweep import points
 
 
-def _gains(tp, fp, off, P, N):
+def prg_gains(tp, fp, off, P, N):
     """Recall and precision gains of every point, laid out like ``tp``.
 
     A point with ``TP = 0`` has recall gain -inf and precision gain NaN; where every
@@ -32,7 +32,7 @@ def _gains(tp, fp, off, P, N):
     return rg, pg
 
 
-def _prg_points(batch, hull):
+def prg_points(batch, hull):
     """(thr, tp, fp, off, P, N): every curve's sweep (or ROC hull vertices), origin first.
 
     The PRG convex hull's vertices are the ROC convex hull's (the gains are a
@@ -42,7 +42,7 @@ def _prg_points(batch, hull):
     return points(batch, None, hull=bool(hull))
 
 
-def _drop_tp0(thr, tp, fp, off):
+def drop_tp0(thr, tp, fp, off):
     """The points with ``TP > 0`` (finite gains), and their offsets."""
     keep = tp > 0
     curve = np.repeat(np.arange(off.size - 1), np.diff(off))
@@ -64,7 +64,7 @@ def _auprg(tp, fp, off, P, N):
     n = tp.size
     if n == 0:
         return out
-    rg, pg = _gains(tp, fp, off, P, N)
+    rg, pg = prg_gains(tp, fp, off, P, N)
     curve = np.repeat(np.arange(n_curves), np.diff(off))
     idx = np.arange(n)
     big = np.iinfo(np.int64).max
@@ -94,7 +94,7 @@ def _auprg(tp, fp, off, P, N):
 
 def prg_areas(batch, hull=False):
     """AUPRG of every curve of a batch (NaN without positives or negatives)."""
-    _, tp, fp, off, P, N = _prg_points(batch, hull)
+    _, tp, fp, off, P, N = prg_points(batch, hull)
     out = _auprg(tp, fp, off, P, N)
     bad = (P <= 0) | (N <= 0)
     out[bad] = np.nan

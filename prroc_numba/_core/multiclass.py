@@ -19,7 +19,7 @@ the score columns are, and the options: :mod:`.classes`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -28,8 +28,7 @@ import pandas as pd
 from .. import _frames as F
 from .._schema import CLASS, CLASS_A, CLASS_B, MODEL, ROW
 from .batch import Batch, describe_row, lengths_to_offsets, plain
-from .classes import _multilabel_matrix, _resolve_classes, check_args, is_multilabel
-from .resolve import _group_codes, _resolve, _resolve_scores, _weights
+from .classes import class_labels
 
 
 @dataclass(frozen=True)
@@ -88,30 +87,12 @@ class Rows:
         return out
 
 
-def pack_multi(
-    data, *, score, label, by, weight, multiclass, classes, average, pair_models=False
-) -> Batch:
-    """Pack multiclass (``multiclass=``) or multilabel (``label=`` a list) input.
-
-    ``pair_models=True`` (:func:`~prroc_numba.compare`): the ``by`` groups are models
-    scored on the same rows (same length, labels and weights, in order); they become one
-    resampling group so that every replicate draws the rows once for all models.
+def score_matrix(cols):
+    """The class scores as one ``(n, K)`` matrix (columns contiguous: one gather per
+    curve), checked finite.
     """
-    if isinstance(by, (list, tuple)) and len(by) == 0:
-        by = None
-    multilabel = is_multilabel(data, label)
-    check_args(multiclass, classes, average, multilabel)
-    cols, names = _resolve_scores(data, score, proba_check=False)
-    K = len(cols)
-    if K < 2:
-        raise ValueError(
-            f"multiclass input needs one score column per class (at least 2), "
-            f"got {K}; pass score= a list of columns or a 2-D array"
-        )
-    n = cols[0].shape[0]
-    if n == 0:
-        raise ValueError("empty input: score has no rows")
-    S = np.empty((n, K), order="F")  # columns contiguous: one gather per curve
+    n, K = cols[0].shape[0], len(cols)
+    S = np.empty((n, K), order="F")
     for k, col in enumerate(cols):  # a loop over classes, not rows
         S[:, k] = col
     finite = np.isfinite(S)
@@ -121,24 +102,29 @@ def pack_multi(
             f"score has {int((~finite).sum())} NaN or infinite values (first at row "
             f"{row}, counting from 0); drop or impute those rows before computing curves"
         )
-    Y: Any  # multilabel: the label matrix; multiclass: None (then built from codes)
-    codes: Any
-    if multilabel:
-        cls, Y = _multilabel_matrix(data, label, n, K)
-        if classes is not None:
-            if len(classes) != K:
-                raise ValueError(f"classes= lists {len(classes)} names but there are {K} labels")
-            cls = list(classes)
-        codes = None
-    else:
-        y = _resolve(data, label, "label", n)
-        if y is None:
-            raise TypeError("label is required: the class column or an array of classes")
-        cls, codes = _resolve_classes(np.asarray(y), names, classes, K)
-        Y = None
-    w = _weights(data, weight, n)
+    return S
+
+
+def pack_multi(
+    cols, names, labels, w, gcodes, key_frame, runs, multiclass, average, pair_models=False
+) -> Batch:
+    """The multiclass (``multiclass=``) and multilabel (``label=`` a list) layout: the
+    score columns as one matrix, the classes read (``labels = (data, label, classes,
+    multilabel)``, :func:`.classes.class_labels`: the label matrix ``Y`` of multilabel
+    input, or each row's class code), the rows of zero weight dropped, the rows grouped,
+    then the curves of each resampling group and the outputs they reduce to.
+
+    ``pair_models=True`` (:func:`~prroc_numba.compare`): the ``by`` groups are models
+    scored on the same rows (same length, labels and weights, in order); they become one
+    resampling group so that every replicate draws the rows once for all models.
+    """
+    S = score_matrix(cols)
+    data, label, classes, multilabel = labels
+    cls, Y, codes = class_labels(data, label, names, classes, S.shape, multilabel)
+    n, K = S.shape
     w = np.ones(n) if w is None else w
-    gcodes, key_frame = _group_codes(data, by, n)
+    if runs is not None:
+        gcodes = np.repeat(np.arange(runs.size - 1, dtype=np.int64), np.diff(runs))
     if pair_models and gcodes is None:
         raise ValueError(
             "comparing multiclass models needs long input: stack the models' "
@@ -147,22 +133,46 @@ def pack_multi(
     if gcodes is None:
         gcodes = np.zeros(n, dtype=np.int64)
         key_frame = pd.DataFrame(index=range(n))
-    keep = w > 0  # zero weight = removal of the row (no threshold either)
-    row_id = np.arange(n, dtype=np.int64)  # input row of each row (for messages)
-    if not keep.all():
-        alive = np.bincount(gcodes, weights=keep, minlength=gcodes.max() + 1) > 0
-        if not alive.all():
-            g = int(np.argmin(alive))
-            raise ValueError(
-                f"{describe_row(key_frame.iloc[int(np.argmax(gcodes == g))])} "
-                "has total weight 0 (empty group)"
-            )
-        S, w, gcodes = S[keep], w[keep], gcodes[keep]
-        key_frame = key_frame[keep]
-        codes = None if codes is None else codes[keep]
-        Y = None if Y is None else Y[keep]
-        row_id = row_id[keep]
-        n = S.shape[0]
+    S, w, gcodes, key_frame, codes, Y, row_id = _drop_zero_weight(S, w, gcodes, key_frame, codes, Y)
+    S, w, row_id, Y, stratum, goff, gkeys, counts = _by_group(
+        S, w, row_id, Y, codes, gcodes, key_frame
+    )
+    if average == "samples":
+        return _pack_samples(S, Y, w, goff, gkeys, row_id, stratum)
+    groups = _resampling_groups(Y, w, stratum, counts, goff, gkeys, pair_models)
+    specs = _specs(K, multiclass, average)
+    lay = _Layout()
+    for r in range(groups.roff.size - 1):
+        _add_group(lay, r, S, cls, groups, specs, multiclass, average, pair_models)
+    return _assemble(lay, groups, len(specs), gkeys, key_frame)
+
+
+def _drop_zero_weight(S, w, gcodes, key_frame, codes, Y):
+    """Rows of zero weight removed (zero weight = removal of the row, no threshold
+    either); ``row_id``, the input row of each row kept (for messages).
+    """
+    keep = w > 0
+    row_id = np.arange(S.shape[0], dtype=np.int64)
+    if keep.all():
+        return S, w, gcodes, key_frame, codes, Y, row_id
+    alive = np.bincount(gcodes, weights=keep, minlength=gcodes.max() + 1) > 0
+    if not alive.all():
+        g = int(np.argmin(alive))
+        raise ValueError(
+            f"{describe_row(key_frame.iloc[int(np.argmax(gcodes == g))])} "
+            "has total weight 0 (empty group)"
+        )
+    codes = None if codes is None else codes[keep]
+    Y = None if Y is None else Y[keep]
+    return S[keep], w[keep], gcodes[keep], key_frame[keep], codes, Y, row_id[keep]
+
+
+def _by_group(S, w, row_id, Y, codes, gcodes, key_frame):
+    """The rows sorted by ``by`` group (stable), the label matrix ``Y`` (one-hot class
+    codes for multiclass input) and each row's stratum (its class, or its label
+    pattern).
+    """
+    K = S.shape[1]
     order = np.argsort(gcodes, kind="stable")
     counts = np.bincount(gcodes)
     goff = lengths_to_offsets(counts)
@@ -178,201 +188,210 @@ def pack_multi(
         Y = np.asfortranarray(Y[order]) if G > 1 else Y
         _, stratum = np.unique(Y, axis=0, return_inverse=True)
         stratum = stratum.ravel().astype(np.int64)
+    return S, w, row_id, Y, stratum, goff, gkeys, counts
 
-    if average == "samples":
-        return _pack_samples(S, Y, w, goff, gkeys, row_id, stratum)
 
-    # resampling groups and the models of each one
-    if pair_models:
-        n0 = int(counts[0])
-        same = bool(np.all(counts == n0))
-        if same:
-            Yg, wg = Y.reshape(G, n0, K), w.reshape(G, n0)
-            same = bool((Yg == Yg[:1]).all() and (wg == wg[:1]).all())
-        if not same:
-            raise ValueError(
-                "compare with multiclass= pairs the by groups as models scored on the same "
-                "rows: every group must hold the same rows in the same order (same number "
-                "of rows, labels and weights); sort each model's rows alike"
+@dataclass
+class _Groups:
+    """The resampling groups and the models of each: ``roff`` offsets of the groups'
+    rows, ``M`` models per group (``model_keys`` their keys, paired models only),
+    ``group_keys``, and the labels, weights and strata of the groups' rows.
+    """
+
+    roff: np.ndarray
+    M: int
+    model_keys: Any
+    group_keys: pd.DataFrame
+    Y: np.ndarray
+    w: np.ndarray
+    stratum: np.ndarray
+
+
+def _resampling_groups(Y, w, stratum, counts, goff, gkeys, pair_models) -> _Groups:
+    """One resampling group per ``by`` group; with ``pair_models``, one group whose
+    models are the ``by`` groups (which must hold the same rows, in the same order).
+    """
+    if not pair_models:
+        return _Groups(goff, 1, None, gkeys, Y, w, stratum)
+    G, K = counts.size, Y.shape[1]
+    n0 = int(counts[0])
+    same = bool(np.all(counts == n0))
+    if same:
+        Yg, wg = Y.reshape(G, n0, K), w.reshape(G, n0)
+        same = bool((Yg == Yg[:1]).all() and (wg == wg[:1]).all())
+    if not same:
+        raise ValueError(
+            "compare with multiclass= pairs the by groups as models scored on the same "
+            "rows: every group must hold the same rows in the same order (same number "
+            "of rows, labels and weights); sort each model's rows alike"
+        )
+    roff = np.array([0, n0], dtype=np.int64)
+    return _Groups(roff, G, gkeys, pd.DataFrame(index=range(1)), Y[:n0], w[:n0], stratum[:n0])
+
+
+def _specs(K, multiclass, average) -> list:
+    """The label blocks ("specs") of one resampling group: ``("micro", None)``, the
+    ordered class pairs ``(a, b)`` (one-vs-one) or ``(k, None)`` (one-vs-rest).
+    """
+    if average == "micro":
+        return [("micro", None)]
+    if multiclass == "ovo":
+        return [(a, b) for a in range(K) for b in range(K) if a != b]
+    return [(k, None) for k in range(K)]
+
+
+@dataclass
+class _Layout:
+    """The batch under construction, group by group: label blocks, curves, outputs."""
+
+    values: list = field(default_factory=list)
+    lab_rows: list = field(default_factory=list)
+    pos: list = field(default_factory=list)
+    neg: list = field(default_factory=list)
+    lab_len: list = field(default_factory=list)
+    curve_keys: list = field(default_factory=list)
+    curve_block: list = field(default_factory=list)
+    coefs: list = field(default_factory=list)
+    out_idx: list = field(default_factory=list)
+    out_keys: list = field(default_factory=list)
+    n_out: int = 0
+
+
+def _add_group(lay, r, S, cls, groups, specs, multiclass, average, pair_models) -> None:
+    """Resampling group ``r``: its label blocks, then each model's curves and the
+    output rows they reduce to.
+    """
+    a, e = int(groups.roff[r]), int(groups.roff[r + 1])
+    Yg, wgt = groups.Y[a:e], groups.w[a:e]
+    blocks = _label_blocks(np.arange(a, e), Yg, wgt, groups.stratum[a:e], specs, multiclass)
+    first_block = len(lay.lab_len)
+    for sel, p, q in blocks:
+        lay.lab_rows.append(sel)
+        lay.pos.append(p)
+        lay.neg.append(q)
+        lay.lab_len.append(sel.size)
+    Pk = Yg.T @ wgt  # prevalence weights for "weighted"
+    K = S.shape[1]
+    for m in range(groups.M):
+        base = (m * (groups.roff[1] - groups.roff[0])) if pair_models else 0  # model m's rows
+        okey = {}
+        if groups.group_keys.shape[1]:
+            okey.update(groups.group_keys.iloc[r].to_dict())
+        if groups.model_keys is not None:
+            mk = groups.model_keys.iloc[m]
+            okey[MODEL] = (
+                plain(mk.iloc[0]) if len(mk) == 1 else ", ".join(str(plain(v)) for v in mk)
             )
-        R, M = 1, G
-        roff = np.array([0, n0], dtype=np.int64)
-        model_keys = gkeys
-        group_keys = pd.DataFrame(index=range(1))
-        Yr, wr, stratum = Y[:n0], w[:n0], stratum[:n0]
-    else:
-        R, M = G, 1
-        roff = goff
-        model_keys = None
-        group_keys = gkeys
-        Yr, wr = Y, w
-
-    # the label blocks ("specs") of one resampling group, and the curves using each
-    ovo = multiclass == "ovo"
-    micro = average == "micro"
-    if micro:
-        specs: list[tuple[Any, Any]] = [("micro", None)]
-    elif ovo:
-        specs = [(a, b) for a in range(K) for b in range(K) if a != b]
-    else:
-        specs = [(k, None) for k in range(K)]
-
-    pos: Any  # lists while the loop fills them, then arrays
-    neg: Any
-    lab_len: Any
-    rows: Any
-    values, lab_rows, pos, neg, lab_len, curve_keys, coefs, out_idx, out_keys = (
-        [],
-        [],
-        [],
-        [],
-        [],
-        [],
-        [],
-        [],
-        [],
-    )
-    block = 0
-    curve_block = []
-    n_out = 0
-    for r in range(R):
-        a, e = int(roff[r]), int(roff[r + 1])
-        rows = np.arange(a, e)
-        Yg, wgt = Yr[a:e], wr[a:e]
-        if ovo:  # the rows of each class (one stable sort per group, not one scan per pair)
-            by_cls = np.argsort(stratum[a:e], kind="stable")
-            cut = np.searchsorted(stratum[a:e][by_cls], np.arange(K + 1))
-            rows_of = [rows[by_cls[cut[k] : cut[k + 1]]] for k in range(K)]
-            w_of = [wgt[by_cls[cut[k] : cut[k + 1]]] for k in range(K)]
-        # label rows of each spec in this group
-        blocks = []
-        for s, t in specs:
+        for j, (s, t) in enumerate(specs):
+            sel = blocks[j][0]
+            src = (base + sel) if pair_models else sel
+            lay.values.append(S[src, np.repeat(np.arange(K), e - a)] if s == "micro" else S[src, s])
+            lay.curve_block.append(first_block + j)
+            ck = dict(okey)
             if s == "micro":
-                sel = np.tile(rows, K)
-                p = (Yg.T * wgt).ravel()
-                q = ((1.0 - Yg).T * wgt).ravel()
+                pass
             elif t is None:
-                sel = rows
-                p, q = Yg[:, s] * wgt, (1.0 - Yg[:, s]) * wgt
-            else:  # rows of class s (positives) then of class t (negatives)
-                sel = np.concatenate([rows_of[s], rows_of[t]])
-                p = np.concatenate([w_of[s], np.zeros(rows_of[t].size)])
-                q = np.concatenate([np.zeros(rows_of[s].size), w_of[t]])
-            blocks.append((sel, p, q))
-            lab_rows.append(sel)
-            pos.append(p)
-            neg.append(q)
-            lab_len.append(sel.size)
-        first_block = block
-        block += len(specs)
-        # prevalence weights for "weighted"
-        Pk = Yg.T @ wgt
-        for m in range(M):
-            base = (m * (roff[1] - roff[0])) if pair_models else 0  # model m's own rows
-            okey = {}
-            if group_keys.shape[1]:
-                okey.update(group_keys.iloc[r].to_dict())
-            if model_keys is not None:
-                mk = model_keys.iloc[m]
-                okey[MODEL] = (
-                    plain(mk.iloc[0]) if len(mk) == 1 else ", ".join(str(plain(v)) for v in mk)
-                )
-            for j, (s, t) in enumerate(specs):
-                sel = blocks[j][0]
-                src = (base + sel) if pair_models else sel
-                if s == "micro":
-                    v = S[src, np.repeat(np.arange(K), e - a)]
-                else:
-                    v = S[src, s]
-                values.append(v)
-                curve_block.append(first_block + j)
-                ck = dict(okey)
-                if s == "micro":
-                    pass
-                elif t is None:
-                    ck[CLASS] = cls[s]
-                else:
-                    ck[CLASS_A], ck[CLASS_B] = cls[s], cls[t]
-                curve_keys.append(ck)
-            # reduction of this (group, model)
-            if average is None and not ovo or micro:
-                for j in range(len(specs)):
-                    out_idx.append(n_out)
-                    coefs.append(1.0)
-                    out_keys.append(curve_keys[-len(specs) + j])
-                    n_out += 1
-            elif average is None:  # ovo pairs: both directions, 1/2 each
-                pair_of = {}
-                for s, t in specs:
-                    pr = (min(s, t), max(s, t))
-                    if pr not in pair_of:
-                        pair_of[pr] = n_out
-                        ok = dict(okey)
-                        ok[CLASS_A], ok[CLASS_B] = cls[pr[0]], cls[pr[1]]
-                        out_keys.append(ok)
-                        n_out += 1
-                    out_idx.append(pair_of[pr])
-                    coefs.append(0.5)
+                ck[CLASS] = cls[s]
             else:
-                if ovo:
-                    # as scikit-learn: only the pairs of classes present in the group
-                    # count (a pair with an absent class has weight 0, macro included)
-                    prev = np.array([Pk[s] + Pk[t] for s, t in specs])
-                    present = np.array([Pk[s] > 0 and Pk[t] > 0 for s, t in specs])
-                    prev = np.where(present, prev, 0.0)
-                    wts = present.astype(np.float64) if average == "macro" else prev
-                else:
-                    prev = Pk.copy()
-                    wts = np.ones(len(specs)) if average == "macro" else prev
-                tot = wts.sum()
-                cf = wts / tot if tot > 0 else np.full(len(specs), np.nan)
-                for j in range(len(specs)):
-                    out_idx.append(n_out)
-                    coefs.append(cf[j])
-                out_keys.append(okey)
-                n_out += 1
+                ck[CLASS_A], ck[CLASS_B] = cls[s], cls[t]
+            lay.curve_keys.append(ck)
+        _reduce(lay, specs, okey, cls, multiclass, average, Pk)
 
-    label_row = np.ascontiguousarray(np.concatenate(lab_rows), dtype=np.int64)
-    pos = np.ascontiguousarray(np.concatenate(pos), dtype=np.float64)
-    neg = np.ascontiguousarray(np.concatenate(neg), dtype=np.float64)
-    lab_len = np.asarray(lab_len, dtype=np.int64)
-    group_offsets = lengths_to_offsets(lab_len)
-    lengths = np.array([v.size for v in values], dtype=np.int64)
-    offsets = lengths_to_offsets(lengths)
-    vals = np.ascontiguousarray(np.concatenate(values), dtype=np.float64)
-    keys = (
-        pd.DataFrame(curve_keys)
-        if curve_keys and curve_keys[0]
-        else pd.DataFrame(index=range(len(curve_keys)))
-    )
-    okeys = (
-        pd.DataFrame(out_keys)
-        if out_keys and out_keys[0]
-        else pd.DataFrame(index=range(len(out_keys)))
+
+def _label_blocks(rows, Yg, wgt, strat, specs, multiclass) -> list:
+    """``(label rows, positive mass, negative mass)`` of each spec of one group."""
+    K = Yg.shape[1]
+    if multiclass == "ovo":  # the rows of each class (one stable sort per group)
+        by_cls = np.argsort(strat, kind="stable")
+        cut = np.searchsorted(strat[by_cls], np.arange(K + 1))
+        rows_of = [rows[by_cls[cut[k] : cut[k + 1]]] for k in range(K)]
+        w_of = [wgt[by_cls[cut[k] : cut[k + 1]]] for k in range(K)]
+    blocks = []
+    for s, t in specs:
+        if s == "micro":
+            sel = np.tile(rows, K)
+            p = (Yg.T * wgt).ravel()
+            q = ((1.0 - Yg).T * wgt).ravel()
+        elif t is None:
+            sel = rows
+            p, q = Yg[:, s] * wgt, (1.0 - Yg[:, s]) * wgt
+        else:  # rows of class s (positives) then of class t (negatives)
+            sel = np.concatenate([rows_of[s], rows_of[t]])
+            p = np.concatenate([w_of[s], np.zeros(rows_of[t].size)])
+            q = np.concatenate([np.zeros(rows_of[s].size), w_of[t]])
+        blocks.append((sel, p, q))
+    return blocks
+
+
+def _reduce(lay, specs, okey, cls, multiclass, average, Pk) -> None:
+    """The output rows of one (group, model) and each curve's coefficient in them."""
+    ovo = multiclass == "ovo"
+    if average is None and not ovo or average == "micro":
+        for j in range(len(specs)):
+            lay.out_idx.append(lay.n_out)
+            lay.coefs.append(1.0)
+            lay.out_keys.append(lay.curve_keys[-len(specs) + j])
+            lay.n_out += 1
+    elif average is None:  # ovo pairs: both directions, 1/2 each
+        pair_of: dict = {}
+        for s, t in specs:
+            pr = (min(s, t), max(s, t))
+            if pr not in pair_of:
+                pair_of[pr] = lay.n_out
+                ok = dict(okey)
+                ok[CLASS_A], ok[CLASS_B] = cls[pr[0]], cls[pr[1]]
+                lay.out_keys.append(ok)
+                lay.n_out += 1
+            lay.out_idx.append(pair_of[pr])
+            lay.coefs.append(0.5)
+    else:
+        if ovo:
+            # as scikit-learn: only the pairs of classes present in the group
+            # count (a pair with an absent class has weight 0, macro included)
+            prev = np.array([Pk[s] + Pk[t] for s, t in specs])
+            present = np.array([Pk[s] > 0 and Pk[t] > 0 for s, t in specs])
+            prev = np.where(present, prev, 0.0)
+            wts = present.astype(np.float64) if average == "macro" else prev
+        else:
+            prev = Pk.copy()
+            wts = np.ones(len(specs)) if average == "macro" else prev
+        tot = wts.sum()
+        cf = wts / tot if tot > 0 else np.full(len(specs), np.nan)
+        for j in range(len(specs)):
+            lay.out_idx.append(lay.n_out)
+            lay.coefs.append(cf[j])
+        lay.out_keys.append(okey)
+        lay.n_out += 1
+
+
+def _assemble(lay, groups, n_specs, gkeys, key_frame) -> Batch:
+    """The :class:`Batch` (and its :class:`Rows`) from the collected blocks and curves."""
+    label_row = np.ascontiguousarray(np.concatenate(lay.lab_rows), dtype=np.int64)
+    pos = np.ascontiguousarray(np.concatenate(lay.pos), dtype=np.float64)
+    neg = np.ascontiguousarray(np.concatenate(lay.neg), dtype=np.float64)
+    group_offsets = lengths_to_offsets(np.asarray(lay.lab_len, dtype=np.int64))
+    offsets = lengths_to_offsets(np.array([v.size for v in lay.values], dtype=np.int64))
+    vals = np.ascontiguousarray(np.concatenate(lay.values), dtype=np.float64)
+    keys, okeys = (
+        pd.DataFrame(k) if k and k[0] else pd.DataFrame(index=range(len(k)))
+        for k in (lay.curve_keys, lay.out_keys)
     )
     for frame in (keys, okeys):
         for col in gkeys.columns:
             if col in frame.columns and col in key_frame.columns:
                 frame[col] = frame[col].astype(gkeys[col].dtype)
     rows = Rows(
-        roff,
-        np.ascontiguousarray(stratum, dtype=np.int64),
+        groups.roff,
+        np.ascontiguousarray(groups.stratum, dtype=np.int64),
         label_row,
-        M * len(specs),
-        np.asarray(out_idx, dtype=np.int64),
-        np.asarray(coefs, dtype=np.float64),
+        groups.M * n_specs,
+        np.asarray(lay.out_idx, dtype=np.int64),
+        np.asarray(lay.coefs, dtype=np.float64),
         okeys,
     )
+    curve_block = np.asarray(lay.curve_block, dtype=np.int64)
     return Batch(
-        vals,
-        offsets,
-        pos,
-        neg,
-        group_offsets,
-        np.asarray(curve_block, dtype=np.int64),
-        keys,
-        M * len(specs),
-        multi=rows,
+        vals, offsets, pos, neg, group_offsets, curve_block, keys, groups.M * n_specs, multi=rows
     )
 
 

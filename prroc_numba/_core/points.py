@@ -44,9 +44,7 @@ import pandas as pd
 
 from .. import _schema as S
 from .._checks import check_grid, positive_scalar
-from .._kernels.area import _area
-from .._kernels.grid import _precision_at_recall, _tpr_at_fpr
-from .._kernels.hull import _hull_indices
+from .._drivers import hull_indices, precision_at_recall, tpr_at_fpr, vertex_area
 
 #: relative tolerance for counts computed from rates (rounding in recall/precision)
 POINTS_TOL = 1e-9
@@ -232,7 +230,7 @@ def hull_of_points(tp, fp, P, N, known):
     """Upper ROC hull of arbitrary count points plus the origin and (P, N)."""
     order = np.lexsort((tp, fp))  # by FP, then TP: the x order of the monotone chain
     t, f, _, _ = with_ends(tp[order], fp[order], P, N)
-    idx = _hull_indices(t, f)
+    idx = hull_indices(t, f)
     return State(t[idx], f[idx], P, N, known)
 
 
@@ -305,9 +303,9 @@ def curve_area(state, code, hull):
     """The area of a single curve's counts by estimator ``code`` (``hull``: its hull's)."""
     tp, fp = state.tp, state.fp
     if hull:
-        idx = _hull_indices(tp, fp)
+        idx = hull_indices(tp, fp)
         tp, fp = tp[idx], fp[idx]
-    return float(_area(tp, fp, code))
+    return float(vertex_area(tp, fp, code))
 
 
 # ------------------------------------------------------------------ point-based curves
@@ -399,17 +397,17 @@ class PointCurve:
         >>> c.hull().recall   # (0.4, 0.4) lies under the ROC hull
         array([0. , 0.2, 0.6, 1. ])
         """
-        idx = _hull_indices(self._s.tp, self._s.fp)
+        idx = hull_indices(self._s.tp, self._s.fp)
         return self._from_counts(self._s.tp[idx], self._s.fp[idx])
 
     def _grid_values(self, grid, hull, roc):
         g = check_grid(grid, "FPR" if roc else "recall")
         tp, fp = self._s.tp, self._s.fp
         if hull:
-            idx = _hull_indices(tp, fp)
+            idx = hull_indices(tp, fp)
             tp, fp = tp[idx], fp[idx]
         out = np.empty(g.size)
-        (_tpr_at_fpr if roc else _precision_at_recall)(tp, fp, g, out)
+        (tpr_at_fpr if roc else precision_at_recall)(tp, fp, g, out)
         return g, out
 
     def _xy(self):

@@ -35,14 +35,14 @@ def _is_names(x) -> bool:
     )
 
 
-def _column(data, name, arg):
+def frame_column(data, name, arg):
     if name not in data.columns:
         cols = ", ".join(map(repr, list(data.columns)[:20]))
         raise ValueError(f"{arg}={name!r} is not a column of data; available columns: {cols}")
     return data[name]
 
 
-def _as_1d(x, arg, n=None):
+def as_1d(x, arg, n=None):
     if isinstance(x, (pd.Series, pd.Index)):
         arr = x.to_numpy()
     else:
@@ -95,7 +95,8 @@ def _resolve_scores(data, score, proba_check=True):
         if len(set(names)) != len(names):
             raise ValueError(f"score lists a column twice: {names}; list each model once")
         cols = [
-            _to_float(_column(data, nm, "score").to_numpy(), f"score column {nm!r}") for nm in names
+            _to_float(frame_column(data, nm, "score").to_numpy(), f"score column {nm!r}")
+            for nm in names
         ]
         return cols, (None if isinstance(score, str) else names)
     if data is None and _is_names(score):
@@ -126,6 +127,48 @@ def _resolve_scores(data, score, proba_check=True):
     if proba_check:
         check_not_proba(arr, "score")
     return [arr[:, m] for m in range(arr.shape[1])], list(range(arr.shape[1]))
+
+
+def read_inputs(data, score, label, by, weight, pos_label, soft_labels, multi):
+    """The input read in order, as plain values: ``(score columns, model or class
+    names, labels, weights, group codes, group keys frame, runs)`` (see
+    :func:`_grouping`). ``multi`` (:func:`.classes.input_kind`): None for binary input;
+    otherwise the labels are None here (the classes are read with the layout,
+    :func:`.multiclass.pack_multi`).
+    """
+    if isinstance(by, (list, tuple)) and len(by) == 0:
+        by = None
+    cols, names = score_columns(data, score, multi)
+    n = cols[0].shape[0]
+    y = None if multi is not None else binary_labels(data, label, pos_label, soft_labels, n, cols)
+    w = _weights(data, weight, n)
+    codes, key_frame, runs = _grouping(data, by, n)
+    return cols, names, y, w, codes, key_frame, runs
+
+
+def score_columns(data, score, multi):
+    """``(float64 score columns, model or class names)``: at least one column of at
+    least one row (multiclass: one column per class, at least 2).
+    """
+    cols, names = _resolve_scores(data, score, proba_check=multi is None)
+    if multi is not None and len(cols) < 2:
+        raise ValueError(
+            f"multiclass input needs one score column per class (at least 2), "
+            f"got {len(cols)}; pass score= a list of columns or a 2-D array"
+        )
+    if not cols:
+        raise ValueError("score lists no model")
+    if cols[0].shape[0] == 0:
+        raise ValueError("empty input: score has no rows")
+    return cols, names
+
+
+def binary_labels(data, label, pos_label, soft_labels, n, cols):
+    """The label column as float64 in [0, 1] (:func:`.resolve.read_labels`)."""
+    y = _resolve(data, label, "label", n)
+    if y is None:
+        raise TypeError("label is required: a column name or an array-like of 0/1 labels")
+    return read_labels(y, pos_label, soft_labels, scores=cols)
 
 
 def check_not_proba(arr, arg):
@@ -169,8 +212,8 @@ def _resolve(data, x, arg, n):
     if isinstance(x, str):
         if data is None:
             raise TypeError(f"{arg}={x!r} names a column but data is None; pass data=")
-        return _column(data, x, arg).to_numpy()
-    return _as_1d(x, arg, n)
+        return frame_column(data, x, arg).to_numpy()
+    return as_1d(x, arg, n)
 
 
 def _weights(data, weight, n):
@@ -188,7 +231,7 @@ def _weights(data, weight, n):
     return w
 
 
-def _labels(y, pos_label, soft_labels, arg="label", scores=None):
+def read_labels(y, pos_label, soft_labels, arg="label", scores=None):
     """Labels -> float64 in [0, 1] (1 positive); ``scores`` only to spot a swap."""
     if soft_labels:
         if pos_label is not None:
@@ -280,12 +323,12 @@ def _grouping(data, by, n):
         # keep the key columns' dtypes (categoricals keep their categories and order)
         # copy=False: no consolidation copy of the columns (they are only read)
         frame = pd.DataFrame(
-            {nm: _column(data, nm, "by").reset_index(drop=True) for nm in names}, copy=False
+            {nm: frame_column(data, nm, "by").reset_index(drop=True) for nm in names}, copy=False
         )
     elif data is None and _is_names(by):
         raise TypeError(f"by={by!r} names column(s) but data is None; pass data=")
     else:
-        frame = pd.DataFrame({GROUP: _as_1d(by, "by", n)})
+        frame = pd.DataFrame({GROUP: as_1d(by, "by", n)})
         names = [GROUP]
     for nm in names:
         miss = frame[nm].isna()

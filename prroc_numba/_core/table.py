@@ -34,7 +34,7 @@ import pandas as pd
 from .._checks import method_code, method_label, metric_names
 from .._core.batch import describe_row
 from .._core.pack import inputs, pack
-from .._drivers.resample import _segments_batch
+from .._drivers.resample import segments_batch
 from .._schema import MODEL
 
 # internal column names of the weighted-row table (never a user's key column)
@@ -74,11 +74,11 @@ def reduce_entries(curve, score, pos, neg, extra=()):
 def swept_entries(batch, decimals=None):
     """``(curve, score, pos, neg)`` summed over equal (curve, score), sorted by curve then
     score descending: each curve's rows in the order of the bootstrap plan's one radix
-    sort per curve (:func:`._kernels.resample._segments_batch`), then one sum per run of
+    sort per curve (:func:`._drivers.resample.segments_batch`), then one sum per run of
     tied scores.
     """
     values = batch.values if decimals is None else np.round(batch.values, decimals)
-    order, ps, ns = _segments_batch(values, batch.offsets, batch.pos, batch.neg, batch.label_start)[
+    order, ps, ns = segments_batch(values, batch.offsets, batch.pos, batch.neg, batch.label_start)[
         :3
     ]
     lengths = np.diff(batch.offsets)
@@ -401,7 +401,7 @@ class Accumulator:
 
     def _answer(self, frame):
         """A result frame as the in-memory function on the same rows returns it."""
-        from .. import _device
+        from . import device as _device
 
         return _device.tag(self._finish(frame), "cpu")
 
@@ -535,8 +535,8 @@ def holding(layout, curve, score, pos, neg, extra=(), reduced=True):
 
 def thresholds_of(acc, thresholds):
     """Each curve's thresholds (``thresholds=`` of the curve functions) as the table's
-    curves read them: ``(values, offsets)`` of :func:`.._thresholds.ragged_thresholds`.
+    curves read them: ``(values, offsets)`` of :func:`.thresholds.ragged_thresholds`.
     """
-    from .._thresholds import ragged_thresholds
+    from .thresholds import ragged_thresholds
 
     return ragged_thresholds(acc._batch(), acc._thresholds(thresholds))

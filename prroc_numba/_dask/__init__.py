@@ -35,7 +35,7 @@ import numpy as np
 from .._checks import method_code
 from .._core.batch import warn_undefined, warn_undefined_auc
 from .._core.table import Accumulator, entries_of, layout_of, replicates_of
-from .._drivers.resample import _table_areas, _table_curves
+from .._drivers.resample import table_areas, table_curves
 from .partitions import (
     _check_merged,
     _input_kw,
@@ -192,9 +192,9 @@ def replicates(
     if isinstance(st, Accumulator):
         curves = layout_of(st)
         offsets, p1, n1 = _table(st)
-        est = _table_areas(offsets, p1, n1, code, hull)[:, 0]
+        est = table_areas(offsets, p1, n1, code, hull)[:, 0]
         pb, nb = replicates_of(st)
-        reps = _table_areas(offsets, np.ascontiguousarray(pb), np.ascontiguousarray(nb), code, hull)
+        reps = table_areas(offsets, np.ascontiguousarray(pb), np.ascontiguousarray(nb), code, hull)
         P, N = _totals(st, offsets)
     else:
         curves = st.layout
@@ -215,11 +215,9 @@ def curve_replicates(
         curves = layout_of(st)
         offsets, p1, n1 = _table(st)
         P, _ = _totals(st, offsets)
-        est = _table_curves(offsets, p1, n1, grid, hull)[:, 0, :]
+        est = table_curves(offsets, p1, n1, grid, hull)[:, 0, :]
         pb, nb = replicates_of(st)
-        reps = _table_curves(
-            offsets, np.ascontiguousarray(pb), np.ascontiguousarray(nb), grid, hull
-        )
+        reps = table_curves(offsets, np.ascontiguousarray(pb), np.ascontiguousarray(nb), grid, hull)
     else:
         curves = st.layout
         P = st.P[-1]
@@ -227,3 +225,16 @@ def curve_replicates(
         est, reps = out[:, -1, :], out[:, :-1, :]
     warn_undefined(curves, P <= 0, "the PR curve is undefined (no positives): NaN", stacklevel=4)
     return curves, P, est, reps
+
+
+#: what the public functions call (through :func:`prroc_numba._backends.wing_for`)
+__all__ = [
+    "auc",
+    "confusion",
+    "curve_replicates",
+    "metrics",
+    "no_multiclass",
+    "pr_curve",
+    "replicates",
+    "roc_curve",
+]

@@ -15,7 +15,7 @@ import pandas as pd
 
 from .._core.batch import row_ids
 from .._core.pack import pack
-from .._core.resolve import _labels
+from .._core.resolve import read_labels
 from .._core.table import (
     Accumulator,
     Layout,
@@ -25,8 +25,8 @@ from .._core.table import (
     layout_of,
     swept_entries,
 )
-from .._drivers.resample import _segments_batch
-from .._kernels.paired_masses import _paired_masses
+from .._drivers import paired_masses
+from .._drivers.resample import segments_batch
 
 _FAN_IN = 8
 _TABLE_MAX = 5_000_000
@@ -144,11 +144,11 @@ def _rows(part, kw, offset):
 
 def sorted_rows(values, offsets, pos, neg, label_start):
     """Every curve's values sorted by score descending with the bootstrap plan's one
-    radix sort per curve (:func:`._kernels.resample._segments_batch`): ``(curve,
+    radix sort per curve (:func:`._drivers.resample.segments_batch`): ``(curve,
     score, pos, neg, label_row, starts)``, ``label_row`` each value's label row (into
     ``pos``/``neg``), ``starts`` the first value of each distinct (curve, score).
     """
-    order, ps, ns = _segments_batch(values, offsets, pos, neg, label_start)[:3]
+    order, ps, ns = segments_batch(values, offsets, pos, neg, label_start)[:3]
     curve = np.repeat(np.arange(offsets.size - 1, dtype=np.int64), np.diff(offsets))
     s = values[offsets[curve] + order] + 0.0  # -0.0 and 0.0 are one score
     start = np.ones(s.size, dtype=bool)
@@ -170,7 +170,7 @@ def _table_part(item, seed, n_boot):
     # every row once, with its entry in each model (the models of a group share rows)
     M = rp.layout.n_models
     by_row = np.lexsort((rp.curve % M, rp.row))
-    pb, nb = _paired_masses(
+    pb, nb = paired_masses(
         np.ascontiguousarray(ent[by_row].reshape(-1, M)),
         np.ascontiguousarray(rp.row[by_row][::M]),
         np.ascontiguousarray(rp.pos[by_row][::M]),
@@ -296,7 +296,7 @@ def _check_merged(layout, labels, pos_label):
     if layout is None:
         raise ValueError("empty input: score has no rows (or every row has weight 0)")
     if labels is not None and labels.size:
-        _labels(pd.unique(labels), pos_label, False)  # the same check as in memory
+        read_labels(pd.unique(labels), pos_label, False)  # the same check as in memory
 
 
 def _kw(kw):

@@ -73,8 +73,7 @@ from .._core.table import (
     reduce_entries,
     thresholds_of,
 )
-from .._kernels.ranges import _range_areas, _range_hulls
-from .._kernels.segments import finish_area_cpu
+from .._drivers import finish_area_cpu, range_areas, range_hulls
 from .partitions import _RANGE_ROWS, range_rows
 
 _SAMPLE = 256  # distinct scores sampled per curve and partition (balance only)
@@ -196,13 +195,13 @@ def _totals(table):
 def _areas(table, tp0, fp0, codes):
     """``(n_curves, len(codes))``: the range's segment-area sums for every estimator."""
     offsets, pos, neg = table[:3]
-    return np.stack([_range_areas(offsets, pos, neg, tp0, fp0, c) for c in codes], axis=1)
+    return np.stack([range_areas(offsets, pos, neg, tp0, fp0, c) for c in codes], axis=1)
 
 
 def _hulls(table, tp0, fp0):
     """The range's local hull vertices per curve, with their scores (thresholds)."""
     offsets, pos, neg, score = table
-    htp, hfp, hidx, hoff = _range_hulls(offsets, pos, neg, tp0, fp0)
+    htp, hfp, hidx, hoff = range_hulls(offsets, pos, neg, tp0, fp0)
     return htp, hfp, hoff, score[hidx]
 
 

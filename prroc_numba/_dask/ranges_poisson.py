@@ -28,7 +28,7 @@ the rows never meet in one place and nothing is ever rows x ``B``:
    vertices that the recall grid of ``bootstrap_curve`` reads (:func:`_grid_vertices`);
 5. the client adds the sums per replicate and normalises them
    (:func:`._kernels.segments.finish_area`), or runs the table kernels
-   (:func:`._kernels.resample_poisson._table_areas` / ``_table_curves``) on each
+   (:func:`._drivers.resample.table_areas` / ``table_curves``) on each
    replicate's few gathered vertices (the hull of the local hulls is the hull).
 
 The data's own estimate is one more "replicate" whose counts are all 1. Each row's
@@ -43,11 +43,15 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.table import layout_of
-from .._drivers.resample import _table_areas, _table_curves
-from .._kernels.grid import _ABOVE, _BELOW
-from .._kernels.paired_masses import _paired_masses
-from .._kernels.ranges import _range_areas, _range_hulls
-from .._kernels.segments import finish_area_cpu
+from .._drivers import (
+    ULP_ABOVE,
+    ULP_BELOW,
+    finish_area_cpu,
+    paired_masses,
+    range_areas,
+    range_hulls,
+)
+from .._drivers.resample import table_areas, table_curves
 from .partitions import (
     _check_merged,
     _merge_tree,
@@ -126,7 +130,7 @@ def _class_totals(rng, seed, n_boot):
     curve = _block_curves(offsets)[block]
     tp = np.empty((n_boot + 1, C))
     fp = np.empty((n_boot + 1, C))
-    tp[:n_boot], fp[:n_boot] = _paired_masses(
+    tp[:n_boot], fp[:n_boot] = paired_masses(
         curve.reshape(-1, 1), row, pos, neg, C, seed, 0, n_boot
     )
     tp[n_boot] = np.bincount(curve, weights=pos, minlength=C)
@@ -144,7 +148,7 @@ def _replicate_masses(rng, seed, n_boot):
     entry = block.reshape(-1, 1)
     for b0 in range(0, n_boot, step):
         m = min(step, n_boot - b0)
-        pb, nb = _paired_masses(entry, row, pos, neg, n_blocks, seed, b0, m)
+        pb, nb = paired_masses(entry, row, pos, neg, n_blocks, seed, b0, m)
         for j in range(m):
             yield b0 + j, pb[j], nb[j]
         del pb, nb
@@ -160,7 +164,7 @@ def _sums(rng, tp0, fp0, seed, code):
     offsets, tp0, fp0 = _writable(rng[0]), _writable(tp0), _writable(fp0)
     out = np.empty((offsets.size - 1, tp0.shape[0]))
     for b, p, n in _replicate_masses(rng, seed, tp0.shape[0] - 1):
-        out[:, b] = _range_areas(offsets, p, n, tp0[b], fp0[b], code)
+        out[:, b] = range_areas(offsets, p, n, tp0[b], fp0[b], code)
     return out
 
 
@@ -185,7 +189,7 @@ def _hulls(rng, tp0, fp0, seed):
 
     def chunks():
         for b, p, n in _replicate_masses(rng, seed, nb - 1):
-            htp, hfp, _idx, hoff = _range_hulls(offsets, p, n, tp0[b], fp0[b])
+            htp, hfp, _idx, hoff = range_hulls(offsets, p, n, tp0[b], fp0[b])
             yield b, htp, hfp, np.diff(hoff)
 
     return _vertices(chunks(), C, nb)
@@ -203,8 +207,8 @@ def _grid_vertices(tp, fp, tp0, fp0, P, grid):
     n = tp.size
     keep = [np.searchsorted(tp + fp, tp0 + fp0, side="right"), n - 1]
     t = grid[grid > 0] * P
-    lo = np.searchsorted(tp, t * _BELOW, side="left")
-    hi = np.searchsorted(tp, t * _ABOVE, side="right")
+    lo = np.searchsorted(tp, t * ULP_BELOW, side="left")
+    hi = np.searchsorted(tp, t * ULP_ABOVE, side="right")
     keep += [lo - 1, lo, hi - 1, hi]
     for a, b in zip(lo[hi > lo + 1], hi[hi > lo + 1]):
         w = np.flatnonzero(np.diff(tp[a:b])) + a + 1  # new distinct tp within the window
@@ -310,7 +314,7 @@ class RowRanges:
         if hull:
             parts = self._each(_hulls)
             offsets, dtp, dfp = _table_of_vertices(parts, self.n_curves, nb)
-            return _table_areas(offsets, dtp, dfp, code, True)[:, 0].reshape(self.n_curves, nb)
+            return table_areas(offsets, dtp, dfp, code, True)[:, 0].reshape(self.n_curves, nb)
         total = np.sum(self._each(_sums, int(code)), axis=0)
         out = np.empty_like(total)
         for c in range(self.n_curves):
@@ -326,7 +330,7 @@ class RowRanges:
         else:
             parts = self._each(_grid_chunks, self.P, grid)
         offsets, dtp, dfp = _table_of_vertices(parts, self.n_curves, nb)
-        out = _table_curves(offsets, dtp, dfp, grid, hull)  # (curves * nb, 1, grid)
+        out = table_curves(offsets, dtp, dfp, grid, hull)  # (curves * nb, 1, grid)
         return out.reshape(self.n_curves, nb, grid.size)
 
 

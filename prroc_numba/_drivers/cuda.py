@@ -266,7 +266,7 @@ def area_batch(batch, method, hull, chunk=CHUNK, sup=SUPER):
 
 
 def sweep_batch(batch, chunk=CHUNK, sup=SUPER):
-    """``(thr, tp, fp, out_offsets)`` on the host, as :func:`.sweep._sweep_batch`."""
+    """``(thr, tp, fp, out_offsets)`` on the host, as :func:`.sweep.sweep_batch`."""
     thr, tp, fp, out_off = Sorted(batch, chunk, sup=sup).sweep()
     return thr.copy_to_host(), tp.copy_to_host(), fp.copy_to_host(), out_off
 

@@ -27,7 +27,7 @@ def _interp_batch_into(tp, fp, offsets, grid, hull, space_roc, out):
     run_curves(_interp_curves, offsets, tp, fp, offsets, grid, bool(hull), bool(space_roc), out)
 
 
-def _precision_at_recall_batch(tp, fp, offsets, grid, hull):
+def precision_at_recall_batch(tp, fp, offsets, grid, hull):
     """Precision at each recall of ``grid`` for every curve of a ragged batch.
 
     ``tp[offsets[c]:offsets[c + 1]]`` (and ``fp``) are curve ``c``'s vertices in sweep
@@ -38,14 +38,14 @@ def _precision_at_recall_batch(tp, fp, offsets, grid, hull):
     return out
 
 
-def _tpr_at_fpr_batch(tp, fp, offsets, grid, hull):
+def tpr_at_fpr_batch(tp, fp, offsets, grid, hull):
     """TPR at each FPR of ``grid`` for every curve of a ragged batch (see the PR twin)."""
     out = np.empty((offsets.size - 1, grid.size))
     _interp_batch_into(tp, fp, offsets, grid, bool(hull), True, out)
     return out
 
 
-def _check_points(
+def check_points(
     starts, tp, fp, P_row, N_row, p_rate, n_rate, tol, grid=None, hull=False, space_roc=False
 ):
     """Validate the points of many curves and find each curve's totals; with ``grid``,

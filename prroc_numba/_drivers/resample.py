@@ -14,7 +14,7 @@ from .._kernels.resample_poisson import _table_replicates
 from .threads import run_curves
 
 
-def _segments_batch(values, offsets, pos, neg, label_start, masses=True):
+def segments_batch(values, offsets, pos, neg, label_start, masses=True):
     """Sort every curve once and cut it into segments.
 
     Returns ``(order, ps, ns, seg_offsets, seg_end, sp, sn)``:
@@ -22,13 +22,13 @@ def _segments_batch(values, offsets, pos, neg, label_start, masses=True):
     indices, int32) and ``ps``/``ns`` its rows' positive / negative mass in that order
     (empty with ``masses=False``); its segments are ``[seg_offsets[c]:seg_offsets[c+1]]``
     with exclusive end positions ``seg_end`` (in sorted order) and positive / negative
-    mass ``sp`` / ``sn``. See :func:`_sorted_curves` (which the bootstrap plan calls).
+    mass ``sp`` / ``sn``. See :func:`sorted_curves` (which the bootstrap plan calls).
     """
-    out = _sorted_curves(values, offsets, pos, neg, label_start, masses)
+    out = sorted_curves(values, offsets, pos, neg, label_start, masses)
     return (out["order"], out["ps"], out["ns"]) + out["segments"]
 
 
-def _sorted_curves(
+def sorted_curves(
     values, offsets, pos, neg, label_start, masses, slots=None, keep_order=True, estimate=None
 ):
     """One stable descending sort of every curve and what the bootstrap reads of it.
@@ -50,7 +50,7 @@ def _sorted_curves(
       curve's sorted rows is all that the sort leaves (no int64 order, no second copy);
     * ``ps``/``ns``: the rows' positive / negative mass in sorted order (float64; empty
       without ``masses``: the hard-label walks read slot numbers only);
-    * ``segments``: ``(seg_offsets, seg_end, sp, sn)`` (see :func:`_segments_batch`);
+    * ``segments``: ``(seg_offsets, seg_end, sp, sn)`` (see :func:`segments_batch`);
     * ``estimate``: float64 area per curve (None without ``estimate``).
 
     Local row indices and slots are int32 (a curve of 2**31 rows holds 16 GiB of
@@ -101,14 +101,14 @@ def _sorted_curves(
     }
 
 
-def _table_areas(offsets, pb, nb, method, hull):
+def table_areas(offsets, pb, nb, method, hull):
     """Replicate areas ``(n_curves, n_boot)`` from entry masses."""
     out = np.empty((offsets.size - 1, 1, pb.shape[1]))
     _table_replicates(offsets, pb, nb, (method, bool(hull), np.empty(0)), out)
     return out[:, 0, :]
 
 
-def _table_curves(offsets, pb, nb, grid, hull):
+def table_curves(offsets, pb, nb, grid, hull):
     """Replicate precisions on ``grid``, ``(n_curves, n_boot, grid.size)``: a view of
     the ``(n_curves, grid.size, n_boot)`` array the kernel writes.
     """

@@ -11,7 +11,7 @@ from .._kernels.sweep import _fill_range, _sort_range, _sweep_one
 from .threads import run_curves
 
 
-def _sweep_batch(values, offsets, pos, neg, label_start):
+def sweep_batch(values, offsets, pos, neg, label_start):
     """Sweep every curve of a ragged batch (serial kernels over chunks of curves on
     threads, :func:`.threads.run_curves`).
 

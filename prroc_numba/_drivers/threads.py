@@ -30,7 +30,7 @@ _pool: ThreadPoolExecutor | None = None
 _pool_size = 0
 
 
-def _get_pool(n: int) -> ThreadPoolExecutor:
+def get_pool(n: int) -> ThreadPoolExecutor:
     global _pool, _pool_size
     with _lock:
         if _pool is None or _pool_size != n:
@@ -77,7 +77,7 @@ def run_curves(kernel: Callable[..., None], offsets: np.ndarray, *args) -> None:
         kernel(*args, 0, n)
         return
     bounds = chunk_bounds(offsets, min(n, CHUNKS_PER_THREAD * threads))
-    pool = _get_pool(threads)
+    pool = get_pool(threads)
     futures = [
         pool.submit(kernel, *args, int(bounds[i]), int(bounds[i + 1]))
         for i in range(bounds.size - 1)
@@ -97,7 +97,7 @@ def run_items(kernel: Callable[..., None], n_items: int, *args) -> None:
         return
     bounds = np.linspace(0, n_items, min(n_items, CHUNKS_PER_THREAD * threads) + 1)
     bounds = bounds.astype(np.int64)
-    pool = _get_pool(threads)
+    pool = get_pool(threads)
     futures = [
         pool.submit(kernel, *args, int(bounds[i]), int(bounds[i + 1]))
         for i in range(bounds.size - 1)

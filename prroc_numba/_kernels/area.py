@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .._numba import jit
+from .._jit.numba import jit
 from .hull import _hull_indices
 from .segments import finish_area_cpu, segment_add
 from .sort import _sort_desc

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit
+from .._jit.numba import jit
 from .pr_interp import flat_start
 from .split_sort import _merge
 

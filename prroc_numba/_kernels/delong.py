@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .._numba import jit
+from .._jit.numba import jit
 from .sort import _argsort_desc
 
 

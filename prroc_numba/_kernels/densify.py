@@ -29,7 +29,7 @@ import math
 import numpy as np
 from numba import prange
 
-from .._numba import jit
+from .._jit.numba import jit
 from .layout import _offsets_from_counts
 from .pr_interp import dg_count, dg_point, flat_start, lerp
 

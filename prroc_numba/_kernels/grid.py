@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit
+from .._jit.numba import jit
 from .hull import _hull_indices
 from .pr_interp import flat_start, lerp, precision
 

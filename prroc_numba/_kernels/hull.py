@@ -5,7 +5,7 @@ that preserves convexity, so weights and soft labels need nothing special.
 
 * :func:`_hull_indices` -- one curve's hull vertex indices;
 * :func:`_hull_batch` -- every curve of a ragged sweep (as
-  :func:`prroc_numba._drivers.sweep._sweep_batch` returns it) at once, parallel over curves.
+  :func:`prroc_numba._drivers.sweep.sweep_batch` returns it) at once, parallel over curves.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .._numba import jit
+from .._jit.numba import jit
 from .layout import _offsets_from_counts
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit
+from .._jit.numba import jit
 
 
 @jit

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .._numba import jit
+from .._jit.numba import jit
 from .resample import _item_counts
 
 MAX_FBETA = 0
@@ -107,7 +107,7 @@ def _pick_batch(tp, fp, offsets, kinds, xs, beta):
     """Best vertex of every curve of a ragged sweep for every target.
 
     ``tp``/``fp`` are laid out by ``offsets`` (origin first, as
-    :func:`prroc_numba._drivers.sweep._sweep_batch` returns them). Returns int64 ``(n_curves,
+    :func:`prroc_numba._drivers.sweep.sweep_batch` returns them). Returns int64 ``(n_curves,
     n_targets)``
     of global vertex indices, -1 where no vertex qualifies.
     """

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .._numba import jit
+from .._jit.numba import jit
 from .poisson import poisson_count_cpu, replicate_key_cpu
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .._numba import jit
+from .._jit.numba import jit
 from .area import AP, DG, INTEGRAL, PR_TRAPEZOID, ROC_TRAPEZOID
 from .hull import _hull_indices
 from .pr_interp import dg_area, integral_term, precision

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit
+from .._jit.numba import jit
 from .grid import _interp_one
 
 # Status codes of :func:`prroc_numba._drivers.grid._check_points` (the public layer turns

@@ -18,7 +18,7 @@ Only 64-bit integer operations decide a count (the table holds
 engines. Counts are capped at 20; ``P(X > 20) < 2**-64``.
 
 The functions below are plain Python on purpose: :data:`replicate_key_cpu` and
-:data:`poisson_count_cpu` are their CPU compilations (``prroc_numba._numba.jit``), and
+:data:`poisson_count_cpu` are their CPU compilations (``prroc_numba._jit.numba.jit``), and
 the CUDA backend compiles the very same functions as device functions. Each body is
 self-contained (no calls), so it compiles unchanged for both targets.
 """
@@ -29,7 +29,7 @@ from decimal import Decimal, localcontext
 
 import numpy as np
 
-from .._numba import jit
+from .._jit.numba import jit
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)  # SplitMix64 increment (odd; 2**64 / golden ratio)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

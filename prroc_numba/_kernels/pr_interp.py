@@ -33,7 +33,7 @@ import math
 
 import numpy as np
 
-from .._numba import jit
+from .._jit.numba import jit
 
 
 @jit

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .._numba import jit
+from .._jit.numba import jit
 from .hull import _hull_into
 from .layout import _offsets_from_counts
 from .segments import segment_area_cpu

@@ -42,7 +42,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .._numba import jit
+from .._jit.numba import jit
 from .area import _area_of_sweep, _area_sorted
 from .grid import _precision_on_grid, _roc_on_grid
 from .poisson import poisson_count_cpu, replicate_key_cpu

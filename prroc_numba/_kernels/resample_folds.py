@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit
+from .._jit.numba import jit
 from .resample import _emit, _item_counts
 
 

@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from .._numba import jit
+from .._jit.numba import jit
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -12,7 +12,7 @@ at the end by ``P`` (PR) or ``P * N`` (ROC):
 So a curve's area can be summed in any order over its segments -- by one thread over
 the whole curve, or by many threads over chunks of it (the CUDA kernels sum each chunk
 of a curve on its own). The functions are plain Python on purpose, so the CPU compilation
-(:data:`segment_area_cpu`, ``prroc_numba._numba.jit``) and the CUDA one
+(:data:`segment_area_cpu`, ``prroc_numba._jit.numba.jit``) and the CUDA one
 (``numba.cuda.jit(device=True)``) compile the very same code; the count interpolation
 they call is :mod:`.pr_interp`'s (numba-cuda compiles those ``@jit`` functions for the
 device too).
@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 
-from .._numba import jit
+from .._jit.numba import jit
 from .pr_interp import dg_area, integral_term, precision
 
 

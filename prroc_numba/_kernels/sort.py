@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit
+from .._jit.numba import jit
 
 _RADIX_BITS = 8
 _N_BUCKETS = 1 << _RADIX_BITS

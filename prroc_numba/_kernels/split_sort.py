@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit
+from .._jit.numba import jit
 from .area import _plain_areas
 from .sort import _all_float32  # noqa: F401 (re-exported)
 

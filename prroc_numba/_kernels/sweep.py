@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit
+from .._jit.numba import jit
 from .sort import _sort_desc
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .._numba import jit
+from .._jit.numba import jit
 from .sweep import _sweep_one
 
 

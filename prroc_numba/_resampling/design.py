@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from .._core.batch import lengths_to_offsets, row_ids
-from .._core.resolve import _as_1d, _column
+from .._core.resolve import as_1d, frame_column
 
 DOC = """
     cluster : str or array-like of shape (n_samples,), default=None
@@ -56,9 +56,9 @@ def cluster_codes(data, cluster, batch):
     if isinstance(cluster, str):
         if data is None:
             raise TypeError(f"cluster={cluster!r} names a column but data is None; pass data=")
-        arr = _column(data, cluster, "cluster").to_numpy()
+        arr = frame_column(data, cluster, "cluster").to_numpy()
     else:
-        arr = _as_1d(cluster, "cluster", batch.n_input)
+        arr = as_1d(cluster, "cluster", batch.n_input)
     if arr.shape[0] != batch.n_input:
         raise ValueError(
             f"cluster has {arr.shape[0]} rows but the data has {batch.n_input}; pass one "

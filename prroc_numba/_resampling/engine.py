@@ -1,7 +1,7 @@
 """In-memory bootstrap runs: plan, estimate, replicates, reduced to the output rows.
 
 The options of a call are checked before (:mod:`prroc_numba._options`); here the batch
-is planned (:class:`~.plan._Plan`: one sort per curve), its estimate taken from the
+is planned (:class:`~.plan.Plan`: one sort per curve), its estimate taken from the
 same sort and the replicates run (:mod:`.run`): areas (:func:`replicates`; for
 multiclass input reduced to the output rows), curves on a grid
 (:func:`curve_replicates`) and the pooled and per-fold curves of ``fold=``
@@ -15,21 +15,31 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .. import _device
 from .. import _schema as S
+from .._core import device as _device
 from .._core.batch import CurveKeys, row_ids, warn_undefined, warn_undefined_auc
+from .._core.memory import check
 from .._core.pack import INPUTS, inputs, pack
-from .._memory import check
-from .._partial import partial_areas, standardized
+from .._core.partial import partial_areas, standardized
 from .._warnings import UndefinedMetricWarning
 from . import folds as F
 from .design import cluster_codes
-from .plan import _Plan, fold_plan
-from .run import _seed
+from .plan import Plan, fold_plan
+from .run import kernel_seed
 
 
 def replicates(
-    data, batch, code, spec, boot, *, cluster=None, strata=None, standardize=False, stacklevel=5
+    data,
+    batch,
+    code,
+    spec,
+    boot,
+    *,
+    cluster=None,
+    strata=None,
+    standardize=False,
+    stacklevel=5,
+    keep=False,
 ):
     """``(batch, plan, code, estimates, replicates, seed)`` of ``batch``.
 
@@ -38,11 +48,13 @@ def replicates(
     ``cluster=``; ``strata``: an int64 code per input row (e.g. its fold): rows are drawn
     within each (code, class) stratum of their group. For multiclass input the
     estimates and replicates come reduced to the output rows (per class, pair or
-    average) and ``batch`` is a view of those.
+    average) and ``batch`` is a view of those. Refused first when the replicates
+    cannot fit (:func:`check_replicates_fit`; ``keep``: ``return_replicates=True``).
     """
     curve, hull, n_boot, stratified, poisson, seed, progress, label = boot
+    check_replicates_fit(batch, n_boot, label, keep)
     # the estimate from the plan's one sort of every curve (no second sort)
-    plan = _Plan(
+    plan = Plan(
         batch,
         stratified,
         cluster_codes(data, cluster, batch),
@@ -55,7 +67,7 @@ def replicates(
     else:
         est = partial_areas(batch, code, hull, curve, spec, standardize)
     bad = warn_undefined_auc(batch, curve, stacklevel=stacklevel)
-    s = _seed(seed)
+    s = kernel_seed(seed)
     reps = plan.run(s, int(n_boot), hull, progress, label, code=code, partial=spec)
     if spec is not None and standardize:
         reps = standardized(reps, curve, *spec)
@@ -80,19 +92,20 @@ def _reduced(batch, est, reps):
     return view, m.reduce(est), m.reduce(reps)
 
 
-def replicates_cuda(batch, curve, code, n_boot, seed):
+def replicates_cuda(batch, curve, code, n_boot, seed, label="bootstrap", keep=False):
     """The Poisson bootstrap on the GPU (see :func:`~prroc_numba.bootstrap`'s ``device``)."""
+    check_replicates_fit(batch, n_boot, label, keep)
     gpu = _device.backend()
     est = gpu.area_batch(batch, code, False)
     bad = warn_undefined_auc(batch, curve, stacklevel=5)
-    s = _seed(seed)
+    s = kernel_seed(seed)
     reps = gpu.poisson_replicates(batch, code, s, int(n_boot), batch.rows)
     reps[bad] = np.nan
     return batch, None, code, est, reps, s
 
 
 def check_replicates_fit(batch, n_boot, label, keep=False, grid=None):
-    """Refuse (:class:`~prroc_numba._memory.NotEnoughMemory`) before any draw when the
+    """Refuse (:class:`~prroc_numba._core.memory.NotEnoughMemory`) before any draw when the
     replicate matrix cannot fit: float64 ``(curves[, grid points], n_boot)`` and its
     sorted copy for the quantiles; with ``keep`` (``return_replicates=True``) the
     replicate frame instead (row index, key columns, replicate, estimate).
@@ -123,7 +136,7 @@ def curve_replicates(data, inp, spec, strata=None):
     curve, what, g, hull, stratified, poisson, cluster, n_boot, seed, progress = spec
     batch = pack(data, **inp)
     check_replicates_fit(batch, n_boot, "bootstrap_curve", grid=g)
-    plan = _Plan(
+    plan = Plan(
         batch,
         stratified,
         cluster_codes(data, cluster, batch),
@@ -137,14 +150,16 @@ def curve_replicates(data, inp, spec, strata=None):
         batch, bad, f"the {curve.upper()} curve is undefined ({undefined}): NaN", stacklevel=4
     )
     est = plan.curve_estimate(g, hull, what)  # from the plan's order: one sort per curve
-    reps = plan.run(_seed(seed), int(n_boot), hull, progress, "bootstrap_curve", code=what, grid=g)
+    reps = plan.run(
+        kernel_seed(seed), int(n_boot), hull, progress, "bootstrap_curve", code=what, grid=g
+    )
     return batch, bad, est, reps
 
 
 # ------------------------------------------------------------------ fold bootstrap
 
 
-def _one_run(args, d, col, stratified, label_bar, code=None, grid=None, what=None):
+def one_run(args, d, col, stratified, label_bar, code=None, grid=None, what=None):
     """Per-fold and pooled curves from **one** resampling run (:func:`~.plan.
     fold_plan`): each replicate draws every group's rows once, within fold and class,
     and the pooled and per-fold curves all read those counts. Returns ``((keys_f,
@@ -171,7 +186,7 @@ def _one_run(args, d, col, stratified, label_bar, code=None, grid=None, what=Non
     plan, size = fold_plan(
         batch, rows, V, stratified, estimate=None if code is None else (code, hull)
     )
-    seed = _seed(args["seed"])
+    seed = kernel_seed(args["seed"])
     n_boot, progress = int(args["n_boot"]), args["progress"]
     if code is None:
         est = plan.curve_estimate(grid, hull, what)
@@ -224,7 +239,7 @@ def fold_replicates(args, opts, label_bar="bootstrap"):
     pooled. ``opts = (code, stratified, spec)``, the options checked
     (:func:`prroc_numba._options.check_fold`).
 
-    One resampling run (:func:`_one_run`): every replicate draws each group's rows
+    One resampling run (:func:`one_run`): every replicate draws each group's rows
     once within fold and class strata, and the pooled and per-fold curves read the
     same counts; the mean's replicate ``b`` is the mean of the folds' replicates ``b``.
     With ``partial=`` (or arrays without a frame) two runs instead: the folds as groups
@@ -235,7 +250,7 @@ def fold_replicates(args, opts, label_bar="bootstrap"):
     d, by_f, col = F.with_fold(data, score, label, by, weight, args["fold"])
     one = None
     if args["partial"] is None:
-        one = _one_run(args, d, col, stratified, label_bar, code=code)
+        one = one_run(args, d, col, stratified, label_bar, code=code)
     if one is not None:
         (keys_f, est_f, reps_f, _), (keys_p, est_p, reps_p) = one
     else:
@@ -245,7 +260,6 @@ def fold_replicates(args, opts, label_bar="bootstrap"):
 
         def run(data, inp, strata=None):
             batch = pack(data, **inp)
-            check_replicates_fit(batch, args["n_boot"], label_bar)
             std = args["standardize"]
             return replicates(data, batch, code, spec, boot, strata=strata, standardize=std)
 

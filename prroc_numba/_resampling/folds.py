@@ -23,8 +23,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .. import _dataframes
 from .. import _schema as S
+from .._core import dataframes as _dataframes
 
 MEAN = "mean"
 POOLED = "pooled"

@@ -1,6 +1,6 @@
 """Intervals: percentile, basic and BCa from replicates, normal; bands; paired differences.
 
-The one quantile helper (:func:`_row_quantiles`: numpy's default "linear" quantiles,
+The one quantile helper (:func:`row_quantiles`: numpy's default "linear" quantiles,
 NaN replicates left out) serves every interval here, the bands of
 :func:`~prroc_numba.bootstrap_curve` and :func:`~prroc_numba.average_curves`.
 """
@@ -18,7 +18,7 @@ from .._warnings import UndefinedMetricWarning
 _NORM = NormalDist()
 
 
-def _degenerate(batch, est, reps, n_boot, what="replicates", stacklevel=4):
+def warn_degenerate(batch, est, reps, n_boot, what="replicates", stacklevel=4):
     """Count NaN replicates of curves whose estimate is defined; warn if any."""
     n_bad = np.where(np.isfinite(est), np.isnan(reps).sum(axis=1), 0)
     if n_bad.any():
@@ -33,7 +33,7 @@ def _degenerate(batch, est, reps, n_boot, what="replicates", stacklevel=4):
     return n_bad
 
 
-def _row_quantiles(reps, q, sorted_reps=None):
+def row_quantiles(reps, q, sorted_reps=None):
     """Per-row quantiles ignoring NaN, numpy's default ("linear") definition; ``q`` has
     one level per row; ``sorted_reps``: ``np.sort(reps, axis=1)`` when the caller has it.
     The one quantile helper (intervals, bands, average_curves).
@@ -53,7 +53,7 @@ def _row_quantiles(reps, q, sorted_reps=None):
     return out
 
 
-def _intervals(reps, est, level, interval, jack=None):
+def interval_bounds(reps, est, level, interval, jack=None):
     """se, ci_low, ci_high per row of ``reps`` (NaN replicates left out)."""
     alpha = 1.0 - level
     C = reps.shape[0]
@@ -80,8 +80,8 @@ def _intervals(reps, est, level, interval, jack=None):
                 den = 1.0 - a * w
                 store[c] = _NORM.cdf(z0 + w / den) if den > 0 else (0.0 if z < 0 else 1.0)
     srt = np.sort(reps, axis=1)  # NaN last
-    q_lo = _row_quantiles(reps, lo_q, sorted_reps=srt)
-    q_hi = _row_quantiles(reps, hi_q, sorted_reps=srt)
+    q_lo = row_quantiles(reps, lo_q, sorted_reps=srt)
+    q_hi = row_quantiles(reps, hi_q, sorted_reps=srt)
     if interval == "basic":
         lo, hi = 2 * est - q_hi, 2 * est - q_lo
     else:
@@ -116,7 +116,7 @@ def _acceleration(theta):
     return float(np.sum(d**3) / (6.0 * s2**1.5))
 
 
-def _band(reps, est, bad, band, level):
+def band_bounds(reps, est, bad, band, level):
     """``(ci_low, ci_high)``, flat ``(curve, grid point)``: the pointwise percentile
     band or the sup-t band of the replicates ``(curves, grid, replicates)``; NaN for
     the ``bad`` curves.
@@ -126,8 +126,8 @@ def _band(reps, est, bad, band, level):
     if band == "pointwise":
         alpha = 1.0 - level
         srt = np.sort(flat, axis=1)  # NaN last
-        lo = _row_quantiles(flat, np.full(C * G, alpha / 2), sorted_reps=srt)
-        hi = _row_quantiles(flat, np.full(C * G, 1 - alpha / 2), sorted_reps=srt)
+        lo = row_quantiles(flat, np.full(C * G, alpha / 2), sorted_reps=srt)
+        hi = row_quantiles(flat, np.full(C * G, 1 - alpha / 2), sorted_reps=srt)
     else:
         lo, hi = sup_t_band(reps, est, level)
         lo, hi = lo.ravel(), hi.ravel()
@@ -162,7 +162,7 @@ def sup_t_band(reps, est, level):
         t = np.abs(z - ze[:, :, None]) / np.where(live, se, np.inf)[:, :, None]
     t = np.where(np.isfinite(t), t, -np.inf).max(axis=1)  # (curves, replicates)
     t[~np.isfinite(t)] = np.nan  # a replicate with no defined point
-    crit = _row_quantiles(t, np.full(C, level))
+    crit = row_quantiles(t, np.full(C, level))
     half = crit[:, None] * np.where(live, se, 0.0)
     lo = np.sin(np.clip(ze - half, 0.0, np.pi / 2)) ** 2
     hi = np.sin(np.clip(ze + half, 0.0, np.pi / 2)) ** 2
@@ -191,7 +191,7 @@ def _wald_p(d, diff):
     )
 
 
-def _boot_se(d):
+def boot_se(d):
     """The standard deviation of each row's finite replicate differences ``d``."""
     valid = np.isfinite(d)
     B = valid.sum(axis=1)
@@ -201,7 +201,7 @@ def _boot_se(d):
         return np.sqrt((dev * dev).sum(axis=1) / (B - 1))
 
 
-def _boot_pairs(est, reps, ca, cb, level, p_value, stacklevel=3):
+def boot_pairs(est, reps, ca, cb, level, p_value, stacklevel=3):
     """``(diff, ci_low, ci_high, p_value)`` of the curve pairs ``(ca, cb)`` from their
     paired replicates (:func:`compare`'s bootstrap test).
     """
@@ -216,7 +216,7 @@ def _boot_pairs(est, reps, ca, cb, level, p_value, stacklevel=3):
             UndefinedMetricWarning,
             stacklevel=stacklevel,
         )
-    _, lo, hi = _intervals(d, diff, level, "percentile")
+    _, lo, hi = interval_bounds(d, diff, level, "percentile")
     valid = np.isfinite(d)
     B = valid.sum(axis=1)
     if p_value == "percentile":
@@ -230,7 +230,7 @@ def _boot_pairs(est, reps, ca, cb, level, p_value, stacklevel=3):
     return diff, lo, hi, p
 
 
-def _pair_index(G, M, pairs):
+def pair_index(G, M, pairs):
     """``(ia, ib, ca, cb)``: the models of each pair and the curves of each (group,
     pair), curves laid out group by group, ``M`` models each.
     """

@@ -1,8 +1,8 @@
 """Paired tests of several models scored on the same rows, without resampling rows.
 
-DeLong's placement values and covariance of the ROC AUCs (:func:`_delong_parts`,
-:func:`_delong_cov`; computed in O(N log N) from each curve's sorted order, Sun & Xu
-2014) and Venkatraman's (1996) paired permutation test (:func:`_venkatraman`), which
+DeLong's placement values and covariance of the ROC AUCs (:func:`delong_parts`,
+:func:`delong_cov`; computed in O(N log N) from each curve's sorted order, Sun & Xu
+2014) and Venkatraman's (1996) paired permutation test (:func:`venkatraman_pairs`), which
 :func:`~prroc_numba.compare`, :func:`~prroc_numba.delong` and
 :func:`~prroc_numba.power` read.
 """
@@ -11,19 +11,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._kernels.delong import _placements_batch
-from .._kernels.venkatraman import _venkatraman_paired
-from .run import _seed
+from .._drivers import placements_batch, venkatraman_paired
+from .run import kernel_seed
 
 
-def _delong_parts(batch):
+def delong_parts(batch):
     """Placement values split by class, per group: list of (V10 (m, M), V01 (n, M))."""
     if not np.all(((batch.pos == 0) | (batch.pos == 1)) & (batch.pos + batch.neg == 1)):
         raise ValueError(
             "DeLong's test needs hard 0/1 labels without sample weights (as in pROC); "
             "drop weight= / soft_labels=, or use test='bootstrap'"
         )
-    v = _placements_batch(batch.values, batch.offsets, batch.pos, batch.label_start)
+    v = placements_batch(batch.values, batch.offsets, batch.pos, batch.label_start)
     M = batch.n_models
     parts = []
     for g in range(batch.group_offsets.size - 1):
@@ -35,7 +34,7 @@ def _delong_parts(batch):
     return parts
 
 
-def _delong_cov(v10, v01):
+def delong_cov(v10, v01):
     """(theta (M,), cov (M, M)): AUCs and DeLong's covariance (sample covariances, n-1)."""
     m, n = v10.shape[0], v01.shape[0]
     theta = v10.mean(axis=0) if m else np.full(v10.shape[1], np.nan)
@@ -48,14 +47,14 @@ def _delong_cov(v10, v01):
     return theta, cov
 
 
-def _venkatraman(batch, ia, ib, n_perm, seed):
+def venkatraman_pairs(batch, ia, ib, n_perm, seed):
     """(AUCs (n_curves,), E (G*K,), p (G*K,)): Venkatraman's paired permutation test of
     each pair ``(ia[k], ib[k])`` in each group, ``p = #(E* >= E) / n_perm`` (pROC).
     """
-    parts = _delong_parts(batch)  # checks hard labels; its placements give the AUCs
+    parts = delong_parts(batch)  # checks hard labels; its placements give the AUCs
     M, K = batch.n_models, ia.size
     G = len(parts)
-    s = _seed(seed)
+    s = kernel_seed(seed)
     est = np.empty(batch.n_curves)
     e_obs = np.full(G * K, np.nan)
     p = np.full(G * K, np.nan)
@@ -71,7 +70,7 @@ def _venkatraman(batch, ia, ib, n_perm, seed):
         for k in range(K):
             r, q = rows[ia[k]], rows[ib[k]]
             obs = float(np.abs(np.cumsum(sign[q]) - np.cumsum(sign[r])).sum())
-            perm = _venkatraman_paired(r, q, sign, s, g * K + k, n_perm)
+            perm = venkatraman_paired(r, q, sign, s, g * K + k, n_perm)
             e_obs[g * K + k] = obs
             p[g * K + k] = np.count_nonzero(perm >= obs) / n_perm
     return est, e_obs, p

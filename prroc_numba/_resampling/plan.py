@@ -1,8 +1,8 @@
 """The plan of a bootstrap: every curve sorted once, laid out for the replicate kernels.
 
-:class:`_Plan` is built by its own constructor from a :class:`~.design.Design` (what a
+:class:`Plan` is built by its own constructor from a :class:`~.design.Design` (what a
 replicate draws): one sort of every curve (:func:`~prroc_numba._kernels.resample.
-_sorted_curves`) whose order is turned, in place, into the slot of every sorted row,
+sorted_curves`) whose order is turned, in place, into the slot of every sorted row,
 the segments of every curve and the estimate from the same sort. :mod:`.run` drives
 the replicates over it. :func:`fold_plan` is the plan of the pooled curves and their
 folds' curves (``fold=``).
@@ -15,10 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._core.batch import Batch, lengths_to_offsets
-from .._drivers.resample import _sorted_curves
+from .._drivers import fold_marks_range, poisson_tables
+from .._drivers.resample import sorted_curves
 from .._drivers.threads import run_curves
-from .._kernels.resample_folds import _fold_marks_range
-from .._kernels.rng import POISSON_MAX, _poisson_tables
+from .._kernels.rng import POISSON_MAX
 from . import run as _run
 from .design import design
 
@@ -28,7 +28,7 @@ _MAX_CURVE_ROWS = int(np.iinfo(np.int32).max)
 _BLOCK = 1 << 20
 
 
-class _Plan:
+class Plan:
     """Everything the replicate kernels need, computed once per call.
 
     Memory: first the slot of every label row (:func:`~.design.design`, no sorting
@@ -65,7 +65,7 @@ class _Plan:
         # the hard-label walks read slot numbers only: the per-row masses in sorted
         # order (two float64 arrays of every curve's rows) are built only on demand
         masses = not d.hard
-        out = _sorted_curves(
+        out = sorted_curves(
             b.values,
             b.offsets,
             b.pos,
@@ -211,7 +211,7 @@ def fold_plan(batch, fold_rows, n_folds, stratified, estimate=None):
         n_input=batch.n_input,
         starts=batch.group_offsets[group.ravel()] + start,
     )
-    plan = _Plan(fb, stratified, strata=fold_rows, estimate=estimate, folds=(M, V))
+    plan = Plan(fb, stratified, strata=fold_rows, estimate=estimate, folds=(M, V))
     return plan, size
 
 
@@ -261,7 +261,7 @@ def _fold_marks(plan, fold_rows, M, V):
     )
     out = (mark, mark_offsets, seg_base, ev_base, ev_offsets, ev_fold)
     run_curves(
-        _fold_marks_range, mark_offsets, curves, fold_rows, plan.n_pos_slots, plan.hard, M, V, out
+        fold_marks_range, mark_offsets, curves, fold_rows, plan.n_pos_slots, plan.hard, M, V, out
     )
     return mark, mark_offsets, seg_base, ev_offsets, ev_fold, M, V
 
@@ -276,7 +276,7 @@ def _cell_tables(sp, sn, grouped):
     lams = np.unique(vals[small])
     if lams.size == 0:
         lams = np.ones(1)
-    tabs = _poisson_tables(lams)
+    tabs = poisson_tables(lams)
 
     def index(k):
         if not grouped:

@@ -15,19 +15,17 @@ from __future__ import annotations
 import numpy as np
 
 from .._checks import check_seed
-from .._drivers.threads import run_items
-from .._kernels.operating import _boot_operating
-from .._kernels.partial import _boot_partial
-from .._kernels.resample import (
-    MULTINOMIAL,
-    POISSON,
-    UNIT,
-    _boot_grouped,
-    _boot_paired,
-    _jackknife_group,
+from .._drivers import (
+    boot_folds,
+    boot_grouped,
+    boot_operating,
+    boot_paired,
+    boot_partial,
+    jackknife_group,
 )
-from .._kernels.resample_folds import _boot_folds
-from .._progress import visible
+from .._drivers.threads import run_items
+from .._kernels.resample import MULTINOMIAL, POISSON, UNIT
+from .progress import visible
 
 #: the count type of the paired walks (int32 only where a count overflows it)
 _NARROW_COUNT = np.uint16
@@ -40,7 +38,7 @@ _JACK_EXACT = 2000
 _JACK_BLOCKS = 500
 
 
-def _seed(seed):
+def kernel_seed(seed):
     """Map ``seed`` (None or int) to a non-negative int63 for the kernels."""
     check_seed(seed)
     state = np.random.SeedSequence(None if seed is None else int(seed)).generate_state(2, np.uint32)
@@ -131,17 +129,17 @@ def run(plan, seed, n_boot, hull, progress, label, *, code=-1, grid=None, partia
 
         def kernel(b0, b1):
             n = b.n_curves * (b1 - b0)
-            run_items(_boot_grouped, n, segs, draw, seed, b0, b1, spec, reps)
+            run_items(boot_grouped, n, segs, draw, seed, b0, b1, spec, reps)
 
     else:  # paired draws (partial areas too: cluster= and partial= are multinomial)
         rows = _rows(plan)
         kind = POISSON if plan.poisson else MULTINOMIAL
         draw = _draw(plan, kind)
-        items, head = _boot_paired, (rows,)
+        items, head = boot_paired, (rows,)
         if partial is not None:
-            items, spec = _boot_partial, (code, bool(hull), *partial)
+            items, spec = boot_partial, (code, bool(hull), *partial)
         elif plan.folds is not None:  # one walk per pooled curve gives its folds' too
-            items, head = _boot_folds, (rows, plan.folds)
+            items, head = boot_folds, (rows, plan.folds)
         n_groups = b.n_curves // b.n_models
 
         def kernel(b0, b1):
@@ -165,7 +163,7 @@ def curve_estimate(plan, grid, hull, what=-1):
     out = np.empty((plan.batch.n_curves, grid.size, 1))
     n_groups = plan.batch.n_curves // plan.batch.n_models
     spec = (int(what), bool(hull), grid)
-    run_items(_boot_paired, n_groups, _rows(plan), _draw(plan, UNIT), 0, 0, 1, spec, out)
+    run_items(boot_paired, n_groups, _rows(plan), _draw(plan, UNIT), 0, 0, 1, spec, out)
     return out[:, :, 0]
 
 
@@ -200,7 +198,7 @@ def jackknife(plan, seed, code, hull):
                 perm = rng.permutation(np.arange(lo, hi))
                 block[perm] = (start + np.arange(perm.size)) % n_blocks
                 start += perm.size
-        vals = _jackknife_group(curves, g * M, M, block, n_blocks, code, hull)
+        vals = jackknife_group(curves, g * M, M, block, n_blocks, code, hull)
         for m in range(M):
             out[g * M + m] = vals[:, m]
     return out
@@ -209,14 +207,14 @@ def jackknife(plan, seed, code, hull):
 def operating(plan, seed, n_boot, progress, thr, thr_off, n_rows, pick, target):
     """Replicates of the counts at the thresholds of every curve of ``plan`` (built
     with ``keep_order=True``; see :func:`~prroc_numba._kernels.operating.
-    _boot_operating`): ``(out (n_rows, n_boot, 3), totals (n_curves, n_boot, 2))``.
+    boot_operating`): ``(out (n_rows, n_boot, 3), totals (n_curves, n_boot, 2))``.
     ``target = (kinds, bounds, beta)``.
     """
     batch = plan.batch
     start = np.repeat(batch.offsets[:-1], np.diff(batch.offsets))
     xs = np.ascontiguousarray(batch.values[start + plan.order])  # scores, sorted order
     kinds, bounds, beta = target
-    s = _seed(seed)
+    s = kernel_seed(seed)
     B = int(n_boot)
     C = batch.n_curves
     out = np.empty((n_rows, B, 3))
@@ -228,7 +226,7 @@ def operating(plan, seed, n_boot, progress, thr, thr_off, n_rows, pick, target):
         o = np.empty((n_rows, b1 - b0, 3))
         t = np.empty((C, b1 - b0, 2))
         run_items(
-            _boot_operating,
+            boot_operating,
             n_groups * (b1 - b0),
             xs,
             plan.slot_order,

@@ -2,7 +2,7 @@
 negatives), as :mod:`prroc_numba._core.table` holds it.
 
 For one model per group and unweighted 0/1 labels, the in-memory bootstrap draws its
-counts per **segment** of a curve (:func:`~prroc_numba._kernels.resample._boot_grouped`):
+counts per **segment** of a curve (``boot_grouped``, offered by :mod:`prroc_numba._drivers`):
 every tied block of scores holding positives is a segment, and every run of tied
 blocks holding negatives only is merged into one. A segment's positive and negative
 counts are read off the table's entries alone, and the random stream of a replicate is
@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.batch import warn_undefined_auc
-from .._drivers.resample import _table_areas
-from .._drivers.threads import run_items
-from .._kernels.resample import _boot_grouped
-from .intervals import _degenerate, _intervals
+from .._core import warn_undefined_auc
+from .._drivers import boot_grouped, run_items
+from .._drivers import table_areas as driver_table_areas
+from .intervals import interval_bounds, warn_degenerate
 from .plan import _cell_tables
-from .run import _seed
+from .run import kernel_seed
 
 
 def table_segments(offsets, pos, neg):
@@ -61,7 +60,7 @@ def table_replicates(offsets, pos, neg, code, hull, n_boot, seed, stratified=Tru
     draw = (bool(stratified), lp, ln, tabs)
     spec = (int(code), bool(hull), np.empty(0))
     reps = np.empty((C, 1, B))
-    run_items(_boot_grouped, C * B, segs, draw, _seed(seed), 0, B, spec, reps)
+    run_items(boot_grouped, C * B, segs, draw, kernel_seed(seed), 0, B, spec, reps)
     return reps[:, 0, :]
 
 
@@ -69,7 +68,7 @@ def table_areas(offsets, pos, neg, code, hull):
     """Every curve's area by estimator ``code`` from its entries' masses (no sort)."""
     p1 = np.ascontiguousarray(pos, np.float64)[:, None]
     n1 = np.ascontiguousarray(neg, np.float64)[:, None]
-    return _table_areas(offsets, p1, n1, int(code), bool(hull))[:, 0]
+    return driver_table_areas(offsets, p1, n1, int(code), bool(hull))[:, 0]
 
 
 def table_bootstrap(
@@ -87,6 +86,6 @@ def table_bootstrap(
     est[bad] = np.nan
     reps = table_replicates(offsets, pos, neg, code, hull, n_boot, seed, stratified)
     reps[bad] = np.nan
-    n_bad = _degenerate(curves, est, reps, int(n_boot), stacklevel=4)
-    se, lo, hi = _intervals(reps, est, level, "percentile", None)
+    n_bad = warn_degenerate(curves, est, reps, int(n_boot), stacklevel=4)
+    se, lo, hi = interval_bounds(reps, est, level, "percentile", None)
     return est, se, lo, hi, n_bad.astype(np.int64)

@@ -6,6 +6,8 @@ from importlib import resources
 
 import pandas as pd
 
+__all__ = ["DEMO_FILE", "DEMO_MODELS", "load_demo"]
+
 DEMO_FILE = "demo_predictions.csv.gz"
 DEMO_MODELS = ["gbm", "gbm_tuned", "logreg", "rules", "noise"]
 

@@ -26,9 +26,9 @@ from torchmetrics.utilities.distributed import gather_all_tensors
 from .. import _frames as F
 from .. import _schema as S
 from .._checks import check_level, check_n_boot, method_code, method_label, metric_names
-from .._core.table import Layout, holding
+from .._core import Layout, holding
 from .._options import call_label
-from .._resampling.table import is_counts, table_areas, table_bootstrap
+from .._resampling import is_counts, table_areas, table_bootstrap
 from ._inputs import check_rows
 from ._reduce import empty, merge, reduce_rows, reduce_table
 
@@ -280,7 +280,7 @@ class _AreaMetric(_TableMetric):
         P = np.add.reduceat(pos, offsets[:-1])
         N = np.add.reduceat(neg, offsets[:-1])
         bad = (P <= 0) | (N <= 0) if self._curve == "roc" else P <= 0
-        from .._core.batch import warn_undefined_auc
+        from .._core import warn_undefined_auc
 
         warn_undefined_auc(layout, self._curve, stacklevel=3, totals=(P, N))
         out[bad] = np.nan

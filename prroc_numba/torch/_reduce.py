@@ -20,9 +20,10 @@ import numpy as np
 import pandas as pd
 import torch
 
+from .._core import split_sorted, swept_entries
+
+# by its module: once loaded, the package's attribute `pack` is the module of that name
 from .._core.pack import pack
-from .._core.table import swept_entries
-from .._presort import split_sorted
 from ._inputs import Rows
 
 Table = tuple  # (key, score, pos, neg)
@@ -81,7 +82,7 @@ def reduce_rows_numpy(rows: Rows) -> Table:
 
 def _split_entries(batch):
     """The table of a batch of hard, unweighted labels from the library's class-split
-    keys-only sort (:func:`prroc_numba._presort.split_sorted`, what ``prn.auc`` sorts
+    keys-only sort (:func:`prroc_numba._core.presort.split_sorted`, what ``prn.auc`` sorts
     by): each curve's positives' and negatives' scores ascending, counted per distinct
     score and merged; None where that sort does not apply (weights, small curves).
     """

@@ -100,7 +100,7 @@ def test_gpu_arrays_select_the_gpu():
 
 def test_cuda_array_interface_object_is_read():
     """Anything with __cuda_array_interface__ (here a Numba device array in a wrapper)."""
-    from prroc_numba import _device
+    from prroc_numba._core import device as _device
 
     class Wrapped:
         def __init__(self, arr):

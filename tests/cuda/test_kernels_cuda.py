@@ -12,7 +12,7 @@ from conftest import random_batch
 from prroc_numba._core.batch import Batch
 from prroc_numba._core.pack import pack
 from prroc_numba._drivers import cuda as gpu
-from prroc_numba._drivers.sweep import _sweep_batch
+from prroc_numba._drivers.sweep import sweep_batch
 from prroc_numba._kernels import area
 from prroc_numba._kernels.area import _areas_batch
 from prroc_numba._kernels.hull import _hull_batch
@@ -92,7 +92,7 @@ def test_areas_equal_cpu(name, chunk, sup):
 @pytest.mark.parametrize("chunk,sup", [(1, 3), (7, 2), (1024, 256)])
 def test_sweep_and_hull_equal_cpu(name, chunk, sup):
     b = BATCHES[name]
-    thr, tp, fp, off = _sweep_batch(b.values, b.offsets, b.pos, b.neg, b.label_start)
+    thr, tp, fp, off = sweep_batch(b.values, b.offsets, b.pos, b.neg, b.label_start)
     gthr, gtp, gfp, goff = gpu.sweep_batch(b, chunk=chunk, sup=sup)
     np.testing.assert_array_equal(goff, off)
     np.testing.assert_array_equal(gthr, thr)
@@ -111,7 +111,7 @@ def test_empty_curve():
         _close(gpu.area_batch(b, method, False, chunk=2, sup=1), want)
         want = _area_batch(b.values, b.offsets, b.pos, b.neg, b.label_start, method, True)
         _close(gpu.area_batch(b, method, True, chunk=2, sup=1), want)
-    thr, tp, fp, off = _sweep_batch(b.values, b.offsets, b.pos, b.neg, b.label_start)
+    thr, tp, fp, off = sweep_batch(b.values, b.offsets, b.pos, b.neg, b.label_start)
     gthr, gtp, gfp, goff = gpu.sweep_batch(b, chunk=2)
     np.testing.assert_array_equal(goff, off)
     np.testing.assert_array_equal(gthr, thr)

@@ -15,7 +15,7 @@ from prroc_numba._core.pack import pack
 from prroc_numba._drivers import cuda as gpu
 from prroc_numba._kernels import area
 from prroc_numba._kernels.poisson import poisson_count_cpu, replicate_key_cpu
-from prroc_numba._resampling.run import _seed
+from prroc_numba._resampling.run import kernel_seed
 
 N_BOOT = 4
 METHODS = {
@@ -68,7 +68,7 @@ def test_replicates_equal_reference(key, weights):
         return_replicates=True,
     )
     assert res.attrs["device"] == "cuda" and reps.attrs["device"] == "cuda"
-    s = _seed(11)
+    s = kernel_seed(11)
     w0 = df["w"].to_numpy() if weights else np.ones(len(df))
     for b in range(N_BOOT):
         w = w0 * _counts(s, b, len(df))
@@ -140,7 +140,7 @@ def test_compare_paired_equals_reference():
         p_value="percentile",  # the reference below is the percentile p
     )
     assert res.attrs["device"] == "cuda"
-    s = _seed(2)
+    s = kernel_seed(2)
     d = []
     for b in range(N_BOOT):
         w = _counts(s, b, len(df))
@@ -172,7 +172,7 @@ def test_soft_labels_replicates():
         device="cuda",
         return_replicates=True,
     )
-    s = _seed(1)
+    s = kernel_seed(1)
     for b in range(3):
         want = prn.auc(
             score=x, label=p, soft_labels=True, method="integral", weight=_counts(s, b, n)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import prroc_numba as prn
 from prroc_numba._core.pack import pack
 from prroc_numba._drivers import cuda as gpu
-from prroc_numba._drivers.sweep import _sweep_batch
+from prroc_numba._drivers.sweep import sweep_batch
 from prroc_numba._kernels import area
 from prroc_numba._kernels.area import _areas_batch
 from prroc_numba._kernels.hull import _hull_batch
@@ -74,7 +74,7 @@ def test_kernels_equal_cpu_at_every_chunk_boundary(case, chunk, sup):
             got = gpu.area_batch(b, code, hull, chunk=chunk, sup=sup)
             np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12, equal_nan=True)
     thr, tp, fp, off = gpu.sweep_batch(b, chunk=chunk, sup=sup)
-    w_thr, w_tp, w_fp, w_off = _sweep_batch(*args)
+    w_thr, w_tp, w_fp, w_off = sweep_batch(*args)
     np.testing.assert_array_equal(off, w_off)
     np.testing.assert_array_equal(thr, w_thr)
     np.testing.assert_allclose(tp, w_tp, rtol=1e-12, atol=1e-12)

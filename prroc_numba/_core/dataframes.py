@@ -29,7 +29,7 @@ from typing import Literal
 
 import pandas as pd
 
-from ._calls import P, R, checked
+from .._calls import P, R, checked
 
 OUTPUTS = ("pandas", "polars")
 #: the ``output=`` of a public function returning frames (see :func:`with_output`)

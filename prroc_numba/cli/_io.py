@@ -29,7 +29,7 @@ def _read(path: str, columns=None) -> pd.DataFrame:
     """The file as a pandas frame of ``columns`` (all if None).
 
     With polars installed, Parquet and CSV are scanned lazily and go through the same
-    conversion as polars ``data`` (:func:`prroc_numba._dataframes.to_pandas`): only the
+    conversion as polars ``data`` (:func:`prroc_numba._core.dataframes.to_pandas`): only the
     named columns are read. Without polars, pandas reads them.
     """
     p = Path(path)
@@ -46,7 +46,7 @@ def _read(path: str, columns=None) -> pd.DataFrame:
         pl = None  # type: ignore[assignment]
     try:
         if pl is not None and not name.endswith(".gz"):
-            from ._dataframes import to_pandas
+            from .._core.dataframes import to_pandas
 
             lazy = pl.scan_parquet(p) if parquet else pl.scan_csv(p, separator=sep)
             names = lazy.collect_schema().names()
@@ -87,7 +87,7 @@ def _table(frame: pd.DataFrame) -> str:
     The columns saying what produced the numbers (``curve``, ``method``, ...) are left
     out: the title above the table says it (the CSV of ``--out`` keeps them).
     """
-    from ._schema import DESCRIPTORS
+    from .._schema import DESCRIPTORS
 
     frame = frame.drop(columns=[c for c in DESCRIPTORS if c in frame.columns])
     fmt = {c: _pvalue for c in frame.columns if str(c).startswith("p_")}
@@ -172,7 +172,7 @@ def _area_name(args) -> str:
     """``AUC-PR (Davis-Goadrich)``, ``AUC-ROC``, ``partial AUC-ROC over FPR 0-0.1
     (McClish-standardized)``, with the hull when asked.
     """
-    from ._checks import DEFAULT_METHOD
+    from .._checks import DEFAULT_METHOD
 
     curve = getattr(args, "curve", "pr")
     method = getattr(args, "method", None) or DEFAULT_METHOD.get(curve, "dg")
@@ -191,12 +191,19 @@ def _area_name(args) -> str:
 
 def _title(args) -> str:
     """What the table holds: curve, estimator, and for resampling its kind, B and seed."""
+    if args.command == "metrics":
+        return f"Metrics ({', '.join(args.metrics)}):"
+    if args.command == "confusion":
+        return (
+            "Confusion counts at every distinct score (a row is positive when score >= threshold):"
+        )
     what = _area_name(args)
     if args.command == "curve":
         what = f"{args.curve.upper()} curve points" + (" (hull)" if args.hull else "")
         if not args.bands:
             return what + ":"
-        what = "PR curve, pointwise bands on a recall grid"
+        axis = "recall" if args.curve == "pr" else "FPR"
+        what = f"{args.curve.upper()} curve, {args.band} bands on a {axis} grid"
     if args.command == "auc":
         if getattr(args, "ci", None):
             kind = {"logit": "Boyd et al. logit", "binomial": "Boyd et al. binomial"}

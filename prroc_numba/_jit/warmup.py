@@ -430,7 +430,7 @@ def warmup(out=None, cli_main=None) -> dict:
     """Compile (or load) every kernel; print where the cache is and how long it took.
     ``cli_main``: the command line's ``main``, to run its calls too.
     """
-    from . import _numba
+    from . import numba as _numba
 
     out = out or sys.stdout
     t0 = time.perf_counter()

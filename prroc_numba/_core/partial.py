@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._drivers.sweep import _sweep_batch
-from ._kernels.hull import _hull_batch
-from ._kernels.partial import FOCUS_FPR, FOCUS_TPR, _partial_batch
+from .._drivers import hull_batch, partial_batch
+from .._drivers.sweep import sweep_batch
+from .._kernels.partial import FOCUS_FPR, FOCUS_TPR
 
 FOCUS = {"fpr": FOCUS_FPR, "tpr": FOCUS_TPR}
 
@@ -49,11 +49,11 @@ def standardized(area, curve, lo, hi, focus):
 def partial_areas(batch, code, hull, curve, spec, standardize):
     """Partial area of every curve of ``batch`` (spec from :func:`check_partial`)."""
     lo, hi, focus = spec
-    _, tp, fp, off = _sweep_batch(
+    _, tp, fp, off = sweep_batch(
         batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
     )
     if hull:
-        idx, off = _hull_batch(tp, fp, off)
+        idx, off = hull_batch(tp, fp, off)
         tp, fp = np.ascontiguousarray(tp[idx]), np.ascontiguousarray(fp[idx])
-    out = _partial_batch(tp, fp, off, code, lo, hi, focus)
+    out = partial_batch(tp, fp, off, code, lo, hi, focus)
     return standardized(out, curve, lo, hi, focus) if standardize else out

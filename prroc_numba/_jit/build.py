@@ -1,8 +1,8 @@
-"""The wheel build's compile step: ``python -m prroc_numba._build TARGET``.
+"""The wheel build's compile step: ``python -m prroc_numba._jit.build TARGET``.
 
 Run by ``setup.py`` (in a subprocess, with ``NUMBA_CPU_NAME=generic`` and an empty
 ``NUMBA_CACHE_DIR``) on the package as it goes into the wheel: runs the representative
-calls (:data:`prroc_numba._warmup.CALLS`), then copies the compiled kernels to
+calls (:data:`prroc_numba._jit.warmup.CALLS`), then copies the compiled kernels to
 ``TARGET`` (``prroc_numba/_compiled`` in the wheel) with a ``manifest.json`` saying what
 they were built for (Numba, Python, platform), how long each kernel took to compile and
 which kernels the calls reached.
@@ -21,8 +21,9 @@ def main(target: str) -> int:
     """Compile every kernel for the portable CPU and copy the entries to ``target``."""
     from numba.core.registry import cpu_target
 
-    from . import _numba, _warmup
-    from .cli import main as cli_main
+    from ..cli import main as cli_main
+    from . import numba as _numba
+    from . import warmup as _warmup
 
     magic = cpu_target.target_context.codegen().magic_tuple()
     if magic[1:] != (_numba.PORTABLE_CPU, ""):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._resampling.intervals import normal_interval, normal_p
+from .intervals import normal_interval, normal_p
 
 FIXED, RANDOM = "fixed", "random"
 

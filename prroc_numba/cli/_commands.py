@@ -11,8 +11,14 @@
     prroc-numba operating-points preds.csv --label y --score m1 --target max_f1 "recall>=0.9"
     prroc-numba bootstrap preds.csv --label y --score m1 m2 --n-boot 2000 --out ci.csv
     prroc-numba compare preds.csv --label y --score m1 m2 m3 --curve pr --out results.csv
+    prroc-numba compare preds.csv --label y --score m1 m2 m3 --fold fold --baseline best
+    prroc-numba auc preds.csv --label cls --score p_a p_b p_c --multiclass ovr --average macro
     prroc-numba curve preds.csv --label y --score m1 [--curve roc] [--hull] --out points.csv
     prroc-numba curve preds.csv --label y --score m1 m2 --bands --grid 101 --out bands.csv
+    prroc-numba curve preds.csv --label y --score m1 --curve det
+    prroc-numba metrics preds.csv --label y --score m1 m2 --metrics ap auc_roc prevalence
+    prroc-numba confusion preds.csv --label y --score m1
+    prroc-numba rank results.csv --model model --dataset dataset --value auc
 
 Input: CSV (also ``.csv.gz``, ``.tsv``) or Parquet. Output: a readable table on stdout;
 ``--out FILE`` also writes it as CSV (to a temporary file beside it, renamed into place, so
@@ -26,8 +32,8 @@ import os
 import re
 import sys
 
-from ._cli_io import CliError, _check_out, _emit, _read, _table, _title
-from ._cli_parser import _parser
+from ._io import CliError, _check_out, _emit, _read, _table, _title
+from ._parser import _parser
 
 __all__ = ["main"]
 
@@ -51,28 +57,53 @@ def _pos_label(value, frame, label):
     return value
 
 
+def _classes(values, frame, label):
+    """--classes come as text; match the label column's type (as --pos-label)."""
+    if values is None:
+        return None
+    return [_pos_label(v, frame, label) for v in values]
+
+
 def _args_to_kw(args, frame):
+    """The input options every data command shares, as keywords; the options a command
+    has but left unset are not passed (its function's default holds).
+    """
     score = args.score[0] if len(args.score) == 1 else list(args.score)
-    return {
+    kw = {
         "score": score,
         "label": args.label,
         "by": args.by,
         "weight": args.weight,
         "pos_label": _pos_label(args.pos_label, frame, args.label),
     }
+    optional = {
+        "soft_labels": getattr(args, "soft_labels", False),
+        "fold": getattr(args, "fold", None),
+        "multiclass": getattr(args, "multiclass", None),
+        "classes": _classes(getattr(args, "classes", None), frame, args.label),
+        "average": getattr(args, "average", None),
+        "device": getattr(args, "device", None),
+    }
+    kw.update({k: v for k, v in optional.items() if v not in (None, False)})
+    return kw
 
 
 def _boot_kw(args):
     """The bootstrap options (--n-boot, --level, --no-stratified, --seed,
-    --no-progress) as keywords of the bootstrap functions.
+    --no-progress, --cluster, --resampling) as keywords of the bootstrap functions.
     """
-    return {
+    kw = {
         "n_boot": args.n_boot,
         "level": args.level,
-        "stratified": not args.no_stratified,
         "seed": args.seed,
         "progress": False if args.no_progress else None,
     }
+    if args.no_stratified:
+        kw["stratified"] = False
+    for name in ("cluster", "resampling"):
+        if getattr(args, name, None) is not None:
+            kw[name] = getattr(args, name)
+    return kw
 
 
 def _partial_kw(args):
@@ -137,6 +168,29 @@ def _demo(args) -> None:
     print(_table(dl))
 
 
+def _rank(args) -> None:
+    """The ``rank`` command: rank_models on a table of results."""
+    import prroc_numba as prn
+
+    frame = _read(args.file, [args.model, args.dataset, args.value])
+    res = prn.rank_models(
+        frame,
+        model=args.model,
+        dataset=args.dataset,
+        value=args.value,
+        higher_is_better=not args.lower_is_better,
+        rope=args.rope,
+        level=args.level,
+        n_samples=args.n_samples,
+        seed=args.seed,
+    )
+    print(res.summary.to_string())
+    print()
+    print(_table(res.ranks))
+    print()
+    _emit(res.pairs, args, "Pairs (Wilcoxon signed-rank, Holm-adjusted; Nemenyi at --level):")
+
+
 def _run(args) -> None:
     import prroc_numba as prn
 
@@ -144,21 +198,23 @@ def _run(args) -> None:
         _demo(args)
         return
     if args.command == "warmup":
-        from ._warmup import warmup
+        from .._jit import warmup as calls
 
-        warmup(cli_main=main)
+        calls.warmup(cli_main=main)
         return
     _check_out(args)
-    frame = _read(args.file, [*args.score, args.label, *(args.by or []), args.weight])
+    if args.command == "rank":
+        _rank(args)
+        return
+    extra = [getattr(args, c, None) for c in ("fold", "cluster")]
+    frame = _read(args.file, [*args.score, args.label, *(args.by or []), args.weight, *extra])
     kw = _args_to_kw(args, frame)
-    if args.command == "auc" and args.ci:
-        if args.hull or args.partial:
-            raise CliError("--ci is for the whole empirical curve; drop --hull / --partial")
-        res = prn.auc_ci(frame, curve=args.curve, method=args.method, ci=args.ci, **kw)
-    elif args.command == "auc":
-        res = prn.auc(
-            frame, curve=args.curve, method=args.method, hull=args.hull, **_partial_kw(args), **kw
-        )
+    if args.command == "auc":
+        res = _auc(args, frame, kw)
+    elif args.command == "metrics":
+        res = prn.metrics(frame, metrics=args.metrics, **kw)
+    elif args.command == "confusion":
+        res = prn.confusion(frame, **kw)
     elif args.command == "operating-points":
         if args.curve != "pr" or args.method or args.hull:
             raise CliError("operating-points takes no --curve / --method / --hull")
@@ -166,39 +222,109 @@ def _run(args) -> None:
             frame, targets=args.target, beta=args.beta, **_boot_kw(args), **kw
         )
     elif args.command == "curve" and args.bands:
-        if args.curve != "pr" or args.interpolate:
-            raise CliError("--bands gives PR curve bands; drop --curve roc / --interpolate")
-        res = prn.bootstrap_curve(frame, hull=args.hull, grid=args.grid, **_boot_kw(args), **kw)
+        res = _bands(args, frame, kw)
     elif args.command == "curve":
-        if args.curve == "roc":
-            if args.interpolate:
-                raise CliError("--interpolate applies to PR curves only (--curve pr)")
-            res = prn.roc_curve(frame, hull=args.hull, **kw)
-        else:
-            res = prn.pr_curve(frame, hull=args.hull, interpolate=args.interpolate, **kw)
+        res = _curve(args, frame, kw)
     else:
-        boot = {
-            "curve": args.curve,
-            "method": args.method,
-            "hull": args.hull,
-            **_boot_kw(args),
-            **_partial_kw(args),
-        }
-        if args.command == "bootstrap":
-            res = prn.bootstrap(frame, interval=args.interval, **boot, **kw)
-        else:
-            if len(args.score) < 2:
-                raise CliError("compare needs at least two --score columns")
-            res = prn.compare(
-                frame,
-                baseline=args.baseline,
-                adjust=args.adjust,
-                test=args.test,
-                p_value=args.p_value,
-                **boot,
-                **kw,
-            )
+        res = _resampled(args, frame, kw)
     _emit(res, args, _title(args))
+
+
+def _auc(args, frame, kw):
+    """``auc``: the area, or with ``--ci`` its closed-form interval."""
+    import prroc_numba as prn
+
+    if args.ci:
+        if args.hull or args.partial:
+            raise CliError("--ci is for the whole empirical curve; drop --hull / --partial")
+        return prn.auc_ci(
+            frame, curve=args.curve, method=args.method, ci=args.ci, level=args.level, **kw
+        )
+    return prn.auc(
+        frame, curve=args.curve, method=args.method, hull=args.hull, **_partial_kw(args), **kw
+    )
+
+
+def _bands(args, frame, kw):
+    """``curve --bands``: bootstrap bands on a grid."""
+    import prroc_numba as prn
+
+    if args.interpolate or args.recall_step is not None:
+        raise CliError("--bands gives bands on a grid; drop --interpolate / --recall-step")
+    if "device" in kw:
+        raise CliError("--bands runs on the CPU; drop --device")
+    return prn.bootstrap_curve(
+        frame,
+        curve=args.curve,
+        space=args.space,
+        band=args.band,
+        hull=args.hull,
+        grid=args.grid,
+        **_boot_kw(args),
+        **kw,
+    )
+
+
+def _curve(args, frame, kw):
+    """``curve``: the points of the PR, ROC, DET or PRG curve."""
+    import prroc_numba as prn
+
+    if args.space is not None or args.band != "pointwise":
+        raise CliError("--space / --band apply to --bands")
+    if args.curve != "pr" and (args.interpolate or args.recall_step is not None):
+        raise CliError("--interpolate / --recall-step apply to PR curves only (--curve pr)")
+    if args.curve == "det":
+        if args.hull:
+            raise CliError("the DET curve has no hull here; drop --hull")
+        return prn.det_curve(frame, **kw)
+    if args.curve == "prg":
+        return prn.prg_curve(frame, hull=args.hull, **kw)
+    if args.curve == "roc":
+        return prn.roc_curve(frame, hull=args.hull, **kw)
+    return prn.pr_curve(
+        frame,
+        hull=args.hull,
+        interpolate=args.interpolate,
+        recall_step=args.recall_step,
+        **kw,
+    )
+
+
+def _resampled(args, frame, kw):
+    """``bootstrap`` and ``compare``."""
+    import prroc_numba as prn
+
+    boot = {
+        "curve": args.curve,
+        "method": args.method,
+        "hull": args.hull,
+        **_boot_kw(args),
+        **_partial_kw(args),
+    }
+    if args.command == "bootstrap":
+        return prn.bootstrap(frame, interval=args.interval, **boot, **kw)
+    if len(args.score) < 2:
+        raise CliError("compare needs at least two --score columns")
+    return prn.compare(
+        frame,
+        baseline=args.baseline,
+        adjust=args.adjust,
+        test=args.test,
+        p_value=args.p_value,
+        combine=args.combine,
+        **boot,
+        **kw,
+    )
+
+
+def _command_parser(parser, command):
+    """The subparser of ``command`` (None for none)."""
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices.get(command)
+    return None
 
 
 def main(argv=None) -> int:
@@ -222,7 +348,10 @@ def main(argv=None) -> int:
     """
     parser = _parser()
     try:
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:  # the command's own usage and "did you mean", not the program's
+            command = _command_parser(parser, args.command)
+            (command or parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
         return int(exc.code or 0)
     if args.command is None:

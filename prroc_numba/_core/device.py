@@ -83,7 +83,7 @@ def backend():
             f"{INSTALL}). Use device='cpu', or set NUMBA_ENABLE_CUDASIM=1 to run the CUDA "
             "kernels in Numba's simulator (slow; meant for tests)"
         )
-    from ._drivers import cuda as kernels
+    from .._drivers import cuda as kernels
 
     return kernels
 

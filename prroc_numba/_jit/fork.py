@@ -51,7 +51,7 @@ def parallel_kernels() -> list:
     """The package's ``parallel=True`` CPU dispatchers (every kernel module is
     imported first, so that one first imported later cannot bring a parallel one).
     """
-    from . import _kernels
+    from .. import _kernels
 
     for info in pkgutil.iter_modules(_kernels.__path__, _kernels.__name__ + "."):
         if not info.ispkg:  # the cuda subpackage holds no CPU kernels

@@ -16,7 +16,7 @@ indices), which keeps the number of compiled specialisations small. Each compile
 what it compiles on stderr, with a measured estimate (cache hits print nothing).
 
 Wheels arrive with every kernel compiled for a portable CPU (``setup.py``,
-:mod:`prroc_numba._build`): :class:`_FunctionCache` loads the user cache first (entries
+:mod:`prroc_numba._jit.build`): :class:`_FunctionCache` loads the user cache first (entries
 keyed by the host CPU), then those shipped entries (keyed by the portable CPU), and
 saves new compiles to the user cache only. A damaged cache file is reported once
 (:class:`KernelCacheWarning`), removed and its kernel recompiled.
@@ -30,8 +30,8 @@ import sys
 import tempfile
 import warnings
 
-from ._version import __version__
-from ._warnings import KernelCacheWarning
+from .._version import __version__
+from .._warnings import KernelCacheWarning
 
 # Numba's OpenMP threading layer spins idle threads by default; on a machine whose cores
 # are shared (CI runners, notebooks beside other work) each small parallel call then
@@ -88,8 +88,10 @@ def _tried() -> str:
 #: the CPU part of the key of the entries compiled into the wheel (LLVM's baseline of
 #: the architecture, which every CPU of it runs; see :func:`_portable_magic`)
 PORTABLE_CPU = "generic"
+#: the installed package's folder (this module lives in its ``_jit`` folder)
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 #: where the wheel's compiled kernels live, inside the installed package (read only)
-SHIPPED_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_compiled")
+SHIPPED_DIR = os.path.join(PACKAGE_DIR, "_compiled")
 MANIFEST = "manifest.json"
 
 
@@ -150,7 +152,7 @@ def _subpath(py_file: str) -> str:
     outside the package (test kernels) keep Numba's path-hash naming.
     """
     here = os.path.dirname(os.path.abspath(py_file))
-    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    top = os.path.dirname(PACKAGE_DIR)
     try:
         rel = os.path.relpath(here, top)
     except ValueError:  # another drive (Windows)
@@ -265,7 +267,7 @@ def kernel_sources_fingerprint() -> str:
     if _FINGERPRINT is None:
         import hashlib
 
-        top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_kernels")
+        top = os.path.join(PACKAGE_DIR, "_kernels")
         h = hashlib.sha256()
         for folder, dirs, files in os.walk(top):
             dirs.sort()
@@ -370,7 +372,7 @@ def _estimates() -> dict:
     """
     for path in (
         os.path.join(SHIPPED_DIR, MANIFEST),
-        os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "compile_seconds.json"),
+        os.path.join(PACKAGE_DIR, "data", "compile_seconds.json"),
     ):
         try:
             with open(path, encoding="utf-8") as f:
@@ -528,12 +530,12 @@ def jit(fn=None, *, parallel: bool = False, inline: str = "never"):
 
 
 # after a fork: reset what a child cannot inherit (registered before any kernel runs)
-from . import _fork  # noqa: E402
+from . import fork as _fork  # noqa: E402
 
 
 def _quiet_after_fork() -> None:
     """A child whose kernels turned serial compiles them in memory: "compiling once ...
-    later runs start instantly" is not so there (runs after ``_fork``'s own hook).
+    later runs start instantly" is not so there (runs after the hook of :mod:`.fork`).
     """
     if _fork.SERIAL_AFTER_FORK:
         NOTICE.said = True

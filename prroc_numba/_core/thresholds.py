@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import _schema as S
-from ._core.batch import lengths_to_offsets
-from ._dataframes import to_pandas
+from .. import _schema as S
+from .batch import lengths_to_offsets
+from .dataframes import to_pandas
 
 # columns our own curve frames carry besides the keys; anything else is suspicious
 _KNOWN = S.CURVE_COLUMNS | set(S.DESCRIPTORS)

@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _device
-from ._core.batch import lengths_to_offsets
-from ._drivers.sweep import _sweep_batch
-from ._drivers.threads import run_curves
-from ._kernels.columns import _compact, _split_sweep_range
-from ._kernels.hull import _hull_batch
-from ._kernels.thresholds import _counts_at_batch
-from ._memory import check
-from ._presort import split_sorted, sweep_buffers
-from ._thresholds import ragged_thresholds
+from .._drivers import compact_points, counts_at_batch, hull_batch, split_sweep_range
+from .._drivers.sweep import sweep_batch
+from .._drivers.threads import run_curves
+from . import device as _device
+from .batch import lengths_to_offsets
+from .memory import check
+from .presort import split_sorted, sweep_buffers
+from .thresholds import ragged_thresholds
 
 
 def points(batch, thresholds, hull=False, device="cpu"):
@@ -48,16 +46,16 @@ def points(batch, thresholds, hull=False, device="cpu"):
         P = split[1].astype(np.float64)
         N = np.diff(batch.offsets) - P
     elif thresholds is None:
-        thr, tp, fp, off = _sweep_batch(
+        thr, tp, fp, off = sweep_batch(
             batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start
         )
     else:
         thr, off = ragged_thresholds(batch, thresholds)
-        tp, fp = _counts_at_batch(
+        tp, fp = counts_at_batch(
             batch.values, batch.offsets, batch.pos, batch.neg, batch.label_start, thr, off
         )
     if hull:
-        idx, off = _hull_batch(tp, fp, off)
+        idx, off = hull_batch(tp, fp, off)
         thr, tp, fp = thr[idx], tp[idx], fp[idx]
     # the two derived columns and the repeated keys of the output frame
     _check_fit(batch, int(off[-1]) * 8 * (2 + batch.keys.shape[1]), f"{int(off[-1]):,} points")
@@ -67,7 +65,7 @@ def points(batch, thresholds, hull=False, device="cpu"):
 
 
 def _check_fit(batch, needed, what):
-    """Refuse a curve whose arrays cannot fit (see :mod:`prroc_numba._memory`)."""
+    """Refuse a curve whose arrays cannot fit (see :mod:`prroc_numba._core.memory`)."""
     check(
         needed,
         f"a curve call on {batch.n_curves:,} curves over {batch.values.size:,} scores ({what})",
@@ -78,15 +76,15 @@ def _check_fit(batch, needed, what):
 
 
 def _split_sweep(batch, svals, npos):
-    """The sweep of a class-split sorted batch (:func:`prroc_numba._presort.split_sorted`):
+    """The sweep of a class-split sorted batch (:func:`prroc_numba._core.presort.split_sorted`):
     curves merged in chunks on the thread pool, each at its largest possible start, then
     moved down over the room their ties left (only when some curve must move).
     """
     thr, tp, fp = sweep_buffers(batch)
     counts = np.empty(batch.n_curves, dtype=np.int64)
-    run_curves(_split_sweep_range, batch.offsets, svals, batch.offsets, npos, thr, tp, fp, counts)
+    run_curves(split_sweep_range, batch.offsets, svals, batch.offsets, npos, thr, tp, fp, counts)
     off = lengths_to_offsets(counts)
     src = batch.offsets[:-1] + np.arange(batch.n_curves)
     if (src != off[:-1]).any():
-        _compact(thr, tp, fp, src, off)
+        compact_points(thr, tp, fp, src, off)
     return thr[: off[-1]], tp[: off[-1]], fp[: off[-1]], off

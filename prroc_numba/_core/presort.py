@@ -16,9 +16,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ._drivers.threads import _get_pool, chunk_bounds, run_curves
-from ._kernels.area import _hull_areas_range
-from ._kernels.split_sort import _all_float32, _class_count, _class_scatter, _split_areas_range
+from .._drivers import all_float32, class_count, class_scatter, hull_areas_range, split_areas_range
+from .._drivers.threads import chunk_bounds, get_pool, run_curves
 
 # below this many scores per curve on average, numpy calls per curve cost more than the
 # kernels' radix sort (measured: ~20 us per curve of Python + numpy overhead)
@@ -74,7 +73,7 @@ def _write_and_sort(batch, pivots, edges, part, svals, c0, c1, f32):
     """One thread's job: scatter value part ``part`` of curves ``c0 .. c1 - 1``, then
     sort the segments it wrote.
     """
-    _class_scatter(
+    class_scatter(
         batch.values,
         batch.offsets,
         batch.pos,
@@ -111,7 +110,7 @@ def split_sorted(batch):
     counts = np.empty((n_curves, 2 * n_parts), dtype=np.int64)
     pivots = _pivots(batch, n_parts)
     run_curves(
-        _class_count,
+        class_count,
         batch.offsets,
         batch.values,
         batch.offsets,
@@ -128,8 +127,8 @@ def split_sorted(batch):
     )
     npos = counts[:, :n_parts].sum(axis=1)
     n = batch.values.size
-    svals = np.empty(n + n_parts)  # n_parts scratch slots past the end (_class_scatter)
-    f32 = bool(_all_float32(batch.values))
+    svals = np.empty(n + n_parts)  # n_parts scratch slots past the end (class_scatter)
+    f32 = bool(all_float32(batch.values))
     if n_parts > 1:
         jobs = [(r, 0, n_curves) for r in range(n_parts)]
     else:
@@ -139,7 +138,7 @@ def split_sorted(batch):
         for part, c0, c1 in jobs:
             _write_and_sort(batch, pivots, edges, part, svals, c0, c1, f32)
     else:
-        pool = _get_pool(threads)
+        pool = get_pool(threads)
         futures = [
             pool.submit(_write_and_sort, batch, pivots, edges, part, svals, c0, c1, f32)
             for part, c0, c1 in jobs
@@ -181,7 +180,7 @@ def split_areas(batch, svals, npos, codes, hulls):
     nv = np.empty(batch.n_curves, dtype=np.int64)
     out = np.empty((batch.n_curves, codes.size))
     args = (codes, hulls, slots, thr, tp, fp, nv, out)
-    run_curves(_split_areas_range, batch.offsets, svals, batch.offsets, npos, *args)
+    run_curves(split_areas_range, batch.offsets, svals, batch.offsets, npos, *args)
     if hulls.any():
-        run_curves(_hull_areas_range, batch.offsets, tp, fp, slots, nv, codes, hulls, out)
+        run_curves(hull_areas_range, batch.offsets, tp, fp, slots, nv, codes, hulls, out)
     return out
