@@ -12,6 +12,8 @@ import numpy as np
 import pandas as pd
 
 from .. import _schema as S
+from .classes import is_multilabel
+from .dataframes import to_pandas
 
 
 def _column(data, x, name, n):
@@ -44,6 +46,31 @@ def _lists(score):
             f"each; got { ({k: len(v) for k, v in lists.items()}) }"
         )
     return lists
+
+
+def models_as_long(data, score, label, by, weight, multiclass, pair_models):
+    """The first step of :func:`.pack.pack` for ``score=`` a dict: returns
+    ``(data, score, label, by, weight, pair_models)``, the models stacked as long input.
+    The models are scored on the same rows, so they are resampled paired (as wide input)
+    when no other ``by=`` is given.
+    """
+    if pair_models and by is not None:
+        raise ValueError(
+            "compare with score= a dict of models pairs the models on the same rows; "
+            "with by= as well it cannot tell groups from models: drop by= and call "
+            "compare once per group (e.g. on data[data.site == 'a'])"
+        )
+    pair_models = pair_models or by is None
+    data, score, label, by, weight = stack_models(
+        to_pandas(data, *score.values(), label, by, weight),
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        multiclass=multiclass,
+        multilabel=is_multilabel(data, label),
+    )
+    return data, score, label, by, weight, pair_models
 
 
 def stack_models(data, *, score, label, by, weight, multiclass, multilabel):

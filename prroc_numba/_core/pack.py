@@ -12,9 +12,9 @@ import pandas as pd
 
 from .._schema import MODEL
 from .batch import Batch, describe_row, lengths_to_offsets, row_ids
-from .classes import input_kind, is_multilabel
+from .classes import input_kind
 from .dataframes import to_pandas
-from .model_dict import stack_models
+from .model_dict import models_as_long
 from .multiclass import pack_multi
 from .resolve import read_inputs
 
@@ -49,29 +49,16 @@ def pack(
     """Validate the public arguments and build the :class:`Batch` (input forms:
     :mod:`.resolve`).
 
-    One sequence of steps, each taking and returning plain values: the kind of input
+    One sequence of steps, each taking and returning plain values: ``score=`` a dict of
+    models stacked as long input (:func:`.model_dict.models_as_long`), the kind of input
     (:func:`.classes.input_kind`), the input read (:func:`.resolve.read_inputs`: score
     columns, binary labels, weights, ``by`` groups), then one layout: binary here, or
     multiclass and multilabel input (``multiclass=``, or ``label=`` a list of columns;
     the classes are read there) in :func:`.multiclass.pack_multi`.
     """
     if isinstance(score, dict):  # {model: [class columns]}: the models as long input
-        if pair_models and by is not None:
-            raise ValueError(
-                "compare with score= a dict of models pairs the models on the same rows; "
-                "with by= as well it cannot tell groups from models: drop by= and call "
-                "compare once per group (e.g. on data[data.site == 'a'])"
-            )
-        # scored on the same rows, so resampled paired (as wide input) without other by=
-        pair_models = pair_models or by is None
-        data, score, label, by, weight = stack_models(
-            to_pandas(data, *score.values(), label, by, weight),
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            multiclass=multiclass,
-            multilabel=is_multilabel(data, label),
+        data, score, label, by, weight, pair_models = models_as_long(
+            data, score, label, by, weight, multiclass, pair_models
         )
     data = to_pandas(data, score, label, by, weight)
     multi = input_kind(data, label, multiclass, classes, average, pos_label, soft_labels)
