@@ -100,6 +100,8 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     """Import a public name's module on first use (PEP 562)."""
+    if name == "torch":  # the PyTorch subpackage (needs torch): prn.torch.AveragePrecision
+        return import_module(".torch", __name__)
     mod = _WHERE.get(name)
     if mod is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -64,6 +64,7 @@ _WHERE = {
     "roc_frame": ".curve_frames",
     "roc_state": ".points",
     "row_ids": ".batch",
+    "split_sorted": ".presort",
     "standardized": ".partial",
     "state_from_counts": ".points",
     "swept_entries": ".table",
@@ -106,6 +107,7 @@ if TYPE_CHECKING:  # for type checkers and the import graph; at run time see __g
         state_from_counts,
         with_ends,
     )
+    from .presort import split_sorted
     from .resolve import as_1d, check_not_proba, frame_column, read_labels
     from .state import StateFormatError
     from .sweep import points
@@ -175,6 +177,7 @@ __all__ = [
     "roc_frame",
     "roc_state",
     "row_ids",
+    "split_sorted",
     "standardized",
     "state_from_counts",
     "swept_entries",
