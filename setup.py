@@ -3,8 +3,10 @@ compiled.
 
 ``pip install .``, ``pip wheel .`` and ``python -m build`` run :class:`BuildPy`, which
 compiles every kernel the public API, the command line and the Dask workers reach for
-a portable CPU (``NUMBA_CPU_NAME=generic``) in a subprocess, and puts the compiled code
-into the wheel as package data (``prroc_numba/_compiled``). Editable installs
+a portable CPU (``NUMBA_CPU_NAME=generic``) in a subprocess (which spreads the work over
+one process per CPU: :mod:`prroc_numba._jit.build`), and puts the compiled code into the
+wheel as package data (``prroc_numba/_compiled``). The build environment needs numpy,
+Numba and pandas only (no Dask: ``[build-system] requires``). Editable installs
 (``pip install -e .``) compile nothing at build time: their kernels compile on first use
 into the user cache, as does any install with ``PRROC_NUMBA_PRECOMPILE=0``.
 """

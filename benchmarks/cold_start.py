@@ -290,10 +290,23 @@ def _median(xs):
     return xs[len(xs) // 2]
 
 
+#: what pip's isolated build environment lacks (pyproject's [build-system] requires):
+#: hidden from a build run in this environment, which has them
+NOT_IN_BUILD_ENV = ("dask", "distributed", "pyarrow")
+
+
 def build_wheel(out_dir: Path, root: Path = ROOT) -> Path:
     """``pip wheel`` of a copy of ``root``'s sources (the build step compiles the
-    kernels; the copy keeps build folders out of the checkout)."""
+    kernels; the copy keeps build folders out of the checkout), with
+    :data:`NOT_IN_BUILD_ENV` hidden as pip's isolated build lacks them."""
     import shutil
+
+    hidden = out_dir / "hidden"
+    for name in NOT_IN_BUILD_ENV:
+        (hidden / name).mkdir(parents=True)
+        (hidden / name / "__init__.py").write_text(
+            f"raise ImportError('{name} is not in the build environment')\n"
+        )
 
     src = out_dir / "src"
     src.mkdir(parents=True)
@@ -309,7 +322,7 @@ def build_wheel(out_dir: Path, root: Path = ROOT) -> Path:
         + ["--disable-pip-version-check", "-w", str(out_dir), str(src)],
         capture_output=True,
         text=True,
-        env=_clean_env(),
+        env={**_clean_env(), "PYTHONPATH": str(hidden)},
         check=False,
         timeout=900,
     )

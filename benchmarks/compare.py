@@ -121,6 +121,8 @@ def run(capabilities, scale, log=print, match=None, repeats=None):
                 best_time(case.peer, case.peer_repeats or case.repeats, case.peer_warmup)
                 * case.peer_scale
             )
+            if case.peer_fixed is not None:
+                t_peer += best_time(case.peer_fixed, case.peer_repeats or case.repeats)
             row = {
                 "capability": cap,
                 "case": case.name,

@@ -2,9 +2,10 @@
 the wheel ships) and x86-64-v3, each in fresh processes with its own kernel cache,
 alternating; CPU time, best of 5 calls per process.
 
-    python benchmarks/portable_speed.py [passes]
+    python benchmarks/portable_speed.py [passes] [row]
 
-The call: the 1-model bootstrap row of ``compare.py`` (N=1e5, B=1000).
+The call: the 1-model bootstrap row of ``compare.py`` (N=1e5, B=1000), or the first
+bootstrap row whose name contains ``row`` (e.g. ``"10 models paired"``).
 """
 
 import json
@@ -19,14 +20,17 @@ sys.path.insert(0, 'benchmarks')
 import _cases
 out = []
 for case in _cases.CAPABILITIES['bootstrap'](1.0):
-    if '1 model' not in case.name: continue
+    if ROW not in case.name: continue
     case.ours()
     ts = []
     for _ in range(5):
         t0 = time.process_time(); case.ours(); ts.append(time.process_time() - t0)
     out.append(min(ts))
+    break
 print(json.dumps(out))
 """
+ROW = sys.argv[2] if len(sys.argv) > 2 else "1 model"
+SNIP = SNIP.replace("ROW", repr(ROW))
 tmp = tempfile.mkdtemp()
 res = {"host": [], "generic": [], "v3": []}
 for _pass in range(int(sys.argv[1]) if len(sys.argv) > 1 else 3):

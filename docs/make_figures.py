@@ -1,7 +1,13 @@
-"""Draw the figures of the docs pages on ranking models and on power.
+"""Draw the figures of the docs pages on ranking models, on power and on folds.
 
-Run from the repository root: ``python docs/make_figures.py`` (writes docs/img/*.png).
+``python docs/make_figures.py`` (from any folder) writes docs/img/*.png.
 """
+
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
 
 import matplotlib
 
@@ -13,8 +19,10 @@ import pandas as pd
 import prroc_numba as prn
 from prroc_numba import plot as pp
 
+IMG = Path(__file__).resolve().parent / "img"
 
-def critical_difference_figure(path="docs/img/critical_difference.png"):
+
+def critical_difference_figure(path=IMG / "critical_difference.png"):
     """Seven models' AUCs on 20 data sets: the critical-difference diagram."""
     rng = np.random.default_rng(0)
     names = ["logreg", "tree", "forest", "boost", "svm", "knn", "nb"]
@@ -32,7 +40,7 @@ def critical_difference_figure(path="docs/img/critical_difference.png"):
     return res
 
 
-def power_figure(path="docs/img/power_curve.png"):
+def power_figure(path=IMG / "power_curve.png"):
     """Simulated power of comparing two paired models' AP against n, binormal scores."""
     import matplotlib.pyplot as plt
 
@@ -57,6 +65,25 @@ def power_figure(path="docs/img/power_curve.png"):
     return sim
 
 
+def cv_folds_figure(path=IMG / "cv_folds_bands.png"):
+    """docs/uncertainty.md's figure: the page's own code, run in a temporary folder
+    (where it saves the figure), copied to ``path``.
+    """
+    page = (Path(__file__).resolve().parent / "uncertainty.md").read_text()
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(tmp)
+        try:
+            namespace = {"__name__": "uncertainty"}
+            for block in re.findall(r"```python\n(.*?)```", page, flags=re.S):
+                exec(compile(block, "docs/uncertainty.md", "exec"), namespace)
+        finally:
+            os.chdir(here)
+        shutil.copy(Path(tmp) / "cv_folds_bands.png", path)
+    return path
+
+
 if __name__ == "__main__":
     print(critical_difference_figure())
     print(power_figure())
+    print(cv_folds_figure())

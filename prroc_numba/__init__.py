@@ -45,11 +45,13 @@ _WHERE = {
     "roc_curve": ".curves",
     "ROCCurve": ".point_curves",
     "scorer": "._sklearn",
+    "StateFormatError": "._core.state",
     "UndefinedMetricWarning": "._warnings",
     "FewDataSetsWarning": "._warnings",
 }
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time see __getattr__
+    from ._core.state import StateFormatError
     from ._core.table import Accumulator
     from ._sklearn import scorer
     from ._warnings import FewDataSetsWarning, UndefinedMetricWarning
@@ -70,6 +72,7 @@ __all__ = [
     "FewDataSetsWarning",
     "PRCurve",
     "ROCCurve",
+    "StateFormatError",
     "UndefinedMetricWarning",
     "auc",
     "auc_ci",
@@ -97,6 +100,8 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     """Import a public name's module on first use (PEP 562)."""
+    if name == "torch":  # the PyTorch subpackage (needs torch): prn.torch.AveragePrecision
+        return import_module(".torch", __name__)
     mod = _WHERE.get(name)
     if mod is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

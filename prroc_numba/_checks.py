@@ -100,6 +100,26 @@ def positive_scalar(x, arg):
     return v
 
 
+def pr_band_grid(grid, P):
+    """:func:`~prroc_numba.bootstrap_curve`'s PR grid: an array ``grid`` as it is; an int
+    ``grid`` means that many evenly spaced recalls from ``1 / P`` to 1, ``P`` the
+    positives of the curve with the fewest (their total weight with weights or soft
+    labels; curves with at most one are left out, and with none left the grid starts
+    at 0).
+
+    ``1 / P`` is the smallest recall that every curve reaches with a whole positive:
+    below it a curve's precision is the interpolation from no positive, which a
+    replicate with a negative on top takes to 0 and one with a positive on top to 1,
+    so a band there spans [0, 1] whatever the data.
+    """
+    if not isinstance(grid, (int, np.integer)) or isinstance(grid, (bool, np.bool_)):
+        return grid
+    P = np.asarray(P, dtype=np.float64)
+    P = P[np.isfinite(P) & (P > 1)]
+    start = 1.0 / P.min() if P.size else 0.0
+    return np.linspace(start, 1.0, int(grid))
+
+
 def default_grid(num_points):
     """``linspace(0, 1, num_points)`` for an int ``num_points >= 2``."""
     if isinstance(num_points, bool) or not isinstance(num_points, (int, np.integer)):

@@ -403,6 +403,8 @@ def check_bands(a):
     what, xname, yname = band_space(a["curve"], a["space"])
     check_choice("band", a["band"], BANDS)
     g = check_grid(a["grid"], xname, strict=True)
+    if what == GRID_PR and isinstance(a["grid"], (int, np.integer)):
+        g = int(a["grid"])  # from 1/P: the data's positives say where (pr_band_grid)
     if a["multiclass"] == "ovo" or a["average"] in ("macro", "weighted", "samples"):
         raise ValueError(
             "bootstrap_curve gives one-vs-rest bands: use multiclass='ovr' with "

@@ -21,9 +21,10 @@ from . import _backends
 from . import _frames as F
 from . import _options as O
 from . import _schema as S
+from ._checks import pr_band_grid
 from ._core import device as _device
 from ._core.dataframes import Output, with_output
-from ._core.pack import MULTICLASS, inputs
+from ._core.pack import MULTICLASS, inputs, pack
 from ._docs import fill_doc
 from ._kernels.resample import GRID_PR
 from ._resampling import engine as E
@@ -337,8 +338,14 @@ def bootstrap_curve(
     seed : int, default=None
     progress : bool, default=None
     grid : int or array-like of float, default=101
-        Number of evenly spaced grid values in [0, 1], or the values themselves
-        (strictly increasing, in [0, 1]).
+        Number of evenly spaced grid values, or the values themselves (strictly
+        increasing, in [0, 1]). An int spans [0, 1] for ROC; for PR it spans
+        ``[1 / P, 1]``, ``P`` the positives of the curve with the fewest (with ``fold=``,
+        of the fold with the fewest; with weights or soft labels their total weight):
+        below the recall of one positive the precision only interpolates from no
+        positive, 0 in a replicate that ranks a negative first and 1 in one that
+        ranks a positive first, so a band there would span [0, 1] whatever the data.
+        Pass the values (e.g. ``np.linspace(0, 1, 101)``) for another grid.
     {cluster}
     resampling : {"multinomial", "poisson"}, default=None
         See :func:`bootstrap`.
@@ -394,7 +401,7 @@ def bootstrap_curve(
     wing = _backends.wing_for(data)
     if wing is not None:
         wing.no_multiclass(multiclass)
-        batch, P, est, reps = wing.curve_replicates(
+        batch, P, est, reps, g = wing.curve_replicates(
             data, grid=g, hull=hull, n_boot=int(n_boot), seed=kernel_seed(seed), **inputs(locals())
         )
         reps = np.ascontiguousarray(reps.transpose(0, 2, 1))  # (curve, grid, replicate)
@@ -403,7 +410,7 @@ def bootstrap_curve(
         return _fold_curves(locals(), what, xname, yname, g)
     else:
         spec = (curve, what, g, hull, stratified, poisson, cluster, n_boot, seed, progress)
-        batch, bad, est, reps = E.curve_replicates(data, inputs(locals(), *MULTICLASS), spec)
+        batch, bad, est, reps, g = E.curve_replicates(data, inputs(locals(), *MULTICLASS), spec)
     lo, hi = band_bounds(reps, est, bad, band, level)
     out = _band_frame(batch.keys, g, xname, yname, est, lo, hi)
     return F.describe(
@@ -434,6 +441,8 @@ def _fold_curves(args, what, xname, yname, g):
     data, score, label, by, weight = (args[k] for k in ("data", "score", "label", "by", "weight"))
     d, by_f, col = _folds.with_fold(data, score, label, by, weight, args["fold"])
     inp = inputs(args, *MULTICLASS)
+    # an int PR grid starts where every fold's curve has a positive
+    g = pr_band_grid(g, pack(d, **{**inp, "by": by_f}).totals()[0] if isinstance(g, int) else None)
     one = E.one_run(args, d, col, args["stratified"], "bootstrap_curve", grid=g, what=what)
     if one is not None:
         (keys_f, est_f, reps_f, P), (keys_p, est_p, reps_p) = one
@@ -441,10 +450,10 @@ def _fold_curves(args, what, xname, yname, g):
     else:
         spec = (args["curve"], what, g, args["hull"], args["stratified"], False, None)
         spec += (args["n_boot"], args["seed"], args["progress"])
-        batch_f, bad_f, est_f, reps_f = E.curve_replicates(d, {**inp, "by": by_f}, spec)
+        batch_f, bad_f, est_f, reps_f, _ = E.curve_replicates(d, {**inp, "by": by_f}, spec)
         n = len(d) if d is not None else np.asarray(args["fold"]).shape[0]
         strata = _folds.codes(d, col if d is not None else args["fold"], n)
-        batch_p, bad_p, est_p, reps_p = E.curve_replicates(data, inp, spec, strata=strata)
+        batch_p, bad_p, est_p, reps_p, _ = E.curve_replicates(data, inp, spec, strata=strata)
         keys_f, keys_p = batch_f.keys, batch_p.keys
         P, _ = batch_f.totals()
     gid, first = _folds.group_ids(keys_f, col)

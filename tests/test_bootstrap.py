@@ -676,6 +676,86 @@ def test_overflowing_counts_rerun_wider(monkeypatch):
     np.testing.assert_array_equal(ref.estimate, narrow.estimate)
 
 
+# ------------------------------------------- the block walk: eight replicates per pass
+
+
+def _both_walks(df, score, by, poisson, spec, n_boot):
+    """Replicates ``0 .. n_boot - 1`` of every curve by the block walk and by the
+    one-replicate walk, from one plan (hard labels, paired models)."""
+    from prroc_numba._drivers import boot_paired, boot_paired_blocks, run_items
+    from prroc_numba._kernels.resample import MULTINOMIAL, POISSON
+    from prroc_numba._kernels.resample_blocks import LANES
+
+    plan = boot_mod.Plan(pack(df, score=score, label="y", by=by), True, poisson=poisson)
+    assert plan.hard and not plan.grouped
+    rows = run_mod._rows(plan)
+    draw = run_mod._draw(plan, POISSON if poisson else MULTINOMIAL)
+    size = spec[2].size or 1
+    single = np.full((plan.batch.n_curves, size, n_boot), -1e300)
+    block = single.copy()
+    G = plan.batch.n_curves // plan.batch.n_models
+    run_items(boot_paired, G * n_boot, rows, draw, 7, 0, n_boot, spec, single)
+    n_blocks = -(-n_boot // LANES)
+    run_items(boot_paired_blocks, G * n_blocks, rows, (*draw, 255), 7, 0, n_boot, spec, block)
+    assert draw[-1][0] == 0
+    return single, block
+
+
+@pytest.mark.parametrize("curve,method", METHODS)
+@pytest.mark.parametrize("hull", [False, True])
+def test_block_walk_equals_one_replicate_walk(curve, method, hull):
+    """Eight replicates per pass over each model's rows give bit for bit the areas of
+    one walk per replicate (tied scores, two groups of three models, a last block of
+    five replicates)."""
+    df = _frame(500, seed=11, ties=1)
+    df["g"] = np.arange(len(df)) % 2
+    spec = (area_code(curve, method), hull, np.empty(0))
+    single, block = _both_walks(df, ["m1", "m2", "m3"], "g", False, spec, 21)
+    assert np.all(single != -1e300)  # every replicate written
+    np.testing.assert_array_equal(single, block)
+
+
+@pytest.mark.parametrize("what", [-1, -2, -3])
+@pytest.mark.parametrize("poisson", [False, True])
+def test_block_walk_equals_one_replicate_walk_on_grids(what, poisson):
+    """Values on a grid (precision at recall, TPR at FPR, FPR at TPR) and Poisson(1)
+    counts: the block walk gives the one-replicate walk's values bit for bit."""
+    df = _frame(400, seed=12, ties=2)
+    spec = (what, False, np.linspace(0.0, 1.0, 11))
+    single, block = _both_walks(df, ["m1", "m2"], None, poisson, spec, 13)
+    np.testing.assert_array_equal(single, block)
+
+
+def test_block_walk_runs_and_falls_back_on_a_count_above_its_lanes(monkeypatch):
+    """Hard labels take the block walk; a slot count above what a byte lane holds
+    (lowered here to 1, so nearly every replicate has one) re-runs the chunk with the
+    one-replicate walk: the same replicates either way."""
+    df = _frame(600, seed=13)
+    kw = {"score": ["m1", "m2", "m3"], "label": "y", "n_boot": 40, "seed": 5}
+    calls = []
+    blocks = run_mod.boot_paired_blocks
+
+    def counted(*args):
+        calls.append(1)
+        return blocks(*args)
+
+    monkeypatch.setattr(run_mod, "boot_paired_blocks", counted)
+    ref = prn.bootstrap(df, return_replicates=True, **kw)[1]
+    assert calls
+    singles = []
+    single = run_mod.boot_paired
+
+    def counted_single(*args):
+        singles.append(1)
+        return single(*args)
+
+    monkeypatch.setattr(run_mod, "boot_paired", counted_single)
+    monkeypatch.setattr(run_mod, "_BLOCK_COUNT_MAX", 1)
+    fallback = prn.bootstrap(df, return_replicates=True, **kw)[1]
+    assert singles
+    np.testing.assert_array_equal(ref.estimate, fallback.estimate)
+
+
 def test_curve_longer_than_int32_row_indices_is_refused(monkeypatch):
     """The plan's row indices and slots are int32: a longer curve gets a clear error
     (the limit lowered here; a real one holds 16 GiB of scores)."""

@@ -155,6 +155,7 @@ PUBLIC = {
     "cli",
     "plot",
     "_sklearn",
+    "torch",  # the PyTorch metric objects: a public subpackage, above the core
 }
 #: the layers below the public modules, each with the layers it must not import
 BELOW = {

@@ -411,3 +411,233 @@ def test_operating_points_and_partial_range_are_drawn_where_they_belong():
     assert not ax.containers[0].has_yerr
     with pytest.raises(ValueError, match="0 <= lo < hi <= 1"):
         pp.add_partial_range(partial=(0.5, 0.1))
+
+
+# ---------------------------------------------------------------- the drawn figures read
+# like a reader reads them: text boxes from the renderer, the band's grid, the labels
+
+
+def _boxes(ax, texts):
+    """Display-space bounding boxes of ``texts`` as the figure draws them."""
+    renderer = ax.figure.canvas.get_renderer()
+    ax.figure.draw(renderer)
+    return [t.get_window_extent(renderer) for t in texts]
+
+
+#: rank_models warns with few data sets (tested in test_ranking); here the figure is tested
+FEW_DATA_SETS_OK = pytest.mark.filterwarnings("ignore::prroc_numba.FewDataSetsWarning")
+
+
+def _overlapping(boxes, texts):
+    return [
+        (texts[i].get_text(), texts[j].get_text())
+        for i in range(len(boxes))
+        for j in range(i + 1, len(boxes))
+        if boxes[i].overlaps(boxes[j])
+    ]
+
+
+@FEW_DATA_SETS_OK
+@pytest.mark.parametrize(
+    "n_datasets, spread", [(4, 0.01), (15, 0.002), (15, 0.0)], ids=["4-sets", "15-sets", "ties"]
+)
+def test_critical_difference_labels_do_not_overlap_and_are_readable(n_datasets, spread):
+    """Close average ranks (2.75 and 3.25 with 4 data sets; 3.07 and 3.03 with 15) must
+    not print over each other; names and ranks are at least 8 pt and the figure is
+    large enough to hold them (every text inside the figure)."""
+    rng = np.random.default_rng(1)
+    names = ["logreg", "forest", "knn", "nbayes", "svm", "tree"]
+    rows = [
+        (m, d, rng.normal(0.8 + spread * i, 0.03))
+        for i, m in enumerate(names)
+        for d in range(n_datasets)
+    ]
+    res = prn.rank_models(
+        pd.DataFrame(rows, columns=["model", "dataset", "auc"]),
+        model="model",
+        dataset="dataset",
+        value="auc",
+    )
+    ax = pp.critical_difference(res)
+    texts = [t for t in ax.texts if t.get_text()]
+    rank_texts = [t for t in texts if t.get_text() in {f"{r:.2f}" for r in res.ranks["rank"]}]
+    assert len(rank_texts) == len(names)
+    boxes = _boxes(ax, texts)
+    assert _overlapping(boxes, texts) == []
+    fig_box = ax.figure.bbox
+    for t, b in zip(texts, boxes):
+        assert t.get_fontsize() >= 8, t.get_text()
+        assert fig_box.x0 <= b.x0 and b.x1 <= fig_box.x1, f"{t.get_text()!r} cut off"
+        assert fig_box.y0 <= b.y0 and b.y1 <= fig_box.y1, f"{t.get_text()!r} cut off"
+    w, h = ax.figure.get_size_inches()
+    assert w >= 7.5 and h >= 3.0
+
+
+@FEW_DATA_SETS_OK
+def test_critical_difference_names_beside_their_ranks():
+    """Each model's rank is written next to its name (same row), the value of its row."""
+    long = pd.DataFrame(
+        [(m, d, v + 0.01 * d) for d in range(6) for m, v in zip("abcd", [0.9, 0.8, 0.7, 0.6])],
+        columns=["model", "dataset", "auc"],
+    )
+    res = prn.rank_models(long, model="model", dataset="dataset", value="auc")
+    ax = pp.critical_difference(res)
+    by_text = {t.get_text(): t for t in ax.texts}
+    for m, r in zip(res.ranks["model"], res.ranks["rank"]):
+        name, rank = by_text[m], by_text[f"{r:.2f}"]
+        assert abs(name.get_position()[1] - rank.get_position()[1]) < 0.1
+
+
+def test_bootstrap_curve_pr_grid_starts_at_the_first_positive():
+    """The default PR grid starts at 1/P (P: the fewest positives of the curves), where
+    a replicate's precision is that of its first positive, not at recall 0 where any
+    replicate ranking a negative first has precision 0 (a band of [0, 1] whatever the
+    data); the band drawn starts there too."""
+    rng = np.random.default_rng(0)
+    n = 300
+    y = (rng.random(n) < 0.1).astype(int)
+    df = pd.DataFrame(
+        {"y": y, "g": np.repeat(["a", "b"], n // 2), "s": rng.normal(size=n) + 1.0 * y}
+    )
+    P = df.groupby("g").y.sum().to_numpy()
+    band = prn.bootstrap_curve(df, score="s", label="y", by="g", n_boot=200, seed=0)
+    for _, sub in band.groupby("g"):
+        np.testing.assert_allclose(sub.recall.to_numpy(), np.linspace(1 / P.min(), 1, 101))
+    first = band[band.recall == band.recall.min()]
+    assert (first.ci_low > 0).all() and (first.ci_high == 1).all()
+    # at recall 0 (a grid given with it) the same replicates reach 0
+    at0 = prn.bootstrap_curve(
+        df, score="s", label="y", by="g", n_boot=200, seed=0, grid=[0.0, 1 / P.min()]
+    )
+    assert (at0[at0.recall == 0].ci_low == 0).any()
+    np.testing.assert_array_equal(at0[at0.recall > 0].ci_low, first.ci_low)
+    # the same rows with one curve: its own positives
+    one = prn.bootstrap_curve(df, score="s", label="y", n_boot=50, seed=0, grid=11)
+    np.testing.assert_allclose(one.recall, np.linspace(1 / y.sum(), 1, 11))
+    # a grid given as values is kept (recall 0 included)
+    given = prn.bootstrap_curve(df, score="s", label="y", n_boot=50, seed=0, grid=[0, 0.5, 1])
+    np.testing.assert_array_equal(given.recall, [0, 0.5, 1])
+    ax = pp.plot_bands(band)
+    for line in ax.lines:
+        assert np.min(line.get_xdata()) == pytest.approx(1 / P.min())
+
+
+def test_bootstrap_curve_pr_grid_with_folds_starts_at_the_smallest_fold():
+    rng = np.random.default_rng(3)
+    n = 400
+    y = (rng.random(n) < 0.15).astype(int)
+    df = pd.DataFrame({"y": y, "s": rng.normal(size=n) + y, "fold": np.arange(n) % 4})
+    P = df.groupby("fold").y.sum().min()
+    band = prn.bootstrap_curve(df, score="s", label="y", fold="fold", n_boot=50, seed=0, grid=6)
+    np.testing.assert_allclose(band.recall.unique(), np.linspace(1 / P, 1, 6))
+
+
+def test_plot_intervals_reads_compare_pairs_as_better_minus_worse():
+    """compare's "knn - nbayes" with a negative difference is drawn as "nbayes - knn"
+    with the difference and interval negated; the axis names the quantity."""
+    cmp_ = pd.DataFrame(
+        {
+            "model_a": ["knn", "knn", "nbayes"],
+            "model_b": ["nbayes", "forest", "forest"],
+            "curve": "pr",
+            "method": "dg",
+            "diff": [-0.05, -0.2, 0.1],
+            "ci_low": [-0.12, -0.3, 0.02],
+            "ci_high": [0.03, -0.1, 0.2],
+        }
+    )
+    ax = pp.plot_intervals(cmp_)
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == ["nbayes - knn", "nbayes - forest", "forest - knn"]
+    (line,) = [c for c in ax.containers][0].lines[:1]
+    np.testing.assert_allclose(line.get_xdata(), [0.05, 0.1, 0.2])
+    bars = ax.containers[0].lines[2][0].get_segments()
+    np.testing.assert_allclose([s[:, 0] for s in bars], [[-0.03, 0.12], [0.02, 0.2], [0.1, 0.3]])
+    assert ax.get_xlabel() == "difference in AUC-PR (dg)"
+    plt.close("all")
+    ax = pp.plot_intervals(cmp_, orient=False, sort=False)
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        "knn - nbayes",
+        "knn - forest",
+        "nbayes - forest",
+    ]
+    assert ax.get_xlabel() == "difference in AUC-PR (dg) (a - b)"
+    plt.close("all")
+    boot = pd.DataFrame(
+        {
+            "model": ["a"],
+            "curve": ["roc"],
+            "method": ["trapezoid"],
+            "estimate": [0.8],
+            "ci_low": [0.7],
+            "ci_high": [0.9],
+        }
+    )
+    assert pp.plot_intervals(boot).get_xlabel() == "AUC-ROC (trapezoid)"
+
+
+def test_plot_intervals_on_real_compare_output():
+    rng = np.random.default_rng(2)
+    n = 400
+    y = (rng.random(n) < 0.2).astype(int)
+    df = pd.DataFrame(
+        {"y": y, "weak": rng.normal(size=n) + 0.3 * y, "strong": rng.normal(size=n) + 2 * y}
+    )
+    cmp_ = prn.compare(df, score=["weak", "strong"], label="y", n_boot=100, seed=0)
+    assert cmp_["diff"].iloc[0] < 0
+    ax = pp.plot_intervals(cmp_)
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["strong - weak"]
+    assert ax.containers[0].lines[0].get_xdata()[0] == pytest.approx(-cmp_["diff"].iloc[0])
+    assert ax.get_xlabel() == "difference in AUC-PR (dg)"
+
+
+def test_plot_pr_iso_f1_labels_are_not_under_the_legend():
+    """Weak models leave the top empty but for the iso-F1 lines, where "best" puts the
+    legend (over the label F1=0.6 before): no label of the lines may sit under it, and
+    each label stays in the figure at its line's end."""
+    rng = np.random.default_rng(0)
+    n = 400
+    y = (rng.random(n) < 0.2).astype(int)
+    df = pd.DataFrame(
+        {
+            "y": y,
+            **{
+                m: rng.normal(size=n) + k * y
+                for m, k in [("knn", 0.5), ("nbayes", 1.0), ("forest", 1.5)]
+            },
+        }
+    )
+    pts = prn.pr_curve(df, score=["knn", "nbayes", "forest"], label="y")
+    ax = pp.plot_pr(pts, iso_f1=True)
+    iso = [t for t in ax.texts if t.get_text().startswith("F1=")]
+    assert len(iso) == 4
+    legend = ax.get_legend()
+    boxes = _boxes(ax, iso)
+    renderer = ax.figure.canvas.get_renderer()
+    lbox = legend.get_window_extent(renderer)
+    assert not [t.get_text() for t, b in zip(iso, boxes) if b.overlaps(lbox)]
+    fig_box = ax.figure.bbox
+    for b in boxes:
+        assert fig_box.x0 <= b.x0 and b.x1 <= fig_box.x1
+    # beside its line's end: recall 1, precision f / (2 - f)
+    for t in iso:
+        f = float(t.get_text().split("=")[1])
+        assert t.xy[1] == pytest.approx(f / (2 - f))
+
+
+def test_plot_power_names_the_models_and_has_a_title():
+    sim = pd.DataFrame({"n": [50, 100, 200], "power": [0.3, 0.6, 0.9], "se": [0.03, 0.03, 0.02]})
+    ax = pp.plot_power(sim, label="gbm vs logreg")
+    assert ax.get_title() == "Simulated power: gbm vs logreg"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["gbm vs logreg"]
+    plt.close("all")
+    # a frame that names its models and quantity needs no label
+    named = sim.assign(model_a="gbm", model_b="logreg", curve="pr", method="ap")
+    ax = pp.plot_power(named)
+    assert ax.get_title() == "Simulated power of AUC-PR (ap): gbm vs logreg"
+    plt.close("all")
+    one = sim.copy()
+    one.attrs["score"] = "gbm"
+    assert pp.plot_power(one).get_title() == "Simulated power: gbm"
+    plt.close("all")
+    assert pp.plot_power(sim, title="").get_title() == ""

@@ -260,3 +260,16 @@ def test_damaged_shipped_kernels_fall_back_to_compiling(wheel, tmp_path):
     assert len(warned) == 1, first
     assert any(str(p) in warned[0] for p in damaged) and "compiled this kernel" in warned[0]
     assert run() == ""
+
+
+def test_parallel_build_runs_every_call_once():
+    """The build's workers take every representative call exactly once (the first call
+    and the starters first), and the Dask kernels' signatures name real kernels."""
+    from prroc_numba._jit import build as _build
+
+    order = _build._call_names()
+    expected = [n for n, _ in _warmup.CALLS if _warmup.runnable(n)]
+    assert sorted(order) == sorted(expected + [n for n, _ in _warmup.CLI_CALLS])
+    assert order[: 1 + len(_build._STARTERS)] == [_warmup.CALLS[0][0], *_build._STARTERS]
+    assert set(_warmup.dask_signatures()) <= set(_warmup.dispatchers())
+    assert 1 <= _build._jobs(len(order)) <= _build.MAX_JOBS

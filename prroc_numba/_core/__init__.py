@@ -23,6 +23,7 @@ _WHERE = {
     "Output": ".dataframes",
     "PointCurve": ".points",
     "State": ".points",
+    "StateFormatError": ".state",
     "as_1d": ".resolve",
     "auc_frame": ".area_frames",
     "batch_areas": ".area_frames",
@@ -89,6 +90,7 @@ _WHERE = {
     "row_ids": ".batch",
     "rows_result": ".table",
     "rows_thresholds": ".table",
+    "split_sorted": ".presort",
     "splitters_of": ".partitions",
     "standardized": ".partial",
     "state_from_counts": ".points",
@@ -168,7 +170,9 @@ if TYPE_CHECKING:  # for type checkers and the import graph; at run time see __g
         state_from_counts,
         with_ends,
     )
+    from .presort import split_sorted
     from .resolve import as_1d, check_not_proba, frame_column, read_labels
+    from .state import StateFormatError
     from .sweep import points
     from .table import (
         Accumulator,
@@ -197,6 +201,7 @@ __all__ = [
     "Output",
     "PointCurve",
     "State",
+    "StateFormatError",
     "as_1d",
     "auc_frame",
     "batch_areas",
@@ -263,6 +268,7 @@ __all__ = [
     "row_ids",
     "rows_result",
     "rows_thresholds",
+    "split_sorted",
     "splitters_of",
     "standardized",
     "state_from_counts",

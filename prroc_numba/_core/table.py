@@ -22,6 +22,7 @@ through the Accumulator's attributes.
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -37,8 +38,34 @@ from .._core.pack import inputs, pack
 from .._drivers.resample import segments_batch
 from .._schema import MODEL
 
-# internal column names of the weighted-row table (never a user's key column)
-_S, _Y, _W = "__prn_score", "__prn_label", "__prn_weight"
+# the pending runs' entries merged into the table once they pass this many (or the
+# table's own size, whichever is larger: amortised, each entry is sorted O(log) times)
+_BUFFER_ENTRIES = 1 << 16
+
+
+def _narrow(x):
+    """Masses as held: uint32 when every one is a whole number below 2**32 (the counts
+    of unweighted rows; exact, and half the bytes), else float64 as given.
+    """
+    if x.dtype != np.float64 or x.size == 0:
+        return x
+    if x.max() < 2.0**32 and (np.floor(x) == x).all():
+        return x.astype(np.uint32)
+    return x
+
+
+def _sum_runs(masses, order, idx):
+    """The held masses of several runs, taken in ``order``, summed over each run of
+    ``idx`` as float64 (uint32 counts stay uint32 until the sum: fewer bytes moved).
+    """
+    if all(m.dtype == np.uint32 for m in masses):
+        return np.add.reduceat(np.concatenate(masses)[order], idx, dtype=np.float64)
+    return np.add.reduceat(np.concatenate([_wide(m) for m in masses])[order], idx)
+
+
+def _wide(x):
+    """Held masses as float64."""
+    return x if x.dtype == np.float64 else x.astype(np.float64)
 
 
 def _sort_entries(curve, score):
@@ -112,6 +139,21 @@ def entries(batch, data, score, by, decimals=None):
     Returns ``(by_names, models, groups, curve, values, pos, neg)``: the key layout as
     :class:`Accumulator` holds it, then per value its curve, score and row masses.
     """
+    by_names, models, groups = batch_layout(batch, data, score, by)
+    lengths = np.diff(batch.offsets)
+    curve = np.repeat(np.arange(batch.n_curves, dtype=np.int64), lengths)
+    local = np.arange(batch.values.size, dtype=np.int64) - batch.offsets[curve]
+    row = batch.label_start[curve] + local
+    values = batch.values
+    if decimals is not None:
+        values = np.round(values, decimals)
+    return by_names, models, groups, curve, values, batch.pos[row], batch.neg[row], row
+
+
+def batch_layout(batch, data, score, by):
+    """``(by_names, models, groups)``: the key layout of a packed batch's curves as
+    :class:`Accumulator` holds it.
+    """
     M = batch.n_models
     if by is None:
         by_names = []
@@ -124,15 +166,10 @@ def entries(batch, data, score, by, decimals=None):
     wide = batch.keys.shape[1] > len(by_names)
     models = list(batch.keys[MODEL].iloc[:M]) if wide else None
     G = batch.group_offsets.size - 1
+    if not by_names:
+        return by_names, models, pd.DataFrame(index=range(G))
     groups = batch.keys.iloc[np.arange(G) * M][by_names].reset_index(drop=True)
-    lengths = np.diff(batch.offsets)
-    curve = np.repeat(np.arange(batch.n_curves, dtype=np.int64), lengths)
-    local = np.arange(batch.values.size, dtype=np.int64) - batch.offsets[curve]
-    row = batch.label_start[curve] + local
-    values = batch.values
-    if decimals is not None:
-        values = np.round(values, decimals)
-    return by_names, models, groups, curve, values, batch.pos[row], batch.neg[row], row
+    return by_names, models, groups
 
 
 def _curve_keys(groups, models):
@@ -210,15 +247,56 @@ class Accumulator:
         self.decimals = None if decimals is None else int(decimals)
         self._by = None  # names of the by columns (list), fixed by the first update
         self._models = None  # list of model names (wide input) or None
-        self._groups: Any = None  # DataFrame of the by columns, one row per group, sorted
-        self._curve = np.empty(0, dtype=np.int64)
-        self._score = np.empty(0)
-        self._pos = np.empty(0)
-        self._neg = np.empty(0)
-        self._extra = ()  # per-entry 2-D masses (the Poisson replicates of Dask input)
+        self._m_groups: Any = None  # DataFrame of the by columns, one row per group, sorted
+        self._m_curve = np.empty(0, dtype=np.int64)
+        self._m_score = np.empty(0)
+        self._m_pos = np.empty(0)
+        self._m_neg = np.empty(0)
+        self._m_extra: tuple = ()  # per-entry 2-D masses (the Poisson replicates of Dask input)
         self._started = False
+        self._pending: list[tuple] = []  # reduced runs not yet merged into the table
+        self._n_pending = 0
+        self._growth = 1  # runs kept up to this many times the table (see _flush)
+        self._source = None  # the file a loaded state came from (named in errors)
+        self._lock = threading.RLock()
 
     # ------------------------------------------------------------------ state
+
+    # The table is held as one reduced run (``_m_*``) plus the reduced runs of later
+    # batches (``_pending``); reading any of ``_curve`` ... ``_groups`` merges the pending
+    # runs first (one sort for all of them), so a stream of batches costs about one sort
+    # of its entries, not one re-merge of the whole table per batch.
+
+    @property
+    def _curve(self):
+        self._flush()
+        c = self._m_curve
+        return np.zeros(self._m_score.size, dtype=np.int64) if c is None else c
+
+    @property
+    def _score(self):
+        self._flush()
+        return self._m_score
+
+    @property
+    def _pos(self):
+        self._flush()
+        return _wide(self._m_pos)
+
+    @property
+    def _neg(self):
+        self._flush()
+        return _wide(self._m_neg)
+
+    @property
+    def _extra(self):
+        self._flush()
+        return self._m_extra
+
+    @property
+    def _groups(self):
+        self._flush()
+        return self._m_groups
 
     @property
     def n_entries(self) -> int:
@@ -228,9 +306,23 @@ class Accumulator:
     def __sizeof__(self) -> int:
         # what sys.getsizeof (and so Dask's memory accounting, which decides what a
         # worker spills to disk) sees: the arrays, not only the object's header
-        arrays = (self._curve, self._score, self._pos, self._neg, *self._extra)
-        groups = 0 if self._groups is None else int(self._groups.memory_usage(deep=True).sum())
-        return object.__sizeof__(self) + sum(int(a.nbytes) for a in arrays) + groups
+        with self._lock:
+            arrays = [self._m_curve, self._m_score, self._m_pos, self._m_neg, *self._m_extra]
+            groups = [self._m_groups]
+            for run in self._pending:
+                arrays += [*run[1:5], *run[5]]
+                groups.append(run[0])
+        frames = sum(int(g.memory_usage(deep=True).sum()) for g in groups if g is not None)
+        held = sum(int(a.nbytes) for a in arrays if a is not None)
+        return object.__sizeof__(self) + held + frames
+
+    def __reduce__(self):
+        # pickled as the state format's columns and metadata (the same checks run when
+        # it is unpickled); the pending runs are merged first
+        from .state import pickled
+
+        with self._lock:
+            return _unpickle, (self.decimals, pickled(self))
 
     def table(self) -> pd.DataFrame:
         """The state as a tidy frame: key columns, ``score``, ``pos``, ``neg``.
@@ -238,10 +330,66 @@ class Accumulator:
         One row per (curve, distinct score), scores descending within a curve.
         """
         self._require()
-        keys = self._curve_keys().iloc[self._curve].reset_index(drop=True)
+        with self._lock:
+            curve, score, pos, neg = self._curve, self._score, self._pos, self._neg
+            keys = self._curve_keys().iloc[curve].reset_index(drop=True)
         out = keys.copy()
-        out["score"], out["pos"], out["neg"] = self._score, self._pos, self._neg
+        out["score"], out["pos"], out["neg"] = score, pos, neg
         return out
+
+    # ---------------------------------------------------------- the state format
+
+    def to_arrow(self) -> Any:
+        """The state as a ``pyarrow.Table`` (needs the ``arrow`` extra).
+
+        Columns: the key columns (dictionary-encoded), ``score``, ``pos``, ``neg``; the
+        metadata (format version, library version, ``decimals``, key names, models, row
+        count, byte order, checksum) under the schema metadata key ``prroc_numba``. See
+        the Guarantees page for the format.
+        """
+        from .state import to_arrow
+
+        with self._lock:
+            return to_arrow(self)
+
+    @classmethod
+    def from_arrow(cls, table: Any) -> Accumulator:
+        """The Accumulator of a table from :meth:`to_arrow` (or its Arrow IPC bytes).
+
+        Every check of :meth:`load` runs; a table that fails one raises
+        :class:`~prroc_numba.StateFormatError` (a ``ValueError``).
+        """
+        from .state import from_arrow
+
+        return _built(from_arrow(table))
+
+    def save(self, path: Any, *, format: str | None = None) -> None:
+        """Write the state to ``path``: ``.npz`` (numpy only), ``.arrow`` (Arrow IPC)
+        or ``.parquet`` (both need the ``arrow`` extra); ``format=`` ("npz", "arrow",
+        "parquet") overrides the suffix.
+
+        The file holds the rows of :meth:`table` and versioned, checksummed metadata;
+        loading it never unpickles. See the Guarantees page for the format.
+        """
+        from .state import save
+
+        with self._lock:
+            save(self, path, format)
+
+    @classmethod
+    def load(cls, path: Any, *, format: str | None = None) -> Accumulator:
+        """The Accumulator saved at ``path`` by :meth:`save`.
+
+        Refuses (:class:`~prroc_numba.StateFormatError`, a ``ValueError`` naming the
+        file and the fix) a file of a newer format version, a checksum mismatch,
+        missing, extra or mistyped columns, negative or non-finite masses, unsorted or
+        duplicated keys.
+        """
+        from .state import load
+
+        acc = _built(load(path, format))
+        acc._source = str(path)
+        return acc
 
     def _n_models(self):
         return 1 if self._models is None else len(self._models)
@@ -271,6 +419,17 @@ class Accumulator:
         Every call must describe the same curves' layout: the same ``by`` column names
         and the same models (score columns) in the same order. New groups may appear
         in any call.
+
+        A batch's rows are reduced to its own (curve, distinct score) table and kept
+        beside the state; the kept tables are merged, in one sort, when a result is read
+        (or the state is merged, pickled or saved, or the kept tables outgrow the
+        state), so a stream of batches costs about one sort of all its entries.
+
+        Several threads may call ``update`` (and :meth:`merge`) on one Accumulator at
+        once: each batch is reduced outside the Accumulator's lock (the compiled code
+        releases the GIL) and added under it, so the result is that of one thread
+        feeding every batch (exactly so for unweighted or integer-weight rows; weighted
+        sums to rounding, as the order of addition may differ).
         """
         if isinstance(by, (list, tuple)) and len(by) == 0:
             by = None
@@ -279,8 +438,10 @@ class Accumulator:
             return self
         data, score, label, by, weight = kept[0]
         batch = pack(data, **inputs(locals()))
-        by_names, models, groups = entries(batch, data, score, by)[:3]
-        self._absorb(by_names, models, groups, *swept_entries(batch, self.decimals))
+        by_names, models, groups = batch_layout(batch, data, score, by)
+        run = swept_entries(batch, self.decimals)
+        with self._lock:
+            self._push(by_names, models, groups, *run)
         return self
 
     def merge(self, other: Accumulator) -> Accumulator:
@@ -292,29 +453,26 @@ class Accumulator:
         if not isinstance(other, Accumulator):
             raise TypeError(f"merge takes an Accumulator, got {type(other).__name__}")
         if other.decimals != self.decimals:
+            what = "" if other._source is None else f" (loaded from {other._source!r})"
             raise ValueError(
                 f"cannot merge accumulators with decimals={self.decimals!r} and "
-                f"decimals={other.decimals!r}; build both with the same rounding"
+                f"decimals={other.decimals!r}{what}; build both with the same rounding"
             )
         if not other._started:
             return self
-        self._absorb(
-            other._by,
-            other._models,
-            other._groups,
-            other._curve,
-            other._score,
-            other._pos,
-            other._neg,
-            other._extra,
-        )
+        with other._lock:
+            layout = (other._by, other._models, other._groups)
+            run = (other._curve, other._score, other._pos, other._neg, other._extra)
+        with self._lock:
+            self._push(*layout, *run)
         return self
 
-    def _absorb(self, by_names, models, groups, curve, score, pos, neg, extra=()):
+    def _push(self, by_names, models, groups, curve, score, pos, neg, extra=()):
+        """Keep a reduced run (sorted, one entry per (curve, score)) beside the table."""
         if not self._started:
-            self._by, self._models, self._groups = by_names, models, groups
-            self._curve, self._score, self._pos, self._neg = curve, score, pos, neg
-            self._extra = tuple(extra)
+            self._by, self._models, self._m_groups = by_names, models, groups
+            self._m_score, self._m_extra = score, tuple(extra)
+            self._m_curve, self._m_pos, self._m_neg = self._compact(curve, pos, neg)
             self._started = True
             return
         if by_names != self._by:
@@ -329,56 +487,153 @@ class Accumulator:
                 f"these rows score the models {models} but the Accumulator holds "
                 f"{self._models}; pass the same score columns, in the same order, every time"
             )
-        M = self._n_models()
-        if by_names:
-            both = pd.concat([self._groups, groups], ignore_index=True)
-            codes = both.groupby(by_names, sort=True, dropna=False, observed=True).ngroup()
-            codes = codes.to_numpy(np.int64)
-            _uniq, first = np.unique(codes, return_index=True)
-            new_groups = both.iloc[first].reset_index(drop=True)
-            G0 = len(self._groups)
-            map_a, map_b = codes[:G0], codes[G0:]
-            ca = map_a[self._curve // M] * M + self._curve % M
-            cb = map_b[curve // M] * M + curve % M
-        else:
-            new_groups, ca, cb = self._groups, self._curve, curve
-        if len(extra) != len(self._extra) or any(
-            x.shape[1:] != y.shape[1:] for x, y in zip(extra, self._extra)
+        if len(extra) != len(self._m_extra) or any(
+            x.shape[1:] != y.shape[1:] for x, y in zip(extra, self._m_extra)
         ):
             raise ValueError("cannot merge states holding different bootstrap replicates")
-        self._groups = new_groups
-        self._curve, self._score, self._pos, self._neg, self._extra = reduce_entries(
-            np.concatenate([ca, cb]),
-            np.concatenate([self._score, score]),
-            np.concatenate([self._pos, pos]),
-            np.concatenate([self._neg, neg]),
-            tuple(np.concatenate([x, y]) for x, y in zip(self._extra, extra)),
+        self._pending.append((groups, *self._compact(curve, pos, neg, score), tuple(extra)))
+        self._n_pending += int(score.size)
+        if self._n_pending > max(_BUFFER_ENTRIES, self._growth * self._m_score.size):
+            self._flush()
+
+    def _single(self):
+        """One curve (no ``by``, one score column): entries need no curve ids."""
+        return not self._by and self._models is None
+
+    def _compact(self, curve, pos, neg, score=None):
+        """``(curve, pos, neg)`` as held (or ``(curve, score, pos, neg)`` when ``score``
+        is given): no curve ids for one curve, whole-number masses as uint32 (unweighted
+        rows), so that the table costs 16 bytes per entry, not 32.
+        """
+        c = None if self._single() else curve
+        p, n = _narrow(pos), _narrow(neg)
+        return (c, p, n) if score is None else (c, score, p, n)
+
+    def _flush(self):
+        """Merge the pending runs into the table (one sort of all their entries)."""
+        if not self._pending:
+            return
+        with self._lock:
+            if not self._pending:
+                return
+            runs = [
+                (
+                    self._m_groups,
+                    self._m_curve,
+                    self._m_score,
+                    self._m_pos,
+                    self._m_neg,
+                    self._m_extra,
+                ),
+                *self._pending,
+            ]
+            n_before = sum(int(r[2].size) for r in runs)
+            self._pending, self._n_pending = [], 0
+            self._combine(runs)
+            # merging saves memory only where the runs share scores (ties): where it
+            # saved little, keep more runs before the next merge (fewer sorts of the
+            # table, the same memory, as the runs then hold the same entries)
+            self._growth = 4 if self._m_score.size > 0.9 * n_before else 1
+
+    def _combine(self, runs):
+        if self._single() and not runs[0][5]:
+            score = np.concatenate([r[2] for r in runs])
+            order = np.argsort(-score, kind="stable")  # merges the sorted runs
+            s = score[order]
+            start = np.ones(s.size, dtype=bool)
+            start[1:] = s[1:] != s[:-1]
+            idx = np.flatnonzero(start)
+            self._m_score = s[idx]
+            self._m_pos = _narrow(_sum_runs([r[3] for r in runs], order, idx))
+            self._m_neg = _narrow(_sum_runs([r[4] for r in runs], order, idx))
+            return
+        runs = [(r[0], self._ids(r[1], r[2]), r[2], _wide(r[3]), _wide(r[4]), r[5]) for r in runs]
+        M = self._n_models()
+        if self._by:
+            both = pd.concat([r[0] for r in runs], ignore_index=True)
+            codes = both.groupby(self._by, sort=True, dropna=False, observed=True).ngroup()
+            codes = codes.to_numpy(np.int64)
+            _uniq, first = np.unique(codes, return_index=True)
+            self._m_groups = both.iloc[first].reset_index(drop=True)
+            bounds = np.cumsum([0] + [len(r[0]) for r in runs])
+            curves = [
+                codes[a:b][r[1] // M] * M + r[1] % M for a, b, r in zip(bounds, bounds[1:], runs)
+            ]
+        else:
+            curves = [r[1] for r in runs]
+        extra = tuple(np.concatenate([r[5][k] for r in runs]) for k in range(len(runs[0][5])))
+        curve, self._m_score, pos, neg, self._m_extra = reduce_entries(
+            np.concatenate(curves),
+            np.concatenate([r[2] for r in runs]),
+            np.concatenate([r[3] for r in runs]),
+            np.concatenate([r[4] for r in runs]),
+            extra,
         )
+        self._m_curve, self._m_pos, self._m_neg = self._compact(curve, pos, neg)
+
+    @staticmethod
+    def _ids(curve, score):
+        return np.zeros(score.size, dtype=np.int64) if curve is None else curve
+
+    def _absorb(self, by_names, models, groups, curve, score, pos, neg, extra=()):
+        """Add a reduced run and merge it into the table now."""
+        with self._lock:
+            self._push(by_names, models, groups, curve, score, pos, neg, extra)
+            self._flush()
 
     # ---------------------------------------------------------------- results
 
-    def _weighted_rows(self):
-        """The state as weighted rows and the keyword arguments that name them."""
-        self._require()
-        keys = self._curve_keys()
-        key_names = list(keys.columns)
-        if self._models is not None:  # keep the models' order (by sorts its keys)
-            keys[MODEL] = pd.Categorical(
-                keys[MODEL],
-                categories=pd.unique(np.asarray(self._models, dtype=object)),
-                ordered=True,
-            )
-        k = self._score.size
-        rows = keys.iloc[np.concatenate([self._curve, self._curve])].reset_index(drop=True)
-        rows[_S] = np.concatenate([self._score, self._score])
-        rows[_Y] = np.concatenate([np.ones(k), np.zeros(k)])
-        rows[_W] = np.concatenate([self._pos, self._neg])
-        return rows, {"score": _S, "label": _Y, "weight": _W, "by": key_names or None}
-
     def _batch(self):
-        """The packed batch of the state's weighted rows (its curves' layout and keys)."""
-        rows, kw = self._weighted_rows()
-        return pack(rows, **kw)
+        """The batch of the state's weighted rows, built from the table directly: per
+        curve (group by group, model by model) its positive rows (mass ``pos``), then its
+        negative rows (mass ``neg``), each in the table's order, zero masses left out --
+        the batch that packing those rows as a frame (``by`` the key columns) gives.
+        """
+        from .batch import Batch, lengths_to_offsets
+
+        self._require()
+        with self._lock:  # one consistent state, even while other threads update
+            self._flush()
+            groups, curve, score = self._m_groups, self._m_curve, self._m_score
+            pos, neg = _wide(self._m_pos), _wide(self._m_neg)
+        keys = _curve_keys(groups, self._models)
+        C = len(keys)
+        kp, kn = pos > 0, neg > 0
+        if C == 1:  # one curve: its positive rows, then its negative rows
+            values = np.concatenate([score[kp], score[kn]])
+            P = np.concatenate([pos[kp], np.zeros(int(kn.sum()))])
+            N = np.concatenate([np.zeros(int(kp.sum())), neg[kn]])
+            offsets = np.array([0, values.size], dtype=np.int64)
+            return Batch(
+                values, offsets, P, N, offsets, np.zeros(1, np.int64), keys, 1, None, 2 * score.size
+            )
+        cp, cn = curve[kp], curve[kn]
+        n_p, n_n = np.bincount(cp, minlength=C), np.bincount(cn, minlength=C)
+        live = (n_p + n_n) > 0
+        if not live.all():  # curves without entries here (a Dask range) are no curves
+            keys = keys[live].reset_index(drop=True)
+            new = np.cumsum(live) - 1
+            cp, cn, n_p, n_n = new[cp], new[cn], n_p[live], n_n[live]
+            C = int(live.sum())
+        offsets = lengths_to_offsets(n_p + n_n)
+        at_p = offsets[cp] + np.arange(cp.size) - lengths_to_offsets(n_p)[cp]
+        at_n = offsets[cn] + n_p[cn] + np.arange(cn.size) - lengths_to_offsets(n_n)[cn]
+        total = int(offsets[-1])
+        values, P, N = np.empty(total), np.zeros(total), np.zeros(total)
+        values[at_p], P[at_p] = score[kp], pos[kp]
+        values[at_n], N[at_n] = score[kn], neg[kn]
+        return Batch(
+            values,
+            offsets,
+            P,
+            N,
+            offsets,
+            np.arange(C, dtype=np.int64),
+            keys,
+            1,
+            None,
+            2 * score.size,
+        )
 
     def _finish(self, frame):
         if self._models is not None and MODEL in frame.columns:
@@ -500,6 +755,23 @@ class Layout:
     def describe(self, c):
         keys = self.keys
         return "the curve" if keys.shape[1] == 0 else describe_row(keys.iloc[c])
+
+
+def _built(parts, extra=()):
+    """The Accumulator of the state format's decoded parts."""
+    by, models, groups, curve, score, pos, neg, decimals = parts
+    acc = holding(Layout(by, models, groups), curve, score, pos, neg, extra)
+    acc.decimals = decimals
+    return acc
+
+
+def _unpickle(decimals, payload):
+    """An unpickled Accumulator (its columns checked as a loaded file's are)."""
+    if payload is None:
+        return Accumulator(decimals)
+    from .state import unpickled
+
+    return _built(*unpickled(payload))
 
 
 def layout_of(acc):

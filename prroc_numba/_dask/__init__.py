@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import method_code
+from .._checks import method_code, pr_band_grid
 from .._core.batch import warn_undefined, warn_undefined_auc
 from .._core.partitions import (
     check_merged,
@@ -204,22 +204,27 @@ def replicates(
 def curve_replicates(
     data, score, label, by, weight, grid, hull, n_boot, seed, pos_label, soft_labels
 ):
-    """``(curves, P, est, reps)`` for ``bootstrap_curve`` (table or score ranges)."""
+    """``(curves, P, est, reps, grid)`` for ``bootstrap_curve`` (table or score ranges);
+    an int ``grid`` is the PR grid of that many points from the positives
+    (:func:`~prroc_numba._checks.pr_band_grid`), as in memory.
+    """
     st = _bootstrap_state(data, score, label, by, weight, pos_label, soft_labels, seed, n_boot)
     if isinstance(st, Accumulator):
         curves = layout_of(st)
         offsets, p1, n1 = _table(st)
         P, _ = _totals(st, offsets)
+        grid = pr_band_grid(grid, P)
         est = table_curves(offsets, p1, n1, grid, hull)[:, 0, :]
         pb, nb = replicates_of(st)
         reps = table_curves(offsets, np.ascontiguousarray(pb), np.ascontiguousarray(nb), grid, hull)
     else:
         curves = st.layout
         P = st.P[-1]
+        grid = pr_band_grid(grid, P)
         out = st.curves(np.ascontiguousarray(grid, dtype=np.float64), hull)
         est, reps = out[:, -1, :], out[:, :-1, :]
     warn_undefined(curves, P <= 0, "the PR curve is undefined (no positives): NaN", stacklevel=4)
-    return curves, P, est, reps
+    return curves, P, est, reps, grid
 
 
 #: what the public functions call (through :func:`prroc_numba._backends.wing_for`)

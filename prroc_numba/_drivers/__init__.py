@@ -36,6 +36,7 @@ _WHERE: dict[str, str | tuple[str, str]] = {
     "boot_grouped": (".._kernels.resample", "_boot_grouped"),
     "boot_operating": (".._kernels.operating", "_boot_operating"),
     "boot_paired": (".._kernels.resample", "_boot_paired"),
+    "boot_paired_blocks": (".._kernels.resample_blocks", "_boot_paired_blocks"),
     "boot_partial": (".._kernels.partial", "_boot_partial"),
     "check_points": ".grid",
     "chunk_bounds": ".threads",
@@ -109,6 +110,7 @@ if TYPE_CHECKING:  # for type checkers and the import graph; at run time see __g
     from .._kernels.resample import _boot_grouped as boot_grouped
     from .._kernels.resample import _boot_paired as boot_paired
     from .._kernels.resample import _jackknife_group as jackknife_group
+    from .._kernels.resample_blocks import _boot_paired_blocks as boot_paired_blocks
     from .._kernels.resample_folds import _boot_folds as boot_folds
     from .._kernels.resample_folds import _fold_marks_range as fold_marks_range
     from .._kernels.rng import _poisson_tables as poisson_tables
@@ -148,6 +150,7 @@ __all__ = [
     "boot_grouped",
     "boot_operating",
     "boot_paired",
+    "boot_paired_blocks",
     "boot_partial",
     "class_count",
     "class_scatter",

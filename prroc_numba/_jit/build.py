@@ -6,6 +6,14 @@ calls (:data:`prroc_numba._jit.warmup.CALLS`), then copies the compiled kernels 
 ``TARGET`` (``prroc_numba/_compiled`` in the wheel) with a ``manifest.json`` saying what
 they were built for (Numba, Python, platform), how long each kernel took to compile and
 which kernels the calls reached.
+
+The calls run in parallel worker processes (one per CPU, at most :data:`MAX_JOBS` or
+``PRROC_NUMBA_BUILD_JOBS``), each taking the next call from one queue, all compiling into
+the one cache: a kernel saved by one worker is loaded, not compiled again, by the
+others, and :func:`prroc_numba._jit.numba.build_lock` serialises the saves. Where the lock
+cannot be had (no ``fcntl``: Windows) or with ``PRROC_NUMBA_BUILD_JOBS=1`` they run in
+this process, one after another. The compiled code is the same either way: each kernel
+signature is compiled by the same Numba for the same portable CPU.
 """
 
 from __future__ import annotations
@@ -16,12 +24,125 @@ import shutil
 import sys
 import time
 
+#: the most worker processes (default: the number of CPUs, at most :data:`MAX_JOBS`)
+JOBS_ENV = "PRROC_NUMBA_BUILD_JOBS"
+#: beyond a few workers the calls' shared kernels are compiled twice more often than
+#: the extra processes save, and each holds its own Numba and pandas in memory
+MAX_JOBS = 4
+
+
+def _jobs(n_calls: int) -> int:
+    """How many worker processes compile the calls (1: this process alone)."""
+    try:
+        import fcntl  # noqa: F401 (the lock of parallel saves)
+    except ImportError:
+        return 1
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    limit = os.environ.get(JOBS_ENV, "")
+    jobs = int(limit) if limit.strip().isdigit() else min(cpus or 1, MAX_JOBS)
+    return max(1, min(jobs, cpus or 1, n_calls))
+
+
+#: calls that compile kernels no other call needs first (no sort, no sweep): the
+#: second worker starts on them while the first compiles the shared ones
+_STARTERS = ("dask partition kernels", "interpolate points")
+
+
+def _call_names() -> list[str]:
+    """Every representative call's name (the command line's last), in the order the
+    workers take them: the first call (it compiles the sort, sweep and area kernels
+    most others load), :data:`_STARTERS`, then the rest interleaved from the two ends of
+    its halves, so that two workers work on different parts of the API.
+    """
+    from . import warmup as _warmup
+
+    names = [n for n, _ in _warmup.CALLS if _warmup.runnable(n)]
+    first = [names[0], *(n for n in _STARTERS if n in names)]
+    rest = [n for n in names if n not in first]
+    half = (len(rest) + 1) // 2
+    order = list(first)
+    for i in range(half):
+        if half + i < len(rest):
+            order.append(rest[half + i])
+        order.append(rest[i])
+    return order + [n for n, _ in _warmup.CLI_CALLS]
+
+
+_STATE: dict = {}
+
+
+def _reached() -> dict:
+    """``{kernel: [signatures]}`` compiled or loaded in this process so far."""
+    from . import warmup as _warmup
+
+    if "dispatchers" not in _STATE:
+        _STATE["dispatchers"] = _warmup.dispatchers()
+    return {k: [str(s) for s in d.signatures] for k, d in _STATE["dispatchers"].items()}
+
+
+def _work(name: str) -> dict:
+    """Run one representative call in this worker; what it compiled and reached."""
+    from . import numba as _numba
+    from . import warmup as _warmup
+
+    if "inputs" not in _STATE:
+        _STATE["inputs"] = _warmup.inputs()
+    if name in dict(_warmup.CLI_CALLS):
+        from ..cli import main as cli_main
+
+        _warmup.run_cli(cli_main, name)
+    else:
+        _warmup.run_one(name, _STATE["inputs"])
+    return {
+        "pid": os.getpid(),
+        "compile_seconds": dict(_numba.NOTICE.compile_seconds),
+        "kernels": _reached(),
+    }
+
+
+def _run_parallel(jobs: int) -> tuple[dict, dict]:
+    """Run the calls in ``jobs`` worker processes; (compile seconds, kernels reached)."""
+    import multiprocessing
+    import tempfile
+
+    from . import numba as _numba
+
+    with tempfile.NamedTemporaryFile(prefix="prroc_numba_build_", suffix=".lock") as lock:
+        os.environ[_numba.BUILD_LOCK_ENV] = lock.name  # the workers inherit it
+        try:
+            ctx = multiprocessing.get_context("spawn")  # no Numba state forked
+            with ctx.Pool(jobs) as pool:
+                results = list(pool.imap_unordered(_work, _call_names(), chunksize=1))
+        finally:
+            del os.environ[_numba.BUILD_LOCK_ENV]
+    seconds: dict = {}
+    kernels: dict = {}
+    last = {}
+    for r in results:  # each worker's counts are cumulative: its last answer has all
+        last[r["pid"]] = r
+    for r in results:
+        for k, sigs in r["kernels"].items():
+            kernels.setdefault(k, set()).update(sigs)
+    for r in last.values():
+        for k, v in r["compile_seconds"].items():
+            seconds[k] = max(seconds.get(k, 0.0), v)
+    return seconds, {k: sorted(v) for k, v in kernels.items()}
+
+
+def _run_serial() -> tuple[dict, dict]:
+    from ..cli import main as cli_main
+    from . import numba as _numba
+    from . import warmup as _warmup
+
+    _warmup.run_calls(cli_main=cli_main)
+    kernels = {name: [str(s) for s in d.signatures] for name, d in _warmup.dispatchers().items()}
+    return dict(_numba.NOTICE.compile_seconds), kernels
+
 
 def main(target: str) -> int:
     """Compile every kernel for the portable CPU and copy the entries to ``target``."""
     from numba.core.registry import cpu_target
 
-    from ..cli import main as cli_main
     from . import numba as _numba
     from . import warmup as _warmup
 
@@ -33,9 +154,12 @@ def main(target: str) -> int:
         print("prroc_numba build: needs an empty writable NUMBA_CACHE_DIR", file=sys.stderr)
         return 1
     t0 = time.perf_counter()
-    _warmup.run_calls(cli_main=cli_main)
+    jobs = _jobs(len(_warmup.CALLS))
+    compile_seconds, kernels = _run_parallel(jobs) if jobs > 1 else _run_serial()
+    # kernels no call reaches still get a row (empty), so the manifest names them
+    for name in _warmup.dispatchers():
+        kernels.setdefault(name, [])
     seconds = time.perf_counter() - t0
-    kernels = {name: [str(s) for s in d.signatures] for name, d in _warmup.dispatchers().items()}
     src = os.path.join(_numba.CACHE_ROOT, "prroc_numba")
     shutil.rmtree(target, ignore_errors=True)
     shutil.copytree(
@@ -45,7 +169,8 @@ def main(target: str) -> int:
         **_numba.platform_tag(),
         "cpu": _numba.PORTABLE_CPU,
         "seconds": round(seconds, 1),
-        "compile_seconds": {k: round(v, 2) for k, v in _numba.NOTICE.compile_seconds.items()},
+        "jobs": jobs,
+        "compile_seconds": {k: round(v, 2) for k, v in compile_seconds.items()},
         "kernels": kernels,
         "unreached": sorted(k for k, s in kernels.items() if not s),
     }
@@ -53,7 +178,8 @@ def main(target: str) -> int:
         json.dump(manifest, f, indent=1, sort_keys=True)
     n = sum(1 for _, _, files in os.walk(target) for f in files if f.endswith(".nbc"))
     print(
-        f"prroc_numba build: {n} compiled kernels for the portable CPU in {seconds:.0f} s"
+        f"prroc_numba build: {n} compiled kernels for the portable CPU in {seconds:.0f} s "
+        f"({jobs} process{'es' if jobs > 1 else ''})"
         + (f"; not reached: {manifest['unreached']}" if manifest["unreached"] else ""),
         file=sys.stderr,
     )

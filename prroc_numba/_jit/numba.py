@@ -24,6 +24,7 @@ saves new compiles to the user cache only. A damaged cache file is reported once
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -210,6 +211,32 @@ def _say_damaged(path: str, exc: BaseException, shipped: bool) -> None:
     )
 
 
+#: set by the wheel build (:mod:`prroc_numba._jit.build`) when several processes compile into
+#: one cache: the path of the lock file that serialises their saves
+BUILD_LOCK_ENV = "PRROC_NUMBA_BUILD_LOCK"
+
+
+@contextlib.contextmanager
+def build_lock():
+    """Hold the build's inter-process lock (``$PRROC_NUMBA_BUILD_LOCK``) while a cache
+    entry is saved: Numba reads the index, adds the entry and writes it back, so two
+    processes saving entries of one kernel at once would lose one (or give two entries
+    one data file). Outside the build (the variable unset) it does nothing.
+    """
+    path = os.environ.get(BUILD_LOCK_ENV)
+    if not path:
+        yield
+        return
+    import fcntl  # the parallel build runs only where fcntl exists (POSIX)
+
+    with open(path, "a+b") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 class _CacheFile(caching.IndexDataCacheFile):
     """Numba's index + data files, where any failure to read one is repaired: warned
     about once, the damaged file removed (user cache) and the kernel compiled again
@@ -227,6 +254,13 @@ class _CacheFile(caching.IndexDataCacheFile):
             except OSError:
                 pass
         _say_damaged(path, exc, self.shipped)
+
+    def save(self, key, data):
+        """Numba's save (read the index, add ``key``, write index and data), under the
+        build's lock when several build processes share one cache (:func:`build_lock`).
+        """
+        with build_lock():
+            super().save(key, data)
 
     def _load_index(self):
         try:

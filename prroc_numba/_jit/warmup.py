@@ -119,6 +119,52 @@ def _dask_ranges(d, call):
 
 B = {"n_boot": 20, "seed": 0, "progress": False}
 
+
+def dask_signatures() -> dict:
+    """``{kernel: argument types}`` of the kernels that only the Dask partition
+    functions reach, as they reach them (C-contiguous writable arrays, one dtype path).
+
+    :func:`compile_dask_kernels` compiles them from these signatures, so a build
+    environment without Dask ships them too; the Dask calls of :data:`CALLS` check the
+    types: ``tests/test_wheel.py`` builds the wheel with Dask hidden, and the installed
+    wheel compiles nothing on those calls.
+    """
+    from numba import types as T
+
+    i8, f8 = T.int64, T.float64
+
+    def a(dtype, ndim=1):
+        return T.Array(dtype, ndim, "C")
+
+    k = "prroc_numba._kernels."
+    return {
+        k + "paired_masses._paired_masses": (a(i8, 2), a(i8), a(f8), a(f8), i8, i8, i8, i8),
+        k + "resample_poisson._table_vertices": (a(f8, 2), a(f8, 2), i8, i8, i8, a(f8), a(f8)),
+        k + "resample_poisson._table_replicates": (
+            a(i8),
+            a(f8, 2),
+            a(f8, 2),
+            T.Tuple((i8, T.boolean, a(f8))),
+            a(f8, 3),
+        ),
+        k + "ranges._range_hulls": (a(i8), a(f8), a(f8), a(f8), a(f8)),
+        k + "ranges._range_areas": (a(i8), a(f8), a(f8), a(f8), a(f8), i8),
+        k + "segments.segment_area_cpu": (i8, f8, f8, f8, f8),
+    }
+
+
+def compile_dask_kernels(d=None) -> list:
+    """Compile (or load) the Dask partition functions' kernels from
+    :func:`dask_signatures`, without Dask; the signatures compiled.
+    """
+    found = dispatchers()
+    out = []
+    for name, sig in dask_signatures().items():
+        found[name].compile(sig)
+        out.append(sig)
+    return out
+
+
 #: (name, call) -- every call is run by the wheel build, ``prroc-numba warmup`` and the
 #: tests; names starting with "dask" need dask installed
 CALLS = [
@@ -330,6 +376,7 @@ CALLS = [
             d.small, score="s", label="y", curve="roc", method="influence", fold="g"
         ),
     ),
+    ("dask partition kernels", compile_dask_kernels),
     ("dask auc", lambda d: _dask(d, lambda prn, x: prn.auc(x, score="s", label="y", by="g"))),
     (
         "dask bootstrap",
@@ -390,6 +437,29 @@ def _have_dask() -> bool:
 CLI_CALLS = [("cli demo", ["demo", "--n-boot", "20", "--no-progress"])]
 
 
+def runnable(name: str) -> bool:
+    """Whether call ``name`` can run here (the Dask ones need dask; their kernels
+    compile from their signatures without it).
+    """
+    return name in _NO_DASK_NEEDED or not name.startswith("dask") or _have_dask()
+
+
+_NO_DASK_NEEDED = {"dask partition kernels"}
+
+
+def run_one(name: str, d: SimpleNamespace):
+    """Run the representative call ``name`` on the inputs ``d``; its result."""
+    call = dict(CALLS)[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # tiny groups: undefined-metric warnings
+        return call(d)
+
+
+def run_cli(cli_main, name: str) -> str:
+    """Run the command line's representative call ``name``; its printed output."""
+    return _cli(cli_main, dict(CLI_CALLS)[name])
+
+
 def run_calls(calls=None, cli_main=None) -> dict:
     """Run the representative calls; their results by name (the Dask ones are skipped
     when dask is not installed). ``cli_main``: :func:`prroc_numba.cli.main`, to run
@@ -401,7 +471,7 @@ def run_calls(calls=None, cli_main=None) -> dict:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # tiny groups: undefined-metric warnings
         for name, call in CALLS if calls is None else calls:
-            if name.startswith("dask") and not dask_ok:
+            if name.startswith("dask") and not dask_ok and name not in _NO_DASK_NEEDED:
                 continue
             out[name] = call(d)
         if cli_main is not None and calls is None:

@@ -35,6 +35,8 @@ Modules:
   binomial sampler;
 * :mod:`.resample` -- bootstrap replicates as count vectors over each curve's sorted
   segments (grouped and paired draws), fused with the sweep and the estimators;
+* :mod:`.resample_blocks` -- paired replicates in blocks of eight: one pass over a
+  model's sorted rows counts eight replicates at once (hard 0/1 labels);
 * :mod:`.delong` -- DeLong placement values from the sorted order;
 * :mod:`.partial` -- partial areas (an FPR / TPR / recall range) on one curve's vertices;
 * :mod:`.operating` -- the best vertex per curve and operating-point target, and the

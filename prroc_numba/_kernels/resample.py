@@ -26,7 +26,8 @@ Two ways to draw a replicate:
   soft labels, clusters, ``resampling="poisson"``): one slot-count vector per group and
   replicate -- as many uniform row indices per stratum as it has rows, or each row's
   Poisson(1) count of :mod:`.poisson` -- reused for every model of the group, then one
-  pass over each model's sorted rows. Memory per thread is O(rows of a group), never
+  pass over each model's sorted rows (with hard 0/1 labels eight replicates share one
+  pass: :mod:`.resample_blocks`). Memory per thread is O(rows of a group), never
   O(B x N).
 
 Both kernels take the plan's arrays grouped in a few tuples and write areas or grid
@@ -380,6 +381,16 @@ def _walk_area(order, seg_end, ps, ns, cnt, method, hull):
     return _area_of_sweep(tp[:v], fp[:v], method, hull)
 
 
+@jit(inline="always")
+def _slot_draw(z, Lf, L):
+    """The stratum position ``[0, L)`` that stream state ``z`` (already advanced) draws
+    (``Lf``: ``L`` as float64), for :func:`_fill_slot_counts` and the block draws of
+    :mod:`.resample_blocks`.
+    """
+    k = np.int64(np.float64(_mix64(z) >> _S11) * _TWO_M53 * Lf)
+    return k if k < L else L - 1
+
+
 @jit
 def _fill_slot_counts(st, strata_offsets, n_strata, g, cnt):
     """Add one bootstrap draw of group ``g``'s rows to ``cnt``.
@@ -397,10 +408,7 @@ def _fill_slot_counts(st, strata_offsets, n_strata, g, cnt):
         Lf = np.float64(L)
         for _ in range(L):
             z = z + _GAMMA
-            k = np.int64(np.float64(_mix64(z) >> _S11) * _TWO_M53 * Lf)
-            if k >= L:
-                k = L - 1
-            cnt[u0 + k] += 1
+            cnt[u0 + _slot_draw(z, Lf, L)] += 1
     st[0] = z
 
 

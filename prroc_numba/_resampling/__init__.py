@@ -7,7 +7,8 @@
 * :mod:`.engine`: one in-memory run of a call (plan, estimate, replicates);
 * :mod:`.intervals`: percentile, basic and BCa intervals, bands, paired differences;
 * :mod:`.paired`: DeLong's covariance and Venkatraman's permutations;
-* :mod:`.folds`: the tidy layout of ``fold=`` results.
+* :mod:`.folds`: the tidy layout of ``fold=`` results;
+* :mod:`.table`: replicates and intervals drawn from a reduced table of counts.
 
 What the rest of the package may use is named below (loaded on first use);
 everything else stays inside.
@@ -31,12 +32,15 @@ _WHERE = {
     "delong_parts": ".paired",
     "fold_replicates": ".engine",
     "interval_bounds": ".intervals",
+    "is_counts": ".table",
     "kernel_seed": ".run",
     "normal_interval": ".intervals",
     "normal_p": ".intervals",
     "operating": ".run",
     "pair_index": ".intervals",
     "row_quantiles": ".intervals",
+    "table_areas": ".table",
+    "table_bootstrap": ".table",
     "venkatraman_pairs": ".paired",
     "warn_degenerate": ".intervals",
 }
@@ -58,6 +62,7 @@ if TYPE_CHECKING:  # for type checkers and the import graph; at run time see __g
     from .paired import delong_cov, delong_parts, venkatraman_pairs
     from .plan import Plan
     from .run import kernel_seed, operating
+    from .table import is_counts, table_areas, table_bootstrap
 
 __all__ = [
     "DOC",
@@ -70,12 +75,15 @@ __all__ = [
     "delong_parts",
     "fold_replicates",
     "interval_bounds",
+    "is_counts",
     "kernel_seed",
     "normal_interval",
     "normal_p",
     "operating",
     "pair_index",
     "row_quantiles",
+    "table_areas",
+    "table_bootstrap",
     "venkatraman_pairs",
     "warn_degenerate",
 ]

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _schema as S
+from .._checks import pr_band_grid
 from .._core import device as _device
 from .._core.batch import CurveKeys, row_ids, warn_undefined, warn_undefined_auc
 from .._core.memory import check
@@ -127,14 +128,17 @@ def check_replicates_fit(batch, n_boot, label, keep=False, grid=None):
 
 
 def curve_replicates(data, inp, spec, strata=None):
-    """``(batch, undefined, estimate, replicates)`` of :func:`bootstrap_curve` on
+    """``(batch, undefined, estimate, replicates, grid)`` of :func:`bootstrap_curve` on
     in-memory data: the curves on grid ``g`` and their replicates ``(curves, grid,
-    replicates)``. ``spec``: ``(curve, what, g, hull, stratified, poisson, cluster,
-    n_boot, seed, progress)``; ``strata``: an extra stratum code per input row (the
-    fold).
+    replicates)`` (an int ``g``: the PR grid of that many points from the data's
+    positives, :func:`~prroc_numba._checks.pr_band_grid`). ``spec``: ``(curve, what,
+    g, hull, stratified, poisson, cluster, n_boot, seed, progress)``; ``strata``: an
+    extra stratum code per input row (the fold).
     """
     curve, what, g, hull, stratified, poisson, cluster, n_boot, seed, progress = spec
     batch = pack(data, **inp)
+    P, N = batch.totals()
+    g = pr_band_grid(g, P)
     check_replicates_fit(batch, n_boot, "bootstrap_curve", grid=g)
     plan = Plan(
         batch,
@@ -143,7 +147,6 @@ def curve_replicates(data, inp, spec, strata=None):
         poisson,
         strata=None if strata is None else strata[row_ids(batch)],
     )
-    P, N = batch.totals()
     bad = P <= 0 if curve == "pr" else (P <= 0) | (N <= 0)
     undefined = "no positives" if curve == "pr" else "no positives or no negatives"
     warn_undefined(
@@ -153,7 +156,7 @@ def curve_replicates(data, inp, spec, strata=None):
     reps = plan.run(
         kernel_seed(seed), int(n_boot), hull, progress, "bootstrap_curve", code=what, grid=g
     )
-    return batch, bad, est, reps
+    return batch, bad, est, reps, g
 
 
 # ------------------------------------------------------------------ fold bootstrap

@@ -12,6 +12,7 @@ here.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from .._checks import check_seed
@@ -20,15 +21,23 @@ from .._drivers import (
     boot_grouped,
     boot_operating,
     boot_paired,
+    boot_paired_blocks,
     boot_partial,
     jackknife_group,
 )
 from .._drivers.threads import run_items
 from .._kernels.resample import MULTINOMIAL, POISSON, UNIT
+from .._kernels.resample_blocks import LANES
 from .progress import visible
 
 #: the count type of the paired walks (int32 only where a count overflows it)
 _NARROW_COUNT = np.uint16
+#: hard labels: eight replicates per walk over a model's rows (False: one walk per
+#: replicate, the same numbers; for before/after timings)
+_BLOCK_WALK = True
+#: the largest slot count of the block walk's byte lanes (more: the chunk re-runs with
+#: the one-replicate walk)
+_BLOCK_COUNT_MAX = 255
 #: replicates per chunk are sized so a chunk does about this many row visits
 _CHUNK_WORK = 2e7
 #: progress bar by default only for runs with at least this many row visits
@@ -45,15 +54,17 @@ def kernel_seed(seed):
     return int((int(state[0]) << 31) ^ int(state[1]))
 
 
-def chunks(plan, n_boot, progress, label, kernel, extra=0):
+def chunks(plan, n_boot, progress, label, kernel, extra=0, multiple=1, least=8):
     """Call ``kernel(b0, b1)`` on chunks of replicates, advancing a progress bar.
 
     Chunks are sized to about ``_CHUNK_WORK`` row visits (the plan's ``work`` per
     replicate, plus ``extra`` per curve), so the bar moves and Ctrl-C (checked between
-    chunks) stops within a fraction of a second.
+    chunks) stops within a fraction of a second; at least ``least`` replicates, rounded
+    up to a ``multiple`` (the block walk's blocks).
     """
     work = plan.work + extra * plan.batch.n_curves
-    chunk = int(max(8, min(n_boot, _CHUNK_WORK / max(work, 1.0))))
+    chunk = int(max(least, min(n_boot, _CHUNK_WORK / max(work, 1.0))))
+    chunk = -(-chunk // multiple) * multiple
     show = progress
     if show is None:
         show = visible() and work * n_boot >= _PROGRESS_WORK
@@ -123,6 +134,7 @@ def run(plan, seed, n_boot, hull, progress, label, *, code=-1, grid=None, partia
     on_grid = grid is not None
     spec = (code, bool(hull), grid if on_grid else np.empty(0))
     reps = np.empty((C, grid.size if on_grid else 1, n_boot))
+    layout = {}
     if plan.grouped and partial is None:
         segs = (plan.seg_offsets, plan.sp, plan.sn, b.curve_group)
         draw = (plan.stratified, plan.lp, plan.ln, plan.tabs)
@@ -141,8 +153,17 @@ def run(plan, seed, n_boot, hull, progress, label, *, code=-1, grid=None, partia
         elif plan.folds is not None:  # one walk per pooled curve gives its folds' too
             items, head = boot_folds, (rows, plan.folds)
         n_groups = b.n_curves // b.n_models
+        # hard labels: eight replicates per walk over each model's rows
+        blocks = _BLOCK_WALK and items is boot_paired and plan.hard
+        block_draw = (*draw, _BLOCK_COUNT_MAX)
 
         def kernel(b0, b1):
+            if blocks:
+                draw[-1][0] = 0
+                n = n_groups * -(-(b1 - b0) // LANES)
+                run_items(boot_paired_blocks, n, rows, block_draw, seed, b0, b1, spec, reps)
+                if not draw[-1][0]:
+                    return
             n = n_groups * (b1 - b0)
             draw[-1][0] = 0
             run_items(items, n, *head, draw, seed, b0, b1, spec, reps)
@@ -150,7 +171,11 @@ def run(plan, seed, n_boot, hull, progress, label, *, code=-1, grid=None, partia
                 wide = _draw(plan, kind, wide=True)
                 run_items(items, n, *head, wide, seed, b0, b1, spec, reps)
 
-    chunks(plan, n_boot, progress, label, kernel, extra=grid.size if on_grid else 0)
+        if blocks:  # enough blocks per chunk for every thread
+            threads = numba.get_num_threads()
+            layout = {"multiple": LANES, "least": LANES * -(-4 * threads // n_groups)}
+
+    chunks(plan, n_boot, progress, label, kernel, extra=grid.size if on_grid else 0, **layout)
     return reps if on_grid else reps[:, 0, :]
 
 

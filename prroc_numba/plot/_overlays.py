@@ -39,7 +39,8 @@ def add_iso_f1(
         F1 values in (0, 1).
     color : matplotlib colour, default="0.75"
     label : bool, default=True
-        Write ``F1=level`` at the top end of each line.
+        Write ``F1=level`` at the right end of each line (recall 1), just outside the
+        axes, where no legend and no curve can cover it.
     **kwargs
         Passed to ``Axes.plot``.
 
@@ -60,7 +61,19 @@ def add_iso_f1(
         p = f * r / (2 * r - f)
         ax.plot(r, p, color=color, ls="-", **kwargs)
         if label:
-            _note(ax, f"F1={f:g}", (r[0], min(p[0], 1.0)), (2, -10), color)
+            # in the right margin at the line's end: (recall 1, precision f / (2 - f))
+            ax.annotate(
+                f"F1={f:g}",
+                xy=(1.0, p[-1]),
+                xycoords=ax.get_yaxis_transform(),  # x in axes units, y in data
+                xytext=(3, 0),
+                textcoords="offset points",
+                ha="left",
+                va="center",
+                fontsize=7,
+                color=color,
+                annotation_clip=False,
+            )
     return ax
 
 

@@ -1,0 +1,29 @@
+"""PyTorch and Lightning: exact, mergeable, DDP-safe metric objects (torchmetrics).
+
+:class:`AveragePrecision`, :class:`AUCPR`, :class:`AUROC` and :class:`Metrics` are
+torchmetrics ``Metric`` subclasses: ``update(preds, target, sample_weight=None,
+by=None)`` per batch, ``compute()`` per epoch, ``compute_frame(n_boot=...)`` for the
+library's tidy frame with bootstrap intervals. Their state is not the rows but the
+table *(curve, distinct score) -> (positives, negatives)* each batch reduces to (on the
+batch's own device), merged as it grows; in a process group the ranks exchange those
+tables, never the predictions. Results equal :func:`prroc_numba.auc` /
+:func:`prroc_numba.metrics` / :func:`prroc_numba.bootstrap` on all the rows, whatever
+the number of ranks and the order of the batches.
+
+Needs the extra ``prroc-numba[torch]`` (torch and torchmetrics); ``import prroc_numba``
+never imports torch.
+"""
+
+from __future__ import annotations
+
+try:
+    import torch  # noqa: F401
+    import torchmetrics  # noqa: F401
+except ImportError as err:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        "prroc_numba.torch needs torch and torchmetrics: pip install 'prroc-numba[torch]'"
+    ) from err
+
+from ._metric import AUCPR, AUROC, AveragePrecision, Metrics
+
+__all__ = ["AUCPR", "AUROC", "AveragePrecision", "Metrics"]

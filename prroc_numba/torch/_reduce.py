@@ -1,0 +1,212 @@
+"""Rows to the reduced table, and tables merged: the metric's whole state.
+
+A table is four 1-D tensors of one length, one entry per distinct (curve key, score):
+``key`` int64 (``group * k + column``), ``score`` float64, ``pos`` and ``neg`` float64
+(the positive and negative mass of the rows with that score), sorted by key, then score
+descending. Tables of any batches concatenate and merge by summing equal entries
+(:func:`merge`), so the state is O(distinct scores), whatever the number of rows.
+
+CPU tensors are reduced by the library's own packing and sort
+(:func:`prroc_numba._core.pack.pack`, :func:`prroc_numba._core.table.swept_entries`,
+:func:`reduce_numpy`, which orders and sums as
+:func:`prroc_numba._core.table.reduce_entries`); tensors on another device (CUDA) by
+torch's sort and segment sums on that device (:func:`reduce_torch`), so only the
+table leaves it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import torch
+
+from .._core import split_sorted, swept_entries
+
+# by its module: once loaded, the package's attribute `pack` is the module of that name
+from .._core.pack import pack
+from ._inputs import Rows
+
+Table = tuple  # (key, score, pos, neg)
+
+
+def empty(device) -> Table:
+    """A table with no entries."""
+    f = torch.empty(0, dtype=torch.float64, device=device)
+    return torch.empty(0, dtype=torch.int64, device=device), f, f.clone(), f.clone()
+
+
+def _numpy_table(key, score, pos, neg, device=None) -> Table:
+    return tuple(
+        torch.from_numpy(np.ascontiguousarray(x)).to(device) for x in (key, score, pos, neg)
+    )
+
+
+def reduce_rows_numpy(rows: Rows) -> Table:
+    """The table of CPU rows, by the library's packing and one sort per curve."""
+    p = rows.preds.numpy()
+    t = rows.target.numpy()
+    w = None if rows.weight is None else rows.weight.numpy()
+    by = None if rows.by is None else rows.by.numpy()
+    k = p.shape[1]
+    parts: list = []
+    if t.shape[1] == 1:  # one label column shared by the k score columns
+        if k == 1:
+            batch = pack(None, score=p[:, 0], label=t[:, 0], by=by, weight=w)
+        else:
+            names = [f"s{j}" for j in range(k)]
+            frame = pd.DataFrame(p, columns=names)
+            frame["__y"] = t[:, 0]
+            batch = pack(frame, score=names, label="__y", by=by, weight=w)
+        parts.append((batch, None))
+    else:
+        for j in range(k):
+            parts.append((pack(None, score=p[:, j], label=t[:, j], by=by, weight=w), j))
+    out = []
+    for batch, j in parts:
+        c, s, ps, ns = _split_entries(batch) or swept_entries(batch)
+        if by is None and j is None:  # one group: curve c is column c (no new arrays)
+            out.append((c, s, ps, ns))
+            continue
+        M = batch.n_models
+        g = batch.keys["group"].to_numpy(np.int64)[c] if by is not None else np.zeros_like(c)
+        col = c % M if j is None else np.full_like(c, j)
+        out.append((g * k + col, s, ps, ns))
+    if len(out) == 1:
+        return _numpy_table(*out[0], rows.preds.device)
+    key, s, ps, ns = (np.concatenate(x) for x in zip(*out))
+    if len(out) > 1:  # the columns' tables one after another: order them by key
+        o = np.argsort(key, kind="stable")
+        key, s, ps, ns = key[o], s[o], ps[o], ns[o]
+    return _numpy_table(key, s, ps, ns, rows.preds.device)
+
+
+def _split_entries(batch):
+    """The table of a batch of hard, unweighted labels from the library's class-split
+    keys-only sort (:func:`prroc_numba._core.presort.split_sorted`, what ``prn.auc`` sorts
+    by): each curve's positives' and negatives' scores ascending, counted per distinct
+    score and merged; None where that sort does not apply (weights, small curves).
+    """
+    split = split_sorted(batch)
+    if split is None:
+        return None
+    svals, npos = split
+    off = batch.offsets
+    # one curve at a time (a loop over curves of >= 4096 rows on average, not over rows)
+    parts = [_one_curve(svals[off[c] : off[c + 1]], int(npos[c])) for c in range(batch.n_curves)]
+    key = np.repeat(np.arange(batch.n_curves, dtype=np.int64), [p[1].size for p in parts])
+    return (key, *(np.concatenate([p[i] for p in parts]) for i in (1, 2, 3)))
+
+
+def _distinct(a):
+    """Distinct values of an ascending array and their counts."""
+    start = np.empty(a.size, dtype=bool)
+    start[:1] = True
+    np.not_equal(a[1:], a[:-1], out=start[1:])
+    idx = np.flatnonzero(start)
+    return a[idx], np.diff(np.append(idx, a.size)).astype(np.float64)
+
+
+def _one_curve(v, n_pos):
+    """The table of one curve from its positives' scores ascending, then its
+    negatives' (``v``): each class counted per distinct score, the two runs merged by
+    one stable sort (two runs: linear), scores descending.
+    """
+    sp, cp = _distinct(v[:n_pos])
+    sn, cn = _distinct(v[n_pos:])
+    u = np.concatenate([sp, sn])
+    order = np.argsort(u, kind="stable")  # a score in both classes: its positives first
+    us = u[order]
+    pos = np.concatenate([cp, np.zeros(sn.size)])[order]
+    neg = np.concatenate([np.zeros(sp.size), cn])[order]
+    both = np.flatnonzero(us[1:] == us[:-1])  # the positive entry, then the negative
+    if both.size:
+        neg[both] = neg[both + 1]
+        keep = np.ones(us.size, dtype=bool)
+        keep[both + 1] = False
+        us, pos, neg = us[keep], pos[keep], neg[keep]
+    score = us[::-1] + 0.0  # descending; -0.0 and 0.0 one score
+    return np.zeros(score.size, dtype=np.int64), score, pos[::-1].copy(), neg[::-1].copy()
+
+
+def reduce_torch(key, score, pos, neg) -> Table:
+    """Sum ``pos``/``neg`` over equal ``(key, score)`` with torch ops on the tensors'
+    device; sorted by key, then score descending (``-0.0`` and ``0.0`` one score).
+    """
+    if key.numel() == 0:
+        return key, score, pos, neg
+    score = score + 0.0
+    order = torch.sort(score, descending=True, stable=True).indices
+    if bool((key != key[0]).any()):
+        order = order[torch.sort(key[order], stable=True).indices]
+    k, s = key[order], score[order]
+    start = torch.ones(k.numel(), dtype=torch.bool, device=k.device)
+    start[1:] = (k[1:] != k[:-1]) | (s[1:] != s[:-1])
+    seg = torch.cumsum(start, 0) - 1
+    m = int(seg[-1].item()) + 1
+    sp = torch.zeros(m, dtype=torch.float64, device=k.device).index_add_(0, seg, pos[order])
+    sn = torch.zeros(m, dtype=torch.float64, device=k.device).index_add_(0, seg, neg[order])
+    idx = torch.nonzero(start).reshape(-1)
+    return k[idx], s[idx], sp, sn
+
+
+def rows_torch(rows: Rows) -> Table:
+    """The table of rows on any device, by torch ops there (no copy to the host)."""
+    p, t = rows.preds, rows.target
+    n, k = p.shape
+    cols = torch.arange(k, dtype=torch.int64, device=p.device)
+    g = rows.by if rows.by is not None else torch.zeros(n, dtype=torch.int64, device=p.device)
+    key = (g[:, None] * k + cols).reshape(-1)
+    lab = t.expand(n, k).reshape(-1)
+    w = (
+        torch.ones_like(lab)
+        if rows.weight is None
+        else rows.weight[:, None].expand(n, k).reshape(-1)
+    )
+    return reduce_torch(key, p.reshape(-1), w * lab, w * (1.0 - lab))
+
+
+def reduce_rows(rows: Rows) -> Table:
+    """The table of a checked batch: numpy by the library on the CPU, torch elsewhere."""
+    if rows.preds.device.type == "cpu":
+        return reduce_rows_numpy(rows)
+    return rows_torch(rows)
+
+
+def reduce_numpy(key, score, pos, neg):
+    """:func:`prroc_numba._core.table.reduce_entries` (the same order, the same sums) for
+    tables that arrive as sorted runs: two stable sorts (score descending, then key)
+    that merge the runs rather than sort from scratch, and no sums where no entry
+    repeats (continuous scores).
+    """
+    score = score + 0.0
+    order = np.argsort(-score, kind="stable")
+    one_key = key.size == 0 or bool((key == key[0]).all())
+    if not one_key:
+        order = order[np.argsort(key[order], kind="stable")]
+    k = key.copy() if one_key else key[order]
+    s, p, n = score[order], pos[order], neg[order]
+    start = np.ones(k.size, dtype=bool)
+    start[1:] = (k[1:] != k[:-1]) | (s[1:] != s[:-1])
+    if start.all():
+        return k, s, p, n
+    idx = np.flatnonzero(start)
+    return k[idx], s[idx], np.add.reduceat(p, idx), np.add.reduceat(n, idx)
+
+
+def reduce_table(table) -> Table:
+    """A table whose entries may repeat or come unsorted, summed and sorted."""
+    key, score, pos, neg = table
+    if key.device.type != "cpu":
+        return reduce_torch(key, score, pos, neg)
+    k, s, p, n = reduce_numpy(key.numpy(), score.numpy(), pos.numpy(), neg.numpy())
+    return _numpy_table(k, s, p, n, key.device)
+
+
+def merge(tables) -> Table | None:
+    """One table of several (each sorted and reduced), equal entries summed."""
+    tables = [t for t in tables if t[0].numel()]
+    if not tables:
+        return None
+    if len(tables) == 1:
+        return tables[0]
+    return reduce_table(tuple(torch.cat(x) for x in zip(*tables)))

@@ -1,0 +1,187 @@
+"""The same numbers on every engine: one table of engines x cases.
+
+For a seed, ``bootstrap(resampling="poisson")`` and ``compare(resampling="poisson")``
+must give identical replicates (and so identical intervals and p-values) in memory, on a
+real Dask ``LocalCluster``, and on every other engine listed in :data:`ENGINES` (the
+CUDA row runs in tests/cuda, under Numba's CUDA simulator or on a GPU). The reference
+row is the in-memory call (itself checked against naive references and scikit-learn in
+tests/test_poisson_bootstrap.py).
+
+A saved-and-loaded state (:meth:`Accumulator.save` / :meth:`Accumulator.load`) holds
+distinct scores, not rows, and the Poisson counts are keyed on a row's position, so it
+gives no replicates: its row checks the estimates (the areas of all rows) instead.
+
+Adding an engine (torch, Spark, ...) is one :class:`Engine` appended to ``ENGINES``:
+a name, a runner ``run(fn, df, kw, request)`` that calls ``fn`` (``prn.bootstrap`` or
+``prn.compare``) on that engine and returns what the in-memory call returns, and what
+it covers (``"replicates"`` and/or ``"estimates"``).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import prroc_numba as prn
+
+SEED = 20
+
+
+@dataclass(frozen=True)
+class Engine:
+    name: str
+    run: Callable
+    covers: tuple = ("replicates", "estimates")
+    #: None: every number bit for bit; else the largest absolute difference allowed
+    #: (and why)
+    atol: float | None = None
+
+
+def _memory(fn, df, kw, request):
+    return fn(df, **kw)
+
+
+def _dask(fn, df, kw, request):
+    import dask
+    import dask.dataframe as dd
+
+    request.getfixturevalue("client")  # the module's LocalCluster (tests/test_dask.py)
+    ddf = dd.from_pandas(df, npartitions=5, sort=False)
+    exact = "ranges" if kw.pop("_ranges", False) else "table"
+    with dask.config.set({"prroc_numba.dask_exact": exact}):
+        return fn(ddf, **kw)
+
+
+def _saved_state(fn, df, kw, request):
+    """The areas of a state built in parts, each saved and loaded (npz), then merged."""
+    tmp = request.getfixturevalue("tmp_path")
+    acc = prn.Accumulator()
+    args = {k: kw[k] for k in ("score", "label", "by") if kw.get(k) is not None}
+    for i, part in enumerate(np.array_split(np.arange(len(df)), 4)):
+        path = tmp / f"part{i}.npz"
+        prn.Accumulator().update(df.iloc[part], **args).save(path)
+        acc.merge(prn.Accumulator.load(path))
+    return acc.auc(curve=kw["curve"], method=kw.get("method"))
+
+
+ENGINES = [
+    Engine("memory", _memory),
+    Engine("dask", _dask),
+    # continuous scores on Dask: each score range sums its area terms, the client adds
+    # the ranges' sums, so areas agree to rounding (the counts are the same)
+    Engine(
+        "dask ranges",
+        lambda fn, df, kw, r: _dask(fn, df, {**kw, "_ranges": True}, r),
+        atol=1e-12,
+    ),
+    Engine("saved state", _saved_state, covers=("estimates",)),
+]
+
+
+def _frame(n=1200, seed=SEED):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.3).astype(int)
+    return pd.DataFrame(
+        {
+            "g": rng.choice(["p", "q"], n),
+            "y": y,
+            "m1": np.round(y + rng.normal(size=n), 2),  # ties
+            "m2": 0.7 * y + rng.normal(size=n),  # continuous
+        }
+    )
+
+
+CASES = {
+    "bootstrap pr": (
+        prn.bootstrap,
+        {"score": ["m1", "m2"], "label": "y", "by": "g", "curve": "pr", "method": "dg"},
+    ),
+    "bootstrap roc": (prn.bootstrap, {"score": "m2", "label": "y", "curve": "roc"}),
+    "compare pr": (
+        prn.compare,
+        {"score": ["m1", "m2"], "label": "y", "curve": "pr", "method": "ap"},
+    ),
+}
+
+
+def _call(engine, case, request):
+    fn, kw = CASES[case]
+    kw = {**kw, "n_boot": 40, "seed": SEED, "resampling": "poisson", "stratified": False}
+    if fn is prn.bootstrap:
+        kw["return_replicates"] = True
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.UndefinedMetricWarning)
+        return engine.run(fn, _frame(), kw, request)
+
+
+_REF: dict = {}
+
+
+def reference(case, request):
+    if case not in _REF:
+        _REF[case] = _call(ENGINES[0], case, request)
+    return _REF[case]
+
+
+def same_replicates(got, want, atol=None):
+    """Identical replicates, intervals and p-values (every number bit for bit, or to
+    ``atol``)."""
+    got, want = (
+        (got if isinstance(got, tuple) else (got,)),
+        (want if isinstance(want, tuple) else (want,)),
+    )
+    for a, b in zip(got, want):
+        a = a.drop(columns=[c for c in a.columns if c not in b.columns])
+        # every number exactly; key columns by value (Dask's strings are Arrow-backed)
+        pd.testing.assert_frame_equal(
+            a.reset_index(drop=True),
+            b.reset_index(drop=True),
+            check_dtype=False,
+            **({"check_exact": True} if atol is None else {"rtol": 0, "atol": atol}),
+        )
+        for c in b.select_dtypes("number").columns:
+            assert a[c].dtype == b[c].dtype, c
+
+
+def same_estimates(got, want):
+    """The state's areas against the intervals' point estimates (to rounding: the
+    state's areas are summed in another order)."""
+    est = want[0] if isinstance(want, tuple) else want
+    np.testing.assert_allclose(
+        got["auc"].to_numpy(), est["estimate"].to_numpy(), rtol=0, atol=1e-12
+    )
+
+
+from tests.test_dask import client as client  # noqa: E402,F401 (the LocalCluster fixture)
+
+
+def _pairs():
+    """Every (engine, case) the engine covers: replicates, or (bootstrap only) the
+    estimates."""
+    for engine in ENGINES[1:]:
+        for case, (fn, _kw) in CASES.items():
+            if "replicates" in engine.covers or fn is prn.bootstrap:
+                yield pytest.param(engine, case, id=f"{engine.name}-{case}")
+
+
+@pytest.mark.parametrize("engine, case", list(_pairs()))
+def test_every_engine_gives_the_in_memory_numbers(engine, case, request):
+    want = reference(case, request)
+    if "replicates" in engine.covers:
+        same_replicates(_call(engine, case, request), want, engine.atol)
+    else:
+        same_estimates(_call(engine, case, request), want)
+
+
+def test_the_reference_row_varies_with_the_seed():
+    """The table can fail: replicates differ between seeds and have spread."""
+    fn, kw = CASES["bootstrap pr"]
+    kw = {**kw, "n_boot": 40, "resampling": "poisson", "stratified": False}
+    a = fn(_frame(), **kw, seed=1, return_replicates=True)[1]["estimate"].to_numpy()
+    b = fn(_frame(), **kw, seed=2, return_replicates=True)[1]["estimate"].to_numpy()
+    assert not np.array_equal(a, b) and np.ptp(a) > 0

@@ -1,0 +1,154 @@
+"""prroc_numba.torch across real torch.distributed process groups (gloo; 2 and 3
+processes spawned on this machine): the synced results equal prn.auc / prn.metrics /
+prn.bootstrap on all rows, exactly, with uneven batch counts per rank, a rank that sees
+no positives and a rank that sees no rows; each rank sends its reduced table, never its
+rows; a rank whose metric was built with other options is refused at sync.
+"""
+
+from __future__ import annotations
+
+import pickle
+import socket
+
+import numpy as np
+import pandas as pd
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("torchmetrics")
+
+import prroc_numba as prn  # noqa: E402
+
+N = 9000
+
+
+def _rows():
+    """The rows every rank reads (the same seed everywhere) and each row's rank."""
+    rng = np.random.default_rng(0)
+    y = (rng.random(N) < 0.1).astype(np.int64)
+    s = np.round(y + rng.normal(size=N), 2)
+    s2 = rng.integers(0, 30, N) / 10.0
+    g = rng.integers(0, 3, N)
+    return y, np.c_[s, s2], g
+
+
+def _split(y, world):
+    """Uneven shares; with 3 ranks the last holds negatives only."""
+    rng = np.random.default_rng(1)
+    share = np.linspace(1, 2, world)
+    rank = rng.choice(world, size=y.size, p=share / share.sum())
+    if world == 3:
+        rank[(rank == 2) & (y == 1)] = 0
+    return rank
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _worker(rank, world, port, out):
+    import torch.distributed as dist
+
+    import prroc_numba.torch as pt
+
+    torch.set_num_threads(1)
+    url = f"tcp://127.0.0.1:{port}"
+    dist.init_process_group("gloo", init_method=url, rank=rank, world_size=world)
+    try:
+        y, S, g = _rows()
+        mine = np.flatnonzero(_split(y, world) == rank)
+        rng = np.random.default_rng(10 + rank)
+        mine = rng.permutation(mine)
+        batches = np.array_split(mine, 3 + 4 * rank)  # uneven batch counts per rank
+        sent = []
+
+        def counting_gather(x, group=None):
+            from torchmetrics.utilities.distributed import gather_all_tensors
+
+            sent.append(int(x.numel()))
+            return gather_all_tensors(x, group=group)
+
+        metrics = {
+            "ap": pt.AveragePrecision(dist_sync_fn=counting_gather),
+            "dg": pt.AUCPR(method="dg"),
+            "roc": pt.AUROC(),
+            "multi": pt.Metrics(["ap", "auc_pr", "auc_roc", "n_pos"]),
+        }
+        for b in batches:
+
+            def t(a, b=b):
+                return torch.from_numpy(np.ascontiguousarray(a[b]))
+
+            metrics["ap"].update(t(S[:, 0]), t(y))
+            metrics["dg"].update(t(S), t(y), by=t(g))
+            metrics["roc"].update(t(S[:, 1]), t(y), by=t(g))
+            metrics["multi"].update(t(S), t(y))
+        # a checkpoint of every rank's table (merge_checkpoint), loaded and computed with
+        # no further update: rank 0 holds the merged table, the others nothing
+        saved = pt.AveragePrecision(merge_checkpoint=True)
+        for b in batches:
+            saved.update(torch.from_numpy(S[b, 0]), torch.from_numpy(y[b]))
+        state = saved.state_dict()  # collective: every rank calls it
+        resumed = pt.AveragePrecision(merge_checkpoint=True)
+        resumed.load_state_dict(state)
+        n_resumed = sum(int(x.numel()) for x in resumed.key)
+        idle = pt.AUROC()  # updated on rank 0 only: the others send an empty table
+        if rank == 0:
+            idle.update(torch.from_numpy(S[:, 0]), torch.from_numpy(y))
+        res = {
+            "ap": metrics["ap"].compute().item(),
+            "dg": metrics["dg"].compute().numpy(),
+            "dg_frame": metrics["dg"].compute_frame(),
+            "roc": metrics["roc"].compute().numpy(),
+            "roc_ci": metrics["roc"].compute_frame(n_boot=100, seed=3),
+            "multi": metrics["multi"].compute_frame(),
+            "idle": idle.compute().item(),
+            "resumed": resumed.compute().item(),
+            "n_resumed": n_resumed,
+            "sent": sent,
+        }
+        # built with other options on rank 1: refused when the states meet
+        bad = pt.AUCPR(method="integral" if rank == 1 else "dg")
+        bad.update(torch.from_numpy(S[mine, 0]), torch.from_numpy(y[mine]))
+        try:
+            bad.compute()
+            res["refused"] = None
+        except ValueError as err:
+            res["refused"] = str(err)
+        with open(f"{out}/rank{rank}.pkl", "wb") as f:
+            pickle.dump(res, f)
+    finally:
+        dist.destroy_process_group()
+
+
+@pytest.mark.parametrize("world", [2, 3])
+def test_synced_results_equal_all_rows(world, tmp_path):
+    import torch.multiprocessing as mp
+
+    mp.spawn(_worker, args=(world, _free_port(), str(tmp_path)), nprocs=world, join=True)
+    y, S, g = _rows()
+    ap = prn.auc(score=S[:, 0], label=y, method="ap")["auc"].iloc[0]
+    dg = prn.auc(score=S, label=y, by=g)
+    roc = prn.auc(score=S[:, 1], label=y, by=g, curve="roc")
+    roc_ci = prn.bootstrap(score=S[:, 1], label=y, by=g, curve="roc", n_boot=100, seed=3)
+    multi = prn.metrics(score=S, label=y, metrics=["ap", "auc_pr", "auc_roc", "n_pos"])
+    roc0 = prn.auc(score=S[:, 0], label=y, curve="roc")["auc"].iloc[0]
+    for rank in range(world):
+        with open(tmp_path / f"rank{rank}.pkl", "rb") as f:
+            res = pickle.load(f)
+        assert res["ap"] == ap  # exact, on every rank
+        assert np.array_equal(res["dg"].ravel(), dg["auc"].to_numpy())
+        pd.testing.assert_frame_equal(res["dg_frame"], dg)
+        assert np.array_equal(res["roc"], roc["auc"].to_numpy())
+        pd.testing.assert_frame_equal(res["roc_ci"], roc_ci)
+        pd.testing.assert_frame_equal(res["multi"], multi)
+        assert res["idle"] == roc0
+        assert res["resumed"] == ap
+        assert (res["n_resumed"] > 0) == (rank == 0)
+        # what crossed the wire: this rank's merged table (key, score, pos, neg: one entry
+        # per distinct score), and the 4 numbers of its options; not its rows
+        distinct = np.unique(S[_split(y, world) == rank, 0]).size
+        assert res["sent"] == [distinct] * 4 + [4]
+        assert res["refused"] is not None and "different options" in res["refused"]
