@@ -527,6 +527,7 @@ NO_COMMAND = {
     "ROCCurve": "curves given as points in Python",
     "UndefinedMetricWarning": "a warning class",
     "FewDataSetsWarning": "a warning class",
+    "StateFormatError": "an error class (a saved table that cannot be read)",
 }
 
 
