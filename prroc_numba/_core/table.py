@@ -819,7 +819,25 @@ def weighted_rows(acc):
     entry) and the input arguments naming them: an in-memory call on them gives the
     counts of the rows the table holds (for a function the Accumulator does not offer).
     """
-    return acc._weighted_rows()
+    acc._require()
+    with acc._lock:  # one consistent table, even while other threads update
+        acc._flush()
+        groups, curve, score = acc._m_groups, acc._m_curve, acc._m_score
+        pos, neg = _wide(acc._m_pos), _wide(acc._m_neg)
+    if curve is None:  # one curve
+        curve = np.zeros(score.size, dtype=np.int64)
+    keys = _curve_keys(groups, acc._models)
+    key_names = list(keys.columns)
+    if acc._models is not None:  # keep the models' order (by sorts its keys)
+        keys[MODEL] = pd.Categorical(
+            keys[MODEL], categories=pd.unique(np.asarray(acc._models, dtype=object)), ordered=True
+        )
+    s, y, w = "__prn_score", "__prn_label", "__prn_weight"
+    rows = keys.iloc[np.concatenate([curve, curve])].reset_index(drop=True)
+    rows[s] = np.concatenate([score, score])
+    rows[y] = np.concatenate([np.ones(score.size), np.zeros(score.size)])
+    rows[w] = np.concatenate([pos, neg])
+    return rows, {"score": s, "label": y, "weight": w, "by": key_names or None}
 
 
 def rows_thresholds(acc, thresholds):
