@@ -489,10 +489,13 @@ def dispatchers() -> dict:
 
     from numba.core.registry import CPUDispatcher
 
-    import prroc_numba
+    from prroc_numba import _kernels
 
     out = {}
-    for info in pkgutil.walk_packages(prroc_numba.__path__, "prroc_numba."):
+    # compiled code lives in _kernels/ only (tests/test_kernel_boundary.py); walking the
+    # whole package would import the optional wings (Spark, torch, plot) and their
+    # dependencies, which a build environment or a user's install may not have
+    for info in pkgutil.walk_packages(_kernels.__path__, "prroc_numba._kernels."):
         if ".cuda" in info.name or info.name.endswith("__main__"):
             continue
         mod = importlib.import_module(info.name)
