@@ -15,6 +15,12 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("torchmetrics")
 L = pytest.importorskip("lightning.pytorch")
+# ModelCheckpoint resolves its folder through fsspec, which imports this module on first
+# use; once, in a full-suite run on a fresh clone, that late import raised
+# ModuleNotFoundError although the file was installed (the test passed alone and in other
+# full runs). Importing it at collection, before any other test runs, keeps that lookup
+# out of the test.
+pytest.importorskip("fsspec.implementations.chained")
 
 import prroc_numba as prn  # noqa: E402
 
