@@ -79,6 +79,83 @@ def test_batches_equal_one_call(kw, n_batches):
     )
 
 
+def _stream(kind, n_batches=40, rows=8000, seed=11):
+    """Batches of one curve as arrays: 320,000 rows in all, more than the rows an
+    Accumulator keeps before it reduces them, so the stream is reduced mid-way and again
+    at the end (continuous: the table rejoins the sort; tied: a second table is merged).
+    """
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n_batches):
+        y = rng.random(rows) < 0.05
+        s = rng.normal(size=rows) + 1.5 * y
+        if kind == "tied":
+            s = np.round(s, 2)
+        elif kind == "float32":
+            s = s.astype(np.float32)
+        out.append((s, y))
+    return out
+
+
+@pytest.mark.parametrize("kind", ["continuous", "tied", "float32"])
+def test_array_stream_equals_one_call(kind):
+    batches = _stream(kind)
+    acc = prn.Accumulator()
+    for i, (s, y) in enumerate(batches):
+        # labels as bool, 0/1 integers and 0.0/1.0 floats; every fourth batch as a frame
+        label = [y, y.astype(np.int8), y.astype(float)][i % 3]
+        if i % 4 == 3:
+            acc.update(pd.DataFrame({"s": s, "y": label}), score="s", label="y")
+        else:
+            acc.update(score=s, label=label)
+    s = np.concatenate([b[0] for b in batches])
+    y = np.concatenate([b[1] for b in batches])
+    df = pd.DataFrame({"s": s.astype(np.float64), "y": y.astype(int)})
+    kw = {"score": "s", "label": "y"}
+    for curve, method in [("pr", "dg"), ("pr", "ap"), ("pr", "trapezoid"), ("roc", None)]:
+        for hull in (False, True):
+            pd.testing.assert_frame_equal(
+                acc.auc(curve=curve, method=method, hull=hull),
+                prn.auc(df, **kw, curve=curve, method=method, hull=hull),
+                **TOL,
+            )
+    assert acc.auc(method="ap")["auc"].iloc[0] == pytest.approx(
+        average_precision_score(y, s), abs=1e-12
+    )
+    assert acc.auc(curve="roc")["auc"].iloc[0] == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+    for fn in ("roc_curve", "pr_curve"):
+        pd.testing.assert_frame_equal(getattr(acc, fn)(), getattr(prn, fn)(df, **kw), **TOL)
+    pd.testing.assert_frame_equal(acc.pr_curve(hull=True), prn.pr_curve(df, **kw, hull=True), **TOL)
+    assert acc.n_entries == np.unique(s).size
+    counts = acc.table()
+    assert counts["pos"].sum() == y.sum() and counts["neg"].sum() == (~y).sum()
+
+
+def test_array_stream_edge_batches():
+    """One-class batches, signed zeros (one score), decimals=, and labels the array path
+    leaves to the full one (-1/1) give the in-memory result."""
+    rng = np.random.default_rng(2)
+    s = np.r_[rng.normal(size=600), [0.0, -0.0, 0.0, -0.0]]
+    y = np.r_[rng.integers(0, 2, 600), [1, 0, 0, 1]]
+    y[:100], y[100:200] = 1, 0  # a batch of positives only, one of negatives only
+    for decimals in (None, 1):
+        acc = prn.Accumulator(decimals=decimals)
+        for part in np.array_split(np.arange(s.size), [100, 200, 300, 450]):
+            lab = np.where(y[part] == 1, 1, -1) if part[0] == 300 else y[part]
+            acc.update(score=s[part], label=lab)
+        ref = s if decimals is None else np.round(s, decimals)
+        for curve in ("pr", "roc"):
+            pd.testing.assert_frame_equal(
+                acc.auc(curve=curve), prn.auc(score=ref, label=y, curve=curve), **TOL
+            )
+        pd.testing.assert_frame_equal(acc.roc_curve(), prn.roc_curve(score=ref, label=y), **TOL)
+        assert acc.n_entries == np.unique(ref + 0.0).size
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        prn.Accumulator().update(score=np.array([0.1, np.nan]), label=np.array([0, 1]))
+    with pytest.raises(ValueError, match="label"):
+        prn.Accumulator().update(score=np.array([0.1, 0.2]), label=np.array([0, 2]))
+
+
 def test_merge_equals_one_fed_with_both_and_sklearn():
     df = _frame(seed=3)
     a, b, both = prn.Accumulator(), prn.Accumulator(), prn.Accumulator()

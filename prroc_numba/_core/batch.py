@@ -122,6 +122,11 @@ class Batch:
     #: multiclass / multilabel input: each curve's own label rows and how they map back
     #: to the original rows (:class:`prroc_numba._core.multiclass.Rows`); None otherwise
     multi: object = None
+    #: the number of positives (int64, one per curve) when ``values`` already holds each
+    #: curve's positives' scores ascending, then its negatives' ascending, every row of
+    #: unit mass (the class-split sorted layout of :mod:`prroc_numba._core.presort`,
+    #: which then sorts nothing); None otherwise
+    split_npos: np.ndarray | None = None
 
     @property
     def n_curves(self) -> int:

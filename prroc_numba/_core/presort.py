@@ -102,6 +102,8 @@ def split_sorted(batch):
     Few large curves are written and sorted in one value part per thread, many curves
     in chunks of curves per thread: the same sorted runs whatever the thread count.
     """
+    if batch.split_npos is not None:  # built sorted (an Accumulator's counts)
+        return batch.values, batch.split_npos
     n_curves = batch.n_curves
     if batch.values.size < MIN_MEAN_CURVE_VALUES * n_curves:
         return None

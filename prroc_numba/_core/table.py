@@ -35,12 +35,17 @@ import pandas as pd
 from .._checks import method_code, method_label, metric_names
 from .._core.batch import describe_row
 from .._core.pack import inputs, pack
+from .._drivers import all_float32, split_sweep_range
 from .._drivers.resample import segments_batch
 from .._schema import MODEL
 
 # the pending runs' entries merged into the table once they pass this many (or the
 # table's own size, whichever is larger: amortised, each entry is sorted O(log) times)
 _BUFFER_ENTRIES = 1 << 16
+# rows of one curve's hard-labelled, unweighted batches kept as they came (each
+# class's scores, 8 bytes a row) before they are reduced: then one keys-only sort of
+# each class and one merge (:func:`split_table`), not one sort per batch
+_RAW_ROWS = 1 << 18
 
 
 def _narrow(x):
@@ -96,6 +101,61 @@ def reduce_entries(curve, score, pos, neg, extra=()):
         np.add.reduceat(neg[order], idx),
         red,
     )
+
+
+def hard_split(score, label, decimals=None):
+    """``(positives' scores, negatives' scores)`` (float64, rounded to ``decimals``) of a
+    batch of one curve given as arrays: numeric scores, all finite, and labels that are
+    bool or exactly 0 / 1. ``None`` for anything else, which the full path then packs
+    (and explains, where the batch is bad).
+    """
+    if not isinstance(score, (np.ndarray, pd.Series)) or not isinstance(
+        label, (np.ndarray, pd.Series)
+    ):
+        return None
+    s, y = np.asarray(score), np.asarray(label)
+    if s.ndim != 1 or y.shape != s.shape or s.size == 0 or s.dtype.kind not in "fiu":
+        return None
+    if y.dtype.kind == "b":
+        pos = y
+    elif y.dtype.kind in "fiu":
+        pos = y == 1
+        if not (pos | (y == 0)).all():
+            return None
+    else:
+        return None
+    s = s.astype(np.float64, copy=False)
+    if not np.isfinite(s).all():
+        return None
+    if decimals is not None:
+        s = np.round(s, decimals)
+    return s[pos], s[~pos]
+
+
+def _sort_keys(x):
+    """``x`` sorted ascending (a new array); keys that are all exactly float32 (model
+    probabilities often are) sort as float32, twice as fast and exact back.
+    """
+    if x.size > 1 and all_float32(x):
+        return np.sort(x.astype(np.float32)).astype(np.float64)
+    return np.sort(x)
+
+
+def split_table(sp, sn):
+    """``(score, pos, neg)`` of unit-mass rows given as the positives' scores ``sp`` and
+    the negatives' scores ``sn`` (finite float64): one entry per distinct score,
+    descending, with its counts of each class (float64). Keys-only ``np.sort`` of each
+    class, then the class-split merge kernel (the sweep's: cumulative counts at every
+    distinct score, differenced here).
+    """
+    svals = np.concatenate([_sort_keys(sp), _sort_keys(sn)])
+    n = svals.size
+    thr, tp, fp = np.empty(n + 1), np.empty(n + 1), np.empty(n + 1)
+    k = np.empty(1, dtype=np.int64)
+    offsets = np.array([0, n], dtype=np.int64)
+    split_sweep_range(svals, offsets, np.array([sp.size], dtype=np.int64), thr, tp, fp, k, 0, 1)
+    k = int(k[0])
+    return thr[1:k].copy(), np.diff(tp[:k]), np.diff(fp[:k])
 
 
 def swept_entries(batch, decimals=None):
@@ -170,6 +230,52 @@ def batch_layout(batch, data, score, by):
         return by_names, models, pd.DataFrame(index=range(G))
     groups = batch.keys.iloc[np.arange(G) * M][by_names].reset_index(drop=True)
     return by_names, models, groups
+
+
+def _unit_rows_fit(pos, neg):
+    """Whether one curve's table is counts (unweighted rows) of at most twice as many
+    rows as entries: then its rows are rebuilt one by one (:func:`_unit_batch`), which
+    the class-split sort reads without an index payload.
+    """
+    if pos.dtype != np.uint32 or neg.dtype != np.uint32 or pos.size == 0:
+        return False
+    return int(pos.sum(dtype=np.int64)) + int(neg.sum(dtype=np.int64)) <= 2 * pos.size
+
+
+def _unit_batch(score, pos, neg, keys):
+    """The batch of one curve's unit rows rebuilt from its counts, class-split sorted:
+    the positives' scores, then the negatives', each ascending (see
+    :attr:`~prroc_numba._core.batch.Batch.split_npos`).
+    """
+    from .batch import Batch
+
+    asc = score[::-1]
+    sp, sn = _rows_of(asc, pos[::-1]), _rows_of(asc, neg[::-1])
+    values = np.concatenate([sp, sn])
+    P = np.zeros(values.size)
+    P[: sp.size] = 1.0
+    offsets = np.array([0, values.size], dtype=np.int64)
+    npos = np.array([sp.size], dtype=np.int64)
+    return Batch(
+        values,
+        offsets,
+        P,
+        1.0 - P,
+        offsets,
+        np.zeros(1, np.int64),
+        keys,
+        1,
+        None,
+        values.size,
+        split_npos=npos,
+    )
+
+
+def _rows_of(scores, counts):
+    """Each score repeated ``counts`` times (uint32 counts; a mask where all are 0 or 1)."""
+    if counts.size and counts.max() <= 1:
+        return scores[counts > 0]
+    return np.repeat(scores, counts)
 
 
 def _curve_keys(groups, models):
@@ -256,6 +362,8 @@ class Accumulator:
         self._started = False
         self._pending: list[tuple] = []  # reduced runs not yet merged into the table
         self._n_pending = 0
+        self._raw: list[tuple] = []  # one curve's batches as (positives', negatives' scores)
+        self._n_raw = 0
         self._growth = 1  # runs kept up to this many times the table (see _flush)
         self._source = None  # the file a loaded state came from (named in errors)
         self._lock = threading.RLock()
@@ -308,6 +416,7 @@ class Accumulator:
         # worker spills to disk) sees: the arrays, not only the object's header
         with self._lock:
             arrays = [self._m_curve, self._m_score, self._m_pos, self._m_neg, *self._m_extra]
+            arrays += [x for pair in self._raw for x in pair]
             groups = [self._m_groups]
             for run in self._pending:
                 arrays += [*run[1:5], *run[5]]
@@ -423,7 +532,11 @@ class Accumulator:
         A batch's rows are reduced to its own (curve, distinct score) table and kept
         beside the state; the kept tables are merged, in one sort, when a result is read
         (or the state is merged, pickled or saved, or the kept tables outgrow the
-        state), so a stream of batches costs about one sort of all its entries.
+        state), so a stream of batches costs about one sort of all its entries. Batches
+        of one curve given as arrays (numeric scores, labels bool or 0/1, no weights)
+        are kept as they came, each class's scores (8 bytes a row, less than a table
+        entry), until they pass 262,144 rows or the table's size; then each class is
+        sorted keys-only (``np.sort``) and the two runs merged into the table.
 
         Several threads may call ``update`` (and :meth:`merge`) on one Accumulator at
         once: each batch is reduced outside the Accumulator's lock (the compiled code
@@ -433,6 +546,12 @@ class Accumulator:
         """
         if isinstance(by, (list, tuple)) and len(by) == 0:
             by = None
+        if data is None and by is None and weight is None and pos_label is None:
+            split = None if soft_labels else hard_split(score, label, self.decimals)
+            if split is not None and (not self._started or self._single()):
+                with self._lock:
+                    self._keep_raw(*split)
+                return self
         kept = drop_zero_weight(data, score, label, by, weight)
         if kept is None:
             return self
@@ -496,6 +615,42 @@ class Accumulator:
         if self._n_pending > max(_BUFFER_ENTRIES, self._growth * self._m_score.size):
             self._flush()
 
+    def _keep_raw(self, sp, sn):
+        """Keep one curve's hard-labelled rows as they came, reduced in bulk later."""
+        if not self._started:
+            self._by, self._models, self._m_groups = [], None, pd.DataFrame(index=range(1))
+            self._m_curve, self._m_score = None, np.empty(0)
+            self._m_pos, self._m_neg = np.empty(0, np.uint32), np.empty(0, np.uint32)
+            self._started = True
+        elif not self._single():
+            raise RuntimeError("raw rows kept for an Accumulator of several curves")
+        self._raw.append((sp, sn))
+        self._n_raw += sp.size + sn.size
+        if self._n_raw > max(_RAW_ROWS, self._growth * self._m_score.size):
+            self._flush()
+
+    def _reduce_raw(self):
+        """The kept rows as one reduced run: the table itself when it is empty, else a
+        pending run merged with it next.
+        """
+        sp = np.concatenate([r[0] for r in self._raw])
+        sn = np.concatenate([r[1] for r in self._raw])
+        self._raw, self._n_raw = [], 0
+        if self._m_score.size and not self._pending and _unit_rows_fit(self._m_pos, self._m_neg):
+            # a table of (nearly) one row per score: its rows join the sort, which
+            # costs less than merging two tables
+            asc = self._m_score[::-1]
+            sp = np.concatenate([_rows_of(asc, self._m_pos[::-1]), sp])
+            sn = np.concatenate([_rows_of(asc, self._m_neg[::-1]), sn])
+            self._m_score = np.empty(0)
+        score, pos, neg = split_table(sp, sn)
+        if self._m_score.size == 0 and not self._pending:
+            self._m_score, self._m_pos, self._m_neg = score, _narrow(pos), _narrow(neg)
+            self._growth = 4 if score.size > 0.9 * (sp.size + sn.size) else 1
+            return
+        self._pending.append((self._m_groups, None, score, _narrow(pos), _narrow(neg), ()))
+        self._n_pending += int(score.size)
+
     def _single(self):
         """One curve (no ``by``, one score column): entries need no curve ids."""
         return not self._by and self._models is None
@@ -511,9 +666,11 @@ class Accumulator:
 
     def _flush(self):
         """Merge the pending runs into the table (one sort of all their entries)."""
-        if not self._pending:
+        if not self._pending and not self._raw:
             return
         with self._lock:
+            if self._raw:
+                self._reduce_raw()
             if not self._pending:
                 return
             runs = [
@@ -595,9 +752,12 @@ class Accumulator:
         with self._lock:  # one consistent state, even while other threads update
             self._flush()
             groups, curve, score = self._m_groups, self._m_curve, self._m_score
-            pos, neg = _wide(self._m_pos), _wide(self._m_neg)
+            pos, neg = self._m_pos, self._m_neg
         keys = _curve_keys(groups, self._models)
         C = len(keys)
+        if C == 1 and _unit_rows_fit(pos, neg):
+            return _unit_batch(score, pos, neg, keys)
+        pos, neg = _wide(pos), _wide(neg)
         kp, kn = pos > 0, neg > 0
         if C == 1:  # one curve: its positive rows, then its negative rows
             values = np.concatenate([score[kp], score[kn]])
