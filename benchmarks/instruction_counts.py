@@ -33,7 +33,8 @@ import numba, numpy as np, pandas as pd
 from _cases import binormal, _numpy_boot, _numpy_orders
 from prroc_numba._core.pack import pack
 from prroc_numba._resampling import plan as R
-from prroc_numba._resampling.run import kernel_seed as _seed, _rows, _draw
+from prroc_numba._checks import kernel_seed as _seed
+from prroc_numba._resampling.run import _rows, _draw
 from prroc_numba._kernels import resample as K, resample_blocks as KB
 numba.set_num_threads(1)
 n, M, B = 100_000, 10, {b}

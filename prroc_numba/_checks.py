@@ -89,6 +89,13 @@ def check_seed(seed):
         raise ValueError(f"seed must be a non-negative int, got {seed}")
 
 
+def kernel_seed(seed):
+    """Map ``seed`` (None or int, checked) to a non-negative int63 for the kernels."""
+    check_seed(seed)
+    state = np.random.SeedSequence(None if seed is None else int(seed)).generate_state(2, np.uint32)
+    return int((int(state[0]) << 31) ^ int(state[1]))
+
+
 def positive_scalar(x, arg):
     """``x`` as a finite float > 0."""
     try:

@@ -26,11 +26,11 @@ import pandas as pd
 
 from . import _backends
 from . import _schema as S
-from ._checks import area_code, check_grid, check_level, check_n_boot, method_label
+from ._checks import area_code, check_grid, check_level, check_n_boot, kernel_seed, method_label
 from ._core import classes as _classes
 from ._core import device as _device
 from ._core.multiclass import check_device
-from ._core.pack import MULTICLASS, inputs, pack
+from ._core.pack import INPUTS, MULTICLASS, inputs, pack
 from ._core.partial import check_partial
 from ._kernels.resample import GRID_FPR, GRID_PR, GRID_TPR
 from ._resampling import engine as E
@@ -131,7 +131,11 @@ def label(stratified: bool, poisson: bool, cluster=None) -> str:
 
 def call_label(data, device, resampling, stratified, cluster) -> str:
     """The ``resampling`` column of a bootstrap call's frame, from its arguments."""
-    engine = _backends.engine(data)
+    return engine_label(_backends.engine(data), device, resampling, stratified, cluster)
+
+
+def engine_label(engine, device, resampling, stratified, cluster) -> str:
+    """:func:`call_label` for input of the engine ``engine`` (:func:`_backends.engine`)."""
     if engine == _backends.MEMORY and device == "cuda":
         engine = "cuda"
     strat, poisson = resolve(resampling, stratified, engine, warn=False)
@@ -165,6 +169,9 @@ REPLICATE_ARGS = (
     "row_id",
 )
 
+
+#: every argument :func:`bootstrap_replicates` hands on to :func:`_replicates`
+_REPLICATE_INPUTS = (*INPUTS, *REPLICATE_ARGS, *MULTICLASS)
 
 #: what names the estimator in the ``method`` column (:func:`method_of`)
 METHOD_ARGS = ("curve", "method", "hull", "partial", "partial_focus", "standardize")
@@ -203,15 +210,21 @@ def _is_multi(args):
 def bootstrap_replicates(a):
     """A :func:`~prroc_numba.bootstrap` call (its ``locals()``, no ``fold=``): every
     option checked once (:func:`check_bootstrap`), then its replicates
-    (:func:`_replicates`). Returns ``(device, (batch, plan, code, est, reps, seed))``.
+    (:func:`_replicates`). Returns ``(device, labels, (batch, plan, code, est, reps,
+    seed))``; ``labels``: the output's ``method`` and ``resampling`` columns, read from
+    the arguments on the way in.
     """
     check_choice("interval", a["interval"], INTERVALS)
     device, score, label, weight, by = check_bootstrap(a)
     args = {**a, "device": device, "score": score, "label": label, "weight": weight, "by": by}
     keep = bool(a["return_replicates"])
-    return device, _replicates(
-        a["data"], keep_replicates=keep, **inputs(args, *REPLICATE_ARGS, *MULTICLASS)
-    )
+    engine = _backends.engine(a["data"])
+    out = _replicates(a["data"], keep_replicates=keep, **{k: args[k] for k in _REPLICATE_INPUTS})
+    labels = {
+        "method": method_of(a),
+        "resampling": engine_label(engine, device, a["resampling"], a["stratified"], a["cluster"]),
+    }
+    return device, labels, out
 
 
 def check_bootstrap(a):
@@ -315,7 +328,7 @@ def _replicates(
             code=code,
             hull=bool(hull),
             n_boot=int(n_boot),
-            seed=E.kernel_seed(seed),
+            seed=kernel_seed(seed),
             **inputs(args),
             **({"row_id": row_id} if engine == _backends.SPARK else {}),
         )

@@ -21,7 +21,7 @@ import pandas as pd
 from . import _frames as F
 from . import _options as O
 from . import _schema as S
-from ._checks import check_level
+from ._checks import check_level, kernel_seed
 from ._core import device as _device
 from ._core.batch import warn_undefined
 from ._core.dataframes import Output, with_output
@@ -38,7 +38,6 @@ from ._resampling.intervals import (
     pair_index,
 )
 from ._resampling.paired import delong_cov, delong_parts, venkatraman_pairs
-from ._resampling.run import kernel_seed
 from ._warnings import UndefinedMetricWarning
 
 # ------------------------------------------------------------------ adjustment

@@ -21,7 +21,7 @@ from . import _backends
 from . import _frames as F
 from . import _options as O
 from . import _schema as S
-from ._checks import pr_band_grid
+from ._checks import kernel_seed, pr_band_grid
 from ._core import device as _device
 from ._core.dataframes import Output, with_output
 from ._core.pack import MULTICLASS, inputs, pack
@@ -30,7 +30,6 @@ from ._kernels.resample import GRID_PR
 from ._resampling import engine as E
 from ._resampling import folds as _folds
 from ._resampling.intervals import band_bounds, interval_bounds, warn_degenerate
-from ._resampling.run import kernel_seed
 
 
 @overload
@@ -220,7 +219,7 @@ def bootstrap(
     if fold is not None:
         O.check_choice("interval", interval, O.INTERVALS)
         return _fold_bootstrap(locals())
-    device, (batch, plan, code, est, reps, s) = O.bootstrap_replicates(locals())
+    device, labels, (batch, plan, code, est, reps, s) = O.bootstrap_replicates(locals())
     n_bad = warn_degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
     se, lo, hi = interval_bounds(reps, est, level, interval, jack)
@@ -238,9 +237,9 @@ def bootstrap(
         out,
         S.ESTIMATE,
         curve=curve,
-        method=O.method_of(locals()),
+        method=labels["method"],
         interval=interval,
-        resampling=O.call_label(data, device, resampling, stratified, cluster),
+        resampling=labels["resampling"],
         n_boot=int(n_boot),
     )
     _device.tag(out, device)

@@ -13,7 +13,7 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 import prroc_numba as prn
 from tests import naive
 
-_seed = importlib.import_module("prroc_numba._resampling.run").kernel_seed
+_seed = importlib.import_module("prroc_numba._checks").kernel_seed
 
 
 def _data(n=120, seed=0):

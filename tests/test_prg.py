@@ -12,9 +12,9 @@ import pytest
 from scipy import stats
 
 import prroc_numba as prn
+from prroc_numba._checks import kernel_seed
 from prroc_numba._core.pack import pack
 from prroc_numba._resampling.plan import Plan
-from prroc_numba._resampling.run import kernel_seed
 from tests.kernel_probes import _paired_counts_one
 
 REF = json.loads((Path(__file__).parent / "data" / "peers" / "prg_pyprg.json").read_text())

@@ -33,7 +33,6 @@ _WHERE = {
     "fold_replicates": ".engine",
     "interval_bounds": ".intervals",
     "is_counts": ".table",
-    "kernel_seed": ".run",
     "normal_interval": ".intervals",
     "normal_p": ".intervals",
     "operating": ".run",
@@ -61,7 +60,7 @@ if TYPE_CHECKING:  # for type checkers and the import graph; at run time see __g
     )
     from .paired import delong_cov, delong_parts, venkatraman_pairs
     from .plan import Plan
-    from .run import kernel_seed, operating
+    from .run import operating
     from .table import is_counts, table_areas, table_bootstrap
 
 __all__ = [
@@ -76,7 +75,6 @@ __all__ = [
     "fold_replicates",
     "interval_bounds",
     "is_counts",
-    "kernel_seed",
     "normal_interval",
     "normal_p",
     "operating",

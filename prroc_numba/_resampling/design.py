@@ -23,6 +23,7 @@ Cluster codes come from the call's ``cluster=`` (:func:`cluster_codes`).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -153,11 +154,22 @@ def _count_type(counts):
     return np.empty(0, dtype=np.int32 if big else np.uint16)
 
 
+class ClusterArg(NamedTuple):
+    """A call's ``cluster=`` as the user gave it (a column name of ``data``, or one id
+    per input row), read by :func:`design` (:func:`cluster_codes`) when the plan is made.
+    """
+
+    data: Any
+    cluster: Any
+
+
 def design(batch, stratified, cluster=None, poisson=False, strata=None):
     """The :class:`Design` of ``batch``: multiclass rows, clusters (int64 codes per
-    label row, :func:`cluster_codes`) or rows, within ``strata`` (an int64 code per
-    label row, e.g. its fold) when given.
+    label row, :func:`cluster_codes`; or a :class:`ClusterArg`, read here) or rows,
+    within ``strata`` (an int64 code per label row, e.g. its fold) when given.
     """
+    if isinstance(cluster, ClusterArg):
+        cluster = cluster_codes(cluster.data, cluster.cluster, batch)
     stratified, poisson = bool(stratified), bool(poisson)
     if batch.multi is not None:
         if cluster is not None:

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _schema as S
-from .._checks import pr_band_grid
+from .._checks import kernel_seed, pr_band_grid
 from .._core import device as _device
 from .._core.batch import CurveKeys, row_ids, warn_undefined, warn_undefined_auc
 from .._core.memory import check
@@ -24,9 +24,8 @@ from .._core.pack import INPUTS, inputs, pack
 from .._core.partial import partial_areas, standardized
 from .._warnings import UndefinedMetricWarning
 from . import folds as F
-from .design import cluster_codes
+from .design import ClusterArg
 from .plan import Plan, fold_plan
-from .run import kernel_seed
 
 
 def replicates(
@@ -54,22 +53,22 @@ def replicates(
     """
     curve, hull, n_boot, stratified, poisson, seed, progress, label = boot
     check_replicates_fit(batch, n_boot, label, keep)
+    bad = warn_undefined_auc(batch, curve, stacklevel=stacklevel)
+    s = kernel_seed(seed)
     # the estimate from the plan's one sort of every curve (no second sort)
     plan = Plan(
         batch,
         stratified,
-        cluster_codes(data, cluster, batch),
+        ClusterArg(data, cluster),
         poisson,
         estimate=(code, hull) if spec is None else None,
         strata=None if strata is None else strata[row_ids(batch)],
     )
+    reps = plan.run(s, int(n_boot), hull, progress, label, code=code, partial=spec)
     if spec is None:
         est = plan.estimate
     else:
         est = partial_areas(batch, code, hull, curve, spec, standardize)
-    bad = warn_undefined_auc(batch, curve, stacklevel=stacklevel)
-    s = kernel_seed(seed)
-    reps = plan.run(s, int(n_boot), hull, progress, label, code=code, partial=spec)
     if spec is not None and standardize:
         reps = standardized(reps, curve, *spec)
     reps[bad] = np.nan
@@ -143,7 +142,7 @@ def curve_replicates(data, inp, spec, strata=None):
     plan = Plan(
         batch,
         stratified,
-        cluster_codes(data, cluster, batch),
+        ClusterArg(data, cluster),
         poisson,
         strata=None if strata is None else strata[row_ids(batch)],
     )

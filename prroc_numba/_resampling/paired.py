@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._checks import kernel_seed
 from .._drivers import placements_batch, venkatraman_paired
-from .run import kernel_seed
 
 
 def delong_parts(batch):

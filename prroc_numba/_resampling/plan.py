@@ -10,7 +10,7 @@ folds' curves (``fold=``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -57,6 +57,8 @@ class Plan:
     ):
         self.batch = b = batch
         self.design = d = design(batch, stratified, cluster, poisson, strata)
+        for f in fields(d):  # what a replicate draws, read as the plan's own attributes
+            setattr(self, f.name, getattr(d, f.name))
         if b.offsets.size > 1 and int(np.diff(b.offsets).max()) > _MAX_CURVE_ROWS:
             raise ValueError(
                 f"a curve has more than {_MAX_CURVE_ROWS:,} rows, more than the bootstrap's "
@@ -93,11 +95,6 @@ class Plan:
             self.order = None  # the walks read the slots and the marks only
             pooled_rows = float(np.diff(b.group_offsets).sum())
             self.work = pooled_rows * (1.0 + M)  # rows visited per replicate
-
-    def __getattr__(self, name):
-        if name == "design":  # not set yet
-            raise AttributeError(name)
-        return getattr(self.design, name)
 
     @property
     def ps(self):

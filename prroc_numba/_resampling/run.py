@@ -15,7 +15,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .._checks import check_seed
+from .._checks import kernel_seed
 from .._drivers import (
     boot_folds,
     boot_grouped,
@@ -45,13 +45,6 @@ _PROGRESS_WORK = 5e8
 #: BCa jackknife: delete-one up to this many rows per group, else this many blocks
 _JACK_EXACT = 2000
 _JACK_BLOCKS = 500
-
-
-def kernel_seed(seed):
-    """Map ``seed`` (None or int) to a non-negative int63 for the kernels."""
-    check_seed(seed)
-    state = np.random.SeedSequence(None if seed is None else int(seed)).generate_state(2, np.uint32)
-    return int((int(state[0]) << 31) ^ int(state[1]))
 
 
 def chunks(plan, n_boot, progress, label, kernel, extra=0, multiple=1, least=8):

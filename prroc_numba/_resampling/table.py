@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._checks import kernel_seed
 from .._core import warn_undefined_auc
 from .._drivers import boot_grouped, run_items
 from .._drivers import table_areas as driver_table_areas
 from .intervals import interval_bounds, warn_degenerate
 from .plan import _cell_tables
-from .run import kernel_seed
 
 
 def table_segments(offsets, pos, neg):

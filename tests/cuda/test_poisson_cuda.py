@@ -11,11 +11,11 @@ import pytest
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 import prroc_numba as prn
+from prroc_numba._checks import kernel_seed
 from prroc_numba._core.pack import pack
 from prroc_numba._drivers import cuda as gpu
 from prroc_numba._kernels import area
 from prroc_numba._kernels.poisson import poisson_count_cpu, replicate_key_cpu
-from prroc_numba._resampling.run import kernel_seed
 
 N_BOOT = 4
 METHODS = {
