@@ -219,7 +219,7 @@ def run_stream(a):
         t1, v1 = _timed(stream(lambda: BinaryAveragePrecision(thresholds=None), "tm"), a.repeats)
         t2, v2 = _timed(stream(BinaryAUPRC, "te"), a.repeats)
         assert abs(v0 - v1) < 1e-5 and abs(v0 - v2) < 1e-5
-        names = ("key", "score", "pos", "neg")
+        names = ("key", "score", "pos", "neg", "rows", "labels")  # every list state
         ours_b = sum(x.nbytes for nm in names for x in getattr(states["ours"], nm))
         tm_b = sum(x.nbytes for x in states["tm"].preds + states["tm"].target)
         n_distinct = np.unique(s).size
