@@ -4,9 +4,10 @@ Three runs, each checked before it is timed (our metric's result equals the plai
 function's exactly; the peers' agree to their float32 rounding):
 
 * ``compute`` -- one curve of ``--rows`` (1e6), ``--models`` (100) columns x ``--wide-rows``
-  (1e5) and a B = ``--n-boot`` (200) bootstrap at ``--wide-rows``: the metric's
-  ``update`` + ``compute`` (``compute_frame(n_boot=...)``) against the plain function on
-  the same tensors (``prn.auc`` / ``prn.bootstrap`` on their numpy views) and against
+  (1e5), a B = ``--n-boot`` (200) bootstrap and a paired comparison of 3 columns at
+  ``--wide-rows``: the metric's ``update`` + ``compute`` (``compute_frame(n_boot=...)``,
+  ``compare(n_boot=...)``) against the plain function on the same tensors (``prn.auc`` /
+  ``prn.bootstrap`` / ``prn.compare`` on their numpy views) and against
   torchmetrics' exact mode (``thresholds=None``) and torcheval (``BinaryAUPRC``, with
   ``num_tasks`` for the columns); ``--bootstrap-peer`` adds torchmetrics' ``BootStrapper``
   (minutes).
@@ -182,6 +183,22 @@ def run_compute(a):
 
         peers["torchmetrics BootStrapper"] = _timed(tm_b, 1)[0]
     _row(f"AP bootstrap B={B}, 1 curve x {n:.0e}", t0, peers)
+
+    # paired comparison of 3 columns at epoch end (the rows kept by the state)
+    S3, tS3 = S[:, :3].copy(), torch.from_numpy(S[:, :3].copy())
+
+    def ours_c():
+        m = pt.AveragePrecision()
+        m.update(tS3, tyb)
+        return m.compare(n_boot=B, seed=0)
+
+    def plain_c():
+        return prn.compare(score=S3, label=yb, method="ap", n_boot=B, seed=0)
+
+    t0, v0 = _timed(ours_c, a.repeats)
+    t1, v1 = _timed(plain_c, a.repeats)
+    assert v0.equals(v1)
+    _row(f"AP compare B={B}, 3 columns x {n:.0e}", t0, {"plain": t1})
 
 
 def run_stream(a):

@@ -470,3 +470,21 @@ def test_compare_equals_prn_compare_on_all_rows(cls, curve, method):
         m.compare(n_boot=10)
     with pytest.raises(ValueError, match="seen no rows"):
         pt.AveragePrecision(keep_rows=True).compare(n_boot=10)
+
+
+@pytest.mark.parametrize("dtype", [torch.int8, torch.int64, torch.uint8, torch.float32, torch.bool])
+def test_kept_labels_of_every_dtype(dtype):
+    """Labels of any integer, float or bool dtype are kept as bool; values other than
+    0/1 are refused (a negative integer too, which the unsigned check reads as large)."""
+    s = torch.tensor([0.9, 0.8, 0.3, 0.1, 0.5, 0.2], dtype=torch.float64)
+    y = torch.tensor([1, 0, 1, 0, 0, 1]).to(dtype)
+    m = pt.AveragePrecision()
+    m.update(s, y)
+    assert m.labels[0].dtype == torch.bool
+    ref = average_precision_score(y.numpy().astype(int), s.numpy())
+    assert float(m.compute()) == pytest.approx(ref, abs=1e-15)
+    if dtype != torch.bool:
+        bad = y.clone()
+        bad[2] = 2 if dtype == torch.uint8 else -1
+        with pytest.raises(ValueError, match="first outside 0/1 at row 2"):
+            pt.AveragePrecision().update(s, bad)

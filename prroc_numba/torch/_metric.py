@@ -1,6 +1,13 @@
-"""The metric objects: torchmetrics ``Metric`` subclasses whose state is the reduced table.
+"""The metric objects: torchmetrics ``Metric`` subclasses whose state is the rows or the
+reduced table.
 
-Each ``update`` reduces its batch to the table *(curve key, distinct score) ->
+Batches of hard, unweighted labels on the CPU, shared by the score columns and without
+``by=``, are kept as rows (two list states: the scores in their floating dtype, the
+labels as bool); past 2**18 kept values a strided sample decides whether they are tied
+(reduced to the table below, in bulk) or continuous (kept: a table entry costs more
+than a row). ``compute`` on rows runs ``prn.auc``'s own route (the class-split sort and
+area kernels), and ``compare`` runs ``prn.compare`` on them. Every other ``update``
+reduces its batch to the table *(curve key, distinct score) ->
 (positive, negative mass)* (:mod:`._reduce`) and appends it to four list states; the
 list is merged into one table whenever its newer part outgrows the merged part (so a
 stream costs a few sorts of the distinct scores, and memory stays O(distinct scores)).
@@ -163,12 +170,16 @@ class _TableMetric(Metric):
         """Keep a batch's scores (a copy, in their own floating dtype: float32 scores
         cost 4 bytes, read back exactly as float64) and labels (bool).
         """
-        src = preds.detach() if preds.is_floating_point() else rows.preds
+        # copies made by numpy (which asks for huge pages: several times faster than
+        # torch's clone of a large CPU tensor)
+        own = preds.is_floating_point() and preds.dtype != torch.bfloat16  # numpy has it
+        src = (preds.detach() if own else rows.preds).numpy()
         if rows.wide:
-            p = src.reshape(src.shape[0], -1).T.contiguous()  # a copy, column by column
-        else:
-            p = src.reshape(-1)
-            p = p.clone() if p.is_floating_point() and src is not rows.preds else p
+            p = torch.from_numpy(np.ascontiguousarray(src.reshape(src.shape[0], -1).T))
+        elif own:
+            p = torch.from_numpy(np.array(src.reshape(-1)))
+        else:  # the checked float64 copy
+            p = torch.from_numpy(src.reshape(-1))
         self._rows_list("rows").append(p)
         t = rows.target[:, 0]
         self._rows_list("labels").append(t if t.dtype == torch.bool else t == 1)
@@ -468,7 +479,7 @@ class _AreaMetric(_TableMetric):
         (``estimate``, ``se``, ``ci_low``, ``ci_high``, ``n_degenerate``: percentile
         intervals, equal to those of ``prn.bootstrap`` on the same rows for the same
         ``seed``). Intervals need unweighted rows and, for k score columns, treat every
-        column as its own curve (not paired).
+        column as its own curve (paired: :meth:`compare`).
         """
         if n_boot is None:
             with self._synced():
@@ -615,6 +626,11 @@ class AveragePrecision(_AreaMetric):
     merge_checkpoint : bool, default=False
         In a process group, ``state_dict`` gathers every rank's table (a collective
         call), so a checkpoint written by rank 0 resumes every rank's rows.
+    keep_rows : bool, default=False
+        Keep every row of hard, unweighted batches without ``by=`` (tied scores too,
+        which are otherwise reduced to counts per distinct score), as :meth:`compare`
+        needs for a paired comparison of score columns; 9 bytes per row and column
+        (float64 scores).
     **kwargs
         torchmetrics' ``Metric`` options (``sync_on_compute``, ``process_group``,
         ``dist_sync_fn``, ...).

@@ -263,6 +263,9 @@ def batch_table(batch: Batch) -> tuple:
     run_curves(split_sweep_range, off, svals, off, npos, thr, tp, fp, counts)
     # curve c's sweep starts at off[c] + c with the origin: its entries are the
     # vertices after it, their counts the differences of the cumulative counts
+    if C == 1:
+        k = int(counts[0])
+        return np.zeros(k - 1, np.int64), thr[1:k] + 0.0, np.diff(tp[:k]), np.diff(fp[:k])
     start = off[:-1] + np.arange(C)
     lengths = counts - 1
     curve = np.repeat(np.arange(C, dtype=np.int64), lengths)
