@@ -232,6 +232,7 @@ def test_state_dict_reset_and_collection():
         _feed(x, parts[2:], S[:, 0], y)
     assert float(other.compute()) == float(m.compute())
     m.reset()
+    assert m.rows == [] and m.labels == [] and m._rows_limit == 0
     with pytest.warns(UserWarning, match="before the ``update``"):  # torchmetrics' note
         with pytest.raises(ValueError, match="seen no rows"):
             m.compute()

@@ -201,6 +201,12 @@ class _TableMetric(Metric):
         sample = torch.cat([(x if x.ndim == 1 else x[0])[::step] for x in lst])
         return 2 * torch.unique(sample).numel() > sample.numel()
 
+    def reset(self) -> None:
+        """Forget every row (torchmetrics' reset) and the continuous-scores guess."""
+        super().reset()
+        self._rows_limit = 0
+        self._rows_memo = None
+
     def _clear_rows(self) -> None:
         for name in _ROWS:
             setattr(self, name, [])
