@@ -235,10 +235,12 @@ class _TableMetric(Metric):
         if not rows:
             return None
         labels = [x for x in self._rows_list("labels") if x.numel()]
-        rows = [x.reshape(1, -1) if x.ndim == 1 else x for x in rows]
-        s = rows[0] if len(rows) == 1 else torch.cat(rows, dim=1)
-        y = labels[0] if len(labels) == 1 else torch.cat(labels)
-        return s.to(torch.float64).numpy(), y.to(torch.bool).numpy()
+        # joined by numpy (huge pages: faster than torch.cat on large CPU tensors)
+        parts = [(x.reshape(1, -1) if x.ndim == 1 else x).numpy() for x in rows]
+        ys = [x.numpy() for x in labels]
+        scores = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
+        y = ys[0] if len(ys) == 1 else np.concatenate(ys)
+        return scores.astype(np.float64, copy=False), y.astype(bool, copy=False)
 
     def _fold_rows(self) -> None:
         """Reduce the kept rows into the table."""
