@@ -406,9 +406,12 @@ class _TableMetric(Metric):
         parts = []
         tables = [t for t in self._tables() if t[0].numel()]
         if tables:
+            rows = sum(float(t[2].sum() + t[3].sum()) for t in tables)
+            if 2 * sum(t[0].numel() for t in tables) < rows:
+                return None  # tied scores (before any merge): the table is the cheaper route
             table = self._merged_tables(tables)
-            if 2 * table[0].numel() < float(table[2].sum() + table[3].sum()):
-                return None  # tied scores: the table is the cheaper route
+            if 2 * table[0].numel() < rows:
+                return None
             rebuilt = table_rows(table, K)
             if rebuilt is None:
                 return None
@@ -581,41 +584,45 @@ class _AreaMetric(_TableMetric):
         return out
 
     def _paired_rows(self):
-        """``(scores (k, n), labels (n,))``: every row of every rank, or a clear error."""
-        spec = self._spec().reshape(-1, 4)[0]
-        if 0 <= int(spec[_COLUMNS]) < 2:  # (-1: no rows here yet; other ranks may have)
-            raise ValueError(
-                f"{type(self).__name__}.compare compares score columns (models) on the same "
-                "rows: update with preds of shape (n, k), k >= 2 (one column per model)"
-            )
-        if any(t[0].numel() for t in self._tables()):
-            raise ValueError(
-                f"{type(self).__name__}.compare needs the rows, but this state holds tied "
-                "scores reduced to counts per distinct score (or rows with sample_weight / "
-                "by=), which no longer say which row each model's score came from; build "
-                "the metric with keep_rows=True (and no sample_weight / by=) to compare "
-                "models on the same rows"
-            )
-        kept = self._kept()
-        parts = [kept]
+        """``(scores (k, n), labels (n,))``: every row of every rank, or a clear error
+        (raised on every rank alike: the ranks first exchange what they hold).
+        """
+        cols = int(self._spec().reshape(-1, 4)[0, _COLUMNS])
+        reduced = any(t[0].numel() for t in self._tables())
+        mine = (cols, reduced, None if reduced else self._kept())
+        parts = [mine]
         if self._to_sync and self._world() > 1:
             import torch.distributed as dist
 
             parts = [None] * self._world()
-            dist.all_gather_object(parts, kept, group=self.process_group)
-        parts = [p for p in parts if p is not None]
-        if not parts:
+            dist.all_gather_object(parts, mine, group=self.process_group)
+        name = type(self).__name__
+        if any(0 <= p[0] < 2 for p in parts):  # (-1: no rows on that rank)
             raise ValueError(
-                f"{type(self).__name__} has seen no rows yet (on any rank); call "
-                "update(...) with at least one row before compare"
+                f"{name}.compare compares score columns (models) on the same rows: update "
+                "with preds of shape (n, k), k >= 2 (one column per model)"
             )
-        if len({p[0].shape[0] for p in parts}) > 1:
+        if any(p[1] for p in parts):
+            raise ValueError(
+                f"{name}.compare needs the rows, but the state holds tied scores reduced "
+                "to counts per distinct score (or rows with sample_weight / by=), which no "
+                "longer say which row each model's score came from; build the metric with "
+                "keep_rows=True (and no sample_weight / by=) to compare models on the same "
+                "rows"
+            )
+        kept = [p[2] for p in parts if p[2] is not None]
+        if not kept:
+            raise ValueError(
+                f"{name} has seen no rows yet (on any rank); call update(...) with at "
+                "least one row before compare"
+            )
+        if len({p[0] for p in parts if p[0] >= 0}) > 1:
             raise ValueError(
                 "the ranks' states hold different numbers of score columns; every rank "
                 "must update with preds of the same shape"
             )
-        scores = np.concatenate([p[0] for p in parts], axis=1)
-        return scores, np.concatenate([p[1] for p in parts])
+        scores = np.concatenate([k[0] for k in kept], axis=1)
+        return scores, np.concatenate([k[1] for k in kept])
 
 
 class AveragePrecision(_AreaMetric):
