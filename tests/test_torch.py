@@ -231,6 +231,7 @@ def test_state_dict_reset_and_collection():
     for x in (m, other):
         _feed(x, parts[2:], S[:, 0], y)
     assert float(other.compute()) == float(m.compute())
+    m._rows_limit = 1 << 20  # as a stream of continuous scores leaves it
     m.reset()
     assert m.rows == [] and m.labels == [] and m._rows_limit == 0
     with pytest.warns(UserWarning, match="before the ``update``"):  # torchmetrics' note

@@ -88,6 +88,10 @@ class _TableMetric(Metric):
     is_differentiable = False
     higher_is_better = True
     full_state_update = False
+    #: kept values past which the next look for ties waits (continuous scores)
+    _rows_limit: int = 0
+    #: (the labels list, its length, rows in it): :meth:`_rows_held`'s cache
+    _rows_memo: tuple | None = None
 
     def __init__(
         self, *, merge_checkpoint: bool = False, keep_rows: bool = False, **kwargs: Any
@@ -184,7 +188,7 @@ class _TableMetric(Metric):
         t = rows.target[:, 0]
         self._rows_list("labels").append(t if t.dtype == torch.bool else t == 1)
         held = self._rows_held() * (p.shape[0] if p.ndim == 2 else 1)
-        if self.keep_rows or held <= max(_RAW_VALUES, getattr(self, "_rows_limit", 0)):
+        if self.keep_rows or held <= max(_RAW_VALUES, self._rows_limit):
             return
         if self._looks_continuous():
             # a table entry (32 bytes) costs more than the rows it would replace
@@ -221,7 +225,7 @@ class _TableMetric(Metric):
     def _rows_held(self) -> int:
         """Rows kept (cached by the list's identity and length)."""
         lst = self._rows_list("labels")
-        memo = getattr(self, "_rows_memo", None)
+        memo = self._rows_memo
         if memo is not None and memo[0] is lst and memo[1] <= len(lst):
             n = memo[2] + sum(int(x.shape[0]) for x in lst[memo[1] :])
         else:
