@@ -4,9 +4,10 @@ Three runs, each checked before it is timed (our metric's result equals the plai
 function's exactly; the peers' agree to their float32 rounding):
 
 * ``compute`` -- one curve of ``--rows`` (1e6), ``--models`` (100) columns x ``--wide-rows``
-  (1e5) and a B = ``--n-boot`` (200) bootstrap at ``--wide-rows``: the metric's
-  ``update`` + ``compute`` (``compute_frame(n_boot=...)``) against the plain function on
-  the same tensors (``prn.auc`` / ``prn.bootstrap`` on their numpy views) and against
+  (1e5), a B = ``--n-boot`` (200) bootstrap and a paired comparison of 3 columns at
+  ``--wide-rows``: the metric's ``update`` + ``compute`` (``compute_frame(n_boot=...)``,
+  ``compare(n_boot=...)``) against the plain function on the same tensors (``prn.auc`` /
+  ``prn.bootstrap`` / ``prn.compare`` on their numpy views) and against
   torchmetrics' exact mode (``thresholds=None``) and torcheval (``BinaryAUPRC``, with
   ``num_tasks`` for the columns); ``--bootstrap-peer`` adds torchmetrics' ``BootStrapper``
   (minutes).
@@ -17,8 +18,9 @@ function's exactly; the peers' agree to their float32 rounding):
   each rank hands to the gather of the sync (ours: its table; torchmetrics: its rows)
   and the time of ``compute`` (sync included).
 
-Times are the minimum of ``--repeats`` after one warm-up call; ratios are ours / theirs
-(below 1: ours is faster). The load of the machine (``uptime``) is printed with them::
+Times are the minimum of ``--repeats`` after one warm-up call (ours and the plain function
+timed in turn, so that both see the same load); ratios are ours / theirs (below 1: ours
+is faster). The load of the machine (``uptime``) is printed with them::
 
     python benchmarks/bench_torch.py            # all three, the sizes above
     python benchmarks/bench_torch.py stream     # one of them
@@ -44,6 +46,21 @@ def _timed(fn, repeats):
         out = fn()
         best = min(best, time.perf_counter() - t)
     return best, out
+
+
+def _timed_pair(ours, plain, repeats):
+    """``(t_ours, v_ours, t_plain, v_plain)``: the two timed in turn (ours, plain, ours,
+    ...), so that both see the same load of a shared machine; minimum of each.
+    """
+    ours(), plain()  # warm-up
+    best = [np.inf, np.inf]
+    out = [None, None]
+    for _ in range(repeats):
+        for i, fn in enumerate((ours, plain)):
+            t = time.perf_counter()
+            out[i] = fn()
+            best[i] = min(best[i], time.perf_counter() - t)
+    return best[0], out[0], best[1], out[1]
 
 
 def _versions():
@@ -113,8 +130,7 @@ def run_compute(a):
         m.update(ts, ty)
         return float(m.compute())
 
-    t0, v0 = _timed(ours, a.repeats)
-    t1, v1 = _timed(plain, a.repeats)
+    t0, v0, t1, v1 = _timed_pair(ours, plain, a.repeats)
     assert v0 == v1, (v0, v1)
     t2, v2 = _timed(tm, a.repeats)
     t3, v3 = _timed(te, a.repeats)
@@ -147,8 +163,7 @@ def run_compute(a):
         m.update(tS.T.contiguous(), tY.T.contiguous())
         return m.compute().numpy()
 
-    t0, v0 = _timed(ours_w, a.repeats)
-    t1, v1 = _timed(plain_w, a.repeats)
+    t0, v0, t1, v1 = _timed_pair(ours_w, plain_w, a.repeats)
     assert np.array_equal(v0, v1)
     t2, v2 = _timed(tm_w, max(1, a.repeats - 2))
     t3, v3 = _timed(te_w, max(1, a.repeats - 2))
@@ -168,8 +183,7 @@ def run_compute(a):
     def plain_b():
         return prn.bootstrap(score=tsb.numpy(), label=tyb.numpy(), method="ap", n_boot=B, seed=0)
 
-    t0, v0 = _timed(ours_b, a.repeats)
-    t1, v1 = _timed(plain_b, a.repeats)
+    t0, v0, t1, v1 = _timed_pair(ours_b, plain_b, a.repeats)
     assert v0.equals(v1)
     peers = {"plain": t1}
     if a.bootstrap_peer:
@@ -182,6 +196,21 @@ def run_compute(a):
 
         peers["torchmetrics BootStrapper"] = _timed(tm_b, 1)[0]
     _row(f"AP bootstrap B={B}, 1 curve x {n:.0e}", t0, peers)
+
+    # paired comparison of 3 columns at epoch end (the rows kept by the state)
+    S3, tS3 = S[:, :3].copy(), torch.from_numpy(S[:, :3].copy())
+
+    def ours_c():
+        m = pt.AveragePrecision()
+        m.update(tS3, tyb)
+        return m.compare(n_boot=B, seed=0)
+
+    def plain_c():
+        return prn.compare(score=S3, label=yb, method="ap", n_boot=B, seed=0)
+
+    t0, v0, t1, v1 = _timed_pair(ours_c, plain_c, a.repeats)
+    assert v0.equals(v1)
+    _row(f"AP compare B={B}, 3 columns x {n:.0e}", t0, {"plain": t1})
 
 
 def run_stream(a):
@@ -219,7 +248,7 @@ def run_stream(a):
         t1, v1 = _timed(stream(lambda: BinaryAveragePrecision(thresholds=None), "tm"), a.repeats)
         t2, v2 = _timed(stream(BinaryAUPRC, "te"), a.repeats)
         assert abs(v0 - v1) < 1e-5 and abs(v0 - v2) < 1e-5
-        names = ("key", "score", "pos", "neg")
+        names = ("key", "score", "pos", "neg", "rows", "labels")  # every list state
         ours_b = sum(x.nbytes for nm in names for x in getattr(states["ours"], nm))
         tm_b = sum(x.nbytes for x in states["tm"].preds + states["tm"].target)
         n_distinct = np.unique(s).size

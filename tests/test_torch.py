@@ -197,8 +197,13 @@ def test_merge_orders_and_sums_as_the_library():
     assert distinct[0].size == 5000
 
 
+def _rows_kept(m):
+    return sum(int(x.shape[-1]) for x in m.labels)
+
+
 def test_state_stays_at_distinct_scores_and_merges(monkeypatch):
     monkeypatch.setattr(_metric, "_MERGE_MIN", 100)
+    monkeypatch.setattr(_metric, "_RAW_VALUES", 2000)  # rows reduced past 2000
     rng = np.random.default_rng(6)
     m = pt.AveragePrecision()
     ys, ss = [], []
@@ -208,7 +213,9 @@ def test_state_stays_at_distinct_scores_and_merges(monkeypatch):
         m.update(torch.from_numpy(s), torch.from_numpy(y))
         ys.append(y)
         ss.append(s)
-        assert sum(x.numel() for x in m.key) <= 4 * 50 + 500  # merged as it goes
+        assert _rows_kept(m) <= 2500  # tied scores: the kept rows are reduced ...
+        assert sum(x.numel() for x in m.key) <= 4 * 50 + 500  # ... and merged as it goes
+    assert sum(x.numel() for x in m.key) > 0
     y, s = np.concatenate(ys), np.concatenate(ss)
     assert float(m.compute()) == prn.auc(score=s, label=y, method="ap")["auc"].iloc[0]
 
@@ -224,7 +231,9 @@ def test_state_dict_reset_and_collection():
     for x in (m, other):
         _feed(x, parts[2:], S[:, 0], y)
     assert float(other.compute()) == float(m.compute())
+    m._rows_limit = 1 << 20  # as a stream of continuous scores leaves it
     m.reset()
+    assert m.rows == [] and m.labels == [] and m._rows_limit == 0
     with pytest.warns(UserWarning, match="before the ``update``"):  # torchmetrics' note
         with pytest.raises(ValueError, match="seen no rows"):
             m.compute()
@@ -347,3 +356,137 @@ def test_agrees_with_torchmetrics_multilabel():
     m = pt.AveragePrecision()
     m.update(torch.from_numpy(S), torch.from_numpy(Y))
     assert np.allclose(m.compute().numpy(), tm.compute().numpy(), rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize("cls, curve, method", KINDS)
+def test_kept_rows_equal_auc_on_all_rows(cls, curve, method, monkeypatch):
+    """Batches of hard, unweighted labels are kept as rows (continuous scores) or reduced
+    in bulk (tied), and computed by prn.auc's own route: exact, whatever the mix of
+    kept rows, reduced tables, float32 scores and weighted batches."""
+    monkeypatch.setattr(_metric, "_RAW_VALUES", 3000)
+    for ties in (False, True):
+        y, S, _ = _data(n=20_000, seed=3, ties=ties)
+        parts = np.array_split(np.random.default_rng(2).permutation(y.size), 11)
+        m = _feed(cls(), parts, S, y)
+        ref = prn.auc(score=S, label=y, curve=curve, method=method)
+        assert np.array_equal(m.compute().numpy(), ref["auc"].to_numpy())
+        pd.testing.assert_frame_equal(m.compute_frame(), ref)
+        if ties:  # reduced to the table as it went (50 + 400 distinct scores)
+            assert sum(x.numel() for x in m.key) > 0 and _rows_kept(m) <= 3000
+        else:  # continuous: kept as rows, no table
+            assert sum(x.numel() for x in m.key) == 0 and _rows_kept(m) == y.size
+        one = _feed(cls(), parts, S[:, 0], y)
+        assert float(one.compute()) == ref["auc"].iloc[0]
+        # the rows folded into one table (as a sync does), then computed
+        one._merge_now()
+        assert _rows_kept(one) == 0
+        assert float(one.compute()) == ref["auc"].iloc[0]
+    # float32 scores are kept as float32 and read back exactly
+    y, S, _ = _data(n=9000, seed=4, ties=False)
+    s32 = S[:, 0].astype(np.float32)
+    m = _feed(cls(), np.array_split(np.arange(y.size), 4), s32, y)
+    assert m.rows[0].dtype == torch.float32
+    ref32 = prn.auc(score=s32.astype(np.float64), label=y, curve=curve, method=method)
+    assert float(m.compute()) == ref32["auc"].iloc[0]
+    # a weighted batch (reduced to the table) beside kept rows
+    w = np.ones(y.size)
+    w[3000:3010] = 2.0
+    m = cls()
+    m.update(torch.from_numpy(S[:3000, 0]), torch.from_numpy(y[:3000]))
+    m.update(
+        torch.from_numpy(S[3000:, 0]),
+        torch.from_numpy(y[3000:]),
+        sample_weight=torch.from_numpy(w[3000:]),
+    )
+    ref = prn.auc(score=S[:, 0], label=y, weight=w, curve=curve, method=method)
+    assert float(m.compute()) == ref["auc"].iloc[0]
+
+
+def test_kept_rows_memory_below_the_rows_themselves():
+    """Continuous scores: the state is the rows (9 bytes a row, below torchmetrics' 16 for
+    float64 scores and int64 labels); tied scores: a table of distinct scores."""
+    rng = np.random.default_rng(5)
+    n = 400_000
+    y = (rng.random(n) < 0.1).astype(np.int64)
+    s = y + rng.normal(size=n)
+
+    def state_bytes(m):
+        names = ("key", "score", "pos", "neg", "rows", "labels")
+        return sum(x.nbytes for nm in names for x in getattr(m, nm))
+
+    for scores, most in ((s, 9 * n), (np.round(s, 2), 2**18 * 9 + 32 * 2000)):
+        m = pt.AveragePrecision()
+        for part in np.array_split(np.arange(n), 40):
+            m.update(torch.from_numpy(scores[part]), torch.from_numpy(y[part]))
+        assert state_bytes(m) <= most
+        ref = prn.auc(score=scores, label=y, method="ap")["auc"].iloc[0]
+        assert float(m.compute()) == ref
+
+
+def test_kept_rows_checkpoint_and_forward():
+    y, S, _ = _data(n=8000, ties=False)
+    parts = np.array_split(np.arange(y.size), 4)
+    m = _feed(pt.AveragePrecision(), parts[:2], S, y)
+    other = pt.AveragePrecision()
+    other.load_state_dict(m.state_dict())  # the kept rows travel in the checkpoint
+    assert _rows_kept(other) == _rows_kept(m) > 0
+    for x in (m, other):
+        _feed(x, parts[2:], S, y)
+    ref = prn.auc(score=S, label=y, method="ap")["auc"].to_numpy()
+    assert np.array_equal(other.compute().numpy(), ref)
+    f = pt.AUROC()
+    for part in parts:
+        f(torch.from_numpy(S[part]), torch.from_numpy(y[part]))
+    roc = prn.auc(score=S, label=y, curve="roc")["auc"].to_numpy()
+    assert np.array_equal(f.compute().numpy(), roc)
+
+
+@pytest.mark.parametrize("cls, curve, method", KINDS)
+def test_compare_equals_prn_compare_on_all_rows(cls, curve, method):
+    """The paired comparison of the score columns equals prn.compare on the batches
+    concatenated in update order, for the same seed (bootstrap and Poisson)."""
+    rng = np.random.default_rng(11)
+    n = 5000
+    y = rng.random(n) < 0.2
+    S = rng.normal(size=(n, 3)) + np.outer(y, [1.0, 0.8, 0.3])
+    parts = np.array_split(np.arange(n), 7)
+    for ties, keep in ((False, False), (True, True)):
+        X = np.round(S, 1) if ties else S
+        m = _feed(cls(keep_rows=keep), parts, X, y)
+        kw = {"curve": curve, "method": method, "n_boot": 200, "seed": 4}
+        got = m.compare(n_boot=200, seed=4)
+        pd.testing.assert_frame_equal(got, prn.compare(score=X, label=y, **kw))
+        got = m.compare(n_boot=200, seed=4, resampling="poisson", baseline=2)
+        ref = prn.compare(score=X, label=y, **kw, resampling="poisson", baseline=2)
+        pd.testing.assert_frame_equal(got, ref)
+    # a state whose tied scores were reduced has lost the pairing: refused, with the fix
+    big = np.round(rng.normal(size=(300_000, 2)), 1)
+    yb = rng.random(300_000) < 0.2
+    m = cls()
+    m.update(torch.from_numpy(big), torch.from_numpy(yb))
+    assert sum(x.numel() for x in m.key) > 0
+    with pytest.raises(ValueError, match="keep_rows=True"):
+        m.compare(n_boot=10)
+    m = _feed(cls(), parts, S[:, 0], y)
+    with pytest.raises(ValueError, match=r"preds of shape \(n, k\)"):
+        m.compare(n_boot=10)
+    with pytest.raises(ValueError, match="seen no rows"):
+        pt.AveragePrecision(keep_rows=True).compare(n_boot=10)
+
+
+@pytest.mark.parametrize("dtype", [torch.int8, torch.int64, torch.uint8, torch.float32, torch.bool])
+def test_kept_labels_of_every_dtype(dtype):
+    """Labels of any integer, float or bool dtype are kept as bool; values other than
+    0/1 are refused (a negative integer too, which the unsigned check reads as large)."""
+    s = torch.tensor([0.9, 0.8, 0.3, 0.1, 0.5, 0.2], dtype=torch.float64)
+    y = torch.tensor([1, 0, 1, 0, 0, 1]).to(dtype)
+    m = pt.AveragePrecision()
+    m.update(s, y)
+    assert m.labels[0].dtype == torch.bool
+    ref = average_precision_score(y.numpy().astype(int), s.numpy())
+    assert float(m.compute()) == pytest.approx(ref, abs=1e-15)
+    if dtype != torch.bool:
+        bad = y.clone()
+        bad[2] = 2 if dtype == torch.uint8 else -1
+        with pytest.raises(ValueError, match="first outside 0/1 at row 2"):
+            pt.AveragePrecision().update(s, bad)

@@ -70,6 +70,8 @@ def _worker(rank, world, port, out):
             sent.append(int(x.numel()))
             return gather_all_tensors(x, group=group)
 
+        # the paired comparison of the two columns: its rows kept, exchanged by compare
+        paired = pt.AveragePrecision(keep_rows=True)
         metrics = {
             "ap": pt.AveragePrecision(dist_sync_fn=counting_gather),
             "dg": pt.AUCPR(method="dg"),
@@ -85,6 +87,7 @@ def _worker(rank, world, port, out):
             metrics["dg"].update(t(S), t(y), by=t(g))
             metrics["roc"].update(t(S[:, 1]), t(y), by=t(g))
             metrics["multi"].update(t(S), t(y))
+            paired.update(t(S), t(y))
         # a checkpoint of every rank's table (merge_checkpoint), loaded and computed with
         # no further update: rank 0 holds the merged table, the others nothing
         saved = pt.AveragePrecision(merge_checkpoint=True)
@@ -108,6 +111,9 @@ def _worker(rank, world, port, out):
             "resumed": resumed.compute().item(),
             "n_resumed": n_resumed,
             "sent": sent,
+            "paired": paired.compare(n_boot=100, seed=5),
+            "paired_poisson": paired.compare(n_boot=100, seed=5, resampling="poisson"),
+            "paired_ap": paired.compute().numpy(),
         }
         # built with other options on rank 1: refused when the states meet
         bad = pt.AUCPR(method="integral" if rank == 1 else "dg")
@@ -135,6 +141,17 @@ def test_synced_results_equal_all_rows(world, tmp_path):
     roc_ci = prn.bootstrap(score=S[:, 1], label=y, by=g, curve="roc", n_boot=100, seed=3)
     multi = prn.metrics(score=S, label=y, metrics=["ap", "auc_pr", "auc_roc", "n_pos"])
     roc0 = prn.auc(score=S[:, 0], label=y, curve="roc")["auc"].iloc[0]
+    # compare: prn.compare on rank 0's rows (in update order), then rank 1's, ...
+    order = np.concatenate(
+        [
+            np.random.default_rng(10 + r).permutation(np.flatnonzero(_split(y, world) == r))
+            for r in range(world)
+        ]
+    )
+    kw = {"score": S[order], "label": y[order], "method": "ap", "n_boot": 100, "seed": 5}
+    paired = prn.compare(**kw)
+    paired_poisson = prn.compare(**kw, resampling="poisson")
+    ap2 = prn.auc(score=S, label=y, method="ap")["auc"].to_numpy()
     for rank in range(world):
         with open(tmp_path / f"rank{rank}.pkl", "rb") as f:
             res = pickle.load(f)
@@ -150,5 +167,9 @@ def test_synced_results_equal_all_rows(world, tmp_path):
         # what crossed the wire: this rank's merged table (key, score, pos, neg: one entry
         # per distinct score), and the 4 numbers of its options; not its rows
         distinct = np.unique(S[_split(y, world) == rank, 0]).size
-        assert res["sent"] == [distinct] * 4 + [4]
+        # (and the two row states, empty: the rows were reduced before the gather)
+        assert res["sent"] == [distinct] * 4 + [0, 0] + [4]
+        pd.testing.assert_frame_equal(res["paired"], paired)
+        pd.testing.assert_frame_equal(res["paired_poisson"], paired_poisson)
+        assert np.array_equal(res["paired_ap"], ap2)
         assert res["refused"] is not None and "different options" in res["refused"]

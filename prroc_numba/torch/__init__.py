@@ -3,12 +3,14 @@
 :class:`AveragePrecision`, :class:`AUCPR`, :class:`AUROC` and :class:`Metrics` are
 torchmetrics ``Metric`` subclasses: ``update(preds, target, sample_weight=None,
 by=None)`` per batch, ``compute()`` per epoch, ``compute_frame(n_boot=...)`` for the
-library's tidy frame with bootstrap intervals. Their state is not the rows but the
-table *(curve, distinct score) -> (positives, negatives)* each batch reduces to (on the
-batch's own device), merged as it grows; in a process group the ranks exchange those
-tables, never the predictions. Results equal :func:`prroc_numba.auc` /
-:func:`prroc_numba.metrics` / :func:`prroc_numba.bootstrap` on all the rows, whatever
-the number of ranks and the order of the batches.
+library's tidy frame with bootstrap intervals, ``compare(n_boot=...)`` for the paired
+comparison of score columns. Their state is the rows of hard, unweighted CPU batches
+while that is the smaller form (continuous scores), else the table *(curve, distinct
+score) -> (positives, negatives)* the rows reduce to (on the batch's own device), merged
+as it grows; in a process group the ranks reduce their rows and exchange those tables,
+never the predictions. Results equal :func:`prroc_numba.auc` /
+:func:`prroc_numba.metrics` / :func:`prroc_numba.bootstrap` / :func:`prroc_numba.compare`
+on all the rows, whatever the number of ranks and the order of the batches.
 
 Needs the extra ``prroc-numba[torch]`` (torch and torchmetrics); ``import prroc_numba``
 never imports torch.

@@ -15,9 +15,10 @@ import torch
 
 
 class Rows(NamedTuple):
-    """A checked batch: ``preds`` float64 ``(n, k)``; ``target`` float64 ``(n, 1)``
-    (labels shared by the k columns) or ``(n, k)``; ``weight`` float64 ``(n,)`` or None;
-    ``by`` int64 ``(n,)`` or None; ``wide``: the scores came as a 2-D tensor.
+    """A checked batch: ``preds`` float64 ``(n, k)``; ``target`` float64 or, on the CPU,
+    bool ``(n, 1)`` (labels shared by the k columns) or ``(n, k)``; ``weight`` float64
+    ``(n,)`` or None; ``by`` int64 ``(n,)`` or None; ``wide``: the scores came as a 2-D
+    tensor.
     """
 
     preds: torch.Tensor
@@ -74,10 +75,18 @@ def _check_target(target, n, k):
         )
     if t.shape[0] != n:
         raise ValueError(f"target has {t.shape[0]} rows but preds has {n}; pass equal lengths")
-    if t.device.type == "cpu" and t.dtype != torch.bool and not t.is_complex():
+    if t.device.type == "cpu" and t.dtype == torch.bool:
+        return t.clone()
+    if t.device.type == "cpu" and not t.is_floating_point() and not t.is_complex():
         a = t.numpy()
-        if bool(((a == 0) | (a == 1)).all()):
-            return t.to(torch.float64)
+        u = a.view(f"u{a.itemsize}") if a.dtype.kind == "i" else a  # 0 / 1 <=> unsigned <= 1
+        if bool((u <= 1).all()):
+            return torch.from_numpy(a.astype(bool))  # bool: what the kept rows store
+    if t.device.type == "cpu" and t.is_floating_point():
+        a = t.numpy()
+        one = a == 1
+        if bool((one | (a == 0)).all()):
+            return torch.from_numpy(one)
     if t.is_floating_point() or t.is_complex():
         t = t.to(torch.float64)
         bad = ~((t == 0) | (t == 1))

@@ -1,6 +1,13 @@
-"""The metric objects: torchmetrics ``Metric`` subclasses whose state is the reduced table.
+"""The metric objects: torchmetrics ``Metric`` subclasses whose state is the rows or the
+reduced table.
 
-Each ``update`` reduces its batch to the table *(curve key, distinct score) ->
+Batches of hard, unweighted labels on the CPU, shared by the score columns and without
+``by=``, are kept as rows (two list states: the scores in their floating dtype, the
+labels as bool); past 2**18 kept values a strided sample decides whether they are tied
+(reduced to the table below, in bulk) or continuous (kept: a table entry costs more
+than a row). ``compute`` on rows runs ``prn.auc``'s own route (the class-split sort and
+area kernels), and ``compare`` runs ``prn.compare`` on them. Every other ``update``
+reduces its batch to the table *(curve key, distinct score) ->
 (positive, negative mass)* (:mod:`._reduce`) and appends it to four list states; the
 list is merged into one table whenever its newer part outgrows the merged part (so a
 stream costs a few sorts of the distinct scores, and memory stays O(distinct scores)).
@@ -26,14 +33,23 @@ from torchmetrics.utilities.distributed import gather_all_tensors
 from .. import _frames as F
 from .. import _schema as S
 from .._checks import check_level, check_n_boot, method_code, method_label, metric_names
-from .._core import Layout, holding
+from .._core import Layout, batch_areas, holding
 from .._options import call_label
 from .._resampling import is_counts, table_areas, table_bootstrap
 from ._inputs import check_rows
-from ._reduce import empty, merge, reduce_rows, reduce_table
+from ._reduce import empty, merge, reduce_rows, reduce_table, rows_batch, rows_table, table_rows
 
 #: the four list states, one tensor each per merged table
 _STATES = ("key", "score", "pos", "neg")
+#: the two list states of the kept rows (hard, unweighted labels shared by the score
+#: columns, no ``by=``): scores ``(n,)`` or, for k columns, ``(k, n)`` (column by
+#: column: the layout the sort reads) in their floating dtype, bool labels ``(n,)``
+_ROWS = ("rows", "labels")
+#: kept rows (times score columns) are reduced into the table once they pass this many
+#: and ``_rows_limit`` (grown where a reduction shrinks nothing: continuous scores)
+_RAW_VALUES = 1 << 18
+#: scores sampled to tell continuous scores (kept as rows) from tied ones (reduced)
+_SAMPLE = 4096
 #: a merge starts once the tables after the first hold this many entries (and as many
 #: as the first), or once the list holds this many tables
 _MERGE_MIN = 1 << 16
@@ -72,11 +88,18 @@ class _TableMetric(Metric):
     is_differentiable = False
     higher_is_better = True
     full_state_update = False
+    #: kept values past which the next look for ties waits (continuous scores)
+    _rows_limit: int = 0
+    #: (the labels list, its length, rows in it): :meth:`_rows_held`'s cache
+    _rows_memo: tuple | None = None
 
-    def __init__(self, *, merge_checkpoint: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self, *, merge_checkpoint: bool = False, keep_rows: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.merge_checkpoint = bool(merge_checkpoint)
-        for name in _STATES:
+        self.keep_rows = bool(keep_rows)
+        for name in (*_STATES, *_ROWS):
             self.add_state(name, default=[], dist_reduce_fx="cat", persistent=True)
         spec = torch.tensor([self._options_code(), -1, -1, 0], dtype=torch.int64)
         self.add_state("spec", default=spec, dist_reduce_fx=_agree, persistent=True)
@@ -87,7 +110,8 @@ class _TableMetric(Metric):
         raise NotImplementedError
 
     def _options_code(self) -> int:
-        return int(zlib.crc32(f"{type(self).__name__}|{self._options()}".encode()))
+        what = f"{type(self).__name__}|{self._options()}|{self.keep_rows}"
+        return int(zlib.crc32(what.encode()))
 
     # ----------------------------------------------------------------- update
 
@@ -113,17 +137,132 @@ class _TableMetric(Metric):
         """
         rows = check_rows(preds, target, sample_weight, by)
         old = self._spec()
-        spec = old.clone()
         cols = rows.preds.shape[1] if rows.wide else 0
-        spec[_COLUMNS], spec[_BY] = cols, int(rows.by is not None)
-        spec[_WEIGHTED] = int(rows.weight is not None)
-        self.spec = _agree(torch.stack([old, spec.to(old.device)]))
+        now = (cols, int(rows.by is not None))
+        if (int(old[_COLUMNS]), int(old[_BY])) != now or (
+            rows.weight is not None and int(old[_WEIGHTED]) == 0
+        ):
+            spec = old.clone()
+            spec[_COLUMNS], spec[_BY] = now
+            spec[_WEIGHTED] = int(rows.weight is not None)
+            self.spec = _agree(torch.stack([old, spec.to(old.device)]))
         if rows.preds.shape[0] == 0:
+            return
+        if self._keeps(rows):
+            self._keep_rows(rows, preds)
             return
         table = reduce_rows(rows)
         for name, x in zip(_STATES, table):
             getattr(self, name).append(x)
         self._maybe_merge()
+
+    # ------------------------------------------------------------- kept rows
+
+    @staticmethod
+    def _keeps(rows) -> bool:
+        """Whether a batch is kept as rows: CPU, no weights, no ``by=``, one label column
+        shared by the score columns, labels all 0/1 (checked).
+        """
+        return (
+            rows.preds.device.type == "cpu"
+            and rows.weight is None
+            and rows.by is None
+            and rows.target.shape[1] == 1
+        )
+
+    def _keep_rows(self, rows, preds) -> None:
+        """Keep a batch's scores (a copy, in their own floating dtype: float32 scores
+        cost 4 bytes, read back exactly as float64) and labels (bool).
+        """
+        # copies made by numpy (which asks for huge pages: several times faster than
+        # torch's clone of a large CPU tensor)
+        own = preds.is_floating_point() and preds.dtype != torch.bfloat16  # numpy has it
+        src = (preds.detach() if own else rows.preds).numpy()
+        if rows.wide:
+            p = torch.from_numpy(np.ascontiguousarray(src.reshape(src.shape[0], -1).T))
+        elif own:
+            p = torch.from_numpy(np.array(src.reshape(-1)))
+        else:  # the checked float64 copy
+            p = torch.from_numpy(src.reshape(-1))
+        self._rows_list("rows").append(p)
+        t = rows.target[:, 0]
+        self._rows_list("labels").append(t if t.dtype == torch.bool else t == 1)
+        held = self._rows_held() * (p.shape[0] if p.ndim == 2 else 1)
+        if self.keep_rows or held <= max(_RAW_VALUES, self._rows_limit):
+            return
+        if self._looks_continuous():
+            # a table entry (32 bytes) costs more than the rows it would replace
+            self._rows_limit = 4 * held
+            return
+        self._fold_rows()
+
+    def _looks_continuous(self) -> bool:
+        """Whether most of a strided sample of the kept scores (about 4096 of the first
+        column) are distinct: then reducing would shrink little.
+        """
+        lst = self._rows_list("rows")
+        step = max(1, (self._rows_held() + _SAMPLE - 1) // _SAMPLE)
+        sample = torch.cat([(x if x.ndim == 1 else x[0])[::step] for x in lst])
+        return 2 * torch.unique(sample).numel() > sample.numel()
+
+    def reset(self) -> None:
+        """Forget every row (torchmetrics' reset) and the continuous-scores guess."""
+        super().reset()
+        self._rows_limit = 0
+        self._rows_memo = None
+
+    def _clear_rows(self) -> None:
+        for name in _ROWS:
+            setattr(self, name, [])
+
+    def _rows_list(self, name) -> list:
+        x = getattr(self, name)
+        if isinstance(x, torch.Tensor):  # gathered or loaded as one tensor
+            x = [x] if x.numel() else []
+            setattr(self, name, x)
+        return x
+
+    def _rows_held(self) -> int:
+        """Rows kept (cached by the list's identity and length)."""
+        lst = self._rows_list("labels")
+        memo = self._rows_memo
+        if memo is not None and memo[0] is lst and memo[1] <= len(lst):
+            n = memo[2] + sum(int(x.shape[0]) for x in lst[memo[1] :])
+        else:
+            n = sum(int(x.shape[0]) for x in lst)
+        self._rows_memo = (lst, len(lst), n)
+        return n
+
+    def _kept(self):
+        """``(scores (k, n), labels (n,))`` of the kept rows as numpy arrays, or None."""
+        rows = [x for x in self._rows_list("rows") if x.numel()]
+        if not rows:
+            return None
+        labels = [x for x in self._rows_list("labels") if x.numel()]
+        # joined by numpy (huge pages: faster than torch.cat on large CPU tensors)
+        parts = [(x.reshape(1, -1) if x.ndim == 1 else x).numpy() for x in rows]
+        ys = [x.numpy() for x in labels]
+        scores = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
+        y = ys[0] if len(ys) == 1 else np.concatenate(ys)
+        return scores.astype(np.float64, copy=False), y.astype(bool, copy=False)
+
+    def _fold_rows(self) -> None:
+        """Reduce the kept rows into the table."""
+        kept = self._kept()
+        if kept is None:
+            return
+        table = rows_table(kept[0], kept[1], self.device)
+        self._clear_rows()
+        for name, x in zip(_STATES, table):
+            self._table_list(name).append(x)
+        self._maybe_merge()
+
+    def _table_list(self, name) -> list:
+        x = getattr(self, name)
+        if isinstance(x, torch.Tensor):
+            x = [x]
+            setattr(self, name, x)
+        return x
 
     def _spec(self) -> torch.Tensor:
         return getattr(self, "spec")  # noqa: B009 (a state: typed as the Module's attribute)
@@ -155,22 +294,28 @@ class _TableMetric(Metric):
             self._merge_factor = 4 * factor if out >= 0.9 * (head + tail) else 1
 
     def _merged(self):
-        """The one table of the state (None when empty): the list's tables merged, or a
-        gathered state (several ranks' tables one after another) summed and sorted.
+        """The one table of the state (None when empty): the list's tables (and the
+        kept rows' table) merged, or a gathered state (several ranks' tables one after
+        another) summed and sorted.
         """
         tables = self._tables()
+        kept = self._kept()
         if isinstance(getattr(self, "key"), torch.Tensor):  # noqa: B009
-            return reduce_table(tables[0])
+            tables = [reduce_table(tables[0])]
+        if kept is not None:
+            tables.append(rows_table(kept[0], kept[1], self.device))
         return merge(tables)
 
     def _merge_now(self) -> None:
         table = self._merged()
         self._set(empty(self.device) if table is None else table)
+        self._clear_rows()
 
     def _sync_dist(self, dist_sync_fn=gather_all_tensors, process_group=None) -> None:
         # each rank merges its own tables first, so one table per rank crosses the wire
         # (an empty one, of the right dtypes, from a rank that saw no rows)
         if isinstance(getattr(self, "key"), list):  # noqa: B009
+            self._fold_rows()
             self._merge_now()
         super()._sync_dist(dist_sync_fn, process_group)
 
@@ -204,11 +349,12 @@ class _TableMetric(Metric):
     def _load_from_state_dict(self, state_dict, prefix, *args, **kwargs) -> None:
         super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
         for name in _STATES:  # a gathered state loads as one tensor: keep the list form
-            x = getattr(self, name)
-            if isinstance(x, torch.Tensor):
-                setattr(self, name, [x])
+            self._table_list(name)
+        for name in _ROWS:
+            self._rows_list(name)
         if self.merge_checkpoint and self._world() > 1 and self._rank() != 0:
             self._set(empty(self.device))  # rank 0 holds the merged table of all ranks
+            self._clear_rows()
 
     @staticmethod
     def _world() -> int:
@@ -249,6 +395,45 @@ class _TableMetric(Metric):
         weighted = int(spec[_WEIGHTED]) == 1 or not is_counts(pos, neg)
         return layout, curve, score, pos, neg, offsets, shape, weighted
 
+    def _all_rows(self):
+        """``(scores, labels, K, wide)``: every row seen, where the state can give them --
+        kept rows, and a table of one group's counts with about one row per entry
+        (continuous scores, e.g. as gathered from the ranks) rebuilt row by row; None
+        otherwise (weights, ``by=``, tied scores reduced).
+        """
+        spec = self._spec().reshape(-1, 4)
+        spec = _agree(spec) if spec.shape[0] > 1 else spec[0]
+        if int(spec[_BY]) == 1 or int(spec[_WEIGHTED]) == 1:
+            return None
+        cols = int(spec[_COLUMNS])
+        K, wide = max(cols, 1), cols > 0
+        parts = []
+        tables = [t for t in self._tables() if t[0].numel()]
+        if tables:
+            rows = sum(float(t[2].sum() + t[3].sum()) for t in tables)
+            if 2 * sum(t[0].numel() for t in tables) < rows:
+                return None  # tied scores (before any merge): the table is the cheaper route
+            table = self._merged_tables(tables)
+            if 2 * table[0].numel() < rows:
+                return None
+            rebuilt = table_rows(table, K)
+            if rebuilt is None:
+                return None
+            parts.append(rebuilt)
+        kept = self._kept()
+        if kept is not None:
+            parts.append(kept)
+        if not parts:
+            return None
+        S = parts[0][0] if len(parts) == 1 else np.concatenate([p[0] for p in parts], axis=1)
+        y = parts[0][1] if len(parts) == 1 else np.concatenate([p[1] for p in parts])
+        return S, y, K, wide
+
+    def _merged_tables(self, tables):
+        if isinstance(getattr(self, "key"), torch.Tensor):  # noqa: B009
+            return reduce_table(tables[0])
+        return merge(tables)
+
     def _tensor(self, values, shape) -> torch.Tensor:
         return torch.from_numpy(np.array(values, dtype=np.float64)).reshape(shape).to(self.device)
 
@@ -275,13 +460,23 @@ class _AreaMetric(_TableMetric):
         """The area of every curve: a 0-d tensor for one curve, else ``(groups,)``,
         ``(columns,)`` or ``(groups, columns)`` (groups in ascending id order), float64.
         """
-        layout, _curve, _s, pos, neg, offsets, shape = self._state()[:7]
-        out = table_areas(offsets, pos, neg, self._code, self.hull)
-        P = np.add.reduceat(pos, offsets[:-1])
-        N = np.add.reduceat(neg, offsets[:-1])
-        bad = (P <= 0) | (N <= 0) if self._curve == "roc" else P <= 0
         from .._core import warn_undefined_auc
 
+        rows = self._all_rows()
+        if rows is not None:  # the plain function's own route on the same rows
+            scores, labels, K, wide = rows
+            out = batch_areas(rows_batch(scores, labels), [self._code], [self.hull])[:, 0]
+            n_pos = int(np.count_nonzero(labels))
+            P = np.full(K, float(n_pos))
+            N = np.full(K, float(labels.size - n_pos))
+            layout = Layout([], list(range(K)) if wide else None, pd.DataFrame(index=[0]))
+            shape: tuple = (K,) if wide else ()
+        else:
+            layout, _curve, _s, pos, neg, offsets, shape = self._state()[:7]
+            out = table_areas(offsets, pos, neg, self._code, self.hull)
+            P = np.add.reduceat(pos, offsets[:-1])
+            N = np.add.reduceat(neg, offsets[:-1])
+        bad = (P <= 0) | (N <= 0) if self._curve == "roc" else P <= 0
         warn_undefined_auc(layout, self._curve, stacklevel=3, totals=(P, N))
         out[bad] = np.nan
         return self._tensor(out, shape)
@@ -299,7 +494,7 @@ class _AreaMetric(_TableMetric):
         (``estimate``, ``se``, ``ci_low``, ``ci_high``, ``n_degenerate``: percentile
         intervals, equal to those of ``prn.bootstrap`` on the same rows for the same
         ``seed``). Intervals need unweighted rows and, for k score columns, treat every
-        column as its own curve (not paired).
+        column as its own curve (paired: :meth:`compare`).
         """
         if n_boot is None:
             with self._synced():
@@ -345,6 +540,94 @@ class _AreaMetric(_TableMetric):
         )
         return out
 
+    def compare(
+        self,
+        n_boot: int = 2000,
+        level: float = 0.95,
+        seed: int | None = None,
+        stratified: bool | None = None,
+        baseline: int | str | None = None,
+        adjust: str = "holm",
+        p_value: str = "wald",
+        resampling: str | None = None,
+    ) -> pd.DataFrame:
+        """Paired comparison of the score columns (models) on every row seen: the frame
+        of :func:`prroc_numba.compare` on those rows, in the order they were given
+        (rank 0's rows first, then rank 1's, ... in a process group), so for the same
+        ``seed`` its intervals and p-values equal ``prn.compare``'s on the
+        concatenated batches (with ``resampling="poisson"`` too).
+
+        A paired comparison resamples rows, each with its score in every column, so
+        it needs the rows themselves: the metric keeps them for continuous scores
+        (where a table entry would cost more) and always with ``keep_rows=True``; a
+        state whose tied scores were reduced to the table of counts per distinct score
+        has lost which row each column's score came from, and ``compare`` refuses it.
+        In a process group this is a collective call (every rank must call it): the
+        ranks exchange their rows.
+        """
+        from ..comparison import compare as plain_compare
+
+        check_n_boot(n_boot)
+        check_level(level)
+        scores, labels = self._paired_rows()
+        out = plain_compare(
+            score=scores.T,
+            label=labels,
+            curve=self._curve,
+            method=self.method,
+            hull=self.hull,
+            n_boot=n_boot,
+            level=level,
+            seed=seed,
+            stratified=stratified,
+            baseline=baseline,
+            adjust=adjust,
+            p_value=p_value,
+            resampling=resampling,
+        )
+        return out
+
+    def _paired_rows(self):
+        """``(scores (k, n), labels (n,))``: every row of every rank, or a clear error
+        (raised on every rank alike: the ranks first exchange what they hold).
+        """
+        cols = int(self._spec().reshape(-1, 4)[0, _COLUMNS])
+        reduced = any(t[0].numel() for t in self._tables())
+        mine = (cols, reduced, None if reduced else self._kept())
+        parts = [mine]
+        if self._to_sync and self._world() > 1:
+            import torch.distributed as dist
+
+            parts = [None] * self._world()
+            dist.all_gather_object(parts, mine, group=self.process_group)
+        name = type(self).__name__
+        if any(0 <= p[0] < 2 for p in parts):  # (-1: no rows on that rank)
+            raise ValueError(
+                f"{name}.compare compares score columns (models) on the same rows: update "
+                "with preds of shape (n, k), k >= 2 (one column per model)"
+            )
+        if any(p[1] for p in parts):
+            raise ValueError(
+                f"{name}.compare needs the rows, but the state holds tied scores reduced "
+                "to counts per distinct score (or rows with sample_weight / by=), which no "
+                "longer say which row each model's score came from; build the metric with "
+                "keep_rows=True (and no sample_weight / by=) to compare models on the same "
+                "rows"
+            )
+        kept = [p[2] for p in parts if p[2] is not None]
+        if not kept:
+            raise ValueError(
+                f"{name} has seen no rows yet (on any rank); call update(...) with at "
+                "least one row before compare"
+            )
+        if len({p[0] for p in parts if p[0] >= 0}) > 1:
+            raise ValueError(
+                "the ranks' states hold different numbers of score columns; every rank "
+                "must update with preds of the same shape"
+            )
+        scores = np.concatenate([k[0] for k in kept], axis=1)
+        return scores, np.concatenate([k[1] for k in kept])
+
 
 class AveragePrecision(_AreaMetric):
     """Average precision (the step sum, scikit-learn's ``average_precision_score``) of
@@ -362,6 +645,11 @@ class AveragePrecision(_AreaMetric):
     merge_checkpoint : bool, default=False
         In a process group, ``state_dict`` gathers every rank's table (a collective
         call), so a checkpoint written by rank 0 resumes every rank's rows.
+    keep_rows : bool, default=False
+        Keep every row of hard, unweighted batches without ``by=`` (tied scores too,
+        which are otherwise reduced to counts per distinct score), as :meth:`compare`
+        needs for a paired comparison of score columns; 9 bytes per row and column
+        (float64 scores).
     **kwargs
         torchmetrics' ``Metric`` options (``sync_on_compute``, ``process_group``,
         ``dist_sync_fn``, ...).

@@ -20,10 +20,11 @@ import numpy as np
 import pandas as pd
 import torch
 
-from .._core import split_sorted, swept_entries
+from .._core import Batch, split_sorted, swept_entries
 
 # by its module: once loaded, the package's attribute `pack` is the module of that name
 from .._core.pack import pack
+from .._drivers import run_curves, split_sweep_range
 from ._inputs import Rows
 
 Table = tuple  # (key, score, pos, neg)
@@ -151,7 +152,7 @@ def reduce_torch(key, score, pos, neg) -> Table:
 
 def rows_torch(rows: Rows) -> Table:
     """The table of rows on any device, by torch ops there (no copy to the host)."""
-    p, t = rows.preds, rows.target
+    p, t = rows.preds, rows.target.to(torch.float64)
     n, k = p.shape
     cols = torch.arange(k, dtype=torch.int64, device=p.device)
     g = rows.by if rows.by is not None else torch.zeros(n, dtype=torch.int64, device=p.device)
@@ -210,3 +211,96 @@ def merge(tables) -> Table | None:
     if len(tables) == 1:
         return tables[0]
     return reduce_table(tuple(torch.cat(x) for x in zip(*tables)))
+
+
+# ---------------------------------------------------------------- kept rows
+#
+# Batches of hard, unweighted labels shared by their score columns (no ``by=``) are
+# kept as they came (float64 scores ``(n,)`` or ``(n, k)``, bool labels ``(n,)``: 9
+# bytes a row and column, less than a table entry) and reduced in bulk: the batch of
+# all kept rows goes through the library's class-split keys-only sort, the one
+# ``prn.auc`` runs on the same rows.
+
+
+def rows_batch(scores: np.ndarray, labels: np.ndarray) -> Batch:
+    """The batch of kept rows: one curve per score column (``scores`` ``(k, n)``, column
+    by column), every row of unit mass, the labels (``(n,)``) shared by the columns.
+    """
+    k, n = scores.shape
+    values = scores.reshape(-1)
+    pos = labels.astype(np.float64)
+    offsets = np.arange(k + 1, dtype=np.int64) * n
+    keys = pd.DataFrame(index=range(k)) if k > 1 else pd.DataFrame(index=range(1))
+    return Batch(
+        np.ascontiguousarray(values, dtype=np.float64).reshape(-1),
+        offsets,
+        pos,
+        1.0 - pos,
+        np.array([0, n], dtype=np.int64),
+        np.zeros(k, dtype=np.int64),
+        keys,
+        k,
+        None,
+        n,
+    )
+
+
+def batch_table(batch: Batch) -> tuple:
+    """``(curve, score, pos, neg)`` of a batch of unit rows, sorted by curve then score
+    descending: the class-split sort and merge sweep (counts at every distinct score,
+    differenced) where it applies, else the bootstrap plan's sort
+    (:func:`prroc_numba._core.swept_entries`).
+    """
+    split = split_sorted(batch)
+    if split is None:
+        return swept_entries(batch)
+    svals, npos = split
+    C = batch.n_curves
+    n = svals.size + C
+    thr, tp, fp = np.empty(n), np.empty(n), np.empty(n)
+    counts = np.empty(C, dtype=np.int64)
+    off = batch.offsets
+    run_curves(split_sweep_range, off, svals, off, npos, thr, tp, fp, counts)
+    # curve c's sweep starts at off[c] + c with the origin: its entries are the
+    # vertices after it, their counts the differences of the cumulative counts
+    if C == 1:
+        k = int(counts[0])
+        return np.zeros(k - 1, np.int64), thr[1:k] + 0.0, np.diff(tp[:k]), np.diff(fp[:k])
+    start = off[:-1] + np.arange(C)
+    lengths = counts - 1
+    curve = np.repeat(np.arange(C, dtype=np.int64), lengths)
+    first = np.repeat(start + 1 - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
+    at = first + np.arange(curve.size)
+    return curve, thr[at] + 0.0, tp[at] - tp[at - 1], fp[at] - fp[at - 1]
+
+
+def rows_table(scores: np.ndarray, labels: np.ndarray, device=None) -> Table:
+    """The table of kept rows (keys: the score column)."""
+    key, score, pos, neg = batch_table(rows_batch(scores, labels))
+    return _numpy_table(key, score, pos, neg, device)
+
+
+def table_rows(table: Table, k: int):
+    """``(scores (k, n), labels (n,))`` of a table of counts of one group's ``k``
+    columns rebuilt row by row (each distinct score repeated by its counts; each
+    column's positives, then its negatives), or None where it is no such table
+    (weights, several groups, columns of different class counts).
+    """
+    key, score, pos, neg = (x.detach().cpu().numpy() for x in table)
+    if key.size == 0:
+        return None
+    if not (np.array_equal(pos, np.round(pos)) and np.array_equal(neg, np.round(neg))):
+        return None
+    if key.min() < 0 or key.max() >= k:
+        return None
+    cp, cn = pos.astype(np.int64), neg.astype(np.int64)
+    sp, sn = np.repeat(score, cp), np.repeat(score, cn)
+    kp, kn = np.repeat(key, cp), np.repeat(key, cn)
+    n_pos, n_neg = np.bincount(kp, minlength=k), np.bincount(kn, minlength=k)
+    if (n_pos != n_pos[0]).any() or (n_neg != n_neg[0]).any():
+        return None
+    # the table's order is by column: column j's scores are one block of each class
+    scores = np.concatenate([sp.reshape(k, -1), sn.reshape(k, -1)], axis=1)
+    labels = np.zeros(int(n_pos[0] + n_neg[0]), dtype=bool)
+    labels[: n_pos[0]] = True
+    return scores, labels
