@@ -44,6 +44,23 @@ def test_key_runs_only_for_rows_grouped_in_ascending_order():
     assert _key_runs(two, ["a", "b"], 4) is None
 
 
+@pytest.mark.parametrize(
+    "values",
+    [
+        pd.array([1, None, 2], dtype="Int64"),  # nullable integers: checked for NA
+        [1.0, np.nan, 2.0],
+        ["a", None, "b"],
+    ],
+)
+def test_grouping_missing_keys_are_errors_whatever_the_dtype(values):
+    frame = pd.DataFrame({"k": values})
+    with pytest.raises(ValueError, match="by column 'k' has 1 missing values"):
+        _grouping(frame, "k", len(frame))
+    # numpy integer keys hold no missing value: grouped by runs
+    ok = pd.DataFrame({"k": np.array([1, 1, 2], dtype=np.int64)})
+    np.testing.assert_array_equal(_grouping(ok, "k", 3)[2], [0, 2, 3])
+
+
 @pytest.mark.parametrize("values", [[3, 1, 1, 2, 3, 2], ["x", "y", "x", "z", "z", "y"]])
 def test_grouping_runs_and_hashing_agree(values):
     frame = pd.DataFrame({"k": values})

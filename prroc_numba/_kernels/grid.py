@@ -55,6 +55,78 @@ _ABOVE = 1.0 + 4.0 * np.finfo(np.float64).eps
 
 
 @jit
+def _tp_steps(tp):
+    """How many vertices hold more TP than the one before (the starts of the segments
+    that PR interpolation reads; the others only add FP at the same TP).
+    """
+    steps = 0
+    for i in range(1, tp.size):
+        steps += tp[i] > tp[i - 1]
+    return steps
+
+
+@jit
+def _unit_ascending(grid):
+    """True when ``grid`` is ascending (repeats allowed) within [0, 1], without NaN."""
+    ok = grid[0] >= 0.0 and grid[grid.size - 1] <= 1.0
+    for k in range(1, grid.size):
+        ok &= grid[k] >= grid[k - 1]
+    return ok
+
+
+@jit
+def _precision_by_step(tp, fp, recall_grid, out, P):
+    """:func:`_precision_at_recall` walked by the curve's TP steps instead of by grid
+    point: for each vertex ``i`` with more TP than vertex ``i - 1``, the grid points
+    not yet written whose recall is at most ``tp[i] / P`` -- exactly those whose first
+    vertex reaching their recall is ``i`` -- are interpolated on the segment from
+    ``i - 1`` to ``i`` in one tight loop. The same comparisons and the same arithmetic
+    per grid point as the walk by grid point (the same values, bit for bit), but no
+    search per grid point: on curves with far fewer TP steps than grid points (skewed
+    classes: many negatives between two positives) it takes a fraction of the time.
+    ``recall_grid`` must be ascending within [0, 1] (:func:`_unit_ascending`).
+    """
+    n = tp.size
+    g = recall_grid.size
+    k = 0
+    if recall_grid[0] == 0.0:  # the flat start at recall 0 (the grid's first values)
+        p0 = flat_start(tp, fp)
+        while k < g and recall_grid[k] == 0.0:
+            out[k] = p0
+            k += 1
+    for i in range(1, n):
+        if k >= g:
+            break
+        ti = tp[i]
+        ta = tp[i - 1]
+        if not (ti > ta):
+            continue
+        fa = fp[i - 1]
+        fi = fp[i]
+        e = k
+        while e < g:  # recall r <= ti / P: products decide clear cases (see above)
+            r = recall_grid[e]
+            t = r * P
+            if t * _BELOW > ti or (t * _ABOVE >= ti and ti / P < r):
+                break
+            frac = (t - ta) / (ti - ta)
+            if frac < 0.0:
+                frac = 0.0
+            elif frac > 1.0:
+                frac = 1.0
+            out[e] = precision(t, lerp(fa, fi, frac))
+            e += 1
+        # the last of them may sit exactly on the vertex: its own precision
+        j = e - 1
+        while j >= k and recall_grid[j] * P * _ABOVE >= ti and ti / P == recall_grid[j]:
+            out[j] = ti / (ti + fi)
+            j -= 1
+        k = e
+    for j in range(k, g):  # not reached when the last vertex has recall 1
+        out[j] = np.nan
+
+
+@jit
 def _precision_at_recall(tp, fp, recall_grid, out):
     """Precision of the count-interpolated PR curve at each recall of ``recall_grid``.
 
@@ -62,6 +134,11 @@ def _precision_at_recall(tp, fp, recall_grid, out):
     ``recall_grid``: float64, ascending, in [0, 1]; ``out``: float64 of the grid's size,
     written in place. Recall 0 gives the flat start (limit from the right); a recall
     reached by several vertices gives the lowest-FP (best precision) one.
+
+    Two walks give the same values, bit for bit: by TP step
+    (:func:`_precision_by_step`) where the grid has at least two points per TP step of
+    the curve, else by grid point (:func:`_precision_by_grid_point`: a search per grid
+    point, the cheaper one when the grid is coarse).
     """
     n = tp.size
     g = recall_grid.size
@@ -70,6 +147,19 @@ def _precision_at_recall(tp, fp, recall_grid, out):
         for k in range(g):
             out[k] = np.nan
         return
+    if g > 0 and 2 * _tp_steps(tp) <= g and _unit_ascending(recall_grid):
+        _precision_by_step(tp, fp, recall_grid, out, P)
+    else:
+        _precision_by_grid_point(tp, fp, recall_grid, out, P)
+
+
+@jit
+def _precision_by_grid_point(tp, fp, recall_grid, out, P):
+    """:func:`_precision_at_recall` walked by grid point (``P = tp[-1] > 0``): for each
+    grid recall the first vertex reaching it, found by a search that goes on from the
+    previous grid point's. Any grid (values outside [0, 1] or NaN give NaN).
+    """
+    g = recall_grid.size
     p0 = flat_start(tp, fp)  # the limit at recall 0+
     i = 0
     for k in range(g):
