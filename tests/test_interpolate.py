@@ -139,9 +139,14 @@ def test_kernels_match_naive_on_random_sweeps(hull):
 
 
 def _both_walks(tp, fp, grid):
+    """The walk by TP step (both ways of filling a segment: vectorized after the walk,
+    or point by point; checked equal) and the walk by grid point."""
     by_step = np.full(grid.size, -1.0)
     by_point = np.full(grid.size, -2.0)
-    _precision_by_step(tp, fp, grid, by_step, tp[-1])
+    _precision_by_step(tp, fp, grid, by_step, tp[-1], True)
+    one_by_one = np.full(grid.size, -3.0)
+    _precision_by_step(tp, fp, grid, one_by_one, tp[-1], False)
+    np.testing.assert_array_equal(by_step, one_by_one)
     _precision_by_grid_point(tp, fp, grid, by_point, tp[-1])
     return by_step, by_point
 

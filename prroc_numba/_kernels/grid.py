@@ -75,16 +75,35 @@ def _unit_ascending(grid):
 
 
 @jit
-def _precision_by_step(tp, fp, recall_grid, out, P):
+def _segment_precision(recall_grid, P, k, e, ta, fa, tb, fb, out):
+    """Grid points ``k .. e - 1`` on the segment from ``(ta, fa)`` to ``(tb, fb)``: the
+    count interpolation of :func:`_precision_by_grid_point`, in a loop without exits,
+    which the compiler vectorizes (a segment holding many grid points).
+    """
+    for j in range(k, e):
+        t = recall_grid[j] * P
+        frac = (t - ta) / (tb - ta)
+        if frac < 0.0:
+            frac = 0.0
+        elif frac > 1.0:
+            frac = 1.0
+        out[j] = precision(t, lerp(fa, fb, frac))
+
+
+@jit
+def _precision_by_step(tp, fp, recall_grid, out, P, long_segments):
     """:func:`_precision_at_recall` walked by the curve's TP steps instead of by grid
     point: for each vertex ``i`` with more TP than vertex ``i - 1``, the grid points
     not yet written whose recall is at most ``tp[i] / P`` -- exactly those whose first
     vertex reaching their recall is ``i`` -- are interpolated on the segment from
-    ``i - 1`` to ``i`` in one tight loop. The same comparisons and the same arithmetic
-    per grid point as the walk by grid point (the same values, bit for bit), but no
-    search per grid point: on curves with far fewer TP steps than grid points (skewed
-    classes: many negatives between two positives) it takes a fraction of the time.
-    ``recall_grid`` must be ascending within [0, 1] (:func:`_unit_ascending`).
+    ``i - 1`` to ``i``. The same comparisons and the same arithmetic per grid point as
+    the walk by grid point (the same values, bit for bit), but no search per grid
+    point: on curves with far fewer TP steps than grid points (skewed classes: many
+    negatives between two positives) it takes a fraction of the time.
+    ``long_segments``: find each segment's grid points first, then interpolate them in
+    one vectorized loop (:func:`_segment_precision`; pays when segments hold many grid
+    points), else interpolate each as it is found. ``recall_grid`` must be ascending
+    within [0, 1] (:func:`_unit_ascending`).
     """
     n = tp.size
     g = recall_grid.size
@@ -109,13 +128,16 @@ def _precision_by_step(tp, fp, recall_grid, out, P):
             t = r * P
             if t * _BELOW > ti or (t * _ABOVE >= ti and ti / P < r):
                 break
-            frac = (t - ta) / (ti - ta)
-            if frac < 0.0:
-                frac = 0.0
-            elif frac > 1.0:
-                frac = 1.0
-            out[e] = precision(t, lerp(fa, fi, frac))
+            if not long_segments:
+                frac = (t - ta) / (ti - ta)
+                if frac < 0.0:
+                    frac = 0.0
+                elif frac > 1.0:
+                    frac = 1.0
+                out[e] = precision(t, lerp(fa, fi, frac))
             e += 1
+        if long_segments:
+            _segment_precision(recall_grid, P, k, e, ta, fa, ti, fi, out)
         # the last of them may sit exactly on the vertex: its own precision
         j = e - 1
         while j >= k and recall_grid[j] * P * _ABOVE >= ti and ti / P == recall_grid[j]:
@@ -137,8 +159,9 @@ def _precision_at_recall(tp, fp, recall_grid, out):
 
     Two walks give the same values, bit for bit: by TP step
     (:func:`_precision_by_step`) where the grid has at least two points per TP step of
-    the curve, else by grid point (:func:`_precision_by_grid_point`: a search per grid
-    point, the cheaper one when the grid is coarse).
+    the curve (segments vectorized from eight points per step on), else by grid point
+    (:func:`_precision_by_grid_point`: a search per grid point, the cheaper one when the
+    grid is coarse).
     """
     n = tp.size
     g = recall_grid.size
@@ -147,8 +170,9 @@ def _precision_at_recall(tp, fp, recall_grid, out):
         for k in range(g):
             out[k] = np.nan
         return
-    if g > 0 and 2 * _tp_steps(tp) <= g and _unit_ascending(recall_grid):
-        _precision_by_step(tp, fp, recall_grid, out, P)
+    steps = _tp_steps(tp)
+    if g > 0 and 2 * steps <= g and _unit_ascending(recall_grid):
+        _precision_by_step(tp, fp, recall_grid, out, P, 8 * steps <= g)
     else:
         _precision_by_grid_point(tp, fp, recall_grid, out, P)
 
