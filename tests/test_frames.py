@@ -150,6 +150,11 @@ def test_repeat_keys_equals_iloc_repeat_for_every_dtype():
     want = keys.iloc[np.repeat(np.arange(len(keys)), lengths)].reset_index(drop=True)
     got = pd.DataFrame(F.repeat_keys(keys, lengths), copy=False)
     pd.testing.assert_frame_equal(got, want)
+    # one count for every row (the grid frames' case), given as an int
+    for k in (0, 1, 3):
+        want = keys.iloc[np.repeat(np.arange(len(keys)), k)].reset_index(drop=True)
+        got = pd.DataFrame(F.repeat_keys(keys, k), copy=False)
+        pd.testing.assert_frame_equal(got, want)
 
 
 def test_points_and_grid_frames_keep_key_dtypes():
@@ -241,3 +246,5 @@ def test_repeat_keys_of_arrow_strings(missing):
     want = keys.iloc[np.repeat(np.arange(5), lengths)].reset_index(drop=True)
     got = pd.DataFrame(F.repeat_keys(keys, lengths), copy=False)
     pd.testing.assert_frame_equal(got, want)
+    want = keys.iloc[np.repeat(np.arange(5), 2)].reset_index(drop=True)
+    pd.testing.assert_frame_equal(pd.DataFrame(F.repeat_keys(keys, 2), copy=False), want)
