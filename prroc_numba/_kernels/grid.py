@@ -101,29 +101,34 @@ def _segment_precision(recall_grid, P, k, e, ta, fa, tb, fb, out):
 
 
 @jit
-def _precision_by_step(tp, fp, recall_grid, out, P, long_segments):
-    """:func:`_precision_at_recall` walked by the curve's TP steps instead of by grid
-    point: for each vertex ``i`` with more TP than vertex ``i - 1``, the grid points
-    not yet written whose recall is at most ``tp[i] / P`` -- exactly those whose first
-    vertex reaching their recall is ``i`` -- are interpolated on the segment from
-    ``i - 1`` to ``i``. The same comparisons and the same arithmetic per grid point as
-    the walk by grid point (the same values, bit for bit), but no search per grid
-    point: on curves with far fewer TP steps than grid points (skewed classes: many
-    negatives between two positives) it takes a fraction of the time.
-    ``long_segments``: find each segment's grid points first, then interpolate them in
-    one vectorized loop (:func:`_segment_precision`; pays when segments hold many grid
-    points), else interpolate each as it is found. ``recall_grid`` must be ascending
-    within [0, 1] (:func:`_unit_ascending`).
+def _steps_then_segments(tp, fp, recall_grid, out, P, k):
+    """The walk by TP step from grid point ``k`` on, each segment's grid points found
+    first and then interpolated in one loop without exits (vectorized).
     """
-    n = tp.size
     g = recall_grid.size
-    k = 0
-    if recall_grid[0] == 0.0:  # the flat start at recall 0 (the grid's first values)
-        p0 = flat_start(tp, fp)
-        while k < g and recall_grid[k] == 0.0:
-            out[k] = p0
-            k += 1
-    for i in range(1, n):
+    for i in range(1, tp.size):
+        if k >= g:
+            break
+        ti = tp[i]
+        ta = tp[i - 1]
+        if ti > ta:
+            q = ti / P  # the vertex's recall: one division per TP step
+            e = k
+            while e < g and recall_grid[e] <= q:
+                e += 1
+            _segment_precision(recall_grid, P, k, e, ta, fp[i - 1], ti, fp[i], out)
+            _on_vertex(recall_grid, k, e, q, ti, fp[i], out)
+            k = e
+    return k
+
+
+@jit
+def _steps_point_by_point(tp, fp, recall_grid, out, P, k):
+    """The walk by TP step from grid point ``k`` on, each grid point interpolated as it
+    is found (fewer grid points per segment).
+    """
+    g = recall_grid.size
+    for i in range(1, tp.size):
         if k >= g:
             break
         ti = tp[i]
@@ -132,28 +137,66 @@ def _precision_by_step(tp, fp, recall_grid, out, P, long_segments):
             continue
         fa = fp[i - 1]
         fi = fp[i]
+        q = ti / P
         e = k
-        while e < g:  # recall r <= ti / P: products decide clear cases (see above)
+        while e < g:
             r = recall_grid[e]
-            t = r * P
-            if t * _BELOW > ti or (t * _ABOVE >= ti and ti / P < r):
+            if r > q:
                 break
-            if not long_segments:
-                frac = (t - ta) / (ti - ta)
-                if frac < 0.0:
-                    frac = 0.0
-                elif frac > 1.0:
-                    frac = 1.0
-                out[e] = precision(t, lerp(fa, fi, frac))
+            t = r * P
+            frac = (t - ta) / (ti - ta)
+            if frac < 0.0:
+                frac = 0.0
+            elif frac > 1.0:
+                frac = 1.0
+            out[e] = precision(t, lerp(fa, fi, frac))
             e += 1
-        if long_segments:
-            _segment_precision(recall_grid, P, k, e, ta, fa, ti, fi, out)
-        # the last of them may sit exactly on the vertex: its own precision
-        j = e - 1
-        while j >= k and recall_grid[j] * P * _ABOVE >= ti and ti / P == recall_grid[j]:
-            out[j] = ti / (ti + fi)
-            j -= 1
+        _on_vertex(recall_grid, k, e, q, ti, fi, out)
         k = e
+    return k
+
+
+@jit
+def _on_vertex(recall_grid, k, e, q, ti, fi, out):
+    """Of grid points ``k .. e - 1`` (recall at most ``q = ti / P``), the last ones that
+    sit exactly on the vertex ``(ti, fi)`` take its own precision.
+    """
+    j = e - 1
+    while j >= k and recall_grid[j] == q:
+        out[j] = ti / (ti + fi)
+        j -= 1
+
+
+@jit
+def _precision_by_step(tp, fp, recall_grid, out, P, long_segments):
+    """:func:`_precision_at_recall` walked by the curve's TP steps instead of by grid
+    point: for each vertex ``i`` with more TP than vertex ``i - 1``, the grid points
+    not yet written whose recall is at most ``tp[i] / P`` -- exactly those whose first
+    vertex reaching their recall is ``i`` -- are interpolated on the segment from
+    ``i - 1`` to ``i``. The same comparisons and the same arithmetic per grid point as
+    the walk by grid point (the same values, bit for bit), but no search per grid
+    point: on curves with far fewer TP steps than grid points (skewed classes: many
+    negatives between two positives) it takes a fraction of the time. A grid recall
+    ``r`` belongs to the segment when ``r <= tp[i] / P`` in floating point: one division
+    per TP step, the exact test that the walk by grid point reaches (its products only
+    pass the clear cases without dividing).
+    ``long_segments``: find each segment's grid points first, then interpolate them in
+    one vectorized loop (:func:`_steps_then_segments`; pays when segments hold many
+    grid points), else interpolate each as it is found (:func:`_steps_point_by_point`).
+    Two loops, not one with a test inside: the compiler keeps each loop tight.
+    ``recall_grid`` must be ascending within [0, 1] (:func:`_unit_ascending`).
+    """
+    g = recall_grid.size
+    k = 0
+    if recall_grid[0] == 0.0:  # the flat start at recall 0 (the grid's first values)
+        p0 = flat_start(tp, fp)
+        while k < g and recall_grid[k] == 0.0:
+            out[k] = p0
+            k += 1
+    if long_segments:
+        k = _steps_then_segments(tp, fp, recall_grid, out, P, k)
+    else:
+        k = _steps_point_by_point(tp, fp, recall_grid, out, P, k)
     for j in range(k, g):  # not reached when the last vertex has recall 1
         out[j] = np.nan
 
