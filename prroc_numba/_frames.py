@@ -14,7 +14,9 @@ from . import _schema as S
 
 
 def repeat_keys(keys: pd.DataFrame, lengths) -> dict:
-    """The key columns with row ``i`` repeated ``lengths[i]`` times, dtypes kept.
+    """The key columns with row ``i`` repeated ``lengths[i]`` times, dtypes kept
+    (``lengths`` an int: every row that many times, which numpy repeats faster than by
+    an array of equal counts).
 
     Column by column, no frame-wide ``take``: numpy columns by ``np.repeat``,
     categoricals by repeating their codes, other extension arrays (pandas strings,
@@ -22,6 +24,7 @@ def repeat_keys(keys: pd.DataFrame, lengths) -> dict:
     """
     out: dict[str, Any] = {}
     idx = None
+    per_row = np.full(len(keys), lengths) if np.ndim(lengths) == 0 else lengths
     for name in keys.columns:
         col = keys[name]
         if isinstance(col.dtype, np.dtype):
@@ -29,7 +32,7 @@ def repeat_keys(keys: pd.DataFrame, lengths) -> dict:
         elif isinstance(col.dtype, pd.CategoricalDtype):
             codes = np.repeat(col.cat.codes.to_numpy(), lengths)
             out[name] = pd.Categorical.from_codes(codes, dtype=col.dtype)
-        elif (rep := _repeat_arrow_strings(col, lengths)) is not None:
+        elif (rep := _repeat_arrow_strings(col, per_row)) is not None:
             out[name] = rep
         else:
             if idx is None:
@@ -85,7 +88,7 @@ def grid_frame(keys: pd.DataFrame, grid: np.ndarray, xname: str, values: dict) -
     matrix, C order: its ravel is the column without a copy).
     """
     n_curves = len(keys)
-    data = repeat_keys(keys, np.full(n_curves, grid.size))
+    data = repeat_keys(keys, int(grid.size))
     data[xname] = np.tile(grid, n_curves)
     data.update({name: np.ascontiguousarray(mat).ravel() for name, mat in values.items()})
     return pd.DataFrame(data, copy=False)

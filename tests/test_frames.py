@@ -44,6 +44,23 @@ def test_key_runs_only_for_rows_grouped_in_ascending_order():
     assert _key_runs(two, ["a", "b"], 4) is None
 
 
+@pytest.mark.parametrize(
+    "values",
+    [
+        pd.array([1, None, 2], dtype="Int64"),  # nullable integers: checked for NA
+        [1.0, np.nan, 2.0],
+        ["a", None, "b"],
+    ],
+)
+def test_grouping_missing_keys_are_errors_whatever_the_dtype(values):
+    frame = pd.DataFrame({"k": values})
+    with pytest.raises(ValueError, match="by column 'k' has 1 missing values"):
+        _grouping(frame, "k", len(frame))
+    # numpy integer keys hold no missing value: grouped by runs
+    ok = pd.DataFrame({"k": np.array([1, 1, 2], dtype=np.int64)})
+    np.testing.assert_array_equal(_grouping(ok, "k", 3)[2], [0, 2, 3])
+
+
 @pytest.mark.parametrize("values", [[3, 1, 1, 2, 3, 2], ["x", "y", "x", "z", "z", "y"]])
 def test_grouping_runs_and_hashing_agree(values):
     frame = pd.DataFrame({"k": values})
@@ -133,6 +150,11 @@ def test_repeat_keys_equals_iloc_repeat_for_every_dtype():
     want = keys.iloc[np.repeat(np.arange(len(keys)), lengths)].reset_index(drop=True)
     got = pd.DataFrame(F.repeat_keys(keys, lengths), copy=False)
     pd.testing.assert_frame_equal(got, want)
+    # one count for every row (the grid frames' case), given as an int
+    for k in (0, 1, 3):
+        want = keys.iloc[np.repeat(np.arange(len(keys)), k)].reset_index(drop=True)
+        got = pd.DataFrame(F.repeat_keys(keys, k), copy=False)
+        pd.testing.assert_frame_equal(got, want)
 
 
 def test_points_and_grid_frames_keep_key_dtypes():
@@ -224,3 +246,5 @@ def test_repeat_keys_of_arrow_strings(missing):
     want = keys.iloc[np.repeat(np.arange(5), lengths)].reset_index(drop=True)
     got = pd.DataFrame(F.repeat_keys(keys, lengths), copy=False)
     pd.testing.assert_frame_equal(got, want)
+    want = keys.iloc[np.repeat(np.arange(5), 2)].reset_index(drop=True)
+    pd.testing.assert_frame_equal(pd.DataFrame(F.repeat_keys(keys, 2), copy=False), want)

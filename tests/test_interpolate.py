@@ -14,7 +14,12 @@ from hypothesis import strategies as st
 
 import prroc_numba as prn
 from prroc_numba._drivers.grid import precision_at_recall_batch, tpr_at_fpr_batch
-from prroc_numba._kernels.grid import _precision_at_recall, _tpr_at_fpr
+from prroc_numba._kernels.grid import (
+    _precision_at_recall,
+    _precision_by_grid_point,
+    _precision_by_step,
+    _tpr_at_fpr,
+)
 from prroc_numba._kernels.hull import _hull_indices
 
 # ----------------------------------------------------------------------------- kernels
@@ -131,6 +136,73 @@ def test_kernels_match_naive_on_random_sweeps(hull):
                 atol=1e-15,
                 err_msg=f"{space} tp={tp} fp={fp}",
             )
+
+
+def _both_walks(tp, fp, grid):
+    """The walk by TP step (both ways of filling a segment: vectorized after the walk,
+    or point by point; checked equal) and the walk by grid point."""
+    by_step = np.full(grid.size, -1.0)
+    by_point = np.full(grid.size, -2.0)
+    _precision_by_step(tp, fp, grid, by_step, tp[-1], True)
+    one_by_one = np.full(grid.size, -3.0)
+    _precision_by_step(tp, fp, grid, one_by_one, tp[-1], False)
+    np.testing.assert_array_equal(by_step, one_by_one)
+    _precision_by_grid_point(tp, fp, grid, by_point, tp[-1])
+    return by_step, by_point
+
+
+@pytest.mark.parametrize("hull", [False, True])
+def test_pr_walk_by_tp_step_equals_walk_by_grid_point_bit_for_bit(hull):
+    """The two walks of _precision_at_recall (by TP step where the grid is dense, by
+    grid point where it is coarse) give the same floats, on sweeps with ties, weights
+    and soft labels, on grids holding every vertex's recall, its floating-point
+    neighbours, repeated values, 0 and 1; and both equal the naive reference."""
+    rng = np.random.default_rng(36)
+    tps, fps = _random_sweeps(rng, 300, 60)
+    checked = 0
+    for tp, fp in zip(tps, fps):
+        if hull:
+            idx = _hull_indices(tp, fp)
+            tp, fp = tp[idx], fp[idx]
+        if tp[-1] <= 0:
+            continue
+        for base in (3, 101):
+            g = np.sort(
+                np.concatenate(
+                    [
+                        _grid_with_vertices(tp, fp, rng, "pr"),
+                        np.linspace(0, 1, base)[:: max(1, base // 7)],
+                    ]
+                )
+            )
+            by_step, by_point = _both_walks(tp, fp, g)
+            np.testing.assert_array_equal(by_step, by_point, err_msg=f"tp={tp} fp={fp}")
+            np.testing.assert_allclose(
+                by_step, naive.precision_at_recall(tp, fp, g), rtol=1e-12, atol=1e-15
+            )
+            checked += 1
+    assert checked > 300
+    # skewed classes (the case the walk by TP step is for): many FP steps per TP step
+    t = np.concatenate([[0.0], np.repeat(np.arange(1.0, 6.0), 40)])
+    f = np.concatenate([[0.0], np.arange(1.0, 201.0)])
+    g = np.linspace(0, 1, 1001)
+    by_step, by_point = _both_walks(t, f, g)
+    np.testing.assert_array_equal(by_step, by_point)
+    np.testing.assert_allclose(by_step, naive.precision_at_recall(t, f, g), rtol=1e-12)
+
+
+def test_pr_kernel_takes_either_walk_with_the_same_result():
+    """_precision_at_recall walks by TP step on a dense valid grid and by grid point
+    on a coarse one or on a grid outside [0, 1] (NaN there, as documented)."""
+    t = np.array([0.0, 1, 1, 1, 2, 2, 3, 4])
+    f = np.array([0.0, 0, 1, 2, 2, 5, 5, 9])
+    for g in (np.linspace(0, 1, 9), np.linspace(0, 1, 3), np.array([0.0, 0.0, 0.5, 1.0])):
+        by_step, by_point = _both_walks(t, f, g)
+        np.testing.assert_array_equal(by_step, by_point)
+        np.testing.assert_array_equal(_pr(t, f, g), by_point)
+    got = _pr(t, f, np.array([0.0, 0.25, 0.5, 0.75, 1.0, 1.5]))
+    assert np.isnan(got[-1]) and not np.isnan(got[:-1]).any()
+    np.testing.assert_array_equal(got[:-1], _pr(t, f, np.linspace(0, 1, 5)))
 
 
 @pytest.mark.parametrize("hull", [False, True])

@@ -331,6 +331,9 @@ def _grouping(data, by, n):
         frame = pd.DataFrame({GROUP: as_1d(by, "by", n)})
         names = [GROUP]
     for nm in names:
+        dtype = frame[nm].dtype
+        if isinstance(dtype, np.dtype) and dtype.kind in "biu":  # no missing value there
+            continue
         miss = frame[nm].isna()
         if miss.any():
             raise ValueError(
@@ -364,13 +367,14 @@ def _key_runs(frame, names, n):
             cols.append(col.cat.codes.to_numpy())
         else:
             cols.append(col.to_numpy())
-    change = np.zeros(n - 1, dtype=bool)
+    change = None
     try:
         for a in cols:
             ne = a[1:] != a[:-1]
-            if not (isinstance(ne, np.ndarray) and ne.shape == change.shape):
+            if not (isinstance(ne, np.ndarray) and ne.shape == (n - 1,)):
                 return None
-            change |= ne
+            # one comparison per column; the first one's result is the running union
+            change = ne if change is None else np.logical_or(change, ne, out=change)
         inner = np.flatnonzero(change) + 1
         runs = np.concatenate(([0], inner, [n])).astype(np.int64)
         firsts = [a[runs[:-1]] for a in cols]

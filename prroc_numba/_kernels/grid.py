@@ -55,6 +55,153 @@ _ABOVE = 1.0 + 4.0 * np.finfo(np.float64).eps
 
 
 @jit
+def _tp_steps(tp):
+    """How many vertices hold more TP than the one before (the starts of the segments
+    that PR interpolation reads; the others only add FP at the same TP).
+    """
+    steps = 0
+    prev = tp[0]
+    rest = tp[1:]  # indexed from 0: the loop vectorizes on every CPU (see _counts_usual)
+    for i in range(rest.size):
+        x = rest[i]
+        steps += x > prev
+        prev = x
+    return steps
+
+
+@jit
+def _unit_ascending(grid):
+    """True when ``grid`` is ascending (repeats allowed) within [0, 1], without NaN."""
+    ok = grid[0] >= 0.0 and grid[grid.size - 1] <= 1.0
+    prev = grid[0]
+    rest = grid[1:]
+    for k in range(rest.size):
+        x = rest[k]
+        ok &= x >= prev
+        prev = x
+    return ok
+
+
+@jit
+def _segment_precision(recall_grid, P, k, e, ta, fa, tb, fb, out):
+    """Grid points ``k .. e - 1`` on the segment from ``(ta, fa)`` to ``(tb, fb)``: the
+    count interpolation of :func:`_precision_by_grid_point`, in a loop without exits,
+    which the compiler vectorizes (a segment holding many grid points).
+    """
+    rs = recall_grid[k:e]  # indexed from 0: no select per load, vectorizes everywhere
+    dst = out[k:e]
+    for j in range(rs.size):
+        t = rs[j] * P
+        frac = (t - ta) / (tb - ta)
+        if frac < 0.0:
+            frac = 0.0
+        elif frac > 1.0:
+            frac = 1.0
+        dst[j] = precision(t, lerp(fa, fb, frac))
+
+
+@jit
+def _steps_then_segments(tp, fp, recall_grid, out, P, k):
+    """The walk by TP step from grid point ``k`` on, each segment's grid points found
+    first and then interpolated in one loop without exits (vectorized).
+    """
+    g = recall_grid.size
+    for i in range(1, tp.size):
+        if k >= g:
+            break
+        ti = tp[i]
+        ta = tp[i - 1]
+        if ti > ta:
+            q = ti / P  # the vertex's recall: one division per TP step
+            e = k
+            while e < g and recall_grid[e] <= q:
+                e += 1
+            _segment_precision(recall_grid, P, k, e, ta, fp[i - 1], ti, fp[i], out)
+            _on_vertex(recall_grid, k, e, q, ti, fp[i], out)
+            k = e
+    return k
+
+
+@jit
+def _steps_point_by_point(tp, fp, recall_grid, out, P, k):
+    """The walk by TP step from grid point ``k`` on, each grid point interpolated as it
+    is found (fewer grid points per segment).
+    """
+    g = recall_grid.size
+    for i in range(1, tp.size):
+        if k >= g:
+            break
+        ti = tp[i]
+        ta = tp[i - 1]
+        if not (ti > ta):
+            continue
+        fa = fp[i - 1]
+        fi = fp[i]
+        q = ti / P
+        e = k
+        while e < g:
+            r = recall_grid[e]
+            if r > q:
+                break
+            t = r * P
+            frac = (t - ta) / (ti - ta)
+            if frac < 0.0:
+                frac = 0.0
+            elif frac > 1.0:
+                frac = 1.0
+            out[e] = precision(t, lerp(fa, fi, frac))
+            e += 1
+        _on_vertex(recall_grid, k, e, q, ti, fi, out)
+        k = e
+    return k
+
+
+@jit
+def _on_vertex(recall_grid, k, e, q, ti, fi, out):
+    """Of grid points ``k .. e - 1`` (recall at most ``q = ti / P``), the last ones that
+    sit exactly on the vertex ``(ti, fi)`` take its own precision.
+    """
+    j = e - 1
+    while j >= k and recall_grid[j] == q:
+        out[j] = ti / (ti + fi)
+        j -= 1
+
+
+@jit
+def _precision_by_step(tp, fp, recall_grid, out, P, long_segments):
+    """:func:`_precision_at_recall` walked by the curve's TP steps instead of by grid
+    point: for each vertex ``i`` with more TP than vertex ``i - 1``, the grid points
+    not yet written whose recall is at most ``tp[i] / P`` -- exactly those whose first
+    vertex reaching their recall is ``i`` -- are interpolated on the segment from
+    ``i - 1`` to ``i``. The same comparisons and the same arithmetic per grid point as
+    the walk by grid point (the same values, bit for bit), but no search per grid
+    point: on curves with far fewer TP steps than grid points (skewed classes: many
+    negatives between two positives) it takes a fraction of the time. A grid recall
+    ``r`` belongs to the segment when ``r <= tp[i] / P`` in floating point: one division
+    per TP step, the exact test that the walk by grid point reaches (its products only
+    pass the clear cases without dividing).
+    ``long_segments``: find each segment's grid points first, then interpolate them in
+    one vectorized loop (:func:`_steps_then_segments`; pays when segments hold many
+    grid points), else interpolate each as it is found (:func:`_steps_point_by_point`).
+    Two loops, not one with a test inside: the compiler keeps each loop tight.
+    ``recall_grid`` must be ascending within [0, 1] (:func:`_unit_ascending`).
+    """
+    g = recall_grid.size
+    k = 0
+    if recall_grid[0] == 0.0:  # the flat start at recall 0 (the grid's first values)
+        p0 = flat_start(tp, fp)
+        while k < g and recall_grid[k] == 0.0:
+            out[k] = p0
+            k += 1
+    if long_segments:
+        k = _steps_then_segments(tp, fp, recall_grid, out, P, k)
+    else:
+        k = _steps_point_by_point(tp, fp, recall_grid, out, P, k)
+    for j in range(k, g):  # not reached when the last vertex has recall 1
+        out[j] = np.nan
+
+
+@jit
 def _precision_at_recall(tp, fp, recall_grid, out):
     """Precision of the count-interpolated PR curve at each recall of ``recall_grid``.
 
@@ -62,6 +209,12 @@ def _precision_at_recall(tp, fp, recall_grid, out):
     ``recall_grid``: float64, ascending, in [0, 1]; ``out``: float64 of the grid's size,
     written in place. Recall 0 gives the flat start (limit from the right); a recall
     reached by several vertices gives the lowest-FP (best precision) one.
+
+    Two walks give the same values, bit for bit: by TP step
+    (:func:`_precision_by_step`) where the grid has at least two points per TP step of
+    the curve (segments vectorized from eight points per step on), else by grid point
+    (:func:`_precision_by_grid_point`: a search per grid point, the cheaper one when the
+    grid is coarse).
     """
     n = tp.size
     g = recall_grid.size
@@ -70,6 +223,20 @@ def _precision_at_recall(tp, fp, recall_grid, out):
         for k in range(g):
             out[k] = np.nan
         return
+    steps = _tp_steps(tp)
+    if g > 0 and 2 * steps <= g and _unit_ascending(recall_grid):
+        _precision_by_step(tp, fp, recall_grid, out, P, 8 * steps <= g)
+    else:
+        _precision_by_grid_point(tp, fp, recall_grid, out, P)
+
+
+@jit
+def _precision_by_grid_point(tp, fp, recall_grid, out, P):
+    """:func:`_precision_at_recall` walked by grid point (``P = tp[-1] > 0``): for each
+    grid recall the first vertex reaching it, found by a search that goes on from the
+    previous grid point's. Any grid (values outside [0, 1] or NaN give NaN).
+    """
+    g = recall_grid.size
     p0 = flat_start(tp, fp)  # the limit at recall 0+
     i = 0
     for k in range(g):
