@@ -61,6 +61,7 @@ def _session(master, driver_memory="4g"):
     spark = (
         SparkSession.builder.master(master)
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "8")
         .config("spark.driver.memory", driver_memory)
         .config("spark.executorEnv.PYTHONPATH", os.environ["PYTHONPATH"])

@@ -47,6 +47,7 @@ from .._core.partitions import (
     table_replicate_areas,
 )
 from .._core.table import Accumulator, layout_of
+from . import grouped as G
 from .bridge import accumulator_from_table
 from .wire import REPLICATE_MAX, conf, names, reduced, settings, split_wire
 
@@ -72,14 +73,32 @@ def _tables(data, kw, row_id=None, seed=None, n_boot=0):
     return _merged(sdf.toArrow(), by, models, kw["pos_label"], kw["soft_labels"])
 
 
+def _grouped(data, kw, mode, limit):
+    """The table path's Accumulator from Spark's own grouped rows (:mod:`.grouped`);
+    None where the call is not eligible or its rows fail a check (the partition path
+    then answers, with the in-memory error); ``TooLarge`` above ``limit`` (``"auto"``).
+    """
+    by, models = names(data, kw)
+    if not G.eligible(data, kw, by, models):
+        return None
+    table = G.fetch(data, kw, by, models, None if mode == "table" else limit)
+    if isinstance(table, G.TooLarge):
+        return table
+    try:
+        return G.accumulate(table, kw, by, models)
+    except (ValueError, TypeError):
+        return None
+
+
 def _state(data, kw):
     """The merged Accumulator, or the range state (:mod:`.ranges`) above the size."""
     mode, limit, k = settings(data)
-    if mode == "table":
-        return _tables(data, kw)
+    grouped = None if mode == "ranges" else _grouped(data, kw, mode, limit)
+    if isinstance(grouped, Accumulator):
+        return grouped
     by, models = names(data, kw)
     M = 1 if models is None else len(models)
-    if mode == "auto" and data.count() * M <= limit:
+    if mode == "table" or (grouped is None and mode == "auto" and data.count() * M <= limit):
         return _tables(data, kw)
     from .ranges import RangeState
 
