@@ -12,8 +12,9 @@ exact PR area is the Davis-Goadrich area).
   ``numBins=1000`` and with ``numBins=0`` (exact); ``--kind tied`` rounds the scores to
   2 decimals. Also the Arrow transfer alone: a ``mapInArrow`` that only counts its rows
   (what every Python reduction of these columns pays before it computes anything), and
-  the partition path (``prroc_numba.spark_exact="partitions"``: each partition reduced
-  in a Python worker), which the default table path (Spark's own group-by) replaced.
+  each table path forced (``prroc_numba.spark_exact="table"``: Spark's own group-by;
+  ``"partitions"``: each partition reduced in a Python worker), "auto" choosing between
+  them by the first rows' ties.
 * ``groups`` -- ``--groups`` groups (``by=``) against the evaluator looped over the
   groups (``filter``) and ``groupBy().applyInPandas`` with scikit-learn.
 * ``ranges`` -- the score-range path (forced) on ``--rows``: time and the driver
@@ -132,6 +133,17 @@ def _path(spark, mode, fn):
         spark.conf.unset("prroc_numba.spark_exact")
 
 
+def _paths(spark, call, ours, repeat):
+    """The time of ``call`` on each forced table path (Spark's group-by, the Python
+    workers' partitions), each checked against ``ours`` (the "auto" result)."""
+    out = {}
+    for mode in ("table", "partitions"):
+        t, got = _best(lambda m=mode: _path(spark, m, call), repeat, f"{mode} path")
+        assert got.equals(ours), (mode, got, ours)
+        out[f"{mode}_path_s"] = t
+    return out
+
+
 def _arrow_transfer(sdf, cols):
     import pyarrow as pa
 
@@ -150,10 +162,7 @@ def ratio(a):
     spark = _session(a.master)
     sdf, (score,) = _frame(spark, a.rows, a.kind, a.partitions)
     ours_t, ours = _best(lambda: _ours(sdf, score), a.repeat, "prroc_numba")
-    part_t, part = _best(
-        lambda: _path(spark, "partitions", lambda: _ours(sdf, score)), a.repeat, "partitions"
-    )
-    assert part.equals(ours)
+    paths = _paths(spark, lambda: _ours(sdf, score), ours, a.repeat)
     ev_t, ev = _best(lambda: _evaluator(sdf, score, 1000), a.repeat, "evaluator default bins")
     ev0_t, ev0 = _best(lambda: _evaluator(sdf, score, 0), a.repeat, "evaluator numBins=0")
     arrow_t, n = _best(lambda: _arrow_transfer(sdf, [score, "label"]), a.repeat, "arrow")
@@ -169,7 +178,7 @@ def ratio(a):
         "evaluator_numBins0_s": ev0_t,
         "ratio_default_bins": ours_t / ev_t,
         "ratio_numBins0": ours_t / ev0_t,
-        "partition_path_s": part_t,
+        **paths,
         "arrow_transfer_s": arrow_t,
         "auc_pr_dg": float(ours["auc_pr"].iloc[0]),
         "spark_auc_pr_numBins0": ev0[0],
@@ -185,12 +194,7 @@ def groups(a):
     spark = _session(a.master)
     sdf, (score,) = _frame(spark, a.rows, "continuous", a.partitions, groups=a.groups)
     ours_t, ours = _best(lambda: _ours(sdf, score, by="g"), a.repeat, "prroc_numba")
-    part_t, part = _best(
-        lambda: _path(spark, "partitions", lambda: _ours(sdf, score, by="g")),
-        a.repeat,
-        "partitions",
-    )
-    assert part.equals(ours)
+    paths = _paths(spark, lambda: _ours(sdf, score, by="g"), ours, a.repeat)
 
     # the evaluator over the first --loop-groups groups (all by default), its time
     # scaled to all groups when fewer ran (said in the output)
@@ -237,7 +241,7 @@ def groups(a):
         "applyInPandas_sklearn_s": apply_t,
         "ratio_evaluator_loop": ours_t / loop_t,
         "ratio_applyInPandas": ours_t / apply_t,
-        "partition_path_s": part_t,
+        **paths,
         "load_1min": _load(),
     }
 
