@@ -22,7 +22,7 @@ exact PR area is the Davis-Goadrich area).
 * ``bootstrap`` -- ``prn.bootstrap(..., row_id=)`` (Poisson, B = ``--n-boot``) of AUC-PR
   for ``--models`` models paired: time and the Python workers' peak resident memory.
 * ``cold`` -- the first call in a fresh session (cold Python workers) against the
-  second.
+  second (``--kind tied``: the group-by path, which starts no Python worker).
 
 Commands of the figures in docs/spark.md (run with ``nice -n 10``; say the load)::
 
@@ -30,10 +30,11 @@ Commands of the figures in docs/spark.md (run with ``nice -n 10``; say the load)
     python benchmarks/bench_spark.py ratio --rows 1e6 --kind tied
     python benchmarks/bench_spark.py ratio --rows 1e7 --kind continuous
     python benchmarks/bench_spark.py ratio --rows 1e7 --kind tied
-    python benchmarks/bench_spark.py groups --groups 100 --rows 1e6
+    python benchmarks/bench_spark.py groups --groups 100 --rows 1e6 --loop-groups 10
     python benchmarks/bench_spark.py ranges --rows 1e8
     python benchmarks/bench_spark.py bootstrap --models 10 --rows 1e7 --n-boot 1000
     python benchmarks/bench_spark.py cold --rows 1e6
+    python benchmarks/bench_spark.py cold --rows 1e6 --kind tied
 """
 
 from __future__ import annotations
@@ -319,7 +320,7 @@ def cold(a):
 
     t0 = time.perf_counter()
     spark = _session(a.master)
-    sdf, (score,) = _frame(spark, a.rows, "continuous", a.partitions)
+    sdf, (score,) = _frame(spark, a.rows, a.kind, a.partitions)
     ready = time.perf_counter() - t0
     times = []
     for _ in range(2):
@@ -327,7 +328,7 @@ def cold(a):
         prn.auc(sdf, score=score, label="label")
         times.append(time.perf_counter() - t)
     return {
-        "case": f"first call in a fresh session, {a.rows:.0e} rows",
+        "case": f"first call in a fresh session, {a.kind} {a.rows:.0e} rows",
         "session_and_data_s": ready,
         "first_call_s": times[0],
         "second_call_s": times[1],

@@ -295,7 +295,7 @@ def _mode(spark, mode):
 def test_the_table_path_is_reduced_by_spark_and_exact(spark, data, kw, mode, monkeypatch):
     """Ties, weights (with zeros), groups, a group without positives, empty partitions:
     Spark's own group-by gives every result, equal to the in-memory one, no row ever
-    reaching a Python worker ('auto' chooses it for tied scores)."""
+    reaching a Python worker ('auto' chooses it wherever it applies)."""
     df, sdf = data
     _no_partition_tasks(monkeypatch)
     with _mode(spark, mode):
@@ -349,9 +349,9 @@ def test_checks_the_grouping_would_hide_still_raise(spark):
 
 
 def test_what_the_group_by_cannot_read_takes_the_partition_path(spark, data, monkeypatch):
-    """Soft labels, score columns of two types and (in 'auto') continuous scores are
-    reduced in the partitions; above spark_table_max grouped rows, 'auto' takes the
-    score ranges."""
+    """Soft labels and score columns of two types are reduced in the partitions;
+    continuous scores (in 'auto') by the group-by; above spark_table_max grouped rows,
+    'auto' takes the score ranges."""
     import prroc_numba._spark.wire as wire
 
     df, sdf = data
@@ -367,13 +367,12 @@ def test_what_the_group_by_cannot_read_takes_the_partition_path(spark, data, mon
     monkeypatch.setattr(wire, "map_in_arrow", lambda *a: calls.append(1) or real(*a))
     _same(prn.auc, df, sdf, score="a", label="p", soft_labels=True)
     _same(prn.auc, df, sdf, score=["ai", "b"], label="y", by="g")
-    _same(prn.metrics, df, sdf, score="c", label="y")
-    assert len(calls) == 3
-    _same(prn.metrics, df, sdf, score="a", label="y")  # tied: the group-by
-    assert len(calls) == 3
+    assert len(calls) == 2
+    _same(prn.metrics, df, sdf, score="c", label="y")  # continuous: the group-by too
+    assert len(calls) == 2
     spark.conf.set("prroc_numba.spark_table_max", "20")
     try:
         _same(prn.auc, df, sdf, ROUNDED, score="a", label="y", by="g")
     finally:
         spark.conf.unset("prroc_numba.spark_table_max")
-    assert len(calls) > 3
+    assert len(calls) > 2

@@ -31,12 +31,11 @@ Three paths:
   driver never holds O(rows).
 
 Which path runs: the session conf ``prroc_numba.spark_exact`` (``"auto"``, ``"table"``,
-``"partitions"`` or ``"ranges"``). ``"auto"`` takes the group-by where the first rows of
-the frame show tied scores (:func:`.grouped.reduces`) and fetches the grouped rows with
-``limit(spark_table_max + 1)`` (one job: when the limit is passed, the score ranges
-run instead); elsewhere it counts the rows first and takes the partition path when
-rows x models <= ``prroc_numba.spark_table_max``, else counts the partitions' table
-entries. The bootstrap's table carries every entry's replicate
+``"partitions"`` or ``"ranges"``). ``"auto"`` takes the group-by wherever it applies and
+fetches the grouped rows with ``limit(spark_table_max + 1)`` (one job: when the limit
+is passed, the score ranges run instead); elsewhere it counts the rows first and takes
+the partition path when rows x models <= ``prroc_numba.spark_table_max``, else counts
+the partitions' table entries. The bootstrap's table carries every entry's replicate
 masses: ``"auto"`` takes it while rows x models x ``n_boot`` <=
 ``prroc_numba.spark_replicate_max`` (default 5e7), else the rows' score ranges.
 
@@ -88,14 +87,11 @@ def _tables(data, kw, row_id=None, seed=None, n_boot=0):
 
 def _grouped(data, kw, mode, limit):
     """The table path's Accumulator from Spark's own grouped rows (:mod:`.grouped`);
-    None where the call is not eligible, the group-by would not reduce its rows
-    (``"auto"``) or they fail a check (the partition path then answers, with the
-    in-memory error); ``TooLarge`` above ``limit`` (``"auto"``).
+    None where the call is not eligible or its rows fail a check (the partition path
+    then answers, with the in-memory error); ``TooLarge`` above ``limit`` (``"auto"``).
     """
     by, models = names(data, kw)
     if not G.eligible(data, kw, by, models):
-        return None
-    if mode == "auto" and not G.reduces(data, kw, by, models):
         return None
     table = G.fetch(data, kw, by, models, None if mode == "table" else limit)
     if isinstance(table, G.TooLarge):

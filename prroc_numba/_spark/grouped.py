@@ -26,11 +26,13 @@ partition holding the bad row (with its row number within that partition).
 Only what this path can read exactly is sent here (:func:`eligible`): binary (not soft)
 labels; score, label, weight and ``by`` columns of plain numeric, boolean or string types;
 the score columns of a wide input of one type (they are stacked with ``unpivot``).
-Everything else takes the partition path. In ``"auto"`` mode the group-by runs where it
-reduces: :func:`reduces` reads the first rows of the frame (one task) and counts their
-distinct (key columns, score) pairs; on continuous scores, where the group-by would
-exchange nearly every row inside Spark, the partitions reduce their rows in Python
-workers instead (about half the time, measured).
+Everything else takes the partition path. On continuous scores the group-by cannot
+reduce and exchanges every row inside Spark; measured at 1e6 rows it then took about
+the partition path's time (2.11 s against 2.07 s at a load of 5; up to twice as long on
+a machine loaded past its cores), while telling tied from continuous scores first (a
+probe of the first rows, and the row count the partition path needs for its size check)
+cost two more Spark jobs per call, more than the difference. So ``"auto"`` takes the
+group-by for every call it can read.
 """
 
 from __future__ import annotations
@@ -45,14 +47,6 @@ from .executor import MODEL
 #: the grouped rows' columns of this module (never a user's column: see wire.names)
 N, MASS, STACKED_MODEL, STACKED_SCORE = "__prn_n", "__prn_mass", "__prn_model", "__prn_score"
 NAMES = (N, MASS, STACKED_MODEL, STACKED_SCORE)
-
-
-#: rows of the frame's first partition(s) ``"auto"`` reads to choose the path
-PROBE_ROWS = 4096
-#: ``"auto"`` takes the group-by when those rows hold at most this fraction of distinct
-#: (curve, score) keys (tied scores); above it (continuous scores) the group-by would
-#: exchange about every row, and the partitions reduce them in Python workers instead
-PROBE_DISTINCT = 0.5
 
 
 class TooLarge:
@@ -81,24 +75,6 @@ def eligible(data, kw, by, models):
     if not all(_plain(schema[c].dataType) for c in cols):
         return False
     return len({type(schema[s].dataType) for s in scores}) == 1
-
-
-def reduces(data, kw, by, models):
-    """Whether Spark's group-by reduces these rows well (``"auto"``): the distinct (key
-    columns, score) pairs among the first :data:`PROBE_ROWS` rows (one task reads them,
-    ``take``), at most :data:`PROBE_DISTINCT` of them per score column.
-    """
-    import pandas as pd
-
-    scores = list(models) if models is not None else [kw["score"]]
-    cols = [*by, *scores]
-    rows = data.select(*cols).take(PROBE_ROWS)
-    if not rows:
-        return True
-    probe = pd.DataFrame.from_records([tuple(r) for r in rows], columns=range(len(cols)))
-    nb = len(by)
-    distinct = sum(len(probe.drop_duplicates([*range(nb), nb + j])) for j in range(len(scores)))
-    return distinct <= PROBE_DISTINCT * len(rows) * len(scores)
 
 
 def grouped_frame(data, kw, by, models):
