@@ -11,7 +11,10 @@ exact PR area is the Davis-Goadrich area).
   against ``BinaryClassificationEvaluator`` areaUnderPR + areaUnderROC, with its default
   ``numBins=1000`` and with ``numBins=0`` (exact); ``--kind tied`` rounds the scores to
   2 decimals. Also the Arrow transfer alone: a ``mapInArrow`` that only counts its rows
-  (what every Python reduction of these columns pays before it computes anything).
+  (what every Python reduction of these columns pays before it computes anything), and
+  each table path forced (``prroc_numba.spark_exact="table"``: Spark's own group-by;
+  ``"partitions"``: each partition reduced in a Python worker), "auto" choosing between
+  them by the first rows' ties.
 * ``groups`` -- ``--groups`` groups (``by=``) against the evaluator looped over the
   groups (``filter``) and ``groupBy().applyInPandas`` with scikit-learn.
 * ``ranges`` -- the score-range path (forced) on ``--rows``: time and the driver
@@ -19,7 +22,7 @@ exact PR area is the Davis-Goadrich area).
 * ``bootstrap`` -- ``prn.bootstrap(..., row_id=)`` (Poisson, B = ``--n-boot``) of AUC-PR
   for ``--models`` models paired: time and the Python workers' peak resident memory.
 * ``cold`` -- the first call in a fresh session (cold Python workers) against the
-  second.
+  second (``--kind tied``: the group-by path, which starts no Python worker).
 
 Commands of the figures in docs/spark.md (run with ``nice -n 10``; say the load)::
 
@@ -27,10 +30,11 @@ Commands of the figures in docs/spark.md (run with ``nice -n 10``; say the load)
     python benchmarks/bench_spark.py ratio --rows 1e6 --kind tied
     python benchmarks/bench_spark.py ratio --rows 1e7 --kind continuous
     python benchmarks/bench_spark.py ratio --rows 1e7 --kind tied
-    python benchmarks/bench_spark.py groups --groups 100 --rows 1e6
+    python benchmarks/bench_spark.py groups --groups 100 --rows 1e6 --loop-groups 10
     python benchmarks/bench_spark.py ranges --rows 1e8
     python benchmarks/bench_spark.py bootstrap --models 10 --rows 1e7 --n-boot 1000
     python benchmarks/bench_spark.py cold --rows 1e6
+    python benchmarks/bench_spark.py cold --rows 1e6 --kind tied
 """
 
 from __future__ import annotations
@@ -61,6 +65,7 @@ def _session(master, driver_memory="4g"):
     spark = (
         SparkSession.builder.master(master)
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "8")
         .config("spark.driver.memory", driver_memory)
         .config("spark.executorEnv.PYTHONPATH", os.environ["PYTHONPATH"])
@@ -120,6 +125,26 @@ def _ours(sdf, score, by=None):
     return prn.metrics(sdf, score=score, label="label", by=by, metrics=("auc_pr", "auc_roc"))
 
 
+def _path(spark, mode, fn):
+    """``fn()`` with the session conf ``prroc_numba.spark_exact`` set to ``mode``."""
+    spark.conf.set("prroc_numba.spark_exact", mode)
+    try:
+        return fn()
+    finally:
+        spark.conf.unset("prroc_numba.spark_exact")
+
+
+def _paths(spark, call, ours, repeat):
+    """The time of ``call`` on each forced table path (Spark's group-by, the Python
+    workers' partitions), each checked against ``ours`` (the "auto" result)."""
+    out = {}
+    for mode in ("table", "partitions"):
+        t, got = _best(lambda m=mode: _path(spark, m, call), repeat, f"{mode} path")
+        assert got.equals(ours), (mode, got, ours)
+        out[f"{mode}_path_s"] = t
+    return out
+
+
 def _arrow_transfer(sdf, cols):
     import pyarrow as pa
 
@@ -138,6 +163,7 @@ def ratio(a):
     spark = _session(a.master)
     sdf, (score,) = _frame(spark, a.rows, a.kind, a.partitions)
     ours_t, ours = _best(lambda: _ours(sdf, score), a.repeat, "prroc_numba")
+    paths = _paths(spark, lambda: _ours(sdf, score), ours, a.repeat)
     ev_t, ev = _best(lambda: _evaluator(sdf, score, 1000), a.repeat, "evaluator default bins")
     ev0_t, ev0 = _best(lambda: _evaluator(sdf, score, 0), a.repeat, "evaluator numBins=0")
     arrow_t, n = _best(lambda: _arrow_transfer(sdf, [score, "label"]), a.repeat, "arrow")
@@ -153,6 +179,7 @@ def ratio(a):
         "evaluator_numBins0_s": ev0_t,
         "ratio_default_bins": ours_t / ev_t,
         "ratio_numBins0": ours_t / ev0_t,
+        **paths,
         "arrow_transfer_s": arrow_t,
         "auc_pr_dg": float(ours["auc_pr"].iloc[0]),
         "spark_auc_pr_numBins0": ev0[0],
@@ -168,6 +195,7 @@ def groups(a):
     spark = _session(a.master)
     sdf, (score,) = _frame(spark, a.rows, "continuous", a.partitions, groups=a.groups)
     ours_t, ours = _best(lambda: _ours(sdf, score, by="g"), a.repeat, "prroc_numba")
+    paths = _paths(spark, lambda: _ours(sdf, score, by="g"), ours, a.repeat)
 
     # the evaluator over the first --loop-groups groups (all by default), its time
     # scaled to all groups when fewer ran (said in the output)
@@ -214,6 +242,7 @@ def groups(a):
         "applyInPandas_sklearn_s": apply_t,
         "ratio_evaluator_loop": ours_t / loop_t,
         "ratio_applyInPandas": ours_t / apply_t,
+        **paths,
         "load_1min": _load(),
     }
 
@@ -291,7 +320,7 @@ def cold(a):
 
     t0 = time.perf_counter()
     spark = _session(a.master)
-    sdf, (score,) = _frame(spark, a.rows, "continuous", a.partitions)
+    sdf, (score,) = _frame(spark, a.rows, a.kind, a.partitions)
     ready = time.perf_counter() - t0
     times = []
     for _ in range(2):
@@ -299,7 +328,7 @@ def cold(a):
         prn.auc(sdf, score=score, label="label")
         times.append(time.perf_counter() - t)
     return {
-        "case": f"first call in a fresh session, {a.rows:.0e} rows",
+        "case": f"first call in a fresh session, {a.kind} {a.rows:.0e} rows",
         "session_and_data_s": ready,
         "first_call_s": times[0],
         "second_call_s": times[1],

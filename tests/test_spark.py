@@ -9,6 +9,7 @@ partition, a group without positives, weights with zeros).
 
 from __future__ import annotations
 
+import contextlib
 import re
 import subprocess
 import sys
@@ -125,7 +126,7 @@ def test_range_path_equals_in_memory(spark, data):
         spark.conf.unset("prroc_numba.spark_ranges")
     spark.conf.set("prroc_numba.spark_exact", "nope")
     try:
-        with pytest.raises(ValueError, match="must be 'auto', 'table' or 'ranges'"):
+        with pytest.raises(ValueError, match="must be 'auto', 'table', 'partitions' or 'ranges'"):
             prn.auc(sdf, **LONG)
     finally:
         spark.conf.unset("prroc_numba.spark_exact")
@@ -267,3 +268,111 @@ def test_the_docs_page_runs(spark):
         for block in blocks:
             exec(compile(block, str(page), "exec"), namespace)
     assert namespace["spark"] is spark  # getOrCreate() found the running session
+
+
+def _no_partition_tasks(monkeypatch):
+    """Make every partition task (mapInArrow) fail: what still runs is Spark's group-by."""
+    import prroc_numba._spark.wire as wire
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a partition task ran: the rows reached Python workers")
+
+    monkeypatch.setattr(wire, "map_in_arrow", refuse)
+
+
+@contextlib.contextmanager
+def _mode(spark, mode):
+    spark.conf.set("prroc_numba.spark_exact", mode)
+    try:
+        yield
+    finally:
+        spark.conf.unset("prroc_numba.spark_exact")
+
+
+@pytest.mark.parametrize(
+    "kw, mode", [(LONG, "auto"), (WIDE, "table")], ids=["long-ties-auto", "wide-weights-table"]
+)
+def test_the_table_path_is_reduced_by_spark_and_exact(spark, data, kw, mode, monkeypatch):
+    """Ties, weights (with zeros), groups, a group without positives, empty partitions:
+    Spark's own group-by gives every result, equal to the in-memory one, no row ever
+    reaching a Python worker ('auto' chooses it wherever it applies)."""
+    df, sdf = data
+    _no_partition_tasks(monkeypatch)
+    with _mode(spark, mode):
+        for fn, extra in CALLS:
+            _same(fn, df, sdf, **kw, **extra)
+
+
+@pytest.mark.parametrize("kw", [LONG, WIDE], ids=["long-ties", "wide-weights"])
+def test_the_partition_path_equals_in_memory(spark, data, kw):
+    """spark_exact='partitions': each partition reduced in a Python worker, the tables
+    merged on the driver; the same results."""
+    df, sdf = data
+    with _mode(spark, "partitions"):
+        for fn, extra in CALLS:
+            _same(fn, df, sdf, **kw, **extra)
+
+
+def test_float_weights_do_not_depend_on_the_partitioning(spark, monkeypatch):
+    """Weights whose sums round: the grouped rows' masses are added in one sorted order
+    on the driver, so three partitionings give the same bits; the in-memory call adds
+    them in another order, equal to rounding."""
+    df = _frame(n=900, seed=5).assign(wt=lambda d: np.random.default_rng(1).random(len(d)))
+    sdf = _sdf(spark, df, 5)
+    _no_partition_tasks(monkeypatch)
+    kw = {"score": ["a", "b"], "label": "y", "by": "g", "weight": "wt"}
+    mkw = {"metrics": ("auc_pr", "auc_roc", "ap", "n_pos", "n_neg")}
+    with _mode(spark, "table"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.UndefinedMetricWarning)  # group 'w'
+        got = [prn.metrics(f, **kw, **mkw) for f in (sdf, sdf.repartition(3), sdf.coalesce(1))]
+        want = prn.metrics(df, **kw, **mkw)
+        for other in got[1:]:
+            pd.testing.assert_frame_equal(other, got[0], **EXACT)
+        pd.testing.assert_frame_equal(got[0], want, check_exact=False, rtol=1e-12, atol=0)
+        _same(prn.confusion, df, sdf, {"check_exact": False, "rtol": 1e-12, "atol": 1e-12}, **kw)
+
+
+def test_checks_the_grouping_would_hide_still_raise(spark):
+    """A negative weight that its group's other rows would outweigh, a NaN weight: each
+    is a grouped row of its own, so the in-memory error is raised (from the partition
+    holding the row)."""
+    df = _frame(n=200, seed=6)
+    neg = df.assign(wt=np.where(np.arange(200) == 7, -0.5, df["wt"] + 1.0))
+    nan = df.assign(wt=np.where(np.arange(200) == 9, np.nan, df["wt"]))
+    for bad in (neg, nan):
+        with pytest.raises(ValueError) as want:
+            prn.auc(bad, score="a", label="y", by="g", weight="wt")
+        with _mode(spark, "table"), pytest.raises(ValueError) as got:
+            prn.auc(_sdf(spark, bad, 3), score="a", label="y", by="g", weight="wt")
+        assert re.sub(r"\d+", "#", str(got.value)).startswith(re.sub(r"\d+", "#", str(want.value)))
+        assert "in a partition of the Spark frame" in str(got.value)
+
+
+def test_what_the_group_by_cannot_read_takes_the_partition_path(spark, data, monkeypatch):
+    """Soft labels and score columns of two types are reduced in the partitions;
+    continuous scores (in 'auto') by the group-by; above spark_table_max grouped rows,
+    'auto' takes the score ranges."""
+    import prroc_numba._spark.wire as wire
+
+    df, sdf = data
+    rng = np.random.default_rng(8)
+    df = df.assign(
+        p=np.where(df["y"] == 1, 0.75, 0.25),
+        ai=(df["a"] * 4).astype(np.int32),
+        c=df["y"] + rng.normal(size=len(df)),
+    )
+    sdf = _sdf(spark, df)
+    calls = []
+    real = wire.map_in_arrow
+    monkeypatch.setattr(wire, "map_in_arrow", lambda *a: calls.append(1) or real(*a))
+    _same(prn.auc, df, sdf, score="a", label="p", soft_labels=True)
+    _same(prn.auc, df, sdf, score=["ai", "b"], label="y", by="g")
+    assert len(calls) == 2
+    _same(prn.metrics, df, sdf, score="c", label="y")  # continuous: the group-by too
+    assert len(calls) == 2
+    spark.conf.set("prroc_numba.spark_table_max", "20")
+    try:
+        _same(prn.auc, df, sdf, ROUNDED, score="a", label="y", by="g")
+    finally:
+        spark.conf.unset("prroc_numba.spark_table_max")
+    assert len(calls) > 2

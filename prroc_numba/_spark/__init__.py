@@ -1,29 +1,41 @@
-"""Spark DataFrames as ``data``: the partitions reduce in Spark's executors.
+"""Spark DataFrames as ``data``: the rows are reduced where they live.
 
 Imported only when a ``pyspark.sql.DataFrame`` (classic or Spark Connect) reaches a
 public function (the core import never imports pyspark). Only the DataFrame API is
-used, so Spark Connect sessions work too: ``mapInArrow``, ``repartitionByRange``,
-``persist``, ``count`` and ``toArrow`` of small reduced tables -- never of rows.
+used, so Spark Connect sessions work too: ``groupBy``/``agg``, ``unpivot``, ``limit``,
+``mapInArrow``, ``repartitionByRange``, ``persist``, ``count`` and ``toArrow`` of
+reduced tables -- never of rows.
 
-Two paths, as on Dask:
+Three paths:
 
-* **table** (:func:`_tables`): every partition reduces its rows to its table *(curve,
-  distinct score) -> (positive, negative mass)* in the executors
+* **table** (:func:`_grouped`, :mod:`.grouped`; the default): Spark's own group-by
+  reduces the rows to one row per (curve, distinct score, label value[, weight value])
+  with its count, in the JVM and partially within each partition before the exchange,
+  so no row reaches a Python worker; the grouped rows come to the driver as one Arrow
+  table, are validated and reduced there like an in-memory batch of weighted rows, and
+  the in-memory kernels run on the table, which is O(distinct scores), not O(rows);
+* **partitions** (:func:`_tables`): every partition reduces its rows to its table
+  *(curve, distinct score) -> (positive, negative mass)* in a Python worker
   (:func:`.executor.reduce_batches`) and sends it as Arrow batches with the columns of
   :meth:`~prroc_numba.Accumulator.table`; the driver merges the tables
-  (:func:`.bridge.accumulator_from_table`) and runs the in-memory kernels on the merged
-  table, which is O(distinct scores), not O(rows);
-* **score ranges** (:mod:`.ranges`), when the tables would hold more than
-  ``prroc_numba.spark_table_max`` entries (default 5e6): the tables are range
-  partitioned by (curve, score) in Spark, each range's class totals go to the driver,
-  an exclusive scan gives each range its start, and each range sends back its area
-  sums (or local hull, or threshold bins): O(ranges x curves) numbers, so the driver
-  never holds O(rows).
+  (:func:`.bridge.accumulator_from_table`). It answers what the group-by cannot read
+  exactly (soft labels, score columns of two types, column types other than numbers,
+  booleans and strings), raises the in-memory error when the grouped rows fail a check
+  (the partition holding the bad row names it), and carries the bootstrap's replicate
+  masses;
+* **score ranges** (:mod:`.ranges`), when the table would hold more than
+  ``prroc_numba.spark_table_max`` entries (default 5e6): the partitions' tables are
+  range partitioned by (curve, score) in Spark, each range's class totals go to the
+  driver, an exclusive scan gives each range its start, and each range sends back its
+  area sums (or local hull, or threshold bins): O(ranges x curves) numbers, so the
+  driver never holds O(rows).
 
-Which path runs: the session conf ``prroc_numba.spark_exact`` (``"auto"``, ``"table"``
-or ``"ranges"``); ``"auto"`` counts the rows first (cheap on a cached frame) and takes the
-table path when rows x models <= ``prroc_numba.spark_table_max``, else counts the
-partitions' table entries. The bootstrap's table carries every entry's replicate
+Which path runs: the session conf ``prroc_numba.spark_exact`` (``"auto"``, ``"table"``,
+``"partitions"`` or ``"ranges"``). ``"auto"`` takes the group-by wherever it applies and
+fetches the grouped rows with ``limit(spark_table_max + 1)`` (one job: when the limit
+is passed, the score ranges run instead); elsewhere it counts the rows first and takes
+the partition path when rows x models <= ``prroc_numba.spark_table_max``, else counts
+the partitions' table entries. The bootstrap's table carries every entry's replicate
 masses: ``"auto"`` takes it while rows x models x ``n_boot`` <=
 ``prroc_numba.spark_replicate_max`` (default 5e7), else the rows' score ranges.
 
@@ -47,6 +59,7 @@ from .._core.partitions import (
     table_replicate_areas,
 )
 from .._core.table import Accumulator, layout_of
+from . import grouped as G
 from .bridge import accumulator_from_table
 from .wire import REPLICATE_MAX, conf, names, reduced, settings, split_wire
 
@@ -72,14 +85,34 @@ def _tables(data, kw, row_id=None, seed=None, n_boot=0):
     return _merged(sdf.toArrow(), by, models, kw["pos_label"], kw["soft_labels"])
 
 
+def _grouped(data, kw, mode, limit):
+    """The table path's Accumulator from Spark's own grouped rows (:mod:`.grouped`);
+    None where the call is not eligible or its rows fail a check (the partition path
+    then answers, with the in-memory error); ``TooLarge`` above ``limit`` (``"auto"``).
+    """
+    by, models = names(data, kw)
+    if not G.eligible(data, kw, by, models):
+        return None
+    table = G.fetch(data, kw, by, models, None if mode == "table" else limit)
+    if isinstance(table, G.TooLarge):
+        return table
+    try:
+        return G.accumulate(table, kw, by, models)
+    except (ValueError, TypeError):
+        return None
+
+
 def _state(data, kw):
     """The merged Accumulator, or the range state (:mod:`.ranges`) above the size."""
     mode, limit, k = settings(data)
-    if mode == "table":
-        return _tables(data, kw)
+    grouped = None if mode in ("ranges", "partitions") else _grouped(data, kw, mode, limit)
+    if isinstance(grouped, Accumulator):
+        return grouped
     by, models = names(data, kw)
     M = 1 if models is None else len(models)
-    if mode == "auto" and data.count() * M <= limit:
+    if mode in ("table", "partitions") or (
+        grouped is None and mode == "auto" and data.count() * M <= limit
+    ):
         return _tables(data, kw)
     from .ranges import RangeState
 
@@ -204,7 +237,7 @@ def replicates(
     _by, models = names(data, kw, row_id)
     M = 1 if models is None else len(models)
     most = int(float(conf(data, "prroc_numba.spark_replicate_max", REPLICATE_MAX)))
-    if mode == "table" or (mode == "auto" and data.count() * M * n_boot <= most):
+    if mode in ("table", "partitions") or (mode == "auto" and data.count() * M * n_boot <= most):
         acc = _tables(data, kw, row_id, seed, n_boot)
         curves, est, reps = table_replicate_areas(acc, curve, code, hull)
         return curves, None, code, est, reps, seed

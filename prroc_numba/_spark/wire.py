@@ -17,6 +17,10 @@ REPLICATE_MAX = 50_000_000
 FAULT_FIRST_ATTEMPT = False
 
 
+#: the values of the session conf prroc_numba.spark_exact (see the package docstring)
+MODES = ("auto", "table", "partitions", "ranges")
+
+
 def conf(data, key, default):
     value = data.sparkSession.conf.get(key, None)
     return default if value is None else value
@@ -27,9 +31,10 @@ def settings(data):
     ``prroc_numba.spark_table_max``, ``prroc_numba.spark_ranges``).
     """
     mode = conf(data, "prroc_numba.spark_exact", "auto")
-    if mode not in ("auto", "table", "ranges"):
+    if mode not in MODES:
         raise ValueError(
-            f"spark conf prroc_numba.spark_exact must be 'auto', 'table' or 'ranges', got {mode!r}"
+            "spark conf prroc_numba.spark_exact must be 'auto', 'table', 'partitions' or "
+            f"'ranges', got {mode!r}"
         )
     limit = int(float(conf(data, "prroc_numba.spark_table_max", _TABLE_MAX)))
     k = conf(data, "prroc_numba.spark_ranges", None)
