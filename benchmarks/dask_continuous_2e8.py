@@ -19,9 +19,11 @@ early still reports what it reached:
 Reference: with N <= ``--max-check`` the AUC and the interval are also computed in
 memory on all rows (the same seed gives the same replicates) and the differences shown.
 
-The issue's run (about 1.7 GiB of Parquet, 2 workers of 2 GiB)::
+The long run (about 1.6 GiB of Parquet; 2 workers of 6 GiB: with 2 GiB ones the
+shuffle of 2e8 entries spills everything and the workers pause, see docs/dask.md;
+``--trace`` times every pass and samples the workers' memory and spilling)::
 
-    nice -n 10 python benchmarks/dask_continuous_2e8.py --rows 2e8 --n-boot 50
+    nice -n 10 python benchmarks/dask_continuous_2e8.py --rows 2e8 --n-boot 50 --trace
 
 A trial of a tenth of the size::
 
@@ -183,7 +185,7 @@ def main(argv=None):
     p.add_argument("--rows", default="2e8")
     p.add_argument("--file-rows", default="2e6")
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--memory-limit", default="2GiB")
+    p.add_argument("--memory-limit", default="6GiB")
     p.add_argument("--n-boot", type=int, default=50)
     p.add_argument("--phases", default="state,auc,bootstrap")
     p.add_argument("--state-format", choices=["npz", "arrow"], default="npz")
