@@ -9,16 +9,16 @@ the rows never meet in one place and nothing is ever rows x ``B``:
    (:func:`_survey`);
 2. if the partitions hold no more than ``"prroc_numba.dask_table_max"`` entries in all
    (and the dask config ``"prroc_numba.dask_exact"`` is ``"auto"``), the table path
-   runs (:mod:`.partitions`); otherwise every partition keeps its value rows (one per row
-   and model: curve, score, global row id, positive / negative mass) sorted by curve
-   and score on the workers (:func:`~prroc_numba._core.partitions.partition_rows`), the
-   client picks each curve's splitters
-   (:func:`~prroc_numba._core.partitions.splitters_of`), every partition cuts its rows
-   into ``K``
-   score ranges by score *value* (a run of tied scores never straddles two ranges) and
-   each range gathers its rows from every partition (an all-to-all shuffle) and sorts
-   them once into tie blocks (:func:`~prroc_numba._core.partitions.tie_blocks`);
-3. pass 1: each range's per-replicate class totals per curve (``B x curves`` numbers,
+   runs (:mod:`.partitions`); otherwise the client picks each curve's splitters
+   (:func:`~prroc_numba._core.partitions.splitters_of`) and one task per partition
+   reads it again, builds its value rows (one per row and model: curve, score, global
+   row id, positive / negative mass, sorted by curve and score:
+   :func:`~prroc_numba._core.partitions.partition_rows`) and cuts them into ``K``
+   score ranges by score *value* (a run of tied scores never straddles two ranges), so
+   a partition's rows are never held whole beside their pieces; each range gathers its
+   rows from every partition (an all-to-all shuffle) and sorts them once into tie
+   blocks (:func:`~prroc_numba._core.partitions.tie_blocks`);
+3. pass 1, as each range is built: its per-replicate class totals per curve (``B x curves`` numbers,
    each row's count drawn from :mod:`._kernels.poisson`'s stream keyed by
    ``(seed, replicate, global row id)``, :func:`._kernels.paired_masses._paired_masses`
    with the curves as entries); the client's exclusive scan over the ranges gives each
