@@ -19,9 +19,11 @@ early still reports what it reached:
 Reference: with N <= ``--max-check`` the AUC and the interval are also computed in
 memory on all rows (the same seed gives the same replicates) and the differences shown.
 
-The issue's run (about 1.7 GiB of Parquet, 2 workers of 2 GiB)::
+The long run (about 1.6 GiB of Parquet; 2 workers of 6 GiB: with 2 GiB ones the
+shuffle of 2e8 entries spills everything and the workers pause, see docs/dask.md;
+``--trace`` times every pass and samples the workers' memory and spilling)::
 
-    nice -n 10 python benchmarks/dask_continuous_2e8.py --rows 2e8 --n-boot 50
+    nice -n 10 python benchmarks/dask_continuous_2e8.py --rows 2e8 --n-boot 50 --trace
 
 A trial of a tenth of the size::
 
@@ -46,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _cases import logistic_frame  # noqa: E402
-from bench_dask import _cluster, _peak_rss  # noqa: E402
+from bench_dask import _cluster, _peak_rss, _spilled  # noqa: E402
 
 import prroc_numba as prn  # noqa: E402 (after the checkout is put on the path)
 
@@ -59,6 +61,76 @@ def _line(client, what, seconds, result):
         + f"] {result}",
         flush=True,
     )
+
+
+class _Trace:
+    """``--trace``: every ``dask.compute`` / ``dask.persist`` call of the library timed
+    (with the calling function), and the workers' memory sampled every few seconds
+    (process memory, Dask's managed bytes in memory and spilled to disk), so a phase's
+    time can be split into its passes and spilling seen as it happens.
+    """
+
+    def __init__(self, client, every=5.0):
+        import threading
+
+        import dask
+
+        self.client, self.every = client, every
+        self.peak = {"rss": 0, "managed": 0, "disk": 0}
+        self._stop = threading.Event()
+        self._orig = {name: getattr(dask, name) for name in ("compute", "persist")}
+        for name, fn in self._orig.items():
+            setattr(dask, name, self._timed(name, fn))
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _timed(self, name, fn):
+        def call(*args, **kw):
+            caller = sys._getframe(1).f_code.co_qualname
+            t = time.perf_counter()
+            out = fn(*args, **kw)
+            print(
+                f"    {caller}: dask.{name} {time.perf_counter() - t:.1f} s"
+                f" (load {os.getloadavg()[0]:.1f}; {self.now()})",
+                flush=True,
+            )
+            return out
+
+        return call
+
+    def now(self):
+        ws = self.client.scheduler_info(n_workers=-1)["workers"].values()
+        rss = [w["metrics"]["memory"] for w in ws]
+        managed = [w["metrics"].get("managed_bytes", 0) for w in ws]
+        disk = [w["metrics"].get("spilled_bytes", {}).get("disk", 0) for w in ws]
+        for k, v in (("rss", max(rss)), ("managed", sum(managed)), ("disk", sum(disk))):
+            self.peak[k] = max(self.peak[k], v)
+        g = 2**30
+        return (
+            "workers' RSS " + "/".join(f"{v / g:.2f}" for v in rss) + " GiB, managed "
+            f"{sum(managed) / g:.2f} GiB, spilled {sum(disk) / g:.2f} GiB"
+        )
+
+    def _sample(self):
+        while not self._stop.wait(self.every):
+            try:
+                self.now()
+            except Exception:  # the cluster is closing
+                return
+
+    def close(self):
+        import dask
+
+        self._stop.set()
+        for name, fn in self._orig.items():
+            setattr(dask, name, fn)
+        g = 2**30
+        p = self.peak
+        print(
+            f"sampled peaks: a worker's RSS {p['rss'] / g:.2f} GiB, managed in all "
+            f"{p['managed'] / g:.2f} GiB, on disk in all {p['disk'] / g:.2f} GiB",
+            flush=True,
+        )
 
 
 def _write(path, n, per, reuse):
@@ -113,13 +185,14 @@ def main(argv=None):
     p.add_argument("--rows", default="2e8")
     p.add_argument("--file-rows", default="2e6")
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--memory-limit", default="2GiB")
+    p.add_argument("--memory-limit", default="6GiB")
     p.add_argument("--n-boot", type=int, default=50)
     p.add_argument("--phases", default="state,auc,bootstrap")
     p.add_argument("--state-format", choices=["npz", "arrow"], default="npz")
     p.add_argument("--max-check", default="2e7")
     p.add_argument("--path", default=None, help="Parquet folder (default: a temporary one)")
     p.add_argument("--reuse", action="store_true", help="keep files already in --path")
+    p.add_argument("--trace", action="store_true", help="time each pass; sample memory")
     args = p.parse_args(argv)
     os.environ.setdefault("PYTHONPATH", str(ROOT))
     import dask
@@ -135,6 +208,7 @@ def main(argv=None):
     kw = {"score": "m0", "label": "y"}
     boot = {"n_boot": args.n_boot, "seed": 0, "resampling": "poisson", "stratified": False}
     cluster, client = _cluster(args.workers, args.memory_limit)
+    trace = _Trace(client) if args.trace else None
     try:
         ddf = dd.read_parquet(str(path))
         small = dd.from_pandas(logistic_frame(1000, 1, None, 9), npartitions=2)
@@ -169,7 +243,10 @@ def main(argv=None):
                 di = np.max(np.abs(w[cols].to_numpy() - got["boot"][cols].to_numpy()))
                 print(f"  in memory bootstrap: max |interval difference| {di:.1e}")
         print(f"load average at the end {os.getloadavg()[0]:.1f}", flush=True)
+        print(f"written to disk by Dask's spilling, per worker: {_spilled(client)}", flush=True)
     finally:
+        if trace is not None:
+            trace.close()
         client.close()
         cluster.close()
         shutil.rmtree(state_dir, ignore_errors=True)

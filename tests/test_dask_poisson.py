@@ -136,3 +136,21 @@ def test_range_rows_cut_on_score_values(client):
     per_curve = np.array([np.diff(r[0]) for r in ranges])  # (range, curve) tie blocks
     assert (per_curve == 0).any() and (per_curve == 1).any()  # 'a': 12 scores, 40 ranges
     assert np.all(np.diff(st.tp0, axis=0) >= 0)  # the scan runs down the scores
+
+
+def test_held_rows_count_in_dask_memory_accounting():
+    """A partition's held rows report their arrays to Dask (which spills by these
+    sizes): the sum of the arrays' bytes, counted here from the arrays themselves."""
+    from dask.sizeof import sizeof
+
+    from prroc_numba._core.partitions import input_kw, partition_rows
+
+    df = _frame(3)
+    kw = input_kw(["c", "d"], "y", "g", None, None, False)
+    _labels, rp = partition_rows(df, kw, 0)
+    held = [rp.curve, rp.score, rp.pos, rp.neg, rp.row, rp.starts]
+    want = sum(x.nbytes for x in held)
+    assert want >= 2 * len(df) * 40  # 2 models: 40 bytes a row and model, and more
+    assert want <= sizeof(rp) <= want + 1024
+    rp.starts = None  # as the ranges keep them
+    assert want - held[-1].nbytes <= sizeof(rp) <= want - held[-1].nbytes + 1024

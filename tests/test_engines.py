@@ -7,14 +7,22 @@ CUDA row runs in tests/cuda, under Numba's CUDA simulator or on a GPU). The refe
 row is the in-memory call (itself checked against naive references and scikit-learn in
 tests/test_poisson_bootstrap.py).
 
-A saved-and-loaded state (:meth:`Accumulator.save` / :meth:`Accumulator.load`) holds
-distinct scores, not rows, and the Poisson counts are keyed on a row's position, so it
-gives no replicates: its row checks the estimates (the areas of all rows) instead.
+A Spark DataFrame (a real local SparkSession, tests/conftest.py) gets each row's
+position as its row-id column (``row_id=``), which keys the Poisson counts: the same
+replicates.
 
-Adding an engine (torch, Spark, ...) is one :class:`Engine` appended to ``ENGINES``:
-a name, a runner ``run(fn, df, kw, request)`` that calls ``fn`` (``prn.bootstrap`` or
-``prn.compare``) on that engine and returns what the in-memory call returns, and what
-it covers (``"replicates"`` and/or ``"estimates"``).
+A saved-and-loaded state (:meth:`Accumulator.save` / :meth:`Accumulator.load`) and the
+state of a :mod:`prroc_numba.torch` metric hold distinct scores with their counts, not
+rows, and the Poisson counts are keyed on a row's position, so they give no Poisson
+replicates: their rows check the estimates (the areas of all rows), and the replicate
+cases are listed as skipped with the reason (:attr:`Engine.no_replicates`). (The torch
+metric's ``compute_frame(n_boot=...)`` resamples its table of counts, the multinomial
+bootstrap of ``prn.bootstrap``'s default, tested in tests/test_torch.py.)
+
+Adding an engine is one :class:`Engine` appended to ``ENGINES``: a name, a runner
+``run(fn, df, kw, request)`` that calls ``fn`` (``prn.bootstrap`` or ``prn.compare``)
+on that engine and returns what the in-memory call returns, and what it covers
+(``"replicates"`` and/or ``"estimates"``; without replicates, why not).
 """
 
 from __future__ import annotations
@@ -40,6 +48,9 @@ class Engine:
     #: None: every number bit for bit; else the largest absolute difference allowed
     #: (and why)
     atol: float | None = None
+    #: why the engine cannot give the Poisson replicates (its replicate cases are
+    #: skipped with this reason), when ``covers`` leaves them out
+    no_replicates: str = ""
 
 
 def _memory(fn, df, kw, request):
@@ -69,6 +80,41 @@ def _saved_state(fn, df, kw, request):
     return acc.auc(curve=kw["curve"], method=kw.get("method"))
 
 
+def _spark(fn, df, kw, request):
+    """``fn`` on a Spark frame of the rows (3 partitions by row id), keyed by the row
+    ids (each row's position in ``df``, as in memory)."""
+    spark = request.getfixturevalue("spark")  # tests/conftest.py: a real SparkSession
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "PySpark does not yet fully support", FutureWarning)
+        sdf = spark.createDataFrame(df.assign(rid=np.arange(len(df), dtype=np.int64)))
+    return fn(sdf.repartitionByRange(3, "rid"), **kw, row_id="rid")
+
+
+def _torch(fn, df, kw, request):
+    """The areas of a :mod:`prroc_numba.torch` metric fed the rows in 3 batches."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("torchmetrics")
+    import prroc_numba.torch as pt
+
+    metric = pt.AUROC() if kw["curve"] == "roc" else pt.AUCPR(method=kw.get("method", "dg"))
+    score = df[kw["score"]].to_numpy(np.float64)
+    label = df[kw["label"]].to_numpy(np.int64)
+    # the groups as integer codes in sorted order (the frame's rows follow them)
+    by = None if kw.get("by") is None else np.unique(df[kw["by"]], return_inverse=True)[1]
+    for part in np.array_split(np.arange(len(df)), 3):
+        metric.update(
+            torch.from_numpy(score[part]),
+            torch.from_numpy(label[part]),
+            by=None if by is None else torch.from_numpy(by[part]),
+        )
+    return metric.compute_frame()
+
+
+_NO_ROWS = (
+    "holds distinct scores with their counts, not rows: the Poisson counts are keyed on "
+    "a row's position, so no Poisson replicates"
+)
+
 ENGINES = [
     Engine("memory", _memory),
     Engine("dask", _dask),
@@ -79,7 +125,21 @@ ENGINES = [
         lambda fn, df, kw, r: _dask(fn, df, {**kw, "_ranges": True}, r),
         atol=1e-12,
     ),
-    Engine("saved state", _saved_state, covers=("estimates",)),
+    Engine("spark", _spark),
+    Engine(
+        "saved state",
+        _saved_state,
+        covers=("estimates",),
+        no_replicates="a saved state " + _NO_ROWS,
+    ),
+    Engine(
+        "torch",
+        _torch,
+        covers=("estimates",),
+        no_replicates="a prroc_numba.torch metric's state "
+        + _NO_ROWS
+        + " (its compute_frame(n_boot=...) draws the multinomial bootstrap of that table)",
+    ),
 ]
 
 
@@ -167,6 +227,9 @@ def _pairs():
         for case, (fn, _kw) in CASES.items():
             if "replicates" in engine.covers or fn is prn.bootstrap:
                 yield pytest.param(engine, case, id=f"{engine.name}-{case}")
+            else:
+                skip = pytest.mark.skip(reason=f"{engine.name}: {engine.no_replicates}")
+                yield pytest.param(engine, case, id=f"{engine.name}-{case}", marks=skip)
 
 
 @pytest.mark.parametrize("engine, case", list(_pairs()))

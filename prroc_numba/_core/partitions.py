@@ -130,6 +130,12 @@ class RowPart:
         self.curve, self.score, self.pos, self.neg = curve, score, pos, neg
         self.row, self.starts = row, starts
 
+    def __sizeof__(self) -> int:
+        # what Dask's memory accounting reads (sys.getsizeof): the arrays, not the
+        # object's few pointers, so that held rows are counted and spilled as such
+        held = (self.curve, self.score, self.pos, self.neg, self.row, self.starts)
+        return object.__sizeof__(self) + sum(x.nbytes for x in held if x is not None)
+
 
 def partition_rows(part, kw, offset, ids=None):
     """``(labels, RowPart or None)`` of one partition; its rows' global ids are

@@ -138,36 +138,49 @@ def _pick(pieces, r):
 
 
 def _shuffle(items, layout, splitters, n_curves, n_entries):
-    """The all-to-all shuffle as one graph: per partition a split into ``K`` pieces, per
-    range the merge of its pieces (:func:`~prroc_numba._core.partitions.range_table`)
-    and its class totals (:func:`~prroc_numba._core.partitions.range_totals`, taken
-    while the table is in memory). Returns the ``K`` tables and the ``K`` totals as
-    Delayed objects.
+    """The all-to-all shuffle of the partitions' tables: per partition a split into
+    ``K`` pieces, per range the merge of its pieces
+    (:func:`~prroc_numba._core.partitions.range_table`) and its class totals
+    (:func:`~prroc_numba._core.partitions.range_totals`, taken while the table is in
+    memory). Returns the ``K`` tables and the ``K`` totals as Delayed objects.
+    """
+    from dask.base import tokenize
 
-    Written as one task graph (keys built here) rather than ``K x partitions`` Delayed
+    token = tokenize(*[it.key for it in items], splitters, n_curves, n_entries)
+    splits = [(_split, it.key, layout, splitters) for it in items]
+    return shuffle_graph(
+        token, splits, items, splitters.shape[1] + 1, (range_table, n_curves), (range_totals,)
+    )
+
+
+def shuffle_graph(token, splits, dependencies, K, merge, totals):
+    """An all-to-all shuffle as one task graph: ``splits[p]`` (a task) cuts partition
+    ``p`` into ``K`` pieces, range ``r``'s table is ``merge[0](*merge[1:], *pieces)``
+    and its totals ``totals[0](table, *totals[1:])``, taken right after it is built
+    (not by a later pass that reads every range back, spilled or not). Returns the
+    ``K`` tables and the ``K`` totals as Delayed objects.
+
+    Written as one graph (keys built here) rather than ``K x partitions`` Delayed
     ``getitem`` objects, whose graphs Dask merges one by one (44 s for 100 partitions
     and 200 ranges on a loaded machine, before the first task ran).
     """
     import operator
 
-    from dask.base import tokenize
     from dask.delayed import Delayed
     from dask.highlevelgraph import HighLevelGraph
 
-    K = splitters.shape[1] + 1
-    token = tokenize(*[it.key for it in items], splitters, n_curves, n_entries)
     split, piece = f"prn-split-{token}", f"prn-piece-{token}"
     table, total = f"prn-range-{token}", f"prn-totals-{token}"
     dsk = {}
-    for p, it in enumerate(items):
-        dsk[(split, p)] = (_split, it.key, layout, splitters)
+    for p, task in enumerate(splits):
+        dsk[(split, p)] = task
         for r in range(K):
             dsk[(piece, p, r)] = (operator.getitem, (split, p), r)
     for r in range(K):
-        dsk[(table, r)] = (range_table, n_curves, *[(piece, p, r) for p in range(len(items))])
-        dsk[(total, r)] = (range_totals, (table, r))
+        dsk[(table, r)] = (*merge, *[(piece, p, r) for p in range(len(splits))])
+        dsk[(total, r)] = (totals[0], (table, r), *totals[1:])
     name = f"prn-shuffle-{token}"
-    graph = HighLevelGraph.from_collections(name, dsk, dependencies=items)
+    graph = HighLevelGraph.from_collections(name, dsk, dependencies=dependencies)
     return (
         [Delayed((table, r), graph, layer=name) for r in range(K)],
         [Delayed((total, r), graph, layer=name) for r in range(K)],

@@ -9,16 +9,16 @@ the rows never meet in one place and nothing is ever rows x ``B``:
    (:func:`_survey`);
 2. if the partitions hold no more than ``"prroc_numba.dask_table_max"`` entries in all
    (and the dask config ``"prroc_numba.dask_exact"`` is ``"auto"``), the table path
-   runs (:mod:`.partitions`); otherwise every partition keeps its value rows (one per row
-   and model: curve, score, global row id, positive / negative mass) sorted by curve
-   and score on the workers (:func:`~prroc_numba._core.partitions.partition_rows`), the
-   client picks each curve's splitters
-   (:func:`~prroc_numba._core.partitions.splitters_of`), every partition cuts its rows
-   into ``K``
-   score ranges by score *value* (a run of tied scores never straddles two ranges) and
-   each range gathers its rows from every partition (an all-to-all shuffle) and sorts
-   them once into tie blocks (:func:`~prroc_numba._core.partitions.tie_blocks`);
-3. pass 1: each range's per-replicate class totals per curve (``B x curves`` numbers,
+   runs (:mod:`.partitions`); otherwise the client picks each curve's splitters
+   (:func:`~prroc_numba._core.partitions.splitters_of`) and one task per partition
+   reads it again, builds its value rows (one per row and model: curve, score, global
+   row id, positive / negative mass, sorted by curve and score:
+   :func:`~prroc_numba._core.partitions.partition_rows`) and cuts them into ``K``
+   score ranges by score *value* (a run of tied scores never straddles two ranges), so
+   a partition's rows are never held whole beside their pieces; each range gathers its
+   rows from every partition (an all-to-all shuffle) and sorts them once into tie
+   blocks (:func:`~prroc_numba._core.partitions.tie_blocks`);
+3. pass 1, as each range is built: its per-replicate class totals per curve (``B x curves`` numbers,
    each row's count drawn from :mod:`._kernels.poisson`'s stream keyed by
    ``(seed, replicate, global row id)``, :func:`._kernels.paired_masses._paired_masses`
    with the curves as entries); the client's exclusive scan over the ranges gives each
@@ -64,7 +64,7 @@ from .._core.table import layout_of
 from .._drivers import ULP_ABOVE, ULP_BELOW, range_hulls
 from .._drivers.resample import table_areas, table_curves
 from .partitions import _merge_tree, _names, accumulate, settings
-from .ranges import _merge_samples, _sample
+from .ranges import _merge_samples, _sample, shuffle_graph
 
 _BLOCK_BYTES = 1 << 26  # replicate masses a range holds at once (per pass-2 block)
 _FAN = 8
@@ -188,8 +188,9 @@ class RowRanges:
     per-replicate start (pass 1 done).
     """
 
-    def __init__(self, items, sample, labels, k, seed, n_boot):
+    def __init__(self, parts, kw, offsets, sample, labels, k, seed, n_boot):
         import dask
+        from dask.base import tokenize
 
         # ``sample``: the partitions' sampled tables merged (every group, and the
         # scores the splitters are picked from)
@@ -197,17 +198,29 @@ class RowRanges:
         layout = self.layout
         self.seed, self.n_boot = int(seed), int(n_boot)
         self.n_curves = layout.n_curves
-        K = int(k) if k else max(2, len(items))
+        K = int(k) if k else max(2, len(parts))
         self.K = K
         sp = splitters_of(sample, self.n_curves, K)
-        split = [dask.delayed(_split, nout=K)(it, layout, sp) for it in items]
-        tables = [dask.delayed(tie_blocks)(self.n_curves, *[s[r] for s in split]) for r in range(K)]
-        self.ranges = dask.persist(*tables)
-        del split, tables
-        items.clear()  # the workers free each partition's rows once it is split
-        tot = dask.compute(
-            *[dask.delayed(replicate_class_totals)(t, self.seed, self.n_boot) for t in self.ranges]
+        # each partition is read, packed and cut in one task: its rows are never kept
+        # whole beside their pieces; each range's class totals per replicate are drawn
+        # as soon as its tie blocks are built (not by a second pass over the ranges)
+        token = tokenize(*[p.key for p in parts], kw, offsets, sp, self.seed, self.n_boot)
+        splits = [
+            (_split_rows, p.key, kw, int(offsets[i]), layout, sp) for i, p in enumerate(parts)
+        ]
+        tables, tot = shuffle_graph(
+            token,
+            splits,
+            parts,
+            K,
+            (tie_blocks, self.n_curves),
+            (replicate_class_totals, self.seed, self.n_boot),
         )
+        done = dask.persist(*tables, *tot)
+        self.ranges = done[:K]
+        del tables, tot
+        tot = dask.compute(*done[K:])
+        del done
         tp = np.array([t[0] for t in tot])  # (K, n_boot + 1, n_curves)
         fp = np.array([t[1] for t in tot])
         self.tp0 = np.cumsum(tp, axis=0) - tp  # exclusive scan, descending score
@@ -264,6 +277,13 @@ def _kept_rows(part, kw, offset):
     return labels, rp
 
 
+def _split_rows(part, kw, offset, layout, splitters):
+    """A partition read, packed (:func:`_kept_rows`) and cut into ``K`` score ranges
+    (:func:`_split`) in one task.
+    """
+    return _split(_kept_rows(part, kw, offset), layout, splitters)
+
+
 def _length(survey):
     return survey[0]
 
@@ -314,9 +334,4 @@ def state(data, kw, seed, n_boot):
             limit,
         )
         return acc
-    items = list(
-        dask.persist(
-            *[dask.delayed(_kept_rows)(p, kw, int(offsets[i])) for i, p in enumerate(parts)]
-        )
-    )
-    return RowRanges(items, sample, labels, k, seed, n_boot)
+    return RowRanges(parts, kw, offsets, sample, labels, k, seed, n_boot)
