@@ -51,6 +51,8 @@ class Engine:
     #: why the engine cannot give the Poisson replicates (its replicate cases are
     #: skipped with this reason), when ``covers`` leaves them out
     no_replicates: str = ""
+    #: the cases it runs (None: all); the others are skipped with ``no_replicates``
+    cases: tuple | None = None
 
 
 def _memory(fn, df, kw, request):
@@ -110,6 +112,29 @@ def _torch(fn, df, kw, request):
     return metric.compute_frame()
 
 
+def _torch_rows(fn, df, kw, request):
+    """``compare`` of a :mod:`prroc_numba.torch` metric that keeps its rows
+    (``keep_rows=True``), fed the rows in 3 batches: its paired, Poisson-resampled
+    comparison of the score columns, the columns named as in ``df``."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("torchmetrics")
+    import prroc_numba.torch as pt
+
+    assert fn is prn.compare and kw["curve"] == "pr" and kw.get("by") is None
+    metric = pt.AUCPR(method=kw["method"], keep_rows=True)
+    score = df[kw["score"]].to_numpy(np.float64)
+    label = df[kw["label"]].to_numpy(np.int64)
+    for part in np.array_split(np.arange(len(df)), 3):
+        metric.update(torch.from_numpy(score[part]), torch.from_numpy(label[part]))
+    out = metric.compare(
+        n_boot=kw["n_boot"], seed=kw["seed"], resampling="poisson", stratified=kw["stratified"]
+    )
+    names = dict(enumerate(kw["score"]))
+    for col in ("model_a", "model_b"):
+        out[col] = out[col].map(names).astype(str)
+    return out
+
+
 _NO_ROWS = (
     "holds distinct scores with their counts, not rows: the Poisson counts are keyed on "
     "a row's position, so no Poisson replicates"
@@ -139,6 +164,14 @@ ENGINES = [
         no_replicates="a prroc_numba.torch metric's state "
         + _NO_ROWS
         + " (its compute_frame(n_boot=...) draws the multinomial bootstrap of that table)",
+    ),
+    Engine(
+        "torch kept rows",
+        _torch_rows,
+        covers=("replicates",),
+        cases=("compare pr",),
+        no_replicates="a prroc_numba.torch metric compares its kept rows (compare()); its "
+        "per-curve intervals come from its table of counts (no Poisson replicates)",
     ),
 ]
 
@@ -225,7 +258,10 @@ def _pairs():
     estimates."""
     for engine in ENGINES[1:]:
         for case, (fn, _kw) in CASES.items():
-            if "replicates" in engine.covers or fn is prn.bootstrap:
+            if engine.cases is not None and case not in engine.cases:
+                skip = pytest.mark.skip(reason=f"{engine.name}: {engine.no_replicates}")
+                yield pytest.param(engine, case, id=f"{engine.name}-{case}", marks=skip)
+            elif "replicates" in engine.covers or fn is prn.bootstrap:
                 yield pytest.param(engine, case, id=f"{engine.name}-{case}")
             else:
                 skip = pytest.mark.skip(reason=f"{engine.name}: {engine.no_replicates}")
