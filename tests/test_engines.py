@@ -17,7 +17,9 @@ rows, and the Poisson counts are keyed on a row's position, so they give no Pois
 replicates: their rows check the estimates (the areas of all rows), and the replicate
 cases are listed as skipped with the reason (:attr:`Engine.no_replicates`). (The torch
 metric's ``compute_frame(n_boot=...)`` resamples its table of counts, the multinomial
-bootstrap of ``prn.bootstrap``'s default, tested in tests/test_torch.py.)
+bootstrap of ``prn.bootstrap``'s default, tested in tests/test_torch.py.) A torch
+metric that keeps its rows (``keep_rows=True``) compares its score columns with
+``compare(resampling="poisson")``: its row runs the compare case, replicates bit for bit.
 
 Adding an engine is one :class:`Engine` appended to ``ENGINES``: a name, a runner
 ``run(fn, df, kw, request)`` that calls ``fn`` (``prn.bootstrap`` or ``prn.compare``)
