@@ -181,6 +181,29 @@ def test_the_device_path_end_to_end(monkeypatch):
     pd.testing.assert_frame_equal(m.compute_frame(), prn.auc(score=S, label=y, by=g))
 
 
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+@pytest.mark.parametrize("ties", [True, False])
+def test_cuda_tensors_equal_auc_on_all_rows(ties):
+    """CUDA tensors, as a training loop on a GPU hands them over (reduced on the device,
+    the table copied at compute): the results equal prn.auc on all rows exactly, with
+    groups, and with weights."""
+    y, S, g = _data(ties=ties)
+    w = np.random.default_rng(3).random(y.size)
+    cuda = torch.device("cuda")
+    for weighted in (False, True):
+        m = pt.AUCPR()
+        for part in np.array_split(np.arange(y.size), 7):
+            m.update(
+                torch.from_numpy(S[part]).to(cuda),
+                torch.from_numpy(y[part]).to(cuda),
+                by=torch.from_numpy(g[part]).to(cuda),
+                sample_weight=torch.from_numpy(w[part]).to(cuda) if weighted else None,
+            )
+        ref = prn.auc(score=S, label=y, by=g, weight=w if weighted else None)
+        tol = {"check_exact": False, "rtol": 0, "atol": 1e-12} if weighted else {}
+        pd.testing.assert_frame_equal(m.compute_frame(), ref, **tol)
+
+
 def test_merge_orders_and_sums_as_the_library():
     from prroc_numba._core.table import reduce_entries
 
