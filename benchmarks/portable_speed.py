@@ -49,7 +49,9 @@ def measure(rows, passes, repeats=5):
             env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
             env.update(NUMBA_CACHE_DIR=f"{tmp}/{side}", PYTHONPATH=str(HERE.parent))
             if cpu is not None:
-                env["NUMBA_CPU_NAME"] = cpu
+                # the CPU's own features only: without NUMBA_CPU_FEATURES Numba adds
+                # the host's (AVX-512 here), which is host code under another name
+                env.update(NUMBA_CPU_NAME=cpu, NUMBA_CPU_FEATURES="")
             cmd = [sys.executable, "-c", _SPEED, str(HERE), json.dumps(rows), str(repeats)]
             r = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=HERE.parent)
             if r.returncode:

@@ -16,6 +16,7 @@ import ast
 import json
 import os
 import pickle
+import platform
 import stat
 import subprocess
 import sys
@@ -52,6 +53,8 @@ with open(sys.argv[1], "wb") as f:
         "misses": {n: m for n, m in misses.items() if m},
         "file": prroc_numba.__file__,
         "shipped": _numba.SHIPPED_ROOT,
+        "sets": _numba.SHIPPED_SETS,
+        "served": _numba.SERVED,
     }, f)
 """
 
@@ -131,6 +134,13 @@ def test_wheel_compiles_nothing_read_only_other_cpu_same_results(wheel, tmp_path
         entries = [n for n in z.namelist() if n.endswith(".nbc")]
         typed = "prroc_numba/py.typed" in z.namelist()  # PEP 561: annotations are read
     assert manifest["cpu"] == "generic" and entries
+    if platform.machine().lower() in ("x86_64", "amd64"):
+        # the second set: x86-64-v3 code of the bootstrap's and the comparison's kernels
+        with zipfile.ZipFile(wheel) as z:
+            v3 = json.loads(z.read("prroc_numba/_compiled/x86-64-v3/manifest.json"))
+        assert v3["cpu"] == "x86-64-v3" and v3["numba"] == manifest["numba"]
+        assert set(v3["kernels"]) < set(manifest["kernels"])
+        assert "prroc_numba._kernels.resample_blocks._boot_paired_blocks" in v3["kernels"]
     assert typed, "prroc_numba/py.typed is missing from the wheel (package data)"
     assert manifest["numba"] == _numba.platform_tag()["numba"]
 
@@ -153,40 +163,56 @@ def test_wheel_compiles_nothing_read_only_other_cpu_same_results(wheel, tmp_path
     home.mkdir()
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    out_file = tmp_path / "child.pkl"
-    _chmod_tree(site, writable=False)
-    try:
-        child = subprocess.run(
-            [str(py), "-c", _CHILD, str(out_file)],
-            cwd=elsewhere,
-            capture_output=True,
-            text=True,
-            env=_clean_env(HOME=str(home), NUMBA_CPU_NAME=OTHER_CPU),
-            check=False,
-            timeout=300,
-        )
-    finally:
-        _chmod_tree(site, writable=True)
-    assert child.returncode == 0, child.stderr[-3000:]
-    got = pickle.loads(out_file.read_bytes())
 
-    assert got["file"].startswith(str(site))
-    assert got["shipped"] and got["shipped"].startswith(str(site))
-    assert got["compiled"] == {}, f"compiled on a fresh install: {got['compiled']}"
-    assert got["misses"] == {}, f"cache misses on a fresh install: {got['misses']}"
-    assert "compiling" not in child.stderr, child.stderr
-    assert child.stderr == "", child.stderr
-    # nothing written into site-packages (root writes through read-only modes), no kernel
-    # written into the home
-    assert _listing(site) == before
-    assert not [p for p in home.rglob("*") if p.is_file()]
+    def child(**env):
+        out_file = tmp_path / "child.pkl"
+        _chmod_tree(site, writable=False)
+        try:
+            res = subprocess.run(
+                [str(py), "-c", _CHILD, str(out_file)],
+                cwd=elsewhere,
+                capture_output=True,
+                text=True,
+                env=_clean_env(HOME=str(home), **env),
+                check=False,
+                timeout=300,
+            )
+        finally:
+            _chmod_tree(site, writable=True)
+        assert res.returncode == 0, res.stderr[-3000:]
+        got = pickle.loads(out_file.read_bytes())
+        assert got["file"].startswith(str(site))
+        assert got["shipped"] and got["shipped"].startswith(str(site))
+        assert got["compiled"] == {}, f"compiled on a fresh install: {got['compiled']}"
+        assert got["misses"] == {}, f"cache misses on a fresh install: {got['misses']}"
+        assert "compiling" not in res.stderr, res.stderr
+        assert res.stderr == "", res.stderr
+        # nothing written into site-packages (root writes through read-only modes), no
+        # kernel written into the home
+        assert _listing(site) == before
+        assert not [p for p in home.rglob("*") if p.is_file()]
+        return got
 
     # the same results as the kernels compiled here, for this host's CPU
     with np.errstate(all="ignore"):
         mine = _warmup.run_calls(cli_main=cli.main)
+
+    # another CPU named: the portable set alone
+    got = child(NUMBA_CPU_NAME=OTHER_CPU)
+    assert [cpu for cpu, _ in got["sets"]] == ["generic"]
+    assert set(got["served"].values()) == {"generic"}
     assert set(got["results"]) == set(mine)
     for name, value in mine.items():
         assert_same(value, got["results"][name], name)
+
+    # this host, where it runs x86-64-v3 code: that set first, the same bits
+    if _numba.runs_v3():
+        got = child()
+        assert [cpu for cpu, _ in got["sets"]] == ["x86-64-v3", "generic"]
+        assert got["served"]["_boot_paired_blocks"] == "x86-64-v3"
+        assert got["served"]["_hull_batch"] == "generic"  # not in the second set
+        for name, value in mine.items():
+            assert_same(value, got["results"][name], f"x86-64-v3 set: {name}")
 
     # uninstall leaves nothing of the package, compiled kernels included
     res = subprocess.run(
@@ -260,6 +286,39 @@ def test_damaged_shipped_kernels_fall_back_to_compiling(wheel, tmp_path):
     assert len(warned) == 1, first
     assert any(str(p) in warned[0] for p in damaged) and "compiled this kernel" in warned[0]
     assert run() == ""
+
+
+def test_v3_set_only_where_numba_targets_a_v3_host(monkeypatch):
+    """The x86-64-v3 set serves a process only when Numba compiles for the host (no CPU
+    named) and the host has every x86-64-v3 feature; the portable set otherwise."""
+    import llvmlite.binding as ll
+
+    monkeypatch.setattr(_numba.config, "CPU_NAME", None)
+    monkeypatch.setattr(_numba.config, "CPU_FEATURES", None)
+    monkeypatch.setattr(ll, "get_process_triple", lambda: "x86_64-unknown-linux-gnu")
+    host = {f: True for f in _numba.V3_FEATURES} | {"avx512f": False}
+    monkeypatch.setattr(ll, "get_host_cpu_features", lambda: host)
+    assert _numba.runs_v3()
+    for missing in ("avx2", "fma", "bmi2", "movbe"):
+        monkeypatch.setattr(ll, "get_host_cpu_features", lambda m=missing: host | {m: False})
+        assert not _numba.runs_v3(), missing
+    monkeypatch.setattr(ll, "get_host_cpu_features", lambda: host)
+    monkeypatch.setattr(_numba.config, "CPU_NAME", "generic")
+    assert not _numba.runs_v3()
+    monkeypatch.setattr(_numba.config, "CPU_NAME", None)
+    monkeypatch.setattr(ll, "get_process_triple", lambda: "aarch64-unknown-linux-gnu")
+    assert not _numba.runs_v3()
+
+
+def test_v3_build_takes_the_bootstrap_and_comparison_calls():
+    """The second set's calls are representative calls (a renamed call would leave the
+    set empty without this)."""
+    from prroc_numba._jit import build as _build
+
+    names = [n for n, _ in _warmup.CALLS]
+    assert set(_build.V3_CALLS) <= set(names)
+    assert _build._for_cpu(names, "x86-64-v3") == [n for n in names if n in _build.V3_CALLS]
+    assert _build._for_cpu(names, "generic") == names
 
 
 def test_parallel_build_runs_every_call_once():

@@ -16,10 +16,13 @@ indices), which keeps the number of compiled specialisations small. Each compile
 what it compiles on stderr, with a measured estimate (cache hits print nothing).
 
 Wheels arrive with every kernel compiled for a portable CPU (``setup.py``,
-:mod:`prroc_numba._jit.build`): :class:`_FunctionCache` loads the user cache first (entries
-keyed by the host CPU), then those shipped entries (keyed by the portable CPU), and
-saves new compiles to the user cache only. A damaged cache file is reported once
-(:class:`KernelCacheWarning`), removed and its kernel recompiled.
+:mod:`prroc_numba._jit.build`) and, on x86-64, a second set for x86-64-v3 (AVX2, FMA,
+BMI2: x86-64 CPUs since about 2015), used where the host has every feature of it and
+Numba targets the host (no ``NUMBA_CPU_NAME``): :class:`_FunctionCache` loads the user
+cache first (entries keyed by the host CPU), then the x86-64-v3 entries where they are
+chosen, then the portable ones, and saves new compiles to the user cache only. Both
+sets are compiled without fast-math, so they give the same bits. A damaged cache file
+is reported once (:class:`KernelCacheWarning`), removed and its kernel recompiled.
 """
 
 from __future__ import annotations
@@ -87,7 +90,7 @@ def _tried() -> str:
 
 
 #: the CPU part of the key of the entries compiled into the wheel (LLVM's baseline of
-#: the architecture, which every CPU of it runs; see :func:`_portable_magic`)
+#: the architecture, which every CPU of it runs; see :func:`_shipped_magic`)
 PORTABLE_CPU = "generic"
 #: the installed package's folder (this module lives in its ``_jit`` folder)
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -109,15 +112,44 @@ def platform_tag() -> dict:
     }
 
 
-def _shipped_root() -> str | None:
-    """The wheel's compiled kernels, when they can run here; else None and one line why.
+#: the second shipped set's CPU (LLVM's name of the x86-64 psABI level 3) and its folder
+V3_CPU = "x86-64-v3"
+V3_DIR = os.path.join(SHIPPED_DIR, V3_CPU)
+#: what a host needs to run x86-64-v3 code (LLVM's feature names of levels 2 and 3)
+V3_FEATURES = (
+    *("cx16", "popcnt", "sahf", "sse3", "sse4.1", "sse4.2", "ssse3"),
+    *("avx", "avx2", "bmi", "bmi2", "f16c", "fma", "lzcnt", "movbe", "xsave"),
+)
+
+
+def runs_v3() -> bool:
+    """Whether the x86-64-v3 set may serve this process: Numba targets the host (no
+    ``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES``: a CPU named there gets the portable set,
+    which every x86-64 CPU runs) and the host has every feature in :data:`V3_FEATURES`.
+    """
+    import llvmlite.binding as ll
+
+    if config.CPU_NAME is not None or config.CPU_FEATURES is not None:  # type: ignore[attr-defined]
+        return False
+    if not ll.get_process_triple().startswith("x86_64"):
+        return False
+    try:
+        host = ll.get_host_cpu_features()
+    except RuntimeError:  # LLVM cannot tell: the portable set is always safe
+        return False
+    return all(host.get(f, False) for f in V3_FEATURES)
+
+
+def _shipped_root(folder: str = SHIPPED_DIR, say: bool = True) -> str | None:
+    """The wheel's compiled kernels in ``folder``, when they can run here; else None
+    and (``say``) one line why.
 
     A source or editable install has none and says nothing (kernels compile on first
     use, see the compile notice).
     """
     if os.environ.get("PRROC_NUMBA_NO_SHIPPED"):
         return None
-    path = os.path.join(SHIPPED_DIR, MANIFEST)
+    path = os.path.join(folder, MANIFEST)
     try:
         with open(path, encoding="utf-8") as f:
             built = json.load(f)
@@ -125,6 +157,8 @@ def _shipped_root() -> str | None:
     except FileNotFoundError:
         return None
     except (OSError, ValueError, KeyError, TypeError) as exc:
+        if not say:
+            return None
         print(
             f"prroc_numba: the compiled kernels shipped with this install cannot be read "
             f"({path}: {exc!r}); kernels compile on first use instead",
@@ -134,6 +168,8 @@ def _shipped_root() -> str | None:
         return None
     here = platform_tag()
     if built_for != here:
+        if not say:
+            return None
         diff = ", ".join(f"{k} {built_for[k]}" for k in here if built_for[k] != here[k])
         now = ", ".join(f"{k} {here[k]}" for k in here if built_for[k] != here[k])
         print(
@@ -144,7 +180,7 @@ def _shipped_root() -> str | None:
             flush=True,
         )
         return None
-    return SHIPPED_DIR
+    return folder
 
 
 def _subpath(py_file: str) -> str:
@@ -314,18 +350,20 @@ def kernel_sources_fingerprint() -> str:
     return _FINGERPRINT
 
 
-def _portable_magic(codegen) -> tuple:
-    """The codegen part of the key of the shipped entries: this architecture's triple,
-    the portable CPU and no extra features (what ``NUMBA_CPU_NAME=generic`` gives).
+def _shipped_magic(codegen, cpu: str) -> tuple:
+    """The codegen part of the key of a shipped set's entries: this architecture's
+    triple, the set's CPU and no extra features (what the build's ``NUMBA_CPU_NAME``
+    and empty ``NUMBA_CPU_FEATURES`` give).
     """
-    return (codegen.magic_tuple()[0], PORTABLE_CPU, "")
+    return (codegen.magic_tuple()[0], cpu, "")
 
 
 class _FunctionCache(caching._Cache):
-    """Two-level cache of one kernel: the user cache first (entries keyed by this
-    host's CPU, as Numba keys them), then the entries shipped in the wheel (keyed by the
-    portable CPU, read only). New compiles are saved to the user cache only, under the
-    host's key: host-compiled code never goes under the portable key.
+    """Layered cache of one kernel: the user cache first (entries keyed by this host's
+    CPU, as Numba keys them), then the sets shipped in the wheel (read only, each keyed
+    by its CPU): x86-64-v3 where :func:`runs_v3`, then the portable set. New compiles are
+    saved to the user cache only, under the host's key: host-compiled code never goes
+    under a shipped set's key.
     """
 
     def __init__(self, py_func):
@@ -336,11 +374,12 @@ class _FunctionCache(caching._Cache):
         stamp = loc.get_source_stamp()
         base = self._impl.filename_base
         self._user = _CacheFile(loc.get_cache_path(), base, stamp) if CACHE_ROOT else None
-        self._shipped = None
         subpath = getattr(loc, "subpath", None)  # None: NUMBA_CACHE_LOCATOR_CLASSES is set
-        if SHIPPED_ROOT and subpath:
-            path = os.path.join(SHIPPED_ROOT, subpath)
-            self._shipped = _CacheFile(path, base, stamp, shipped=True)
+        self._shipped = [
+            (cpu, _CacheFile(os.path.join(root, subpath), base, stamp, shipped=True))
+            for cpu, root in SHIPPED_SETS
+            if subpath
+        ]
         self._enabled = True
 
     def __repr__(self):
@@ -348,7 +387,7 @@ class _FunctionCache(caching._Cache):
 
     @property
     def cache_path(self):
-        for f in (self._user, self._shipped):
+        for f in (self._user, *(f for _, f in self._shipped)):
             if f is not None:
                 return f._cache_path
         return ""
@@ -381,9 +420,12 @@ class _FunctionCache(caching._Cache):
             cres = self._user.load_rebuilt(key, self._impl, target_context)
             if cres is not None:
                 return cres
-        if self._shipped is not None:
-            portable = (key[0], _portable_magic(codegen), key[2])
-            return self._shipped.load_rebuilt(portable, self._impl, target_context)
+        for cpu, shipped in self._shipped:
+            built = (key[0], _shipped_magic(codegen, cpu), key[2])
+            cres = shipped.load_rebuilt(built, self._impl, target_context)
+            if cres is not None:
+                SERVED[self._py_func.__qualname__] = cpu
+                return cres
         return None
 
     def save_overload(self, sig, data):
@@ -397,7 +439,19 @@ class _FunctionCache(caching._Cache):
 
 
 CACHE_ROOT = cache_root()
+#: the portable set (None: no usable compiled kernels shipped, e.g. a source install)
 SHIPPED_ROOT = _shipped_root()
+#: ``{kernel: cpu}``: which shipped set served each kernel loaded from one so far
+SERVED: dict[str, str] = {}
+#: ``[(cpu, folder)]``: the shipped sets the kernels load from, in order
+SHIPPED_SETS = [
+    *(
+        [(V3_CPU, V3_DIR)]
+        if SHIPPED_ROOT and runs_v3() and _shipped_root(V3_DIR, say=False)
+        else []
+    ),
+    *([(PORTABLE_CPU, SHIPPED_ROOT)] if SHIPPED_ROOT else []),
+]
 
 
 def _estimates() -> dict:
@@ -550,7 +604,7 @@ def jit(fn=None, *, parallel: bool = False, inline: str = "never"):
 
     def wrap(f):
         disp = numba.njit(parallel=parallel, inline=inline, **JIT_OPTIONS)(f)
-        cached = CACHE_ROOT is not None or SHIPPED_ROOT is not None
+        cached = CACHE_ROOT is not None or bool(SHIPPED_SETS)
         if cached and hasattr(disp, "_cache"):  # not under NUMBA_DISABLE_JIT
             try:
                 disp._cache = _FunctionCache(disp.py_func)
