@@ -163,13 +163,38 @@ def _load():
     return os.getloadavg()[0]
 
 
+def _interleaved(fns, repeat):
+    """``{name: (median seconds, last result)}`` of each ``fn`` after one warm-up call
+    each, the calls taken in turn (ours, then each evaluator, ``repeat`` rounds), so that
+    every side meets the same moments of the machine's load."""
+    out = {name: None for name in fns}
+    times = {name: [] for name in fns}
+    for name, fn in fns.items():
+        out[name] = fn()
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            t = time.perf_counter()
+            out[name] = fn()
+            times[name].append(time.perf_counter() - t)
+    for name in fns:
+        med = statistics.median(times[name])
+        print(json.dumps({"partial": name, "s": med, "all_s": times[name]}), flush=True)
+    return {name: (statistics.median(times[name]), out[name]) for name in fns}
+
+
 def ratio(a):
     spark = _session(a.master, a.driver_memory)
     sdf, (score,) = _frame(spark, a.rows, a.kind, a.partitions)
-    ours_t, ours = _best(lambda: _ours(sdf, score), a.repeat, "prroc_numba")
+    got = _interleaved(
+        {
+            "prroc_numba": lambda: _ours(sdf, score),
+            "evaluator default bins": lambda: _evaluator(sdf, score, 1000),
+            "evaluator numBins=0": lambda: _evaluator(sdf, score, 0),
+        },
+        a.repeat,
+    )
+    (ours_t, ours), (ev_t, ev), (ev0_t, ev0) = got.values()
     paths = _paths(spark, lambda: _ours(sdf, score), ours, a.repeat)
-    ev_t, ev = _best(lambda: _evaluator(sdf, score, 1000), a.repeat, "evaluator default bins")
-    ev0_t, ev0 = _best(lambda: _evaluator(sdf, score, 0), a.repeat, "evaluator numBins=0")
     arrow_t, n = _best(lambda: _arrow_transfer(sdf, [score, "label"]), a.repeat, "arrow")
     assert n == int(a.rows)
     roc = float(ours["auc_roc"].iloc[0])
@@ -198,8 +223,6 @@ def groups(a):
 
     spark = _session(a.master, a.driver_memory)
     sdf, (score,) = _frame(spark, a.rows, "continuous", a.partitions, groups=a.groups)
-    ours_t, ours = _best(lambda: _ours(sdf, score, by="g"), a.repeat, "prroc_numba")
-    paths = _paths(spark, lambda: _ours(sdf, score, by="g"), ours, a.repeat)
 
     # the evaluator over the first --loop-groups groups (all by default), its time
     # scaled to all groups when fewer ran (said in the output)
@@ -233,7 +256,9 @@ def groups(a):
             .toPandas()
         )
 
-    apply_t, app = _best(apply, a.repeat, "applyInPandas")
+    got = _interleaved({"prroc_numba": lambda: _ours(sdf, score, by="g"), "apply": apply}, a.repeat)
+    (ours_t, ours), (apply_t, app) = got.values()
+    paths = _paths(spark, lambda: _ours(sdf, score, by="g"), ours, a.repeat)
     app = app.sort_values("g").reset_index(drop=True)
     assert np.allclose(app["roc"], ours["auc_roc"], rtol=0, atol=1e-12)
     # the evaluator's default 1000 bins move its areas slightly (see docs/spark.md)
