@@ -124,26 +124,20 @@ def _work(name: str) -> dict:
     }
 
 
-def _run_parallel(jobs: int) -> tuple[dict, dict]:
-    """Run the calls in ``jobs`` worker processes; (compile seconds, kernels reached)."""
-    import multiprocessing
-    import tempfile
-
-    from . import numba as _numba
-
-    with tempfile.NamedTemporaryFile(prefix="prroc_numba_build_", suffix=".lock") as lock:
-        os.environ[_numba.BUILD_LOCK_ENV] = lock.name  # the workers inherit it
-        try:
-            ctx = multiprocessing.get_context("spawn")  # no Numba state forked
-            with ctx.Pool(jobs) as pool:
-                names = _for_cpu(_call_names(), _cpu())
-                results = list(pool.imap_unordered(_work, names, chunksize=1))
-        finally:
-            del os.environ[_numba.BUILD_LOCK_ENV]
+def _run(jobs: int) -> tuple[dict, dict]:
+    """Run the calls of the set this build compiles (:func:`_for_cpu`) in ``jobs`` worker
+    processes, or one after another in this process when ``jobs`` is 1; (compile
+    seconds, kernels reached).
+    """
+    names = _for_cpu(_call_names(), _cpu())
+    if jobs == 1:
+        results = [_work(name) for name in names]
+    else:
+        results = _in_workers(names, jobs)
     seconds: dict = {}
     kernels: dict = {}
     last = {}
-    for r in results:  # each worker's counts are cumulative: its last answer has all
+    for r in results:  # each process's counts are cumulative: its last answer has all
         last[r["pid"]] = r
     for r in results:
         for k, sigs in r["kernels"].items():
@@ -154,18 +148,21 @@ def _run_parallel(jobs: int) -> tuple[dict, dict]:
     return seconds, {k: sorted(v) for k, v in kernels.items()}
 
 
-def _run_serial() -> tuple[dict, dict]:
-    from ..cli import main as cli_main
-    from . import numba as _numba
-    from . import warmup as _warmup
+def _in_workers(names: list[str], jobs: int) -> list[dict]:
+    """:func:`_work` of every call, in ``jobs`` spawned processes sharing the cache."""
+    import multiprocessing
+    import tempfile
 
-    if _cpu() == _numba.V3_CPU:
-        names = _for_cpu([n for n, _ in _warmup.CALLS], _numba.V3_CPU)
-        _warmup.run_calls(calls=[(n, c) for n, c in _warmup.CALLS if n in names])
-    else:
-        _warmup.run_calls(cli_main=cli_main)
-    kernels = {name: [str(s) for s in d.signatures] for name, d in _warmup.dispatchers().items()}
-    return dict(_numba.NOTICE.compile_seconds), kernels
+    from . import numba as _numba
+
+    with tempfile.NamedTemporaryFile(prefix="prroc_numba_build_", suffix=".lock") as lock:
+        os.environ[_numba.BUILD_LOCK_ENV] = lock.name  # the workers inherit it
+        try:
+            ctx = multiprocessing.get_context("spawn")  # no Numba state forked
+            with ctx.Pool(jobs) as pool:
+                return list(pool.imap_unordered(_work, names, chunksize=1))
+        finally:
+            del os.environ[_numba.BUILD_LOCK_ENV]
 
 
 def main(target: str) -> int:
@@ -186,7 +183,7 @@ def main(target: str) -> int:
         return 1
     t0 = time.perf_counter()
     jobs = _jobs(len(_warmup.CALLS))
-    compile_seconds, kernels = _run_parallel(jobs) if jobs > 1 else _run_serial()
+    compile_seconds, kernels = _run(jobs)
     if magic[1] == _numba.PORTABLE_CPU:
         # every kernel gets a row (empty where no call reaches it): the manifest names them
         for name in _warmup.dispatchers():
