@@ -72,3 +72,52 @@ def test_replicates_and_seeds_are_independent_streams():
     for x, y in [(a, b), (a, c), (b, c)]:
         assert abs(np.corrcoef(x, y)[0, 1]) < 0.015
         assert not np.array_equal(x, y)
+
+
+def test_the_rare_large_counts_past_the_branch_free_steps():
+    """Counts of 6 and more leave the branch-free first steps of the inversion."""
+    rows = np.arange(400_000)
+    ref = _reference_counts(5, 3, rows)
+    big = rows[ref >= 6]
+    assert big.size > 50 and ref.max() >= 8
+    key = np.uint64(poisson.replicate_key_cpu(5, 3))
+    got = np.array([poisson.poisson_count_cpu(key, r) for r in big])
+    np.testing.assert_array_equal(got, ref[big])
+
+
+def test_range_replicate_walks_equal_the_naive_sums():
+    """Pass 1 and pass 2 of a score range's Poisson replicates (the Dask and Spark range
+    paths) against the recipe's counts, summed per curve and per tie block by hand."""
+    from prroc_numba._core.partitions import (
+        replicate_area_sums,
+        replicate_class_totals,
+        tie_blocks,
+    )
+    from prroc_numba._kernels.segments import segment_area
+
+    rng = np.random.default_rng(4)
+    n, C, B, seed = 600, 3, 6, 9
+    curve = np.sort(rng.integers(0, C, n))
+    score = np.round(rng.normal(size=n), 1)  # tie blocks of several rows
+    row = rng.permutation(10 * n)[:n].astype(np.int64)
+    y = rng.random(n) < 0.3
+    w = rng.integers(1, 4, n) * 0.5
+    pos, neg = np.where(y, w, 0.0), np.where(y, 0.0, w)
+    blocks = tie_blocks(C, (curve, score, row, pos, neg))
+    tp, fp = replicate_class_totals(blocks, seed, B)
+    tp0 = rng.integers(0, 50, (B + 1, C)).astype(float)
+    fp0 = rng.integers(0, 50, (B + 1, C)).astype(float)
+    for code in (0, 2, 4):
+        got = replicate_area_sums(blocks, tp0, fp0, seed, code)
+        for b in range(B + 1):
+            k = _reference_counts(seed, b, row) if b < B else np.ones(n, dtype=np.int64)
+            for c in range(C):
+                m = curve == c
+                assert tp[b, c] == np.sum(k[m] * pos[m]) and fp[b, c] == np.sum(k[m] * neg[m])
+                ta, fa, total = tp0[b, c], fp0[b, c], 0.0
+                for v in np.unique(score[m])[::-1]:  # tie blocks, scores descending
+                    t = m & (score == v)
+                    tb, fb = ta + np.sum(k[t] * pos[t]), fa + np.sum(k[t] * neg[t])
+                    total += segment_area(code, ta, fa, tb, fb)
+                    ta, fa = tb, fb
+                np.testing.assert_allclose(got[c, b], total, rtol=1e-13, atol=0)

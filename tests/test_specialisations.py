@@ -158,7 +158,7 @@ def _spark_tasks_session(df):
     vb = vals.to_batches()
     list(RT.replicate_totals_task(iter(vb), C, 0, 20))
     z = np.zeros((1, 21, C))
-    list(RT.replicate_sums_task(iter(vb), C, 0, z, z, 0, 1 << 20))
+    list(RT.replicate_sums_task(iter(vb), C, 0, z, z, 0))
 
 
 def _typical_session():

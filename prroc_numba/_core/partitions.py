@@ -23,7 +23,14 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from .._drivers import finish_area_cpu, paired_masses, range_areas, range_hulls
+from .._drivers import (
+    finish_area_cpu,
+    paired_masses,
+    range_areas,
+    range_hulls,
+    replicate_range_areas,
+    replicate_range_totals,
+)
 from .._drivers.resample import segments_batch, table_areas
 from .batch import row_ids, warn_undefined, warn_undefined_auc
 from .pack import pack
@@ -503,11 +510,11 @@ def replicate_class_totals(rng, seed, n_boot):
     offsets, block, row, pos, neg = (writable(x) for x in rng)
     C = offsets.size - 1
     curve = block_curves(offsets)[block]
+    curve_rows = np.zeros(C + 1, dtype=np.int64)
+    np.cumsum(np.bincount(curve, minlength=C), out=curve_rows[1:])
     tp = np.empty((n_boot + 1, C))
     fp = np.empty((n_boot + 1, C))
-    tp[:n_boot], fp[:n_boot] = paired_masses(
-        curve.reshape(-1, 1), row, pos, neg, C, seed, 0, n_boot
-    )
+    replicate_range_totals(curve_rows, row, pos, neg, seed, tp[:n_boot], fp[:n_boot])
     tp[n_boot] = np.bincount(curve, weights=pos, minlength=C)
     fp[n_boot] = np.bincount(curve, weights=neg, minlength=C)
     return tp, fp
@@ -534,14 +541,17 @@ def replicate_masses(rng, seed, n_boot, block_bytes):
     )
 
 
-def replicate_area_sums(rng, tp0, fp0, seed, code, block_bytes):
+def replicate_area_sums(rng, tp0, fp0, seed, code):
     """``(n_curves, n_boot + 1)``: a range's segment-area sums per replicate, from each
-    replicate's start ``tp0[b]``, ``fp0[b]``.
+    replicate's start ``tp0[b]``, ``fp0[b]`` (the last: the data's own).
     """
-    offsets, tp0, fp0 = writable(rng[0]), writable(tp0), writable(fp0)
+    offsets, block, row, pos, neg = (writable(x) for x in rng)
+    block_rows = np.zeros(int(offsets[-1]) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(block, minlength=block_rows.size - 1), out=block_rows[1:])
     out = np.empty((offsets.size - 1, tp0.shape[0]))
-    for b, p, n in replicate_masses(rng, seed, tp0.shape[0] - 1, block_bytes):
-        out[:, b] = range_areas(offsets, p, n, tp0[b], fp0[b], code)
+    replicate_range_areas(
+        offsets, block_rows, row, pos, neg, writable(tp0), writable(fp0), seed, code, out
+    )
     return out
 
 
@@ -612,5 +622,5 @@ def exercise(frame, score, label, by, seed=0, n_boot=20):
     blocks = tie_blocks(C, piece)
     tpb, fpb = replicate_class_totals(blocks, seed, n_boot)
     zero = np.zeros_like(tpb)
-    reps = replicate_area_sums(blocks, zero, zero, seed, 0, 1 << 20)
+    reps = replicate_area_sums(blocks, zero, zero, seed, 0)
     return np.sum(sums, axis=0), reps

@@ -20,13 +20,15 @@ the rows never meet in one place and nothing is ever rows x ``B``:
    blocks (:func:`~prroc_numba._core.partitions.tie_blocks`);
 3. pass 1, as each range is built: its per-replicate class totals per curve (``B x curves`` numbers,
    each row's count drawn from :mod:`._kernels.poisson`'s stream keyed by
-   ``(seed, replicate, global row id)``, :func:`._kernels.paired_masses._paired_masses`
-   with the curves as entries); the client's exclusive scan over the ranges gives each
-   range, per replicate, its starting ``(TP, FP)``;
-4. pass 2: each range draws the counts again, a block of replicates at a time (the
-   tie blocks' replicate masses, bounded to ``_BLOCK_BYTES``), and per replicate sums
-   its segments' area terms from its start (:func:`._kernels.ranges._range_areas`), or
-   takes its local hull (:func:`._kernels.ranges._range_hulls`), or keeps the few
+   ``(seed, replicate, global row id)`` and summed per curve as it is drawn,
+   :func:`._kernels.ranges._replicate_range_totals`);
+   the client's exclusive scan over the ranges gives each range, per replicate, its
+   starting ``(TP, FP)``;
+4. pass 2: each range draws the counts again and sums its segments' area terms per
+   replicate from its start, each tie block's masses summed as its rows' counts are
+   drawn (:func:`._kernels.ranges._replicate_range_areas`); or, a block of replicates
+   at a time (the tie blocks' replicate masses, bounded to ``_BLOCK_BYTES``), takes its
+   local hull (:func:`._kernels.ranges._range_hulls`), or keeps the few
    vertices that the recall grid of ``bootstrap_curve`` reads (:func:`_grid_vertices`);
 5. the client adds the sums per replicate and normalises them
    (:func:`._kernels.segments.finish_area`), or runs the table kernels
@@ -41,8 +43,6 @@ x a block of replicates + B x curves).
 """
 
 from __future__ import annotations
-
-import functools
 
 import numpy as np
 
@@ -244,8 +244,7 @@ class RowRanges:
             parts = self._each(_hulls)
             offsets, dtp, dfp = _table_of_vertices(parts, self.n_curves, nb)
             return table_areas(offsets, dtp, dfp, code, True)[:, 0].reshape(self.n_curves, nb)
-        sums = functools.partial(replicate_area_sums, block_bytes=_BLOCK_BYTES)
-        total = np.sum(self._each(sums, int(code)), axis=0)
+        total = np.sum(self._each(replicate_area_sums, int(code)), axis=0)
         return finish_replicate_areas(total, self.P, self.N, code)
 
     def curves(self, grid, hull):

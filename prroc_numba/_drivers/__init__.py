@@ -64,6 +64,8 @@ _WHERE: dict[str, str | tuple[str, str]] = {
     "precision_flat_start": (".._kernels.densify", "_precision_flat_start"),
     "range_areas": (".._kernels.ranges", "_range_areas"),
     "range_hulls": (".._kernels.ranges", "_range_hulls"),
+    "replicate_range_areas": (".._kernels.ranges", "_replicate_range_areas"),
+    "replicate_range_totals": (".._kernels.ranges", "_replicate_range_totals"),
     "run_curves": ".threads",
     "run_items": ".threads",
     "segments_batch": ".resample",
@@ -107,6 +109,8 @@ if TYPE_CHECKING:  # for type checkers and the import graph; at run time see __g
     from .._kernels.points import _with_ends_batch as with_ends_batch
     from .._kernels.ranges import _range_areas as range_areas
     from .._kernels.ranges import _range_hulls as range_hulls
+    from .._kernels.ranges import _replicate_range_areas as replicate_range_areas
+    from .._kernels.ranges import _replicate_range_totals as replicate_range_totals
     from .._kernels.resample import _boot_grouped as boot_grouped
     from .._kernels.resample import _boot_paired as boot_paired
     from .._kernels.resample import _jackknife_group as jackknife_group
@@ -174,6 +178,8 @@ __all__ = [
     "precision_flat_start",
     "range_areas",
     "range_hulls",
+    "replicate_range_areas",
+    "replicate_range_totals",
     "split_areas_range",
     "split_sweep_range",
     "tpr_at_fpr",

@@ -150,6 +150,27 @@ def dask_signatures() -> dict:
         k + "ranges._range_hulls": (a(i8), a(f8), a(f8), a(f8), a(f8)),
         k + "ranges._range_areas": (a(i8), a(f8), a(f8), a(f8), a(f8), i8),
         k + "segments.segment_area_cpu": (i8, f8, f8, f8, f8),
+        k + "ranges._replicate_range_totals": (
+            a(i8),
+            a(i8),
+            a(f8),
+            a(f8),
+            i8,
+            a(f8, 2),
+            a(f8, 2),
+        ),
+        k + "ranges._replicate_range_areas": (
+            a(i8),
+            a(i8),
+            a(i8),
+            a(f8),
+            a(f8),
+            a(f8, 2),
+            a(f8, 2),
+            i8,
+            i8,
+            a(f8, 2),
+        ),
     }
 
 

@@ -76,7 +76,11 @@ def poisson_count(key, row):
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     z = z ^ (z >> _S31)
+    # the first six steps of the inversion without a branch (the count is how many
+    # table entries z reaches: P(X >= 6) < 6e-4), then the rare rest
     k = 0
+    for j in range(6):
+        k += z >= POISSON1_CDF[j]
     while k < POISSON_MAX and z >= POISSON1_CDF[k]:
         k += 1
     return k

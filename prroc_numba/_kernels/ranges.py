@@ -10,7 +10,12 @@ exclusive scan), which is also the previous range's last vertex, so:
   :func:`.segments.finish_area` give the whole area;
 * :func:`_range_hulls` -- the upper hull of the range's own vertices (offsets applied)
   and their entries (whose scores are the vertices' thresholds); the hull of all
-  ranges' hull vertices (and the origin) is the curve's hull.
+  ranges' hull vertices (and the origin) is the curve's hull;
+* :func:`_replicate_range_totals`, :func:`_replicate_range_areas` -- the same two
+  passes over a range's *rows* in the Poisson bootstrap, every replicate at once: each
+  row's count (:mod:`.poisson`) is drawn as the walk reaches it and added into its tie
+  block's masses on the spot, so memory is the rows and the results, whatever the
+  number of replicates.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from numba import prange
 from .._jit.numba import jit
 from .hull import _hull_into
 from .layout import _offsets_from_counts
+from .poisson import poisson_count_cpu, replicate_key_cpu
 from .segments import segment_area_cpu
 
 
@@ -76,3 +82,59 @@ def _range_hulls(offsets, pos, neg, tp0, fp0):
             htp[u + j] = tp[a + scratch[a + j]]
             hfp[u + j] = fp[a + scratch[a + j]]
     return htp, hfp, hidx, out_offsets
+
+
+# ------------------------------------------------- Poisson replicates of a range's rows
+
+
+@jit(parallel=True)
+def _replicate_range_totals(curve_rows, row, pos, neg, seed, tp, fp):
+    """Replicates ``b < tp.shape[0]``: each curve's class totals over the range's rows
+    (curve ``c``'s rows ``curve_rows[c]:curve_rows[c + 1]``, each weighted by its Poisson
+    count, :mod:`.poisson`) into ``tp[b, c]``, ``fp[b, c]``. One replicate per item,
+    rows summed in order: the same sums whatever the thread count.
+    """
+    C = curve_rows.size - 1
+    for b in prange(tp.shape[0]):
+        key = replicate_key_cpu(seed, np.int64(b))  # a prange index is unsigned
+        for c in range(C):
+            p = 0.0
+            n = 0.0
+            for i in range(curve_rows[c], curve_rows[c + 1]):
+                k = poisson_count_cpu(key, row[i])
+                p += k * pos[i]
+                n += k * neg[i]
+            tp[b, c] = p
+            fp[b, c] = n
+
+
+@jit(parallel=True)
+def _replicate_range_areas(offsets, block_rows, row, pos, neg, tp0, fp0, seed, method, out):
+    """``out[c, b]``: the sum of :func:`.segments.segment_area` over the range's tie blocks
+    of curve ``c`` (blocks ``offsets[c]:offsets[c + 1]``, block ``e``'s rows
+    ``block_rows[e]:block_rows[e + 1]``) in replicate ``b``, from the start
+    ``(tp0[b, c], fp0[b, c])``; the last column (``b = n_boot``) is the data's own (every
+    count 1). Each block's masses are summed from its rows' counts as they are drawn,
+    so no replicate's masses are stored.
+    """
+    C = offsets.size - 1
+    n_boot = out.shape[1] - 1
+    for b in prange(n_boot + 1):
+        key = replicate_key_cpu(seed, np.int64(b))
+        for c in range(C):
+            ta = tp0[b, c]
+            fa = fp0[b, c]
+            s = 0.0
+            for e in range(offsets[c], offsets[c + 1]):
+                p = 0.0
+                n = 0.0
+                for i in range(block_rows[e], block_rows[e + 1]):
+                    k = poisson_count_cpu(key, row[i]) if b < n_boot else 1
+                    p += k * pos[i]
+                    n += k * neg[i]
+                tb = ta + p
+                fb = fa + n
+                s += segment_area_cpu(method, ta, fa, tb, fb)
+                ta = tb
+                fa = fb
+            out[c, b] = s

@@ -157,11 +157,11 @@ def replicate_totals_task(batches, n_curves, seed, n_boot):
     yield from _batch({PART: [part], "tp": [tp.ravel()], "fp": [fp.ravel()]})
 
 
-def replicate_sums_task(batches, n_curves, seed, tp0, fp0, code, block_bytes):
+def replicate_sums_task(batches, n_curves, seed, tp0, fp0, code):
     """Pass 2 of the bootstrap: the range's area sums per curve and replicate."""
     set_threads()
     part, rng = _blocks(batches, n_curves)
     if rng is None:
         return
-    sums = replicate_area_sums(rng, tp0[part], fp0[part], seed, code, block_bytes)
+    sums = replicate_area_sums(rng, tp0[part], fp0[part], seed, code)
     yield from _batch({PART: [part], "sums": [sums.ravel()]})

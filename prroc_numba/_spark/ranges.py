@@ -16,8 +16,9 @@ exactly as the Dask wing does.
 :class:`RowRanges` (the Poisson bootstrap): every partition keeps its value rows (one
 per row and model, with the row id) with their curve in the global layout; the rows are
 range partitioned the same way, pass 1 sends each range's class totals per replicate,
-pass 2 each range's area sums per replicate from its start. Memory per range task:
-its rows, its tie blocks x a block of replicates, replicates x curves.
+pass 2 each range's area sums per replicate from its start (each row's Poisson count
+added into its tie block's masses as it is drawn). Memory per range task: its rows
+and replicates x curves.
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ from .bridge import accumulator_from_table, layout_from_keys
 from .wire import arrow_schema, columns, map_in_arrow, names, split_wire
 
 _RANGE_ROWS = 2_000_000  # entries (or value rows) per range, about
-_BLOCK_BYTES = 1 << 26
 
 
 def _conf_int(data, key, default):
@@ -322,7 +322,6 @@ class RowRanges:
             tp0=self.tp0,
             fp0=self.fp0,
             code=int(code),
-            block_bytes=_BLOCK_BYTES,
         )
         out = map_in_arrow(self.ranged, fn, f"{RT.PART} long, sums array<double>").toArrow()
         total = np.zeros((self.n_curves, nb))
