@@ -236,3 +236,33 @@ def test_errors():
         acc.update(df, score=["a", "b"], label="y", by="g", weight="nope")
     with pytest.raises(ValueError, match="soft_labels=True"):  # validation is pack's
         acc.update(df, score=["a", "b"], label="soft", by="g")
+
+
+@pytest.mark.parametrize("kind", ["continuous", "ties", "float32", "signed_zero"])
+def test_the_class_split_table_equals_the_swept_one(kind):
+    """A batch of hard, unweighted labels is reduced by the class-split keys-only sort
+    (batch_entries); it must give exactly the table of the general sort (swept_entries),
+    for one curve and for many (groups x models), with ties and -0.0 / 0.0."""
+    from prroc_numba._core.pack import pack
+    from prroc_numba._core.presort import split_sorted
+    from prroc_numba._core.table import batch_entries, swept_entries
+
+    rng = np.random.default_rng(7)
+    n = 30_000
+    y = (rng.random(n) < 0.2).astype(int)
+    a, b = rng.normal(size=n) + y, rng.normal(size=n)
+    if kind == "ties":
+        a, b = np.round(a, 1), np.round(b, 2)
+    elif kind == "float32":
+        a, b = a.astype(np.float32).astype(np.float64), b.astype(np.float32).astype(np.float64)
+    elif kind == "signed_zero":
+        a, b = np.round(a, 0) * 0.0 - (y * 0.0), np.where(y == 1, -0.0, 0.0) + np.round(b)
+    df = pd.DataFrame({"a": a, "b": b, "y": y, "g": rng.integers(0, 3, n)})
+    for score, by in (("a", None), (["a", "b"], "g")):
+        batch = pack(df, score=score, label="y", by=by)
+        assert split_sorted(batch) is not None  # the class-split path is the one taken
+        split = batch_entries(batch)
+        swept = swept_entries(batch)
+        for x, z in zip(split, swept):
+            np.testing.assert_array_equal(x, z)
+            assert not ((x == 0) & np.signbit(x)).any()  # -0.0 and 0.0: one score, 0.0

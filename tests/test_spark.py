@@ -376,3 +376,40 @@ def test_what_the_group_by_cannot_read_takes_the_partition_path(spark, data, mon
     finally:
         spark.conf.unset("prroc_numba.spark_table_max")
     assert len(calls) > 2
+
+
+@pytest.mark.parametrize("kind", ["distinct", "some_ties", "tied"])
+def test_grouped_rows_reduce_to_the_table_of_their_rows(kind):
+    """The driver's side of the group-by path on grouped rows built by pandas (no Spark):
+    distinct scores (every count 1) and mostly distinct ones (a few counts of 2 or 3) are
+    expanded back to unit rows, tied ones read as weighted rows; each gives exactly the
+    Accumulator of the rows themselves, whatever order the grouped rows come in."""
+    pa = pytest.importorskip("pyarrow")
+    from prroc_numba._core.partitions import input_kw
+    from prroc_numba._spark import grouped as G
+
+    rng = np.random.default_rng(11)
+    n = 20_000
+    y = (rng.random(n) < 0.25).astype(int)
+    s = rng.normal(size=n) + y
+    if kind == "some_ties":
+        s[::40] = s[1::40]
+        s[2::97] = s[3::97]
+    elif kind == "tied":
+        s = np.round(s, 1)
+    df = pd.DataFrame({"g": rng.choice(["u", "v"], n), "s": s, "y": y})
+    grouped = df.groupby(["g", "s", "y"]).size().rename(G.N).reset_index()
+    grouped = grouped.sample(frac=1, random_state=1)  # Spark's order is no order
+    if kind == "distinct":
+        assert grouped[G.N].max() == 1
+    elif kind == "some_ties":
+        assert 1 < grouped[G.N].max() and grouped[G.N].sum() <= 2 * len(grouped)
+    else:
+        assert grouped[G.N].sum() > 2 * len(grouped)
+    table = pa.Table.from_pandas(grouped, preserve_index=False)
+    acc = G.accumulate(table, input_kw("s", "y", "g", None, None, False), ["g"], None)
+    ref = prn.Accumulator().update(df, score="s", label="y", by="g")
+    pd.testing.assert_frame_equal(acc.table(), ref.table(), **EXACT)
+    pd.testing.assert_frame_equal(
+        acc.metrics(("auc_pr", "auc_roc")), ref.metrics(("auc_pr", "auc_roc")), **EXACT
+    )

@@ -94,7 +94,7 @@ _WHERE = {
     "splitters_of": ".partitions",
     "standardized": ".partial",
     "state_from_counts": ".points",
-    "swept_entries": ".table",
+    "batch_entries": ".table",
     "table_replicate_areas": ".partitions",
     "threshold_entries": ".partitions",
     "thresholds_of": ".table",
@@ -177,6 +177,7 @@ if TYPE_CHECKING:  # for type checkers and the import graph; at run time see __g
     from .table import (
         Accumulator,
         Layout,
+        batch_entries,
         drop_zero_weight,
         entries,
         entries_of,
@@ -186,7 +187,6 @@ if TYPE_CHECKING:  # for type checkers and the import graph; at run time see __g
         replicates_of,
         rows_result,
         rows_thresholds,
-        swept_entries,
         thresholds_of,
         weighted_rows,
     )
@@ -272,7 +272,7 @@ __all__ = [
     "splitters_of",
     "standardized",
     "state_from_counts",
-    "swept_entries",
+    "batch_entries",
     "table_replicate_areas",
     "threshold_entries",
     "thresholds_of",

@@ -38,6 +38,7 @@ from .resolve import read_labels
 from .table import (
     Accumulator,
     Layout,
+    batch_entries,
     drop_zero_weight,
     entries,
     entries_of,
@@ -45,7 +46,6 @@ from .table import (
     layout_of,
     reduce_entries,
     replicates_of,
-    swept_entries,
 )
 
 # ------------------------------------------------------------------ input checks
@@ -229,7 +229,7 @@ def reduce_partition(part, kw, offset=None, seed=0, n_boot=0):
     if packed is None:
         return Accumulator(), labels
     batch, data, score, by, _keep = packed
-    return holding(Layout(*entries(batch, data, score, by)[:3]), *swept_entries(batch)), labels
+    return holding(Layout(*entries(batch, data, score, by)[:3]), *batch_entries(batch)), labels
 
 
 # ------------------------------------------------------------------ score ranges

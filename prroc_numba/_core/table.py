@@ -35,9 +35,10 @@ import pandas as pd
 from .._checks import method_code, method_label, metric_names
 from .._core.batch import describe_row
 from .._core.pack import inputs, pack
-from .._drivers import all_float32, split_sweep_range
+from .._drivers import all_float32, run_curves, split_sweep_range
 from .._drivers.resample import segments_batch
 from .._schema import MODEL
+from .presort import split_sorted
 
 # the pending runs' entries merged into the table once they pass this many (or the
 # table's own size, whichever is larger: amortised, each entry is sorted O(log) times)
@@ -175,6 +176,36 @@ def swept_entries(batch, decimals=None):
     start[1:] = (curve[1:] != curve[:-1]) | (xs[1:] != xs[:-1])
     idx = np.flatnonzero(start)
     return curve[idx], xs[idx], np.add.reduceat(ps, idx), np.add.reduceat(ns, idx)
+
+
+def batch_entries(batch, decimals=None):
+    """``(curve, score, pos, neg)`` of a packed batch, as :func:`swept_entries` gives
+    them: by the class-split keys-only sort (:func:`.presort.split_sorted`, what
+    ``prn.auc`` sorts by) and its merge sweep where it applies (hard, unweighted labels;
+    curves of a few thousand rows or more; no rounding), counts at every distinct
+    score differenced; else :func:`swept_entries`.
+    """
+    split = None if decimals is not None else split_sorted(batch)
+    if split is None:
+        return swept_entries(batch, decimals)
+    svals, npos = split
+    C = batch.n_curves
+    n = svals.size + C
+    thr, tp, fp = np.empty(n), np.empty(n), np.empty(n)
+    counts = np.empty(C, dtype=np.int64)
+    off = batch.offsets
+    run_curves(split_sweep_range, off, svals, off, npos, thr, tp, fp, counts)
+    # curve c's sweep starts at off[c] + c with the origin: its entries are the
+    # vertices after it, their counts the differences of the cumulative counts
+    if C == 1:
+        k = int(counts[0])
+        return np.zeros(k - 1, np.int64), thr[1:k] + 0.0, np.diff(tp[:k]), np.diff(fp[:k])
+    start = off[:-1] + np.arange(C)
+    lengths = counts - 1
+    curve = np.repeat(np.arange(C, dtype=np.int64), lengths)
+    first = np.repeat(start + 1 - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
+    at = first + np.arange(curve.size)
+    return curve, thr[at] + 0.0, tp[at] - tp[at - 1], fp[at] - fp[at - 1]
 
 
 def drop_zero_weight(data, score, label, by, weight):
@@ -558,7 +589,7 @@ class Accumulator:
         data, score, label, by, weight = kept[0]
         batch = pack(data, **inputs(locals()))
         by_names, models, groups = batch_layout(batch, data, score, by)
-        run = swept_entries(batch, self.decimals)
+        run = batch_entries(batch, self.decimals)
         with self._lock:
             self._push(by_names, models, groups, *run)
         return self

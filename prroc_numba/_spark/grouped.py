@@ -8,7 +8,11 @@ exchange (so tied scores cost little more than a scan), and only the grouped row
 one per (curve, distinct score, label value[, weight value]) -- reach the driver, as one
 Arrow table (:func:`grouped_frame`). The driver reads them as *weighted rows* (each
 grouped row stands for ``count`` rows of its weight) and reduces them with the same
-validation and table functions as an in-memory batch (:func:`accumulate`).
+validation and table functions as an in-memory batch (:func:`accumulate`). Where the
+counts add up to at most twice the grouped rows (no weight column; scores mostly
+distinct, as a model's continuous scores are), the grouped rows are expanded back to
+unit rows instead, which the class-split keys-only sort reduces several times faster
+than the weighted sort (:func:`prroc_numba._core.table.batch_entries`).
 
 Exactness: unweighted rows are counted (exact integers). With a weight column the
 weight is a grouping key too, so each grouped row's mass is ``weight * count``, and the
@@ -113,15 +117,20 @@ def accumulate(table, kw, by, models):
     """
     frame = table.to_pandas()
     weight = kw["weight"]
-    if weight is None:
-        frame[MASS] = frame[N]
-    else:  # sorted: the masses' order of addition does not depend on Spark's order
+    mass = MASS
+    if weight is not None:  # sorted: the order of addition does not depend on Spark's
         frame = frame.sort_values(list(frame.columns[:-1]), kind="stable", ignore_index=True)
         frame[MASS] = frame[weight] * frame[N]
-    if models is None:
-        kw = {**kw, "weight": MASS, "by": by or None}
+    elif int(frame[N].sum()) <= 2 * len(frame):  # mostly distinct scores: the rows
+        if len(frame) and frame[N].max() > 1:  # themselves (one per count), unweighted,
+            frame = frame.loc[frame.index.repeat(frame[N])]  # for the class-split sort
+        mass = None
     else:
-        kw = {**kw, "score": STACKED_SCORE, "weight": MASS, "by": [*by, STACKED_MODEL]}
+        frame[MASS] = frame[N]
+    if models is None:
+        kw = {**kw, "weight": mass, "by": by or None}
+    else:
+        kw = {**kw, "score": STACKED_SCORE, "weight": mass, "by": [*by, STACKED_MODEL]}
     acc, labels = reduce_partition(frame, kw)
     check_merged(layout_of(acc), labels, kw["pos_label"])
     return acc if models is None else _wide(acc, by, models)

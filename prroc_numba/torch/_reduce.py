@@ -7,7 +7,7 @@ descending. Tables of any batches concatenate and merge by summing equal entries
 (:func:`merge`), so the state is O(distinct scores), whatever the number of rows.
 
 CPU tensors are reduced by the library's own packing and sort
-(:func:`prroc_numba._core.pack.pack`, :func:`prroc_numba._core.table.swept_entries`,
+(:func:`prroc_numba._core.pack.pack`, :func:`prroc_numba._core.table.batch_entries`,
 :func:`reduce_numpy`, which orders and sums as
 :func:`prroc_numba._core.table.reduce_entries`); tensors on another device (CUDA) by
 torch's sort and segment sums on that device (:func:`reduce_torch`), so only the
@@ -20,11 +20,10 @@ import numpy as np
 import pandas as pd
 import torch
 
-from .._core import Batch, split_sorted, swept_entries
+from .._core import Batch, batch_entries
 
 # by its module: once loaded, the package's attribute `pack` is the module of that name
 from .._core.pack import pack
-from .._drivers import run_curves, split_sweep_range
 from ._inputs import Rows
 
 Table = tuple  # (key, score, pos, neg)
@@ -64,7 +63,7 @@ def reduce_rows_numpy(rows: Rows) -> Table:
             parts.append((pack(None, score=p[:, j], label=t[:, j], by=by, weight=w), j))
     out = []
     for batch, j in parts:
-        c, s, ps, ns = _split_entries(batch) or swept_entries(batch)
+        c, s, ps, ns = batch_entries(batch)
         if by is None and j is None:  # one group: curve c is column c (no new arrays)
             out.append((c, s, ps, ns))
             continue
@@ -79,54 +78,6 @@ def reduce_rows_numpy(rows: Rows) -> Table:
         o = np.argsort(key, kind="stable")
         key, s, ps, ns = key[o], s[o], ps[o], ns[o]
     return _numpy_table(key, s, ps, ns, rows.preds.device)
-
-
-def _split_entries(batch):
-    """The table of a batch of hard, unweighted labels from the library's class-split
-    keys-only sort (:func:`prroc_numba._core.presort.split_sorted`, what ``prn.auc`` sorts
-    by): each curve's positives' and negatives' scores ascending, counted per distinct
-    score and merged; None where that sort does not apply (weights, small curves).
-    """
-    split = split_sorted(batch)
-    if split is None:
-        return None
-    svals, npos = split
-    off = batch.offsets
-    # one curve at a time (a loop over curves of >= 4096 rows on average, not over rows)
-    parts = [_one_curve(svals[off[c] : off[c + 1]], int(npos[c])) for c in range(batch.n_curves)]
-    key = np.repeat(np.arange(batch.n_curves, dtype=np.int64), [p[1].size for p in parts])
-    return (key, *(np.concatenate([p[i] for p in parts]) for i in (1, 2, 3)))
-
-
-def _distinct(a):
-    """Distinct values of an ascending array and their counts."""
-    start = np.empty(a.size, dtype=bool)
-    start[:1] = True
-    np.not_equal(a[1:], a[:-1], out=start[1:])
-    idx = np.flatnonzero(start)
-    return a[idx], np.diff(np.append(idx, a.size)).astype(np.float64)
-
-
-def _one_curve(v, n_pos):
-    """The table of one curve from its positives' scores ascending, then its
-    negatives' (``v``): each class counted per distinct score, the two runs merged by
-    one stable sort (two runs: linear), scores descending.
-    """
-    sp, cp = _distinct(v[:n_pos])
-    sn, cn = _distinct(v[n_pos:])
-    u = np.concatenate([sp, sn])
-    order = np.argsort(u, kind="stable")  # a score in both classes: its positives first
-    us = u[order]
-    pos = np.concatenate([cp, np.zeros(sn.size)])[order]
-    neg = np.concatenate([np.zeros(sp.size), cn])[order]
-    both = np.flatnonzero(us[1:] == us[:-1])  # the positive entry, then the negative
-    if both.size:
-        neg[both] = neg[both + 1]
-        keep = np.ones(us.size, dtype=bool)
-        keep[both + 1] = False
-        us, pos, neg = us[keep], pos[keep], neg[keep]
-    score = us[::-1] + 0.0  # descending; -0.0 and 0.0 one score
-    return np.zeros(score.size, dtype=np.int64), score, pos[::-1].copy(), neg[::-1].copy()
 
 
 def reduce_torch(key, score, pos, neg) -> Table:
@@ -245,38 +196,9 @@ def rows_batch(scores: np.ndarray, labels: np.ndarray) -> Batch:
     )
 
 
-def batch_table(batch: Batch) -> tuple:
-    """``(curve, score, pos, neg)`` of a batch of unit rows, sorted by curve then score
-    descending: the class-split sort and merge sweep (counts at every distinct score,
-    differenced) where it applies, else the bootstrap plan's sort
-    (:func:`prroc_numba._core.swept_entries`).
-    """
-    split = split_sorted(batch)
-    if split is None:
-        return swept_entries(batch)
-    svals, npos = split
-    C = batch.n_curves
-    n = svals.size + C
-    thr, tp, fp = np.empty(n), np.empty(n), np.empty(n)
-    counts = np.empty(C, dtype=np.int64)
-    off = batch.offsets
-    run_curves(split_sweep_range, off, svals, off, npos, thr, tp, fp, counts)
-    # curve c's sweep starts at off[c] + c with the origin: its entries are the
-    # vertices after it, their counts the differences of the cumulative counts
-    if C == 1:
-        k = int(counts[0])
-        return np.zeros(k - 1, np.int64), thr[1:k] + 0.0, np.diff(tp[:k]), np.diff(fp[:k])
-    start = off[:-1] + np.arange(C)
-    lengths = counts - 1
-    curve = np.repeat(np.arange(C, dtype=np.int64), lengths)
-    first = np.repeat(start + 1 - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
-    at = first + np.arange(curve.size)
-    return curve, thr[at] + 0.0, tp[at] - tp[at - 1], fp[at] - fp[at - 1]
-
-
 def rows_table(scores: np.ndarray, labels: np.ndarray, device=None) -> Table:
     """The table of kept rows (keys: the score column)."""
-    key, score, pos, neg = batch_table(rows_batch(scores, labels))
+    key, score, pos, neg = batch_entries(rows_batch(scores, labels))
     return _numpy_table(key, score, pos, neg, device)
 
 
