@@ -208,3 +208,18 @@ def test_warning_names_at_most_five(df):
     big = pd.DataFrame({"s": rng.normal(size=80), "y": 0, "g": np.repeat(np.arange(8), 10)})
     with pytest.warns(prn.UndefinedMetricWarning, match=r"g=4 and 3 more"):
         prn.auc(big, score="s", label="y", by="g")
+
+
+@pytest.mark.parametrize("n_groups", [3, 300, 70_000])
+def test_rows_are_grouped_in_a_stable_order_whatever_the_number_of_groups(n_groups):
+    """pack's grouping sorts the group codes as 8- or 16-bit integers where they fit
+    (numpy's radix sort): the order must be the stable order of the codes."""
+    from prroc_numba._core.pack import group_order
+
+    codes = np.random.default_rng(n_groups).integers(0, n_groups, 200_000)
+    codes[:n_groups] = np.arange(n_groups)  # every group present
+    keys = pd.DataFrame({"g": codes})  # each row's key
+    order, offsets, group_keys = group_order(codes, keys, None, codes.size)
+    np.testing.assert_array_equal(order, np.argsort(codes, kind="mergesort"))
+    np.testing.assert_array_equal(np.diff(offsets), np.bincount(codes))
+    np.testing.assert_array_equal(group_keys["g"], np.arange(n_groups))

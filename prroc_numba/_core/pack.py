@@ -146,8 +146,12 @@ def group_order(codes, key_frame, runs, n):
         return None, np.array([0, n], dtype=np.int64), pd.DataFrame(index=range(1))
     if runs is not None:
         return None, runs, key_frame.iloc[runs[:-1]].reset_index(drop=True)
-    order = np.argsort(codes, kind="stable")
-    group_offsets = lengths_to_offsets(np.bincount(codes))
+    counts = np.bincount(codes)
+    # numpy's stable sort of 8- and 16-bit integers is a radix sort: the same order,
+    # several times faster than on int64 codes
+    small = np.uint8 if counts.size <= 1 << 8 else np.uint16 if counts.size <= 1 << 16 else None
+    order = np.argsort(codes if small is None else codes.astype(small), kind="stable")
+    group_offsets = lengths_to_offsets(counts)
     return order, group_offsets, key_frame.iloc[order[group_offsets[:-1]]].reset_index(drop=True)
 
 
