@@ -38,8 +38,8 @@ the rows never meet in one place and nothing is ever rows x ``B``:
 The data's own estimate is one more "replicate" whose counts are all 1. Each row's
 count is the one the in-memory ``resampling="poisson"`` bootstrap gives it, in every
 model (paired), so replicates and intervals equal the in-memory ones for the same
-seed and data (to rounding of the sums). Memory per range: O(its rows + its tie blocks
-x a block of replicates + B x curves).
+seed and data (to rounding of the sums). Memory per range: O(its rows + B x curves);
+the hull and the curves add its tie blocks x a block of replicates.
 """
 
 from __future__ import annotations
