@@ -16,7 +16,8 @@ exact PR area is the Davis-Goadrich area).
   ``"partitions"``: each partition reduced in a Python worker), "auto" choosing between
   them by the first rows' ties.
 * ``groups`` -- ``--groups`` groups (``by=``) against the evaluator looped over the
-  groups (``filter``) and ``groupBy().applyInPandas`` with scikit-learn.
+  groups (``filter``) and ``groupBy().applyInPandas`` with scikit-learn; also
+  ``applyInPandas`` with a function that returns at once (its rows' movement alone).
 * ``ranges`` -- the score-range path (forced) on ``--rows``: time and the driver
   process's peak resident memory, against the table path's where it runs.
 * ``bootstrap`` -- ``prn.bootstrap(..., row_id=)`` (Poisson, B = ``--n-boot``) of AUC-PR
@@ -256,8 +257,24 @@ def groups(a):
             .toPandas()
         )
 
-    got = _interleaved({"prroc_numba": lambda: _ours(sdf, score, by="g"), "apply": apply}, a.repeat)
-    (ours_t, ours), (apply_t, app) = got.values()
+    def first_row(pdf):  # the rows shipped to the Python workers, nothing computed
+        import pandas as pd
+
+        return pd.DataFrame({"g": [pdf["g"].iloc[0]], "ap": [0.0], "roc": [0.0]})
+
+    def moved():
+        return (
+            sdf.select("g", "label", score)
+            .groupBy("g")
+            .applyInPandas(first_row, "g int, ap double, roc double")
+            .toPandas()
+        )
+
+    got = _interleaved(
+        {"prroc_numba": lambda: _ours(sdf, score, by="g"), "apply": apply, "apply_moved": moved},
+        a.repeat,
+    )
+    (ours_t, ours), (apply_t, app), (moved_t, _m) = got.values()
     paths = _paths(spark, lambda: _ours(sdf, score, by="g"), ours, a.repeat)
     app = app.sort_values("g").reset_index(drop=True)
     assert np.allclose(app["roc"], ours["auc_roc"], rtol=0, atol=1e-12)
@@ -271,6 +288,9 @@ def groups(a):
         "applyInPandas_sklearn_s": apply_t,
         "ratio_evaluator_loop": ours_t / loop_t,
         "ratio_applyInPandas": ours_t / apply_t,
+        # applyInPandas with a function that returns at once: its rows' movement alone
+        "applyInPandas_rows_moved_s": moved_t,
+        "rows_moved_over_applyInPandas": moved_t / apply_t,
         **paths,
         "load_1min": _load(),
     }
