@@ -249,29 +249,25 @@ def groups(a):
             }
         )
 
-    def apply():
-        return (
-            sdf.select("g", "label", score)
-            .groupBy("g")
-            .applyInPandas(sk, "g int, ap double, roc double")
-            .toPandas()
-        )
-
     def first_row(pdf):  # the rows shipped to the Python workers, nothing computed
         import pandas as pd
 
         return pd.DataFrame({"g": [pdf["g"].iloc[0]], "ap": [0.0], "roc": [0.0]})
 
-    def moved():
+    def apply(fn=sk):
         return (
             sdf.select("g", "label", score)
             .groupBy("g")
-            .applyInPandas(first_row, "g int, ap double, roc double")
+            .applyInPandas(fn, "g int, ap double, roc double")
             .toPandas()
         )
 
     got = _interleaved(
-        {"prroc_numba": lambda: _ours(sdf, score, by="g"), "apply": apply, "apply_moved": moved},
+        {
+            "prroc_numba": lambda: _ours(sdf, score, by="g"),
+            "apply": apply,
+            "apply_moved": lambda: apply(first_row),
+        },
         a.repeat,
     )
     (ours_t, ours), (apply_t, app), (moved_t, _m) = got.values()

@@ -35,10 +35,11 @@ import pandas as pd
 from .._checks import method_code, method_label, metric_names
 from .._core.batch import describe_row
 from .._core.pack import inputs, pack
-from .._drivers import all_float32, run_curves, split_sweep_range
+from .._drivers import all_float32, split_sweep_range
 from .._drivers.resample import segments_batch
 from .._schema import MODEL
 from .presort import split_sorted
+from .sweep import _split_sweep
 
 # the pending runs' entries merged into the table once they pass this many (or the
 # table's own size, whichever is larger: amortised, each entry is sorted O(log) times)
@@ -181,31 +182,18 @@ def swept_entries(batch, decimals=None):
 def batch_entries(batch, decimals=None):
     """``(curve, score, pos, neg)`` of a packed batch, as :func:`swept_entries` gives
     them: by the class-split keys-only sort (:func:`.presort.split_sorted`, what
-    ``prn.auc`` sorts by) and its merge sweep where it applies (hard, unweighted labels;
-    curves of a few thousand rows or more; no rounding), counts at every distinct
-    score differenced; else :func:`swept_entries`.
+    ``prn.auc`` sorts by) and the curves' sweep (:func:`.sweep._split_sweep`) where they
+    apply (hard, unweighted labels; curves of a few thousand rows or more; no
+    rounding), each vertex's counts differenced; else :func:`swept_entries`.
     """
     split = None if decimals is not None else split_sorted(batch)
     if split is None:
         return swept_entries(batch, decimals)
-    svals, npos = split
-    C = batch.n_curves
-    n = svals.size + C
-    thr, tp, fp = np.empty(n), np.empty(n), np.empty(n)
-    counts = np.empty(C, dtype=np.int64)
-    off = batch.offsets
-    run_curves(split_sweep_range, off, svals, off, npos, thr, tp, fp, counts)
-    # curve c's sweep starts at off[c] + c with the origin: its entries are the
-    # vertices after it, their counts the differences of the cumulative counts
-    if C == 1:
-        k = int(counts[0])
-        return np.zeros(k - 1, np.int64), thr[1:k] + 0.0, np.diff(tp[:k]), np.diff(fp[:k])
-    start = off[:-1] + np.arange(C)
-    lengths = counts - 1
-    curve = np.repeat(np.arange(C, dtype=np.int64), lengths)
-    first = np.repeat(start + 1 - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
-    at = first + np.arange(curve.size)
-    return curve, thr[at] + 0.0, tp[at] - tp[at - 1], fp[at] - fp[at - 1]
+    thr, tp, fp, off = _split_sweep(batch, *split)  # each curve's origin, then its vertices
+    entry = np.ones(thr.size, dtype=bool)
+    entry[off[:-1]] = False
+    curve = np.repeat(np.arange(batch.n_curves, dtype=np.int64), np.diff(off) - 1)
+    return curve, thr[entry], np.diff(tp, prepend=0.0)[entry], np.diff(fp, prepend=0.0)[entry]
 
 
 def drop_zero_weight(data, score, label, by, weight):

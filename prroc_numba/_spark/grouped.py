@@ -121,9 +121,11 @@ def accumulate(table, kw, by, models):
     if weight is not None:  # sorted: the order of addition does not depend on Spark's
         frame = frame.sort_values(list(frame.columns[:-1]), kind="stable", ignore_index=True)
         frame[MASS] = frame[weight] * frame[N]
-    elif int(frame[N].sum()) <= 2 * len(frame):  # mostly distinct scores: the rows
-        if len(frame) and frame[N].max() > 1:  # themselves (one per count), unweighted,
-            frame = frame.loc[frame.index.repeat(frame[N])]  # for the class-split sort
+    elif int(frame[N].sum()) <= 2 * len(frame):
+        # mostly distinct scores: the rows themselves (one per count), unweighted, which
+        # the class-split sort reduces (batch_entries)
+        if len(frame) and frame[N].max() > 1:
+            frame = frame.loc[frame.index.repeat(frame[N])]
         mass = None
     else:
         frame[MASS] = frame[N]
