@@ -295,10 +295,11 @@ def _median(xs):
 NOT_IN_BUILD_ENV = ("dask", "distributed", "pyarrow")
 
 
-def build_wheel(out_dir: Path, root: Path = ROOT) -> Path:
-    """``pip wheel`` of a copy of ``root``'s sources (the build step compiles the
-    kernels; the copy keeps build folders out of the checkout), with
-    :data:`NOT_IN_BUILD_ENV` hidden as pip's isolated build lacks them."""
+def build_wheel(out_dir: Path, root: Path = ROOT, sdist: Path | None = None) -> Path:
+    """``pip wheel`` of a copy of ``root``'s sources, or of ``sdist`` (as ``pip install``
+    of an sdist builds it), with :data:`NOT_IN_BUILD_ENV` hidden as pip's isolated build
+    lacks them. The build step compiles the kernels; the copy keeps build folders out of
+    the checkout."""
     import shutil
 
     hidden = out_dir / "hidden"
@@ -309,14 +310,17 @@ def build_wheel(out_dir: Path, root: Path = ROOT) -> Path:
         )
 
     src = out_dir / "src"
-    src.mkdir(parents=True)
-    for name in ("pyproject.toml", "README.md", "setup.py"):
-        shutil.copy(root / name, src / name)
-    shutil.copytree(
-        root / "prroc_numba",
-        src / "prroc_numba",
-        ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", "_compiled"),
-    )
+    if sdist is not None:
+        src = sdist
+    else:
+        src.mkdir(parents=True)
+        for name in ("pyproject.toml", "README.md", "LICENSE", "setup.py"):
+            shutil.copy(root / name, src / name)
+        shutil.copytree(
+            root / "prroc_numba",
+            src / "prroc_numba",
+            ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", "_compiled"),
+        )
     res = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
         + ["--disable-pip-version-check", "-w", str(out_dir), str(src)],
