@@ -322,7 +322,16 @@ def build_wheel(out_dir: Path, root: Path = ROOT, sdist: Path | None = None) -> 
             ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", "_compiled"),
         )
     res = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-cache-dir",
+        ]
         + ["--disable-pip-version-check", "-w", str(out_dir), str(src)],
         capture_output=True,
         text=True,
