@@ -10,8 +10,9 @@ command line, Dask partition functions) then compile nothing, write nothing into
 every kernel of the package, found here independently.
 
 The wheel is built as a release builds it: the sdist first (``python -m build --sdist``
-of the tracked files), then the wheel from the sdist, as ``pip install`` of the sdist
-builds it (the build step compiles the kernels once, for every test of this module).
+of the tracked files), then ``pip install`` of the sdist into a fresh environment, which
+builds the wheel from it (the build step compiles the kernels once, for every test of
+this module) and installs it; the tests take that wheel from pip's cache.
 Both archives carry the LICENSE and metadata an index accepts (``twine check``), the
 Linux wheel the manylinux tag of the glibc its kernels need, and the installed wheel
 passes ``tests/smoke_wheel.py``, the smoke test cibuildwheel runs on every platform.
@@ -171,9 +172,27 @@ def sdist(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def wheel(sdist, tmp_path_factory):
-    """The wheel, built from the sdist as pip builds it (kernels compiled)."""
-    return cold_start.build_wheel(tmp_path_factory.mktemp("wheel") / "dist", sdist=sdist)
+def sdist_venv(sdist, tmp_path_factory):
+    """A fresh environment where ``pip install`` installed the sdist: pip built a wheel
+    from it (the build step compiling the kernels) and installed that. Its python, its
+    site-packages and pip's cache, where pip kept the wheel it built."""
+    where = tmp_path_factory.mktemp("sdist_install")
+    cache = where / "pip-cache"
+    py, site = cold_start.fresh_venv(
+        where / "venv",
+        sdist,
+        pip_args=("--no-build-isolation", "--cache-dir", str(cache)),
+        env={"PYTHONPATH": str(cold_start.hidden_from_build(where))},
+    )
+    return py, site, cache
+
+
+@pytest.fixture(scope="module")
+def wheel(sdist_venv):
+    """The wheel that ``pip install`` of the sdist built (kernels compiled) and kept."""
+    wheels = sorted(sdist_venv[2].rglob("prroc_numba-*.whl"))
+    assert len(wheels) == 1, f"pip kept no single wheel of the sdist: {wheels}"
+    return wheels[0]
 
 
 def test_sdist_is_the_source_tree_with_its_license(sdist):
@@ -197,6 +216,34 @@ def test_sdist_is_the_source_tree_with_its_license(sdist):
     assert license_text.startswith("MIT License\n\nCopyright (c) 2026 the prroc_numba authors\n")
     assert f"\nVersion: {__version__}\n" in pkg_info
     assert "\nLicense-Expression: MIT\n" in pkg_info and "\nLicense-File: LICENSE\n" in pkg_info
+
+
+@pytest.mark.slow
+def test_sdist_install_compiles_at_build_time_and_first_calls_compile_nothing(sdist_venv, tmp_path):
+    """``pip install`` of the sdist compiles the kernels into the install, as ``pip
+    install .`` does: the smoke test's first calls, with an empty home and another CPU
+    named, compile nothing; the LICENSE is installed with the metadata."""
+    from prroc_numba import __version__
+
+    py, site, _ = sdist_venv
+    manifest = json.loads((site / "prroc_numba" / "_compiled" / "manifest.json").read_text())
+    assert manifest["cpu"] == "generic" and manifest["unreached"] == []
+    licenses = site / f"prroc_numba-{__version__}.dist-info" / "licenses" / "LICENSE"
+    assert licenses.read_text() == (ROOT / "LICENSE").read_text()
+    home = tmp_path / "home"
+    home.mkdir()
+    res = subprocess.run(
+        [str(py), str(ROOT / "tests" / "smoke_wheel.py")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=_clean_env(HOME=str(home), NUMBA_CPU_NAME=OTHER_CPU),
+        check=False,
+        timeout=300,
+    )
+    assert res.returncode == 0, res.stdout + res.stderr[-3000:]
+    assert "nothing compiled" in res.stdout and res.stderr == "", res.stderr
+    assert not [p for p in home.rglob("*") if p.is_file()]
 
 
 @pytest.mark.slow
