@@ -75,14 +75,11 @@ def _oldest_definitions(library: str) -> dict[str, Version]:
     with open(library, "rb") as f:
         elf = ELFFile(f)
         verdef = elf.get_section_by_name(".gnu.version_d")
-        names = {
-            d.entry["vd_ndx"]: next(iter(aux)).name
-            for d, aux in verdef.iter_versions()  # type: ignore[union-attr]
-        }
+        names = {d.entry["vd_ndx"]: next(iter(aux)).name for d, aux in verdef.iter_versions()}
         versym = elf.get_section_by_name(".gnu.version")
         out: dict[str, Version] = {}
-        for i, sym in enumerate(elf.get_section_by_name(".dynsym").iter_symbols()):  # type: ignore[union-attr]
-            ndx = versym.get_symbol(i).entry["ndx"]  # type: ignore[union-attr]
+        for i, sym in enumerate(elf.get_section_by_name(".dynsym").iter_symbols()):
+            ndx = versym.get_symbol(i).entry["ndx"]
             if sym["st_shndx"] == "SHN_UNDEF" or not isinstance(ndx, int):
                 continue
             version = names.get(ndx & 0x7FFF, "")
