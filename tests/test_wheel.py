@@ -292,7 +292,7 @@ def test_wheel_tag_license_metadata_and_twine_check(wheel, sdist):
     ("platform_name", "platform_tags"),
     [
         ("linux", ["manylinux_x86_64", "manylinux_aarch64"]),
-        ("macos", ["macosx_x86_64", "macosx_arm64"]),
+        ("macos", ["macosx_arm64"]),
         ("windows", ["win_amd64"]),
     ],
 )
