@@ -1,9 +1,11 @@
-"""What the README, the docs and the changelog say about installing and versions stays
-true: every extra an install line names exists, every page that gives the index line
-(after publishing) also gives one that works today (a clone or a built wheel), the
-wheel's name in the docs is this version's, the changelog has this version's section,
-and Numba's pin is one version everywhere (dependencies, build requirements, docs).
-The archives themselves are checked in tests/test_wheel.py."""
+"""What the README, the docs, the changelog and the release workflow say about installing,
+versions and releasing stays true: every extra an install line names exists, every page
+that gives the index line (after publishing) also gives one that works today (a clone or
+a built wheel), the wheel's name in the docs is this version's, the changelog has this
+version's section, Numba's pin is one version everywhere (dependencies, build
+requirements, docs), and the release workflow builds every architecture the cibuildwheel
+configuration names and publishes by trusted publishing. The archives themselves are
+checked in tests/test_wheel.py (the workflow itself runs only on GitHub)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from prroc_numba import __version__
 
@@ -86,3 +89,28 @@ def test_numba_pin_is_one_version_everywhere():
     for page in ("README.md", "docs/compiled-kernels.md"):
         text = (ROOT / page).read_text()
         assert f"numba {pins[0]}" in text.lower() or f"numba=={pins[0]}" in text, page
+
+
+def test_release_workflow_builds_every_configured_wheel_and_publishes_trusted():
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "release.yml").read_text())
+    jobs = workflow["jobs"]
+    assert workflow[True]["push"]["tags"] == ["v*"]  # YAML reads the key `on` as True
+    # one runner per architecture [tool.cibuildwheel] names, building from the sdist
+    configured = set()
+    for section in re.findall(r"\[tool\.cibuildwheel\.\w+\]\n(.*?)(?:\n\n|$)", PYPROJECT, re.S):
+        configured |= set(re.findall(r'"(\w+)"', re.search(r"archs = \[(.*?)\]", section)[1]))
+    assert {m["arch"] for m in jobs["wheels"]["strategy"]["matrix"]["include"]} == configured
+    steps = jobs["wheels"]["steps"]
+    cibw = [s for s in steps if s.get("uses", "").startswith("pypa/cibuildwheel@")]
+    assert len(cibw) == 1 and cibw[0]["with"]["package-dir"].startswith("${{ steps.sdist")
+    pinned = re.search(r'"cibuildwheel==([\d.]+)"', PYPROJECT)[1]
+    assert cibw[0]["uses"] == f"pypa/cibuildwheel@v{pinned}"
+    assert jobs["wheels"]["needs"] == "sdist"
+    # publish: only for tags, after both builds, with an OIDC token and no password
+    publish = jobs["publish"]
+    assert set(publish["needs"]) == {"sdist", "wheels"}
+    assert publish["if"] == "startsWith(github.ref, 'refs/tags/v')"
+    assert publish["permissions"] == {"id-token": "write"}
+    uses = [s for s in publish["steps"] if "gh-action-pypi-publish" in s.get("uses", "")]
+    assert len(uses) == 1 and not uses[0].get("with", {}).get("password")
+    assert workflow["permissions"] == {"contents": "read"}
