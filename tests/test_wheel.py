@@ -77,6 +77,23 @@ def _clean_env(**extra):
     return env
 
 
+def _smoke(py: Path, cwd: Path, home: Path) -> str:
+    """``tests/smoke_wheel.py`` run by ``py`` with an empty home and another CPU named:
+    it passes, says nothing on stderr; what it printed."""
+    res = subprocess.run(
+        [str(py), str(ROOT / "tests" / "smoke_wheel.py")],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=_clean_env(HOME=str(home), NUMBA_CPU_NAME=OTHER_CPU),
+        check=False,
+        timeout=300,
+    )
+    assert res.returncode == 0, res.stdout + res.stderr[-3000:]
+    assert "nothing compiled" in res.stdout and res.stderr == "", res.stderr
+    return res.stdout
+
+
 def _listing(path: Path) -> list[str]:
     return sorted(str(p.relative_to(path)) for p in path.rglob("*"))
 
@@ -232,17 +249,7 @@ def test_sdist_install_compiles_at_build_time_and_first_calls_compile_nothing(sd
     assert licenses.read_text() == (ROOT / "LICENSE").read_text()
     home = tmp_path / "home"
     home.mkdir()
-    res = subprocess.run(
-        [str(py), str(ROOT / "tests" / "smoke_wheel.py")],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        env=_clean_env(HOME=str(home), NUMBA_CPU_NAME=OTHER_CPU),
-        check=False,
-        timeout=300,
-    )
-    assert res.returncode == 0, res.stdout + res.stderr[-3000:]
-    assert "nothing compiled" in res.stdout and res.stderr == "", res.stderr
+    _smoke(py, tmp_path, home)
     assert not [p for p in home.rglob("*") if p.is_file()]
 
 
@@ -409,21 +416,11 @@ def test_wheel_compiles_nothing_read_only_other_cpu_same_results(wheel, tmp_path
     # the smoke test cibuildwheel runs on every platform's wheel, installed read only
     _chmod_tree(site, writable=False)
     try:
-        res = subprocess.run(
-            [str(py), str(ROOT / "tests" / "smoke_wheel.py")],
-            cwd=elsewhere,
-            capture_output=True,
-            text=True,
-            env=_clean_env(HOME=str(home), NUMBA_CPU_NAME=OTHER_CPU),
-            check=False,
-            timeout=300,
-        )
+        said = _smoke(py, elsewhere, home)
     finally:
         _chmod_tree(site, writable=True)
-    assert res.returncode == 0, res.stdout + res.stderr[-3000:]
-    assert "nothing compiled" in res.stdout and res.stderr == "", res.stderr
     if sys.platform.startswith("linux"):
-        assert f"tag {wheel.name[:-4].split('-', 2)[2]}: glibc 2.27" in res.stdout
+        assert f"tag {wheel.name[:-4].split('-', 2)[2]}: glibc 2.27" in said
 
     # uninstall leaves nothing of the package, compiled kernels included
     res = subprocess.run(
