@@ -10,6 +10,12 @@ wheel as package data (``prroc_numba/_compiled``). The build environment needs n
 Numba and pandas only (no Dask: ``[build-system] requires``). Editable installs
 (``pip install -e .``) compile nothing at build time: their kernels compile on first use
 into the user cache, as does any install with ``PRROC_NUMBA_PRECOMPILE=0``.
+
+On Linux the wheel is tagged ``manylinux_2_27`` (:data:`MANYLINUX_GLIBC`): the compiled
+kernels are object code that Numba links into the running process at load time, so
+they need the C library that Numba's own runtime needs, and nothing newer
+(docs/compiled-kernels.md says how that was established; tests/smoke_wheel.py checks it
+on the machine that runs it).
 """
 
 import os
@@ -19,7 +25,13 @@ import sys
 import tempfile
 
 from setuptools import Distribution, setup
+from setuptools.command.bdist_wheel import bdist_wheel
 from setuptools.command.build_py import build_py
+
+#: the glibc (major, minor) a Linux wheel needs, per machine: the highest symbol version
+#: that Numba's and llvmlite's extension modules (the runtime the kernels link against)
+#: require; the kernels' own C library references are older (x86-64: 2.2.5, aarch64: 2.17)
+MANYLINUX_GLIBC = {"x86_64": (2, 27), "aarch64": (2, 27)}
 
 
 def _precompile() -> bool:
@@ -66,6 +78,19 @@ class BuildPy(build_py):
             )
 
 
+class BdistWheel(bdist_wheel):
+    """``bdist_wheel`` with the manylinux tag of the glibc the kernels need (Linux)."""
+
+    def get_tag(self):
+        """The platform tag ``linux_<machine>`` becomes ``manylinux_2_27_<machine>``."""
+        python, abi, plat = super().get_tag()
+        machine = plat.removeprefix("linux_")
+        if plat.startswith("linux_") and machine in MANYLINUX_GLIBC:
+            major, minor = MANYLINUX_GLIBC[machine]
+            plat = f"manylinux_{major}_{minor}_{machine}"
+        return python, abi, plat
+
+
 class BinaryDistribution(Distribution):
     """Compiled kernels make the wheel specific to a platform and Python version."""
 
@@ -74,4 +99,4 @@ class BinaryDistribution(Distribution):
         return _precompile()
 
 
-setup(cmdclass={"build_py": BuildPy}, distclass=BinaryDistribution)
+setup(cmdclass={"build_py": BuildPy, "bdist_wheel": BdistWheel}, distclass=BinaryDistribution)

@@ -295,22 +295,28 @@ def _median(xs):
 NOT_IN_BUILD_ENV = ("dask", "distributed", "pyarrow")
 
 
-def build_wheel(out_dir: Path, root: Path = ROOT) -> Path:
-    """``pip wheel`` of a copy of ``root``'s sources (the build step compiles the
-    kernels; the copy keeps build folders out of the checkout), with
-    :data:`NOT_IN_BUILD_ENV` hidden as pip's isolated build lacks them."""
-    import shutil
-
+def hidden_from_build(out_dir: Path) -> Path:
+    """A folder that, first on ``PYTHONPATH``, hides :data:`NOT_IN_BUILD_ENV` from a
+    build run in this environment, as pip's isolated build lacks them."""
     hidden = out_dir / "hidden"
     for name in NOT_IN_BUILD_ENV:
         (hidden / name).mkdir(parents=True)
         (hidden / name / "__init__.py").write_text(
             f"raise ImportError('{name} is not in the build environment')\n"
         )
+    return hidden
 
+
+def build_wheel(out_dir: Path, root: Path = ROOT) -> Path:
+    """``pip wheel`` of a copy of ``root``'s sources (the build step compiles the
+    kernels; the copy keeps build folders out of the checkout), with
+    :data:`NOT_IN_BUILD_ENV` hidden (:func:`hidden_from_build`)."""
+    import shutil
+
+    hidden = hidden_from_build(out_dir)
     src = out_dir / "src"
     src.mkdir(parents=True)
-    for name in ("pyproject.toml", "README.md", "setup.py"):
+    for name in ("pyproject.toml", "README.md", "LICENSE", "setup.py"):
         shutil.copy(root / name, src / name)
     shutil.copytree(
         root / "prroc_numba",
@@ -318,7 +324,16 @@ def build_wheel(out_dir: Path, root: Path = ROOT) -> Path:
         ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", "_compiled"),
     )
     res = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-cache-dir",
+        ]
         + ["--disable-pip-version-check", "-w", str(out_dir), str(src)],
         capture_output=True,
         text=True,
@@ -338,9 +353,12 @@ def _new_venv(where: Path) -> Path:
     return where / "bin" / "python"
 
 
-def fresh_venv(where: Path, wheel: Path) -> tuple[Path, Path]:
-    """A new virtual environment with ``wheel`` installed; the dependencies come from
-    this environment (a .pth file). Returns its python and its site-packages."""
+def fresh_venv(
+    where: Path, wheel: Path, pip_args: tuple[str, ...] = (), env: dict | None = None
+) -> tuple[Path, Path]:
+    """A new virtual environment with ``wheel`` (or an sdist, which pip builds with
+    ``pip_args`` and ``env``) installed; the dependencies come from this environment (a
+    .pth file). Returns its python and its site-packages."""
     import sysconfig
 
     py = _new_venv(where)
@@ -350,10 +368,10 @@ def fresh_venv(where: Path, wheel: Path) -> tuple[Path, Path]:
     (site / "_deps_from_parent.pth").write_text("\n".join(sorted(deps)) + "\n")
     res = subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(py), "-q", "install", "--no-deps"]
-        + ["--disable-pip-version-check", str(wheel)],
+        + ["--disable-pip-version-check", *pip_args, str(wheel)],
         capture_output=True,
         text=True,
-        env=_clean_env(),
+        env={**_clean_env(), **(env or {})},
         check=False,
     )
     if res.returncode != 0:

@@ -62,7 +62,7 @@ def test_non_editable_install_read_only_no_home_and_clean_uninstall(tmp_path):
     # the sources only (fast to build), as a user's pip would see them
     src = tmp_path / "src"
     src.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, src / name)
     shutil.copytree(
         ROOT / "prroc_numba",

@@ -8,6 +8,14 @@ command line, Dask partition functions) then compile nothing, write nothing into
 ``site-packages`` and give exactly the results of the kernels compiled here
 (just-in-time, for this host's CPU). The build's manifest shows that the calls reach
 every kernel of the package, found here independently.
+
+The wheel is built as a release builds it: the sdist first (``python -m build --sdist``
+of the tracked files), then ``pip install`` of the sdist into a fresh environment, which
+builds the wheel from it (the build step compiles the kernels once, for every test of
+this module) and installs it; the tests take that wheel from pip's cache.
+Both archives carry the LICENSE and metadata an index accepts (``twine check``), the
+Linux wheel the manylinux tag of the glibc its kernels need, and the installed wheel
+passes ``tests/smoke_wheel.py``, the smoke test cibuildwheel runs on every platform.
 """
 
 from __future__ import annotations
@@ -17,9 +25,12 @@ import json
 import os
 import pickle
 import platform
+import re
+import shutil
 import stat
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -64,6 +75,23 @@ def _clean_env(**extra):
     env = {k: v for k, v in os.environ.items() if k not in drop and not k.startswith("NUMBA_")}
     env.update(extra)
     return env
+
+
+def _smoke(py: Path, cwd: Path, home: Path) -> str:
+    """``tests/smoke_wheel.py`` run by ``py`` with an empty home and another CPU named:
+    it passes, says nothing on stderr; what it printed."""
+    res = subprocess.run(
+        [str(py), str(ROOT / "tests" / "smoke_wheel.py")],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=_clean_env(HOME=str(home), NUMBA_CPU_NAME=OTHER_CPU),
+        check=False,
+        timeout=300,
+    )
+    assert res.returncode == 0, res.stdout + res.stderr[-3000:]
+    assert "nothing compiled" in res.stdout and res.stderr == "", res.stderr
+    return res.stdout
 
 
 def _listing(path: Path) -> list[str]:
@@ -120,10 +148,181 @@ def assert_same(a, b, where=""):
         assert a == b, where
 
 
+def _source_files() -> list[str]:
+    """The files of the source tree: git's (tracked, and new ones not ignored), or, in a
+    tree that is not a git checkout (an unpacked sdist), every file but build output."""
+    res = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if res.returncode == 0:
+        return [f for f in res.stdout.splitlines() if (ROOT / f).is_file()]
+    skip = {".git", ".venv", "build", "dist", "site", "__pycache__", "_compiled"}
+    return [
+        str(p.relative_to(ROOT))
+        for p in ROOT.rglob("*")
+        if p.is_file() and not skip & set(p.relative_to(ROOT).parts) and p.suffix != ".pyc"
+    ]
+
+
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory):
-    """The wheel, built from the sources as pip builds it (kernels compiled)."""
-    return cold_start.build_wheel(tmp_path_factory.mktemp("wheel") / "dist")
+def sdist(tmp_path_factory):
+    """The sdist, built by ``python -m build --sdist`` from a copy of the source tree."""
+    out = tmp_path_factory.mktemp("sdist")
+    for name in _source_files():
+        (out / "tree" / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, out / "tree" / name)
+    res = subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", str(out)],
+        cwd=out / "tree",
+        capture_output=True,
+        text=True,
+        env=_clean_env(),
+        check=False,
+        timeout=300,
+    )
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-3000:]
+    return next(out.glob("prroc_numba-*.tar.gz"))
+
+
+@pytest.fixture(scope="module")
+def sdist_venv(sdist, tmp_path_factory):
+    """A fresh environment where ``pip install`` installed the sdist: pip built a wheel
+    from it (the build step compiling the kernels) and installed that. Its python, its
+    site-packages and pip's cache, where pip kept the wheel it built."""
+    where = tmp_path_factory.mktemp("sdist_install")
+    cache = where / "pip-cache"
+    py, site = cold_start.fresh_venv(
+        where / "venv",
+        sdist,
+        pip_args=("--no-build-isolation", "--cache-dir", str(cache)),
+        env={"PYTHONPATH": str(cold_start.hidden_from_build(where))},
+    )
+    return py, site, cache
+
+
+@pytest.fixture(scope="module")
+def wheel(sdist_venv):
+    """The wheel that ``pip install`` of the sdist built (kernels compiled) and kept."""
+    wheels = sorted(sdist_venv[2].rglob("prroc_numba-*.whl"))
+    assert len(wheels) == 1, f"pip kept no single wheel of the sdist: {wheels}"
+    return wheels[0]
+
+
+def test_sdist_is_the_source_tree_with_its_license(sdist):
+    """Every source file (the tests and their data, docs, benchmarks, the build step),
+    the LICENSE, and no compiled kernel or build output."""
+    from prroc_numba import __version__
+
+    top = f"prroc_numba-{__version__}/"
+    with tarfile.open(sdist) as tar:
+        names = {m.name.removeprefix(top) for m in tar.getmembers() if m.isfile()}
+        license_text = tar.extractfile(top + "LICENSE").read().decode()
+        pkg_info = tar.extractfile(top + "PKG-INFO").read().decode()
+    meta = {"PKG-INFO", "setup.cfg"}
+    made = {n for n in names if n.startswith("prroc_numba.egg-info/")}
+    # the repository's settings for git, pre-commit and GitHub are not the source
+    source = {f for f in _source_files() if not f.startswith((".git", ".pre-commit"))}
+    assert names - meta - made == source
+    assert {"LICENSE", "setup.py", "MANIFEST.in", "tests/smoke_wheel.py", "docs/index.md"} <= names
+    assert not [n for n in names if n.endswith((".nbc", ".nbi", ".pyc")) or "_compiled" in n]
+    assert license_text == (ROOT / "LICENSE").read_text()
+    assert license_text.startswith("MIT License\n\nCopyright (c) 2026 the prroc_numba authors\n")
+    assert f"\nVersion: {__version__}\n" in pkg_info
+    assert "\nLicense-Expression: MIT\n" in pkg_info and "\nLicense-File: LICENSE\n" in pkg_info
+
+
+@pytest.mark.slow
+def test_sdist_install_compiles_at_build_time_and_first_calls_compile_nothing(sdist_venv, tmp_path):
+    """``pip install`` of the sdist compiles the kernels into the install, as ``pip
+    install .`` does: the smoke test's first calls, with an empty home and another CPU
+    named, compile nothing; the LICENSE is installed with the metadata."""
+    from prroc_numba import __version__
+
+    py, site, _ = sdist_venv
+    manifest = json.loads((site / "prroc_numba" / "_compiled" / "manifest.json").read_text())
+    assert manifest["cpu"] == "generic" and manifest["unreached"] == []
+    licenses = site / f"prroc_numba-{__version__}.dist-info" / "licenses" / "LICENSE"
+    assert licenses.read_text() == (ROOT / "LICENSE").read_text()
+    home = tmp_path / "home"
+    home.mkdir()
+    _smoke(py, tmp_path, home)
+    assert not [p for p in home.rglob("*") if p.is_file()]
+
+
+@pytest.mark.slow
+def test_wheel_tag_license_metadata_and_twine_check(wheel, sdist):
+    """The wheel's name and WHEEL file carry the platform tag an index accepts (on Linux
+    the manylinux tag setup.py sets; the smoke test derives the glibc independently), the
+    LICENSE, the version of ``prroc_numba.__version__`` and the supported Pythons; ``twine
+    check --strict`` passes both archives."""
+    from prroc_numba import __version__
+
+    py = f"cp{sys.version_info.major}{sys.version_info.minor}"
+    machine = platform.machine().lower()
+    plat = {"linux": f"manylinux_2_27_{machine}", "win32": "win_amd64"}.get(sys.platform)
+    name = re.fullmatch(r"prroc_numba-([^-]+)-(\w+)-(\w+)-(\w+)\.whl", wheel.name)
+    assert name, wheel.name
+    assert name.group(1) == __version__ and name.group(2) == name.group(3) == py
+    if plat:
+        assert name.group(4) == plat
+    info = f"prroc_numba-{__version__}.dist-info/"
+    with zipfile.ZipFile(wheel) as z:
+        wheel_file = z.read(info + "WHEEL").decode()
+        metadata = z.read(info + "METADATA").decode()
+        license_text = z.read(info + "licenses/LICENSE").decode()
+    assert re.findall(r"^Tag: (\S+)$", wheel_file, flags=re.M) == [wheel.name[:-4].split("-", 2)[2]]
+    assert "Root-Is-Purelib: false" in wheel_file
+    assert license_text == (ROOT / "LICENSE").read_text()
+    assert f"\nVersion: {__version__}\n" in metadata
+    assert "\nLicense-Expression: MIT\n" in metadata
+    # the classifiers name the Pythons cibuildwheel builds for, from requires-python up
+    said = re.findall(r"^Classifier: Programming Language :: Python :: 3\.(\d+)$", metadata, re.M)
+    assert [int(m) for m in said] == [10, 11, 12, 13]
+    assert "\nRequires-Python: >=3.10\n" in metadata
+
+    res = subprocess.run(
+        [sys.executable, "-m", "twine", "check", "--strict", str(wheel), str(sdist)],
+        capture_output=True,
+        text=True,
+        env=_clean_env(),
+        check=False,
+    )
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert res.stdout.count("PASSED") == 2, res.stdout
+
+
+@pytest.mark.parametrize(
+    ("platform_name", "platform_tags"),
+    [
+        ("linux", ["manylinux_x86_64", "manylinux_aarch64"]),
+        ("macos", ["macosx_arm64"]),
+        ("windows", ["win_amd64"]),
+    ],
+)
+def test_cibuildwheel_builds_every_supported_python_and_platform(
+    sdist, platform_name, platform_tags, tmp_path
+):
+    """cibuildwheel, given the sdist as the release workflow gives it (it reads
+    [tool.cibuildwheel] from the sdist's pyproject.toml), builds CPython 3.10-3.13 on
+    every platform the docs promise (it lists the builds without running them)."""
+    res = subprocess.run(
+        [sys.executable, "-m", "cibuildwheel", "--print-build-identifiers"]
+        + ["--platform", platform_name, str(sdist)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=_clean_env(),
+        check=False,
+    )
+    assert res.returncode == 0, res.stderr
+    expected = {f"cp3{minor}-{tag}" for minor in (10, 11, 12, 13) for tag in platform_tags}
+    assert set(res.stdout.split()) == expected
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert '\ntest-command = "python {project}/tests/smoke_wheel.py"\n' in pyproject
 
 
 @pytest.mark.slow
@@ -213,6 +412,15 @@ def test_wheel_compiles_nothing_read_only_other_cpu_same_results(wheel, tmp_path
         assert got["served"]["_hull_batch"] == "generic"  # not in the second set
         for name, value in mine.items():
             assert_same(value, got["results"][name], f"x86-64-v3 set: {name}")
+
+    # the smoke test cibuildwheel runs on every platform's wheel, installed read only
+    _chmod_tree(site, writable=False)
+    try:
+        said = _smoke(py, elsewhere, home)
+    finally:
+        _chmod_tree(site, writable=True)
+    if sys.platform.startswith("linux"):
+        assert f"tag {wheel.name[:-4].split('-', 2)[2]}: glibc 2.27" in said
 
     # uninstall leaves nothing of the package, compiled kernels included
     res = subprocess.run(
