@@ -16,6 +16,8 @@ target (doubling, then narrowing the bracket a few sizes per call).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -189,35 +191,48 @@ def make_test(*, curve, method, hull, partial, n_boot, seed, sig_level, alternat
     return test
 
 
-def simulation(
-    *,
-    data,
-    score,
-    label,
-    binormal,
-    prevalence,
-    null,
-    n_sim,
-    n_boot,
-    seed,
-    sig_level,
-    alternative,
-    curve,
-    partial,
-    method,
-    hull,
-    pos_label,
-):
+@dataclass(frozen=True)
+class Design:
+    """The simulation options of :func:`~prroc_numba.power`, as it names them: where the
+    rows come from (``data``, ``score``, ``label``, ``pos_label`` or ``binormal``), the
+    ``prevalence``, the ``null`` value, ``n_sim``, the test (``n_boot``, ``seed``,
+    ``sig_level``, ``alternative``) and the area (``curve``, ``method``, ``hull``,
+    ``partial``).
+    """
+
+    data: Any
+    score: Any
+    label: Any
+    binormal: Any
+    prevalence: float | None
+    null: float | None
+    n_sim: int
+    n_boot: int
+    seed: int | None
+    sig_level: float
+    alternative: str
+    curve: str
+    method: str | None
+    hull: bool
+    partial: tuple[float, float] | None
+    pos_label: Any
+
+
+def simulation(opts: Design):
     """The :class:`Simulation` of a call's design, its arguments checked."""
+    n_sim, n_boot, binormal, prevalence = opts.n_sim, opts.n_boot, opts.binormal, opts.prevalence
+    null, curve, partial = opts.null, opts.curve, opts.partial
     check_n_boot(n_boot)
     if isinstance(n_sim, bool) or not isinstance(n_sim, (int, np.integer)) or n_sim < 1:
         raise ValueError(f"n_sim={n_sim!r} must be a positive integer")
     if binormal is not None:
-        if data is not None or score is not None:
+        if opts.data is not None or opts.score is not None:
             raise ValueError("power() simulates from binormal= or from data, not both")
         draw_pos, draw_neg, m, pilot_prev = _binormal_sampler(binormal)
     else:
-        draw_pos, draw_neg, m, pilot_prev = _data_sampler(data, score, label, pos_label)
+        draw_pos, draw_neg, m, pilot_prev = _data_sampler(
+            opts.data, opts.score, opts.label, opts.pos_label
+        )
     if prevalence is None:
         if pilot_prev is None:
             raise ValueError(
@@ -236,16 +251,16 @@ def simulation(
         null = 0.5 if curve == "roc" else prevalence
     test = make_test(
         curve=curve,
-        method=method,
-        hull=hull,
+        method=opts.method,
+        hull=opts.hull,
         partial=partial,
         n_boot=n_boot,
-        seed=seed,
-        sig_level=sig_level,
-        alternative=alternative,
+        seed=opts.seed,
+        sig_level=opts.sig_level,
+        alternative=opts.alternative,
         null=null,
     )
-    draws = Draws(draw_pos, draw_neg, m, n_sim, seed)
+    draws = Draws(draw_pos, draw_neg, m, n_sim, opts.seed)
     return Simulation(draws=draws, prevalence=float(prevalence), test=test)
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -39,10 +40,6 @@ __all__ = ["power"]
 _NORM = NormalDist()
 ALTERNATIVES = ("two-sided", "one-sided")
 _BINORMAL_KEYS = ("A1", "B1", "A2", "B2", "rn", "ra")
-_SIM_ARGS = frozenset(
-    "data score label binormal prevalence null n_sim n_boot seed sig_level alternative "
-    "curve method hull partial pos_label".split()
-)
 
 
 def _qnorm(p):
@@ -389,10 +386,26 @@ def power(
     if n is not None or not closed or (partial is not None and binormal is None):
         # only the full or binormal ROC area has closed forms: everything else is
         # simulated, or an error says what the simulation needs
-        args = {k: v for k, v in locals().items() if k in _SIM_ARGS}
-        return _by_simulation(
-            n=n, auc=auc, diff=diff, n_pos=n_pos, n_neg=n_neg, kappa=kappa, target=power, **args
+        design = sim.Design(
+            data=data,
+            score=score,
+            label=label,
+            binormal=binormal,
+            prevalence=prevalence,
+            null=null,
+            n_sim=n_sim,
+            n_boot=n_boot,
+            seed=seed,
+            sig_level=sig_level,
+            alternative=alternative,
+            curve=curve,
+            method=method,
+            hull=hull,
+            partial=partial,
+            pos_label=pos_label,
         )
+        sizes = (n, auc, diff, n_pos, n_neg, kappa)
+        return _by_simulation(*sizes, target=power, opts=design)
     za = _qnorm(1.0 - (sig_level / 2 if alternative == "two-sided" else sig_level))
     common = {
         S.SIG_LEVEL: sig_level,
@@ -557,10 +570,10 @@ def _simulation_args(*, n, auc, diff, n_pos, n_neg, kappa, target, what, prevale
     return prevalence
 
 
-def _by_simulation(*, n, auc, diff, n_pos, n_neg, kappa, target, **args):
+def _by_simulation(n, auc, diff, n_pos, n_neg, kappa, *, target, opts: sim.Design):
     """Power at candidate sizes ``n``, or the sample size that reaches ``target``."""
-    label = method_label(args["curve"], args["method"], args["hull"], args["partial"])
-    args["prevalence"] = _simulation_args(
+    label = method_label(opts.curve, opts.method, opts.hull, opts.partial)
+    prevalence = _simulation_args(
         n=n,
         auc=auc,
         diff=diff,
@@ -568,20 +581,21 @@ def _by_simulation(*, n, auc, diff, n_pos, n_neg, kappa, target, **args):
         n_neg=n_neg,
         kappa=kappa,
         target=target,
-        what=f"the {args['curve'].upper()} area ({label})",
-        prevalence=args["prevalence"],
+        what=f"the {opts.curve.upper()} area ({label})",
+        prevalence=opts.prevalence,
     )
+    opts = replace(opts, prevalence=prevalence)
     sizes = None if n is None else _check_sizes(n)
-    design = sim.simulation(**args)
+    design = sim.simulation(opts)
     what = {
-        S.CURVE: args["curve"],
+        S.CURVE: opts.curve,
         S.METHOD: label,
-        S.N_BOOT: args["n_boot"],
+        S.N_BOOT: opts.n_boot,
     }
     if sizes is not None:
-        return _power_frame(design, sizes, design.power(sizes), args, what)
+        return _power_frame(design, sizes, design.power(sizes), opts, what)
     size, below, n_se = sim.solve_size(design, target)
-    frame = _power_frame(design, [size], [design.seen[size]], args, what)
+    frame = _power_frame(design, [size], [design.seen[size]], opts, what)
     frame.insert(frame.columns.get_loc(S.POWER), S.N_SE, n_se)
     frame[S.SOLVED] = S.N
     sizes = sorted(design.seen)
@@ -590,13 +604,13 @@ def _by_simulation(*, n, auc, diff, n_pos, n_neg, kappa, target, **args):
     frame.attrs["evaluated"] = {
         S.N: sizes,
         S.POWER: rates,
-        S.SE: [math.sqrt(r * (1 - r) / args["n_sim"]) for r in rates],
+        S.SE: [math.sqrt(r * (1 - r) / opts.n_sim) for r in rates],
     }
     frame.attrs["n_below"] = below
     return frame
 
 
-def _power_frame(design, sizes, rate, args, what):
+def _power_frame(design, sizes, rate, opts: sim.Design, what):
     sizes = np.asarray(sizes, dtype=np.int64)
     rate = np.asarray(rate, dtype=float)
     counts = np.array([sim.class_counts(s, design.prevalence) for s in sizes], dtype=np.int64)
@@ -606,10 +620,10 @@ def _power_frame(design, sizes, rate, args, what):
             S.N_POS: counts[:, 0],
             S.N_NEG: counts[:, 1],
             S.POWER: rate,
-            S.SE: np.sqrt(rate * (1 - rate) / args["n_sim"]),
-            S.N_SIM: args["n_sim"],
-            S.SIG_LEVEL: args["sig_level"],
-            S.ALTERNATIVE: args["alternative"],
+            S.SE: np.sqrt(rate * (1 - rate) / opts.n_sim),
+            S.N_SIM: opts.n_sim,
+            S.SIG_LEVEL: opts.sig_level,
+            S.ALTERNATIVE: opts.alternative,
         }
     )
     return F.describe(frame, S.N, **what)

@@ -147,7 +147,7 @@ def test_the_dask_default_resampling_is_warned_about(client):
     """Dask's default (unstratified Poisson) differs from the in-memory default
     (stratified multinomial): a warning says so and how to get identical numbers, which
     resampling='poisson' in memory gives."""
-    from prroc_numba._options import DaskResamplingWarning
+    from prroc_numba._options.draws import DaskResamplingWarning
 
     df = _frame(seed=2)
     ddf = _ddf(df)

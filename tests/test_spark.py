@@ -160,7 +160,7 @@ def test_poisson_bootstrap_equals_in_memory_whatever_the_partitioning(spark, dat
 
 
 def test_the_spark_default_resampling_is_warned_about(data):
-    from prroc_numba._options import DaskResamplingWarning, SparkResamplingWarning
+    from prroc_numba._options.draws import DaskResamplingWarning, SparkResamplingWarning
 
     df, sdf = data
     kw = {"score": "a", "label": "y", "n_boot": 20, "seed": 1}

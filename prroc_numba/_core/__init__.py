@@ -17,9 +17,8 @@ _WHERE = {
     "Accumulator": ".table",
     "Batch": ".batch",
     "CurveKeys": ".batch",
-    "INPUTS": ".pack",
+    "Inputs": ".inputs",
     "Layout": ".table",
-    "MULTICLASS": ".pack",
     "Output": ".dataframes",
     "PointCurve": ".points",
     "State": ".points",
@@ -52,7 +51,6 @@ _WHERE = {
     "holding": ".table",
     "hull_entries": ".partitions",
     "input_kw": ".partitions",
-    "inputs": ".pack",
     "is_dask": ".dataframes",
     "is_spark": ".dataframes",
     "layout_of": ".table",
@@ -124,9 +122,10 @@ if TYPE_CHECKING:  # for type checkers and the import graph; at run time see __g
     from .curve_frames import check_curve_options, confusion_frame, derived, pr_frame, roc_frame
     from .dataframes import Output, is_dask, is_spark, to_pandas, with_output
     from .gain_areas import drop_tp0, prg_gains, prg_points
+    from .inputs import Inputs
     from .memory import check
     from .multiclass import check_device
-    from .pack import INPUTS, MULTICLASS, inputs, pack
+    from .pack import pack
     from .partial import check_partial, partial_areas, standardized
     from .partitions import (
         check_merged,
@@ -195,9 +194,8 @@ __all__ = [
     "Accumulator",
     "Batch",
     "CurveKeys",
-    "INPUTS",
+    "Inputs",
     "Layout",
-    "MULTICLASS",
     "Output",
     "PointCurve",
     "State",
@@ -230,7 +228,6 @@ __all__ = [
     "holding",
     "hull_entries",
     "input_kw",
-    "inputs",
     "is_dask",
     "is_spark",
     "layout_of",

@@ -34,10 +34,10 @@ import pandas as pd
 
 from .._checks import method_code, method_label, metric_names
 from .._core.batch import describe_row
-from .._core.pack import inputs, pack
 from .._drivers import all_float32, split_sweep_range
 from .._drivers.resample import segments_batch
 from .._schema import MODEL
+from .pack import pack
 from .presort import split_sorted
 from .sweep import _split_sweep
 
@@ -575,7 +575,15 @@ class Accumulator:
         if kept is None:
             return self
         data, score, label, by, weight = kept[0]
-        batch = pack(data, **inputs(locals()))
+        batch = pack(
+            data,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            pos_label=pos_label,
+            soft_labels=soft_labels,
+        )
         by_names, models, groups = batch_layout(batch, data, score, by)
         run = batch_entries(batch, self.decimals)
         with self._lock:

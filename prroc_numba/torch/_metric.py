@@ -34,7 +34,7 @@ from .. import _frames as F
 from .. import _schema as S
 from .._checks import check_level, check_n_boot, method_code, method_label, metric_names
 from .._core import Layout, batch_areas, holding
-from .._options import call_label
+from .._options.draws import call_label
 from .._resampling import is_counts, table_areas, table_bootstrap
 from ._inputs import check_rows
 from ._reduce import empty, merge, reduce_rows, reduce_table, rows_batch, rows_table, table_rows
