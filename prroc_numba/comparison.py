@@ -32,9 +32,8 @@ from ._options.choices import ADJUSTMENTS, TESTS, check_choice
 from ._options.draws import Resampling, call_label
 from ._options.estimator import Estimator
 from ._options.pairs import Comparison, check_compare
-from ._options.replicates import check_fold, replicates
+from ._options.replicates import fold_runs, replicates
 from ._resampling import folds as _folds
-from ._resampling.engine import fold_replicates
 from ._resampling.intervals import (
     boot_pairs,
     boot_se,
@@ -462,16 +461,7 @@ def compare(
     inp = Inputs(score, label, by, weight, pos_label, soft_labels, multiclass, classes, average)
     what = Estimator(curve, method, hull, partial, partial_focus, standardize)
     boot = Resampling(
-        n_boot=n_boot,
-        level=level,
-        stratified=stratified,
-        seed=seed,
-        progress=progress,
-        cluster=cluster,
-        resampling=resampling,
-        fold=fold,
-        row_id=row_id,
-        device=device,
+        n_boot, level, stratified, seed, progress, cluster, resampling, fold, row_id, device
     )
     cmp = Comparison(test, p_value, adjust, baseline, combine)
     if fold is not None:
@@ -620,20 +610,7 @@ def _fold_compare(data, inp: Inputs, what: Estimator, boot: Resampling, cmp: Com
     means and of the pooled curves, from the replicates of
     :func:`~prroc_numba.bootstrap`'s ``fold=`` (rows drawn within folds).
     """
-    opts = check_fold(data, inp, what, boot, cmp.test)
-    runs, col, names, M = fold_replicates(
-        data,
-        inp,
-        boot.fold,
-        opts,
-        curve=what.curve,
-        hull=what.hull,
-        standardize=what.standardize,
-        n_boot=boot.n_boot,
-        seed=boot.seed,
-        progress=boot.progress,
-        label_bar="compare",
-    )
+    _, (runs, col, names, M) = fold_runs(data, inp, what, boot, cmp.test, "compare")
     # the best of the fold means (the cross-validated estimates)
     pairs, best = _choose_pairs(names, cmp.baseline, runs[1][1])
     frames = []

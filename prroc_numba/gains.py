@@ -32,7 +32,7 @@ from . import _schema as S
 from ._core.batch import warn_undefined
 from ._core.dataframes import Output, with_output
 from ._core.gain_areas import drop_tp0, prg_gains, prg_points
-from ._core.pack import pack
+from ._core.inputs import Inputs
 
 __all__ = ["prg_curve"]
 
@@ -87,15 +87,7 @@ def prg_curve(
     4        0.5          1.0        0.333333  3.0  2.0
     5        0.4          1.0        0.000000  3.0  3.0
     """
-    batch = pack(
-        data,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        pos_label=pos_label,
-        soft_labels=soft_labels,
-    )
+    batch = Inputs(score, label, by, weight, pos_label, soft_labels).pack(data)
     thr, tp, fp, off, P, N = prg_points(batch, hull)
     thr, tp, fp, off = drop_tp0(thr, tp, fp, off)
     rg, pg = prg_gains(tp, fp, off, P, N)

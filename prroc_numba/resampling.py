@@ -34,7 +34,7 @@ from ._options.choices import INTERVALS, check_choice
 from ._options.draws import Resampling
 from ._options.draws import label as scheme_label
 from ._options.estimator import Estimator
-from ._options.replicates import bootstrap_replicates, check_fold
+from ._options.replicates import bootstrap_replicates, fold_runs
 from ._resampling import engine as E
 from ._resampling import folds as _folds
 from ._resampling.intervals import band_bounds, interval_bounds, warn_degenerate
@@ -227,19 +227,9 @@ def bootstrap(
     inp = Inputs(score, label, by, weight, pos_label, soft_labels, multiclass, classes, average)
     what = Estimator(curve, method, hull, partial, partial_focus, standardize)
     boot = Resampling(
-        n_boot=n_boot,
-        level=level,
-        interval=interval,
-        stratified=stratified,
-        seed=seed,
-        progress=progress,
-        cluster=cluster,
-        resampling=resampling,
-        fold=fold,
-        row_id=row_id,
-        return_replicates=return_replicates,
-        device=device,
+        n_boot, level, stratified, seed, progress, cluster, resampling, fold, row_id, device
     )
+    boot = replace(boot, interval=interval, return_replicates=return_replicates)
     if fold is not None:
         check_choice("interval", interval, INTERVALS)
         return _fold_bootstrap(data, inp, what, boot)
@@ -420,16 +410,7 @@ def bootstrap_curve(
     True
     """
     inp = Inputs(score, label, by, weight, pos_label, soft_labels, multiclass, classes, average)
-    boot = Resampling(
-        n_boot=n_boot,
-        level=level,
-        stratified=stratified,
-        seed=seed,
-        progress=progress,
-        cluster=cluster,
-        resampling=resampling,
-        fold=fold,
-    )
+    boot = Resampling(n_boot, level, stratified, seed, progress, cluster, resampling, fold)
     bands = Bands(space, band, grid)
     what, xname, yname, g, stratified, poisson = check_bands(data, inp, curve, boot, bands)
     hull = bool(hull)
@@ -548,19 +529,7 @@ def _fold_label(stratified):
 
 def _fold_bootstrap(data, inp: Inputs, what: Estimator, boot: Resampling):
     """:func:`bootstrap` with ``fold=``: per-fold, fold-mean and pooled intervals."""
-    opts = check_fold(data, inp, what, boot)
-    runs, col, _, _ = E.fold_replicates(
-        data,
-        inp,
-        boot.fold,
-        opts,
-        curve=what.curve,
-        hull=what.hull,
-        standardize=what.standardize,
-        n_boot=boot.n_boot,
-        seed=boot.seed,
-        progress=boot.progress,
-    )
+    stratified, (runs, col, _, _) = fold_runs(data, inp, what, boot, "bootstrap", "bootstrap")
     frames = []
     for keys, est, reps in runs:
         se, lo, hi = interval_bounds(reps, est, boot.level, boot.interval)
@@ -584,6 +553,6 @@ def _fold_bootstrap(data, inp: Inputs, what: Estimator, boot: Resampling):
         curve=what.curve,
         method=what.label,
         interval=boot.interval,
-        resampling=_fold_label(opts[1]),
+        resampling=_fold_label(stratified),
         n_boot=int(boot.n_boot),
     )

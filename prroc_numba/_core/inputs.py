@@ -56,19 +56,8 @@ class Inputs:
 
     def pack(self, data, pair_models: bool = False) -> Batch:
         """The :class:`~prroc_numba._core.batch.Batch` of these inputs over ``data``."""
-        return pack(
-            data,
-            score=self.score,
-            label=self.label,
-            by=self.by,
-            weight=self.weight,
-            pos_label=self.pos_label,
-            soft_labels=self.soft_labels,
-            multiclass=self.multiclass,
-            classes=self.classes,
-            average=self.average,
-            pair_models=pair_models,
-        )
+        classes = {"multiclass": self.multiclass, "classes": self.classes, "average": self.average}
+        return pack(data, **self.binary(), **classes, pair_models=pair_models)
 
     def is_multi(self, data) -> bool:
         """Multiclass or multilabel input (``multiclass=`` or a label matrix)."""

@@ -37,7 +37,7 @@ from .._core.batch import describe_row
 from .._drivers import all_float32, split_sweep_range
 from .._drivers.resample import segments_batch
 from .._schema import MODEL
-from .pack import pack
+from .inputs import Inputs
 from .presort import split_sorted
 from .sweep import _split_sweep
 
@@ -575,15 +575,7 @@ class Accumulator:
         if kept is None:
             return self
         data, score, label, by, weight = kept[0]
-        batch = pack(
-            data,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            pos_label=pos_label,
-            soft_labels=soft_labels,
-        )
+        batch = Inputs(score, label, by, weight, pos_label, soft_labels).pack(data)
         by_names, models, groups = batch_layout(batch, data, score, by)
         run = batch_entries(batch, self.decimals)
         with self._lock:

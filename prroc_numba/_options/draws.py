@@ -25,15 +25,14 @@ RESAMPLINGS = ("multinomial", "poisson")
 @dataclass(frozen=True)
 class Resampling:
     """The bootstrap options of a public call, as it names them: ``n_boot``,
-    ``level``, ``interval``, ``stratified``, ``seed``, ``progress``, ``cluster``,
-    ``resampling``, ``fold``, ``row_id``, ``return_replicates`` and ``device``.
+    ``level``, ``stratified``, ``seed``, ``progress``, ``cluster``, ``resampling``,
+    ``fold``, ``row_id``, ``device``, ``interval`` and ``return_replicates``.
 
     Built once at the public door; every step reads the fields it uses by name.
     """
 
     n_boot: int = 2000
     level: float = 0.95
-    interval: str = "percentile"
     stratified: bool | None = None
     seed: int | None = None
     progress: bool | None = None
@@ -41,8 +40,9 @@ class Resampling:
     resampling: str | None = None
     fold: Any = None
     row_id: str | None = None
-    return_replicates: bool = False
     device: str | None = None
+    interval: str = "percentile"
+    return_replicates: bool = False
 
 
 class DaskResamplingWarning(UserWarning):

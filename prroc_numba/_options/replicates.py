@@ -191,3 +191,15 @@ def check_fold(data, inp: Inputs, est: Estimator, boot: Resampling, test="bootst
     code = _check_estimator(data, est, "cpu", None, None, None)
     spec = check_partial(est.curve, est.partial, est.partial_focus, est.standardize)
     return code, stratified, spec
+
+
+def fold_runs(data, inp: Inputs, est: Estimator, boot: Resampling, test, label_bar):
+    """A ``fold=`` bootstrap's options checked (:func:`check_fold`), then its runs
+    (:func:`prroc_numba._resampling.engine.fold_replicates`): ``(stratified, (runs,
+    fold_column, model_names, n_models))``.
+    """
+    opts = check_fold(data, inp, est, boot, test)
+    estimator = (est.curve, est.hull, est.standardize)
+    draws = (boot.n_boot, boot.seed, boot.progress)
+    out = E.fold_replicates(data, inp, boot.fold, opts, *estimator, *draws, label_bar)
+    return opts[1], out

@@ -256,7 +256,6 @@ def fold_replicates(
     inp: Inputs,
     fold,
     opts,
-    *,
     curve,
     hull,
     standardize,
