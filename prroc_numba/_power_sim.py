@@ -24,7 +24,7 @@ import pandas as pd
 
 from . import _schema as S
 from ._checks import check_n_boot
-from ._core.pack import pack
+from ._core.packing import pack
 
 _BINORMAL_KEYS = ("A1", "B1", "A2", "B2", "rn", "ra")
 #: the most simulated rows one bootstrap call of the search may hold

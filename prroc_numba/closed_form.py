@@ -27,7 +27,7 @@ from ._checks import check_level, method_code, method_label
 from ._core.area_frames import batch_areas
 from ._core.batch import warn_undefined
 from ._core.inputs import Inputs
-from ._core.pack import pack
+from ._core.packing import pack
 from ._docs import fill_doc
 from ._drivers import placements_batch
 from ._resampling import folds as _folds

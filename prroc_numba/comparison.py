@@ -25,7 +25,7 @@ from ._core import device as _device
 from ._core.batch import warn_undefined
 from ._core.dataframes import Output, with_output
 from ._core.inputs import Inputs
-from ._core.pack import pack
+from ._core.packing import pack
 from ._docs import fill_doc
 from ._drivers import unpaired_stat, venkatraman_unpaired
 from ._options.choices import ADJUSTMENTS, TESTS, check_choice

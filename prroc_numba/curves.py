@@ -1,6 +1,6 @@
 """Confusion-matrix sweeps and ROC / PR curves as tidy frames.
 
-Each function validates and packs its input (:func:`prroc_numba._core.pack.pack`), sweeps
+Each function validates and packs its input (:func:`prroc_numba._core.packing.pack`), sweeps
 every curve (the class-split merge of :mod:`prroc_numba._kernels.columns` for hard,
 unweighted labels, else :func:`prroc_numba._drivers.sweep.sweep_batch`), writes the
 derived columns in one pass (:func:`prroc_numba._kernels.columns._columns_range`) and
@@ -35,7 +35,7 @@ from ._core.curve_frames import (
 from ._core.dataframes import Output, with_output
 from ._core.inputs import Inputs
 from ._core.multiclass import check_device
-from ._core.sweep import points as _points
+from ._core.sweep import sweep_points
 from ._docs import fill_doc
 from ._kernels.columns import ROC
 from ._resampling import folds as _folds
@@ -264,7 +264,7 @@ def det_curve(
         raise ValueError("det_curve takes in-memory input; call data.compute() first")
     inp = Inputs(score, label, by, weight, pos_label)
     _, batch = _pack_curves(data, inp, "cpu")
-    thr, tp, fp, off, P, N = _points(batch, None)
+    thr, tp, fp, off, P, N = sweep_points(batch, None)
     warn_undefined(batch, (P <= 0) | (N <= 0), "no positives or no negatives: fpr or fnr is NaN")
     fpr, tpr = derived(tp, fp, off, P, N, ROC)
     idx, off = _det_rows(tp, fp, off, P, N)

@@ -11,7 +11,7 @@ Both are projective maps of ROC space (``1 / TPR`` and ``FPR / TPR`` are affine 
 gains), so straight lines stay straight: linear interpolation between PRG points is the
 curve's own (unlike PR space), and the PRG convex hull's vertices are ROC convex hull
 points. The points come from the library's one sort and sweep per curve
-(:func:`prroc_numba._core.sweep.points`); the hull reuses the ROC hull kernel on the gains;
+(:func:`prroc_numba._core.sweep.sweep_points`); the hull reuses the ROC hull kernel on the gains;
 the area is a trapezoid sum over recall gains from 0 to 1, in numpy, over every curve
 at once.
 """

@@ -33,7 +33,7 @@ from . import _frames as F
 from . import _power_sim as sim
 from . import _schema as S
 from ._checks import PR_METHODS, ROC_METHODS, method_label
-from ._core.pack import pack
+from ._core.packing import pack
 
 __all__ = ["power"]
 

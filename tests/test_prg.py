@@ -13,7 +13,7 @@ from scipy import stats
 
 import prroc_numba as prn
 from prroc_numba._checks import kernel_seed
-from prroc_numba._core.pack import pack
+from prroc_numba._core.packing import pack
 from prroc_numba._resampling.plan import Plan
 from tests.kernel_probes import _paired_counts_one
 

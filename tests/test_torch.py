@@ -153,7 +153,7 @@ def test_large_batches_take_the_class_split_sort():
     S[:100] = -0.0  # signed zeros are one score
     S[100:200] = 0.0
     rows = check_rows(torch.from_numpy(S), torch.from_numpy(y), None, torch.from_numpy(g % 2))
-    from prroc_numba._core.pack import pack
+    from prroc_numba._core.packing import pack
     from prroc_numba._core.presort import split_sorted
 
     assert split_sorted(pack(None, score=S[:, 0], label=y, by=g % 2)) is not None

@@ -8,7 +8,7 @@ from typing import Any
 from . import device as _device
 from .batch import Batch
 from .classes import is_multilabel
-from .pack import pack
+from .packing import pack
 
 
 @dataclass(frozen=True)

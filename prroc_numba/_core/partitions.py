@@ -33,7 +33,7 @@ from .._drivers import (
 )
 from .._drivers.resample import segments_batch, table_areas
 from .batch import row_ids, warn_undefined, warn_undefined_auc
-from .pack import pack
+from .packing import pack
 from .resolve import read_labels
 from .table import (
     Accumulator,

@@ -2,7 +2,7 @@
 
 Imported only when a Dask frame reaches a public function (the core import never
 imports dask). Each partition is validated and packed like in-memory data
-(:func:`prroc_numba._core.pack.pack`) and reduced to its table *(curve, distinct score) ->
+(:func:`prroc_numba._core.packing.pack`) and reduced to its table *(curve, distinct score) ->
 (positive, negative mass)*; the tables are merged in a tree (fan-in 8) on the workers
 and the merged table -- O(distinct scores), not O(rows) -- is evaluated by the
 in-memory kernels. Results equal the in-memory ones on the same rows.
