@@ -26,7 +26,7 @@ from . import _schema as S
 from ._calls import checked
 from ._core.batch import describe_row, lengths_to_offsets, warn_undefined
 from ._core.inputs import Inputs
-from ._core.table import rows_result, rows_thresholds, weighted_rows
+from ._core.reading import rows_result, rows_thresholds, weighted_rows
 from ._docs import fill_doc
 from ._drivers import counts_at_batch, pick_batch
 from ._drivers.sweep import sweep_batch

@@ -8,6 +8,7 @@ it; everything else stays inside.
 
 from __future__ import annotations
 
+from .accumulator import Accumulator, holding
 from .area_frames import auc_frame, batch_areas, metrics_frame, prg_frame
 from .batch import (
     Batch,
@@ -69,15 +70,8 @@ from .points import (
     state_from_counts,
     with_ends,
 )
-from .resolve import as_1d, check_not_proba, frame_column
-from .state import StateFormatError
-from .sweep import sweep_points
-from .table import (
-    Accumulator,
-    Layout,
-    batch_entries,
+from .reading import (
     entries_of,
-    holding,
     layout_of,
     replicates_of,
     rows_result,
@@ -85,6 +79,10 @@ from .table import (
     thresholds_of,
     weighted_rows,
 )
+from .resolve import as_1d, check_not_proba, frame_column
+from .state import StateFormatError
+from .sweep import sweep_points
+from .table import Layout, batch_entries
 
 __all__ = [
     "Accumulator",

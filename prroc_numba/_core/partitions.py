@@ -32,21 +32,12 @@ from .._drivers import (
     replicate_range_totals,
 )
 from .._drivers.resample import segments_batch, table_areas
+from .accumulator import Accumulator, holding
 from .batch import row_ids, warn_undefined, warn_undefined_auc
 from .packing import pack
+from .reading import entries_of, layout_of, replicates_of
 from .resolve import read_labels
-from .table import (
-    Accumulator,
-    Layout,
-    batch_entries,
-    drop_zero_weight,
-    entries,
-    entries_of,
-    holding,
-    layout_of,
-    reduce_entries,
-    replicates_of,
-)
+from .table import Layout, batch_entries, drop_zero_weight, entries, reduce_entries
 
 # ------------------------------------------------------------------ input checks
 

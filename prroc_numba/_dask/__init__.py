@@ -23,7 +23,7 @@ table kernels on the merged table.
 The score ranges are imported when a call needs them (a worker that only reduces its
 partition never loads them). This package is the Dask wing: the public functions reach it through
 :mod:`prroc_numba._backends` (by its module path, so importing the library never
-imports it or dask); it reads and builds tables through :mod:`prroc_numba._core.table`'s
+imports it or dask); it reads and builds tables through :mod:`prroc_numba._core.reading`'s
 functions. :mod:`.partitions` reduces and merges partitions, :mod:`.ranges` and
 :mod:`.ranges_poisson` run the score ranges, and the functions below answer the
 public functions' calls.
@@ -34,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._checks import method_code, pr_band_grid
+from .._core import Accumulator, entries_of, layout_of, replicates_of
 from .._core.batch import warn_undefined, warn_undefined_auc
 from .._core.partitions import (
     check_merged,
@@ -43,7 +44,6 @@ from .._core.partitions import (
     reduce_partition,
     table_replicate_areas,
 )
-from .._core.table import Accumulator, entries_of, layout_of, replicates_of
 from .._drivers.resample import table_curves
 from .partitions import _merge_tree, _n_entries, _names, accumulate, settings
 

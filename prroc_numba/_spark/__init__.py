@@ -51,6 +51,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._checks import method_code
+from .._core import Accumulator, layout_of
 from .._core.partitions import (
     check_merged,
     input_kw,
@@ -58,7 +59,6 @@ from .._core.partitions import (
     range_metrics,
     table_replicate_areas,
 )
-from .._core.table import Accumulator, layout_of
 from . import grouped as G
 from .bridge import accumulator_from_table
 from .wire import REPLICATE_MAX, conf, names, reduced, settings, split_wire
