@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from . import _schema as S
-from ._checks import check_n_boot
+from ._checks import PR_METHODS, ROC_METHODS, check_n_boot
 from ._core.packing import pack
 
 _BINORMAL_KEYS = ("A1", "B1", "A2", "B2", "rn", "ra")
@@ -318,3 +318,68 @@ def solve_size(sim, target):
     se_p = math.sqrt(target * (1.0 - target) / sim.draws.n_sim)
     n_se = se_p / slope if slope > 0 else math.inf
     return hi, lo, n_se
+
+
+def check_method(curve, method):
+    """``method`` names an area of ``curve``; a PR method with the ROC curve says to
+    pass ``curve="pr"`` rather than being ignored.
+    """
+    if method is None:
+        return
+    table = PR_METHODS if curve == "pr" else ROC_METHODS
+    if method in table:
+        return
+    if curve == "roc" and method in PR_METHODS:
+        raise ValueError(
+            f"method={method!r} is an area under the PR curve, but curve='roc' (the "
+            "default) was asked for: pass curve='pr' as well (the PR area's power is "
+            "simulated from pilot data or binormal= with prevalence=)"
+        )
+    raise ValueError(
+        f"method={method!r} is not an AUC method for curve={curve!r}; use one of {sorted(table)}"
+    )
+
+
+def check_sizes(n):
+    sizes = np.atleast_1d(np.asarray(n))
+    if sizes.ndim != 1 or sizes.size == 0 or not np.all((sizes >= 4) & (sizes % 1 == 0)):
+        raise ValueError(f"n={n!r} must be a list of whole candidate sample sizes >= 4")
+    return sizes.astype(np.int64)
+
+
+def simulation_prevalence(*, n, auc, diff, n_pos, n_neg, kappa, target, what, prevalence):
+    """The simulated call's arguments: what the closed forms take and simulation cannot
+    use gets an error that says what to pass instead. Returns ``prevalence``.
+    """
+    if auc is not None or diff is not None:
+        raise ValueError(
+            f"auc= / diff= do not determine {what}'s sampling distribution, so its power is "
+            "simulated: pass pilot data (data=, score=, label=) or binormal= (with "
+            "prevalence=) instead of auc= / diff="
+        )
+    if kappa is not None:
+        if prevalence is not None:
+            raise ValueError("pass prevalence= or kappa= (n_neg / n_pos), not both")
+        prevalence = 1.0 / (1.0 + float(kappa))
+    if n is not None:
+        if n_pos is not None or n_neg is not None or target is not None:
+            raise ValueError(
+                "n= lists the total sample sizes to simulate the power at: drop "
+                "n_pos= / n_neg= (prevalence= or kappa= sets the classes' shares) and "
+                "power= (without n=, power= solves the sample size)"
+            )
+        return prevalence
+    if target is None:
+        raise ValueError(
+            f"the power of {what} is simulated: pass n=[...] (candidate total sample "
+            "sizes) for the power at each, or power= (a target) for the smallest sample "
+            "size that reaches it"
+        )
+    if n_pos is not None or n_neg is not None:
+        raise ValueError(
+            f"power= with {what} solves the sample size by simulation; the detectable "
+            "difference at given n_pos= / n_neg= has a closed form for the full ROC "
+            "area only: drop n_pos= / n_neg=, or pass n=[n_pos + n_neg] for the power at "
+            "that size"
+        )
+    return prevalence

@@ -31,7 +31,7 @@ from ._drivers import unpaired_stat, venkatraman_unpaired
 from ._options.choices import ADJUSTMENTS, TESTS, check_choice
 from ._options.draws import Resampling, call_label
 from ._options.estimator import Estimator
-from ._options.pairs import Comparison, check_compare
+from ._options.pairs import BEST, Comparison, check_compare, choose_pairs
 from ._options.replicates import fold_runs, replicates
 from ._resampling import folds as _folds
 from ._resampling.intervals import (
@@ -171,39 +171,6 @@ def delong(
 # --------------------------------------------------------------------- compare
 
 
-def _pairs(names, baseline):
-    M = len(names)
-    if baseline is None:
-        return [(i, j) for i in range(M) for j in range(i + 1, M)]
-    hits = [i for i, nm in enumerate(names) if nm == baseline]
-    if not hits:
-        raise ValueError(
-            f"baseline={baseline!r} is not one of the models {list(names)}; name one of "
-            "the score columns"
-        )
-    b = hits[0]
-    return [(i, b) for i in range(M) if i != b]
-
-
-BEST = "best"
-
-
-def _best_pairs(names, est):
-    """``baseline="best"``: the model with the highest estimate (averaged over the
-    groups when there are several) against every other, the best as ``model_a``.
-    Returns ``(best index, pairs)``.
-    """
-    M = len(names)
-    e = np.asarray(est, dtype=np.float64).reshape(-1, M)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN model
-        mean = np.nanmean(e, axis=0)
-    if np.all(np.isnan(mean)):
-        raise ValueError("baseline='best': no model has a defined estimate")
-    b = int(np.nanargmax(mean))
-    return b, [(b, i) for i in range(M) if i != b]
-
-
 def _mark_best(frame, best, level, adjust):
     """``not_worse`` (``p_adjusted >= 1 - level``: the difference from the best is not
     significant after the stated adjustment) and the answer in ``attrs``: the models
@@ -230,14 +197,6 @@ def _mark_best(frame, best, level, adjust):
     return frame
 
 
-def _choose_pairs(names, baseline, est):
-    """``(pairs, best name or None)`` of :func:`compare`."""
-    if baseline == BEST and BEST not in names:  # a model named "best" is that model
-        b, pairs = _best_pairs(names, est)
-        return pairs, names[b]
-    return _pairs(names, baseline), None
-
-
 def _venkatraman_unpaired_frame(batch, baseline, n_perm, seed, adjust):
     """Venkatraman's (2000) unpaired test of every pair of curves (the ``by`` groups)."""
     parts = delong_parts(batch)  # checks hard labels
@@ -249,7 +208,7 @@ def _venkatraman_unpaired_frame(batch, baseline, n_perm, seed, adjust):
         names = list(keys.iloc[:, 0])
     else:
         names = [", ".join(f"{c}={v}" for c, v in zip(keys.columns, row)) for row in keys.values]
-    pairs = _pairs(names, baseline)
+    pairs, _ = choose_pairs(names, baseline, None)  # (baseline="best" refused before)
     est = np.array([v10.mean() if v10.size and v01.size else np.nan for v10, v01 in parts])
     seqs = []
     for g in range(G):
@@ -491,7 +450,7 @@ def _compare(data, inp: Inputs, what: Estimator, boot: Resampling, cmp: Comparis
     if test == "delong":
         covs = [delong_cov(v10, v01) for v10, v01 in delong_parts(batch)]
         est = np.concatenate([theta for theta, _ in covs])
-    pairs, best = _choose_pairs(names, cmp.baseline, None if test == "venkatraman" else est)
+    pairs, best = choose_pairs(names, cmp.baseline, None if test == "venkatraman" else est)
     K = len(pairs)
     ia, ib, ca, cb = pair_index(G, M, pairs)
 
@@ -612,7 +571,7 @@ def _fold_compare(data, inp: Inputs, what: Estimator, boot: Resampling, cmp: Com
     """
     _, (runs, col, names, M) = fold_runs(data, inp, what, boot, cmp.test, "compare")
     # the best of the fold means (the cross-validated estimates)
-    pairs, best = _choose_pairs(names, cmp.baseline, runs[1][1])
+    pairs, best = choose_pairs(names, cmp.baseline, runs[1][1])
     frames = []
     for keys, est, reps in runs:
         G = len(keys) // M

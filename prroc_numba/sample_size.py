@@ -32,7 +32,7 @@ import pandas as pd
 from . import _frames as F
 from . import _power_sim as sim
 from . import _schema as S
-from ._checks import PR_METHODS, ROC_METHODS, method_label
+from ._checks import method_label
 from ._core.packing import pack
 
 __all__ = ["power"]
@@ -381,7 +381,7 @@ def power(
         raise ValueError(f"alternative={alternative!r} is not known; use one of {ALTERNATIVES}")
     if curve not in ("pr", "roc"):
         raise ValueError(f"curve={curve!r} is not known; use 'roc' or 'pr'")
-    _check_method(curve, method)
+    sim.check_method(curve, method)
     closed = curve == "roc" and method in (None, "trapezoid") and not hull
     if n is not None or not closed or (partial is not None and binormal is None):
         # only the full or binormal ROC area has closed forms: everything else is
@@ -505,75 +505,10 @@ def _from_data(data, score, label, pos_label, n_pos, n_neg, kappa, power, za, co
 # --------------------------------------------------------------------- simulation
 
 
-def _check_method(curve, method):
-    """``method`` names an area of ``curve``; a PR method with the ROC curve says to
-    pass ``curve="pr"`` rather than being ignored.
-    """
-    if method is None:
-        return
-    table = PR_METHODS if curve == "pr" else ROC_METHODS
-    if method in table:
-        return
-    if curve == "roc" and method in PR_METHODS:
-        raise ValueError(
-            f"method={method!r} is an area under the PR curve, but curve='roc' (the "
-            "default) was asked for: pass curve='pr' as well (the PR area's power is "
-            "simulated from pilot data or binormal= with prevalence=)"
-        )
-    raise ValueError(
-        f"method={method!r} is not an AUC method for curve={curve!r}; use one of {sorted(table)}"
-    )
-
-
-def _check_sizes(n):
-    sizes = np.atleast_1d(np.asarray(n))
-    if sizes.ndim != 1 or sizes.size == 0 or not np.all((sizes >= 4) & (sizes % 1 == 0)):
-        raise ValueError(f"n={n!r} must be a list of whole candidate sample sizes >= 4")
-    return sizes.astype(np.int64)
-
-
-def _simulation_args(*, n, auc, diff, n_pos, n_neg, kappa, target, what, prevalence):
-    """The simulated call's arguments: what the closed forms take and simulation cannot
-    use gets an error that says what to pass instead. Returns ``prevalence``.
-    """
-    if auc is not None or diff is not None:
-        raise ValueError(
-            f"auc= / diff= do not determine {what}'s sampling distribution, so its power is "
-            "simulated: pass pilot data (data=, score=, label=) or binormal= (with "
-            "prevalence=) instead of auc= / diff="
-        )
-    if kappa is not None:
-        if prevalence is not None:
-            raise ValueError("pass prevalence= or kappa= (n_neg / n_pos), not both")
-        prevalence = 1.0 / (1.0 + float(kappa))
-    if n is not None:
-        if n_pos is not None or n_neg is not None or target is not None:
-            raise ValueError(
-                "n= lists the total sample sizes to simulate the power at: drop "
-                "n_pos= / n_neg= (prevalence= or kappa= sets the classes' shares) and "
-                "power= (without n=, power= solves the sample size)"
-            )
-        return prevalence
-    if target is None:
-        raise ValueError(
-            f"the power of {what} is simulated: pass n=[...] (candidate total sample "
-            "sizes) for the power at each, or power= (a target) for the smallest sample "
-            "size that reaches it"
-        )
-    if n_pos is not None or n_neg is not None:
-        raise ValueError(
-            f"power= with {what} solves the sample size by simulation; the detectable "
-            "difference at given n_pos= / n_neg= has a closed form for the full ROC "
-            "area only: drop n_pos= / n_neg=, or pass n=[n_pos + n_neg] for the power at "
-            "that size"
-        )
-    return prevalence
-
-
 def _by_simulation(n, auc, diff, n_pos, n_neg, kappa, *, target, opts: sim.Design):
     """Power at candidate sizes ``n``, or the sample size that reaches ``target``."""
     label = method_label(opts.curve, opts.method, opts.hull, opts.partial)
-    prevalence = _simulation_args(
+    prevalence = sim.simulation_prevalence(
         n=n,
         auc=auc,
         diff=diff,
@@ -585,7 +520,7 @@ def _by_simulation(n, auc, diff, n_pos, n_neg, kappa, *, target, opts: sim.Desig
         prevalence=opts.prevalence,
     )
     opts = replace(opts, prevalence=prevalence)
-    sizes = None if n is None else _check_sizes(n)
+    sizes = None if n is None else sim.check_sizes(n)
     design = sim.simulation(opts)
     what = {
         S.CURVE: opts.curve,

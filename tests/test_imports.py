@@ -114,7 +114,12 @@ def _layer(mod: str) -> str:
 
 #: the compile machinery the kernels load: the JIT options and cache, the fork hook
 #: (``_jit.warmup`` and ``_jit.build`` run the public functions: they sit above them)
-JIT_RUNTIME = {"prroc_numba._jit", "prroc_numba._jit.numba", "prroc_numba._jit.fork"}
+JIT_RUNTIME = {
+    "prroc_numba._jit",
+    "prroc_numba._jit.numba",
+    "prroc_numba._jit.notice",
+    "prroc_numba._jit.fork",
+}
 
 
 @pytest.mark.parametrize(

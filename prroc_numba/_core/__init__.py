@@ -24,6 +24,7 @@ from .curve_frames import check_curve_options, confusion_frame, derived, pr_fram
 from .dataframes import Output, is_dask, is_spark, to_pandas, with_output
 from .gain_areas import drop_tp0, prg_gains, prg_points
 from .inputs import Inputs
+from .kept_rows import hard_labels
 from .memory import check
 from .multiclass import check_device
 from .packing import pack
@@ -31,7 +32,6 @@ from .partial import check_partial, partial_areas, standardized
 from .partitions import (
     check_merged,
     check_names,
-    exercise,
     finish_areas,
     finish_replicate_areas,
     global_curves,
@@ -83,6 +83,7 @@ from .resolve import as_1d, check_not_proba, frame_column
 from .state import StateFormatError
 from .sweep import sweep_points
 from .table import Layout, batch_entries
+from .warm_parts import exercise
 
 __all__ = [
     "Accumulator",
@@ -111,6 +112,7 @@ __all__ = [
     "finish_replicate_areas",
     "frame_column",
     "framed",
+    "hard_labels",
     "global_curves",
     "holding",
     "hull_entries",

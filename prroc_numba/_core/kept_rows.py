@@ -22,6 +22,23 @@ from .._drivers import all_float32, split_sweep_range
 _RAW_ROWS = 1 << 18
 
 
+def hard_labels(y):
+    """The positives (a bool mask) of labels that are bool or exactly 0 / 1 (integers or
+    floats), else None: the check of the kept rows' labels, the Accumulator's
+    (:func:`hard_split`) and the PyTorch metrics'. A bool array comes back as it is.
+    """
+    kind = y.dtype.kind
+    if kind == "b":
+        return y
+    if kind in "iu":
+        u = y.view(f"u{y.itemsize}") if kind == "i" else y  # 0 / 1 <=> unsigned <= 1
+        return y.astype(bool) if bool((u <= 1).all()) else None
+    if kind == "f":
+        one = y == 1
+        return one if bool((one | (y == 0)).all()) else None
+    return None
+
+
 def hard_split(score, label, decimals=None):
     """``(positives' scores, negatives' scores)`` (float64, rounded to ``decimals``) of a
     batch of one curve given as arrays: numeric scores, all finite, and labels that are
@@ -35,13 +52,8 @@ def hard_split(score, label, decimals=None):
     s, y = np.asarray(score), np.asarray(label)
     if s.ndim != 1 or y.shape != s.shape or s.size == 0 or s.dtype.kind not in "fiu":
         return None
-    if y.dtype.kind == "b":
-        pos = y
-    elif y.dtype.kind in "fiu":
-        pos = y == 1
-        if not (pos | (y == 0)).all():
-            return None
-    else:
+    pos = hard_labels(y)
+    if pos is None:
         return None
     s = s.astype(np.float64, copy=False)
     if not np.isfinite(s).all():

@@ -96,7 +96,7 @@ def _cli(main, argv):
 
 
 def _partitions(d):
-    from .._core.partitions import exercise
+    from .._core.warm_parts import exercise
 
     return exercise(d.small, ["s", "si"], "y", "g")
 

@@ -5,6 +5,7 @@ once with the input, estimator and resampling options.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -134,3 +135,46 @@ def check_rank_test(data, inp: Inputs, est: Estimator, boot: Resampling, test, d
             f"test={test!r} needs hard 0/1 labels without weights, as in "
             "pROC; drop weight= / soft_labels= or use test='bootstrap'"
         )
+
+
+def _pairs(names, baseline):
+    M = len(names)
+    if baseline is None:
+        return [(i, j) for i in range(M) for j in range(i + 1, M)]
+    hits = [i for i, nm in enumerate(names) if nm == baseline]
+    if not hits:
+        raise ValueError(
+            f"baseline={baseline!r} is not one of the models {list(names)}; name one of "
+            "the score columns"
+        )
+    b = hits[0]
+    return [(i, b) for i in range(M) if i != b]
+
+
+BEST = "best"
+
+
+def _best_pairs(names, est):
+    """``baseline="best"``: the model with the highest estimate (averaged over the
+    groups when there are several) against every other, the best as ``model_a``.
+    Returns ``(best index, pairs)``.
+    """
+    M = len(names)
+    e = np.asarray(est, dtype=np.float64).reshape(-1, M)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN model
+        mean = np.nanmean(e, axis=0)
+    if np.all(np.isnan(mean)):
+        raise ValueError("baseline='best': no model has a defined estimate")
+    b = int(np.nanargmax(mean))
+    return b, [(b, i) for i in range(M) if i != b]
+
+
+def choose_pairs(names, baseline, est):
+    """``(pairs, best name or None)`` of :func:`~prroc_numba.compare`: its ``baseline=``
+    resolved against the model names (``est``: the estimates, for ``"best"``).
+    """
+    if baseline == BEST and BEST not in names:  # a model named "best" is that model
+        b, pairs = _best_pairs(names, est)
+        return pairs, names[b]
+    return _pairs(names, baseline), None
