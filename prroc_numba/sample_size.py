@@ -387,22 +387,8 @@ def power(
         # only the full or binormal ROC area has closed forms: everything else is
         # simulated, or an error says what the simulation needs
         design = sim.Design(
-            data=data,
-            score=score,
-            label=label,
-            binormal=binormal,
-            prevalence=prevalence,
-            null=null,
-            n_sim=n_sim,
-            n_boot=n_boot,
-            seed=seed,
-            sig_level=sig_level,
-            alternative=alternative,
-            curve=curve,
-            method=method,
-            hull=hull,
-            partial=partial,
-            pos_label=pos_label,
+            *(data, score, label, binormal, prevalence, null, n_sim, n_boot, seed),
+            *(sig_level, alternative, curve, method, hull, partial, pos_label),
         )
         sizes = (n, auc, diff, n_pos, n_neg, kappa)
         return _by_simulation(*sizes, target=power, opts=design)

@@ -73,6 +73,7 @@ from .points import (
 from .reading import (
     entries_of,
     layout_of,
+    pr_curve_of,
     replicates_of,
     rows_result,
     rows_thresholds,
@@ -130,6 +131,7 @@ __all__ = [
     "partial_areas",
     "partition_rows",
     "PointCurve",
+    "pr_curve_of",
     "pr_frame",
     "pr_state",
     "prg_frame",

@@ -76,3 +76,12 @@ def rows_thresholds(acc, thresholds):
 def rows_result(acc, frame):
     """A frame computed on :func:`weighted_rows` as the in-memory call returns it."""
     return acc._finish(frame)
+
+
+def pr_curve_of(acc, hull, interpolate, thresholds, recall_step):
+    """``acc.pr_curve(...)`` with the options of :func:`~prroc_numba.pr_curve` by name:
+    a wing's answer from its merged (or small) table.
+    """
+    return acc.pr_curve(
+        hull=hull, interpolate=interpolate, thresholds=thresholds, recall_step=recall_step
+    )

@@ -10,25 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import partitions as P
 from .accumulator import Accumulator
-from .partitions import (
-    global_curves,
-    hull_entries,
-    input_kw,
-    partition_rows,
-    range_area_sums,
-    range_hull_vertices,
-    range_indices,
-    range_table,
-    range_threshold_bins,
-    range_totals,
-    reduce_partition,
-    replicate_area_sums,
-    replicate_class_totals,
-    replicate_table,
-    splitters_of,
-    tie_blocks,
-)
 from .reading import entries_of, layout_of
 
 
@@ -38,37 +21,37 @@ def exercise(frame, score, label, by, seed=0, n_boot=20):
     Spark partitions reach, without dask, pyspark or pyarrow). Returns the summed
     area terms of two ranges and the replicate area sums.
     """
-    kw = input_kw(score, label, by, None, None, False)
+    kw = P.input_kw(score, label, by, None, None, False)
     half = len(frame) // 2
     parts = [frame.iloc[:half], frame.iloc[half:]]
-    accs = [reduce_partition(p, kw)[0] for p in parts]
+    accs = [P.reduce_partition(p, kw)[0] for p in parts]
     acc = Accumulator()
     for a in accs:
         acc.merge(a)
     layout = layout_of(acc)
     C = layout.n_curves
-    sp = splitters_of(acc, C, 2)
+    sp = P.splitters_of(acc, C, 2)
     pieces = [[], []]
     for a in accs:
         c, s, p, n = entries_of(a)
-        c = global_curves(layout_of(a), c, layout)
-        for r, i in enumerate(range_indices(c, s, sp)):
+        c = P.global_curves(layout_of(a), c, layout)
+        for r, i in enumerate(P.range_indices(c, s, sp)):
             pieces[r].append((c[i], s[i], p[i], n[i]))
-    tables = [range_table(C, *ps) for ps in pieces]
-    tot = [range_totals(t) for t in tables]
+    tables = [P.range_table(C, *ps) for ps in pieces]
+    tot = [P.range_totals(t) for t in tables]
     tp0 = np.stack([np.zeros(C), tot[0][0]])
     fp0 = np.stack([np.zeros(C), tot[0][1]])
-    sums = [range_area_sums(t, tp0[r], fp0[r], [0, 1]) for r, t in enumerate(tables)]
-    hulls = [range_hull_vertices(t, tp0[r], fp0[r]) for r, t in enumerate(tables)]
-    hull_entries(hulls, C)
+    sums = [P.range_area_sums(t, tp0[r], fp0[r], [0, 1]) for r, t in enumerate(tables)]
+    hulls = [P.range_hull_vertices(t, tp0[r], fp0[r]) for r, t in enumerate(tables)]
+    P.hull_entries(hulls, C)
     thr = np.zeros(C)
-    range_threshold_bins(tables[0], thr, np.arange(C + 1, dtype=np.int64))
-    rows = [partition_rows(p, kw, i * half) for i, p in enumerate(parts)]
-    replicate_table(rows[0], seed, n_boot)
+    P.range_threshold_bins(tables[0], thr, np.arange(C + 1, dtype=np.int64))
+    rows = [P.partition_rows(p, kw, i * half) for i, p in enumerate(parts)]
+    P.replicate_table(rows[0], seed, n_boot)
     rp = rows[0][1]
-    piece = (global_curves(rp.layout, rp.curve, layout), rp.score, rp.row, rp.pos, rp.neg)
-    blocks = tie_blocks(C, piece)
-    tpb, fpb = replicate_class_totals(blocks, seed, n_boot)
+    piece = (P.global_curves(rp.layout, rp.curve, layout), rp.score, rp.row, rp.pos, rp.neg)
+    blocks = P.tie_blocks(C, piece)
+    tpb, fpb = P.replicate_class_totals(blocks, seed, n_boot)
     zero = np.zeros_like(tpb)
-    reps = replicate_area_sums(blocks, zero, zero, seed, 0)
+    reps = P.replicate_area_sums(blocks, zero, zero, seed, 0)
     return np.sum(sums, axis=0), reps

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._checks import method_code, pr_band_grid
-from .._core import Accumulator, entries_of, layout_of, replicates_of
+from .._core import Accumulator, entries_of, layout_of, pr_curve_of, replicates_of
 from .._core.batch import warn_undefined, warn_undefined_auc
 from .._core.partitions import (
     check_merged,
@@ -147,16 +147,11 @@ def roc_curve(data, hull, thresholds, **kw):
 def pr_curve(data, hull, interpolate, thresholds, recall_step, **kw):
     if not hull and thresholds is None and interpolate is None:
         return _raw(data, "pr_curve", **kw)
-    args = {
-        "hull": hull,
-        "interpolate": interpolate,
-        "thresholds": thresholds,
-        "recall_step": recall_step,
-    }
+    options = (hull, interpolate, thresholds, recall_step)
     if not hull and thresholds is None:
         # interpolating the whole curve needs its every vertex (the merged table)
-        return accumulate(data, **kw).pr_curve(**args)
-    return _small(data, hull, thresholds, kw).pr_curve(**args)
+        return pr_curve_of(accumulate(data, **kw), *options)
+    return pr_curve_of(_small(data, hull, thresholds, kw), *options)
 
 
 # ------------------------------------------------------------------ Poisson bootstrap

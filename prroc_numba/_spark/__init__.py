@@ -51,7 +51,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._checks import method_code
-from .._core import Accumulator, layout_of
+from .._core import Accumulator, layout_of, pr_curve_of
 from .._core.partitions import (
     check_merged,
     input_kw,
@@ -187,15 +187,10 @@ def roc_curve(data, hull, thresholds, **kw):
 
 
 def pr_curve(data, hull, interpolate, thresholds, recall_step, **kw):
-    args = {
-        "hull": hull,
-        "interpolate": interpolate,
-        "thresholds": thresholds,
-        "recall_step": recall_step,
-    }
+    options = (hull, interpolate, thresholds, recall_step)
     if not hull and thresholds is None:
-        return merged_state(data, "the raw pr_curve", **kw).pr_curve(**args)
-    return _small(data, hull, thresholds, kw).pr_curve(**args)
+        return pr_curve_of(merged_state(data, "the raw pr_curve", **kw), *options)
+    return pr_curve_of(_small(data, hull, thresholds, kw), *options)
 
 
 # ------------------------------------------------------------------ Poisson bootstrap
