@@ -52,12 +52,26 @@ class Inputs:
         device, score, label, weight, by = _device.prepare(
             device, self.score, self.label, self.weight, self.by
         )
+        same = score is self.score and label is self.label and weight is self.weight
+        if same and by is self.by:  # nothing was on a GPU (the usual case)
+            return device, self
         return device, replace(self, score=score, label=label, weight=weight, by=by)
 
     def pack(self, data, pair_models: bool = False) -> Batch:
         """The :class:`~prroc_numba._core.batch.Batch` of these inputs over ``data``."""
-        classes = {"multiclass": self.multiclass, "classes": self.classes, "average": self.average}
-        return pack(data, **self.binary(), **classes, pair_models=pair_models)
+        return pack(
+            data,
+            score=self.score,
+            label=self.label,
+            by=self.by,
+            weight=self.weight,
+            pos_label=self.pos_label,
+            soft_labels=self.soft_labels,
+            multiclass=self.multiclass,
+            classes=self.classes,
+            average=self.average,
+            pair_models=pair_models,
+        )
 
     def is_multi(self, data) -> bool:
         """Multiclass or multilabel input (``multiclass=`` or a label matrix)."""
