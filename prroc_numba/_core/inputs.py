@@ -41,6 +41,10 @@ class Inputs:
             "soft_labels": self.soft_labels,
         }
 
+    def classes_kw(self) -> dict[str, Any]:
+        """The multiclass arguments by name, as :func:`~.packing.pack` takes them."""
+        return {"multiclass": self.multiclass, "classes": self.classes, "average": self.average}
+
     def without_classes(self) -> Inputs:
         """These inputs read as binary input (no multiclass arguments)."""
         return replace(self, multiclass=None, classes=None, average=None)
@@ -59,19 +63,7 @@ class Inputs:
 
     def pack(self, data, pair_models: bool = False) -> Batch:
         """The :class:`~prroc_numba._core.batch.Batch` of these inputs over ``data``."""
-        return pack(
-            data,
-            score=self.score,
-            label=self.label,
-            by=self.by,
-            weight=self.weight,
-            pos_label=self.pos_label,
-            soft_labels=self.soft_labels,
-            multiclass=self.multiclass,
-            classes=self.classes,
-            average=self.average,
-            pair_models=pair_models,
-        )
+        return pack(data, **self.binary(), **self.classes_kw(), pair_models=pair_models)
 
     def is_multi(self, data) -> bool:
         """Multiclass or multilabel input (``multiclass=`` or a label matrix)."""
