@@ -190,7 +190,7 @@ import resource, sys
 sys.path.insert(0, {root!r})
 import numpy as np, pandas as pd
 import prroc_numba as prn
-from prroc_numba._core.pack import pack
+from prroc_numba._core.packing import pack
 from prroc_numba._resampling import plan as R
 from prroc_numba._resampling.run import _seed
 n, M = {n}, {m}

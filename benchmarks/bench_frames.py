@@ -67,7 +67,7 @@ def light():
     from _cases import binormal, long_frame
 
     from prroc_numba import _frames as F
-    from prroc_numba._core.pack import pack
+    from prroc_numba._core.packing import pack
     from prroc_numba._core.point_frames import pack_points
     from prroc_numba._drivers.grid import precision_at_recall_batch
 

@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 from _cases import float_scores  # noqa: E402
 
 import prroc_numba as prn  # noqa: E402
-from prroc_numba._core.pack import pack  # noqa: E402
+from prroc_numba._core.packing import pack  # noqa: E402
 from prroc_numba._kernels import area  # noqa: E402
 
 

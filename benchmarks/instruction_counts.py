@@ -31,7 +31,7 @@ import os, sys, time
 sys.path.insert(0, {root!r}); sys.path.insert(0, {here!r})
 import numba, numpy as np, pandas as pd
 from _cases import binormal, _numpy_boot, _numpy_orders
-from prroc_numba._core.pack import pack
+from prroc_numba._core.packing import pack
 from prroc_numba._resampling import plan as R
 from prroc_numba._checks import kernel_seed as _seed
 from prroc_numba._resampling.run import _rows, _draw

@@ -21,7 +21,7 @@ from ._version import __version__  # noqa: F401 (public)
 #: where each public name lives; imported on first use (``import prroc_numba`` loads no
 #: kernel module, Numba, pandas, Dask or matplotlib)
 _WHERE = {
-    "Accumulator": "._core.table",
+    "Accumulator": "._core.accumulator",
     "auc": ".areas",
     "auc_ci": ".closed_form",
     "auc_pr": ".areas",
@@ -51,8 +51,8 @@ _WHERE = {
 }
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time see __getattr__
+    from ._core.accumulator import Accumulator
     from ._core.state import StateFormatError
-    from ._core.table import Accumulator
     from ._sklearn import scorer
     from ._warnings import FewDataSetsWarning, UndefinedMetricWarning
     from .areas import auc, auc_pr, auc_roc, metrics

@@ -16,13 +16,15 @@ target (doubling, then narrowing the bracket a few sizes per call).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from . import _schema as S
-from ._checks import check_n_boot
-from ._core.pack import pack
+from ._checks import PR_METHODS, ROC_METHODS, check_n_boot
+from ._core.packing import pack
 
 _BINORMAL_KEYS = ("A1", "B1", "A2", "B2", "rn", "ra")
 #: the most simulated rows one bootstrap call of the search may hold
@@ -189,35 +191,48 @@ def make_test(*, curve, method, hull, partial, n_boot, seed, sig_level, alternat
     return test
 
 
-def simulation(
-    *,
-    data,
-    score,
-    label,
-    binormal,
-    prevalence,
-    null,
-    n_sim,
-    n_boot,
-    seed,
-    sig_level,
-    alternative,
-    curve,
-    partial,
-    method,
-    hull,
-    pos_label,
-):
+@dataclass(frozen=True)
+class Design:
+    """The simulation options of :func:`~prroc_numba.power`, as it names them: where the
+    rows come from (``data``, ``score``, ``label``, ``pos_label`` or ``binormal``), the
+    ``prevalence``, the ``null`` value, ``n_sim``, the test (``n_boot``, ``seed``,
+    ``sig_level``, ``alternative``) and the area (``curve``, ``method``, ``hull``,
+    ``partial``).
+    """
+
+    data: Any
+    score: Any
+    label: Any
+    binormal: Any
+    prevalence: float | None
+    null: float | None
+    n_sim: int
+    n_boot: int
+    seed: int | None
+    sig_level: float
+    alternative: str
+    curve: str
+    method: str | None
+    hull: bool
+    partial: tuple[float, float] | None
+    pos_label: Any
+
+
+def simulation(opts: Design):
     """The :class:`Simulation` of a call's design, its arguments checked."""
+    n_sim, n_boot, binormal, prevalence = opts.n_sim, opts.n_boot, opts.binormal, opts.prevalence
+    null, curve, partial = opts.null, opts.curve, opts.partial
     check_n_boot(n_boot)
     if isinstance(n_sim, bool) or not isinstance(n_sim, (int, np.integer)) or n_sim < 1:
         raise ValueError(f"n_sim={n_sim!r} must be a positive integer")
     if binormal is not None:
-        if data is not None or score is not None:
+        if opts.data is not None or opts.score is not None:
             raise ValueError("power() simulates from binormal= or from data, not both")
         draw_pos, draw_neg, m, pilot_prev = _binormal_sampler(binormal)
     else:
-        draw_pos, draw_neg, m, pilot_prev = _data_sampler(data, score, label, pos_label)
+        draw_pos, draw_neg, m, pilot_prev = _data_sampler(
+            opts.data, opts.score, opts.label, opts.pos_label
+        )
     if prevalence is None:
         if pilot_prev is None:
             raise ValueError(
@@ -236,16 +251,16 @@ def simulation(
         null = 0.5 if curve == "roc" else prevalence
     test = make_test(
         curve=curve,
-        method=method,
-        hull=hull,
+        method=opts.method,
+        hull=opts.hull,
         partial=partial,
         n_boot=n_boot,
-        seed=seed,
-        sig_level=sig_level,
-        alternative=alternative,
+        seed=opts.seed,
+        sig_level=opts.sig_level,
+        alternative=opts.alternative,
         null=null,
     )
-    draws = Draws(draw_pos, draw_neg, m, n_sim, seed)
+    draws = Draws(draw_pos, draw_neg, m, n_sim, opts.seed)
     return Simulation(draws=draws, prevalence=float(prevalence), test=test)
 
 
@@ -303,3 +318,68 @@ def solve_size(sim, target):
     se_p = math.sqrt(target * (1.0 - target) / sim.draws.n_sim)
     n_se = se_p / slope if slope > 0 else math.inf
     return hi, lo, n_se
+
+
+def check_method(curve, method):
+    """``method`` names an area of ``curve``; a PR method with the ROC curve says to
+    pass ``curve="pr"`` rather than being ignored.
+    """
+    if method is None:
+        return
+    table = PR_METHODS if curve == "pr" else ROC_METHODS
+    if method in table:
+        return
+    if curve == "roc" and method in PR_METHODS:
+        raise ValueError(
+            f"method={method!r} is an area under the PR curve, but curve='roc' (the "
+            "default) was asked for: pass curve='pr' as well (the PR area's power is "
+            "simulated from pilot data or binormal= with prevalence=)"
+        )
+    raise ValueError(
+        f"method={method!r} is not an AUC method for curve={curve!r}; use one of {sorted(table)}"
+    )
+
+
+def check_sizes(n):
+    sizes = np.atleast_1d(np.asarray(n))
+    if sizes.ndim != 1 or sizes.size == 0 or not np.all((sizes >= 4) & (sizes % 1 == 0)):
+        raise ValueError(f"n={n!r} must be a list of whole candidate sample sizes >= 4")
+    return sizes.astype(np.int64)
+
+
+def simulation_prevalence(*, n, auc, diff, n_pos, n_neg, kappa, target, what, prevalence):
+    """The simulated call's arguments: what the closed forms take and simulation cannot
+    use gets an error that says what to pass instead. Returns ``prevalence``.
+    """
+    if auc is not None or diff is not None:
+        raise ValueError(
+            f"auc= / diff= do not determine {what}'s sampling distribution, so its power is "
+            "simulated: pass pilot data (data=, score=, label=) or binormal= (with "
+            "prevalence=) instead of auc= / diff="
+        )
+    if kappa is not None:
+        if prevalence is not None:
+            raise ValueError("pass prevalence= or kappa= (n_neg / n_pos), not both")
+        prevalence = 1.0 / (1.0 + float(kappa))
+    if n is not None:
+        if n_pos is not None or n_neg is not None or target is not None:
+            raise ValueError(
+                "n= lists the total sample sizes to simulate the power at: drop "
+                "n_pos= / n_neg= (prevalence= or kappa= sets the classes' shares) and "
+                "power= (without n=, power= solves the sample size)"
+            )
+        return prevalence
+    if target is None:
+        raise ValueError(
+            f"the power of {what} is simulated: pass n=[...] (candidate total sample "
+            "sizes) for the power at each, or power= (a target) for the smallest sample "
+            "size that reaches it"
+        )
+    if n_pos is not None or n_neg is not None:
+        raise ValueError(
+            f"power= with {what} solves the sample size by simulation; the detectable "
+            "difference at given n_pos= / n_neg= has a closed form for the full ROC "
+            "area only: drop n_pos= / n_neg=, or pass n=[n_pos + n_neg] for the power at "
+            "that size"
+        )
+    return prevalence

@@ -25,10 +25,11 @@ from ._core import partial as _partial
 from ._core.area_frames import auc_frame, batch_areas, metrics_frame, prg_frame
 from ._core.classes import check_args
 from ._core.dataframes import Output, with_output
+from ._core.inputs import Inputs
 from ._core.multiclass import check_device
-from ._core.pack import MULTICLASS, inputs, pack
 from ._core.resolve import check_not_proba
 from ._docs import fill_doc
+from ._options.estimator import Estimator, check_prg
 from ._resampling import folds as _folds
 
 
@@ -106,42 +107,47 @@ def auc(
     2    mean   roc  trapezoid  0.750000
     3  pooled   roc  trapezoid  0.777778
     """
+    inp = Inputs(score, label, by, weight, pos_label, soft_labels, multiclass, classes, average)
+    est = Estimator(curve, method, hull, partial, partial_focus, standardize)
     if fold is not None:
-        return _folds.split(auc, locals())
+        return _folds.split(lambda d, i: _auc(d, i, est, device), data, inp, fold)
+    return _auc(data, inp, est, device)
+
+
+def _auc(data, inp: Inputs, est: Estimator, device):
+    """:func:`auc` without ``fold=``, its options built."""
+    curve, hull = est.curve, bool(est.hull)
     if curve == "prg":
-        return _auprg(data, dict(locals()))
-    code = method_code(curve, method)
-    if multiclass == "ovo":
-        check_args(multiclass, classes, average, False, curve)
-    spec = _partial.check_partial(curve, partial, partial_focus, standardize)
+        return _auprg(data, inp, est, device)
+    code = method_code(curve, est.method)
+    if inp.multiclass == "ovo":
+        check_args(inp.multiclass, inp.classes, inp.average, False, curve)
+    spec = _partial.check_partial(curve, est.partial, est.partial_focus, est.standardize)
     wing = _backends.wing_for(data)
     if wing is not None:
         if spec is not None:
             raise ValueError(
                 f"partial= is not available for {_backends.input_name(data)}; compute whole areas"
             )
-        wing.no_multiclass(multiclass)
-        out = wing.auc(data, curve, method, hull, **inputs(locals()))
-        return F.describe(out, S.AUC, curve=curve, method=method_label(curve, method, hull))
-    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    batch = pack(data, **inputs(locals(), *MULTICLASS))
+        wing.no_multiclass(inp.multiclass)
+        out = wing.auc(data, curve, est.method, est.hull, **inp.binary())
+        return F.describe(out, S.AUC, curve=curve, method=method_label(curve, est.method, hull))
+    device, inp = inp.on_device(device)
+    batch = inp.pack(data)
     check_device(batch, device)
     if spec is not None:  # partial areas run on the CPU (validated on the host anyway)
-        out = _partial.partial_areas(batch, code, bool(hull), curve, spec, standardize)
+        out = _partial.partial_areas(batch, code, hull, curve, spec, est.standardize)
     elif device == "cuda":
-        out = _device.backend().area_batch(batch, code, bool(hull))
+        out = _device.backend().area_batch(batch, code, hull)
     else:
-        out = batch_areas(batch, [code], [bool(hull)])[:, 0]
-    label = method_label(curve, method, hull, partial, partial_focus, standardize)
-    return _device.tag(auc_frame(batch, curve, out, label), device)
+        out = batch_areas(batch, [code], [hull])[:, 0]
+    return _device.tag(auc_frame(batch, curve, out, est.label), device)
 
 
-def _auprg(data, args):
+def _auprg(data, inp: Inputs, est: Estimator, device):
     """``auc(..., curve="prg")``: the area under the Precision-Recall-Gain curve."""
-    from ._options import check_prg
-
-    check_prg(data, args["method"], args["device"], args)
-    return prg_frame(pack(data, **inputs(args)), args["hull"])
+    check_prg(data, est.method, device, inp, est.partial)
+    return prg_frame(inp.pack(data), est.hull)
 
 
 @with_output
@@ -211,9 +217,16 @@ def metrics(
     0  a  0.833333      0.5    2.0
     1  b  1.000000      1.0    1.0
     """
+    inp = Inputs(score, label, by, weight, pos_label, soft_labels, multiclass, classes, average)
     if fold is not None:
-        return _folds.split(globals()["metrics"], locals())
+        return _folds.split(lambda d, i: _metrics(d, i, metrics, device), data, inp, fold)
+    return _metrics(data, inp, metrics, device)
+
+
+def _metrics(data, inp: Inputs, metrics, device):
+    """:func:`metrics` without ``fold=``, its options built."""
     names = metric_names(metrics)
+    multiclass = inp.multiclass
     if multiclass == "ovo":
         raise ValueError(
             "multiclass='ovo' is Hand & Till's ROC AUC: use auc(..., curve='roc', "
@@ -224,9 +237,9 @@ def metrics(
         if S.EER in names:
             raise ValueError("metrics='eer' takes in-memory input; call data.compute() first")
         wing.no_multiclass(multiclass)
-        return wing.metrics(data, names, **inputs(locals()))
-    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    batch = pack(data, **inputs(locals(), *MULTICLASS))
+        return wing.metrics(data, names, **inp.binary())
+    device, inp = inp.on_device(device)
+    batch = inp.pack(data)
     check_device(batch, device)
     return _device.tag(metrics_frame(batch, names, device), device)
 

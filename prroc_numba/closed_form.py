@@ -26,7 +26,8 @@ from ._calls import checked
 from ._checks import check_level, method_code, method_label
 from ._core.area_frames import batch_areas
 from ._core.batch import warn_undefined
-from ._core.pack import inputs, pack
+from ._core.inputs import Inputs
+from ._core.packing import pack
 from ._docs import fill_doc
 from ._drivers import placements_batch
 from ._resampling import folds as _folds
@@ -215,7 +216,7 @@ def auc_ci(
             "or use ci='delong' for the ROC AUC"
         )
     code = method_code(curve, method)
-    batch = pack(data, **inputs(locals()))
+    batch = Inputs(score, label, by, weight, pos_label, soft_labels).pack(data)
     est = batch_areas(batch, [code], [False])[:, 0]
     P, _ = batch.totals()
     warn_undefined(batch, P <= 0, "AUC-PR is undefined (no positives): NaN")

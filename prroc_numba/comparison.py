@@ -19,17 +19,21 @@ import numpy as np
 import pandas as pd
 
 from . import _frames as F
-from . import _options as O
 from . import _schema as S
 from ._checks import check_level, kernel_seed
 from ._core import device as _device
 from ._core.batch import warn_undefined
 from ._core.dataframes import Output, with_output
-from ._core.pack import inputs, pack
+from ._core.inputs import Inputs
+from ._core.packing import pack
 from ._docs import fill_doc
 from ._drivers import unpaired_stat, venkatraman_unpaired
+from ._options.choices import ADJUSTMENTS, TESTS, check_choice
+from ._options.draws import Resampling, call_label
+from ._options.estimator import Estimator
+from ._options.pairs import BEST, Comparison, check_compare, choose_pairs
+from ._options.replicates import fold_runs, replicates
 from ._resampling import folds as _folds
-from ._resampling.engine import fold_replicates
 from ._resampling.intervals import (
     boot_pairs,
     boot_se,
@@ -69,7 +73,7 @@ def adjust_pvalues(p, method="holm"):
     """
     if method is None:
         method = "none"
-    O.check_choice("adjust", method, O.ADJUSTMENTS)
+    check_choice("adjust", method, ADJUSTMENTS)
     p = np.asarray(p, dtype=np.float64)
     out = p.copy()
     ok = np.flatnonzero(np.isfinite(p))
@@ -167,39 +171,6 @@ def delong(
 # --------------------------------------------------------------------- compare
 
 
-def _pairs(names, baseline):
-    M = len(names)
-    if baseline is None:
-        return [(i, j) for i in range(M) for j in range(i + 1, M)]
-    hits = [i for i, nm in enumerate(names) if nm == baseline]
-    if not hits:
-        raise ValueError(
-            f"baseline={baseline!r} is not one of the models {list(names)}; name one of "
-            "the score columns"
-        )
-    b = hits[0]
-    return [(i, b) for i in range(M) if i != b]
-
-
-BEST = "best"
-
-
-def _best_pairs(names, est):
-    """``baseline="best"``: the model with the highest estimate (averaged over the
-    groups when there are several) against every other, the best as ``model_a``.
-    Returns ``(best index, pairs)``.
-    """
-    M = len(names)
-    e = np.asarray(est, dtype=np.float64).reshape(-1, M)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN model
-        mean = np.nanmean(e, axis=0)
-    if np.all(np.isnan(mean)):
-        raise ValueError("baseline='best': no model has a defined estimate")
-    b = int(np.nanargmax(mean))
-    return b, [(b, i) for i in range(M) if i != b]
-
-
 def _mark_best(frame, best, level, adjust):
     """``not_worse`` (``p_adjusted >= 1 - level``: the difference from the best is not
     significant after the stated adjustment) and the answer in ``attrs``: the models
@@ -226,14 +197,6 @@ def _mark_best(frame, best, level, adjust):
     return frame
 
 
-def _choose_pairs(names, baseline, est):
-    """``(pairs, best name or None)`` of :func:`compare`."""
-    if baseline == BEST and BEST not in names:  # a model named "best" is that model
-        b, pairs = _best_pairs(names, est)
-        return pairs, names[b]
-    return _pairs(names, baseline), None
-
-
 def _venkatraman_unpaired_frame(batch, baseline, n_perm, seed, adjust):
     """Venkatraman's (2000) unpaired test of every pair of curves (the ``by`` groups)."""
     parts = delong_parts(batch)  # checks hard labels
@@ -245,7 +208,7 @@ def _venkatraman_unpaired_frame(batch, baseline, n_perm, seed, adjust):
         names = list(keys.iloc[:, 0])
     else:
         names = [", ".join(f"{c}={v}" for c, v in zip(keys.columns, row)) for row in keys.values]
-    pairs = _pairs(names, baseline)
+    pairs, _ = choose_pairs(names, baseline, None)  # (baseline="best" refused before)
     est = np.array([v10.mean() if v10.size and v01.size else np.nan for v10, v01 in parts])
     seqs = []
     for g in range(G):
@@ -447,25 +410,37 @@ def compare(
     >>> top.attrs["not_worse"]
     ['good']
     """
-    O.check_choice("test", test, O.TESTS)
+    check_choice("test", test, TESTS)
     if test == "venkatraman" and baseline == BEST:
         raise ValueError(
             "baseline='best' picks the model with the best area; test='venkatraman' "
             "compares whole curves, not areas: use test='bootstrap' or 'delong', or name "
             "the baseline model"
         )
+    inp = Inputs(score, label, by, weight, pos_label, soft_labels, multiclass, classes, average)
+    what = Estimator(curve, method, hull, partial, partial_focus, standardize)
+    boot = Resampling(
+        n_boot, level, stratified, seed, progress, cluster, resampling, fold, row_id, device
+    )
+    cmp = Comparison(test, p_value, adjust, baseline, combine)
     if fold is not None:
-        return _fold_compare(locals())
-    device, score, label, weight, by, adjust, multi, wide = O.check_compare(locals())
-    if not multi and not wide and test == "venkatraman" and by is not None:
-        batch = pack(data, score=score, label=label, by=by, pos_label=pos_label)
-        frame = _venkatraman_unpaired_frame(batch, baseline, n_boot, seed, adjust)
+        return _fold_compare(data, inp, what, boot, cmp)
+    return _compare(data, inp, what, boot, cmp)
+
+
+def _compare(data, inp: Inputs, what: Estimator, boot: Resampling, cmp: Comparison):
+    """:func:`compare` without ``fold=``, its options built."""
+    device, inp, adjust, multi, wide = check_compare(data, inp, what, boot, cmp)
+    test, n_boot, seed, level = cmp.test, boot.n_boot, boot.seed, boot.level
+    if not multi and not wide and test == "venkatraman" and inp.by is not None:
+        batch = pack(data, score=inp.score, label=inp.label, by=inp.by, pos_label=inp.pos_label)
+        frame = _venkatraman_unpaired_frame(batch, cmp.baseline, n_boot, seed, adjust)
         return _device.tag(frame, device)
     if test in ("delong", "venkatraman"):
-        batch = pack(data, score=score, label=label, by=by, pos_label=pos_label)
+        batch = pack(data, score=inp.score, label=inp.label, by=inp.by, pos_label=inp.pos_label)
     else:
-        batch, _plan, _code, est, reps, _ = O._replicates(
-            data, label_bar="compare", **inputs(locals(), *O.REPLICATE_ARGS), **multi
+        batch, _plan, _code, est, reps, _ = replicates(
+            data, inp, what, boot, device, label_bar="compare", pair_models=multi
         )
     M = batch.n_models
     if M < 2:
@@ -475,58 +450,61 @@ def compare(
     if test == "delong":
         covs = [delong_cov(v10, v01) for v10, v01 in delong_parts(batch)]
         est = np.concatenate([theta for theta, _ in covs])
-    pairs, best = _choose_pairs(names, baseline, None if test == "venkatraman" else est)
+    pairs, best = choose_pairs(names, cmp.baseline, None if test == "venkatraman" else est)
     K = len(pairs)
     ia, ib, ca, cb = pair_index(G, M, pairs)
 
     extra = {}
     if test == "delong":
-        var_d = np.empty(G * K)
-        for g, (_, cov) in enumerate(covs):
-            var_d[g * K : (g + 1) * K] = cov[ia, ia] + cov[ib, ib] - 2 * cov[ia, ib]
-        diff = est[ca] - est[cb]
-        if np.any(np.isnan(var_d)):
-            warnings.warn(
-                "DeLong's variance needs at least two positives and two negatives "
-                "in every group; the affected comparisons are NaN",
-                UndefinedMetricWarning,
-                stacklevel=2,
-            )
-        with np.errstate(invalid="ignore", divide="ignore"):
-            sig = np.sqrt(var_d)
-            z = diff / sig
-        z = np.where(np.isnan(z) & (diff == 0), 0.0, z)  # identical AUCs: z = 0 (pROC)
-        p = normal_p(z)
-        lo, hi = normal_interval(diff, sig, level)
-        se_d = sig
-        extra[S.Z] = z
+        diff, lo, hi, p, extra[S.Z], se_d = _delong_pairs(est, covs, ia, ib, ca, cb, level)
     elif test == "venkatraman":
         est, e_obs, p = venkatraman_pairs(batch, ia, ib, n_boot, seed)
         diff = est[ca] - est[cb]
         lo = hi = np.full(G * K, np.nan)
         extra[S.STATISTIC] = e_obs
     else:
-        diff, lo, hi, p = boot_pairs(est, reps, ca, cb, level, p_value)
-        if combine:
+        diff, lo, hi, p = boot_pairs(est, reps, ca, cb, level, cmp.p_value)
+        if cmp.combine:
             se_d = boot_se(reps[ca] - reps[cb])
     out = _pair_frame(batch.keys, names, pairs, G, est, diff, lo, hi, p, adjust, extra)
-    if combine:
+    if cmp.combine:
         out = _combined_rows(out, se_d, G, K, level, adjust)
     if test == "delong":
-        what: dict[str, Any] = {"interval": "delong"}
+        said: dict[str, Any] = {"interval": "delong"}
     elif test == "venkatraman":
-        what = {"resampling": "permutation", "n_boot": int(n_boot)}
+        said = {"resampling": "permutation", "n_boot": int(n_boot)}
     else:
-        what = {
-            "interval": "percentile",
-            "resampling": O.call_label(data, device, resampling, stratified, cluster),
-            "n_boot": int(n_boot),
-        }
-    label = O.method_of(locals())
-    F.describe(out, S.ESTIMATE_A, curve=curve, method=label, **what)
+        scheme = call_label(data, device, boot.resampling, boot.stratified, boot.cluster)
+        said = {"interval": "percentile", "resampling": scheme, "n_boot": int(n_boot)}
+    F.describe(out, S.ESTIMATE_A, curve=what.curve, method=what.label, **said)
     if best is not None:
         _mark_best(out, best, level, adjust)
     return _device.tag(out, device)
+
+
+def _delong_pairs(est, covs, ia, ib, ca, cb, level):
+    """``(diff, ci_low, ci_high, p, z, se)`` of each pair by DeLong's test (``covs``:
+    each group's estimates and covariance).
+    """
+    K = ia.size
+    var_d = np.empty(len(covs) * K)
+    for g, (_, cov) in enumerate(covs):
+        var_d[g * K : (g + 1) * K] = cov[ia, ia] + cov[ib, ib] - 2 * cov[ia, ib]
+    diff = est[ca] - est[cb]
+    if np.any(np.isnan(var_d)):
+        warnings.warn(
+            "DeLong's variance needs at least two positives and two negatives "
+            "in every group; the affected comparisons are NaN",
+            UndefinedMetricWarning,
+            stacklevel=4,
+        )
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sig = np.sqrt(var_d)
+        z = diff / sig
+    z = np.where(np.isnan(z) & (diff == 0), 0.0, z)  # identical AUCs: z = 0 (pROC)
+    p = normal_p(z)
+    lo, hi = normal_interval(diff, sig, level)
+    return diff, lo, hi, p, z, sig
 
 
 def _pair_frame(curve_keys, names, pairs, G, est, diff, lo, hi, p, adjust, extra=None):
@@ -586,33 +564,31 @@ def _combined_rows(frame, se_d, G, K, level, adjust):
     return out
 
 
-def _fold_compare(args):
+def _fold_compare(data, inp: Inputs, what: Estimator, boot: Resampling, cmp: Comparison):
     """:func:`compare` with ``fold=``: the paired differences per fold, of the fold
     means and of the pooled curves, from the replicates of
     :func:`~prroc_numba.bootstrap`'s ``fold=`` (rows drawn within folds).
     """
-    opts = O.check_fold(args)
-    runs, col, names, M = fold_replicates(args, opts, "compare")
+    _, (runs, col, names, M) = fold_runs(data, inp, what, boot, cmp.test, "compare")
     # the best of the fold means (the cross-validated estimates)
-    pairs, best = _choose_pairs(names, args["baseline"], runs[1][1])
+    pairs, best = choose_pairs(names, cmp.baseline, runs[1][1])
     frames = []
     for keys, est, reps in runs:
         G = len(keys) // M
         _, _, ca, cb = pair_index(G, M, pairs)
-        diff, lo, hi, p = boot_pairs(est, reps, ca, cb, args["level"], args["p_value"], 4)
-        frames.append(_pair_frame(keys, names, pairs, G, est, diff, lo, hi, p, args["adjust"]))
+        diff, lo, hi, p = boot_pairs(est, reps, ca, cb, boot.level, cmp.p_value, 4)
+        frames.append(_pair_frame(keys, names, pairs, G, est, diff, lo, hi, p, cmp.adjust))
     keys = [c for c in frames[2].columns if c not in S.VALUE_COLUMNS] + [S.MODEL_A, S.MODEL_B]
     out = _folds.table(frames[0], frames[2], col, mean=frames[1], keys=keys)
-    label = O.method_of(args)
     F.describe(  # the descriptors in the one order of every frame (see _schema)
         out,
         S.ESTIMATE_A,
-        curve=args["curve"],
-        method=label,
+        curve=what.curve,
+        method=what.label,
         interval="percentile",
         resampling="stratified by fold and class",
-        n_boot=int(args["n_boot"]),
+        n_boot=int(boot.n_boot),
     )
     if best is not None:
-        _mark_best(out, best, args["level"], args["adjust"])
+        _mark_best(out, best, boot.level, cmp.adjust)
     return out

@@ -1,6 +1,6 @@
 """Confusion-matrix sweeps and ROC / PR curves as tidy frames.
 
-Each function validates and packs its input (:func:`prroc_numba._core.pack.pack`), sweeps
+Each function validates and packs its input (:func:`prroc_numba._core.packing.pack`), sweeps
 every curve (the class-split merge of :mod:`prroc_numba._kernels.columns` for hard,
 unweighted labels, else :func:`prroc_numba._drivers.sweep.sweep_batch`), writes the
 derived columns in one pass (:func:`prroc_numba._kernels.columns._columns_range`) and
@@ -10,6 +10,7 @@ point.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -32,26 +33,29 @@ from ._core.curve_frames import (
     roc_frame,
 )
 from ._core.dataframes import Output, with_output
+from ._core.inputs import Inputs
 from ._core.multiclass import check_device
-from ._core.pack import MULTICLASS, inputs, pack
-from ._core.sweep import points as _points
+from ._core.sweep import sweep_points
 from ._docs import fill_doc
 from ._kernels.columns import ROC
 from ._resampling import folds as _folds
 
 
-def _pack_curves(data, device, **args):
-    """pack(), with the multiclass arguments of the curve functions checked."""
-    multiclass, average = args["multiclass"], args["average"]
+def _pack_curves(data, inp: Inputs, device):
+    """``(device, batch)``: the inputs on the device, packed, with the multiclass
+    arguments of the curve functions checked.
+    """
+    multiclass, average = inp.multiclass, inp.average
     if multiclass == "ovo" or average in ("macro", "weighted", "samples"):
         raise ValueError(
             f"curves are one-vs-rest: multiclass={multiclass!r}, average={average!r} has no "
             "single curve; use multiclass='ovr' with average=None (one curve per class) or "
             "'micro' (the pooled curve). Averaged areas: auc(..., average='macro')"
         )
-    batch = pack(data, **args)
+    device, inp = inp.on_device(device)
+    batch = inp.pack(data)
     check_device(batch, device)
-    return batch
+    return device, batch
 
 
 @with_output
@@ -116,11 +120,11 @@ def confusion(
     4  b        inf  0.0  0.0  2.0  2.0
     5  b        1.0  2.0  2.0  0.0  0.0
     """
+    inp = Inputs(score, label, by, weight, pos_label, soft_labels, multiclass, classes, average)
     wing = _backends.wing_for(data)
     if wing is not None:
-        return wing.confusion(data, thresholds, **inputs(locals()))
-    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    batch = _pack_curves(data, device, **inputs(locals(), *MULTICLASS))
+        return wing.confusion(data, thresholds, **inp.binary())
+    device, batch = _pack_curves(data, inp, device)
     return _device.tag(confusion_frame(batch, thresholds, device), device)
 
 
@@ -190,14 +194,20 @@ def roc_curve(
     2        2.0  0.5  1.0  2.0  1.0
     3        1.0  1.0  1.0  2.0  2.0
     """
+    inp = Inputs(score, label, by, weight, pos_label, soft_labels, multiclass, classes, average)
     if fold is not None:
-        return _folds.split(roc_curve, locals(), mean=False)
+        run = functools.partial(_roc_curve, hull=hull, thresholds=thresholds, device=device)
+        return _folds.split(run, data, inp, fold, mean=False)
+    return _roc_curve(data, inp, hull, thresholds, device)
+
+
+def _roc_curve(data, inp: Inputs, hull, thresholds, device):
+    """:func:`roc_curve` without ``fold=``, its inputs built."""
     check_curve_options(hull, thresholds)
     wing = _backends.wing_for(data)
     if wing is not None:
-        return wing.roc_curve(data, bool(hull), thresholds, **inputs(locals()))
-    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    batch = _pack_curves(data, device, **inputs(locals(), *MULTICLASS))
+        return wing.roc_curve(data, bool(hull), thresholds, **inp.binary())
+    device, batch = _pack_curves(data, inp, device)
     return _device.tag(roc_frame(batch, bool(hull), thresholds, device), device)
 
 
@@ -252,20 +262,9 @@ def det_curve(
     """
     if _backends.engine(data) != _backends.MEMORY:
         raise ValueError("det_curve takes in-memory input; call data.compute() first")
-    batch = _pack_curves(
-        data,
-        "cpu",
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        pos_label=pos_label,
-        soft_labels=False,
-        multiclass=None,
-        classes=None,
-        average=None,
-    )
-    thr, tp, fp, off, P, N = _points(batch, None)
+    inp = Inputs(score, label, by, weight, pos_label)
+    _, batch = _pack_curves(data, inp, "cpu")
+    thr, tp, fp, off, P, N = sweep_points(batch, None)
     warn_undefined(batch, (P <= 0) | (N <= 0), "no positives or no negatives: fpr or fnr is NaN")
     fpr, tpr = derived(tp, fp, off, P, N, ROC)
     idx, off = _det_rows(tp, fp, off, P, N)
@@ -403,16 +402,27 @@ def pr_curve(
     9         NaN     0.9      0.265   9.0  25.0
     10        2.0     1.0      0.250  10.0  30.0
     """
+    inp = Inputs(score, label, by, weight, pos_label, soft_labels, multiclass, classes, average)
+    run = functools.partial(
+        _pr_curve,
+        hull=hull,
+        interpolate=interpolate,
+        thresholds=thresholds,
+        recall_step=recall_step,
+        device=device,
+    )
     if fold is not None:
-        return _folds.split(pr_curve, locals(), mean=False)
+        return _folds.split(run, data, inp, fold, mean=False)
+    return run(data, inp)
+
+
+def _pr_curve(data, inp: Inputs, *, hull, interpolate, thresholds, recall_step, device):
+    """:func:`pr_curve` without ``fold=``, its inputs built."""
     check_curve_options(hull, thresholds, interpolate, recall_step)
     wing = _backends.wing_for(data)
     if wing is not None:
-        return wing.pr_curve(
-            data, bool(hull), interpolate, thresholds, recall_step, **inputs(locals())
-        )
-    device, score, label, weight, by = _device.prepare(device, score, label, weight, by)
-    batch = _pack_curves(data, device, **inputs(locals(), *MULTICLASS))
+        return wing.pr_curve(data, bool(hull), interpolate, thresholds, recall_step, **inp.binary())
+    device, batch = _pack_curves(data, inp, device)
     return _device.tag(
         pr_frame(batch, bool(hull), interpolate, thresholds, recall_step, device), device
     )

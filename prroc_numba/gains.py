@@ -11,7 +11,7 @@ Both are projective maps of ROC space (``1 / TPR`` and ``FPR / TPR`` are affine 
 gains), so straight lines stay straight: linear interpolation between PRG points is the
 curve's own (unlike PR space), and the PRG convex hull's vertices are ROC convex hull
 points. The points come from the library's one sort and sweep per curve
-(:func:`prroc_numba._core.sweep.points`); the hull reuses the ROC hull kernel on the gains;
+(:func:`prroc_numba._core.sweep.sweep_points`); the hull reuses the ROC hull kernel on the gains;
 the area is a trapezoid sum over recall gains from 0 to 1, in numpy, over every curve
 at once.
 """
@@ -32,7 +32,7 @@ from . import _schema as S
 from ._core.batch import warn_undefined
 from ._core.dataframes import Output, with_output
 from ._core.gain_areas import drop_tp0, prg_gains, prg_points
-from ._core.pack import inputs, pack
+from ._core.inputs import Inputs
 
 __all__ = ["prg_curve"]
 
@@ -87,7 +87,7 @@ def prg_curve(
     4        0.5          1.0        0.333333  3.0  2.0
     5        0.4          1.0        0.000000  3.0  3.0
     """
-    batch = pack(data, **inputs(locals()))
+    batch = Inputs(score, label, by, weight, pos_label, soft_labels).pack(data)
     thr, tp, fp, off, P, N = prg_points(batch, hull)
     thr, tp, fp, off = drop_tp0(thr, tp, fp, off)
     rg, pg = prg_gains(tp, fp, off, P, N)

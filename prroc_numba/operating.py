@@ -25,8 +25,8 @@ from . import _frames as F
 from . import _schema as S
 from ._calls import checked
 from ._core.batch import describe_row, lengths_to_offsets, warn_undefined
-from ._core.pack import inputs, pack
-from ._core.table import rows_result, rows_thresholds, weighted_rows
+from ._core.inputs import Inputs
+from ._core.reading import rows_result, rows_thresholds, weighted_rows
 from ._docs import fill_doc
 from ._drivers import counts_at_batch, pick_batch
 from ._drivers.sweep import sweep_batch
@@ -39,8 +39,8 @@ from ._kernels.operating import (
     TPR_GE,
     YOUDEN,
 )
-from ._options import check_operating
-from ._options import label as _resampling_label
+from ._options.choices import check_operating
+from ._options.draws import label as _resampling_label
 from ._resampling.design import cluster_codes
 from ._resampling.plan import Plan
 from ._resampling.run import operating as run_operating
@@ -273,10 +273,17 @@ def operating_points(
     2       tpr>=0.75        0.6  3.0  1.0
     """
     beta = check_operating(beta, n_boot, level, cluster)
+    inp = Inputs(score, label, by, weight, pos_label, soft_labels)
     wing = _backends.wing_for(data)
     if wing is not None:
-        return _on_table(wing, dict(locals()))
-    batch = pack(data, **inputs(locals()))
+        if n_boot is not None or cluster is not None:
+            raise ValueError(
+                "operating_points with n_boot= or cluster= resamples rows, which needs "
+                f"every row in one place; for {_backends.input_name(data)} drop them (or "
+                "use bootstrap() for intervals of the areas)"
+            )
+        return _on_table(wing, data, inp, targets, beta, thresholds)
+    batch = inp.pack(data)
     codes = cluster_codes(data, cluster, batch)
     C = batch.n_curves
     P, N = batch.totals()
@@ -322,24 +329,18 @@ def operating_points(
     return out
 
 
-def _on_table(wing, a):
+def _on_table(wing, data, inp: Inputs, targets, beta, thresholds):
     """Distributed input: the operating points of its merged table (one positive and
     one negative weighted row per distinct score; the counts are the rows' own).
     """
-    if a["n_boot"] is not None or a["cluster"] is not None:
-        raise ValueError(
-            "operating_points with n_boot= or cluster= resamples rows, which needs every "
-            f"row in one place; for {_backends.input_name(a['data'])} drop them (or use "
-            "bootstrap() for intervals of the areas)"
-        )
-    acc = wing.merged_state(a["data"], "operating_points", **inputs(a))
+    acc = wing.merged_state(data, "operating_points", **inp.binary())
     rows, kw = weighted_rows(acc)
     out = operating_points(
         rows,
         **kw,
-        targets=a["targets"],
-        beta=a["beta"],
-        thresholds=rows_thresholds(acc, a["thresholds"]),
+        targets=targets,
+        beta=beta,
+        thresholds=rows_thresholds(acc, thresholds),
     )
     return rows_result(acc, out)
 

@@ -33,17 +33,7 @@ if TYPE_CHECKING:
 import numpy as np
 
 from ._checks import default_grid, method_code
-from ._core.points import (
-    PointCurve,
-    State,
-    curve_area,
-    framed,
-    pr_state,
-    rates,
-    roc_state,
-    state_from_counts,
-    with_ends,
-)
+from ._core import points as _points
 
 __all__ = ["PRCurve", "ROCCurve"]
 
@@ -51,7 +41,7 @@ __all__ = ["PRCurve", "ROCCurve"]
 # ------------------------------------------------------------------ point-based curves
 
 
-class PRCurve(PointCurve):
+class PRCurve(_points.PointCurve):
     """A precision-recall curve given as points plus the class balance.
 
     The points are read as confusion counts (``TP = recall P``, ``FP = TP (1 -
@@ -100,7 +90,7 @@ class PRCurve(PointCurve):
         n_neg: float | None = None,
         pos_neg_ratio: float | None = None,
     ) -> None:
-        self._s = pr_state(
+        self._s = _points.pr_state(
             points, recall, precision, n_pos, n_neg, pos_neg_ratio, "PRCurve", achievable=False
         )
 
@@ -138,7 +128,7 @@ class PRCurve(PointCurve):
                [1.    , 0.3333]])
         """
         return cls._make(
-            pr_state(
+            _points.pr_state(
                 points,
                 recall,
                 precision,
@@ -174,10 +164,10 @@ class PRCurve(PointCurve):
         >>> round(c.auc(), 4)
         0.221
         """
-        return cls._make(state_from_counts(tp, fp, n_pos, n_neg, "PRCurve.from_counts"))
+        return cls._make(_points.state_from_counts(tp, fp, n_pos, n_neg, "PRCurve.from_counts"))
 
-    recall = rates("pr", 0, "Recall of each point (origin first).")
-    precision = rates(
+    recall = _points.rates("pr", 0, "Recall of each point (origin first).")
+    precision = _points.rates(
         "pr", 1, "Precision of each point (the origin shows the flat start, as :func:`pr_curve`)."
     )
 
@@ -279,11 +269,13 @@ class PRCurve(PointCurve):
         with np.errstate(divide="ignore", invalid="ignore"):
             fp[pos] = tp[pos] * (1.0 - prec[pos]) / prec[pos]
         fp = np.maximum.accumulate(np.minimum(fp, self._s.N))
-        tp, fp, add0, add1 = with_ends(tp[pos], fp[pos], P, self._s.N)
-        rr = framed(g[pos], add0, add1, 0.0, 1.0)
+        tp, fp, add0, add1 = _points.with_ends(tp[pos], fp[pos], P, self._s.N)
+        rr = _points.framed(g[pos], add0, add1, 0.0, 1.0)
         start = prec[pos][0] if pos.any() else P / (P + self._s.N)  # the flat start
-        pp = framed(prec[pos], add0, add1, start, P / (P + self._s.N))
-        return PRCurve._make(State(tp, fp, P, self._s.N, self._s.counts_known, {"pr": (rr, pp)}))
+        pp = _points.framed(prec[pos], add0, add1, start, P / (P + self._s.N))
+        return PRCurve._make(
+            _points.State(tp, fp, P, self._s.N, self._s.counts_known, {"pr": (rr, pp)})
+        )
 
     def auc(self, method: str | None = None, *, hull: bool = False) -> float:
         """Area under the PR curve of the points, by the estimators of :func:`auc`.
@@ -316,7 +308,7 @@ class PRCurve(PointCurve):
                 "counts: build the curve with n_pos= and n_neg=, or use "
                 "method='integral' (the same curve's exact area)"
             )
-        return curve_area(self._s, method_code("pr", method), hull)
+        return _points.curve_area(self._s, method_code("pr", method), hull)
 
     def to_frame(self) -> pd.DataFrame:
         """The points as a tidy frame in the columns of :func:`pr_curve`.
@@ -339,7 +331,7 @@ class PRCurve(PointCurve):
         return self._frame()
 
 
-class ROCCurve(PointCurve):
+class ROCCurve(_points.PointCurve):
     """An ROC curve given as points, optionally with the class balance.
 
     The points are read as confusion counts (``TP = tpr P``, ``FP = fpr N``) of one
@@ -386,7 +378,7 @@ class ROCCurve(PointCurve):
         n_neg: float | None = None,
         pos_neg_ratio: float | None = None,
     ) -> None:
-        self._s, self._balanced = roc_state(
+        self._s, self._balanced = _points.roc_state(
             points, fpr, tpr, n_pos, n_neg, pos_neg_ratio, "ROCCurve", achievable=False
         )
 
@@ -420,7 +412,7 @@ class ROCCurve(PointCurve):
                [1. , 1. ]])
         """
         obj = cls.__new__(cls)
-        obj._s, obj._balanced = roc_state(
+        obj._s, obj._balanced = _points.roc_state(
             points, fpr, tpr, n_pos, n_neg, pos_neg_ratio, "ROCCurve.achievable", achievable=True
         )
         return obj
@@ -431,8 +423,8 @@ class ROCCurve(PointCurve):
         obj._balanced = True
         return obj
 
-    fpr = rates("roc", 0, "False-positive rate of each point (origin first).")
-    tpr = rates("roc", 1, "True-positive rate of each point (origin first).")
+    fpr = _points.rates("roc", 0, "False-positive rate of each point (origin first).")
+    tpr = _points.rates("roc", 1, "True-positive rate of each point (origin first).")
 
     def points(self) -> np.ndarray:
         """The points as an array of (fpr, tpr) rows, shape (n, 2).
@@ -524,10 +516,10 @@ class ROCCurve(PointCurve):
         P, N = self._s.P, self._s.N
         tp, fp = tpr * P, g * N
         # a grid FPR of 0 gives the highest TPR at FP 0; keep the origin before it
-        tp, fp, add0, add1 = with_ends(tp, fp, P, N)
-        xx = framed(g, add0, add1, 0.0, 1.0)
-        yy = framed(tpr, add0, add1, 0.0, 1.0)
-        out = ROCCurve._make(State(tp, fp, P, N, self._s.counts_known, {"roc": (xx, yy)}))
+        tp, fp, add0, add1 = _points.with_ends(tp, fp, P, N)
+        xx = _points.framed(g, add0, add1, 0.0, 1.0)
+        yy = _points.framed(tpr, add0, add1, 0.0, 1.0)
+        out = ROCCurve._make(_points.State(tp, fp, P, N, self._s.counts_known, {"roc": (xx, yy)}))
         out._balanced = self._balanced
         return out
 
@@ -554,7 +546,7 @@ class ROCCurve(PointCurve):
         >>> prn.ROCCurve([(0.5, 0.8)]).auc()
         0.65
         """
-        return curve_area(self._s, method_code("roc", method), hull)
+        return _points.curve_area(self._s, method_code("roc", method), hull)
 
     def to_frame(self) -> pd.DataFrame:
         """The points as a tidy frame in the columns of :func:`roc_curve`.

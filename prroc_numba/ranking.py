@@ -23,7 +23,7 @@ import pandas as pd
 from . import _schema as S
 from ._checks import check_level
 from ._optional import optional
-from ._options import _outside_stacklevel
+from ._options.draws import outside_stacklevel
 from ._warnings import FewDataSetsWarning
 from .comparison import adjust_pvalues
 
@@ -47,7 +47,7 @@ def _warn_few(n, k):
         "result as 'not shown', not as 'no difference'. Add data sets (or seeds, or "
         "folds) where you can.",
         FewDataSetsWarning,
-        stacklevel=_outside_stacklevel(),
+        stacklevel=outside_stacklevel(),
     )
 
 

@@ -3,7 +3,8 @@
 :func:`bootstrap` (intervals of each curve's AUC) and :func:`bootstrap_curve`
 (pointwise bands of PR curves on a recall grid). The engine -- one sort per curve,
 count-vector replicates, intervals -- is :mod:`prroc_numba._resampling`; the options are
-checked once in :mod:`prroc_numba._options`.
+checked once in :mod:`prroc_numba._options`, built there as typed objects at the
+door.
 """
 
 from __future__ import annotations
@@ -14,19 +15,26 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
 from . import _backends
 from . import _frames as F
-from . import _options as O
 from . import _schema as S
 from ._checks import kernel_seed, pr_band_grid
 from ._core import device as _device
 from ._core.dataframes import Output, with_output
-from ._core.pack import MULTICLASS, inputs, pack
+from ._core.inputs import Inputs
 from ._docs import fill_doc
 from ._kernels.resample import GRID_PR
+from ._options.bands import Bands, check_bands
+from ._options.choices import INTERVALS, check_choice
+from ._options.draws import Resampling
+from ._options.draws import label as scheme_label
+from ._options.estimator import Estimator
+from ._options.replicates import bootstrap_replicates, fold_runs
 from ._resampling import engine as E
 from ._resampling import folds as _folds
 from ._resampling.intervals import band_bounds, interval_bounds, warn_degenerate
@@ -216,10 +224,16 @@ def bootstrap(
     >>> bool((res.ci_low < res.estimate).all() and (res.estimate < res.ci_high).all())
     True
     """
+    inp = Inputs(score, label, by, weight, pos_label, soft_labels, multiclass, classes, average)
+    what = Estimator(curve, method, hull, partial, partial_focus, standardize)
+    boot = Resampling(
+        n_boot, level, stratified, seed, progress, cluster, resampling, fold, row_id, device
+    )
+    boot = replace(boot, interval=interval, return_replicates=return_replicates)
     if fold is not None:
-        O.check_choice("interval", interval, O.INTERVALS)
-        return _fold_bootstrap(locals())
-    device, labels, (batch, plan, code, est, reps, s) = O.bootstrap_replicates(locals())
+        check_choice("interval", interval, INTERVALS)
+        return _fold_bootstrap(data, inp, what, boot)
+    device, labels, (batch, plan, code, est, reps, s) = bootstrap_replicates(data, inp, what, boot)
     n_bad = warn_degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
     se, lo, hi = interval_bounds(reps, est, level, interval, jack)
@@ -395,21 +409,26 @@ def bootstrap_curve(
     >>> bool(((roc.ci_low <= roc.tpr) & (roc.tpr <= roc.ci_high)).all())
     True
     """
-    what, xname, yname, g, stratified, poisson = O.check_bands(locals())
+    inp = Inputs(score, label, by, weight, pos_label, soft_labels, multiclass, classes, average)
+    boot = Resampling(n_boot, level, stratified, seed, progress, cluster, resampling, fold)
+    bands = Bands(space, band, grid)
+    what, xname, yname, g, stratified, poisson = check_bands(data, inp, curve, boot, bands)
     hull = bool(hull)
     wing = _backends.wing_for(data)
     if wing is not None:
         wing.no_multiclass(multiclass)
         batch, P, est, reps, g = wing.curve_replicates(
-            data, grid=g, hull=hull, n_boot=int(n_boot), seed=kernel_seed(seed), **inputs(locals())
+            data, grid=g, hull=hull, n_boot=int(n_boot), seed=kernel_seed(seed), **inp.binary()
         )
         reps = np.ascontiguousarray(reps.transpose(0, 2, 1))  # (curve, grid, replicate)
         bad = P <= 0
     elif fold is not None:
-        return _fold_curves(locals(), what, xname, yname, g)
+        axes = (what, xname, yname, g)
+        boot = replace(boot, stratified=stratified)  # as resolved
+        return _fold_curves(data, inp, Estimator(curve, hull=hull), boot, bands, axes)
     else:
         spec = (curve, what, g, hull, stratified, poisson, cluster, n_boot, seed, progress)
-        batch, bad, est, reps, g = E.curve_replicates(data, inputs(locals(), *MULTICLASS), spec)
+        batch, bad, est, reps, g = E.curve_replicates(data, inp, spec)
     lo, hi = band_bounds(reps, est, bad, band, level)
     out = _band_frame(batch.keys, g, xname, yname, est, lo, hi)
     return F.describe(
@@ -417,7 +436,7 @@ def bootstrap_curve(
         xname,
         curve=curve,
         interval=BAND_LABELS[band],
-        resampling=O.label(stratified, poisson, cluster),
+        resampling=scheme_label(stratified, poisson, cluster),
         n_boot=int(n_boot),
     )
 
@@ -431,27 +450,41 @@ def _band_frame(keys, g, xname, yname, est, lo, hi):
     )
 
 
-def _fold_curves(args, what, xname, yname, g):
+def _fold_curves(data, inp: Inputs, est: Estimator, boot: Resampling, bands: Bands, axes):
     """:func:`bootstrap_curve` with ``fold=``: bands per fold, of the fold-averaged
     curve and of the pooled curve, from one resampling run (:func:`_one_run`; two runs,
     folds as groups and pooled with fold strata, where it does not apply), no loop over
-    folds.
+    folds. ``axes``: ``(what, grid column, value column, grid)`` and ``boot.stratified``
+    as checked (:func:`~prroc_numba._options.bands.check_bands`).
     """
-    data, score, label, by, weight = (args[k] for k in ("data", "score", "label", "by", "weight"))
-    d, by_f, col = _folds.with_fold(data, score, label, by, weight, args["fold"])
-    inp = inputs(args, *MULTICLASS)
+    what, xname, yname, g = axes
+    curve, fold, stratified = est.curve, boot.fold, boot.stratified
+    d, by_f, col = _folds.with_fold(data, inp.score, inp.label, inp.by, inp.weight, fold)
     # an int PR grid starts where every fold's curve has a positive
-    g = pr_band_grid(g, pack(d, **{**inp, "by": by_f}).totals()[0] if isinstance(g, int) else None)
-    one = E.one_run(args, d, col, args["stratified"], "bootstrap_curve", grid=g, what=what)
+    g = pr_band_grid(g, replace(inp, by=by_f).pack(d).totals()[0] if isinstance(g, int) else None)
+    one = E.one_run(
+        d,
+        inp,
+        col,
+        stratified,
+        "bootstrap_curve",
+        curve=curve,
+        hull=est.hull,
+        n_boot=boot.n_boot,
+        seed=boot.seed,
+        progress=boot.progress,
+        grid=g,
+        what=what,
+    )
     if one is not None:
         (keys_f, est_f, reps_f, P), (keys_p, est_p, reps_p) = one
         bad_f, bad_p = np.isnan(est_f).all(axis=1), np.isnan(est_p).all(axis=1)
     else:
-        spec = (args["curve"], what, g, args["hull"], args["stratified"], False, None)
-        spec += (args["n_boot"], args["seed"], args["progress"])
-        batch_f, bad_f, est_f, reps_f, _ = E.curve_replicates(d, {**inp, "by": by_f}, spec)
-        n = len(d) if d is not None else np.asarray(args["fold"]).shape[0]
-        strata = _folds.codes(d, col if d is not None else args["fold"], n)
+        n_boot, seed, progress = boot.n_boot, boot.seed, boot.progress
+        spec = (curve, what, g, est.hull, stratified, False, None, n_boot, seed, progress)
+        batch_f, bad_f, est_f, reps_f, _ = E.curve_replicates(d, replace(inp, by=by_f), spec)
+        n = len(d) if d is not None else np.asarray(fold).shape[0]
+        strata = _folds.codes(d, col if d is not None else fold, n)
         batch_p, bad_p, est_p, reps_p, _ = E.curve_replicates(data, inp, spec, strata=strata)
         keys_f, keys_p = batch_f.keys, batch_p.keys
         P, _ = batch_f.totals()
@@ -471,17 +504,17 @@ def _fold_curves(args, what, xname, yname, g):
         (keys_m, bad_m, est_m, reps_m),
         (keys_p, bad_p, est_p, reps_p),
     ):
-        lo, hi = band_bounds(reps, est, bad, args["band"], args["level"])
+        lo, hi = band_bounds(reps, est, bad, bands.band, boot.level)
         frames.append(_band_frame(keys, g, xname, yname, est, lo, hi))
     keys = list(keys_p.columns)
     out = _folds.table(frames[0], frames[2], col, mean=frames[1], keys=keys)
     return F.describe(
         out,
         xname,
-        curve=args["curve"],
-        interval=BAND_LABELS[args["band"]],
-        resampling=_fold_label(args["stratified"]),
-        n_boot=int(args["n_boot"]),
+        curve=curve,
+        interval=BAND_LABELS[bands.band],
+        resampling=_fold_label(stratified),
+        n_boot=int(boot.n_boot),
     )
 
 
@@ -494,13 +527,12 @@ def _fold_label(stratified):
     return "stratified by fold and class" if stratified else "stratified by fold"
 
 
-def _fold_bootstrap(args):
+def _fold_bootstrap(data, inp: Inputs, what: Estimator, boot: Resampling):
     """:func:`bootstrap` with ``fold=``: per-fold, fold-mean and pooled intervals."""
-    opts = O.check_fold(args)
-    runs, col, _, _ = E.fold_replicates(args, opts)
+    stratified, (runs, col, _, _) = fold_runs(data, inp, what, boot, "bootstrap", "bootstrap")
     frames = []
     for keys, est, reps in runs:
-        se, lo, hi = interval_bounds(reps, est, args["level"], args["interval"])
+        se, lo, hi = interval_bounds(reps, est, boot.level, boot.interval)
         n_bad = np.where(np.isfinite(est), np.isnan(reps).sum(axis=1), 0)
         frames.append(
             F.curves_frame(
@@ -518,9 +550,9 @@ def _fold_bootstrap(args):
     return F.describe(
         out,
         S.ESTIMATE,
-        curve=args["curve"],
-        method=O.method_of(args),
-        interval=args["interval"],
-        resampling=_fold_label(opts[1]),
-        n_boot=int(args["n_boot"]),
+        curve=what.curve,
+        method=what.label,
+        interval=boot.interval,
+        resampling=_fold_label(stratified),
+        n_boot=int(boot.n_boot),
     )

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -31,18 +32,14 @@ import pandas as pd
 from . import _frames as F
 from . import _power_sim as sim
 from . import _schema as S
-from ._checks import PR_METHODS, ROC_METHODS, method_label
-from ._core.pack import pack
+from ._checks import method_label
+from ._core.packing import pack
 
 __all__ = ["power"]
 
 _NORM = NormalDist()
 ALTERNATIVES = ("two-sided", "one-sided")
 _BINORMAL_KEYS = ("A1", "B1", "A2", "B2", "rn", "ra")
-_SIM_ARGS = frozenset(
-    "data score label binormal prevalence null n_sim n_boot seed sig_level alternative "
-    "curve method hull partial pos_label".split()
-)
 
 
 def _qnorm(p):
@@ -384,15 +381,17 @@ def power(
         raise ValueError(f"alternative={alternative!r} is not known; use one of {ALTERNATIVES}")
     if curve not in ("pr", "roc"):
         raise ValueError(f"curve={curve!r} is not known; use 'roc' or 'pr'")
-    _check_method(curve, method)
+    sim.check_method(curve, method)
     closed = curve == "roc" and method in (None, "trapezoid") and not hull
     if n is not None or not closed or (partial is not None and binormal is None):
         # only the full or binormal ROC area has closed forms: everything else is
         # simulated, or an error says what the simulation needs
-        args = {k: v for k, v in locals().items() if k in _SIM_ARGS}
-        return _by_simulation(
-            n=n, auc=auc, diff=diff, n_pos=n_pos, n_neg=n_neg, kappa=kappa, target=power, **args
+        design = sim.Design(
+            *(data, score, label, binormal, prevalence, null, n_sim, n_boot, seed),
+            *(sig_level, alternative, curve, method, hull, partial, pos_label),
         )
+        sizes = (n, auc, diff, n_pos, n_neg, kappa)
+        return _by_simulation(*sizes, target=power, opts=design)
     za = _qnorm(1.0 - (sig_level / 2 if alternative == "two-sided" else sig_level))
     common = {
         S.SIG_LEVEL: sig_level,
@@ -492,75 +491,10 @@ def _from_data(data, score, label, pos_label, n_pos, n_neg, kappa, power, za, co
 # --------------------------------------------------------------------- simulation
 
 
-def _check_method(curve, method):
-    """``method`` names an area of ``curve``; a PR method with the ROC curve says to
-    pass ``curve="pr"`` rather than being ignored.
-    """
-    if method is None:
-        return
-    table = PR_METHODS if curve == "pr" else ROC_METHODS
-    if method in table:
-        return
-    if curve == "roc" and method in PR_METHODS:
-        raise ValueError(
-            f"method={method!r} is an area under the PR curve, but curve='roc' (the "
-            "default) was asked for: pass curve='pr' as well (the PR area's power is "
-            "simulated from pilot data or binormal= with prevalence=)"
-        )
-    raise ValueError(
-        f"method={method!r} is not an AUC method for curve={curve!r}; use one of {sorted(table)}"
-    )
-
-
-def _check_sizes(n):
-    sizes = np.atleast_1d(np.asarray(n))
-    if sizes.ndim != 1 or sizes.size == 0 or not np.all((sizes >= 4) & (sizes % 1 == 0)):
-        raise ValueError(f"n={n!r} must be a list of whole candidate sample sizes >= 4")
-    return sizes.astype(np.int64)
-
-
-def _simulation_args(*, n, auc, diff, n_pos, n_neg, kappa, target, what, prevalence):
-    """The simulated call's arguments: what the closed forms take and simulation cannot
-    use gets an error that says what to pass instead. Returns ``prevalence``.
-    """
-    if auc is not None or diff is not None:
-        raise ValueError(
-            f"auc= / diff= do not determine {what}'s sampling distribution, so its power is "
-            "simulated: pass pilot data (data=, score=, label=) or binormal= (with "
-            "prevalence=) instead of auc= / diff="
-        )
-    if kappa is not None:
-        if prevalence is not None:
-            raise ValueError("pass prevalence= or kappa= (n_neg / n_pos), not both")
-        prevalence = 1.0 / (1.0 + float(kappa))
-    if n is not None:
-        if n_pos is not None or n_neg is not None or target is not None:
-            raise ValueError(
-                "n= lists the total sample sizes to simulate the power at: drop "
-                "n_pos= / n_neg= (prevalence= or kappa= sets the classes' shares) and "
-                "power= (without n=, power= solves the sample size)"
-            )
-        return prevalence
-    if target is None:
-        raise ValueError(
-            f"the power of {what} is simulated: pass n=[...] (candidate total sample "
-            "sizes) for the power at each, or power= (a target) for the smallest sample "
-            "size that reaches it"
-        )
-    if n_pos is not None or n_neg is not None:
-        raise ValueError(
-            f"power= with {what} solves the sample size by simulation; the detectable "
-            "difference at given n_pos= / n_neg= has a closed form for the full ROC "
-            "area only: drop n_pos= / n_neg=, or pass n=[n_pos + n_neg] for the power at "
-            "that size"
-        )
-    return prevalence
-
-
-def _by_simulation(*, n, auc, diff, n_pos, n_neg, kappa, target, **args):
+def _by_simulation(n, auc, diff, n_pos, n_neg, kappa, *, target, opts: sim.Design):
     """Power at candidate sizes ``n``, or the sample size that reaches ``target``."""
-    label = method_label(args["curve"], args["method"], args["hull"], args["partial"])
-    args["prevalence"] = _simulation_args(
+    label = method_label(opts.curve, opts.method, opts.hull, opts.partial)
+    prevalence = sim.simulation_prevalence(
         n=n,
         auc=auc,
         diff=diff,
@@ -568,20 +502,21 @@ def _by_simulation(*, n, auc, diff, n_pos, n_neg, kappa, target, **args):
         n_neg=n_neg,
         kappa=kappa,
         target=target,
-        what=f"the {args['curve'].upper()} area ({label})",
-        prevalence=args["prevalence"],
+        what=f"the {opts.curve.upper()} area ({label})",
+        prevalence=opts.prevalence,
     )
-    sizes = None if n is None else _check_sizes(n)
-    design = sim.simulation(**args)
+    opts = replace(opts, prevalence=prevalence)
+    sizes = None if n is None else sim.check_sizes(n)
+    design = sim.simulation(opts)
     what = {
-        S.CURVE: args["curve"],
+        S.CURVE: opts.curve,
         S.METHOD: label,
-        S.N_BOOT: args["n_boot"],
+        S.N_BOOT: opts.n_boot,
     }
     if sizes is not None:
-        return _power_frame(design, sizes, design.power(sizes), args, what)
+        return _power_frame(design, sizes, design.power(sizes), opts, what)
     size, below, n_se = sim.solve_size(design, target)
-    frame = _power_frame(design, [size], [design.seen[size]], args, what)
+    frame = _power_frame(design, [size], [design.seen[size]], opts, what)
     frame.insert(frame.columns.get_loc(S.POWER), S.N_SE, n_se)
     frame[S.SOLVED] = S.N
     sizes = sorted(design.seen)
@@ -590,13 +525,13 @@ def _by_simulation(*, n, auc, diff, n_pos, n_neg, kappa, target, **args):
     frame.attrs["evaluated"] = {
         S.N: sizes,
         S.POWER: rates,
-        S.SE: [math.sqrt(r * (1 - r) / args["n_sim"]) for r in rates],
+        S.SE: [math.sqrt(r * (1 - r) / opts.n_sim) for r in rates],
     }
     frame.attrs["n_below"] = below
     return frame
 
 
-def _power_frame(design, sizes, rate, args, what):
+def _power_frame(design, sizes, rate, opts: sim.Design, what):
     sizes = np.asarray(sizes, dtype=np.int64)
     rate = np.asarray(rate, dtype=float)
     counts = np.array([sim.class_counts(s, design.prevalence) for s in sizes], dtype=np.int64)
@@ -606,10 +541,10 @@ def _power_frame(design, sizes, rate, args, what):
             S.N_POS: counts[:, 0],
             S.N_NEG: counts[:, 1],
             S.POWER: rate,
-            S.SE: np.sqrt(rate * (1 - rate) / args["n_sim"]),
-            S.N_SIM: args["n_sim"],
-            S.SIG_LEVEL: args["sig_level"],
-            S.ALTERNATIVE: args["alternative"],
+            S.SE: np.sqrt(rate * (1 - rate) / opts.n_sim),
+            S.N_SIM: opts.n_sim,
+            S.SIG_LEVEL: opts.sig_level,
+            S.ALTERNATIVE: opts.alternative,
         }
     )
     return F.describe(frame, S.N, **what)

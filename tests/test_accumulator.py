@@ -243,7 +243,7 @@ def test_the_class_split_table_equals_the_swept_one(kind):
     """A batch of hard, unweighted labels is reduced by the class-split keys-only sort
     (batch_entries); it must give exactly the table of the general sort (swept_entries),
     for one curve and for many (groups x models), with ties and -0.0 / 0.0."""
-    from prroc_numba._core.pack import pack
+    from prroc_numba._core.packing import pack
     from prroc_numba._core.presort import split_sorted
     from prroc_numba._core.table import batch_entries, swept_entries
 

@@ -13,7 +13,7 @@ from scipy import integrate, stats
 
 import prroc_numba as prn
 from prroc_numba._checks import area_code
-from prroc_numba._core.pack import pack
+from prroc_numba._core.packing import pack
 from prroc_numba._drivers.resample import segments_batch
 from prroc_numba._kernels.area import _areas_batch
 from prroc_numba._kernels.rng import (

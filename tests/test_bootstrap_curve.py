@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import prroc_numba as prn
-from prroc_numba._core.pack import pack
+from prroc_numba._core.packing import pack
 from prroc_numba._drivers.resample import segments_batch
 from prroc_numba._kernels.sweep import _sweep_one
 from tests import naive

@@ -17,45 +17,16 @@ import dask.dataframe as dd
 import numpy as np
 import pandas as pd
 import pytest
-from distributed import Client, LocalCluster
 
 import prroc_numba as prn
+from tests.engine_fixtures import client as client  # noqa: F401 (the LocalCluster)
+from tests.engine_fixtures import edge_frame
 
 TOL = {"check_exact": False, "rtol": 0, "atol": 1e-12}
 
 
-@pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    # the workers' scratch space in a fresh folder of this run (not a shared /tmp one)
-    scratch = str(tmp_path_factory.mktemp("dask-scratch"))
-    with (
-        LocalCluster(
-            n_workers=2,
-            processes=True,
-            threads_per_worker=1,
-            dashboard_address=":0",
-            local_directory=scratch,
-        ) as cluster,
-        Client(cluster) as c,
-    ):
-        yield c
-
-
 def _frame(n=1500, seed=0):
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, 2, n)
-    df = pd.DataFrame(
-        {
-            "g": rng.choice(["u", "v", "w"], n),
-            "y": y,
-            "a": rng.integers(0, 12, n) / 4.0,  # few distinct scores: ties everywhere
-            "b": np.round(y + rng.normal(size=n), 2),
-            "wt": rng.integers(0, 4, n) * 0.5,  # weights, some zero
-            "soft": rng.random(n),
-        }
-    )
-    df.loc[df["g"] == "w", "y"] = 0  # a group without positives
-    return df
+    return edge_frame(n, seed, "soft")
 
 
 def _ddf(df):
@@ -147,7 +118,7 @@ def test_the_dask_default_resampling_is_warned_about(client):
     """Dask's default (unstratified Poisson) differs from the in-memory default
     (stratified multinomial): a warning says so and how to get identical numbers, which
     resampling='poisson' in memory gives."""
-    from prroc_numba._options import DaskResamplingWarning
+    from prroc_numba._options.draws import DaskResamplingWarning
 
     df = _frame(seed=2)
     ddf = _ddf(df)

@@ -20,9 +20,9 @@ import pandas as pd
 import pytest
 
 import prroc_numba as prn
+from tests.engine_fixtures import client as client  # noqa: F401 (the LocalCluster fixture)
 from tests.test_dask import TOL, _ddf, _run
 from tests.test_dask import _frame as _tied_frame
-from tests.test_dask import client as client  # noqa: F401 (the LocalCluster fixture)
 
 
 def _frame(seed):

@@ -252,7 +252,7 @@ def same_estimates(got, want):
     )
 
 
-from tests.test_dask import client as client  # noqa: E402,F401 (the LocalCluster fixture)
+from tests.engine_fixtures import client as client  # noqa: E402,F401 (the LocalCluster fixture)
 
 
 def _pairs():

@@ -306,7 +306,7 @@ def test_warmup_command_reports_cache_and_time(capsys):
 def test_long_compile_shows_progress_then_stops(capsys, monkeypatch):
     from prroc_numba._kernels import area
 
-    notice = _numba._CompileNotice()
+    notice = _numba.CompileNotice(_numba.CACHE_ROOT, _numba.NOTICE.estimate_files, _numba._tried)
     notice.said = True  # header already printed
     monkeypatch.setattr(notice, "PROGRESS_AFTER", 0.05)
     monkeypatch.setattr(notice, "PROGRESS_EVERY", 0.05)

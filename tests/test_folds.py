@@ -140,7 +140,7 @@ def _materialised(df, models, B, seed, stratified, stat):
     per replicate, within fold and class strata): ``out[model][fold or "pooled"]``."""
     import importlib
 
-    from prroc_numba._core.pack import pack
+    from prroc_numba._core.packing import pack
     from tests.kernel_probes import _paired_counts_one
 
     boot_mod = importlib.import_module("prroc_numba._resampling.plan")

@@ -16,7 +16,7 @@ import pytest
 
 import prroc_numba as prn
 from prroc_numba import _frames as F
-from prroc_numba._core.pack import pack
+from prroc_numba._core.packing import pack
 from prroc_numba._core.point_frames import _kernel_view
 from prroc_numba._core.resolve import _grouping, _key_runs
 

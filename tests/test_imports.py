@@ -114,7 +114,12 @@ def _layer(mod: str) -> str:
 
 #: the compile machinery the kernels load: the JIT options and cache, the fork hook
 #: (``_jit.warmup`` and ``_jit.build`` run the public functions: they sit above them)
-JIT_RUNTIME = {"prroc_numba._jit", "prroc_numba._jit.numba", "prroc_numba._jit.fork"}
+JIT_RUNTIME = {
+    "prroc_numba._jit",
+    "prroc_numba._jit.numba",
+    "prroc_numba._jit.notice",
+    "prroc_numba._jit.fork",
+}
 
 
 @pytest.mark.parametrize(
@@ -375,3 +380,22 @@ def test_the_border_checks_can_fail(tmp_path):
     assert _kernel_border("prroc_numba._drivers.sweep", "prroc_numba._kernels.sweep")
     assert not _kernel_border("prroc_numba.areas", "prroc_numba._kernels.sweep")
     assert "prroc_numba._kernels.sweep" in import_graph(pkg)["prroc_numba.areas"]
+
+
+#: the internal packages whose ``__init__`` imports what the others use
+PLAIN = ["_core", "_resampling", "_drivers"]
+
+
+@pytest.mark.parametrize("package", PLAIN)
+def test_a_package_offers_what_others_use_and_no_module_name(package):
+    """An internal package's ``__init__`` offers the names other packages take from it,
+    no more, and none of them is also one of its modules (else, once that module is
+    loaded, ``from package import name`` would depend on the import order)."""
+    offered = set(_offered(PACKAGE / package / "__init__.py") or [])
+    modules = {f.stem for f in (PACKAGE / package).glob("*.py")} | {
+        d.name for d in (PACKAGE / package).iterdir() if (d / "__init__.py").exists()
+    }
+    assert not offered & modules, f"{package} offers names of its modules: {offered & modules}"
+    taken = {n for m, s, n, how in crossings() if _layer(s) == package and _layer(m) != package}
+    unused = sorted(offered - taken)
+    assert not unused, f"{package} offers names no other package takes: {unused}"

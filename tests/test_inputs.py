@@ -214,7 +214,7 @@ def test_warning_names_at_most_five(df):
 def test_rows_are_grouped_in_a_stable_order_whatever_the_number_of_groups(n_groups):
     """pack's grouping sorts the group codes as 8- or 16-bit integers where they fit
     (numpy's radix sort): the order must be the stable order of the codes."""
-    from prroc_numba._core.pack import group_order
+    from prroc_numba._core.packing import group_order
 
     codes = np.random.default_rng(n_groups).integers(0, n_groups, 200_000)
     codes[:n_groups] = np.arange(n_groups)  # every group present

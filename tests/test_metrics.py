@@ -20,7 +20,7 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 import prroc_numba as prn
 from prroc_numba._core import presort as _presort
 from prroc_numba._core import sweep as _sweep
-from prroc_numba._core.pack import pack
+from prroc_numba._core.packing import pack
 from prroc_numba._drivers.sweep import sweep_batch
 
 AREAS = ["auc_pr", "auc_pr_integral", "ap", "auc_pr_trapezoid", "auc_roc"]

@@ -11,7 +11,7 @@ from sklearn.preprocessing import label_binarize
 import prroc_numba as prn
 from prroc_numba._checks import kernel_seed
 from prroc_numba._core import multiclass as _multiclass
-from prroc_numba._core.pack import pack
+from prroc_numba._core.packing import pack
 from prroc_numba._resampling.plan import Plan
 from tests.kernel_probes import _paired_counts_one
 

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import prroc_numba as prn
-from prroc_numba._core.pack import pack
+from prroc_numba._core.packing import pack
 from tests import naive
 from tests.conftest import load_case, random_batch
 from tests.kernel_probes import _paired_counts_one

@@ -194,7 +194,7 @@ def test_bootstrap_replicates_are_partial_areas_of_the_resampled_rows(
 ):
     import importlib
 
-    from prroc_numba._core.pack import pack
+    from prroc_numba._core.packing import pack
     from tests.kernel_probes import _paired_counts_one
 
     R = importlib.import_module("prroc_numba._resampling.plan")

@@ -13,7 +13,7 @@ from scipy import stats
 
 import prroc_numba as prn
 from prroc_numba._checks import kernel_seed
-from prroc_numba._core.pack import pack
+from prroc_numba._core.packing import pack
 from prroc_numba._resampling.plan import Plan
 from tests.kernel_probes import _paired_counts_one
 
@@ -293,13 +293,17 @@ def test_bootstrap_curve_has_no_prg_bands():
 def test_auprg_replicates_refuse_the_gpu_and_dask():
     """The GPU's Poisson bootstrap and Dask's sum segment terms in chunks, which the
     clipping at recall gain 0 (it depends on each replicate's totals) does not allow."""
-    from prroc_numba._options import _replicates
+    from prroc_numba._core.inputs import Inputs
+    from prroc_numba._options.draws import Resampling
+    from prroc_numba._options.estimator import Estimator
+    from prroc_numba._options.replicates import replicates
 
     df = _boot_frame(40)
     args = {"curve": "prg", "method": None, "hull": False, "n_boot": 10, "stratified": False}
     args.update(seed=0, progress=False, score=["a", "b"], label="y")
+    boot = Resampling(n_boot=10, stratified=False, seed=0, progress=False)
     with pytest.raises(ValueError, match="curve='prg' runs on the CPU; pass device='cpu'"):
-        _replicates(df, device="cuda", **args)
+        replicates(df, Inputs(["a", "b"], "y"), Estimator("prg"), boot, "cuda")
     dd = pytest.importorskip("dask.dataframe")
     with pytest.raises(ValueError, match="compute it on pandas input"):
         prn.bootstrap(dd.from_pandas(df, npartitions=2), **args)

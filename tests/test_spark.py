@@ -20,6 +20,7 @@ import pandas as pd
 import pytest
 
 import prroc_numba as prn
+from tests.engine_fixtures import edge_frame
 
 EXACT = {"check_exact": True}
 #: the score ranges add area sums range by range: equal to rounding
@@ -27,20 +28,7 @@ ROUNDED = {"check_exact": False, "rtol": 0, "atol": 1e-12}
 
 
 def _frame(n=1200, seed=0):
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, 2, n)
-    df = pd.DataFrame(
-        {
-            "g": rng.choice(["u", "v", "w"], n),
-            "y": y,
-            "a": rng.integers(0, 12, n) / 4.0,  # few distinct scores: ties everywhere
-            "b": np.round(y + rng.normal(size=n), 2),
-            "wt": rng.integers(0, 4, n) * 0.5,  # weights, some zero
-            "rid": np.arange(n, dtype=np.int64),  # each row's position: its row id
-        }
-    )
-    df.loc[df["g"] == "w", "y"] = 0  # a group without positives
-    return df
+    return edge_frame(n, seed, "rid")
 
 
 def _sdf(spark, df, partitions=6):
@@ -160,7 +148,7 @@ def test_poisson_bootstrap_equals_in_memory_whatever_the_partitioning(spark, dat
 
 
 def test_the_spark_default_resampling_is_warned_about(data):
-    from prroc_numba._options import DaskResamplingWarning, SparkResamplingWarning
+    from prroc_numba._options.draws import DaskResamplingWarning, SparkResamplingWarning
 
     df, sdf = data
     kw = {"score": "a", "label": "y", "n_boot": 20, "seed": 1}

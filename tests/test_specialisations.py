@@ -131,7 +131,7 @@ def _spark_tasks_session(df):
     )
     acc = accumulator_from_table(rows, ["g"], ["s", "si"])
     layout = acc.table()  # the curves' keys
-    from prroc_numba._core.table import layout_of
+    from prroc_numba._core.reading import layout_of
 
     lay = layout_of(acc)
     ent = pa.Table.from_pandas(layout.assign(**{RT.PART: 0}), preserve_index=False).to_batches()

@@ -22,7 +22,7 @@ import pytest
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 import prroc_numba as prn
-from prroc_numba._core import state
+from prroc_numba._core import state, state_files
 
 DATA = Path(__file__).parent / "data"
 TOL = {"check_exact": False, "rtol": 0, "atol": 1e-12}
@@ -105,7 +105,7 @@ def test_arrow_table_and_ipc_bytes():
     back = prn.Accumulator.from_arrow(table)
     assert back.decimals == 1
     _results(back, kw, df.assign(a=df["a"].round(1), b=df["b"].round(1)))
-    ipc = state.to_ipc_bytes(acc)
+    ipc = state_files.to_ipc_bytes(acc)
     pd.testing.assert_frame_equal(
         prn.Accumulator.from_arrow(ipc).table(), acc.table(), check_exact=True
     )
@@ -175,7 +175,7 @@ def test_saved_in_one_process_loaded_in_another_bit_identical(tmp_path, fmt):
 
 def _members(acc):
     meta, keys, score, pos, neg = state.encode(acc)
-    return meta, state._npz_members(meta, keys, score, pos, neg)
+    return meta, state_files._npz_members(meta, keys, score, pos, neg)
 
 
 def _write(path, members, meta=None, rehash=True):
@@ -189,7 +189,7 @@ def _write(path, members, meta=None, rehash=True):
             keys = []
             for i, c in enumerate(c for c in meta["columns"] if c["role"] == "key"):
                 if c["type"] == "str":
-                    values = state._strings(
+                    values = state_files._strings(
                         members[f"k{i}_utf8"], members[f"k{i}_offsets"], "", None
                     )
                 else:
@@ -265,7 +265,7 @@ def test_duplicated_groups_and_unknown_models_refused(tmp_path):
     meta, members = _members(acc)
     p = tmp_path / "s.npz"
     # two group values spelled the same: the keys are duplicated
-    utf8, offsets = state._utf8(np.array(["x", "x", "zé"], dtype=object))
+    utf8, offsets = state.utf8(np.array(["x", "x", "zé"], dtype=object))
     _refused(_write(p, dict(members, k0_utf8=utf8, k0_offsets=offsets), meta), "duplicated")
     _refused(_write(p, members, {**meta, "models": ["a", "c"]}), "not in its models")
 
@@ -311,7 +311,8 @@ def test_arrow_refusals(tmp_path):
 
 
 def test_replicate_masses_pickle_but_do_not_save(tmp_path):
-    from prroc_numba._core.table import holding, layout_of, replicates_of
+    from prroc_numba._core.accumulator import holding
+    from prroc_numba._core.reading import layout_of, replicates_of
 
     acc = prn.Accumulator().update(_frame(), score="a", label="y", by="g")
     k = acc.n_entries
@@ -421,21 +422,21 @@ def _stream(df, kw, n_batches, acc=None):
     ],
 )
 def test_stream_equals_one_update_bit_for_bit(kw, monkeypatch):
-    from prroc_numba._core import table
+    from prroc_numba._core import accumulator
 
     df = _frame(n=30_000, seed=11)
     once = prn.Accumulator().update(df, **kw)
     for bound in (1 << 16, 500):  # the default, and one that merges runs many times
-        monkeypatch.setattr(table, "_BUFFER_ENTRIES", bound)
+        monkeypatch.setattr(accumulator, "_BUFFER_ENTRIES", bound)
         acc = _stream(df, kw, 300)
         pd.testing.assert_frame_equal(acc.table(), once.table(), check_exact=True)
         pd.testing.assert_frame_equal(acc.auc(), once.auc(), check_exact=True)
 
 
 def test_stream_pickled_and_merged_mid_stream(monkeypatch):
-    from prroc_numba._core import table
+    from prroc_numba._core import accumulator
 
-    monkeypatch.setattr(table, "_BUFFER_ENTRIES", 1000)
+    monkeypatch.setattr(accumulator, "_BUFFER_ENTRIES", 1000)
     df = _frame(n=20_000, seed=12)
     kw = {"score": ["a", "b"], "label": "y", "by": "g"}
     half = np.arange(10_000)
@@ -469,7 +470,8 @@ def test_stream_memory_is_the_table_plus_a_bounded_buffer():
 def test_a_curve_without_entries_is_no_curve():
     """A table may hold no entry of a curve of its layout (a Dask score range): results
     leave that curve out, as the in-memory call on the rows it holds does."""
-    from prroc_numba._core.table import holding, layout_of
+    from prroc_numba._core.accumulator import holding
+    from prroc_numba._core.reading import layout_of
 
     df = _frame()
     kw = {"score": ["a", "b"], "label": "y", "by": "g"}

@@ -120,10 +120,10 @@ def _npz_edit(acc, rng):
     recomputed or not; and the table a load must give if it loads (an edit whose
     checksum is recomputed may leave a valid state of other rows: a forger's file).
     """
-    from prroc_numba._core import state
+    from prroc_numba._core import state, state_files
 
     meta, keys, score, pos, neg = state.encode(acc)
-    members = state._npz_members(meta, keys, score, pos, neg)
+    members = state_files._npz_members(meta, keys, score, pos, neg)
     meta = dict(meta)
     kind = int(rng.integers(0, 10))
     table = acc.table()
@@ -174,7 +174,9 @@ def _npz_edit(acc, rng):
             ks = []
             for i, c in enumerate(c for c in meta["columns"] if c.get("role") == "key"):
                 if c["type"] == "str":
-                    v = state._strings(members[f"k{i}_utf8"], members[f"k{i}_offsets"], "", None)
+                    v = state_files._strings(
+                        members[f"k{i}_utf8"], members[f"k{i}_offsets"], "", None
+                    )
                 else:
                     v = members[f"k{i}_values"]
                 ks.append((c["name"], c["type"], v, members[f"k{i}_codes"]))

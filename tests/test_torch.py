@@ -25,7 +25,7 @@ from sklearn.metrics import average_precision_score, roc_auc_score  # noqa: E402
 
 import prroc_numba as prn  # noqa: E402
 import prroc_numba.torch as pt  # noqa: E402
-from prroc_numba.torch import _metric, _reduce  # noqa: E402
+from prroc_numba.torch import _kept, _metric, _reduce  # noqa: E402
 from prroc_numba.torch._inputs import check_rows  # noqa: E402
 
 KINDS = [(pt.AveragePrecision, "pr", "ap"), (pt.AUCPR, "pr", "dg"), (pt.AUROC, "roc", None)]
@@ -153,7 +153,7 @@ def test_large_batches_take_the_class_split_sort():
     S[:100] = -0.0  # signed zeros are one score
     S[100:200] = 0.0
     rows = check_rows(torch.from_numpy(S), torch.from_numpy(y), None, torch.from_numpy(g % 2))
-    from prroc_numba._core.pack import pack
+    from prroc_numba._core.packing import pack
     from prroc_numba._core.presort import split_sorted
 
     assert split_sorted(pack(None, score=S[:, 0], label=y, by=g % 2)) is not None
@@ -226,7 +226,7 @@ def _rows_kept(m):
 
 def test_state_stays_at_distinct_scores_and_merges(monkeypatch):
     monkeypatch.setattr(_metric, "_MERGE_MIN", 100)
-    monkeypatch.setattr(_metric, "_RAW_VALUES", 2000)  # rows reduced past 2000
+    monkeypatch.setattr(_kept, "RAW_VALUES", 2000)  # rows reduced past 2000
     rng = np.random.default_rng(6)
     m = pt.AveragePrecision()
     ys, ss = [], []
@@ -386,7 +386,7 @@ def test_kept_rows_equal_auc_on_all_rows(cls, curve, method, monkeypatch):
     """Batches of hard, unweighted labels are kept as rows (continuous scores) or reduced
     in bulk (tied), and computed by prn.auc's own route: exact, whatever the mix of
     kept rows, reduced tables, float32 scores and weighted batches."""
-    monkeypatch.setattr(_metric, "_RAW_VALUES", 3000)
+    monkeypatch.setattr(_kept, "RAW_VALUES", 3000)
     for ties in (False, True):
         y, S, _ = _data(n=20_000, seed=3, ties=ties)
         parts = np.array_split(np.random.default_rng(2).permutation(y.size), 11)

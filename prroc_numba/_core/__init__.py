@@ -2,209 +2,97 @@
 given as points, the reduced table, and the partition functions that the Dask and
 Spark wings run on their workers.
 
-What the rest of the package may use is named below (loaded on first use);
-everything else stays inside.
+What the rest of the package may use is imported below, from the module that defines
+it; everything else stays inside.
 """
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
-
-#: where each name offered lives; imported on first use, so that importing one module
-#: of the package loads only what that module needs
-_WHERE = {
-    "Accumulator": ".table",
-    "Batch": ".batch",
-    "CurveKeys": ".batch",
-    "INPUTS": ".pack",
-    "Layout": ".table",
-    "MULTICLASS": ".pack",
-    "Output": ".dataframes",
-    "PointCurve": ".points",
-    "State": ".points",
-    "StateFormatError": ".state",
-    "as_1d": ".resolve",
-    "auc_frame": ".area_frames",
-    "batch_areas": ".area_frames",
-    "check": ".memory",
-    "check_args": ".classes",
-    "check_curve_options": ".curve_frames",
-    "check_device": ".multiclass",
-    "check_merged": ".partitions",
-    "check_names": ".partitions",
-    "check_not_proba": ".resolve",
-    "check_partial": ".partial",
-    "confusion_frame": ".curve_frames",
-    "curve_area": ".points",
-    "derived": ".curve_frames",
-    "describe_row": ".batch",
-    "drop_tp0": ".gain_areas",
-    "drop_zero_weight": ".table",
-    "entries": ".table",
-    "entries_of": ".table",
-    "exercise": ".partitions",
-    "finish_areas": ".partitions",
-    "finish_replicate_areas": ".partitions",
-    "frame_column": ".resolve",
-    "framed": ".points",
-    "global_curves": ".partitions",
-    "holding": ".table",
-    "hull_entries": ".partitions",
-    "input_kw": ".partitions",
-    "inputs": ".pack",
-    "is_dask": ".dataframes",
-    "is_spark": ".dataframes",
-    "layout_of": ".table",
-    "lengths_to_offsets": ".batch",
-    "metrics_frame": ".area_frames",
-    "pack": ".pack",
-    "pack_points": ".point_frames",
-    "partial_areas": ".partial",
-    "partition_rows": ".partitions",
-    "points": ".sweep",
-    "pr_frame": ".curve_frames",
-    "pr_state": ".points",
-    "prg_frame": ".area_frames",
-    "prg_gains": ".gain_areas",
-    "prg_points": ".gain_areas",
-    "range_area_sums": ".partitions",
-    "range_auc": ".partitions",
-    "range_hull_vertices": ".partitions",
-    "range_indices": ".partitions",
-    "range_metrics": ".partitions",
-    "range_table": ".partitions",
-    "range_threshold_bins": ".partitions",
-    "range_totals": ".partitions",
-    "rates": ".points",
-    "read_labels": ".resolve",
-    "reduce_entries": ".table",
-    "reduce_partition": ".partitions",
-    "replicate_area_sums": ".partitions",
-    "replicate_class_totals": ".partitions",
-    "replicate_masses": ".partitions",
-    "replicate_table": ".partitions",
-    "replicates_of": ".table",
-    "roc_frame": ".curve_frames",
-    "roc_state": ".points",
-    "row_ids": ".batch",
-    "rows_result": ".table",
-    "rows_thresholds": ".table",
-    "split_sorted": ".presort",
-    "splitters_of": ".partitions",
-    "standardized": ".partial",
-    "state_from_counts": ".points",
-    "batch_entries": ".table",
-    "table_replicate_areas": ".partitions",
-    "threshold_entries": ".partitions",
-    "thresholds_of": ".table",
-    "tie_blocks": ".partitions",
-    "to_pandas": ".dataframes",
-    "totals_entries": ".partitions",
-    "warn_undefined": ".batch",
-    "warn_undefined_auc": ".batch",
-    "weighted_rows": ".table",
-    "with_ends": ".points",
-    "with_output": ".dataframes",
-    "writable": ".partitions",
-}
-
-if TYPE_CHECKING:  # for type checkers and the import graph; at run time see __getattr__
-    from .area_frames import auc_frame, batch_areas, metrics_frame, prg_frame
-    from .batch import (
-        Batch,
-        CurveKeys,
-        describe_row,
-        lengths_to_offsets,
-        row_ids,
-        warn_undefined,
-        warn_undefined_auc,
-    )
-    from .classes import check_args
-    from .curve_frames import check_curve_options, confusion_frame, derived, pr_frame, roc_frame
-    from .dataframes import Output, is_dask, is_spark, to_pandas, with_output
-    from .gain_areas import drop_tp0, prg_gains, prg_points
-    from .memory import check
-    from .multiclass import check_device
-    from .pack import INPUTS, MULTICLASS, inputs, pack
-    from .partial import check_partial, partial_areas, standardized
-    from .partitions import (
-        check_merged,
-        check_names,
-        exercise,
-        finish_areas,
-        finish_replicate_areas,
-        global_curves,
-        hull_entries,
-        input_kw,
-        partition_rows,
-        range_area_sums,
-        range_auc,
-        range_hull_vertices,
-        range_indices,
-        range_metrics,
-        range_table,
-        range_threshold_bins,
-        range_totals,
-        reduce_partition,
-        replicate_area_sums,
-        replicate_class_totals,
-        replicate_masses,
-        replicate_table,
-        splitters_of,
-        table_replicate_areas,
-        threshold_entries,
-        tie_blocks,
-        totals_entries,
-        writable,
-    )
-    from .point_frames import pack_points
-    from .points import (
-        PointCurve,
-        State,
-        curve_area,
-        framed,
-        pr_state,
-        rates,
-        roc_state,
-        state_from_counts,
-        with_ends,
-    )
-    from .presort import split_sorted
-    from .resolve import as_1d, check_not_proba, frame_column, read_labels
-    from .state import StateFormatError
-    from .sweep import points
-    from .table import (
-        Accumulator,
-        Layout,
-        batch_entries,
-        drop_zero_weight,
-        entries,
-        entries_of,
-        holding,
-        layout_of,
-        reduce_entries,
-        replicates_of,
-        rows_result,
-        rows_thresholds,
-        thresholds_of,
-        weighted_rows,
-    )
+from .accumulator import Accumulator, holding
+from .area_frames import auc_frame, batch_areas, metrics_frame, prg_frame
+from .batch import (
+    Batch,
+    CurveKeys,
+    describe_row,
+    lengths_to_offsets,
+    row_ids,
+    warn_undefined,
+    warn_undefined_auc,
+)
+from .classes import check_args
+from .curve_frames import check_curve_options, confusion_frame, derived, pr_frame, roc_frame
+from .dataframes import Output, is_dask, is_spark, to_pandas, with_output
+from .gain_areas import drop_tp0, prg_gains, prg_points
+from .inputs import Inputs
+from .kept_rows import hard_labels
+from .memory import check
+from .multiclass import check_device
+from .packing import pack
+from .partial import check_partial, partial_areas, standardized
+from .partitions import (
+    check_merged,
+    check_names,
+    finish_areas,
+    finish_replicate_areas,
+    global_curves,
+    hull_entries,
+    input_kw,
+    partition_rows,
+    range_area_sums,
+    range_auc,
+    range_hull_vertices,
+    range_indices,
+    range_metrics,
+    range_table,
+    range_threshold_bins,
+    range_totals,
+    reduce_partition,
+    replicate_area_sums,
+    replicate_class_totals,
+    replicate_masses,
+    replicate_table,
+    splitters_of,
+    table_replicate_areas,
+    threshold_entries,
+    tie_blocks,
+    totals_entries,
+    writable,
+)
+from .point_frames import pack_points
+from .points import (
+    PointCurve,
+    State,
+    curve_area,
+    framed,
+    pr_state,
+    rates,
+    roc_state,
+    state_from_counts,
+    with_ends,
+)
+from .reading import (
+    entries_of,
+    layout_of,
+    pr_curve_of,
+    replicates_of,
+    rows_result,
+    rows_thresholds,
+    thresholds_of,
+    weighted_rows,
+)
+from .resolve import as_1d, check_not_proba, frame_column
+from .state import StateFormatError
+from .sweep import sweep_points
+from .table import Layout, batch_entries
+from .warm_parts import exercise
 
 __all__ = [
     "Accumulator",
-    "Batch",
-    "CurveKeys",
-    "INPUTS",
-    "Layout",
-    "MULTICLASS",
-    "Output",
-    "PointCurve",
-    "State",
-    "StateFormatError",
     "as_1d",
     "auc_frame",
+    "Batch",
     "batch_areas",
+    "batch_entries",
     "check",
     "check_args",
     "check_curve_options",
@@ -215,32 +103,35 @@ __all__ = [
     "check_partial",
     "confusion_frame",
     "curve_area",
+    "CurveKeys",
     "derived",
     "describe_row",
     "drop_tp0",
-    "drop_zero_weight",
-    "entries",
     "entries_of",
     "exercise",
     "finish_areas",
     "finish_replicate_areas",
     "frame_column",
     "framed",
+    "hard_labels",
     "global_curves",
     "holding",
     "hull_entries",
     "input_kw",
-    "inputs",
+    "Inputs",
     "is_dask",
     "is_spark",
+    "Layout",
     "layout_of",
     "lengths_to_offsets",
     "metrics_frame",
+    "Output",
     "pack",
     "pack_points",
     "partial_areas",
     "partition_rows",
-    "points",
+    "PointCurve",
+    "pr_curve_of",
     "pr_frame",
     "pr_state",
     "prg_frame",
@@ -255,8 +146,6 @@ __all__ = [
     "range_threshold_bins",
     "range_totals",
     "rates",
-    "read_labels",
-    "reduce_entries",
     "reduce_partition",
     "replicate_area_sums",
     "replicate_class_totals",
@@ -268,11 +157,12 @@ __all__ = [
     "row_ids",
     "rows_result",
     "rows_thresholds",
-    "split_sorted",
     "splitters_of",
     "standardized",
+    "State",
     "state_from_counts",
-    "batch_entries",
+    "StateFormatError",
+    "sweep_points",
     "table_replicate_areas",
     "threshold_entries",
     "thresholds_of",
@@ -286,16 +176,3 @@ __all__ = [
     "with_output",
     "writable",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    mod = _WHERE.get(name)
-    if mod is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(mod, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))

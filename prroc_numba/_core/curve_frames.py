@@ -3,7 +3,7 @@
 returns for the rows it holds.
 
 Each function sweeps every curve of a packed :class:`~prroc_numba._core.batch.Batch`
-(:func:`prroc_numba._core.sweep.points`), writes the derived columns in one pass
+(:func:`prroc_numba._core.sweep.sweep_points`), writes the derived columns in one pass
 (:func:`prroc_numba._kernels.columns._columns_range`) and builds one long frame: key
 columns first, then one row per curve point.
 """
@@ -19,7 +19,7 @@ from .._drivers import columns_range, densify_batch, precision_flat_start
 from .._drivers.threads import MIN_PARALLEL_ROWS, run_items
 from .._kernels.columns import CONFUSION, PR, ROC
 from .._kernels.densify import CONTINUOUS, DG
-from .sweep import points as _points
+from .sweep import sweep_points
 
 _INTERPOLATE = {"dg": DG, "continuous": CONTINUOUS}
 
@@ -67,7 +67,7 @@ def check_curve_options(hull, thresholds, interpolate=None, recall_step=None):
 
 def confusion_frame(batch, thresholds=None, device="cpu"):
     """The ``confusion`` frame of a batch (at ``thresholds``, or every distinct score)."""
-    thr, tp, fp, off, P, N = _points(batch, thresholds, device=device)
+    thr, tp, fp, off, P, N = sweep_points(batch, thresholds, device=device)
     fn, tn = derived(tp, fp, off, P, N, CONFUSION)
     return F.points_frame(
         batch.keys,
@@ -78,7 +78,7 @@ def confusion_frame(batch, thresholds=None, device="cpu"):
 
 def roc_frame(batch, hull=False, thresholds=None, device="cpu"):
     """The ``roc_curve`` frame of a batch (NaN rates and a warning where undefined)."""
-    thr, tp, fp, off, P, N = _points(batch, thresholds, bool(hull), device)
+    thr, tp, fp, off, P, N = sweep_points(batch, thresholds, bool(hull), device)
     warn_undefined(batch, (P <= 0) | (N <= 0), "no positives or no negatives: tpr or fpr is NaN", 4)
     fpr, tpr = derived(tp, fp, off, P, N, ROC)
     return F.points_frame(
@@ -96,7 +96,7 @@ def roc_frame(batch, hull=False, thresholds=None, device="cpu"):
 
 def pr_frame(batch, hull=False, interpolate=None, thresholds=None, recall_step=None, device="cpu"):
     """The ``pr_curve`` frame of a batch (options checked by :func:`check_curve_options`)."""
-    thr, tp, fp, off, P, N = _points(batch, thresholds, bool(hull), device)
+    thr, tp, fp, off, P, N = sweep_points(batch, thresholds, bool(hull), device)
     warn_undefined(batch, P <= 0, "no positives: recall is NaN", 4)
     if interpolate is not None:
         step = 0.01 if recall_step is None else float(recall_step)
@@ -130,7 +130,7 @@ def equal_error_rate(batch, device="cpu") -> np.ndarray:
     crossing (the ROCCH-EER of Brümmer's BOSARIS toolkit); NaN without positives or
     negatives.
     """
-    thr, tp, fp, off, P, N = _points(batch, None, hull=True, device=device)
+    thr, tp, fp, off, P, N = sweep_points(batch, None, hull=True, device=device)
     curve = np.repeat(np.arange(off.size - 1), np.diff(off))
     with np.errstate(invalid="ignore", divide="ignore"):
         x, y = fp / N[curve], tp / P[curve]

@@ -1,6 +1,6 @@
 """polars / pyarrow (and other dataframe) input and polars output, in one place.
 
-Every public function packs its input through :func:`prroc_numba._core.pack.pack`, which
+Every public function packs its input through :func:`prroc_numba._core.packing.pack`, which
 calls :func:`to_pandas` first: a polars DataFrame or LazyFrame, a pyarrow Table (or any
 frame narwhals knows) becomes a pandas frame holding **only the columns the call names**
 (a LazyFrame is projected before it is collected, so the other columns are never read).

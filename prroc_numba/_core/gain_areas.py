@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.batch import lengths_to_offsets
-from .sweep import points
+from .sweep import sweep_points
 
 
 def prg_gains(tp, fp, off, P, N):
@@ -39,7 +39,7 @@ def prg_points(batch, hull):
     projective map of ROC space that keeps "better" on the same side), so the hull is
     the library's ROC hull kernel on the counts.
     """
-    return points(batch, None, hull=bool(hull))
+    return sweep_points(batch, None, hull=bool(hull))
 
 
 def drop_tp0(thr, tp, fp, off):

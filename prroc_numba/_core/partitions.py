@@ -32,21 +32,12 @@ from .._drivers import (
     replicate_range_totals,
 )
 from .._drivers.resample import segments_batch, table_areas
+from .accumulator import Accumulator, holding
 from .batch import row_ids, warn_undefined, warn_undefined_auc
-from .pack import pack
+from .packing import pack
+from .reading import entries_of, layout_of, replicates_of
 from .resolve import read_labels
-from .table import (
-    Accumulator,
-    Layout,
-    batch_entries,
-    drop_zero_weight,
-    entries,
-    entries_of,
-    holding,
-    layout_of,
-    reduce_entries,
-    replicates_of,
-)
+from .table import Layout, batch_entries, drop_zero_weight, entries, reduce_entries
 
 # ------------------------------------------------------------------ input checks
 
@@ -582,45 +573,3 @@ def table_replicate_areas(acc, curve, code, hull):
     bad = warn_undefined_auc(layout, curve, stacklevel=6, totals=(P, N))
     reps[bad] = np.nan
     return layout, est, reps
-
-
-def exercise(frame, score, label, by, seed=0, n_boot=20):
-    """Run every partition function on ``frame`` split in two partitions, as a wing
-    would (the warm-up's representative call: it compiles every kernel the Dask and
-    Spark partitions reach, without dask, pyspark or pyarrow). Returns the summed
-    area terms of two ranges and the replicate area sums.
-    """
-    kw = input_kw(score, label, by, None, None, False)
-    half = len(frame) // 2
-    parts = [frame.iloc[:half], frame.iloc[half:]]
-    accs = [reduce_partition(p, kw)[0] for p in parts]
-    acc = Accumulator()
-    for a in accs:
-        acc.merge(a)
-    layout = layout_of(acc)
-    C = layout.n_curves
-    sp = splitters_of(acc, C, 2)
-    pieces = [[], []]
-    for a in accs:
-        c, s, p, n = entries_of(a)
-        c = global_curves(layout_of(a), c, layout)
-        for r, i in enumerate(range_indices(c, s, sp)):
-            pieces[r].append((c[i], s[i], p[i], n[i]))
-    tables = [range_table(C, *ps) for ps in pieces]
-    tot = [range_totals(t) for t in tables]
-    tp0 = np.stack([np.zeros(C), tot[0][0]])
-    fp0 = np.stack([np.zeros(C), tot[0][1]])
-    sums = [range_area_sums(t, tp0[r], fp0[r], [0, 1]) for r, t in enumerate(tables)]
-    hulls = [range_hull_vertices(t, tp0[r], fp0[r]) for r, t in enumerate(tables)]
-    hull_entries(hulls, C)
-    thr = np.zeros(C)
-    range_threshold_bins(tables[0], thr, np.arange(C + 1, dtype=np.int64))
-    rows = [partition_rows(p, kw, i * half) for i, p in enumerate(parts)]
-    replicate_table(rows[0], seed, n_boot)
-    rp = rows[0][1]
-    piece = (global_curves(rp.layout, rp.curve, layout), rp.score, rp.row, rp.pos, rp.neg)
-    blocks = tie_blocks(C, piece)
-    tpb, fpb = replicate_class_totals(blocks, seed, n_boot)
-    zero = np.zeros_like(tpb)
-    reps = replicate_area_sums(blocks, zero, zero, seed, 0)
-    return np.sum(sums, axis=0), reps

@@ -18,7 +18,7 @@ from .presort import split_sorted, sweep_buffers
 from .thresholds import ragged_thresholds
 
 
-def points(batch, thresholds, hull=False, device="cpu"):
+def sweep_points(batch, thresholds, hull=False, device="cpu"):
     """Sweep (or counts at ``thresholds``), then optionally the hull vertices.
 
     Returns thr, tp, fp, out_offsets and P, N per curve.

@@ -2,7 +2,7 @@
 
 Imported only when a Dask frame reaches a public function (the core import never
 imports dask). Each partition is validated and packed like in-memory data
-(:func:`prroc_numba._core.pack.pack`) and reduced to its table *(curve, distinct score) ->
+(:func:`prroc_numba._core.packing.pack`) and reduced to its table *(curve, distinct score) ->
 (positive, negative mass)*; the tables are merged in a tree (fan-in 8) on the workers
 and the merged table -- O(distinct scores), not O(rows) -- is evaluated by the
 in-memory kernels. Results equal the in-memory ones on the same rows.
@@ -23,7 +23,7 @@ table kernels on the merged table.
 The score ranges are imported when a call needs them (a worker that only reduces its
 partition never loads them). This package is the Dask wing: the public functions reach it through
 :mod:`prroc_numba._backends` (by its module path, so importing the library never
-imports it or dask); it reads and builds tables through :mod:`prroc_numba._core.table`'s
+imports it or dask); it reads and builds tables through :mod:`prroc_numba._core.reading`'s
 functions. :mod:`.partitions` reduces and merges partitions, :mod:`.ranges` and
 :mod:`.ranges_poisson` run the score ranges, and the functions below answer the
 public functions' calls.
@@ -34,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._checks import method_code, pr_band_grid
+from .._core import Accumulator, entries_of, layout_of, pr_curve_of, replicates_of
 from .._core.batch import warn_undefined, warn_undefined_auc
 from .._core.partitions import (
     check_merged,
@@ -43,7 +44,6 @@ from .._core.partitions import (
     reduce_partition,
     table_replicate_areas,
 )
-from .._core.table import Accumulator, entries_of, layout_of, replicates_of
 from .._drivers.resample import table_curves
 from .partitions import _merge_tree, _n_entries, _names, accumulate, settings
 
@@ -147,16 +147,11 @@ def roc_curve(data, hull, thresholds, **kw):
 def pr_curve(data, hull, interpolate, thresholds, recall_step, **kw):
     if not hull and thresholds is None and interpolate is None:
         return _raw(data, "pr_curve", **kw)
-    args = {
-        "hull": hull,
-        "interpolate": interpolate,
-        "thresholds": thresholds,
-        "recall_step": recall_step,
-    }
+    options = (hull, interpolate, thresholds, recall_step)
     if not hull and thresholds is None:
         # interpolating the whole curve needs its every vertex (the merged table)
-        return accumulate(data, **kw).pr_curve(**args)
-    return _small(data, hull, thresholds, kw).pr_curve(**args)
+        return pr_curve_of(accumulate(data, **kw), *options)
+    return pr_curve_of(_small(data, hull, thresholds, kw), *options)
 
 
 # ------------------------------------------------------------------ Poisson bootstrap

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core import Accumulator, layout_of
 from .._core.partitions import (
     check_merged,
     check_names,
     input_kw,
     reduce_partition,
 )
-from .._core.table import Accumulator, layout_of
 
 _FAN_IN = 8
 _TABLE_MAX = 5_000_000

@@ -4,7 +4,7 @@
 into one, in the client. With continuous scores on 1e8+ rows that table is as large
 as the data, so here it never leaves the workers:
 
-1. every partition reduces to its :class:`~prroc_numba._core.table.Accumulator` (kept on the
+1. every partition reduces to its :class:`~prroc_numba._core.accumulator.Accumulator` (kept on the
    workers) and sends a sample of its distinct scores per curve (and its groups);
 2. the client merges the samples (the global curve layout) and picks, per curve,
    ``K - 1`` splitters (sampled quantiles: they only affect balance, never exactness);
@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core import Accumulator, entries_of, holding, layout_of, thresholds_of
 from .._core.batch import warn_undefined
 from .._core.partitions import (
     finish_areas,
@@ -78,7 +79,6 @@ from .._core.partitions import (
     threshold_entries,
     totals_entries,
 )
-from .._core.table import Accumulator, entries_of, holding, layout_of, thresholds_of
 from .partitions import _RANGE_ROWS, range_rows
 
 _SAMPLE = 256  # distinct scores sampled per curve and partition (balance only)

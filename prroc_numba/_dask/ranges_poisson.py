@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core import layout_of
 from .._core.partitions import (
     check_merged,
     finish_replicate_areas,
@@ -60,7 +61,6 @@ from .._core.partitions import (
     tie_blocks,
     writable,
 )
-from .._core.table import layout_of
 from .._drivers import ULP_ABOVE, ULP_BELOW, range_hulls
 from .._drivers.resample import table_areas, table_curves
 from .partitions import _merge_tree, _names, accumulate, settings

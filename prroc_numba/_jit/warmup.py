@@ -9,7 +9,9 @@ runs them on the user's machine (source installs, unusual CPUs); the tests check
 they reach every kernel and that an installed wheel compiles nothing on them.
 
 To cover a new feature, append ``("its name", lambda d: prn.new_function(d.small, ...))``
-to :data:`CALLS` (``d`` holds the inputs built by :func:`inputs`).
+to :data:`CALLS` (``d`` holds the inputs built by :func:`inputs`). The engines' calls
+are their wings' own (``prroc_numba._dask.warmup.CALLS``): this module imports no
+engine (dask, pyspark, torch).
 """
 
 from __future__ import annotations
@@ -96,82 +98,19 @@ def _cli(main, argv):
 
 
 def _partitions(d):
-    from .._core.partitions import exercise
+    from .._core.warm_parts import exercise
 
     return exercise(d.small, ["s", "si"], "y", "g")
-
-
-def _dask(d, call):
-    import dask
-    import dask.dataframe as dd
-
-    ddf = dd.from_pandas(d.small, npartitions=3)
-    with dask.config.set(scheduler="synchronous"):
-        return call(_prn(), ddf)
-
-
-def _dask_ranges(d, call):
-    import dask
-
-    with dask.config.set({"prroc_numba.dask_exact": "ranges"}):
-        return _dask(d, call)
 
 
 B = {"n_boot": 20, "seed": 0, "progress": False}
 
 
 def dask_signatures() -> dict:
-    """``{kernel: argument types}`` of the kernels that only the Dask partition
-    functions reach, as they reach them (C-contiguous writable arrays, one dtype path).
-
-    :func:`compile_dask_kernels` compiles them from these signatures, so a build
-    environment without Dask ships them too; the Dask calls of :data:`CALLS` check the
-    types: ``tests/test_wheel.py`` builds the wheel with Dask hidden, and the installed
-    wheel compiles nothing on those calls.
+    """The Dask wing's kernel signatures (:func:`prroc_numba._dask.warmup.signatures`),
+    compiled without Dask by :func:`compile_dask_kernels`.
     """
-    from numba import types as T
-
-    i8, f8 = T.int64, T.float64
-
-    def a(dtype, ndim=1):
-        return T.Array(dtype, ndim, "C")
-
-    k = "prroc_numba._kernels."
-    return {
-        k + "paired_masses._paired_masses": (a(i8, 2), a(i8), a(f8), a(f8), i8, i8, i8, i8),
-        k + "resample_poisson._table_vertices": (a(f8, 2), a(f8, 2), i8, i8, i8, a(f8), a(f8)),
-        k + "resample_poisson._table_replicates": (
-            a(i8),
-            a(f8, 2),
-            a(f8, 2),
-            T.Tuple((i8, T.boolean, a(f8))),
-            a(f8, 3),
-        ),
-        k + "ranges._range_hulls": (a(i8), a(f8), a(f8), a(f8), a(f8)),
-        k + "ranges._range_areas": (a(i8), a(f8), a(f8), a(f8), a(f8), i8),
-        k + "segments.segment_area_cpu": (i8, f8, f8, f8, f8),
-        k + "ranges._replicate_range_totals": (
-            a(i8),
-            a(i8),
-            a(f8),
-            a(f8),
-            i8,
-            a(f8, 2),
-            a(f8, 2),
-        ),
-        k + "ranges._replicate_range_areas": (
-            a(i8),
-            a(i8),
-            a(i8),
-            a(f8),
-            a(f8),
-            a(f8, 2),
-            a(f8, 2),
-            i8,
-            i8,
-            a(f8, 2),
-        ),
-    }
+    return _wing("_dask").signatures()
 
 
 def compile_dask_kernels(d=None) -> list:
@@ -187,7 +126,7 @@ def compile_dask_kernels(d=None) -> list:
 
 
 #: (name, call) -- every call is run by the wheel build, ``prroc-numba warmup`` and the
-#: tests; names starting with "dask" need dask installed
+#: tests; the wings' calls follow (names starting with "dask" need dask installed)
 CALLS = [
     ("auc", lambda d: _prn().auc(d.small, score="s", label="y")),
     (
@@ -398,58 +337,25 @@ CALLS = [
         ),
     ),
     ("dask partition kernels", compile_dask_kernels),
-    ("dask auc", lambda d: _dask(d, lambda prn, x: prn.auc(x, score="s", label="y", by="g"))),
-    (
-        "dask bootstrap",
-        lambda d: _dask(
-            d, lambda prn, x: prn.bootstrap(x, score=["s", "si"], label="y", n_boot=20, seed=0)
-        ),
-    ),
-    (
-        "dask bootstrap_curve",
-        lambda d: _dask(
-            d,
-            lambda prn, x: prn.bootstrap_curve(x, score="s", label="y", n_boot=20, seed=0, grid=11),
-        ),
-    ),
-    (
-        "dask ranges auc hull",
-        lambda d: _dask_ranges(
-            d, lambda prn, x: prn.auc(x, score="s", label="y", by="g", hull=True)
-        ),
-    ),
-    (
-        "dask ranges auc",
-        lambda d: _dask_ranges(d, lambda prn, x: prn.auc(x, score="s", label="y", by="g")),
-    ),
-    (
-        "dask ranges bootstrap",
-        lambda d: _dask_ranges(
-            d, lambda prn, x: prn.bootstrap(x, score=["s", "si"], label="y", n_boot=20, seed=0)
-        ),
-    ),
-    (
-        "dask ranges bootstrap hull",
-        lambda d: _dask_ranges(
-            d, lambda prn, x: prn.bootstrap(x, score="s", label="y", n_boot=20, seed=0, hull=True)
-        ),
-    ),
-    (
-        "dask ranges bootstrap_curve",
-        lambda d: _dask_ranges(
-            d,
-            lambda prn, x: prn.bootstrap_curve(x, score="s", label="y", n_boot=20, seed=0, grid=11),
-        ),
-    ),
 ]
 
 
+def _wing(name):
+    """A wing's warm-up module, by its module path (as :mod:`prroc_numba._backends`
+    reaches the wings): the wing imports its engine itself, when its calls run.
+    """
+    import importlib
+
+    return importlib.import_module(f"prroc_numba.{name}.warmup")
+
+
+#: the wings' representative calls (each wing offers its own: names starting with
+#: "dask" need dask installed)
+CALLS += _wing("_dask").CALLS
+
+
 def _have_dask() -> bool:
-    try:
-        import dask.dataframe  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    return _wing("_dask").available()
 
 
 #: the command line's representative calls (argv): run with the ``main`` that the

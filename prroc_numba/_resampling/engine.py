@@ -1,6 +1,7 @@
 """In-memory bootstrap runs: plan, estimate, replicates, reduced to the output rows.
 
-The options of a call are checked before (:mod:`prroc_numba._options`); here the batch
+The options of a call are checked before (:mod:`prroc_numba._options`) and arrive
+here by name; the batch
 is planned (:class:`~.plan.Plan`: one sort per curve), its estimate taken from the
 same sort and the replicates run (:mod:`.run`): areas (:func:`replicates`; for
 multiclass input reduced to the output rows), curves on a grid
@@ -11,6 +12,7 @@ multiclass input reduced to the output rows), curves on a grid
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -19,8 +21,8 @@ from .. import _schema as S
 from .._checks import kernel_seed, pr_band_grid
 from .._core import device as _device
 from .._core.batch import CurveKeys, row_ids, warn_undefined, warn_undefined_auc
+from .._core.inputs import Inputs
 from .._core.memory import check
-from .._core.pack import INPUTS, inputs, pack
 from .._core.partial import partial_areas, standardized
 from .._warnings import UndefinedMetricWarning
 from . import folds as F
@@ -126,7 +128,7 @@ def check_replicates_fit(batch, n_boot, label, keep=False, grid=None):
     check(cells * per_cell, f"{label}: {shape}", "; ".join(shrink))
 
 
-def curve_replicates(data, inp, spec, strata=None):
+def curve_replicates(data, inp: Inputs, spec, strata=None):
     """``(batch, undefined, estimate, replicates, grid)`` of :func:`bootstrap_curve` on
     in-memory data: the curves on grid ``g`` and their replicates ``(curves, grid,
     replicates)`` (an int ``g``: the PR grid of that many points from the data's
@@ -135,7 +137,7 @@ def curve_replicates(data, inp, spec, strata=None):
     extra stratum code per input row (the fold).
     """
     curve, what, g, hull, stratified, poisson, cluster, n_boot, seed, progress = spec
-    batch = pack(data, **inp)
+    batch = inp.pack(data)
     P, N = batch.totals()
     g = pr_band_grid(g, P)
     check_replicates_fit(batch, n_boot, "bootstrap_curve", grid=g)
@@ -161,13 +163,29 @@ def curve_replicates(data, inp, spec, strata=None):
 # ------------------------------------------------------------------ fold bootstrap
 
 
-def one_run(args, d, col, stratified, label_bar, code=None, grid=None, what=None):
+def one_run(
+    d,
+    inp: Inputs,
+    col,
+    stratified,
+    label_bar,
+    *,
+    curve,
+    hull,
+    n_boot,
+    seed,
+    progress,
+    code=None,
+    grid=None,
+    what=None,
+):
     """Per-fold and pooled curves from **one** resampling run (:func:`~.plan.
     fold_plan`): each replicate draws every group's rows once, within fold and class,
     and the pooled and per-fold curves all read those counts. Returns ``((keys_f,
     est_f, reps_f, P_f), (keys_p, est_p, reps_p))``, or None where this path does not
     apply (arrays without a frame, rows the packing does not keep in fold order).
-    ``code``: areas by that estimator; else values on ``grid`` as ``what`` says.
+    ``code``: areas by that estimator; else values on ``grid`` as ``what`` says. The
+    inputs are read as binary input (``fold=`` takes no multiclass input).
     """
     if d is None:
         return None
@@ -175,7 +193,7 @@ def one_run(args, d, col, stratified, label_bar, code=None, grid=None, what=None
     order = np.argsort(codes, kind="stable")
     d = d.iloc[order].reset_index(drop=True)
     codes = codes[order].astype(np.int64)
-    batch = pack(d, **inputs(args))
+    batch = inp.without_classes().pack(d)
     if batch.multi is not None:
         return None
     rows = codes[row_ids(batch)]
@@ -184,12 +202,12 @@ def one_run(args, d, col, stratified, label_bar, code=None, grid=None, what=None
     if rows.size and ((np.diff(rows) < 0) & (same[1:] == same[:-1])).any():
         return None
     V = values.size
-    hull = bool(args["hull"])
+    hull = bool(hull)
     plan, size = fold_plan(
         batch, rows, V, stratified, estimate=None if code is None else (code, hull)
     )
-    seed = kernel_seed(args["seed"])
-    n_boot, progress = int(args["n_boot"]), args["progress"]
+    seed = kernel_seed(seed)
+    n_boot = int(n_boot)
     if code is None:
         est = plan.curve_estimate(grid, hull, what)
         reps = plan.run(seed, n_boot, hull, progress, label_bar, code=what, grid=grid)
@@ -201,7 +219,6 @@ def one_run(args, d, col, stratified, label_bar, code=None, grid=None, what=None
     cn = np.r_[0.0, np.cumsum(batch.neg)]
     P = cs[fb.starts + size] - cs[fb.starts]
     N = cn[fb.starts + size] - cn[fb.starts]
-    curve = args["curve"] if "curve" in args else "pr"
     bad = ((P <= 0) if curve == "pr" else (P <= 0) | (N <= 0)) & (size > 0)
     if bad.any():
         warnings.warn(
@@ -234,12 +251,24 @@ def one_run(args, d, col, stratified, label_bar, code=None, grid=None, what=None
     return (keys_f, est[folded], reps[folded], P[folded]), (keys_p, est[pooled], reps[pooled])
 
 
-def fold_replicates(args, opts, label_bar="bootstrap"):
+def fold_replicates(
+    data,
+    inp: Inputs,
+    fold,
+    opts,
+    curve,
+    hull,
+    standardize,
+    n_boot,
+    seed,
+    progress,
+    label_bar="bootstrap",
+):
     """The replicates behind ``fold=`` (:func:`~prroc_numba.bootstrap`,
     :func:`~prroc_numba.compare`): ``(runs, fold_column, model_names, n_models)`` with
     ``runs`` three ``(curve_keys, estimates, replicates)``: per fold, fold means,
     pooled. ``opts = (code, stratified, spec)``, the options checked
-    (:func:`prroc_numba._options.check_fold`).
+    (:func:`prroc_numba._options.replicates.check_fold`); ``inp``: binary inputs.
 
     One resampling run (:func:`one_run`): every replicate draws each group's rows
     once within fold and class strata, and the pooled and per-fold curves read the
@@ -248,26 +277,35 @@ def fold_replicates(args, opts, label_bar="bootstrap"):
     and the pooled curves with the fold as an extra stratum. No loop over folds.
     """
     code, stratified, spec = opts
-    data, score, label, by, weight = (args[k] for k in ("data", "score", "label", "by", "weight"))
-    d, by_f, col = F.with_fold(data, score, label, by, weight, args["fold"])
+    inp = inp.without_classes()
+    d, by_f, col = F.with_fold(data, inp.score, inp.label, inp.by, inp.weight, fold)
     one = None
-    if args["partial"] is None:
-        one = one_run(args, d, col, stratified, label_bar, code=code)
+    if spec is None:
+        one = one_run(
+            d,
+            inp,
+            col,
+            stratified,
+            label_bar,
+            curve=curve,
+            hull=hull,
+            n_boot=n_boot,
+            seed=seed,
+            progress=progress,
+            code=code,
+        )
     if one is not None:
         (keys_f, est_f, reps_f, _), (keys_p, est_p, reps_p) = one
     else:
-        inp = {k: args[k] for k in INPUTS}
-        boot = (args["curve"], bool(args["hull"]), args["n_boot"], stratified, False)
-        boot += (args["seed"], args["progress"], label_bar)
+        boot = (curve, bool(hull), n_boot, stratified, False, seed, progress, label_bar)
 
         def run(data, inp, strata=None):
-            batch = pack(data, **inp)
-            std = args["standardize"]
-            return replicates(data, batch, code, spec, boot, strata=strata, standardize=std)
+            batch = inp.pack(data)
+            return replicates(data, batch, code, spec, boot, strata=strata, standardize=standardize)
 
-        batch_f, _, _, est_f, reps_f, _ = run(d, {**inp, "by": by_f})
-        n = len(d) if d is not None else np.asarray(args["fold"]).shape[0]
-        strata = F.codes(d, col if d is not None else args["fold"], n)
+        batch_f, _, _, est_f, reps_f, _ = run(d, replace(inp, by=by_f))
+        n = len(d) if d is not None else np.asarray(fold).shape[0]
+        strata = F.codes(d, col if d is not None else fold, n)
         batch_p, _, _, est_p, reps_p, _ = run(data, inp, strata)
         keys_f, keys_p = batch_f.keys, batch_p.keys
     gid, first = F.group_ids(keys_f, col)

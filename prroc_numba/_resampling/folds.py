@@ -20,6 +20,8 @@ The ``fold`` column is of object dtype (fold ids and the two names).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
@@ -71,16 +73,15 @@ def with_fold(data, score, label, by, weight, fold):
     return frame, by_names(by) + [_TMP], _TMP
 
 
-def split(func, args, mean=True):
-    """``func`` (a public function taking ``fold=``) on the public arguments ``args``
-    with a fold: one call with the fold as a grouping key and one pooled call, joined
-    by :func:`table` (``mean=False``: no fold-mean rows, for curves' points).
+def split(run, data, inp, fold, mean=True):
+    """A public call with ``fold=``: ``run(data, inputs)`` (the call without ``fold=``,
+    its other options bound) once with the fold as a grouping key and once pooled,
+    joined by :func:`table` (``mean=False``: no fold-mean rows, for curves' points).
+    ``inp``: the call's :class:`~prroc_numba._core.inputs.Inputs`.
     """
-    d, by_f, col = with_fold(
-        args["data"], args["score"], args["label"], args["by"], args["weight"], args["fold"]
-    )
-    per_fold = func(**{**args, "data": d, "by": by_f, "fold": None})
-    pooled = func(**{**args, "fold": None})
+    d, by_f, col = with_fold(data, inp.score, inp.label, inp.by, inp.weight, fold)
+    per_fold = run(d, replace(inp, by=by_f))
+    pooled = run(data, inp)
     return table(per_fold, pooled, col, mean=None if mean else False)
 
 

@@ -51,6 +51,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._checks import method_code
+from .._core import Accumulator, layout_of, pr_curve_of
 from .._core.partitions import (
     check_merged,
     input_kw,
@@ -58,7 +59,6 @@ from .._core.partitions import (
     range_metrics,
     table_replicate_areas,
 )
-from .._core.table import Accumulator, layout_of
 from . import grouped as G
 from .bridge import accumulator_from_table
 from .wire import REPLICATE_MAX, conf, names, reduced, settings, split_wire
@@ -187,15 +187,10 @@ def roc_curve(data, hull, thresholds, **kw):
 
 
 def pr_curve(data, hull, interpolate, thresholds, recall_step, **kw):
-    args = {
-        "hull": hull,
-        "interpolate": interpolate,
-        "thresholds": thresholds,
-        "recall_step": recall_step,
-    }
+    options = (hull, interpolate, thresholds, recall_step)
     if not hull and thresholds is None:
-        return merged_state(data, "the raw pr_curve", **kw).pr_curve(**args)
-    return _small(data, hull, thresholds, kw).pr_curve(**args)
+        return pr_curve_of(merged_state(data, "the raw pr_curve", **kw), *options)
+    return pr_curve_of(_small(data, hull, thresholds, kw), *options)
 
 
 # ------------------------------------------------------------------ Poisson bootstrap

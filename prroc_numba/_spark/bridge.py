@@ -4,7 +4,7 @@ The executors send each partition's table as Arrow batches with the columns of
 :meth:`~prroc_numba.Accumulator.table` (key columns, ``score``, ``pos``, ``neg``; on the
 Poisson bootstrap also ``pos_b``, ``neg_b``: each entry's replicate masses).
 :func:`accumulator_from_table` reads them back through the table functions of
-:mod:`prroc_numba._core.table` (:func:`~prroc_numba._core.table.holding`): the entries of
+:mod:`prroc_numba._core.reading` (:func:`~prroc_numba._core.reading.holding`): the entries of
 all partitions are summed per (curve, score) in one sort, which is the merge of the
 partitions' tables. Only this module knows the wire form.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._core.table import Layout, holding
+from .._core import Layout, holding
 from .executor import MODEL, NEG, NEG_B, POS, POS_B, SCORE
 
 

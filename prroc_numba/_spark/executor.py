@@ -30,12 +30,12 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from .._core import Accumulator
 from .._core.partitions import (
     partition_rows,
     reduce_partition,
     replicate_table,
 )
-from .._core.table import Accumulator
 
 SCORE, POS, NEG = "score", "pos", "neg"  # the columns of Accumulator.table()
 POS_B, NEG_B = "pos_b", "neg_b"  # the replicate masses of the Poisson bootstrap

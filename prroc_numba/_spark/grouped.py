@@ -43,8 +43,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core import entries_of, holding, layout_of
 from .._core.partitions import check_merged, reduce_partition
-from .._core.table import entries_of, holding, layout_of
 from .bridge import layout_from_keys
 from .executor import MODEL
 

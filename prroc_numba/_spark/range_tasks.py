@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from .._core import Layout
 from .._core.partitions import (
     global_curves,
     range_area_sums,
@@ -27,7 +28,6 @@ from .._core.partitions import (
     replicate_class_totals,
     tie_blocks,
 )
-from .._core.table import Layout
 from .executor import MODEL, NEG, POS, SCORE, set_threads
 
 PART, CURVE, ROW = "__prn_part", "__prn_curve", "__prn_row"

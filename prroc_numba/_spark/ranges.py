@@ -27,6 +27,7 @@ import functools
 
 import numpy as np
 
+from .._core import holding, thresholds_of
 from .._core.partitions import (
     check_merged,
     finish_areas,
@@ -35,7 +36,6 @@ from .._core.partitions import (
     threshold_entries,
     totals_entries,
 )
-from .._core.table import holding, thresholds_of
 from . import executor as X
 from . import range_tasks as RT
 from . import wire as W
@@ -107,7 +107,7 @@ class RangeState:
         else:
             import pandas as pd
 
-            from .._core.table import Layout
+            from .._core import Layout
 
             self.layout = Layout([], None, pd.DataFrame(index=pd.RangeIndex(1)))
         check_merged(self.layout, labels, kw["pos_label"])
@@ -130,7 +130,7 @@ class RangeState:
         self.P, self.N = self.tp_r.sum(axis=0), self.fp_r.sum(axis=0)
 
     def acc_layout(self):
-        from .._core.table import layout_of
+        from .._core import layout_of
 
         return layout_of(self.acc)
 
@@ -242,7 +242,7 @@ class RowRanges:
         else:
             import pandas as pd
 
-            from .._core.table import Layout
+            from .._core import Layout
 
             layout = Layout([], models, pd.DataFrame(index=pd.RangeIndex(1)))
         self.layout = layout

@@ -13,6 +13,8 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
+from .._core import hard_labels
+
 
 class Rows(NamedTuple):
     """A checked batch: ``preds`` float64 ``(n, k)``; ``target`` float64 or, on the CPU,
@@ -77,16 +79,10 @@ def _check_target(target, n, k):
         raise ValueError(f"target has {t.shape[0]} rows but preds has {n}; pass equal lengths")
     if t.device.type == "cpu" and t.dtype == torch.bool:
         return t.clone()
-    if t.device.type == "cpu" and not t.is_floating_point() and not t.is_complex():
-        a = t.numpy()
-        u = a.view(f"u{a.itemsize}") if a.dtype.kind == "i" else a  # 0 / 1 <=> unsigned <= 1
-        if bool((u <= 1).all()):
-            return torch.from_numpy(a.astype(bool))  # bool: what the kept rows store
-    if t.device.type == "cpu" and t.is_floating_point():
-        a = t.numpy()
-        one = a == 1
-        if bool((one | (a == 0)).all()):
-            return torch.from_numpy(one)
+    if t.device.type == "cpu" and not t.is_complex():
+        pos = hard_labels(t.numpy())  # the Accumulator's check of kept rows' labels
+        if pos is not None:
+            return torch.from_numpy(pos)  # bool: what the kept rows store
     if t.is_floating_point() or t.is_complex():
         t = t.to(torch.float64)
         bad = ~((t == 0) | (t == 1))

@@ -20,36 +20,26 @@ merges what it holds and evaluates it with the library's table code, the code be
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import torch
-from torchmetrics import Metric
-from torchmetrics.utilities.distributed import gather_all_tensors
 
 from .. import _frames as F
 from .. import _schema as S
 from .._checks import check_level, check_n_boot, method_code, method_label, metric_names
 from .._core import Layout, batch_areas, holding
-from .._options import call_label
+from .._options.draws import call_label
 from .._resampling import is_counts, table_areas, table_bootstrap
 from ._inputs import check_rows
+from ._kept import KeptRows
 from ._reduce import empty, merge, reduce_rows, reduce_table, rows_batch, rows_table, table_rows
+from ._sync import ROWS, STATES
 
 #: the four list states, one tensor each per merged table
-_STATES = ("key", "score", "pos", "neg")
-#: the two list states of the kept rows (hard, unweighted labels shared by the score
-#: columns, no ``by=``): scores ``(n,)`` or, for k columns, ``(k, n)`` (column by
-#: column: the layout the sort reads) in their floating dtype, bool labels ``(n,)``
-_ROWS = ("rows", "labels")
-#: kept rows (times score columns) are reduced into the table once they pass this many
-#: and ``_rows_limit`` (grown where a reduction shrinks nothing: continuous scores)
-_RAW_VALUES = 1 << 18
-#: scores sampled to tell continuous scores (kept as rows) from tied ones (reduced)
-_SAMPLE = 4096
+
 #: a merge starts once the tables after the first hold this many entries (and as many
 #: as the first), or once the list holds this many tables
 _MERGE_MIN = 1 << 16
@@ -82,16 +72,12 @@ def _agree(stacked: torch.Tensor) -> torch.Tensor:
     return out
 
 
-class _TableMetric(Metric):
+class _TableMetric(KeptRows):
     """A metric whose state is the reduced table (see the module docstring)."""
 
     is_differentiable = False
     higher_is_better = True
     full_state_update = False
-    #: kept values past which the next look for ties waits (continuous scores)
-    _rows_limit: int = 0
-    #: (the labels list, its length, rows in it): :meth:`_rows_held`'s cache
-    _rows_memo: tuple | None = None
 
     def __init__(
         self, *, merge_checkpoint: bool = False, keep_rows: bool = False, **kwargs: Any
@@ -99,7 +85,7 @@ class _TableMetric(Metric):
         super().__init__(**kwargs)
         self.merge_checkpoint = bool(merge_checkpoint)
         self.keep_rows = bool(keep_rows)
-        for name in (*_STATES, *_ROWS):
+        for name in (*STATES, *ROWS):
             self.add_state(name, default=[], dist_reduce_fx="cat", persistent=True)
         spec = torch.tensor([self._options_code(), -1, -1, 0], dtype=torch.int64)
         self.add_state("spec", default=spec, dist_reduce_fx=_agree, persistent=True)
@@ -152,110 +138,15 @@ class _TableMetric(Metric):
             self._keep_rows(rows, preds)
             return
         table = reduce_rows(rows)
-        for name, x in zip(_STATES, table):
+        for name, x in zip(STATES, table):
             getattr(self, name).append(x)
         self._maybe_merge()
-
-    # ------------------------------------------------------------- kept rows
-
-    @staticmethod
-    def _keeps(rows) -> bool:
-        """Whether a batch is kept as rows: CPU, no weights, no ``by=``, one label column
-        shared by the score columns, labels all 0/1 (checked).
-        """
-        return (
-            rows.preds.device.type == "cpu"
-            and rows.weight is None
-            and rows.by is None
-            and rows.target.shape[1] == 1
-        )
-
-    def _keep_rows(self, rows, preds) -> None:
-        """Keep a batch's scores (a copy, in their own floating dtype: float32 scores
-        cost 4 bytes, read back exactly as float64) and labels (bool).
-        """
-        # copies made by numpy (which asks for huge pages: several times faster than
-        # torch's clone of a large CPU tensor)
-        own = preds.is_floating_point() and preds.dtype != torch.bfloat16  # numpy has it
-        src = (preds.detach() if own else rows.preds).numpy()
-        if rows.wide:
-            p = torch.from_numpy(np.ascontiguousarray(src.reshape(src.shape[0], -1).T))
-        elif own:
-            p = torch.from_numpy(np.array(src.reshape(-1)))
-        else:  # the checked float64 copy
-            p = torch.from_numpy(src.reshape(-1))
-        self._rows_list("rows").append(p)
-        t = rows.target[:, 0]
-        self._rows_list("labels").append(t if t.dtype == torch.bool else t == 1)
-        held = self._rows_held() * (p.shape[0] if p.ndim == 2 else 1)
-        if self.keep_rows or held <= max(_RAW_VALUES, self._rows_limit):
-            return
-        if self._looks_continuous():
-            # a table entry (32 bytes) costs more than the rows it would replace
-            self._rows_limit = 4 * held
-            return
-        self._fold_rows()
-
-    def _looks_continuous(self) -> bool:
-        """Whether most of a strided sample of the kept scores (about 4096 of the first
-        column) are distinct: then reducing would shrink little.
-        """
-        lst = self._rows_list("rows")
-        step = max(1, (self._rows_held() + _SAMPLE - 1) // _SAMPLE)
-        sample = torch.cat([(x if x.ndim == 1 else x[0])[::step] for x in lst])
-        return 2 * torch.unique(sample).numel() > sample.numel()
 
     def reset(self) -> None:
         """Forget every row (torchmetrics' reset) and the continuous-scores guess."""
         super().reset()
         self._rows_limit = 0
         self._rows_memo = None
-
-    def _clear_rows(self) -> None:
-        for name in _ROWS:
-            setattr(self, name, [])
-
-    def _rows_list(self, name) -> list:
-        x = getattr(self, name)
-        if isinstance(x, torch.Tensor):  # gathered or loaded as one tensor
-            x = [x] if x.numel() else []
-            setattr(self, name, x)
-        return x
-
-    def _rows_held(self) -> int:
-        """Rows kept (cached by the list's identity and length)."""
-        lst = self._rows_list("labels")
-        memo = self._rows_memo
-        if memo is not None and memo[0] is lst and memo[1] <= len(lst):
-            n = memo[2] + sum(int(x.shape[0]) for x in lst[memo[1] :])
-        else:
-            n = sum(int(x.shape[0]) for x in lst)
-        self._rows_memo = (lst, len(lst), n)
-        return n
-
-    def _kept(self):
-        """``(scores (k, n), labels (n,))`` of the kept rows as numpy arrays, or None."""
-        rows = [x for x in self._rows_list("rows") if x.numel()]
-        if not rows:
-            return None
-        labels = [x for x in self._rows_list("labels") if x.numel()]
-        # joined by numpy (huge pages: faster than torch.cat on large CPU tensors)
-        parts = [(x.reshape(1, -1) if x.ndim == 1 else x).numpy() for x in rows]
-        ys = [x.numpy() for x in labels]
-        scores = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
-        y = ys[0] if len(ys) == 1 else np.concatenate(ys)
-        return scores.astype(np.float64, copy=False), y.astype(bool, copy=False)
-
-    def _fold_rows(self) -> None:
-        """Reduce the kept rows into the table."""
-        kept = self._kept()
-        if kept is None:
-            return
-        table = rows_table(kept[0], kept[1], self.device)
-        self._clear_rows()
-        for name, x in zip(_STATES, table):
-            self._table_list(name).append(x)
-        self._maybe_merge()
 
     def _table_list(self, name) -> list:
         x = getattr(self, name)
@@ -268,13 +159,13 @@ class _TableMetric(Metric):
         return getattr(self, "spec")  # noqa: B009 (a state: typed as the Module's attribute)
 
     def _tables(self) -> list:
-        states = [getattr(self, name) for name in _STATES]
+        states = [getattr(self, name) for name in STATES]
         if isinstance(states[0], torch.Tensor):  # gathered across ranks: one tensor each
             return [tuple(states)]
         return list(zip(*states))
 
     def _set(self, table) -> None:
-        for name, x in zip(_STATES, table):
+        for name, x in zip(STATES, table):
             setattr(self, name, [x])
 
     def _maybe_merge(self) -> None:
@@ -310,61 +201,6 @@ class _TableMetric(Metric):
         table = self._merged()
         self._set(empty(self.device) if table is None else table)
         self._clear_rows()
-
-    def _sync_dist(self, dist_sync_fn=gather_all_tensors, process_group=None) -> None:
-        # each rank merges its own tables first, so one table per rank crosses the wire
-        # (an empty one, of the right dtypes, from a rank that saw no rows)
-        if isinstance(getattr(self, "key"), list):  # noqa: B009
-            self._fold_rows()
-            self._merge_now()
-        super()._sync_dist(dist_sync_fn, process_group)
-
-    @contextmanager
-    def _synced(self) -> Iterator[None]:
-        """The states of every rank while inside (as ``compute`` sees them)."""
-        if self._is_synced or not self._to_sync:
-            yield
-            return
-        with self.sync_context(
-            dist_sync_fn=self.dist_sync_fn, should_sync=True, should_unsync=self._should_unsync
-        ):
-            yield
-
-    # ----------------------------------------------------------- checkpoints
-
-    def state_dict(self, destination=None, prefix="", keep_vars=False):
-        """The metric's state; with ``merge_checkpoint=True`` in a process group, the
-        merged table of every rank (a collective call: every rank must call it, as
-        Lightning's checkpointing does), held by rank 0 when loaded.
-        """
-        if self.merge_checkpoint and self._world() > 1 and not self._is_synced:
-            self.sync(should_sync=True, distributed_available=lambda: True)
-            try:
-                self._merge_now()
-                return super().state_dict(destination, prefix, keep_vars)
-            finally:
-                self.unsync()
-        return super().state_dict(destination, prefix, keep_vars)
-
-    def _load_from_state_dict(self, state_dict, prefix, *args, **kwargs) -> None:
-        super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
-        for name in _STATES:  # a gathered state loads as one tensor: keep the list form
-            self._table_list(name)
-        for name in _ROWS:
-            self._rows_list(name)
-        if self.merge_checkpoint and self._world() > 1 and self._rank() != 0:
-            self._set(empty(self.device))  # rank 0 holds the merged table of all ranks
-            self._clear_rows()
-
-    @staticmethod
-    def _world() -> int:
-        d = torch.distributed
-        return d.get_world_size() if d.is_available() and d.is_initialized() else 1
-
-    @staticmethod
-    def _rank() -> int:
-        d = torch.distributed
-        return d.get_rank() if d.is_available() and d.is_initialized() else 0
 
     # ---------------------------------------------------------------- results
 

@@ -7,7 +7,7 @@ descending. Tables of any batches concatenate and merge by summing equal entries
 (:func:`merge`), so the state is O(distinct scores), whatever the number of rows.
 
 CPU tensors are reduced by the library's own packing and sort
-(:func:`prroc_numba._core.pack.pack`, :func:`prroc_numba._core.table.batch_entries`,
+(:func:`prroc_numba._core.packing.pack`, :func:`prroc_numba._core.table.batch_entries`,
 :func:`reduce_numpy`, which orders and sums as
 :func:`prroc_numba._core.table.reduce_entries`); tensors on another device (CUDA) by
 torch's sort and segment sums on that device (:func:`reduce_torch`), so only the
@@ -20,10 +20,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from .._core import Batch, batch_entries
-
-# by its module: once loaded, the package's attribute `pack` is the module of that name
-from .._core.pack import pack
+from .._core import Batch, batch_entries, pack
 from ._inputs import Rows
 
 Table = tuple  # (key, score, pos, neg)

@@ -10,7 +10,7 @@ import pytest
 from conftest import random_batch
 
 from prroc_numba._core.batch import Batch
-from prroc_numba._core.pack import pack
+from prroc_numba._core.packing import pack
 from prroc_numba._drivers import cuda as gpu
 from prroc_numba._drivers.sweep import sweep_batch
 from prroc_numba._kernels import area

@@ -12,7 +12,7 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 
 import prroc_numba as prn
 from prroc_numba._checks import kernel_seed
-from prroc_numba._core.pack import pack
+from prroc_numba._core.packing import pack
 from prroc_numba._drivers import cuda as gpu
 from prroc_numba._kernels import area
 from prroc_numba._kernels.poisson import poisson_count_cpu, replicate_key_cpu

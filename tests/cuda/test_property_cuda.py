@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import prroc_numba as prn
-from prroc_numba._core.pack import pack
+from prroc_numba._core.packing import pack
 from prroc_numba._drivers import cuda as gpu
 from prroc_numba._drivers.sweep import sweep_batch
 from prroc_numba._kernels import area

@@ -18,19 +18,6 @@ from .model_dict import models_as_long
 from .multiclass import pack_multi
 from .resolve import read_inputs
 
-#: the input arguments of the public functions, handed on by name to :func:`pack` and
-#: the Dask paths; :data:`MULTICLASS` where the caller takes multiclass input
-INPUTS = ("score", "label", "by", "weight", "pos_label", "soft_labels")
-MULTICLASS = ("multiclass", "classes", "average")
-
-
-def inputs(args, *names) -> dict:
-    """The input arguments (:data:`INPUTS`, then ``names``) picked from a public
-    function's ``locals()``, to hand on unchanged: ``pack(data, **inputs(locals(),
-    *MULTICLASS))``.
-    """
-    return {k: args[k] for k in INPUTS + names}
-
 
 def pack(
     data=None,
