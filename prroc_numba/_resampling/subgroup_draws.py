@@ -1,0 +1,159 @@
+"""Subgroup replicates: every group's curve and the overall curve from one draw.
+
+The groups of a :func:`~prroc_numba.disparity` call are laid out as the folds of a
+fold plan (:func:`.plan.fold_plan`): per ``by`` stratum and model, the overall curve
+(all the stratum's rows) and one curve per group, each sorted once. A replicate draws
+the stratum's rows once -- within (group, class) strata by default, over all rows
+with ``stratified=False``, Poisson counts keyed by input row, or whole clusters -- and
+walks each overall curve once, which gives every group's curve too
+(:mod:`prroc_numba._kernels.resample_folds`). Every model reads the same counts
+(paired), and the group areas and the overall area of a replicate come from the same
+resampled rows.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from .. import _schema as S
+from .._checks import kernel_seed
+from .._core.batch import row_ids
+from .._core.dataframes import to_pandas
+from .._core.pack import pack
+from .._core.resolve import frame_column
+from .._subgroup_options import SubgroupOptions
+from .._warnings import UndefinedMetricWarning
+from .design import ClusterArg
+from .engine import check_replicates_fit
+from .plan import fold_plan
+
+
+@dataclass(frozen=True)
+class SubgroupRuns:
+    """The estimates and replicates of every (stratum, curve, model).
+
+    ``curve`` 0 is the overall curve, ``1 + v`` group ``v``; ``est`` is ``(G, 1 + V,
+    M)``, ``reps`` ``(G, 1 + V, M, B)``; ``P``, ``N``, ``size``: the class totals and
+    rows of every (stratum, curve), ``(G, 1 + V)``.
+    """
+
+    strata: pd.DataFrame
+    models: list
+    groups: pd.DataFrame
+    est: np.ndarray
+    reps: np.ndarray
+    P: np.ndarray
+    N: np.ndarray
+    size: np.ndarray
+
+
+def group_codes(d: pd.DataFrame, cols) -> tuple[np.ndarray, pd.DataFrame]:
+    """int64 group code of every row (the combinations of ``cols``, sorted) and the
+    groups' values (one row per code); a column with missing values is an error.
+    """
+    for c in cols:
+        col = frame_column(d, c, "group")
+        n_na = int(col.isna().sum())
+        if n_na:
+            raise ValueError(
+                f"group column {c!r} has {n_na} missing values; every row needs a group. "
+                f"Give them one (e.g. df[{c!r}].fillna('missing')) or drop those rows"
+            )
+    grouped = d.groupby(list(cols), sort=True, observed=True)
+    codes = grouped.ngroup().to_numpy().astype(np.int64)
+    values = grouped.size().index.to_frame(index=False)
+    if len(values) < 2:
+        raise ValueError(
+            f"group={list(cols)!r} has one group only ({values.iloc[0].to_dict()}); a gap "
+            "needs at least two groups"
+        )
+    return codes, values
+
+
+def subgroup_replicates(data, o: SubgroupOptions) -> SubgroupRuns:
+    """Estimates and replicates of every group's and the overall curve (module doc)."""
+    names = [*o.group] + ([o.cluster] if isinstance(o.cluster, str) else [])
+    d = to_pandas(data, o.score, o.label, o.by, o.weight, *names)
+    codes, values = group_codes(d, o.group)
+    order = np.argsort(codes, kind="stable")
+    batch = pack(
+        d.iloc[order].reset_index(drop=True),
+        score=o.score,
+        label=o.label,
+        by=o.by,
+        weight=o.weight,
+    )
+    if batch.multi is not None:
+        raise ValueError("disparity takes binary labels; multiclass input is not supported")
+    local = row_ids(batch)
+    rows = codes[order][local]
+    G = batch.group_offsets.size - 1
+    stratum = np.repeat(np.arange(G), np.diff(batch.group_offsets))
+    if rows.size and ((np.diff(rows) < 0) & (stratum[1:] == stratum[:-1])).any():
+        raise RuntimeError("rows lost their group order while packing")  # pragma: no cover
+    # label rows keyed by their input row (the Poisson counts and cluster= read it)
+    batch = replace(batch, rows=order[local])
+    V, M = len(values), batch.n_models
+    cluster = None if o.cluster is None else ClusterArg(d, o.cluster)
+    plan, size = fold_plan(
+        batch,
+        rows,
+        V,
+        o.stratified,
+        estimate=(o.code, False),
+        within=o.within,
+        poisson=o.poisson,
+        cluster=cluster,
+    )
+    check_replicates_fit(plan.batch, o.n_boot, "disparity")
+    reps = plan.run(kernel_seed(o.seed), o.n_boot, False, o.progress, "disparity", code=o.code)
+    fb = plan.batch
+    cs = np.r_[0.0, np.cumsum(batch.pos)]
+    cn = np.r_[0.0, np.cumsum(batch.neg)]
+    P = (cs[fb.starts + size] - cs[fb.starts]).reshape(G, 1 + V, M)[:, :, 0]
+    N = (cn[fb.starts + size] - cn[fb.starts]).reshape(G, 1 + V, M)[:, :, 0]
+    keys = batch.keys
+    models = list(keys[S.MODEL].iloc[:M]) if S.MODEL in keys.columns else [None]
+    strata = keys.iloc[np.arange(G) * M].drop(columns=[S.MODEL], errors="ignore")
+    return SubgroupRuns(
+        strata=strata.reset_index(drop=True),
+        models=models,
+        groups=values,
+        est=plan.estimate.reshape(G, 1 + V, M),
+        reps=reps.reshape(G, 1 + V, M, o.n_boot),
+        P=P,
+        N=N,
+        size=size.reshape(G, 1 + V, M)[:, :, 0],
+    )
+
+
+def warn_undefined_groups(runs: SubgroupRuns, curve: str, stacklevel: int = 4) -> np.ndarray:
+    """Mask ``(G, V)`` of the groups without positives (ROC: or without negatives) that
+    have rows; warned once, naming them (:class:`~prroc_numba.UndefinedMetricWarning`).
+    """
+    P, N, size = runs.P[:, 1:], runs.N[:, 1:], runs.size[:, 1:]
+    bad = (P <= 0) if curve == "pr" else (P <= 0) | (N <= 0)
+    bad &= size > 0
+    if bad.any():
+        g, v = np.nonzero(bad)
+        shown = []
+        for gi, vi in zip(g[:5], v[:5]):
+            parts = {**runs.groups.iloc[vi].to_dict(), **runs.strata.iloc[gi].to_dict()}
+            shown.append(", ".join(f"{k}={_plain(x)!r}" for k, x in parts.items()))
+        more = f" and {bad.sum() - 5} more" if bad.sum() > 5 else ""
+        what = "no positives" if curve == "pr" else "no positives or no negatives"
+        warnings.warn(
+            f"AUC-{curve.upper()} is undefined for a group with {what}: its area and gaps "
+            f"are NaN for group {'; '.join(shown)}{more}",
+            UndefinedMetricWarning,
+            stacklevel=stacklevel,
+        )
+    return bad
+
+
+def _plain(v):
+    return v.item() if isinstance(v, np.generic) else v
