@@ -27,6 +27,7 @@ from ._core.classes import check_args
 from ._core.dataframes import Output, with_output
 from ._core.multiclass import check_device
 from ._core.pack import MULTICLASS, inputs, pack
+from ._core.pr_floor import check_normalize, normalized_batch
 from ._core.resolve import check_not_proba
 from ._docs import fill_doc
 from ._resampling import folds as _folds
@@ -54,6 +55,7 @@ def auc(
     average: str | None = None,
     device: str | None = None,
     fold: str | ArrayLike | None = None,
+    normalize: bool = False,
     output: Output = "pandas",
 ) -> pd.DataFrame:
     """Area under the PR or ROC curve of many curves at once.
@@ -65,6 +67,16 @@ def auc(
     {partial}
     {device}
     {fold}
+    normalize : bool, default=False
+        Boyd et al.'s (2012) normalised AUC-PR, ``(auc - min) / (1 - min)``, ``min`` the
+        least area the estimator gives over every ranking of the curve's ``P``
+        positives and ``N`` negatives: ``1 + (1 - pi) ln(1 - pi) / pi`` for
+        ``"integral"`` (their closed form, exact at every size), ``(1 / P) sum_i i / (N
+        + i)`` for ``"ap"`` (their finite-sample minimum) and that less ``1 / (2 (P +
+        N))`` for ``"dg"``. 0 for the worst ranking, 1 for a perfect one, whatever the
+        prevalence. ``curve="pr"``, whole areas (no ``hull=``, ``partial=``), whole
+        class counts (no weights or soft labels), in-memory binary input; ``method``
+        gets ``", normalized"``.
 
     Returns
     -------
@@ -106,6 +118,10 @@ def auc(
     2    mean   roc  trapezoid  0.750000
     3  pooled   roc  trapezoid  0.777778
     """
+    if normalize:
+        check_normalize(curve, method, hull, partial)
+        if fold is not None or _backends.wing_for(data) is not None:
+            raise ValueError("normalize=True is for in-memory input without fold=")
     if fold is not None:
         return _folds.split(auc, locals())
     if curve == "prg":
@@ -133,6 +149,9 @@ def auc(
     else:
         out = batch_areas(batch, [code], [bool(hull)])[:, 0]
     label = method_label(curve, method, hull, partial, partial_focus, standardize)
+    if normalize:
+        out = normalized_batch(batch, np.asarray(out), check_normalize(curve, method))
+        label += ", normalized"
     return _device.tag(auc_frame(batch, curve, out, label), device)
 
 

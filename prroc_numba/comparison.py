@@ -26,6 +26,7 @@ from ._core import device as _device
 from ._core.batch import warn_undefined
 from ._core.dataframes import Output, with_output
 from ._core.pack import inputs, pack
+from ._core.pr_floor import check_normalized, normalized_batch
 from ._docs import fill_doc
 from ._drivers import unpaired_stat, venkatraman_unpaired
 from ._resampling import folds as _folds
@@ -326,6 +327,7 @@ def compare(
     combine: bool = False,
     fold: str | ArrayLike | None = None,
     row_id: str | None = None,
+    normalize: bool = False,
     output: Output = "pandas",
 ) -> pd.DataFrame:
     """Paired comparison of the AUCs of several models scored on the same rows.
@@ -398,6 +400,11 @@ def compare(
         ``model_a``, ``model_b`` gives each pair's difference per fold, of the fold
         means (``"mean"``) and of the pooled curves (``"pooled"``); p-values are
         adjusted within each of these families. ``test="bootstrap"`` only.
+    normalize : bool, default=False
+        Compare Boyd et al.'s normalised AUC-PR (see :func:`~prroc_numba.auc`), every
+        replicate normalised at its prevalence; the same conditions as
+        :func:`~prroc_numba.bootstrap`'s ``normalize`` (the stratified bootstrap,
+        ``test="bootstrap"``).
 
     combine : bool, default=False
         With ``by=`` (e.g. ``by="dataset"``): also pool each pair's difference across
@@ -454,6 +461,23 @@ def compare(
             "compares whole curves, not areas: use test='bootstrap' or 'delong', or name "
             "the baseline model"
         )
+    floor_method = None
+    if normalize:
+        floor_method = check_normalized(
+            data,
+            curve=curve,
+            method=method,
+            hull=hull,
+            partial=partial,
+            stratified=stratified,
+            resampling=resampling,
+            cluster=cluster,
+            weight=weight,
+            soft_labels=soft_labels,
+            device=device,
+            fold=fold,
+            test=test,
+        )
     if fold is not None:
         return _fold_compare(locals())
     device, score, label, weight, by, adjust, multi, wide = O.check_compare(locals())
@@ -467,6 +491,9 @@ def compare(
         batch, _plan, _code, est, reps, _ = O._replicates(
             data, label_bar="compare", **inputs(locals(), *O.REPLICATE_ARGS), **multi
         )
+        if floor_method is not None:
+            est = normalized_batch(batch, est, floor_method)
+            reps = normalized_batch(batch, reps, floor_method)
     M = batch.n_models
     if M < 2:
         raise ValueError("compare needs at least two score columns (models)")
@@ -522,7 +549,7 @@ def compare(
             "resampling": O.call_label(data, device, resampling, stratified, cluster),
             "n_boot": int(n_boot),
         }
-    label = O.method_of(locals())
+    label = O.method_of(locals()) + (", normalized" if normalize else "")
     F.describe(out, S.ESTIMATE_A, curve=curve, method=label, **what)
     if best is not None:
         _mark_best(out, best, level, adjust)

@@ -25,6 +25,7 @@ from ._checks import kernel_seed, pr_band_grid
 from ._core import device as _device
 from ._core.dataframes import Output, with_output
 from ._core.pack import MULTICLASS, inputs, pack
+from ._core.pr_floor import check_normalized, normalized_batch
 from ._docs import fill_doc
 from ._kernels.resample import GRID_PR
 from ._resampling import engine as E
@@ -63,6 +64,7 @@ def bootstrap(
     resampling: str | None = None,
     fold: str | ArrayLike | None = None,
     row_id: str | None = None,
+    normalize: bool = False,
     output: Output = "pandas",
 ) -> pd.DataFrame: ...
 
@@ -98,6 +100,7 @@ def bootstrap(
     resampling: str | None = None,
     fold: str | ArrayLike | None = None,
     row_id: str | None = None,
+    normalize: bool = False,
     output: Output = "pandas",
 ) -> tuple[pd.DataFrame, pd.DataFrame]: ...
 
@@ -134,6 +137,7 @@ def bootstrap(
     resampling: str | None = None,
     fold: str | ArrayLike | None = None,
     row_id: str | None = None,
+    normalize: bool = False,
     output: Output = "pandas",
 ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.
@@ -175,6 +179,13 @@ def bootstrap(
         estimator, ``hull=``, ``partial=`` (partial areas draw the folds and the pooled
         rows separately). Not with ``interval="bca"``, ``cluster=``, ``device="cuda"``,
         ``resampling="poisson"``, ``return_replicates=True`` or multiclass input.
+    normalize : bool, default=False
+        Intervals of Boyd et al.'s normalised AUC-PR (see :func:`~prroc_numba.auc`):
+        every replicate normalised at its prevalence, which the stratified bootstrap
+        keeps fixed; so it needs that design (``stratified`` True or None,
+        ``resampling="multinomial"``, unweighted 0/1 labels, no ``cluster=``,
+        ``fold=`` or ``device="cuda"``), ``curve="pr"`` and ``method`` "dg",
+        "integral" or "ap" (whole areas, no ``hull=``). Not with ``interval="bca"``.
     device : {"cpu", "cuda"}, default=None
         Where it runs (None: ``"cuda"`` for GPU arrays, else ``"cpu"``; see
         :func:`~prroc_numba.auc`). ``"cuda"`` runs the **Poisson bootstrap** on the GPU:
@@ -216,10 +227,30 @@ def bootstrap(
     >>> bool((res.ci_low < res.estimate).all() and (res.estimate < res.ci_high).all())
     True
     """
+    if normalize:
+        floor_method = check_normalized(
+            data,
+            curve=curve,
+            method=method,
+            hull=hull,
+            partial=partial,
+            stratified=stratified,
+            resampling=resampling,
+            cluster=cluster,
+            weight=weight,
+            soft_labels=soft_labels,
+            device=device,
+            fold=fold,
+            interval=interval,
+        )
     if fold is not None:
         O.check_choice("interval", interval, O.INTERVALS)
         return _fold_bootstrap(locals())
     device, labels, (batch, plan, code, est, reps, s) = O.bootstrap_replicates(locals())
+    if normalize:
+        est = normalized_batch(batch, est, floor_method)
+        reps = normalized_batch(batch, reps, floor_method)
+        labels["method"] += ", normalized"
     n_bad = warn_degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
     se, lo, hi = interval_bounds(reps, est, level, interval, jack)

@@ -108,3 +108,83 @@ def normalized(area, P, N, method="dg"):
         m = m[..., None]
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(m < 1.0, (area - m) / (1.0 - m), np.nan)
+
+
+def check_fixed_counts(data, *, stratified, resampling, cluster, weight, soft_labels, device, fold):
+    """``normalize=True`` on a bootstrap subtracts the least area at each replicate's
+    own prevalence, computed once per curve: it needs every replicate to keep the class
+    counts (the stratified multinomial row bootstrap of unweighted hard labels, in
+    memory, on the CPU); else a ValueError saying so.
+    """
+    from .._backends import MEMORY, engine
+
+    fixed = (
+        stratified is not False
+        and resampling in (None, "multinomial")
+        and cluster is None
+        and weight is None
+        and not soft_labels
+        and device in (None, "cpu")
+        and fold is None
+        and engine(data) == MEMORY
+    )
+    if not fixed:
+        raise ValueError(
+            "normalize=True with a bootstrap needs the class counts fixed in every "
+            "replicate: the stratified row bootstrap (stratified=True or None, "
+            "resampling='multinomial') of unweighted 0/1 labels in memory, without "
+            "cluster=, fold= or device='cuda'"
+        )
+
+
+def normalized_batch(batch, areas, method):
+    """:func:`normalized` of the areas (and replicates: a trailing axis) of every curve
+    of ``batch`` at its own class totals.
+    """
+    if getattr(batch, "multi", None) is not None or not hasattr(batch, "totals"):
+        raise ValueError(
+            "normalize=True is for binary labels; multiclass and multilabel input are "
+            "not supported (normalise each one-vs-rest curve by calling per class)"
+        )
+    P, N = batch.totals()
+    check_counts(P, N)
+    return normalized(areas, P, N, method)
+
+
+def check_normalized(
+    data,
+    *,
+    curve,
+    method,
+    hull,
+    partial,
+    stratified,
+    resampling,
+    cluster,
+    weight,
+    soft_labels,
+    device,
+    fold,
+    interval="percentile",
+    test="bootstrap",
+):
+    """The checks of ``normalize=True`` on :func:`~prroc_numba.bootstrap` or
+    :func:`~prroc_numba.compare`; returns the estimator's name.
+    """
+    name = check_normalize(curve, method, hull, partial)
+    check_fixed_counts(
+        data,
+        stratified=stratified,
+        resampling=resampling,
+        cluster=cluster,
+        weight=weight,
+        soft_labels=soft_labels,
+        device=device,
+        fold=fold,
+    )
+    if interval == "bca" or test != "bootstrap":
+        raise ValueError(
+            "normalize=True is available with the percentile or basic bootstrap interval "
+            "(interval='bca' and the DeLong / Venkatraman tests use the raw areas)"
+        )
+    return name
