@@ -164,7 +164,12 @@ class SubgroupOptions:
 
 def _group_columns(group) -> tuple[str, ...]:
     """``group=`` as a tuple of column names (one or more)."""
-    cols = (group,) if isinstance(group, str) else tuple(group) if group is not None else ()
+    if isinstance(group, str):
+        cols: tuple = (group,)
+    elif isinstance(group, (list, tuple)):
+        cols = tuple(group)
+    else:
+        cols = ()
     if not cols or not all(isinstance(c, str) for c in cols):
         raise ValueError(
             f"group={group!r}: pass the name of the column holding each row's group, or a "
