@@ -119,9 +119,9 @@ def auc(
     3  pooled   roc  trapezoid  0.777778
     """
     if normalize:
-        check_normalize(curve, method, hull, partial)
-        if fold is not None or _backends.wing_for(data) is not None:
-            raise ValueError("normalize=True is for in-memory input without fold=")
+        check_normalize(curve, method, hull, partial, fold)
+        if _backends.wing_for(data) is not None:
+            raise ValueError("normalize=True is for in-memory input; collect the rows first")
     if fold is not None:
         return _folds.split(auc, locals())
     if curve == "prg":

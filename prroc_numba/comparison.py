@@ -26,7 +26,7 @@ from ._core import device as _device
 from ._core.batch import warn_undefined
 from ._core.dataframes import Output, with_output
 from ._core.pack import inputs, pack
-from ._core.pr_floor import check_normalized, normalized_batch
+from ._core.pr_floor import check_normalize, normalized_replicates
 from ._docs import fill_doc
 from ._drivers import unpaired_stat, venkatraman_unpaired
 from ._resampling import folds as _folds
@@ -454,30 +454,9 @@ def compare(
     >>> top.attrs["not_worse"]
     ['good']
     """
-    O.check_choice("test", test, O.TESTS)
-    if test == "venkatraman" and baseline == BEST:
-        raise ValueError(
-            "baseline='best' picks the model with the best area; test='venkatraman' "
-            "compares whole curves, not areas: use test='bootstrap' or 'delong', or name "
-            "the baseline model"
-        )
-    floor_method = None
-    if normalize:
-        floor_method = check_normalized(
-            data,
-            curve=curve,
-            method=method,
-            hull=hull,
-            partial=partial,
-            stratified=stratified,
-            resampling=resampling,
-            cluster=cluster,
-            weight=weight,
-            soft_labels=soft_labels,
-            device=device,
-            fold=fold,
-            test=test,
-        )
+    _check_test(test, baseline)
+    if normalize:  # (fold= and the rank tests are refused here)
+        floor_method = check_normalize(curve, method, hull, partial, fold)
     if fold is not None:
         return _fold_compare(locals())
     device, score, label, weight, by, adjust, multi, wide = O.check_compare(locals())
@@ -491,9 +470,8 @@ def compare(
         batch, _plan, _code, est, reps, _ = O._replicates(
             data, label_bar="compare", **inputs(locals(), *O.REPLICATE_ARGS), **multi
         )
-        if floor_method is not None:
-            est = normalized_batch(batch, est, floor_method)
-            reps = normalized_batch(batch, reps, floor_method)
+        if normalize:
+            est, reps = normalized_replicates(_plan, batch, est, reps, floor_method)
     M = batch.n_models
     if M < 2:
         raise ValueError("compare needs at least two score columns (models)")
@@ -554,6 +532,17 @@ def compare(
     if best is not None:
         _mark_best(out, best, level, adjust)
     return _device.tag(out, device)
+
+
+def _check_test(test, baseline):
+    """``test=`` is known and goes with ``baseline=``."""
+    O.check_choice("test", test, O.TESTS)
+    if test == "venkatraman" and baseline == BEST:
+        raise ValueError(
+            "baseline='best' picks the model with the best area; test='venkatraman' "
+            "compares whole curves, not areas: use test='bootstrap' or 'delong', or name "
+            "the baseline model"
+        )
 
 
 def _pair_frame(curve_keys, names, pairs, G, est, diff, lo, hi, p, adjust, extra=None):

@@ -25,7 +25,7 @@ from ._checks import kernel_seed, pr_band_grid
 from ._core import device as _device
 from ._core.dataframes import Output, with_output
 from ._core.pack import MULTICLASS, inputs, pack
-from ._core.pr_floor import check_normalized, normalized_batch
+from ._core.pr_floor import check_normalize, normalized_replicates
 from ._docs import fill_doc
 from ._kernels.resample import GRID_PR
 from ._resampling import engine as E
@@ -228,28 +228,13 @@ def bootstrap(
     True
     """
     if normalize:
-        floor_method = check_normalized(
-            data,
-            curve=curve,
-            method=method,
-            hull=hull,
-            partial=partial,
-            stratified=stratified,
-            resampling=resampling,
-            cluster=cluster,
-            weight=weight,
-            soft_labels=soft_labels,
-            device=device,
-            fold=fold,
-            interval=interval,
-        )
+        floor_method = check_normalize(curve, method, hull, partial, fold, interval)
     if fold is not None:
         O.check_choice("interval", interval, O.INTERVALS)
         return _fold_bootstrap(locals())
     device, labels, (batch, plan, code, est, reps, s) = O.bootstrap_replicates(locals())
     if normalize:
-        est = normalized_batch(batch, est, floor_method)
-        reps = normalized_batch(batch, reps, floor_method)
+        est, reps = normalized_replicates(plan, batch, est, reps, floor_method)
         labels["method"] += ", normalized"
     n_bad = warn_degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None

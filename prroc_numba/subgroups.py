@@ -1,6 +1,6 @@
 """For whom is it worse: subgroup gaps in AUC-PR / AUC-ROC with paired intervals.
 
-:func:`disparity` checks its options once (:class:`~._subgroup_options.SubgroupOptions`),
+:func:`disparity` checks its options once (:class:`~._resampling.subgroup_options.SubgroupOptions`),
 draws the replicates of every group's and the overall curve in one pass
 (:mod:`._resampling.subgroup_draws`) and reduces them to gaps
 (:mod:`._resampling.gaps`, :mod:`._resampling.gap_frame`).
@@ -16,10 +16,13 @@ if TYPE_CHECKING:
 
 import pandas as pd
 
+from . import _backends
+from . import _options as O
 from ._core.dataframes import Output, with_output
 from ._resampling.gap_frame import disparity_frame
 from ._resampling.subgroup_draws import subgroup_replicates
-from ._subgroup_options import SubgroupOptions
+from ._resampling.subgroup_options import SubgroupOptions, check_in_memory
+from .comparison import adjust_pvalues
 
 
 @with_output
@@ -171,6 +174,9 @@ def disparity(
     >>> bool((res.difference_high < 0).iloc[1])
     True
     """
+    check_in_memory(data, row_id)
+    O.check_choice("adjust", "none" if adjust is None else adjust, O.ADJUSTMENTS)
+    strat, poisson = O.resolve(resampling, stratified, _backends.engine(data))
     o = SubgroupOptions.check(
         data,
         score=score,
@@ -185,12 +191,12 @@ def disparity(
         n_boot=n_boot,
         level=level,
         interval=interval,
-        stratified=stratified,
+        stratified=strat,
+        poisson=poisson,
+        design=O.label(strat, poisson, cluster),
         seed=seed,
         adjust=adjust,
         baseline=baseline,
-        resampling=resampling,
         cluster=cluster,
-        row_id=row_id,
     )
-    return disparity_frame(subgroup_replicates(data, o), o)
+    return disparity_frame(subgroup_replicates(data, o), o, adjust_pvalues)

@@ -16,7 +16,7 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 
 import prroc_numba as prn
 from prroc_numba._resampling.subgroup_draws import subgroup_replicates
-from prroc_numba._subgroup_options import SubgroupOptions
+from prroc_numba._resampling.subgroup_options import SubgroupOptions
 from prroc_numba.comparison import adjust_pvalues
 from tests import naive
 
@@ -224,9 +224,9 @@ def test_group_areas_and_overall_come_from_one_draw():
         seed=3,
         adjust="holm",
         baseline=None,
-        resampling="poisson",
+        poisson=True,
+        design="poisson",
         cluster=None,
-        row_id=None,
     )
     runs = subgroup_replicates(df, o)
     _, reps = prn.bootstrap(
@@ -240,6 +240,19 @@ def test_group_areas_and_overall_come_from_one_draw():
         return_replicates=True,
     )
     np.testing.assert_array_equal(runs.reps[0, 0].ravel(), reps.estimate.to_numpy())
+    # each group's replicates: the bootstrap of that group's rows with the same counts
+    _, by_group = prn.bootstrap(
+        df,
+        score=["m1", "m2"],
+        label="y",
+        by="g",
+        n_boot=60,
+        seed=3,
+        resampling="poisson",
+        stratified=False,
+        return_replicates=True,
+    )
+    np.testing.assert_array_equal(runs.reps[0, 1:].ravel(), by_group.estimate.to_numpy())
 
 
 def test_thread_count_does_not_change_the_numbers():

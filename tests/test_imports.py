@@ -152,6 +152,7 @@ PUBLIC = {
     "gains",
     "point_curves",
     "grids",
+    "subgroups",
     "cli",
     "plot",
     "_sklearn",

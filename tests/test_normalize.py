@@ -129,11 +129,11 @@ def test_compare_normalize_differences_are_of_normalized_areas():
         ({"stratified": False}, "class counts fixed"),
         ({"resampling": "poisson", "stratified": False}, "class counts fixed"),
         ({"weight": "w"}, "class counts fixed"),
-        ({"interval": "bca"}, "interval='bca'"),
+        ({"interval": "bca"}, "BCa"),
     ],
 )
 def test_bootstrap_normalize_refusals(kw, match):
-    df = _frame(200).assign(w=1.0)
+    df = _frame(200).assign(w=np.linspace(0.5, 1.5, 200))
     with pytest.raises(ValueError, match=match):
         prn.bootstrap(df, score="a", label="y", n_boot=50, normalize=True, **kw)
 

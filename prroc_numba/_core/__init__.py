@@ -107,6 +107,10 @@ _WHERE = {
     "with_ends": ".points",
     "with_output": ".dataframes",
     "writable": ".partitions",
+    "check_normalize": ".pr_floor",
+    "normalized": ".pr_floor",
+    "normalized_batch": ".pr_floor",
+    "normalized_replicates": ".pr_floor",
 }
 
 if TYPE_CHECKING:  # for type checkers and the import graph; at run time see __getattr__
@@ -170,6 +174,7 @@ if TYPE_CHECKING:  # for type checkers and the import graph; at run time see __g
         state_from_counts,
         with_ends,
     )
+    from .pr_floor import check_normalize, normalized, normalized_batch, normalized_replicates
     from .presort import split_sorted
     from .resolve import as_1d, check_not_proba, frame_column, read_labels
     from .state import StateFormatError
@@ -285,6 +290,10 @@ __all__ = [
     "with_ends",
     "with_output",
     "writable",
+    "check_normalize",
+    "normalized",
+    "normalized_batch",
+    "normalized_replicates",
 ]
 
 

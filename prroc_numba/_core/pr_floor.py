@@ -34,9 +34,11 @@ import numpy as np
 NORMALIZABLE = ("dg", "integral", "ap")
 
 
-def check_normalize(curve, method, hull=False, partial=None):
+def check_normalize(curve, method, hull=False, partial=None, fold=None, interval="percentile"):
     """``normalize=True`` needs a PR area by one of :data:`NORMALIZABLE`, on the curve
-    itself (not its hull) and whole (not partial); else a ValueError naming the fix.
+    itself (not its hull), whole (not partial), without ``fold=`` and (bootstraps) a
+    percentile or basic interval; else a ValueError naming the fix. Returns the
+    estimator's name.
     """
     if curve != "pr":
         raise ValueError(
@@ -50,10 +52,15 @@ def check_normalize(curve, method, hull=False, partial=None):
             f"normalize=True knows the least area of method in {NORMALIZABLE}, not "
             f"method={method!r}; pass one of those"
         )
-    if hull or partial is not None:
+    if hull or partial is not None or fold is not None:
         raise ValueError(
-            "normalize=True normalises the whole area under the curve itself; drop hull= "
-            "and partial="
+            "normalize=True normalises the whole area under the curve itself, all rows "
+            "as one curve; drop hull=, partial= and fold="
+        )
+    if interval == "bca":
+        raise ValueError(
+            "normalize=True is available with the percentile or basic interval (the BCa "
+            "jackknife deletes rows, which moves the least area); pass interval='percentile'"
         )
     return name
 
@@ -110,31 +117,27 @@ def normalized(area, P, N, method="dg"):
         return np.where(m < 1.0, (area - m) / (1.0 - m), np.nan)
 
 
-def check_fixed_counts(data, *, stratified, resampling, cluster, weight, soft_labels, device, fold):
-    """``normalize=True`` on a bootstrap subtracts the least area at each replicate's
-    own prevalence, computed once per curve: it needs every replicate to keep the class
-    counts (the stratified multinomial row bootstrap of unweighted hard labels, in
-    memory, on the CPU); else a ValueError saying so.
+def normalized_replicates(plan, batch, est, reps, method):
+    """Estimates and replicates of a bootstrap (``plan``: its plan, None off the CPU)
+    normalised at each curve's class totals, which every replicate keeps only under
+    the stratified multinomial row bootstrap of unweighted 0/1 labels; else a
+    ValueError saying so.
     """
-    from .._backends import MEMORY, engine
-
     fixed = (
-        stratified is not False
-        and resampling in (None, "multinomial")
-        and cluster is None
-        and weight is None
-        and not soft_labels
-        and device in (None, "cpu")
-        and fold is None
-        and engine(data) == MEMORY
+        plan is not None
+        and plan.stratified
+        and not plan.poisson
+        and not plan.clustered
+        and plan.hard
     )
     if not fixed:
         raise ValueError(
             "normalize=True with a bootstrap needs the class counts fixed in every "
             "replicate: the stratified row bootstrap (stratified=True or None, "
             "resampling='multinomial') of unweighted 0/1 labels in memory, without "
-            "cluster=, fold= or device='cuda'"
+            "cluster= or device='cuda'"
         )
+    return normalized_batch(batch, est, method), normalized_batch(batch, reps, method)
 
 
 def normalized_batch(batch, areas, method):
@@ -149,42 +152,3 @@ def normalized_batch(batch, areas, method):
     P, N = batch.totals()
     check_counts(P, N)
     return normalized(areas, P, N, method)
-
-
-def check_normalized(
-    data,
-    *,
-    curve,
-    method,
-    hull,
-    partial,
-    stratified,
-    resampling,
-    cluster,
-    weight,
-    soft_labels,
-    device,
-    fold,
-    interval="percentile",
-    test="bootstrap",
-):
-    """The checks of ``normalize=True`` on :func:`~prroc_numba.bootstrap` or
-    :func:`~prroc_numba.compare`; returns the estimator's name.
-    """
-    name = check_normalize(curve, method, hull, partial)
-    check_fixed_counts(
-        data,
-        stratified=stratified,
-        resampling=resampling,
-        cluster=cluster,
-        weight=weight,
-        soft_labels=soft_labels,
-        device=device,
-        fold=fold,
-    )
-    if interval == "bca" or test != "bootstrap":
-        raise ValueError(
-            "normalize=True is available with the percentile or basic bootstrap interval "
-            "(interval='bca' and the DeLong / Venkatraman tests use the raw areas)"
-        )
-    return name

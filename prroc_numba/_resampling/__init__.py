@@ -42,11 +42,16 @@ _WHERE = {
     "table_bootstrap": ".table",
     "venkatraman_pairs": ".paired",
     "warn_degenerate": ".intervals",
+    "SubgroupOptions": ".subgroup_options",
+    "check_in_memory": ".subgroup_options",
+    "disparity_frame": ".gap_frame",
+    "subgroup_replicates": ".subgroup_draws",
 }
 
 if TYPE_CHECKING:  # for type checkers and the import graph; at run time see __getattr__
     from .design import DOC, cluster_codes
     from .engine import fold_replicates
+    from .gap_frame import disparity_frame
     from .intervals import (
         band_bounds,
         boot_pairs,
@@ -61,6 +66,8 @@ if TYPE_CHECKING:  # for type checkers and the import graph; at run time see __g
     from .paired import delong_cov, delong_parts, venkatraman_pairs
     from .plan import Plan
     from .run import operating
+    from .subgroup_draws import subgroup_replicates
+    from .subgroup_options import SubgroupOptions, check_in_memory
     from .table import is_counts, table_areas, table_bootstrap
 
 __all__ = [
@@ -84,6 +91,10 @@ __all__ = [
     "table_bootstrap",
     "venkatraman_pairs",
     "warn_degenerate",
+    "SubgroupOptions",
+    "check_in_memory",
+    "disparity_frame",
+    "subgroup_replicates",
 ]
 
 

@@ -12,13 +12,15 @@ import pandas as pd
 
 from .. import _frames as F
 from .. import _schema as S
-from .._subgroup_options import SubgroupOptions
 from . import gaps
 from .subgroup_draws import SubgroupRuns, warn_undefined_groups
+from .subgroup_options import SubgroupOptions
 
 
-def disparity_frame(runs: SubgroupRuns, o: SubgroupOptions) -> pd.DataFrame:
-    """Gaps of every group (or the summary) with intervals, as the tidy frame."""
+def disparity_frame(runs: SubgroupRuns, o: SubgroupOptions, adjust) -> pd.DataFrame:
+    """Gaps of every group (or the summary) with intervals, as the tidy frame;
+    ``adjust(p, method)`` adjusts each family of p-values.
+    """
     bad = warn_undefined_groups(runs, o.curve, stacklevel=5)
     gaps.warn_prevalence(runs, o, stacklevel=5)
     est, reps = gaps.areas(runs, o, bad)
@@ -37,7 +39,7 @@ def disparity_frame(runs: SubgroupRuns, o: SubgroupOptions) -> pd.DataFrame:
         versus = np.where(other.ravel() >= 0, labels[np.maximum(other.ravel(), 0)], "overall")
         extra = {VERSUS_COL: versus}
     else:
-        cols, diff_r = gaps.group_gaps(est, reps, runs, o)
+        cols, diff_r = gaps.group_gaps(est, reps, runs, o, adjust)
         if o.baseline is not None:
             cols |= gaps.vs_baseline(cols["difference"], diff_r, runs.models, o)
         # (G, V, M) -> rows in (stratum, model, group) order

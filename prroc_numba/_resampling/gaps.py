@@ -18,10 +18,10 @@ import pandas as pd
 
 from .. import _schema as S
 from .._core.pr_floor import normalized
-from .._subgroup_options import OVERALL, SubgroupOptions
 from .._warnings import PrevalenceWarning
 from .intervals import interval_bounds
 from .subgroup_draws import SubgroupRuns
+from .subgroup_options import OVERALL, SubgroupOptions
 
 #: columns added by ``baseline=``
 VS_BASELINE = (
@@ -93,10 +93,11 @@ def warn_prevalence(runs: SubgroupRuns, o: SubgroupOptions, stacklevel=4):
         )
 
 
-def group_gaps(est, reps, runs: SubgroupRuns, o: SubgroupOptions):
+def group_gaps(est, reps, runs: SubgroupRuns, o: SubgroupOptions, adjust):
     """Per (stratum, group, model): the columns from ``estimate`` to ``p_adjusted``
     (arrays ``(G, V, M)``) against the overall area or the reference group, and the
-    replicate differences (for ``baseline=``).
+    replicate differences (for ``baseline=``); ``adjust(p, method)`` adjusts a family
+    of p-values (:func:`prroc_numba.comparison.adjust_pvalues`).
     """
     if o.reference == OVERALL:
         r = 0
@@ -125,7 +126,7 @@ def group_gaps(est, reps, runs: SubgroupRuns, o: SubgroupOptions):
         "ratio_low": rlo,
         "ratio_high": rhi,
         S.P_VALUE: p,
-        S.P_ADJUSTED: _adjusted(p, o.adjust),
+        S.P_ADJUSTED: _adjusted(p, o.adjust, adjust),
         S.N_DEGENERATE: np.where(np.isfinite(diff), np.isnan(diff_r).sum(axis=-1), 0),
     }
     return cols, diff_r
@@ -224,15 +225,13 @@ def vs_baseline(diff, diff_r, models, o: SubgroupOptions):
     return dict(zip(VS_BASELINE, (ch, lo, hi, p)))
 
 
-def _adjusted(p, adjust):
+def _adjusted(p, method, adjust):
     """``p`` ``(G, V, M)`` adjusted across the groups of each (stratum, model)."""
-    from ..comparison import adjust_pvalues
-
     out = np.empty_like(p)
     G, _, M = p.shape
     for g in range(G):
         for m in range(M):
-            out[g, :, m] = adjust_pvalues(p[g, :, m], adjust)
+            out[g, :, m] = adjust(p[g, :, m], method)
     return out
 
 

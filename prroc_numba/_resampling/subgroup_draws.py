@@ -25,11 +25,11 @@ from .._core.batch import row_ids
 from .._core.dataframes import to_pandas
 from .._core.pack import pack
 from .._core.resolve import frame_column
-from .._subgroup_options import SubgroupOptions
 from .._warnings import UndefinedMetricWarning
 from .design import ClusterArg
 from .engine import check_replicates_fit
 from .plan import fold_plan
+from .subgroup_options import SubgroupOptions
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """The options of a subgroup-gap call, checked once at the public door.
 
 :class:`SubgroupOptions` is built by :meth:`SubgroupOptions.check` from the arguments of
-:func:`prroc_numba.disparity` (each by name) and handed on, frozen, to the engine
-(:mod:`prroc_numba._resampling.subgroup_draws`) and the gap statistics
-(:mod:`prroc_numba._resampling.gaps`).
+:func:`prroc_numba.disparity` (each by name; the resampling design already resolved
+there, as for every bootstrap) and handed on, frozen, to the engine (:mod:`.subgroup_draws`)
+and the gap statistics (:mod:`.gaps`, :mod:`.gap_frame`).
 """
 
 from __future__ import annotations
@@ -12,10 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import _backends
-from ._checks import check_level, check_n_boot, method_code
-from ._core.pr_floor import check_normalize
-from ._options import ADJUSTMENTS, check_choice, label, resolve
+from .. import _backends
+from .._checks import check_level, check_n_boot, method_code
+from .._core.pr_floor import check_normalize
 
 #: the summaries of ``reference=`` (fairlearn's names); anything else names a group
 SUMMARIES = ("between_groups", "to_overall")
@@ -47,6 +46,8 @@ class SubgroupOptions:
     seed: int | None
     adjust: str
     baseline: Any
+    #: the ``resampling`` column of the draw over all rows (``"unstratified"``, ...)
+    design: str
     progress: bool | None = None
 
     @property
@@ -59,9 +60,7 @@ class SubgroupOptions:
     @property
     def resampling(self) -> str:
         """The ``resampling`` column."""
-        if self.within:
-            return "stratified by group and class"
-        return label(self.stratified, self.poisson, self.cluster)
+        return "stratified by group and class" if self.within else self.design
 
     @property
     def summary(self) -> bool:
@@ -88,31 +87,18 @@ class SubgroupOptions:
         n_boot: int,
         level: float,
         interval: str,
-        stratified: bool | None,
+        stratified: bool,
+        poisson: bool,
+        design: str,
         seed: int | None,
         adjust: str,
         baseline: Any,
-        resampling: str | None,
         cluster: Any,
-        row_id: str | None,
     ) -> SubgroupOptions:
-        """Check every argument once; a ValueError names the argument and the fix."""
-        if data is None:
-            raise TypeError(
-                "disparity needs data= (a frame holding the score, label and group columns)"
-            )
-        engine = _backends.engine(data)
-        if engine != _backends.MEMORY:
-            raise ValueError(
-                f"disparity runs on in-memory frames (pandas, polars, pyarrow); "
-                f"{_backends.input_name(data)} is not supported yet: collect it first "
-                "(.compute() on Dask, .toPandas() on Spark)"
-            )
-        if row_id is not None:
-            raise ValueError(
-                "row_id= names the row-id column of Spark input; in-memory input is keyed "
-                "by each row's position: drop row_id="
-            )
+        """Check every argument once; a ValueError names the argument and the fix.
+        ``stratified``, ``poisson``: the resampling design, resolved; ``design`` its
+        label; ``adjust`` checked by the caller.
+        """
         groups = _group_columns(group)
         if curve not in ("pr", "roc"):
             raise ValueError(f"curve={curve!r} is not known; use 'pr' or 'roc'")
@@ -122,9 +108,9 @@ class SubgroupOptions:
             name = check_normalize(curve, method)
         check_n_boot(n_boot)
         check_level(level)
-        check_choice("interval", interval, GAP_INTERVALS)
-        check_choice("adjust", "none" if adjust is None else adjust, ADJUSTMENTS)
-        strat, poisson = resolve(resampling, stratified, engine)
+        if interval not in GAP_INTERVALS:
+            raise ValueError(f"interval={interval!r} is not known; use one of {GAP_INTERVALS}")
+        strat = stratified
         if poisson and cluster is not None:
             raise ValueError(
                 "cluster= draws whole clusters (multinomial); drop cluster= or pass "
@@ -159,6 +145,24 @@ class SubgroupOptions:
             seed=seed,
             adjust="none" if adjust is None else adjust,
             baseline=baseline,
+            design=design,
+        )
+
+
+def check_in_memory(data, row_id) -> None:
+    """``data`` is an in-memory frame (Dask and Spark input are not supported yet)."""
+    if data is None:
+        raise TypeError("disparity needs data= (a frame of the score, label and group columns)")
+    if _backends.engine(data) != _backends.MEMORY:
+        raise ValueError(
+            f"disparity runs on in-memory frames (pandas, polars, pyarrow); "
+            f"{_backends.input_name(data)} is not supported yet: collect it first "
+            "(.compute() on Dask, .toPandas() on Spark)"
+        )
+    if row_id is not None:
+        raise ValueError(
+            "row_id= names the row-id column of Spark input; in-memory input is keyed "
+            "by each row's position: drop row_id="
         )
 
 
