@@ -229,29 +229,12 @@ def test_group_areas_and_overall_come_from_one_draw():
         cluster=None,
     )
     runs = subgroup_replicates(df, o)
-    _, reps = prn.bootstrap(
-        df,
-        score=["m1", "m2"],
-        label="y",
-        n_boot=60,
-        seed=3,
-        resampling="poisson",
-        stratified=False,
-        return_replicates=True,
-    )
+    boot = {"score": ["m1", "m2"], "label": "y", "n_boot": 60, "seed": 3}
+    boot |= {"resampling": "poisson", "stratified": False, "return_replicates": True}
+    _, reps = prn.bootstrap(df, **boot)
     np.testing.assert_array_equal(runs.reps[0, 0].ravel(), reps.estimate.to_numpy())
     # each group's replicates: the bootstrap of that group's rows with the same counts
-    _, by_group = prn.bootstrap(
-        df,
-        score=["m1", "m2"],
-        label="y",
-        by="g",
-        n_boot=60,
-        seed=3,
-        resampling="poisson",
-        stratified=False,
-        return_replicates=True,
-    )
+    _, by_group = prn.bootstrap(df, by="g", **boot)
     np.testing.assert_array_equal(runs.reps[0, 1:].ravel(), by_group.estimate.to_numpy())
 
 
