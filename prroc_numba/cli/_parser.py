@@ -242,6 +242,7 @@ def _parser() -> argparse.ArgumentParser:
     _demo_commands(sub)
     _area_commands(sub)
     _comparison_commands(sub)
+    _subgroup_command(sub)
     _count_commands(sub)
     _rank_command(sub)
     _curve_command(sub)
@@ -370,6 +371,48 @@ def _comparison_commands(sub) -> None:
     _fold_arg(c)
     _multiclass_args(c)
     _resampling_args(c)
+
+
+def _subgroup_command(sub) -> None:
+    """``disparity``."""
+    d = sub.add_parser(
+        "disparity", help="each group's AUC and its gap to the overall area, paired intervals"
+    )
+    _common(d, boot=True)
+    d.add_argument(
+        "--group",
+        required=True,
+        nargs="+",
+        metavar="COL",
+        help="group column(s); several columns: their combinations (e.g. --group sex age_band)",
+    )
+    d.add_argument(
+        "--reference",
+        default="overall",
+        metavar="REF",
+        help="overall (default), a group value, between_groups or to_overall "
+        "(e.g. --reference between_groups)",
+    )
+    d.add_argument(
+        "--normalize",
+        action="store_true",
+        help="Boyd et al.'s normalised AUC-PR: groups of different prevalence compared on "
+        "ranking alone (e.g. --normalize)",
+    )
+    d.add_argument(
+        "--baseline",
+        default=None,
+        metavar="COL",
+        help="also each model's gap less this model's (e.g. --baseline m1)",
+    )
+    _choice(
+        d,
+        "--adjust",
+        ["holm", "bonferroni", "bh", "none"],
+        "holm",
+        "adjustment across the groups (default holm; e.g. --adjust bh)",
+    )
+    _resampling_args(d, device=False)
 
 
 def _count_commands(sub) -> None:
