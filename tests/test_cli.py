@@ -493,6 +493,7 @@ COMMANDS = {
     "confusion": ["confusion"],
     "bootstrap": ["bootstrap"],
     "compare": ["compare"],
+    "disparity": ["disparity"],
     "curve": ["roc_curve", "pr_curve", "det_curve", "prg_curve", "bootstrap_curve"],
     "operating-points": ["operating_points"],
     "rank": ["rank_models"],
@@ -527,6 +528,7 @@ NO_COMMAND = {
     "ROCCurve": "curves given as points in Python",
     "UndefinedMetricWarning": "a warning class",
     "FewDataSetsWarning": "a warning class",
+    "PrevalenceWarning": "a warning class",
     "StateFormatError": "an error class (a saved table that cannot be read)",
 }
 

@@ -341,6 +341,7 @@ def _disparity(args, frame, kw):
         reference=ref,
         baseline=args.baseline,
         adjust=args.adjust,
+        interval=args.interval,
         **boot,
         **kw,
     )

@@ -412,6 +412,13 @@ def _subgroup_command(sub) -> None:
         "holm",
         "adjustment across the groups (default holm; e.g. --adjust bh)",
     )
+    _choice(
+        d,
+        "--interval",
+        ["percentile", "basic"],
+        "percentile",
+        "interval kind (default percentile; e.g. --interval basic)",
+    )
     _resampling_args(d, device=False)
 
 
