@@ -609,3 +609,13 @@ def test_disparity_matches_the_library(preds, tmp_path, capsys):
     assert "gaps to 1" in capsys.readouterr().out
     assert main(["disparity", str(path), "--label", "y", "--score", "m1", "--group", "nope"]) == 2
     assert "nope" in capsys.readouterr().err
+
+
+def test_normalize_on_the_command_line(preds, tmp_path):
+    df, path = preds
+    base = [str(path), "--label", "y", "--score", "m1", "m2", "--normalize"]
+    got = _cli_csv(["auc", *base, "--method", "ap"], tmp_path)
+    ref = prn.auc(df, score=["m1", "m2"], label="y", method="ap", normalize=True)
+    np.testing.assert_allclose(got.auc, ref.auc, rtol=1e-12)
+    got = _cli_csv(["compare", *base, "--n-boot", "50"], tmp_path)
+    assert got.method[0] == "dg, normalized"

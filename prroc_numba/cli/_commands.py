@@ -238,13 +238,19 @@ def _auc(args, frame, kw):
     import prroc_numba as prn
 
     if args.ci:
-        if args.hull or args.partial:
-            raise CliError("--ci is for the whole empirical curve; drop --hull / --partial")
+        if args.hull or args.partial or args.normalize:
+            raise CliError("--ci is for the whole raw curve; drop --hull / --partial / --normalize")
         return prn.auc_ci(
             frame, curve=args.curve, method=args.method, ci=args.ci, level=args.level, **kw
         )
     return prn.auc(
-        frame, curve=args.curve, method=args.method, hull=args.hull, **_partial_kw(args), **kw
+        frame,
+        curve=args.curve,
+        method=args.method,
+        hull=args.hull,
+        normalize=args.normalize,
+        **_partial_kw(args),
+        **kw,
     )
 
 
@@ -301,6 +307,7 @@ def _resampled(args, frame, kw):
         "curve": args.curve,
         "method": args.method,
         "hull": args.hull,
+        "normalize": args.normalize,
         **_boot_kw(args),
         **_partial_kw(args),
     }

@@ -278,6 +278,7 @@ def _area_commands(sub) -> None:
     _fold_arg(a)
     _multiclass_args(a)
     _device_arg(a)
+    _normalize_arg(a)
     _choice(
         a,
         "--ci",
@@ -324,6 +325,7 @@ def _area_commands(sub) -> None:
     _fold_arg(b)
     _multiclass_args(b)
     _resampling_args(b)
+    _normalize_arg(b)
 
 
 def _comparison_commands(sub) -> None:
@@ -371,6 +373,16 @@ def _comparison_commands(sub) -> None:
     _fold_arg(c)
     _multiclass_args(c)
     _resampling_args(c)
+    _normalize_arg(c)
+
+
+def _normalize_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--normalize",
+        action="store_true",
+        help="Boyd et al.'s normalised AUC-PR, (auc - min) / (1 - min): curves of different "
+        "prevalence compared on ranking alone (e.g. --normalize)",
+    )
 
 
 def _subgroup_command(sub) -> None:
@@ -393,12 +405,7 @@ def _subgroup_command(sub) -> None:
         help="overall (default), a group value, between_groups or to_overall "
         "(e.g. --reference between_groups)",
     )
-    d.add_argument(
-        "--normalize",
-        action="store_true",
-        help="Boyd et al.'s normalised AUC-PR: groups of different prevalence compared on "
-        "ranking alone (e.g. --normalize)",
-    )
+    _normalize_arg(d)
     d.add_argument(
         "--baseline",
         default=None,
