@@ -329,3 +329,27 @@ def test_cluster_resampling_runs_and_is_labelled():
         seed=0,
     )
     np.testing.assert_allclose(one.estimate, res.estimate)
+
+
+@pytest.mark.parametrize("stratified", [True, False])
+def test_the_pooled_walk_and_the_block_walk_agree(stratified):
+    """Unit weights take the one walk per overall curve (which gives its groups' curves
+    too); no weights the eight-replicate walks of every curve: the same numbers."""
+    df = _frame(700, seed=13).assign(w=1.0)
+    kw = {"score": ["m1", "m2"], "label": "y", "group": "g", "n_boot": 64, "seed": 2}
+    blocks = prn.disparity(df, **kw, stratified=stratified)
+    pooled = prn.disparity(df, **kw, stratified=stratified, weight="w")
+    pd.testing.assert_frame_equal(blocks, pooled, check_dtype=False)
+
+
+def test_weighted_group_areas_equal_scikit_learn():
+    df = _frame(600, seed=14)
+    df["w"] = np.random.default_rng(0).choice([0.5, 1.0, 2.0], len(df))
+    res = prn.disparity(
+        df, score="m1", label="y", group="g", weight="w", method="ap", n_boot=30, seed=0
+    )
+    for row in res.itertuples():
+        rows = df[df.g == row.g]
+        want = average_precision_score(rows.y, rows.m1, sample_weight=rows.w)
+        assert row.estimate == pytest.approx(want, rel=1e-12)
+        assert row.n_pos == pytest.approx((rows.w * rows.y).sum())

@@ -172,6 +172,7 @@ def fold_plan(
     within=True,
     poisson=False,
     cluster=None,
+    walk_pooled=True,
 ):
     """One plan for the pooled curves of ``batch`` and their folds' curves, so that
     every replicate draws each group's rows once (within fold and class strata) and
@@ -180,7 +181,9 @@ def fold_plan(
     ``within=False`` draws each group's rows regardless of fold (by class with
     ``stratified``), so the folds' sizes vary from replicate to replicate; ``poisson``
     and ``cluster`` (int64 codes per label row, or a :class:`~.design.ClusterArg`)
-    choose the draw as for :class:`Plan`.
+    choose the draw as for :class:`Plan`. ``walk_pooled=False``: no fold marks; the
+    replicates walk every curve, pooled and per fold, on its own (the paired walks, in
+    blocks of eight replicates for hard labels) over the same counts.
 
     ``fold_rows``: the fold code (0 .. ``n_folds`` - 1) of every label row of
     ``batch``, non-decreasing within each group (the caller orders the rows by fold).
@@ -230,7 +233,7 @@ def fold_plan(
         poisson,
         strata=fold_rows if within else None,
         estimate=estimate,
-        folds=(M, V, fold_rows),
+        folds=(M, V, fold_rows) if walk_pooled else None,
     )
     return plan, size
 

@@ -8,7 +8,9 @@ with ``stratified=False``, Poisson counts keyed by input row, or whole clusters 
 walks each overall curve once, which gives every group's curve too
 (:mod:`prroc_numba._kernels.resample_folds`). Every model reads the same counts
 (paired), and the group areas and the overall area of a replicate come from the same
-resampled rows.
+resampled rows. With unweighted 0/1 labels every curve -- overall and per group -- is
+walked on its own instead, eight replicates per walk over the same drawn counts
+(:mod:`prroc_numba._kernels.resample_blocks`): twice the rows, a third of the time.
 """
 
 from __future__ import annotations
@@ -108,6 +110,8 @@ def subgroup_replicates(data, o: SubgroupOptions) -> SubgroupRuns:
         within=o.within,
         poisson=o.poisson,
         cluster=cluster,
+        # unweighted 0/1 labels: every curve walked on its own, eight replicates a walk
+        walk_pooled=o.cluster is not None or o.weight is not None,
     )
     check_replicates_fit(plan.batch, o.n_boot, "disparity")
     reps = plan.run(kernel_seed(o.seed), o.n_boot, False, o.progress, "disparity", code=o.code)

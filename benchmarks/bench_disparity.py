@@ -1,0 +1,120 @@
+"""Subgroup gaps: ``disparity`` against fairlearn's bootstrap, and at scale.
+
+Run: ``python benchmarks/bench_disparity.py [peer] [scale]`` (both by default).
+
+* ``peer``: 1e5 rows, 5 groups (prevalences 3-11 %), one model. fairlearn's
+  ``MetricFrame(metrics=average_precision_score, sensitive_features=g, n_boot=B_PEER,
+  ci_quantiles=[0.025, 0.975])`` and ``difference_ci()`` (per-group AP with intervals
+  and the between-groups difference with its interval) against ``disparity(...,
+  method="ap", stratified=False, reference="between_groups")`` and the per-group call
+  (``reference="overall"``), in the same process, one after the other. fairlearn is
+  timed with a small ``B_PEER`` (its cost is linear in B); the ratio is per replicate.
+* ``scale``: 10 models x 20 groups x 1e6 rows, B = 1000, paired, ``baseline=``: time
+  and peak memory (tracemalloc: numpy's allocations are traced).
+
+The machine's load (``os.getloadavg``) is printed beside each figure.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import tracemalloc
+import warnings
+
+import numpy as np
+import pandas as pd
+
+import prroc_numba as prn
+
+B_OURS, B_PEER = 1000, 10
+
+
+def groups_frame(n, n_groups, n_models, seed=0, prevalence=(0.03, 0.11)):
+    """``n`` rows in ``n_groups`` groups of prevalence spread over ``prevalence``, and
+    ``n_models`` binormal score columns whose separation varies by group."""
+    rng = np.random.default_rng(seed)
+    g = rng.integers(0, n_groups, n)
+    prev = np.linspace(*prevalence, n_groups)[g]
+    y = (rng.random(n) < prev).astype(np.int8)
+    sep = np.linspace(0.8, 1.6, n_groups)[g]
+    cols = {f"m{j}": y * sep * (1 + 0.05 * j) + rng.normal(size=n) for j in range(n_models)}
+    return pd.DataFrame({"y": y, "g": np.char.add("g", g.astype(str)), **cols})
+
+
+def _load():
+    return f"load {os.getloadavg()[0]:.1f}"
+
+
+def peer(n=100_000, n_groups=5):
+    from fairlearn.metrics import MetricFrame
+    from sklearn.metrics import average_precision_score
+
+    df = groups_frame(n, n_groups, 1)
+    kw = {"score": "m0", "label": "y", "group": "g", "method": "ap", "seed": 0}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.PrevalenceWarning)
+        prn.disparity(df, **kw, n_boot=20)  # compile outside the timing
+        t0 = time.perf_counter()
+        ours_groups = prn.disparity(df, **kw, n_boot=B_OURS, stratified=False)
+        t_groups = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        ours_btw = prn.disparity(
+            df, **kw, n_boot=B_OURS, stratified=False, reference="between_groups"
+        )
+        t_btw = time.perf_counter() - t0
+    load_ours = _load()
+    t0 = time.perf_counter()
+    mf = MetricFrame(
+        metrics=average_precision_score,
+        y_true=df.y,
+        y_pred=df.m0,
+        sensitive_features=df.g,
+        n_boot=B_PEER,
+        ci_quantiles=[0.025, 0.975],
+        random_state=0,
+    )
+    ci = mf.difference_ci()
+    t_peer = time.perf_counter() - t0
+    print(f"## peer: {n:,} rows, {n_groups} groups, one model ({load_ours}; {_load()})")
+    print(f"fairlearn MetricFrame(n_boot={B_PEER}) + difference_ci(): {t_peer:.2f} s")
+    print(f"  = {t_peer / B_PEER * 1e3:.1f} ms per replicate; difference CI {ci}")
+    for what, t in (("per group (overall)", t_groups), ("between_groups", t_btw)):
+        per = t / B_OURS
+        print(
+            f"disparity {what}, n_boot={B_OURS}, stratified=False: {t:.2f} s = "
+            f"{per * 1e3:.3f} ms per replicate; 1/{(t_peer / B_PEER) / per:,.0f} of fairlearn's"
+        )
+    by = mf.by_group.to_numpy()
+    diff = np.abs(ours_groups.estimate.to_numpy() - by).max()
+    print(f"largest |ours - fairlearn| per-group AP: {diff:.2e}")
+    print(f"between-groups difference: ours {ours_btw.difference.iloc[0]:.6f}, ", end="")
+    print(f"fairlearn {mf.difference():.6f}")
+
+
+def scale(n=1_000_000, n_groups=20, n_models=10, n_boot=B_OURS):
+    df = groups_frame(n, n_groups, n_models, seed=1)
+    models = [f"m{j}" for j in range(n_models)]
+    kw = {"score": models, "label": "y", "group": "g", "baseline": "m0", "seed": 0}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.PrevalenceWarning)
+        prn.disparity(df.head(20_000), **kw, n_boot=20)  # compile outside the timing
+        tracemalloc.start()
+        t0 = time.perf_counter()
+        res = prn.disparity(df, **kw, n_boot=n_boot)
+        t = time.perf_counter() - t0
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    data_mb = df.memory_usage(deep=True).sum() / 2**20
+    print(f"## scale: {n_models} models x {n_groups} groups x {n:,} rows, B={n_boot}, paired,")
+    print(f"baseline=: {t:.1f} s ({_load()}), {len(res)} rows; peak traced memory")
+    print(f"{peak / 2**20:.0f} MiB (the data frame itself: {data_mb:.0f} MiB)")
+
+
+if __name__ == "__main__":
+    parts = sys.argv[1:] or ["peer", "scale"]
+    if "peer" in parts:
+        peer()
+    if "scale" in parts:
+        scale()
