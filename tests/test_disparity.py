@@ -353,3 +353,24 @@ def test_weighted_group_areas_equal_scikit_learn():
         want = average_precision_score(rows.y, rows.m1, sample_weight=rows.w)
         assert row.estimate == pytest.approx(want, rel=1e-12)
         assert row.n_pos == pytest.approx((rows.w * rows.y).sum())
+
+
+@pytest.mark.filterwarnings("ignore::prroc_numba.PrevalenceWarning")
+def test_a_group_absent_from_a_stratum_has_no_row_there():
+    df = _frame(900, seed=15)
+    df = df[~((df.site == "s2") & (df.g == "c"))]
+    res = prn.disparity(df, score="m1", label="y", group="g", by="site", n_boot=50, seed=0)
+    assert list(zip(res.site, res.g)) == [
+        ("s1", "a"),
+        ("s1", "b"),
+        ("s1", "c"),
+        ("s2", "a"),
+        ("s2", "b"),
+    ]
+    btw = prn.disparity(
+        df, score="m1", label="y", group="g", by="site", n_boot=50, seed=0,
+        reference="between_groups",
+    )  # fmt: skip
+    for site, rows in res.groupby("site"):
+        b = btw[btw.site == site].iloc[0]
+        assert b.difference == pytest.approx(rows.estimate.max() - rows.estimate.min())
