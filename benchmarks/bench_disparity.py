@@ -58,10 +58,24 @@ def _load():
     return f"load {os.getloadavg()[0]:.1f}"
 
 
-def peer(n=100_000, n_groups=5):
+def fairlearn_frame(y, score, group, n_boot, seed):
+    """fairlearn's ``MetricFrame`` of average precision by group with ``n_boot``
+    bootstrap replicates (95% quantiles)."""
     from fairlearn.metrics import MetricFrame
     from sklearn.metrics import average_precision_score
 
+    return MetricFrame(
+        metrics=average_precision_score,
+        y_true=y,
+        y_pred=score,
+        sensitive_features=group,
+        n_boot=n_boot,
+        ci_quantiles=[0.025, 0.975],
+        random_state=seed,
+    )
+
+
+def peer(n=100_000, n_groups=5):
     df = groups_frame(n, n_groups, 1)
     kw = {"score": "m0", "label": "y", "group": "g", "method": "ap", "seed": 0}
     with warnings.catch_warnings():
@@ -77,15 +91,7 @@ def peer(n=100_000, n_groups=5):
         )
     load_ours = _load()
     t0 = time.perf_counter()
-    mf = MetricFrame(
-        metrics=average_precision_score,
-        y_true=df.y,
-        y_pred=df.m0,
-        sensitive_features=df.g,
-        n_boot=B_PEER,
-        ci_quantiles=[0.025, 0.975],
-        random_state=0,
-    )
+    mf = fairlearn_frame(df.y, df.m0, df.g, B_PEER, 0)
     ci = mf.difference_ci()
     t_peer = time.perf_counter() - t0
     print(f"## peer: {n:,} rows, {n_groups} groups, one model ({load_ours}; {_load()})")

@@ -34,6 +34,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+from bench_disparity import fairlearn_frame
 from scipy import integrate, stats
 
 import prroc_numba as prn
@@ -80,18 +81,7 @@ def ours(df, n_boot, seed, stratified):
 
 
 def fairlearn_ci(df, n_boot, seed):
-    from fairlearn.metrics import MetricFrame
-    from sklearn.metrics import average_precision_score
-
-    mf = MetricFrame(
-        metrics=average_precision_score,
-        y_true=df.y,
-        y_pred=df.s,
-        sensitive_features=df.g,
-        n_boot=n_boot,
-        ci_quantiles=[0.025, 0.975],
-        random_state=seed,
-    )
+    mf = fairlearn_frame(df.y, df.s, df.g, n_boot, seed)
     return tuple(float(v) for v in mf.difference_ci())
 
 
