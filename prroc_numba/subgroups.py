@@ -21,7 +21,7 @@ from . import _options as O
 from ._core.dataframes import Output, with_output
 from ._resampling.gap_frame import disparity_frame
 from ._resampling.subgroup_draws import subgroup_replicates
-from ._resampling.subgroup_options import SubgroupOptions, check_in_memory
+from ._resampling.subgroup_options import SubgroupOptions, check_data
 from .comparison import adjust_pvalues
 
 
@@ -63,7 +63,12 @@ def disparity(
     Parameters
     ----------
     data : DataFrame
-        The rows (pandas; polars or pyarrow frames are read by column).
+        The rows (pandas; polars or pyarrow frames are read by column). Dask and Spark
+        frames are resampled by the Poisson bootstrap (the only one there, as for
+        :func:`~prroc_numba.bootstrap`): two runs on the workers with one seed, the
+        groups' curves and the overall curves, whose replicates read the same counts
+        (each row's count is keyed by (seed, replicate, row) whatever the grouping), equal
+        to the in-memory ``resampling="poisson"`` replicates.
     score : str or list of str
         Score column, or several (wide input: one model per column, resampled paired).
     label : str
@@ -128,7 +133,8 @@ def disparity(
         :func:`~prroc_numba.bootstrap` (drawn over all rows of the stratum, by class
         with ``stratified=True``).
     row_id : str, default=None
-        For Spark input, which is not supported yet (in-memory frames only).
+        Spark input: the column of unique row ids that keys each row's Poisson counts
+        (as :func:`~prroc_numba.bootstrap`'s).
     output : {"pandas", "polars"}, default="pandas"
 
     Returns
@@ -174,7 +180,7 @@ def disparity(
     >>> bool((res.difference_high < 0).iloc[1])
     True
     """
-    check_in_memory(data, row_id)
+    check_data(data, row_id)
     O.check_choice("adjust", "none" if adjust is None else adjust, O.ADJUSTMENTS)
     strat, poisson = O.resolve(resampling, stratified, _backends.engine(data))
     o = SubgroupOptions.check(
@@ -198,5 +204,6 @@ def disparity(
         adjust=adjust,
         baseline=baseline,
         cluster=cluster,
+        row_id=row_id,
     )
     return disparity_frame(subgroup_replicates(data, o), o, adjust_pvalues)

@@ -43,7 +43,7 @@ _WHERE = {
     "venkatraman_pairs": ".paired",
     "warn_degenerate": ".intervals",
     "SubgroupOptions": ".subgroup_options",
-    "check_in_memory": ".subgroup_options",
+    "check_data": ".subgroup_options",
     "disparity_frame": ".gap_frame",
     "subgroup_replicates": ".subgroup_draws",
 }
@@ -67,7 +67,7 @@ if TYPE_CHECKING:  # for type checkers and the import graph; at run time see __g
     from .plan import Plan
     from .run import operating
     from .subgroup_draws import subgroup_replicates
-    from .subgroup_options import SubgroupOptions, check_in_memory
+    from .subgroup_options import SubgroupOptions, check_data
     from .table import is_counts, table_areas, table_bootstrap
 
 __all__ = [
@@ -92,7 +92,7 @@ __all__ = [
     "venkatraman_pairs",
     "warn_degenerate",
     "SubgroupOptions",
-    "check_in_memory",
+    "check_data",
     "disparity_frame",
     "subgroup_replicates",
 ]

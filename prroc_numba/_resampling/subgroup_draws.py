@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from .. import _backends
 from .. import _schema as S
 from .._checks import kernel_seed
 from .._core.batch import row_ids
@@ -78,6 +79,8 @@ def group_codes(d: pd.DataFrame, cols) -> tuple[np.ndarray, pd.DataFrame]:
 
 def subgroup_replicates(data, o: SubgroupOptions) -> SubgroupRuns:
     """Estimates and replicates of every group's and the overall curve (module doc)."""
+    if _backends.wing_for(data) is not None:
+        return wing_replicates(data, o)
     names = [*o.group] + ([o.cluster] if isinstance(o.cluster, str) else [])
     d = to_pandas(data, o.score, o.label, o.by, o.weight, *names)
     codes, values = group_codes(d, o.group)
@@ -132,6 +135,74 @@ def subgroup_replicates(data, o: SubgroupOptions) -> SubgroupRuns:
         P=P,
         N=N,
         size=size.reshape(G, 1 + V, M)[:, :, 0],
+    )
+
+
+def wing_replicates(data, o: SubgroupOptions) -> SubgroupRuns:
+    """Dask and Spark input: the Poisson bootstrap on the workers, two runs with one
+    seed -- the groups' curves (``by`` and group columns) and the overall curves (``by``
+    alone). Each row's count is keyed by (seed, replicate, input row) whatever the
+    grouping, so both runs read the same draw, and equal the in-memory replicates.
+    """
+    wing = _backends.wing_for(data)
+    assert wing is not None
+    strata = [] if o.by is None else [o.by] if isinstance(o.by, str) else list(o.by)
+    inp = {"score": o.score, "label": o.label, "weight": o.weight}
+    inp |= {"pos_label": None, "soft_labels": False}
+    run = {"curve": o.curve, "code": o.code, "hull": False, "n_boot": o.n_boot}
+    run["seed"] = kernel_seed(o.seed)
+    if _backends.engine(data) == _backends.SPARK:
+        run["row_id"] = o.row_id
+    by_g = [*strata, *o.group]
+    cg, _, _, est_g, reps_g, _ = wing.replicates(data, by=by_g, **inp, **run)
+    co, _, _, est_o, reps_o, _ = wing.replicates(data, by=strata or None, **inp, **run)
+    counts = wing.metrics(data, [S.N_POS, S.N_NEG], by=by_g, **inp)
+    whole = wing.metrics(data, [S.N_POS, S.N_NEG], by=strata or None, **inp)
+    keys_g, keys_o = cg.keys.reset_index(drop=True), co.keys.reset_index(drop=True)
+    M = int(keys_o[S.MODEL].nunique()) if S.MODEL in keys_o.columns else 1
+    G = len(keys_o) // M
+    n_rows = float((whole[S.N_POS] + whole[S.N_NEG]).sum()) / M
+    if float((counts[S.N_POS] + counts[S.N_NEG]).sum()) / M < n_rows:
+        raise ValueError(
+            f"a group column of {list(o.group)!r} has missing values; every row needs a "
+            "group. Give them one (e.g. fillna('missing')) or drop those rows"
+        )
+    values = keys_g[list(o.group)].drop_duplicates().sort_values(list(o.group))
+    values = values.reset_index(drop=True)
+    if len(values) < 2:
+        raise ValueError(f"group={list(o.group)!r} has one group only; a gap needs two")
+    stratum = keys_o.iloc[np.arange(G) * M].drop(columns=[S.MODEL], errors="ignore")
+    stratum = stratum.reset_index(drop=True)
+    # each group curve's (stratum, group) place
+    where = keys_g.iloc[np.arange(len(keys_g) // M) * M].reset_index(drop=True)
+    g_of = _row_index(where, stratum, strata)
+    v_of = _row_index(where, values, list(o.group))
+    V, B = len(values), o.n_boot
+    est = np.full((G, 1 + V, M), np.nan)
+    reps = np.full((G, 1 + V, M, B), np.nan)
+    est[:, 0] = est_o.reshape(G, M)
+    reps[:, 0] = reps_o.reshape(G, M, B)
+    est[g_of, 1 + v_of] = est_g.reshape(-1, M)
+    reps[g_of, 1 + v_of] = reps_g.reshape(-1, M, B)
+    P, N = np.zeros((G, 1 + V)), np.zeros((G, 1 + V))
+    P[:, 0] = whole[S.N_POS].to_numpy()[::M]
+    N[:, 0] = whole[S.N_NEG].to_numpy()[::M]
+    P[g_of, 1 + v_of] = counts[S.N_POS].to_numpy()[::M]
+    N[g_of, 1 + v_of] = counts[S.N_NEG].to_numpy()[::M]
+    models = list(keys_o[S.MODEL].iloc[:M]) if S.MODEL in keys_o.columns else [None]
+    return SubgroupRuns(
+        strata=stratum, models=models, groups=values, est=est, reps=reps, P=P, N=N,
+        size=(P + N).astype(np.int64),
+    )  # fmt: skip
+
+
+def _row_index(rows: pd.DataFrame, table: pd.DataFrame, cols) -> np.ndarray:
+    """The row of ``table`` holding each row of ``rows`` (on ``cols``; 0 when none)."""
+    if not cols:
+        return np.zeros(len(rows), dtype=np.int64)
+    look = {tuple(r): i for i, r in enumerate(table[cols].itertuples(index=False, name=None))}
+    return np.array(
+        [look[tuple(r)] for r in rows[cols].itertuples(index=False, name=None)], dtype=np.int64
     )
 
 

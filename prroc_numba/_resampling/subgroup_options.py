@@ -48,6 +48,8 @@ class SubgroupOptions:
     baseline: Any
     #: the ``resampling`` column of the draw over all rows (``"unstratified"``, ...)
     design: str
+    #: Spark input: the column keying each row's Poisson counts
+    row_id: str | None = None
     progress: bool | None = None
 
     @property
@@ -94,6 +96,7 @@ class SubgroupOptions:
         adjust: str,
         baseline: Any,
         cluster: Any,
+        row_id: str | None = None,
     ) -> SubgroupOptions:
         """Check every argument once; a ValueError names the argument and the fix.
         ``stratified``, ``poisson``: the resampling design, resolved; ``design`` its
@@ -146,23 +149,20 @@ class SubgroupOptions:
             adjust="none" if adjust is None else adjust,
             baseline=baseline,
             design=design,
+            row_id=row_id,
         )
 
 
-def check_in_memory(data, row_id) -> None:
-    """``data`` is an in-memory frame (Dask and Spark input are not supported yet)."""
+def check_data(data, row_id) -> None:
+    """``data`` is a frame; ``row_id=`` only with Spark input (it keys the Poisson
+    counts of its rows there; other input is keyed by each row's position).
+    """
     if data is None:
         raise TypeError("disparity needs data= (a frame of the score, label and group columns)")
-    if _backends.engine(data) != _backends.MEMORY:
+    if row_id is not None and _backends.engine(data) != _backends.SPARK:
         raise ValueError(
-            f"disparity runs on in-memory frames (pandas, polars, pyarrow); "
-            f"{_backends.input_name(data)} is not supported yet: collect it first "
-            "(.compute() on Dask, .toPandas() on Spark)"
-        )
-    if row_id is not None:
-        raise ValueError(
-            "row_id= names the row-id column of Spark input; in-memory input is keyed "
-            "by each row's position: drop row_id="
+            "row_id= names the row-id column of Spark input; other input is keyed by each "
+            "row's position: drop row_id="
         )
 
 
