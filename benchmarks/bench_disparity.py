@@ -12,6 +12,9 @@ Run: ``python benchmarks/bench_disparity.py [peer] [scale]`` (both by default).
   the ratio is per replicate.
 * ``scale``: 10 models x 20 groups x 1e6 rows, B = 1000, paired, ``baseline=``: time
   and peak memory (tracemalloc: numpy's allocations are traced).
+* ``engines``: the same call (2 models, 5 groups, ``N_ENGINES`` rows, ``baseline=``,
+  ``resampling="poisson"``) in memory, on a Dask LocalCluster (2 workers) and on a local
+  SparkSession (``row_id=``): time, and whether the frames are equal.
 
 The machine's load (``os.getloadavg``) is printed beside each figure.
 """
@@ -129,9 +132,62 @@ def scale(n=1_000_000, n_groups=20, n_models=10, n_boot=B_OURS):
     print(f"{peak / 2**20:.0f} MiB (the data frame itself: {data_mb:.0f} MiB)")
 
 
+N_ENGINES = 200_000
+
+
+def _same(a, b):
+    """ "exactly" when the frames are equal value for value (NaN where both are NaN),
+    else the largest absolute difference of their numbers."""
+    try:
+        pd.testing.assert_frame_equal(a, b, check_dtype=False, rtol=0, atol=0)
+    except AssertionError:
+        x, y = a.select_dtypes("number").to_numpy(float), b.select_dtypes("number").to_numpy(float)
+        return f"to {np.nanmax(np.abs(x - y)):.1e}"
+    return "exactly"
+
+
+def engines(n=N_ENGINES, n_boot=200):
+    import dask.dataframe as dd
+    from distributed import Client, LocalCluster
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    df = groups_frame(n, 5, 2, seed=2)
+    df["rid"] = np.arange(n, dtype=np.int64)
+    small = df.head(5000)
+    kw = {"score": ["m0", "m1"], "label": "y", "group": "g", "baseline": "m0", "seed": 0}
+    kw |= {"n_boot": n_boot, "resampling": "poisson", "stratified": False}
+    warnings.simplefilter("ignore", prn.PrevalenceWarning)
+    prn.disparity(small, **kw)  # compile outside the timings
+    t_mem, want = _best(lambda: prn.disparity(df, **kw), rounds=1)
+    print(f"## engines: 2 models x 5 groups x {n:,} rows, B={n_boot}, poisson, baseline=")
+    print(f"in memory: {t_mem:.2f} s ({_load()})")
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster:
+        with Client(cluster):
+            prn.disparity(dd.from_pandas(small, npartitions=2), **kw)  # the workers compile
+            ddf = dd.from_pandas(df, npartitions=8).persist()
+            t, got = _best(lambda: prn.disparity(ddf, **kw), rounds=1)
+            print(f"Dask LocalCluster (2 workers, 8 partitions): {t:.2f} s ({_load()}), ", end="")
+            print(f"equal to in memory {_same(got, want)}")
+    spark = SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+    spark = spark.config("spark.sql.shuffle.partitions", "8").getOrCreate()
+    try:
+        prn.disparity(spark.createDataFrame(small), **kw, row_id="rid")  # the workers compile
+        sdf = spark.createDataFrame(df).repartitionByRange(8, "rid").cache()
+        sdf.count()
+        t, got = _best(lambda: prn.disparity(sdf, **kw, row_id="rid"), rounds=1)
+        print(f"Spark local[2] (8 partitions, row_id=): {t:.2f} s ({_load()}), ", end="")
+        print(f"equal to in memory {_same(got, want)}")
+    finally:
+        spark.stop()
+
+
 if __name__ == "__main__":
-    parts = sys.argv[1:] or ["peer", "scale"]
+    parts = sys.argv[1:] or ["peer", "scale", "engines"]
     if "peer" in parts:
         peer()
     if "scale" in parts:
         scale()
+    if "engines" in parts:
+        engines()
