@@ -1,4 +1,5 @@
-"""Draw the figures of the docs pages on ranking models, on power and on folds.
+"""Draw the figures of the docs pages on ranking models, on power, on folds and on
+subgroups.
 
 ``python docs/make_figures.py`` (from any folder) writes docs/img/*.png.
 """
@@ -83,7 +84,22 @@ def cv_folds_figure(path=IMG / "cv_folds_bands.png"):
     return path
 
 
+def subgroups_figure(path=IMG / "subgroups_forest.png"):
+    """docs/subgroups.md's figure: the forest plot of its worked example (the page's
+    first block run here).
+    """
+    page = (Path(__file__).resolve().parent / "subgroups.md").read_text()
+    namespace = {"__name__": "subgroups"}
+    exec(
+        compile(re.findall(r"```python\n(.*?)```", page, flags=re.S)[0], "page", "exec"), namespace
+    )
+    ax = pp.plot_disparity(namespace["gaps"])
+    ax.figure.savefig(path, dpi=110, bbox_inches="tight")
+    return path
+
+
 if __name__ == "__main__":
     print(critical_difference_figure())
     print(power_figure())
     print(cv_folds_figure())
+    print(subgroups_figure())

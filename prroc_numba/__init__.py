@@ -33,6 +33,7 @@ _WHERE = {
     "confusion": ".curves",
     "delong": ".comparison",
     "det_curve": ".curves",
+    "disparity": ".subgroups",
     "interpolate": ".grids",
     "interpolate_matrix": ".grids",
     "metrics": ".areas",
@@ -48,13 +49,14 @@ _WHERE = {
     "StateFormatError": "._core.state",
     "UndefinedMetricWarning": "._warnings",
     "FewDataSetsWarning": "._warnings",
+    "PrevalenceWarning": "._warnings",
 }
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time see __getattr__
     from ._core.accumulator import Accumulator
     from ._core.state import StateFormatError
     from ._sklearn import scorer
-    from ._warnings import FewDataSetsWarning, UndefinedMetricWarning
+    from ._warnings import FewDataSetsWarning, PrevalenceWarning, UndefinedMetricWarning
     from .areas import auc, auc_pr, auc_roc, metrics
     from .closed_form import auc_ci
     from .comparison import compare, delong
@@ -66,11 +68,13 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time see __getattr__
     from .ranking import rank_models
     from .resampling import bootstrap, bootstrap_curve
     from .sample_size import power
+    from .subgroups import disparity
 
 __all__ = [
     "Accumulator",
     "FewDataSetsWarning",
     "PRCurve",
+    "PrevalenceWarning",
     "ROCCurve",
     "StateFormatError",
     "UndefinedMetricWarning",
@@ -85,6 +89,7 @@ __all__ = [
     "confusion",
     "delong",
     "det_curve",
+    "disparity",
     "interpolate",
     "interpolate_matrix",
     "metrics",

@@ -13,3 +13,9 @@ class KernelCacheWarning(RuntimeWarning):
 
 class FewDataSetsWarning(UserWarning):
     """Too few data sets for the rank tests' large-sample approximations to be trusted."""
+
+
+class PrevalenceWarning(UserWarning):
+    """Groups compared on raw AUC-PR have prevalences far apart: the gap mixes
+    prevalence with ranking quality (pass ``normalize=True`` or ``curve="roc"``).
+    """

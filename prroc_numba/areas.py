@@ -27,6 +27,7 @@ from ._core.classes import check_args
 from ._core.dataframes import Output, with_output
 from ._core.inputs import Inputs
 from ._core.multiclass import check_device
+from ._core.pr_floor import check_normalize, normalized_batch
 from ._core.resolve import check_not_proba
 from ._docs import fill_doc
 from ._options.estimator import Estimator, check_prg
@@ -55,6 +56,7 @@ def auc(
     average: str | None = None,
     device: str | None = None,
     fold: str | ArrayLike | None = None,
+    normalize: bool = False,
     output: Output = "pandas",
 ) -> pd.DataFrame:
     """Area under the PR or ROC curve of many curves at once.
@@ -66,6 +68,16 @@ def auc(
     {partial}
     {device}
     {fold}
+    normalize : bool, default=False
+        Boyd et al.'s (2012) normalised AUC-PR, ``(auc - min) / (1 - min)``, ``min`` the
+        least area the estimator gives over every ranking of the curve's ``P``
+        positives and ``N`` negatives: ``1 + (1 - pi) ln(1 - pi) / pi`` for
+        ``"integral"`` (their closed form, exact at every size), ``(1 / P) sum_i i / (N
+        + i)`` for ``"ap"`` (their finite-sample minimum) and that less ``1 / (2 (P +
+        N))`` for ``"dg"``. 0 for the worst ranking, 1 for a perfect one, whatever the
+        prevalence. ``curve="pr"``, whole areas (no ``hull=``, ``partial=``), whole
+        class counts (no weights or soft labels), in-memory binary input; ``method``
+        gets ``", normalized"``.
 
     Returns
     -------
@@ -108,7 +120,11 @@ def auc(
     3  pooled   roc  trapezoid  0.777778
     """
     inp = Inputs(score, label, by, weight, pos_label, soft_labels, multiclass, classes, average)
-    est = Estimator(curve, method, hull, partial, partial_focus, standardize)
+    est = Estimator(curve, method, hull, partial, partial_focus, standardize, bool(normalize))
+    if normalize:
+        check_normalize(curve, method, hull, partial, fold)
+        if _backends.wing_for(data) is not None:
+            raise ValueError("normalize=True is for in-memory input; collect the rows first")
     if fold is not None:
         return _folds.split(lambda d, i: _auc(d, i, est, device), data, inp, fold)
     return _auc(data, inp, est, device)
@@ -141,6 +157,8 @@ def _auc(data, inp: Inputs, est: Estimator, device):
         out = _device.backend().area_batch(batch, code, hull)
     else:
         out = batch_areas(batch, [code], [hull])[:, 0]
+    if est.normalize:
+        out = normalized_batch(batch, np.asarray(out), check_normalize(curve, est.method))
     return _device.tag(auc_frame(batch, curve, out, est.label), device)
 
 

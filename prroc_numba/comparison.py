@@ -26,6 +26,7 @@ from ._core.batch import warn_undefined
 from ._core.dataframes import Output, with_output
 from ._core.inputs import Inputs
 from ._core.packing import pack
+from ._core.pr_floor import check_normalize, normalized_replicates
 from ._docs import fill_doc
 from ._drivers import unpaired_stat, venkatraman_unpaired
 from ._options.choices import ADJUSTMENTS, TESTS, check_choice
@@ -289,6 +290,7 @@ def compare(
     combine: bool = False,
     fold: str | ArrayLike | None = None,
     row_id: str | None = None,
+    normalize: bool = False,
     output: Output = "pandas",
 ) -> pd.DataFrame:
     """Paired comparison of the AUCs of several models scored on the same rows.
@@ -361,6 +363,11 @@ def compare(
         ``model_a``, ``model_b`` gives each pair's difference per fold, of the fold
         means (``"mean"``) and of the pooled curves (``"pooled"``); p-values are
         adjusted within each of these families. ``test="bootstrap"`` only.
+    normalize : bool, default=False
+        Compare Boyd et al.'s normalised AUC-PR (see :func:`~prroc_numba.auc`), every
+        replicate normalised at its prevalence; the same conditions as
+        :func:`~prroc_numba.bootstrap`'s ``normalize`` (the stratified bootstrap,
+        ``test="bootstrap"``).
 
     combine : bool, default=False
         With ``by=`` (e.g. ``by="dataset"``): also pool each pair's difference across
@@ -417,8 +424,10 @@ def compare(
             "compares whole curves, not areas: use test='bootstrap' or 'delong', or name "
             "the baseline model"
         )
+    if normalize:  # (fold= and the rank tests are refused here)
+        check_normalize(curve, method, hull, partial, fold)
     inp = Inputs(score, label, by, weight, pos_label, soft_labels, multiclass, classes, average)
-    what = Estimator(curve, method, hull, partial, partial_focus, standardize)
+    what = Estimator(curve, method, hull, partial, partial_focus, standardize, bool(normalize))
     boot = Resampling(
         n_boot, level, stratified, seed, progress, cluster, resampling, fold, row_id, device
     )
@@ -442,6 +451,9 @@ def _compare(data, inp: Inputs, what: Estimator, boot: Resampling, cmp: Comparis
         batch, _plan, _code, est, reps, _ = replicates(
             data, inp, what, boot, device, label_bar="compare", pair_models=multi
         )
+        if what.normalize:
+            floor_method = check_normalize(what.curve, what.method)
+            est, reps = normalized_replicates(_plan, batch, est, reps, floor_method)
     M = batch.n_models
     if M < 2:
         raise ValueError("compare needs at least two score columns (models)")

@@ -27,6 +27,7 @@ from ._checks import kernel_seed, pr_band_grid
 from ._core import device as _device
 from ._core.dataframes import Output, with_output
 from ._core.inputs import Inputs
+from ._core.pr_floor import check_normalize, normalized_replicates
 from ._docs import fill_doc
 from ._kernels.resample import GRID_PR
 from ._options.bands import Bands, check_bands
@@ -71,6 +72,7 @@ def bootstrap(
     resampling: str | None = None,
     fold: str | ArrayLike | None = None,
     row_id: str | None = None,
+    normalize: bool = False,
     output: Output = "pandas",
 ) -> pd.DataFrame: ...
 
@@ -106,6 +108,7 @@ def bootstrap(
     resampling: str | None = None,
     fold: str | ArrayLike | None = None,
     row_id: str | None = None,
+    normalize: bool = False,
     output: Output = "pandas",
 ) -> tuple[pd.DataFrame, pd.DataFrame]: ...
 
@@ -142,6 +145,7 @@ def bootstrap(
     resampling: str | None = None,
     fold: str | ArrayLike | None = None,
     row_id: str | None = None,
+    normalize: bool = False,
     output: Output = "pandas",
 ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Bootstrap confidence intervals of AUC-PR or AUC-ROC, many curves at once.
@@ -183,6 +187,13 @@ def bootstrap(
         estimator, ``hull=``, ``partial=`` (partial areas draw the folds and the pooled
         rows separately). Not with ``interval="bca"``, ``cluster=``, ``device="cuda"``,
         ``resampling="poisson"``, ``return_replicates=True`` or multiclass input.
+    normalize : bool, default=False
+        Intervals of Boyd et al.'s normalised AUC-PR (see :func:`~prroc_numba.auc`):
+        every replicate normalised at its prevalence, which the stratified bootstrap
+        keeps fixed; so it needs that design (``stratified`` True or None,
+        ``resampling="multinomial"``, unweighted 0/1 labels, no ``cluster=``,
+        ``fold=`` or ``device="cuda"``), ``curve="pr"`` and ``method`` "dg",
+        "integral" or "ap" (whole areas, no ``hull=``). Not with ``interval="bca"``.
     device : {"cpu", "cuda"}, default=None
         Where it runs (None: ``"cuda"`` for GPU arrays, else ``"cpu"``; see
         :func:`~prroc_numba.auc`). ``"cuda"`` runs the **Poisson bootstrap** on the GPU:
@@ -225,7 +236,9 @@ def bootstrap(
     True
     """
     inp = Inputs(score, label, by, weight, pos_label, soft_labels, multiclass, classes, average)
-    what = Estimator(curve, method, hull, partial, partial_focus, standardize)
+    what = Estimator(curve, method, hull, partial, partial_focus, standardize, bool(normalize))
+    if normalize:
+        floor_method = check_normalize(curve, method, hull, partial, fold, interval)
     boot = Resampling(
         n_boot, level, stratified, seed, progress, cluster, resampling, fold, row_id, device
     )
@@ -234,6 +247,8 @@ def bootstrap(
         check_choice("interval", interval, INTERVALS)
         return _fold_bootstrap(data, inp, what, boot)
     device, labels, (batch, plan, code, est, reps, s) = bootstrap_replicates(data, inp, what, boot)
+    if normalize:
+        est, reps = normalized_replicates(plan, batch, est, reps, floor_method)
     n_bad = warn_degenerate(batch, est, reps, n_boot)
     jack = plan.jackknife(s, code, bool(hull)) if interval == "bca" else None
     se, lo, hi = interval_bounds(reps, est, level, interval, jack)

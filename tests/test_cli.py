@@ -493,6 +493,7 @@ COMMANDS = {
     "confusion": ["confusion"],
     "bootstrap": ["bootstrap"],
     "compare": ["compare"],
+    "disparity": ["disparity"],
     "curve": ["roc_curve", "pr_curve", "det_curve", "prg_curve", "bootstrap_curve"],
     "operating-points": ["operating_points"],
     "rank": ["rank_models"],
@@ -527,6 +528,7 @@ NO_COMMAND = {
     "ROCCurve": "curves given as points in Python",
     "UndefinedMetricWarning": "a warning class",
     "FewDataSetsWarning": "a warning class",
+    "PrevalenceWarning": "a warning class",
     "StateFormatError": "an error class (a saved table that cannot be read)",
 }
 
@@ -589,3 +591,31 @@ def test_metrics_confusion_det_prg_and_rank_commands(preds, tmp_path, capsys):
     ref = prn.rank_models(pd.read_csv(res_path), model="m", dataset="d", value="auc").pairs
     np.testing.assert_allclose(got.p_adjusted, ref.p_adjusted, rtol=1e-12)
     assert "friedman_p" in capsys.readouterr().out
+
+
+def test_disparity_matches_the_library(preds, tmp_path, capsys):
+    df, path = preds
+    out = tmp_path / "gaps.csv"
+    argv = ["disparity", str(path), "--label", "y", "--score", "m1", "m2", "--group", "fold"]
+    argv += ["--n-boot", "100", "--reference", "1", "--baseline", "m1", "--out", str(out)]
+    assert main(argv) == 0
+    got = pd.read_csv(out)
+    ref = prn.disparity(
+        df, score=["m1", "m2"], label="y", group="fold", n_boot=100, seed=0, reference=1,
+        baseline="m1",
+    )  # fmt: skip
+    cols = ["estimate", "ci_low", "ci_high", "difference", "difference_low", "p_value"]
+    np.testing.assert_allclose(got[cols], ref[cols], rtol=1e-12)
+    assert "gaps to 1" in capsys.readouterr().out
+    assert main(["disparity", str(path), "--label", "y", "--score", "m1", "--group", "nope"]) == 2
+    assert "nope" in capsys.readouterr().err
+
+
+def test_normalize_on_the_command_line(preds, tmp_path):
+    df, path = preds
+    base = [str(path), "--label", "y", "--score", "m1", "m2", "--normalize"]
+    got = _cli_csv(["auc", *base, "--method", "ap"], tmp_path)
+    ref = prn.auc(df, score=["m1", "m2"], label="y", method="ap", normalize=True)
+    np.testing.assert_allclose(got.auc, ref.auc, rtol=1e-12)
+    got = _cli_csv(["compare", *base, "--n-boot", "50"], tmp_path)
+    assert got.method[0] == "dg, normalized"

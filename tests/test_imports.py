@@ -157,6 +157,7 @@ PUBLIC = {
     "gains",
     "point_curves",
     "grids",
+    "subgroups",
     "cli",
     "plot",
     "_sklearn",

@@ -641,3 +641,32 @@ def test_plot_power_names_the_models_and_has_a_title():
     assert pp.plot_power(one).get_title() == "Simulated power: gbm"
     plt.close("all")
     assert pp.plot_power(sim, title="").get_title() == ""
+
+
+def test_plot_disparity_draws_groups_reference_lines_and_gaps():
+    rng = np.random.default_rng(3)
+    n = 1500
+    g = rng.choice(["a", "b", "c"], n)
+    y = (rng.random(n) < 0.2).astype(int)
+    df = pd.DataFrame({"y": y, "m1": y * np.where(g == "a", 2.0, 1.0) + rng.normal(size=n), "g": g})
+    df["m2"] = 0.7 * df.y + rng.normal(size=n)
+    kw = {"score": ["m1", "m2"], "label": "y", "group": "g", "n_boot": 50, "seed": 0}
+    res = prn.disparity(df, **kw)
+    ax = pp.plot_disparity(res)
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b", "c"]
+    assert ax.get_xlabel() == "AUC-PR (dg)"
+    # one dashed reference line per model, at the overall area
+    overall = prn.auc(df, score=["m1", "m2"], label="y").auc.to_numpy()
+    refs = sorted(float(line.get_xdata()[0]) for line in ax.lines if line.get_linestyle() == "--")
+    np.testing.assert_allclose(refs, np.sort(overall), rtol=1e-9)
+    # the gap of every row written at the right
+    texts = [t.get_text() for t in ax.texts]
+    assert len(texts) == len(res) and texts[0].startswith(f"{res.difference.iloc[0]:+.3f}")
+    assert _ink(ax) > _blank_ink() + 0.002
+    plt.close("all")
+    summary = prn.disparity(df, **kw, reference="between_groups")
+    ax = pp.plot_disparity(summary)
+    assert ax.get_xlabel() == "between groups gap in AUC-PR (dg)"
+    assert any(np.allclose(line.get_xdata(), 0.0) for line in ax.lines)
+    with pytest.raises(ValueError, match="disparity"):
+        pp.plot_disparity(res.drop(columns=["difference"]))

@@ -104,6 +104,8 @@ def _partitions(d):
 
 
 B = {"n_boot": 20, "seed": 0, "progress": False}
+#: disparity's (it shows no progress bar)
+BD = {"n_boot": 20, "seed": 0}
 
 
 def dask_signatures() -> dict:
@@ -328,6 +330,22 @@ CALLS = [
         "bootstrap_curve fold",
         lambda d: _prn().bootstrap_curve(
             d.small, score="s", label="y", curve="roc", fold="g", grid=11, **B
+        ),
+    ),
+    (
+        "disparity",
+        lambda d: _prn().disparity(d.small, score=["s", "t"], label="y", group="g", **BD),
+    ),
+    (
+        "disparity unstratified",
+        lambda d: _prn().disparity(
+            d.small, score="s", label="y", group="g", stratified=False, reference="c", **BD
+        ),
+    ),
+    (
+        "disparity poisson",
+        lambda d: _prn().disparity(
+            d.small, score="s", label="y", group="g", resampling="poisson", stratified=False, **BD
         ),
     ),
     (

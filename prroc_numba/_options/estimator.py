@@ -14,7 +14,8 @@ from .._core.inputs import Inputs
 @dataclass(frozen=True)
 class Estimator:
     """``curve``, ``method``, ``hull`` and the partial range (``partial``,
-    ``partial_focus``, ``standardize``) of an area, as the public call names them.
+    ``partial_focus``, ``standardize``) of an area, and whether it is normalised
+    (``normalize``: Boyd et al.'s normalised AUC-PR), as the public call names them.
     """
 
     curve: str = "pr"
@@ -23,13 +24,17 @@ class Estimator:
     partial: tuple[float, float] | None = None
     partial_focus: str = "fpr"
     standardize: bool = False
+    normalize: bool = False
 
     @property
     def label(self) -> str:
-        """The ``method`` column of the call's frame."""
-        return method_label(
+        """The ``method`` column of the call's frame (``", normalized"`` appended with
+        ``normalize=True``).
+        """
+        label = method_label(
             self.curve, self.method, self.hull, self.partial, self.partial_focus, self.standardize
         )
+        return label + ", normalized" if self.normalize else label
 
     @property
     def code(self) -> int:

@@ -38,7 +38,7 @@ class Plan:
     order too (:mod:`prroc_numba.operating` reads each curve's scores in sorted order).
     ``cluster``: int64 cluster codes per label row; ``strata``: an int64 code per label
     row (e.g. its fold), rows then drawn within each (code, class) stratum of their
-    group; ``folds``: ``(n_models, n_folds)`` of a :func:`fold_plan`. The design's
+    group; ``folds``: ``(n_models, n_folds, fold_rows)`` of a :func:`fold_plan`. The design's
     fields (``slot``, ``strata_offsets``, ``n_strata``, ``hard``, ...) read as the
     plan's own.
     """
@@ -90,8 +90,8 @@ class Plan:
         # a fold plan's marks: its replicates walk the pooled curves only
         self.folds = None
         if folds is not None:
-            M, V = folds
-            self.folds = _fold_marks(self, strata, M, V)
+            M, V, fold_rows = folds
+            self.folds = _fold_marks(self, fold_rows, M, V)
             self.order = None  # the walks read the slots and the marks only
             pooled_rows = float(np.diff(b.group_offsets).sum())
             self.work = pooled_rows * (1.0 + M)  # rows visited per replicate
@@ -162,10 +162,28 @@ class _FoldBatch(Batch):
         return self.starts
 
 
-def fold_plan(batch, fold_rows, n_folds, stratified, estimate=None):
+def fold_plan(
+    batch,
+    fold_rows,
+    n_folds,
+    stratified,
+    estimate=None,
+    *,
+    within=True,
+    poisson=False,
+    cluster=None,
+    walk_pooled=True,
+):
     """One plan for the pooled curves of ``batch`` and their folds' curves, so that
     every replicate draws each group's rows once (within fold and class strata) and
     every curve -- pooled and per fold -- reads the same counts.
+
+    ``within=False`` draws each group's rows regardless of fold (by class with
+    ``stratified``), so the folds' sizes vary from replicate to replicate; ``poisson``
+    and ``cluster`` (int64 codes per label row, or a :class:`~.design.ClusterArg`)
+    choose the draw as for :class:`Plan`. ``walk_pooled=False``: no fold marks; the
+    replicates walk every curve, pooled and per fold, on its own (the paired walks, in
+    blocks of eight replicates for hard labels) over the same counts.
 
     ``fold_rows``: the fold code (0 .. ``n_folds`` - 1) of every label row of
     ``batch``, non-decreasing within each group (the caller orders the rows by fold).
@@ -208,7 +226,15 @@ def fold_plan(batch, fold_rows, n_folds, stratified, estimate=None):
         n_input=batch.n_input,
         starts=batch.group_offsets[group.ravel()] + start,
     )
-    plan = Plan(fb, stratified, strata=fold_rows, estimate=estimate, folds=(M, V))
+    plan = Plan(
+        fb,
+        stratified,
+        cluster,
+        poisson,
+        strata=fold_rows if within else None,
+        estimate=estimate,
+        folds=(M, V, fold_rows) if walk_pooled else None,
+    )
     return plan, size
 
 

@@ -12,6 +12,7 @@
     prroc-numba bootstrap preds.csv --label y --score m1 m2 --n-boot 2000 --out ci.csv
     prroc-numba compare preds.csv --label y --score m1 m2 m3 --curve pr --out results.csv
     prroc-numba compare preds.csv --label y --score m1 m2 m3 --fold fold --baseline best
+    prroc-numba disparity preds.csv --label y --score m1 m2 --group sex age_band --normalize
     prroc-numba auc preds.csv --label cls --score p_a p_b p_c --multiclass ovr --average macro
     prroc-numba curve preds.csv --label y --score m1 [--curve roc] [--hull] --out points.csv
     prroc-numba curve preds.csv --label y --score m1 m2 --bands --grid 101 --out bands.csv
@@ -206,7 +207,7 @@ def _run(args) -> None:
     if args.command == "rank":
         _rank(args)
         return
-    extra = [getattr(args, c, None) for c in ("fold", "cluster")]
+    extra = [getattr(args, c, None) for c in ("fold", "cluster")] + getattr(args, "group", [])
     frame = _read(args.file, [*args.score, args.label, *(args.by or []), args.weight, *extra])
     kw = _args_to_kw(args, frame)
     if args.command == "auc":
@@ -221,6 +222,8 @@ def _run(args) -> None:
         res = prn.operating_points(
             frame, targets=args.target, beta=args.beta, **_boot_kw(args), **kw
         )
+    elif args.command == "disparity":
+        res = _disparity(args, frame, kw)
     elif args.command == "curve" and args.bands:
         res = _bands(args, frame, kw)
     elif args.command == "curve":
@@ -235,13 +238,19 @@ def _auc(args, frame, kw):
     import prroc_numba as prn
 
     if args.ci:
-        if args.hull or args.partial:
-            raise CliError("--ci is for the whole empirical curve; drop --hull / --partial")
+        if args.hull or args.partial or args.normalize:
+            raise CliError("--ci is for the whole raw curve; drop --hull / --partial / --normalize")
         return prn.auc_ci(
             frame, curve=args.curve, method=args.method, ci=args.ci, level=args.level, **kw
         )
     return prn.auc(
-        frame, curve=args.curve, method=args.method, hull=args.hull, **_partial_kw(args), **kw
+        frame,
+        curve=args.curve,
+        method=args.method,
+        hull=args.hull,
+        normalize=args.normalize,
+        **_partial_kw(args),
+        **kw,
     )
 
 
@@ -298,6 +307,7 @@ def _resampled(args, frame, kw):
         "curve": args.curve,
         "method": args.method,
         "hull": args.hull,
+        "normalize": args.normalize,
         **_boot_kw(args),
         **_partial_kw(args),
     }
@@ -312,6 +322,33 @@ def _resampled(args, frame, kw):
         test=args.test,
         p_value=args.p_value,
         combine=args.combine,
+        **boot,
+        **kw,
+    )
+
+
+def _disparity(args, frame, kw):
+    """``disparity``: each group's area and gap (a reference group's value as text is
+    matched to the group column's type, as --pos-label).
+    """
+    import prroc_numba as prn
+
+    if args.hull or kw.pop("pos_label", None) is not None or "soft_labels" in kw:
+        raise CliError("disparity takes no --hull / --pos-label / --soft-labels")
+    ref = args.reference
+    if ref not in ("overall", "between_groups", "to_overall") and len(args.group) == 1:
+        ref = _pos_label(ref, frame, args.group[0])
+    boot = {k: v for k, v in _boot_kw(args).items() if k != "progress"}
+    return prn.disparity(
+        frame,
+        group=args.group[0] if len(args.group) == 1 else list(args.group),
+        curve=args.curve,
+        method=args.method,
+        normalize=args.normalize,
+        reference=ref,
+        baseline=args.baseline,
+        adjust=args.adjust,
+        interval=args.interval,
         **boot,
         **kw,
     )

@@ -221,6 +221,9 @@ def _title(args) -> str:
         return f"{what}, {args.level:.0%} {args.interval} CIs, {boot}:"
     if args.command == "curve":
         return f"{what}, {args.level:.0%} {boot}:"
+    if args.command == "disparity":
+        norm = ", normalized" if args.normalize else ""
+        return f"{what}{norm} per group, gaps to {args.reference}, {args.level:.0%} CIs, {boot}:"
     if args.command == "compare":
         test = "DeLong's paired test" if args.test == "delong" else f"paired {boot}"
         return f"{what}, differences a - b, {test}, p-values adjusted: {args.adjust}:"

@@ -242,6 +242,7 @@ def _parser() -> argparse.ArgumentParser:
     _demo_commands(sub)
     _area_commands(sub)
     _comparison_commands(sub)
+    _subgroup_command(sub)
     _count_commands(sub)
     _rank_command(sub)
     _curve_command(sub)
@@ -277,6 +278,7 @@ def _area_commands(sub) -> None:
     _fold_arg(a)
     _multiclass_args(a)
     _device_arg(a)
+    _normalize_arg(a)
     _choice(
         a,
         "--ci",
@@ -323,6 +325,7 @@ def _area_commands(sub) -> None:
     _fold_arg(b)
     _multiclass_args(b)
     _resampling_args(b)
+    _normalize_arg(b)
 
 
 def _comparison_commands(sub) -> None:
@@ -370,6 +373,60 @@ def _comparison_commands(sub) -> None:
     _fold_arg(c)
     _multiclass_args(c)
     _resampling_args(c)
+    _normalize_arg(c)
+
+
+def _normalize_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--normalize",
+        action="store_true",
+        help="Boyd et al.'s normalised AUC-PR, (auc - min) / (1 - min): curves of different "
+        "prevalence compared on ranking alone (e.g. --normalize)",
+    )
+
+
+def _subgroup_command(sub) -> None:
+    """``disparity``."""
+    d = sub.add_parser(
+        "disparity", help="each group's AUC and its gap to the overall area, paired intervals"
+    )
+    _common(d, boot=True)
+    d.add_argument(
+        "--group",
+        required=True,
+        nargs="+",
+        metavar="COL",
+        help="group column(s); several columns: their combinations (e.g. --group sex age_band)",
+    )
+    d.add_argument(
+        "--reference",
+        default="overall",
+        metavar="REF",
+        help="overall (default), a group value, between_groups or to_overall "
+        "(e.g. --reference between_groups)",
+    )
+    _normalize_arg(d)
+    d.add_argument(
+        "--baseline",
+        default=None,
+        metavar="COL",
+        help="also each model's gap less this model's (e.g. --baseline m1)",
+    )
+    _choice(
+        d,
+        "--adjust",
+        ["holm", "bonferroni", "bh", "none"],
+        "holm",
+        "adjustment across the groups (default holm; e.g. --adjust bh)",
+    )
+    _choice(
+        d,
+        "--interval",
+        ["percentile", "basic"],
+        "percentile",
+        "interval kind (default percentile; e.g. --interval basic)",
+    )
+    _resampling_args(d, device=False)
 
 
 def _count_commands(sub) -> None:

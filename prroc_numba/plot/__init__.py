@@ -19,9 +19,10 @@ not import it); install it with ``pip install prroc-numba[plot]``.
 # _common: what every plot shares (matplotlib on first use, the curves of a frame,
 # colours, legends, bands); _overlays: iso-F1 lines, the no-skill baseline, operating
 # points, partial ranges; _curves: PR and ROC curves, with folds; _summaries: bands,
-# forest plots, critical-difference diagrams, power. The plots read the library's
-# frames and call its public functions only.
+# forest plots, critical-difference diagrams, power; _gaps: subgroup gaps. The plots
+# read the library's frames and call its public functions only.
 from ._curves import plot_pr, plot_roc
+from ._gaps import plot_disparity
 from ._overlays import add_iso_f1, add_no_skill, add_operating_points, add_partial_range
 from ._summaries import critical_difference, plot_bands, plot_intervals, plot_power
 
@@ -32,6 +33,7 @@ __all__ = [
     "add_partial_range",
     "critical_difference",
     "plot_bands",
+    "plot_disparity",
     "plot_intervals",
     "plot_power",
     "plot_pr",

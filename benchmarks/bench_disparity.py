@@ -1,0 +1,193 @@
+"""Subgroup gaps: ``disparity`` against fairlearn's bootstrap, and at scale.
+
+Run: ``python benchmarks/bench_disparity.py [peer] [scale]`` (both by default).
+
+* ``peer``: 1e5 rows, 5 groups (prevalences 3-11 %), one model. fairlearn's
+  ``MetricFrame(metrics=average_precision_score, sensitive_features=g, n_boot=B_PEER,
+  ci_quantiles=[0.025, 0.975])`` and ``difference_ci()`` (per-group AP with intervals
+  and the between-groups difference with its interval) against ``disparity(...,
+  method="ap", stratified=False, reference="between_groups")`` and the per-group call
+  (``reference="overall"``), in the same process, one after the other (ours: the best
+  of 3 calls). fairlearn is timed with a small ``B_PEER`` (its cost is linear in B);
+  the ratio is per replicate.
+* ``scale``: 10 models x 20 groups x 1e6 rows, B = 1000, paired, ``baseline=``: time
+  and peak memory (tracemalloc: numpy's allocations are traced).
+* ``engines``: the same call (2 models, 5 groups, ``N_ENGINES`` rows, ``baseline=``,
+  ``resampling="poisson"``) in memory, on a Dask LocalCluster (2 workers) and on a local
+  SparkSession (``row_id=``): time, and whether the frames are equal.
+
+The machine's load (``os.getloadavg``) is printed beside each figure.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import tracemalloc
+import warnings
+
+import numpy as np
+import pandas as pd
+
+import prroc_numba as prn
+
+B_OURS, B_PEER = 1000, 10
+
+
+def groups_frame(n, n_groups, n_models, seed=0, prevalence=(0.03, 0.11)):
+    """``n`` rows in ``n_groups`` groups of prevalence spread over ``prevalence``, and
+    ``n_models`` binormal score columns whose separation varies by group."""
+    rng = np.random.default_rng(seed)
+    g = rng.integers(0, n_groups, n)
+    prev = np.linspace(*prevalence, n_groups)[g]
+    y = (rng.random(n) < prev).astype(np.int8)
+    sep = np.linspace(0.8, 1.6, n_groups)[g]
+    cols = {f"m{j}": y * sep * (1 + 0.05 * j) + rng.normal(size=n) for j in range(n_models)}
+    return pd.DataFrame({"y": y, "g": np.char.add("g", g.astype(str)), **cols})
+
+
+def _best(call, rounds=3):
+    """The best time of ``rounds`` calls (the machine is shared), and the result."""
+    best = np.inf
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        out = call()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def _load():
+    return f"load {os.getloadavg()[0]:.1f}"
+
+
+def fairlearn_frame(y, score, group, n_boot, seed):
+    """fairlearn's ``MetricFrame`` of average precision by group with ``n_boot``
+    bootstrap replicates (95% quantiles)."""
+    from fairlearn.metrics import MetricFrame
+    from sklearn.metrics import average_precision_score
+
+    return MetricFrame(
+        metrics=average_precision_score,
+        y_true=y,
+        y_pred=score,
+        sensitive_features=group,
+        n_boot=n_boot,
+        ci_quantiles=[0.025, 0.975],
+        random_state=seed,
+    )
+
+
+def peer(n=100_000, n_groups=5):
+    df = groups_frame(n, n_groups, 1)
+    kw = {"score": "m0", "label": "y", "group": "g", "method": "ap", "seed": 0}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.PrevalenceWarning)
+        prn.disparity(df, **kw, n_boot=20)  # compile outside the timing
+        t_groups, ours_groups = _best(
+            lambda: prn.disparity(df, **kw, n_boot=B_OURS, stratified=False)
+        )
+        t_btw, ours_btw = _best(
+            lambda: prn.disparity(
+                df, **kw, n_boot=B_OURS, stratified=False, reference="between_groups"
+            )
+        )
+    load_ours = _load()
+    t0 = time.perf_counter()
+    mf = fairlearn_frame(df.y, df.m0, df.g, B_PEER, 0)
+    ci = mf.difference_ci()
+    t_peer = time.perf_counter() - t0
+    print(f"## peer: {n:,} rows, {n_groups} groups, one model ({load_ours}; {_load()})")
+    print(f"fairlearn MetricFrame(n_boot={B_PEER}) + difference_ci(): {t_peer:.2f} s")
+    print(f"  = {t_peer / B_PEER * 1e3:.1f} ms per replicate; difference CI {ci}")
+    for what, t in (("per group (overall)", t_groups), ("between_groups", t_btw)):
+        per = t / B_OURS
+        print(
+            f"disparity {what}, n_boot={B_OURS}, stratified=False: {t:.2f} s = "
+            f"{per * 1e3:.3f} ms per replicate; 1/{(t_peer / B_PEER) / per:,.0f} of fairlearn's"
+        )
+    by = mf.by_group.to_numpy()
+    diff = np.abs(ours_groups.estimate.to_numpy() - by).max()
+    print(f"largest |ours - fairlearn| per-group AP: {diff:.2e}")
+    print(f"between-groups difference: ours {ours_btw.difference.iloc[0]:.6f}, ", end="")
+    print(f"fairlearn {mf.difference():.6f}")
+
+
+def scale(n=1_000_000, n_groups=20, n_models=10, n_boot=B_OURS):
+    df = groups_frame(n, n_groups, n_models, seed=1)
+    models = [f"m{j}" for j in range(n_models)]
+    kw = {"score": models, "label": "y", "group": "g", "baseline": "m0", "seed": 0}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.PrevalenceWarning)
+        prn.disparity(df.head(20_000), **kw, n_boot=20)  # compile outside the timing
+        tracemalloc.start()
+        t0 = time.perf_counter()
+        res = prn.disparity(df, **kw, n_boot=n_boot)
+        t = time.perf_counter() - t0
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    data_mb = df.memory_usage(deep=True).sum() / 2**20
+    print(f"## scale: {n_models} models x {n_groups} groups x {n:,} rows, B={n_boot}, paired,")
+    print(f"baseline=: {t:.1f} s ({_load()}), {len(res)} rows; peak traced memory")
+    print(f"{peak / 2**20:.0f} MiB (the data frame itself: {data_mb:.0f} MiB)")
+
+
+N_ENGINES = 200_000
+
+
+def _same(a, b):
+    """ "exactly" when the frames are equal value for value (NaN where both are NaN),
+    else the largest absolute difference of their numbers."""
+    try:
+        pd.testing.assert_frame_equal(a, b, check_dtype=False, rtol=0, atol=0)
+    except AssertionError:
+        x, y = a.select_dtypes("number").to_numpy(float), b.select_dtypes("number").to_numpy(float)
+        return f"to {np.nanmax(np.abs(x - y)):.1e}"
+    return "exactly"
+
+
+def engines(n=N_ENGINES, n_boot=200):
+    import dask.dataframe as dd
+    from distributed import Client, LocalCluster
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    df = groups_frame(n, 5, 2, seed=2)
+    df["rid"] = np.arange(n, dtype=np.int64)
+    small = df.head(5000)
+    kw = {"score": ["m0", "m1"], "label": "y", "group": "g", "baseline": "m0", "seed": 0}
+    kw |= {"n_boot": n_boot, "resampling": "poisson", "stratified": False}
+    warnings.simplefilter("ignore", prn.PrevalenceWarning)
+    prn.disparity(small, **kw)  # compile outside the timings
+    t_mem, want = _best(lambda: prn.disparity(df, **kw), rounds=1)
+    print(f"## engines: 2 models x 5 groups x {n:,} rows, B={n_boot}, poisson, baseline=")
+    print(f"in memory: {t_mem:.2f} s ({_load()})")
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster:
+        with Client(cluster):
+            prn.disparity(dd.from_pandas(small, npartitions=2), **kw)  # the workers compile
+            ddf = dd.from_pandas(df, npartitions=8).persist()
+            t, got = _best(lambda: prn.disparity(ddf, **kw), rounds=1)
+            print(f"Dask LocalCluster (2 workers, 8 partitions): {t:.2f} s ({_load()}), ", end="")
+            print(f"equal to in memory {_same(got, want)}")
+    spark = SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+    spark = spark.config("spark.sql.shuffle.partitions", "8").getOrCreate()
+    try:
+        prn.disparity(spark.createDataFrame(small), **kw, row_id="rid")  # the workers compile
+        sdf = spark.createDataFrame(df).repartitionByRange(8, "rid").cache()
+        sdf.count()
+        t, got = _best(lambda: prn.disparity(sdf, **kw, row_id="rid"), rounds=1)
+        print(f"Spark local[2] (8 partitions, row_id=): {t:.2f} s ({_load()}), ", end="")
+        print(f"equal to in memory {_same(got, want)}")
+    finally:
+        spark.stop()
+
+
+if __name__ == "__main__":
+    parts = sys.argv[1:] or ["peer", "scale", "engines"]
+    if "peer" in parts:
+        peer()
+    if "scale" in parts:
+        scale()
+    if "engines" in parts:
+        engines()
