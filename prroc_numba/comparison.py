@@ -39,10 +39,9 @@ from ._resampling.intervals import (
     boot_pairs,
     boot_se,
     normal_interval,
-    normal_p,
     pair_index,
 )
-from ._resampling.paired import delong_cov, delong_parts, venkatraman_pairs
+from ._resampling.paired import delong_cov, delong_pairs, delong_parts, venkatraman_pairs
 from ._warnings import UndefinedMetricWarning
 
 # ------------------------------------------------------------------ adjustment
@@ -468,7 +467,7 @@ def _compare(data, inp: Inputs, what: Estimator, boot: Resampling, cmp: Comparis
 
     extra = {}
     if test == "delong":
-        diff, lo, hi, p, extra[S.Z], se_d = _delong_pairs(est, covs, ia, ib, ca, cb, level)
+        diff, lo, hi, p, extra[S.Z], se_d = delong_pairs(est, covs, ia, ib, ca, cb, level)
     elif test == "venkatraman":
         est, e_obs, p = venkatraman_pairs(batch, ia, ib, n_boot, seed)
         diff = est[ca] - est[cb]
@@ -492,31 +491,6 @@ def _compare(data, inp: Inputs, what: Estimator, boot: Resampling, cmp: Comparis
     if best is not None:
         _mark_best(out, best, level, adjust)
     return _device.tag(out, device)
-
-
-def _delong_pairs(est, covs, ia, ib, ca, cb, level):
-    """``(diff, ci_low, ci_high, p, z, se)`` of each pair by DeLong's test (``covs``:
-    each group's estimates and covariance).
-    """
-    K = ia.size
-    var_d = np.empty(len(covs) * K)
-    for g, (_, cov) in enumerate(covs):
-        var_d[g * K : (g + 1) * K] = cov[ia, ia] + cov[ib, ib] - 2 * cov[ia, ib]
-    diff = est[ca] - est[cb]
-    if np.any(np.isnan(var_d)):
-        warnings.warn(
-            "DeLong's variance needs at least two positives and two negatives "
-            "in every group; the affected comparisons are NaN",
-            UndefinedMetricWarning,
-            stacklevel=4,
-        )
-    with np.errstate(invalid="ignore", divide="ignore"):
-        sig = np.sqrt(var_d)
-        z = diff / sig
-    z = np.where(np.isnan(z) & (diff == 0), 0.0, z)  # identical AUCs: z = 0 (pROC)
-    p = normal_p(z)
-    lo, hi = normal_interval(diff, sig, level)
-    return diff, lo, hi, p, z, sig
 
 
 def _pair_frame(curve_keys, names, pairs, G, est, diff, lo, hi, p, adjust, extra=None):

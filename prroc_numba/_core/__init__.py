@@ -70,6 +70,7 @@ from .points import (
     state_from_counts,
     with_ends,
 )
+from .pr_floor import check_normalize, normalized, normalized_batch, normalized_replicates
 from .reading import (
     entries_of,
     layout_of,
@@ -87,6 +88,10 @@ from .table import Layout, batch_entries
 from .warm_parts import exercise
 
 __all__ = [
+    "check_normalize",
+    "normalized",
+    "normalized_batch",
+    "normalized_replicates",
     "Accumulator",
     "as_1d",
     "auc_frame",

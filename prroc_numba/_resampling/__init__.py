@@ -17,23 +17,30 @@ it; everything else stays inside.
 from __future__ import annotations
 
 from .design import DOC, cluster_codes
+from .gap_frame import disparity_frame
 from .intervals import (
     band_bounds,
     boot_pairs,
     boot_se,
     interval_bounds,
     normal_interval,
-    normal_p,
     pair_index,
     row_quantiles,
     warn_degenerate,
 )
-from .paired import delong_cov, delong_parts, venkatraman_pairs
+from .paired import delong_cov, delong_pairs, delong_parts, venkatraman_pairs
 from .plan import Plan
 from .run import operating
+from .subgroup_draws import subgroup_replicates
+from .subgroup_options import SubgroupOptions, check_data
 from .table import is_counts, table_areas, table_bootstrap
 
 __all__ = [
+    "check_data",
+    "delong_pairs",
+    "disparity_frame",
+    "subgroup_replicates",
+    "SubgroupOptions",
     "band_bounds",
     "boot_pairs",
     "boot_se",
@@ -44,7 +51,6 @@ __all__ = [
     "interval_bounds",
     "is_counts",
     "normal_interval",
-    "normal_p",
     "operating",
     "pair_index",
     "Plan",

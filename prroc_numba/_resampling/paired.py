@@ -9,10 +9,14 @@ DeLong's placement values and covariance of the ROC AUCs (:func:`delong_parts`,
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .._checks import kernel_seed
 from .._drivers import placements_batch, venkatraman_paired
+from .._warnings import UndefinedMetricWarning
+from .intervals import normal_interval, normal_p
 
 
 def delong_parts(batch):
@@ -74,3 +78,28 @@ def venkatraman_pairs(batch, ia, ib, n_perm, seed):
             e_obs[g * K + k] = obs
             p[g * K + k] = np.count_nonzero(perm >= obs) / n_perm
     return est, e_obs, p
+
+
+def delong_pairs(est, covs, ia, ib, ca, cb, level):
+    """``(diff, ci_low, ci_high, p, z, se)`` of each pair by DeLong's test (``covs``:
+    each group's estimates and covariance).
+    """
+    K = ia.size
+    var_d = np.empty(len(covs) * K)
+    for g, (_, cov) in enumerate(covs):
+        var_d[g * K : (g + 1) * K] = cov[ia, ia] + cov[ib, ib] - 2 * cov[ia, ib]
+    diff = est[ca] - est[cb]
+    if np.any(np.isnan(var_d)):
+        warnings.warn(
+            "DeLong's variance needs at least two positives and two negatives "
+            "in every group; the affected comparisons are NaN",
+            UndefinedMetricWarning,
+            stacklevel=4,
+        )
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sig = np.sqrt(var_d)
+        z = diff / sig
+    z = np.where(np.isnan(z) & (diff == 0), 0.0, z)  # identical AUCs: z = 0 (pROC)
+    p = normal_p(z)
+    lo, hi = normal_interval(diff, sig, level)
+    return diff, lo, hi, p, z, sig
