@@ -37,7 +37,7 @@ def disparity_frame(runs: SubgroupRuns, o: SubgroupOptions, adjust) -> pd.DataFr
         flat = {k: np.asarray(x).ravel() for k, x in cols.items()}
         labels = _group_labels(runs.groups)
         versus = np.where(other.ravel() >= 0, labels[np.maximum(other.ravel(), 0)], "overall")
-        extra = {VERSUS_COL: versus}
+        extra = {gaps.VERSUS: versus}
     else:
         cols, diff_r = gaps.group_gaps(est, reps, runs, o, adjust)
         if o.baseline is not None:
@@ -83,10 +83,6 @@ def disparity_frame(runs: SubgroupRuns, o: SubgroupOptions, adjust) -> pd.DataFr
         resampling=o.resampling,
         n_boot=o.n_boot,
     )
-
-
-#: the summary rows' column naming the other end of the gap
-VERSUS_COL = gaps.VERSUS
 
 
 def _group_labels(groups: pd.DataFrame) -> np.ndarray:
