@@ -26,6 +26,6 @@ except ImportError as err:  # pragma: no cover - depends on the environment
         "prroc_numba.torch needs torch and torchmetrics: pip install 'prroc-numba[torch]'"
     ) from err
 
-from ._metric import AUCPR, AUROC, AveragePrecision, Metrics
+from ._binary import AUCPR, AUROC, AveragePrecision, Metrics
 
 __all__ = ["AUCPR", "AUROC", "AveragePrecision", "Metrics"]

@@ -20,10 +20,11 @@ import numpy as np
 import pandas as pd
 import torch
 
-from .._core import Batch, batch_entries
+from .._core.batch import Batch
 
 # by its module: once loaded, the package's attribute `pack` is the module of that name
 from .._core.pack import pack
+from .._core.table import batch_entries
 from ._inputs import Rows
 
 Table = tuple  # (key, score, pos, neg)
