@@ -173,3 +173,87 @@ def test_synced_results_equal_all_rows(world, tmp_path):
         pd.testing.assert_frame_equal(res["paired_poisson"], paired_poisson)
         assert np.array_equal(res["paired_ap"], ap2)
         assert res["refused"] is not None and "different options" in res["refused"]
+
+
+def _class_worker(rank, world, port, out):
+    """Multiclass and multilabel metrics on 2 ranks: tables cross the wire, not rows."""
+    import torch.distributed as dist
+
+    import prroc_numba.torch as pt
+
+    torch.set_num_threads(1)
+    dist.init_process_group(
+        "gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=world
+    )
+    try:
+        y, S, g = _rows()
+        P = np.c_[S, S[:, ::-1] * 0.5]  # 4 score columns
+        cls = (np.round(S[:, 1] * 10).astype(np.int64) + y) % 4
+        Y = np.c_[y, g == 1, g == 2, cls == 0].astype(np.int64)
+        mine = np.flatnonzero(_split(y, world) == rank)
+        sent = []
+
+        def counting_gather(x, group=None):
+            from torchmetrics.utilities.distributed import gather_all_tensors
+
+            sent.append(int(x.numel()))
+            return gather_all_tensors(x, group=group)
+
+        mc = pt.MulticlassAveragePrecision(4, average=None, dist_sync_fn=counting_gather)
+        mcg = pt.MulticlassAUROC(4, average="macro")
+        ml = pt.MultilabelAveragePrecision(4, average="micro")
+        ci = pt.MulticlassAveragePrecision(4, average="macro", keep_rows=True)
+        for b in np.array_split(mine, 2 + 3 * rank):
+
+            def t(a, b=b):
+                return torch.from_numpy(np.ascontiguousarray(a[b]))
+
+            mc.update(t(P), t(cls))
+            mcg.update(t(P), t(cls), by=t(g))
+            ml.update(t(P), t(Y))
+            ci.update(t(P), t(cls))
+        res = {
+            "mc": mc.compute().numpy(),
+            "mcg": mcg.compute_frame(),
+            "ml": ml.compute().item(),
+            "ci": ci.compute_frame(n_boot=50, seed=2),
+            "sent": sent,
+        }
+        with open(f"{out}/rank{rank}.pkl", "wb") as f:
+            pickle.dump(res, f)
+    finally:
+        dist.destroy_process_group()
+
+
+def test_class_metrics_synced_equal_all_rows(tmp_path):
+    import torch.multiprocessing as mp
+
+    world = 2
+    mp.spawn(_class_worker, args=(world, _free_port(), str(tmp_path)), nprocs=world, join=True)
+    y, S, g = _rows()
+    P = np.c_[S, S[:, ::-1] * 0.5]
+    cls = (np.round(S[:, 1] * 10).astype(np.int64) + y) % 4
+    Y = np.c_[y, g == 1, g == 2, cls == 0].astype(np.int64)
+    kw = {"multiclass": "ovr", "classes": [0, 1, 2, 3]}
+    mc = prn.auc(score=P, label=cls, method="ap", **kw)["auc"].to_numpy()
+    frame = pd.DataFrame(P, columns=["s0", "s1", "s2", "s3"]).assign(y=cls, group=g)
+    cols = ["s0", "s1", "s2", "s3"]
+    mcg = prn.auc(frame, score=cols, label="y", by="group", curve="roc", average="macro", **kw)
+    ml = prn.auc(score=P, label=Y, method="ap", average="micro")["auc"].iloc[0]
+    # intervals: prn.bootstrap on rank 0's rows (in update order), then rank 1's
+    order = np.concatenate([np.flatnonzero(_split(y, world) == r) for r in range(world)])
+    ci = prn.bootstrap(
+        score=P[order], label=cls[order], method="ap", average="macro", n_boot=50, seed=2, **kw
+    )
+    for rank in range(world):
+        with open(tmp_path / f"rank{rank}.pkl", "rb") as f:
+            res = pickle.load(f)
+        assert np.array_equal(res["mc"], mc)
+        pd.testing.assert_frame_equal(res["mcg"], mcg, check_exact=False, rtol=1e-14)
+        assert abs(res["ml"] - ml) < 1e-15
+        pd.testing.assert_frame_equal(res["ci"], ci)
+        # what crossed the wire: this rank's merged table (an entry per class and
+        # distinct score), no rows
+        mine = _split(y, world) == rank
+        distinct = sum(np.unique(P[mine, j]).size for j in range(4))
+        assert res["sent"] == [distinct] * 4 + [0, 0] + [4]

@@ -27,5 +27,20 @@ except ImportError as err:  # pragma: no cover - depends on the environment
     ) from err
 
 from ._binary import AUCPR, AUROC, AveragePrecision, Metrics
+from ._multiclass import (
+    MulticlassAUROC,
+    MulticlassAveragePrecision,
+    MultilabelAUROC,
+    MultilabelAveragePrecision,
+)
 
-__all__ = ["AUCPR", "AUROC", "AveragePrecision", "Metrics"]
+__all__ = [
+    "AUCPR",
+    "AUROC",
+    "AveragePrecision",
+    "Metrics",
+    "MulticlassAUROC",
+    "MulticlassAveragePrecision",
+    "MultilabelAUROC",
+    "MultilabelAveragePrecision",
+]

@@ -28,18 +28,18 @@ class Rows(NamedTuple):
     wide: bool
 
 
-def _tensor(x, arg):
+def detached(x, arg):
     if not isinstance(x, torch.Tensor):
         raise TypeError(f"{arg} must be a torch.Tensor, got {type(x).__name__}")
     return x.detach()
 
 
-def _first(mask):
+def first_true(mask):
     """Index of the first True of a 1-D mask (one small copy to the host)."""
     return int(torch.nonzero(mask)[0, 0].item())
 
 
-def _check_preds(preds):
+def check_preds(preds):
     if preds.ndim not in (1, 2):
         raise ValueError(
             f"preds must have shape (n,) or (n, k) (k score columns), got {tuple(preds.shape)}"
@@ -52,7 +52,7 @@ def _check_preds(preds):
         return p2, p.ndim == 2  # the common case, checked in one numpy pass
     bad = ~torch.isfinite(p2).all(dim=1)
     if bool(bad.any()):
-        r = _first(bad)
+        r = first_true(bad)
         raise ValueError(
             f"preds has {int(bad.sum())} rows with NaN or infinite values (first: "
             f"{p2[r].tolist()} at row {r}, counting from 0 in this batch); drop or impute "
@@ -94,7 +94,7 @@ def _check_target(target, n, k):
         bad = ~((t == 0) | (t == 1)) if t.dtype != torch.bool else torch.zeros_like(t)
     if bool(bad.any()):
         vals = torch.unique(t.reshape(-1))[:6].tolist()
-        r = _first(bad.any(dim=1))
+        r = first_true(bad.any(dim=1))
         raise ValueError(
             f"target has values {vals} (first outside 0/1 at row {r}); binary labels must "
             "be 0/1 or bool: map them (e.g. target == positive_class) before update"
@@ -102,10 +102,10 @@ def _check_target(target, n, k):
     return t.to(torch.float64)
 
 
-def _check_weight(weight, n):
+def check_weight(weight, n):
     if weight is None:
         return None
-    w = _tensor(weight, "sample_weight")
+    w = detached(weight, "sample_weight")
     if w.ndim != 1 or w.shape[0] != n:
         raise ValueError(
             f"sample_weight must have shape ({n},) (one weight per row), got {tuple(w.shape)}"
@@ -113,7 +113,7 @@ def _check_weight(weight, n):
     w = w.to(torch.float64)
     bad = ~torch.isfinite(w) | (w < 0)
     if bool(bad.any()):
-        r = _first(bad)
+        r = first_true(bad)
         raise ValueError(
             f"sample_weight has {int(bad.sum())} negative, NaN or infinite values (first: "
             f"{w[r].item()} at row {r}); sample weights must be finite and >= 0"
@@ -121,10 +121,10 @@ def _check_weight(weight, n):
     return w
 
 
-def _check_by(by, n, k):
+def check_by(by, n, k):
     if by is None:
         return None
-    b = _tensor(by, "by")
+    b = detached(by, "by")
     if b.ndim != 1 or b.shape[0] != n:
         raise ValueError(f"by must have shape ({n},) (one group id per row), got {tuple(b.shape)}")
     if b.is_floating_point() or b.is_complex() or b.dtype == torch.bool:
@@ -145,11 +145,11 @@ def check_rows(preds, target, sample_weight, by) -> Rows:
     """The checked :class:`Rows` of one ``update`` call (zero-weight rows dropped: zero
     weight is removal).
     """
-    p, wide = _check_preds(_tensor(preds, "preds"))
+    p, wide = check_preds(detached(preds, "preds"))
     n, k = p.shape
-    t = _check_target(_tensor(target, "target"), n, k)
-    w = _check_weight(sample_weight, n)
-    b = _check_by(by, n, k)
+    t = _check_target(detached(target, "target"), n, k)
+    w = check_weight(sample_weight, n)
+    b = check_by(by, n, k)
     if w is not None and bool((w == 0).any()):
         keep = w > 0
         p, t, w = p[keep], t[keep], w[keep]

@@ -132,24 +132,32 @@ class _TableMetric(Metric):
             Integer group id of each row: one curve per group (and column).
         """
         rows = check_rows(preds, target, sample_weight, by)
-        old = self._spec()
-        cols = rows.preds.shape[1] if rows.wide else 0
-        now = (cols, int(rows.by is not None))
-        if (int(old[_COLUMNS]), int(old[_BY])) != now or (
-            rows.weight is not None and int(old[_WEIGHTED]) == 0
-        ):
-            spec = old.clone()
-            spec[_COLUMNS], spec[_BY] = now
-            spec[_WEIGHTED] = int(rows.weight is not None)
-            self.spec = _agree(torch.stack([old, spec.to(old.device)]))
+        self._note_spec(rows.preds.shape[1] if rows.wide else 0, rows.by, rows.weight)
         if rows.preds.shape[0] == 0:
             return
         if self._keeps(rows):
             self._keep_rows(rows, preds)
             return
-        table = reduce_rows(rows)
+        self._add_table(reduce_rows(rows))
+
+    def _note_spec(self, cols: int, by, weight) -> None:
+        """Record a batch's score columns (0: 1-D preds), ``by=`` use and weights in the
+        ``spec`` state (an error where they disagree with earlier batches).
+        """
+        old = self._spec()
+        now = (cols, int(by is not None))
+        if (int(old[_COLUMNS]), int(old[_BY])) != now or (
+            weight is not None and int(old[_WEIGHTED]) == 0
+        ):
+            spec = old.clone()
+            spec[_COLUMNS], spec[_BY] = now
+            spec[_WEIGHTED] = int(weight is not None)
+            self.spec = _agree(torch.stack([old, spec.to(old.device)]))
+
+    def _add_table(self, table) -> None:
+        """Append a batch's reduced table to the list state (merged as it grows)."""
         for name, x in zip(_STATES, table):
-            getattr(self, name).append(x)
+            self._table_list(name).append(x)
         self._maybe_merge()
 
     # ------------------------------------------------------------- kept rows

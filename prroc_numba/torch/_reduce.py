@@ -118,6 +118,30 @@ def rows_torch(rows: Rows) -> Table:
     return reduce_torch(key, p.reshape(-1), w * lab, w * (1.0 - lab))
 
 
+def element_table(preds, onehot, keep, weight, by) -> Table:
+    """The table of a multiclass or multilabel batch: one curve per (group, class),
+    each (row, class) one entry of its class's curve (``preds`` ``(n, K)``, ``onehot``
+    ``(n, K)`` bool, ``keep`` ``(n, K)`` bool or None: the entries to count), reduced
+    by numpy on the CPU and by torch elsewhere.
+    """
+    n, K = preds.shape
+    dev = preds.device
+    cols = torch.arange(K, dtype=torch.int64, device=dev)
+    g = by if by is not None else torch.zeros(n, dtype=torch.int64, device=dev)
+    key = (g[:, None] * K + cols).reshape(-1)
+    lab = onehot.to(torch.float64).reshape(-1)
+    w = torch.ones_like(lab) if weight is None else weight[:, None].expand(n, K).reshape(-1)
+    score = preds.reshape(-1)
+    if keep is not None:
+        m = keep.reshape(-1)
+        key, lab, w, score = key[m], lab[m], w[m], score[m]
+    pos, neg = w * lab, w * (1.0 - lab)
+    if dev.type != "cpu":
+        return reduce_torch(key, score, pos, neg)
+    k, s, p, q = reduce_numpy(key.numpy(), score.numpy(), pos.numpy(), neg.numpy())
+    return _numpy_table(k, s, p, q, dev)
+
+
 def reduce_rows(rows: Rows) -> Table:
     """The table of a checked batch: numpy by the library on the CPU, torch elsewhere."""
     if rows.preds.device.type == "cpu":
