@@ -146,7 +146,7 @@ def run_compute(a):
     tY = tyw[:, None].expand(n, M).contiguous()
 
     def ours_w():
-        m = pt.AveragePrecision()
+        m = pt.AveragePrecision(models=M)
         m.update(tS, tyw)
         return m.compute().numpy()
 
@@ -201,7 +201,7 @@ def run_compute(a):
     S3, tS3 = S[:, :3].copy(), torch.from_numpy(S[:, :3].copy())
 
     def ours_c():
-        m = pt.AveragePrecision()
+        m = pt.AveragePrecision(models=3)
         m.update(tS3, tyb)
         return m.compare(n_boot=B, seed=0)
 

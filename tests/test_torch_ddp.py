@@ -71,12 +71,12 @@ def _worker(rank, world, port, out):
             return gather_all_tensors(x, group=group)
 
         # the paired comparison of the two columns: its rows kept, exchanged by compare
-        paired = pt.AveragePrecision(keep_rows=True)
+        paired = pt.AveragePrecision(keep_rows=True, models=2)
         metrics = {
             "ap": pt.AveragePrecision(dist_sync_fn=counting_gather),
-            "dg": pt.AUCPR(method="dg"),
+            "dg": pt.AUCPR(method="dg", models=2),
             "roc": pt.AUROC(),
-            "multi": pt.Metrics(["ap", "auc_pr", "auc_roc", "n_pos"]),
+            "multi": pt.Metrics(["ap", "auc_pr", "auc_roc", "n_pos"], models=2),
         }
         for b in batches:
 

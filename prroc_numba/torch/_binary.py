@@ -19,6 +19,8 @@ from .._core.area_frames import batch_areas
 from .._core.table import Layout
 from .._options import call_label
 from .._resampling.table import table_areas, table_bootstrap
+from ._binned import binned_areas, binned_label
+from ._inputs import RowOptions, row_options
 from ._metric import _COLUMNS, _TableMetric
 from ._reduce import rows_batch
 
@@ -28,14 +30,25 @@ class _AreaMetric(_TableMetric):
 
     _curve = "pr"
 
-    def __init__(self, method: str | None = None, hull: bool = False, **kwargs: Any) -> None:
+    def __init__(self, method: str | None, hull: bool, rows: RowOptions, **kwargs: Any) -> None:
         self.method = method
         self.hull = bool(hull)
         self._code = method_code(self._curve, method)
-        super().__init__(**kwargs)
+        if rows.thresholds is not None and self.hull:
+            raise ValueError("thresholds= (binned mode) has no hull: drop hull=True")
+        super().__init__(rows=rows, **kwargs)
 
     def _options(self) -> str:
         return f"{self._curve}|{self.method}|{self.hull}"
+
+    def _binned(self):
+        """``(areas tensor, curve keys)`` of the binned mode (``thresholds=``)."""
+        with self._synced():
+            layout, curve, score, _pos, _neg, offsets, shape = self._state()[:7]
+        T = len(self.row_opts.thresholds or ())
+        roc = self._curve == "roc"
+        out = binned_areas(curve, score, _pos, _neg, offsets.size - 1, T, roc)
+        return self._tensor(out, shape), layout.keys
 
     def compute(self) -> torch.Tensor:
         """The area of every curve: a 0-d tensor for one curve, else ``(groups,)``,
@@ -43,6 +56,8 @@ class _AreaMetric(_TableMetric):
         """
         from .._core.batch import warn_undefined_auc
 
+        if self.row_opts.thresholds is not None:
+            return self._binned()[0]
         rows = self._all_rows()
         if rows is not None:  # the plain function's own route on the same rows
             scores, labels, K, wide = rows
@@ -50,7 +65,8 @@ class _AreaMetric(_TableMetric):
             n_pos = int(np.count_nonzero(labels))
             P = np.full(K, float(n_pos))
             N = np.full(K, float(labels.size - n_pos))
-            layout = Layout([], list(range(K)) if wide else None, pd.DataFrame(index=[0]))
+            models = self._model_names(K) if wide else None
+            layout = Layout([], models, pd.DataFrame(index=[0]))
             shape: tuple = (K,) if wide else ()
         else:
             layout, _curve, _s, pos, neg, offsets, shape = self._state()[:7]
@@ -77,12 +93,23 @@ class _AreaMetric(_TableMetric):
         ``seed``). Intervals need unweighted rows and, for k score columns, treat every
         column as its own curve (paired: :meth:`compare`).
         """
+        if n_boot is None and self.row_opts.thresholds is not None:
+            values, keys = self._binned()
+            out = F.curves_frame(keys, {S.AUC: values.numpy().reshape(-1)})
+            T = len(self.row_opts.thresholds)
+            label = binned_label(method_label(self._curve, self.method), T)
+            return F.describe(out, S.AUC, curve=self._curve, method=label)
         if n_boot is None:
             with self._synced():
                 acc = self._accumulator()
             return acc.auc(curve=self._curve, method=self.method, hull=self.hull)
         check_n_boot(n_boot)
         check_level(level)
+        if self.row_opts.thresholds is not None:
+            raise ValueError(
+                "intervals need the exact state: build the metric without thresholds= "
+                "(the binned mode keeps counts per threshold only)"
+            )
         with self._synced():
             layout, _c, _s, pos, neg, offsets, _shape, weighted = self._state()
         if weighted:
@@ -150,10 +177,24 @@ class _AreaMetric(_TableMetric):
 
         check_n_boot(n_boot)
         check_level(level)
+        if self.row_opts.thresholds is not None:
+            raise ValueError(
+                "compare needs the rows: build the metric without thresholds= and with "
+                "keep_rows=True"
+            )
         scores, labels = self._paired_rows()
+        data: Any = None
+        score: Any = scores.T
+        label: Any = labels
+        names = self.row_opts.models
+        if names is not None and isinstance(names[0], str):  # the columns by name
+            data = pd.DataFrame({name: scores[j] for j, name in enumerate(names)})
+            label = "label" if "label" not in names else "__label"
+            data[label], score = labels, list(names)
         out = plain_compare(
-            score=scores.T,
-            label=labels,
+            data,
+            score=score,
+            label=label,
             curve=self._curve,
             method=self.method,
             hull=self.hull,
@@ -210,104 +251,108 @@ class _AreaMetric(_TableMetric):
         return scores, np.concatenate([k[1] for k in kept])
 
 
-class AveragePrecision(_AreaMetric):
-    """Average precision (the step sum, scikit-learn's ``average_precision_score``) of
-    every curve, streamed, exact and DDP-safe.
-
-    A torchmetrics ``Metric``: ``update(preds, target, sample_weight=None, by=None)``
-    per batch, ``compute()`` (float64 tensors) and ``compute_frame(n_boot=None,
-    level=0.95, seed=None)`` (the library's tidy frame, with intervals when ``n_boot``
-    is given) at the end; ``reset``, ``state_dict``, ``MetricCollection``, Lightning's
-    ``self.log`` and the process-group sync work as for any torchmetrics metric. The
-    state is the table of distinct scores (see :mod:`prroc_numba.torch`).
-
-    Parameters
-    ----------
-    merge_checkpoint : bool, default=False
-        In a process group, ``state_dict`` gathers every rank's table (a collective
-        call), so a checkpoint written by rank 0 resumes every rank's rows.
+_ROWS_DOC = """
+    ignore_index : int, default=None
+        Target value of rows left out (before the state), as torchmetrics'.
+    models : list of str or int, default=None
+        Names of the score columns of 2-D ``preds`` (one model each, sharing the 1-D
+        target): they name the ``model`` column of every frame, :meth:`compare`'s
+        included; an int ``k``: ``k`` models named 0 .. k-1. 2-D ``preds`` with a
+        1-D target and no ``models`` is an error (a two-class model's logits or
+        probabilities belong in ``preds[:, 1]``).
     keep_rows : bool, default=False
         Keep every row of hard, unweighted batches without ``by=`` (tied scores too,
         which are otherwise reduced to counts per distinct score), as :meth:`compare`
         needs for a paired comparison of score columns; 9 bytes per row and column
         (float64 scores).
+    merge_checkpoint : bool, default=False
+        In a process group, ``state_dict`` gathers every rank's table (a collective
+        call), so a checkpoint written by rank 0 resumes every rank's rows.
     **kwargs
         torchmetrics' ``Metric`` options (``sync_on_compute``, ``process_group``,
         ``dist_sync_fn``, ...).
+"""
 
-    Examples
-    --------
-    >>> import torch, prroc_numba.torch as pt
-    >>> ap = pt.AveragePrecision()
-    >>> ap.update(torch.tensor([0.9, 0.8, 0.3, 0.1]), torch.tensor([1, 0, 1, 0]))
-    >>> round(float(ap.compute()), 6)
-    0.833333
-    """
+_THRESHOLDS_DOC = """
+    thresholds : int, list of float or 1-D Tensor, default=None
+        None: the exact area. Otherwise torchmetrics' binned mode: a score counts as
+        positive at each threshold it reaches (an int ``T``: ``T`` thresholds evenly
+        spaced in [0, 1]); the state holds ``T + 1`` bins per curve whatever the rows
+        (fixed memory) and the area is torchmetrics' binned value, an approximation
+        named so in ``compute_frame``'s ``method``."""
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(method="ap", **kwargs)
+
+def _doc(head: str, params: str, example: str) -> str:
+    return head + params + _ROWS_DOC + example
+
+
+class AveragePrecision(_AreaMetric):
+    def __init__(
+        self,
+        thresholds: int | list[float] | torch.Tensor | None = None,
+        ignore_index: int | None = None,
+        models: Sequence[str] | int | None = None,
+        keep_rows: bool = False,
+        merge_checkpoint: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        rows = row_options(ignore_index, models, thresholds)
+        super().__init__(
+            "ap", False, rows, keep_rows=keep_rows, merge_checkpoint=merge_checkpoint, **kwargs
+        )
 
 
 class AUCPR(_AreaMetric):
-    """Area under the PR curve by ``method`` (``"dg"``: Davis & Goadrich's
-    interpolation, the default; ``"integral"``, ``"ap"``, ``"trapezoid"``; ``hull=True``:
-    under the achievable PR curve), as :class:`AveragePrecision` otherwise.
-
-    Examples
-    --------
-    >>> import torch, prroc_numba.torch as pt
-    >>> m = pt.AUCPR(method="dg")
-    >>> m.update(torch.tensor([0.9, 0.8, 0.3, 0.1]), torch.tensor([1, 0, 1, 0]))
-    >>> round(float(m.compute()), 6)  # prn.auc_pr([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
-    0.791667
-    """
-
-    def __init__(self, method: str = "dg", hull: bool = False, **kwargs: Any) -> None:
-        super().__init__(method=method, hull=hull, **kwargs)
+    def __init__(
+        self,
+        method: str = "dg",
+        hull: bool = False,
+        ignore_index: int | None = None,
+        models: Sequence[str] | int | None = None,
+        keep_rows: bool = False,
+        merge_checkpoint: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        rows = row_options(ignore_index, models, None)
+        super().__init__(
+            method, hull, rows, keep_rows=keep_rows, merge_checkpoint=merge_checkpoint, **kwargs
+        )
 
 
 class AUROC(_AreaMetric):
-    """Area under the ROC curve (ties count half: the Mann--Whitney statistic;
-    ``hull=True``: under the ROC convex hull), as :class:`AveragePrecision` otherwise.
-
-    Examples
-    --------
-    >>> import torch, prroc_numba.torch as pt
-    >>> m = pt.AUROC()
-    >>> m.update(torch.tensor([0.9, 0.8, 0.3, 0.1]), torch.tensor([1, 0, 1, 0]))
-    >>> float(m.compute())
-    0.75
-    """
-
     _curve = "roc"
 
-    def __init__(self, hull: bool = False, **kwargs: Any) -> None:
-        super().__init__(method=None, hull=hull, **kwargs)
+    def __init__(
+        self,
+        hull: bool = False,
+        thresholds: int | list[float] | torch.Tensor | None = None,
+        ignore_index: int | None = None,
+        models: Sequence[str] | int | None = None,
+        keep_rows: bool = False,
+        merge_checkpoint: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        rows = row_options(ignore_index, models, thresholds)
+        super().__init__(
+            None, hull, rows, keep_rows=keep_rows, merge_checkpoint=merge_checkpoint, **kwargs
+        )
 
 
 class Metrics(_TableMetric):
-    """Several metrics of every curve from one table (as :func:`prroc_numba.metrics`):
-    ``compute()`` gives a dict of float64 tensors (one per name), ``compute_frame()``
-    the frame of :func:`prroc_numba.metrics` on every row seen.
-
-    Parameters
-    ----------
-    metrics : str or sequence of str, default=("auc_pr", "auc_roc")
-        Names as in :func:`prroc_numba.metrics` (``"auc_pr"``, ``"ap"``,
-        ``"auc_roc"``, ``"auc_pr_hull"``, ``"n_pos"``, ...).
-
-    Examples
-    --------
-    >>> import torch, prroc_numba.torch as pt
-    >>> m = pt.Metrics(["ap", "auc_roc"])
-    >>> m.update(torch.tensor([0.9, 0.8, 0.3, 0.1]), torch.tensor([1, 0, 1, 0]))
-    >>> {k: round(float(v), 6) for k, v in m.compute().items()}
-    {'ap': 0.833333, 'auc_roc': 0.75}
-    """
-
-    def __init__(self, metrics: str | Sequence[str] = ("auc_pr", "auc_roc"), **kwargs: Any):
+    def __init__(
+        self,
+        metrics: str | Sequence[str] = ("auc_pr", "auc_roc"),
+        ignore_index: int | None = None,
+        models: Sequence[str] | int | None = None,
+        keep_rows: bool = False,
+        merge_checkpoint: bool = False,
+        **kwargs: Any,
+    ) -> None:
         self.metric_names = metric_names(metrics)
-        super().__init__(**kwargs)
+        rows = row_options(ignore_index, models, None)
+        super().__init__(
+            rows=rows, keep_rows=keep_rows, merge_checkpoint=merge_checkpoint, **kwargs
+        )
 
     def _options(self) -> str:
         return ",".join(self.metric_names)
@@ -323,3 +368,96 @@ class Metrics(_TableMetric):
         with self._synced():
             acc = self._accumulator()
         return acc.metrics(self.metric_names)
+
+
+AveragePrecision.__doc__ = _doc(
+    """Average precision (the step sum, scikit-learn's ``average_precision_score``) of
+    every curve, streamed, exact and DDP-safe (torchmetrics' ``AveragePrecision``,
+    exact where its ``thresholds=None`` mode is).
+
+    A torchmetrics ``Metric``: ``update(preds, target, sample_weight=None, by=None)``
+    per batch, ``compute()`` (float64 tensors) and ``compute_frame(n_boot=None,
+    level=0.95, seed=None)`` (the library's tidy frame, with intervals when ``n_boot``
+    is given) at the end; ``compare()`` for score columns; ``plot()``; ``reset``,
+    ``state_dict``, ``MetricCollection``, Lightning's ``self.log`` and the
+    process-group sync work as for any torchmetrics metric. The state is the table of
+    distinct scores (see :mod:`prroc_numba.torch`).
+
+    Parameters
+    ----------""",
+    _THRESHOLDS_DOC,
+    """
+    Examples
+    --------
+    >>> import torch, prroc_numba.torch as pt
+    >>> ap = pt.AveragePrecision()
+    >>> ap.update(torch.tensor([0.9, 0.8, 0.3, 0.1]), torch.tensor([1, 0, 1, 0]))
+    >>> round(float(ap.compute()), 6)
+    0.833333
+    """,
+)
+
+AUCPR.__doc__ = _doc(
+    """Area under the PR curve by ``method``, streamed, exact and DDP-safe; as
+    :class:`AveragePrecision` otherwise.
+
+    Parameters
+    ----------
+    method : {"dg", "integral", "ap", "trapezoid"}, default="dg"
+        As in :func:`prroc_numba.auc`: ``"dg"``, Davis & Goadrich's interpolation.
+    hull : bool, default=False
+        The area under the achievable PR curve.""",
+    "",
+    """
+    Examples
+    --------
+    >>> import torch, prroc_numba.torch as pt
+    >>> m = pt.AUCPR(method="dg")
+    >>> m.update(torch.tensor([0.9, 0.8, 0.3, 0.1]), torch.tensor([1, 0, 1, 0]))
+    >>> round(float(m.compute()), 6)  # prn.auc_pr([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
+    0.791667
+    """,
+)
+
+AUROC.__doc__ = _doc(
+    """Area under the ROC curve (ties count half: the Mann--Whitney statistic),
+    streamed, exact and DDP-safe (torchmetrics' ``AUROC``, exact where its
+    ``thresholds=None`` mode is); as :class:`AveragePrecision` otherwise.
+
+    Parameters
+    ----------
+    hull : bool, default=False
+        The area under the ROC convex hull.""",
+    _THRESHOLDS_DOC,
+    """
+    Examples
+    --------
+    >>> import torch, prroc_numba.torch as pt
+    >>> m = pt.AUROC()
+    >>> m.update(torch.tensor([0.9, 0.8, 0.3, 0.1]), torch.tensor([1, 0, 1, 0]))
+    >>> float(m.compute())
+    0.75
+    """,
+)
+
+Metrics.__doc__ = _doc(
+    """Several metrics of every curve from one table (as :func:`prroc_numba.metrics`):
+    ``compute()`` gives a dict of float64 tensors (one per name), ``compute_frame()``
+    the frame of :func:`prroc_numba.metrics` on every row seen.
+
+    Parameters
+    ----------
+    metrics : str or sequence of str, default=("auc_pr", "auc_roc")
+        Names as in :func:`prroc_numba.metrics` (``"auc_pr"``, ``"ap"``,
+        ``"auc_roc"``, ``"auc_pr_hull"``, ``"n_pos"``, ...).""",
+    "",
+    """
+    Examples
+    --------
+    >>> import torch, prroc_numba.torch as pt
+    >>> m = pt.Metrics(["ap", "auc_roc"])
+    >>> m.update(torch.tensor([0.9, 0.8, 0.3, 0.1]), torch.tensor([1, 0, 1, 0]))
+    >>> {k: round(float(v), 6) for k, v in m.compute().items()}
+    {'ap': 0.833333, 'auc_roc': 0.75}
+    """,
+)

@@ -8,6 +8,7 @@ weights, group ids that are not integers.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -155,3 +156,103 @@ def check_rows(preds, target, sample_weight, by) -> Rows:
         p, t, w = p[keep], t[keep], w[keep]
         b = None if b is None else b[keep]
     return Rows(p, t, w, b, wide)
+
+
+@dataclass(frozen=True)
+class RowOptions:
+    """How the binary metrics read a batch: ``ignore_index`` (target value of rows
+    left out), ``models`` (names of the score columns of 2-D preds), ``thresholds``
+    (torchmetrics' binned mode, ascending; None: exact).
+    """
+
+    ignore_index: int | None = None
+    models: tuple | None = None  # str names, or 0 .. k-1
+    thresholds: tuple[float, ...] | None = None
+
+
+def row_options(ignore_index, models, thresholds) -> RowOptions:
+    """The checked :class:`RowOptions`."""
+    from ._binned import check_thresholds
+
+    if ignore_index is not None and (
+        isinstance(ignore_index, bool) or not isinstance(ignore_index, (int, np.integer))
+    ):
+        raise TypeError(f"ignore_index must be an int or None, got {ignore_index!r}")
+    names: tuple | None = None
+    if isinstance(models, (int, np.integer)) and not isinstance(models, bool):
+        if models < 1:
+            raise ValueError(f"models={models}: pass the number of score columns (>= 1)")
+        names = tuple(range(int(models)))  # unnamed: 0 .. k-1, as prn.auc names columns
+    elif models is not None:
+        if isinstance(models, str) or not all(isinstance(m, str) for m in models):
+            raise TypeError(
+                f"models must be a list of names (str) or the number of models, got {models!r}"
+            )
+        names = tuple(models)
+        if len(set(names)) != len(names) or len(names) < 1:
+            raise ValueError(f"models must name each score column once, got {list(names)}")
+    thr = check_thresholds(thresholds)
+    return RowOptions(
+        None if ignore_index is None else int(ignore_index),
+        names,
+        None if thr is None else tuple(float(x) for x in thr),
+    )
+
+
+def drop_ignored(preds, target, weight, by, ignore_index):
+    """``(preds, target, weight, by)`` without the rows whose target equals
+    ``ignore_index`` (1-D target); a per-column target with ignored entries is an error
+    naming the multilabel class that leaves out single entries.
+    """
+    if ignore_index is None:
+        return preds, target, weight, by
+    t = detached(target, "target")
+    p = detached(preds, "preds")
+    if t.ndim == 2 and t.shape[1] > 1:
+        if bool((t == ignore_index).any()):
+            raise ValueError(
+                f"target has entries equal to ignore_index={ignore_index} in a per-column "
+                f"target of shape {tuple(t.shape)}; to leave out single entries use "
+                f"MultilabelAveragePrecision(num_labels={t.shape[1]}, average=None, "
+                f"ignore_index={ignore_index}) (or MultilabelAUROC)"
+            )
+        return preds, target, weight, by
+    keep = t.reshape(-1) != ignore_index
+    if t.ndim > 2 or t.shape[0] != p.shape[0] or bool(keep.all()):
+        return preds, target, weight, by  # shape errors are check_rows' to raise
+    w = None if weight is None else detached(weight, "sample_weight")
+    b = None if by is None else detached(by, "by")
+    sel = keep.to(p.device)
+    return (
+        p[sel],
+        t[keep],
+        None if w is None or w.shape[:1] != keep.shape else w[keep.to(w.device)],
+        None if b is None or b.shape[:1] != keep.shape else b[keep.to(b.device)],
+    )
+
+
+def check_models(rows: Rows, models, name: str) -> None:
+    """2-D preds with one label column: the columns are models, named by ``models``
+    (without it, an error naming both fixes); ``models`` needs that many columns.
+    """
+    k = rows.preds.shape[1]
+    if models is not None:
+        if not rows.wide or len(models) != k:
+            raise ValueError(
+                f"models= names {len(models)} score column(s) but preds has "
+                f"{k if rows.wide else 'no'} column(s) (shape (n,) is one model: drop "
+                "models=); pass one name per column of preds"
+            )
+        return
+    if rows.wide and k >= 2 and rows.target.shape[1] == 1:
+        extra = (
+            f"; for {k}-class scores use MulticlassAveragePrecision(num_classes={k})"
+            if k > 2
+            else ""
+        )
+        raise ValueError(
+            f"preds has {k} columns and target one label per row: for a two-class "
+            "model's logits or probabilities pass preds[:, 1] (the positive class's "
+            f"column); to score {k} models on the same rows name them, "
+            f"{name}(models=[...{k} names]) or {name}(models={k}){extra}"
+        )

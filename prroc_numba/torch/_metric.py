@@ -32,7 +32,8 @@ from torchmetrics.utilities.distributed import gather_all_tensors
 
 from .._core.table import Layout, holding
 from .._resampling.table import is_counts
-from ._inputs import check_rows
+from ._binned import bins
+from ._inputs import RowOptions, check_models, check_rows, drop_ignored
 from ._reduce import empty, merge, reduce_rows, reduce_table, rows_table, table_rows
 
 #: the four list states, one tensor each per merged table
@@ -90,11 +91,17 @@ class _TableMetric(Metric):
     _rows_memo: tuple | None = None
 
     def __init__(
-        self, *, merge_checkpoint: bool = False, keep_rows: bool = False, **kwargs: Any
+        self,
+        *,
+        merge_checkpoint: bool = False,
+        keep_rows: bool = False,
+        rows: RowOptions | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.merge_checkpoint = bool(merge_checkpoint)
         self.keep_rows = bool(keep_rows)
+        self.row_opts = RowOptions() if rows is None else rows
         for name in (*_STATES, *_ROWS):
             self.add_state(name, default=[], dist_reduce_fx="cat", persistent=True)
         spec = torch.tensor([self._options_code(), -1, -1, 0], dtype=torch.int64)
@@ -106,7 +113,7 @@ class _TableMetric(Metric):
         raise NotImplementedError
 
     def _options_code(self) -> int:
-        what = f"{type(self).__name__}|{self._options()}|{self.keep_rows}"
+        what = f"{type(self).__name__}|{self._options()}|{self.keep_rows}|{self.row_opts}"
         return int(zlib.crc32(what.encode()))
 
     # ----------------------------------------------------------------- update
@@ -131,7 +138,14 @@ class _TableMetric(Metric):
         by : Tensor of shape (n,), default=None
             Integer group id of each row: one curve per group (and column).
         """
+        ro = self.row_opts
+        preds, target, sample_weight, by = drop_ignored(
+            preds, target, sample_weight, by, ro.ignore_index
+        )
         rows = check_rows(preds, target, sample_weight, by)
+        check_models(rows, ro.models, type(self).__name__)
+        if ro.thresholds is not None:
+            rows = rows._replace(preds=bins(rows.preds, np.asarray(ro.thresholds)))
         self._note_spec(rows.preds.shape[1] if rows.wide else 0, rows.by, rows.weight)
         if rows.preds.shape[0] == 0:
             return
@@ -162,13 +176,13 @@ class _TableMetric(Metric):
 
     # ------------------------------------------------------------- kept rows
 
-    @staticmethod
-    def _keeps(rows) -> bool:
+    def _keeps(self, rows) -> bool:
         """Whether a batch is kept as rows: CPU, no weights, no ``by=``, one label column
         shared by the score columns, labels all 0/1 (checked).
         """
         return (
             rows.preds.device.type == "cpu"
+            and self.row_opts.thresholds is None
             and rows.weight is None
             and rows.by is None
             and rows.target.shape[1] == 1
@@ -394,7 +408,7 @@ class _TableMetric(Metric):
         G = groups.size
         offsets = np.searchsorted(curve, np.arange(G * K + 1)).astype(np.int64)
         frame = pd.DataFrame({"group": groups}) if by else pd.DataFrame(index=[0])
-        layout = Layout(["group"] if by else [], list(range(K)) if wide else None, frame)
+        layout = Layout(["group"] if by else [], self._model_names(K) if wide else None, frame)
         shape = tuple(n for n, on in ((G, by), (K, wide)) if on)
         weighted = int(spec[_WEIGHTED]) == 1 or not is_counts(pos, neg)
         return layout, curve, score, pos, neg, offsets, shape, weighted
@@ -432,6 +446,11 @@ class _TableMetric(Metric):
         S = parts[0][0] if len(parts) == 1 else np.concatenate([p[0] for p in parts], axis=1)
         y = parts[0][1] if len(parts) == 1 else np.concatenate([p[1] for p in parts])
         return S, y, K, wide
+
+    def _model_names(self, K: int) -> list:
+        """The score columns' names: ``models=``, else 0 .. K-1."""
+        models = self.row_opts.models
+        return list(models) if models is not None else list(range(K))
 
     def _merged_tables(self, tables):
         if isinstance(getattr(self, "key"), torch.Tensor):  # noqa: B009

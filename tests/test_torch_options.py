@@ -1,0 +1,162 @@
+"""The binary classes' options as a torchmetrics user passes them: ignore_index,
+thresholds (torchmetrics' binned mode), models= (names in every frame; 2-D preds with a
+1-D target refused without it), explicit signatures and docstrings.
+
+References: torchmetrics' BinaryAveragePrecision / BinaryAUROC (exact and binned),
+scikit-learn, and the in-memory public functions on the same rows.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pandas as pd
+import pytest
+
+torch = pytest.importorskip("torch")
+tmc = pytest.importorskip("torchmetrics.classification")
+
+from sklearn.metrics import average_precision_score, roc_auc_score  # noqa: E402
+
+import prroc_numba as prn  # noqa: E402
+import prroc_numba.torch as pt  # noqa: E402
+
+
+def _data(n=4000, seed=0):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.2).astype(np.int64)
+    p = 1 / (1 + np.exp(-(1.5 * y + rng.normal(size=n))))
+    S = np.c_[p, np.round(p, 2)].astype(np.float32)
+    return y, S, rng.integers(0, 3, n)
+
+
+def _feed(m, parts, *arrays, **kw):
+    for idx in np.array_split(np.arange(len(arrays[0])), parts):
+        extra = {k: torch.from_numpy(v[idx]) for k, v in kw.items()}
+        m.update(*(torch.from_numpy(a[idx]) for a in arrays), **extra)
+    return m
+
+
+def test_two_columns_and_a_1d_target_name_the_fixes():
+    y, S, _ = _data(50)
+    m = pt.AveragePrecision()
+    with pytest.raises(ValueError, match=r"preds\[:, 1\].*models="):
+        m.update(torch.from_numpy(S), torch.from_numpy(y))
+    with pytest.raises(ValueError, match=r"MulticlassAveragePrecision\(num_classes=3\)"):
+        m.update(torch.from_numpy(np.c_[S, S[:, :1]]), torch.from_numpy(y))
+    with pytest.raises(ValueError, match="models= names 3 score column"):
+        pt.AUROC(models=["a", "b", "c"]).update(torch.from_numpy(S), torch.from_numpy(y))
+    with pytest.raises(TypeError, match="models must be a list of names"):
+        pt.AUROC(models="ab")
+    with pytest.raises(ValueError, match="each score column once"):
+        pt.AUROC(models=["a", "a"])
+    # the fix for two-class probabilities: the positive column, equal to sklearn
+    m.update(torch.from_numpy(S[:, 1]), torch.from_numpy(y))
+    assert abs(float(m.compute()) - average_precision_score(y, S[:, 1])) < 1e-14
+
+
+def test_models_name_every_frame_and_compare():
+    y, S, g = _data()
+    names = ["net", "rounded"]
+    m = _feed(pt.AUCPR(models=names, keep_rows=True), 3, S, y)
+    frame = pd.DataFrame(S.astype(np.float64), columns=names).assign(y=y)
+    pd.testing.assert_frame_equal(m.compute_frame(), prn.auc(frame, score=names, label="y"))
+    got = m.compute_frame(n_boot=40, seed=1)  # each column's interval on its own
+    assert list(got["model"].astype(str)) == names
+    got = m.compare(n_boot=50, seed=2, baseline="net")
+    ref = prn.compare(frame, score=names, label="y", n_boot=50, seed=2, baseline="net")
+    pd.testing.assert_frame_equal(got, ref)
+    assert set(got["model_a"]) | set(got["model_b"]) == set(names)
+    mm = _feed(pt.Metrics(["ap", "auc_roc"], models=names), 2, S, y, by=g)
+    frame["g"] = g
+    ref = prn.metrics(frame, score=names, label="y", by="g", metrics=["ap", "auc_roc"])
+    got = mm.compute_frame()
+    assert list(got["model"].astype(str)) == list(ref["model"].astype(str))
+    assert np.array_equal(got["ap"], ref["ap"])
+
+
+@pytest.mark.parametrize(
+    "ours, theirs, sk",
+    [
+        (pt.AveragePrecision, tmc.BinaryAveragePrecision, average_precision_score),
+        (pt.AUROC, tmc.BinaryAUROC, roc_auc_score),
+    ],
+)
+def test_ignore_index_drops_rows(ours, theirs, sk):
+    y, S, g = _data()
+    t = y.copy()
+    t[::9] = -1
+    keep = t != -1
+    m = _feed(ours(ignore_index=-1), 4, S[:, 0], t)
+    assert abs(float(m.compute()) - sk(y[keep], S[keep, 0].astype(np.float64))) < 1e-14
+    tm = theirs(ignore_index=-1)
+    tm.update(torch.from_numpy(S[:, 0]), torch.from_numpy(t))
+    assert abs(float(m.compute()) - float(tm.compute())) < 1e-6
+    # with weights and groups: the kept rows' own
+    w = np.random.default_rng(1).random(len(y))
+    m = _feed(ours(ignore_index=-1), 3, S[:, 0], t, sample_weight=w, by=g)
+    ref = _feed(ours(), 3, S[keep, 0], y[keep], sample_weight=w[keep], by=g[keep])
+    assert torch.equal(m.compute(), ref.compute())
+
+
+def test_ignore_index_on_a_per_column_target_points_to_multilabel():
+    y, S, _ = _data(40)
+    Y = np.c_[y, y]
+    Y[0, 1] = -1
+    with pytest.raises(ValueError, match="MultilabelAveragePrecision"):
+        pt.AUROC(ignore_index=-1).update(torch.from_numpy(S), torch.from_numpy(Y))
+
+
+@pytest.mark.parametrize("thresholds", [5, 100, [0.2, 0.4, 0.6, 0.8], torch.linspace(0, 1, 11)])
+@pytest.mark.parametrize(
+    "ours, theirs",
+    [(pt.AveragePrecision, tmc.BinaryAveragePrecision), (pt.AUROC, tmc.BinaryAUROC)],
+)
+def test_thresholds_equal_torchmetrics_binned(ours, theirs, thresholds):
+    y, S, g = _data()
+    m = _feed(ours(thresholds=thresholds), 7, S[:, 0], y)
+    tm = theirs(thresholds=thresholds)
+    tm.update(torch.from_numpy(S[:, 0]), torch.from_numpy(y))
+    assert abs(float(m.compute()) - float(tm.compute())) < 1e-6
+    T = thresholds if isinstance(thresholds, int) else len(thresholds)
+    assert sum(x.numel() for x in m.key) <= 7 * (T + 1)  # fixed: bins, not rows
+    assert m.rows == []
+    frame = m.compute_frame()
+    assert frame["method"].iloc[0].endswith(f"(binned, {T} thresholds)")
+    # per group: torchmetrics on each group's rows
+    mg = _feed(ours(thresholds=thresholds), 3, S[:, 0], y, by=g)
+    for k, v in enumerate(mg.compute().numpy()):
+        tk = theirs(thresholds=thresholds)
+        tk.update(torch.from_numpy(S[g == k, 0]), torch.from_numpy(y[g == k]))
+        assert abs(v - float(tk.compute())) < 1e-6
+    with pytest.raises(ValueError, match="without thresholds="):
+        m.compute_frame(n_boot=10)
+
+
+def test_thresholds_errors():
+    with pytest.raises(ValueError, match="no hull"):
+        pt.AUROC(hull=True, thresholds=10)
+    with pytest.raises(ValueError, match="int >= 2"):
+        pt.AveragePrecision(thresholds=1)
+    with pytest.raises(TypeError, match="thresholds must be"):
+        pt.AveragePrecision(thresholds="10")
+    with pytest.raises(TypeError, match="ignore_index must be an int"):
+        pt.AveragePrecision(ignore_index=0.5)
+
+
+@pytest.mark.parametrize(
+    "cls, first",
+    [
+        (pt.AveragePrecision, ["thresholds", "ignore_index", "models", "keep_rows"]),
+        (pt.AUCPR, ["method", "hull", "ignore_index", "models", "keep_rows"]),
+        (pt.AUROC, ["hull", "thresholds", "ignore_index", "models", "keep_rows"]),
+        (pt.Metrics, ["metrics", "ignore_index", "models", "keep_rows"]),
+    ],
+)
+def test_signatures_and_docstrings_show_the_options(cls, first):
+    params = list(inspect.signature(cls).parameters)
+    assert params[: len(first)] == first
+    assert "merge_checkpoint" in params
+    for name in [*first, "merge_checkpoint"]:
+        assert f"{name} :" in cls.__doc__
