@@ -292,3 +292,22 @@ def test_state_dict_resumes_and_reset_forgets():
     m.update(torch.zeros((0, K)), torch.zeros(0, dtype=torch.int64))
     with pytest.raises(ValueError, match="has seen no rows"):
         m.compute()
+
+
+def test_plot_draws_one_curve_per_class():
+    pytest.importorskip("matplotlib").use("Agg")
+    import matplotlib.pyplot as plt
+
+    from prroc_numba.plot import plot_pr
+
+    P, y = _multiclass(n=500)
+    m = _feed(pt.MulticlassAveragePrecision(K), P, y)
+    fig, ax = m.plot()
+    assert ax.figure is fig
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts[:K] == [str(j) for j in range(K)]
+    # class 0's line: the one-vs-rest PR curve of prn.pr_curve
+    ref = prn.pr_curve(score=P[:, 0].astype(np.float64), label=(y == 0).astype(int))
+    ref_ax = plot_pr(ref)
+    assert np.array_equal(ax.get_lines()[0].get_xdata(), ref_ax.get_lines()[0].get_xdata())
+    plt.close("all")

@@ -160,3 +160,32 @@ def test_signatures_and_docstrings_show_the_options(cls, first):
     assert "merge_checkpoint" in params
     for name in [*first, "merge_checkpoint"]:
         assert f"{name} :" in cls.__doc__
+
+
+def test_plot_draws_the_exact_curves_as_prn_plot():
+    """plot() returns (fig, ax) as torchmetrics' and draws what prroc_numba.plot draws
+    for prn.pr_curve / prn.roc_curve on the same rows (the interpolated PR curve)."""
+    pytest.importorskip("matplotlib").use("Agg")
+    import matplotlib.pyplot as plt
+
+    from prroc_numba.plot import plot_pr, plot_roc
+
+    y, S, _ = _data(800)
+    names = ["net", "rounded"]
+    frame = pd.DataFrame(S.astype(np.float64), columns=names).assign(y=y)
+    for cls, curve, draw, fn in (
+        (pt.AveragePrecision, "pr", plot_pr, prn.pr_curve),
+        (pt.AUROC, "roc", plot_roc, prn.roc_curve),
+    ):
+        m = _feed(cls(models=names), 3, S, y)
+        fig, ax = m.plot()
+        assert ax.figure is fig
+        ref = draw(fn(frame, score=names, label="y"))
+        for ours, theirs in zip(ax.get_lines(), ref.get_lines()):
+            assert np.array_equal(ours.get_xdata(), theirs.get_xdata())
+            assert np.array_equal(ours.get_ydata(), theirs.get_ydata())
+        if curve == "pr":  # many points per curve: the interpolation, not straight lines
+            assert len(ax.get_lines()[0].get_xdata()) > len(np.unique(S[:, 0]))
+        with pytest.raises(ValueError, match="without val"):
+            m.plot(m.compute())
+        plt.close("all")

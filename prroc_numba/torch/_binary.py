@@ -41,6 +41,17 @@ class _AreaMetric(_TableMetric):
     def _options(self) -> str:
         return f"{self._curve}|{self.method}|{self.hull}"
 
+    def plot(self, val: Any = None, ax: Any = None, **kwargs: Any) -> tuple:
+        """Draw every curve's exact PR curve (ROC for :class:`AUROC`) with
+        :mod:`prroc_numba.plot` (``plot_pr`` / ``plot_roc``; ``kwargs`` passed on), its
+        area in the legend; returns ``(fig, ax)`` as torchmetrics' ``plot``. In binned
+        mode, the curve through the thresholds' points.
+        """
+        from ._plotting import plot_state
+
+        auc = None if self.row_opts.thresholds is not None else self.compute_frame()
+        return plot_state(self, self._curve, val, ax, auc, kwargs)
+
     def _binned(self):
         """``(areas tensor, curve keys)`` of the binned mode (``thresholds=``)."""
         with self._synced():

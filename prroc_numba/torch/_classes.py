@@ -90,6 +90,8 @@ def _per_class(groups: pd.DataFrame, K: int) -> pd.DataFrame:
 class _ClassMetric(_TableMetric):
     """A multiclass or multilabel metric (see the module docstring)."""
 
+    _curve_key = S.CLASS
+
     def __init__(self, opts: ClassOptions, merge_checkpoint: bool, **kwargs: Any) -> None:
         self.opts = opts
         self._code = method_code(opts.curve, opts.method)
@@ -227,6 +229,15 @@ class _ClassMetric(_TableMetric):
             keys = _per_class(keys, self.opts.num)
         out = F.curves_frame(keys, {S.AUC: np.asarray(values, dtype=np.float64).reshape(-1)})
         return F.describe(out, S.AUC, curve=self.opts.curve, method=self.opts.label)
+
+    def plot(self, val: Any = None, ax: Any = None, **kwargs: Any) -> tuple:
+        """Draw each class's exact one-vs-rest PR curve (ROC for the AUROC classes)
+        with :mod:`prroc_numba.plot`, one colour per ``class`` (``kwargs`` passed on);
+        returns ``(fig, ax)`` as torchmetrics' ``plot``.
+        """
+        from ._plotting import plot_state
+
+        return plot_state(self, self.opts.curve, val, ax, None, kwargs)
 
     # ------------------------------------------------------------- intervals
 
