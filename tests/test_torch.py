@@ -91,7 +91,7 @@ def test_weights_match_the_weighted_call():
     m = _feed(pt.AveragePrecision(), parts, S[:, 0], y, weight=w)
     ref = average_precision_score(y, S[:, 0], sample_weight=w)
     assert float(m.compute()) == pytest.approx(ref, rel=0, abs=1e-12)
-    with pytest.raises(ValueError, match="unweighted rows"):
+    with pytest.raises(ValueError, match="weighted rows need the rows.*keep_rows=True"):
         m.compute_frame(n_boot=10)
 
 

@@ -203,6 +203,8 @@ def _class_worker(rank, world, port, out):
         mcg = pt.MulticlassAUROC(4, average="macro")
         ml = pt.MultilabelAveragePrecision(4, average="micro")
         ci = pt.MulticlassAveragePrecision(4, average="macro", keep_rows=True)
+        weighted = pt.AveragePrecision(keep_rows=True, models=["a", "b"])
+        w = 0.5 + (g == 1)
         for b in np.array_split(mine, 2 + 3 * rank):
 
             def t(a, b=b):
@@ -212,7 +214,10 @@ def _class_worker(rank, world, port, out):
             mcg.update(t(P), t(cls), by=t(g))
             ml.update(t(P), t(Y))
             ci.update(t(P), t(cls))
+            weighted.update(t(S), t(y), sample_weight=t(w))
         res = {
+            "w_ci": weighted.compute_frame(n_boot=50, seed=4),
+            "w_cmp": weighted.compare(n_boot=50, seed=4),
             "mc": mc.compute().numpy(),
             "mcg": mcg.compute_frame(),
             "ml": ml.compute().item(),
@@ -245,9 +250,17 @@ def test_class_metrics_synced_equal_all_rows(tmp_path):
     ci = prn.bootstrap(
         score=P[order], label=cls[order], method="ap", average="macro", n_boot=50, seed=2, **kw
     )
+    # weighted kept rows: prn.bootstrap / prn.compare with weight= on the same order
+    wf = pd.DataFrame(S[order], columns=["a", "b"]).assign(y=y[order], w=0.5 + (g[order] == 1))
+    wkw = {"score": ["a", "b"], "label": "y", "weight": "w", "method": "ap", "seed": 4}
+    w_ci = prn.bootstrap(wf, n_boot=50, **wkw)
+    w_cmp = prn.compare(wf, n_boot=50, **wkw)
     for rank in range(world):
         with open(tmp_path / f"rank{rank}.pkl", "rb") as f:
             res = pickle.load(f)
+        for col in ("estimate", "ci_low", "ci_high"):
+            assert np.array_equal(res["w_ci"][col], w_ci[col])
+        assert np.array_equal(res["w_cmp"]["p_value"], w_cmp["p_value"])
         assert np.array_equal(res["mc"], mc)
         pd.testing.assert_frame_equal(res["mcg"], mcg, check_exact=False, rtol=1e-14)
         assert abs(res["ml"] - ml) < 1e-15

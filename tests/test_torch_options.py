@@ -189,3 +189,38 @@ def test_plot_draws_the_exact_curves_as_prn_plot():
         with pytest.raises(ValueError, match="without val"):
             m.plot(m.compute())
         plt.close("all")
+
+
+def test_weighted_intervals_with_kept_rows_equal_prn_bootstrap_and_compare():
+    """keep_rows=True keeps each row's weight (ones before the first weighted batch), so
+    compute_frame(n_boot=) and compare() equal prn.bootstrap / prn.compare with weight=
+    for the same seed; without keep_rows a weighted state is refused, naming it."""
+    y, S, _ = _data(3000)
+    w = np.random.default_rng(7).random(len(y)) * 2
+    w[:600] = 1.0  # the first batch comes unweighted
+    names = ["net", "rounded"]
+    m = pt.AveragePrecision(keep_rows=True, models=names)
+    m.update(torch.from_numpy(S[:600]), torch.from_numpy(y[:600]))
+    for idx in np.array_split(np.arange(600, len(y)), 3):
+        m.update(
+            torch.from_numpy(S[idx]),
+            torch.from_numpy(y[idx]),
+            sample_weight=torch.from_numpy(w[idx]),
+        )
+    frame = pd.DataFrame(S.astype(np.float64), columns=names).assign(y=y, w=w)
+    kw = {"score": names, "label": "y", "weight": "w", "method": "ap", "seed": 5}
+    ref = prn.bootstrap(frame, n_boot=80, **kw)
+    got = m.compute_frame(n_boot=80, seed=5)
+    for col in ("estimate", "se", "ci_low", "ci_high"):
+        assert np.array_equal(got[col], ref[col])
+    assert list(got["model"].astype(str)) == names
+    ref = prn.compare(frame, n_boot=80, **kw)
+    got = m.compare(n_boot=80, seed=5)
+    pd.testing.assert_frame_equal(
+        got.drop(columns=["model_a", "model_b"]), ref.drop(columns=["model_a", "model_b"])
+    )
+    assert abs(float(m.compute()[0]) - average_precision_score(y, S[:, 0], sample_weight=w)) < 1e-12
+    plain = pt.AveragePrecision()
+    plain.update(torch.from_numpy(S[:, 0]), torch.from_numpy(y), torch.from_numpy(w))
+    with pytest.raises(ValueError, match="keep_rows=True"):
+        plain.compute_frame(n_boot=10)

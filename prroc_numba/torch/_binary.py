@@ -124,11 +124,7 @@ class _AreaMetric(_TableMetric):
         with self._synced():
             layout, _c, _s, pos, neg, offsets, _shape, weighted = self._state()
         if weighted:
-            raise ValueError(
-                "intervals from the metric's state need unweighted rows (the bootstrap "
-                "draws rows, and a table of weights has lost them); drop sample_weight, or "
-                "compute intervals with prroc_numba.bootstrap on the rows"
-            )
+            return self._weighted_intervals(n_boot, level, seed, stratified)
         if layout.models is not None and len(layout.models) > 1:
             layout = Layout(layout.by + ["model"], None, layout.keys)
         est, se, lo, hi, n_bad = table_bootstrap(
@@ -193,19 +189,12 @@ class _AreaMetric(_TableMetric):
                 "compare needs the rows: build the metric without thresholds= and with "
                 "keep_rows=True"
             )
-        scores, labels = self._paired_rows()
-        data: Any = None
-        score: Any = scores.T
-        label: Any = labels
-        names = self.row_opts.models
-        if names is not None and isinstance(names[0], str):  # the columns by name
-            data = pd.DataFrame({name: scores[j] for j, name in enumerate(names)})
-            label = "label" if "label" not in names else "__label"
-            data[label], score = labels, list(names)
-        out = plain_compare(
-            data,
-            score=score,
-            label=label,
+        scores, labels, weights = self._paired_rows()
+        out = self._on_rows(
+            plain_compare,
+            scores,
+            labels,
+            weights,
             curve=self._curve,
             method=self.method,
             hull=self.hull,
@@ -220,38 +209,83 @@ class _AreaMetric(_TableMetric):
         )
         return out
 
-    def _paired_rows(self):
-        """``(scores (k, n), labels (n,))``: every row of every rank, or a clear error
-        (raised on every rank alike: the ranks first exchange what they hold).
+    def _weighted_intervals(self, n_boot, level, seed, stratified) -> pd.DataFrame:
+        """``prn.bootstrap(weight=...)`` on the kept rows (``keep_rows=True``)."""
+        from ..resampling import bootstrap
+
+        if not self.keep_rows:
+            raise ValueError(
+                "intervals of weighted rows need the rows and their weights (the bootstrap "
+                "draws rows, and a table of summed weights has lost them): build the "
+                "metric with keep_rows=True (and no by=), or drop sample_weight"
+            )
+        scores, labels, weights = self._paired_rows(columns=False)
+        return self._on_rows(
+            bootstrap,
+            scores,
+            labels,
+            weights,
+            curve=self._curve,
+            method=self.method,
+            hull=self.hull,
+            n_boot=n_boot,
+            level=level,
+            seed=seed,
+            stratified=stratified,
+        )
+
+    def _on_rows(self, fn, scores, labels, weights, **kwargs) -> pd.DataFrame:
+        """``fn`` (``prn.compare`` / ``prn.bootstrap``) on rows ``scores`` ``(k, n)``,
+        the columns named by ``models=`` where it gives names.
+        """
+        wide = int(self._spec().reshape(-1, 4)[0, _COLUMNS]) > 0
+        data: Any = None
+        score: Any = scores.T if wide else scores[0]
+        label: Any = labels
+        weight: Any = weights
+        names = self.row_opts.models
+        if names is not None and isinstance(names[0], str):  # the columns by name
+            data = pd.DataFrame({name: scores[j] for j, name in enumerate(names)})
+            label = "label" if "label" not in names else "__label"
+            data[label], score = labels, list(names)
+            if weights is not None:
+                weight = "weight" if "weight" not in names else "__weight"
+                data[weight] = weights
+        return fn(data, score=score, label=label, weight=weight, **kwargs)
+
+    def _paired_rows(self, columns: bool = True):
+        """``(scores (k, n), labels (n,), weights (n,) or None)``: every row of every
+        rank, or a clear error (raised on every rank alike: the ranks first exchange
+        what they hold). ``columns``: for :meth:`compare` (k >= 2 score columns).
         """
         cols = int(self._spec().reshape(-1, 4)[0, _COLUMNS])
         reduced = any(t[0].numel() for t in self._tables())
-        mine = (cols, reduced, None if reduced else self._kept())
-        parts = [mine]
+        own = None if reduced else self._kept()
+        mine = (cols, reduced, None if own is None else (*own, self._kept_weights()))
+        parts: list[Any] = [mine]
         if self._to_sync and self._world() > 1:
             import torch.distributed as dist
 
             parts = [None] * self._world()
             dist.all_gather_object(parts, mine, group=self.process_group)
         name = type(self).__name__
-        if any(0 <= p[0] < 2 for p in parts):  # (-1: no rows on that rank)
+        if columns and any(0 <= p[0] < 2 for p in parts):  # (-1: no rows on that rank)
             raise ValueError(
                 f"{name}.compare compares score columns (models) on the same rows: update "
                 "with preds of shape (n, k), k >= 2 (one column per model)"
             )
         if any(p[1] for p in parts):
             raise ValueError(
-                f"{name}.compare needs the rows, but the state holds tied scores reduced "
+                f"{name} needs the rows, but the state holds tied scores reduced "
                 "to counts per distinct score (or rows with sample_weight / by=), which no "
                 "longer say which row each model's score came from; build the metric with "
-                "keep_rows=True (and no sample_weight / by=) to compare models on the same "
-                "rows"
+                "keep_rows=True (and no by=) to resample the rows themselves"
             )
         kept = [p[2] for p in parts if p[2] is not None]
         if not kept:
             raise ValueError(
                 f"{name} has seen no rows yet (on any rank); call update(...) with at "
-                "least one row before compare"
+                "least one row first"
             )
         if len({p[0] for p in parts if p[0] >= 0}) > 1:
             raise ValueError(
@@ -259,7 +293,10 @@ class _AreaMetric(_TableMetric):
                 "must update with preds of the same shape"
             )
         scores = np.concatenate([k[0] for k in kept], axis=1)
-        return scores, np.concatenate([k[1] for k in kept])
+        weights = None
+        if any(k[2] is not None for k in kept):
+            weights = np.concatenate([np.ones(k[1].size) if k[2] is None else k[2] for k in kept])
+        return scores, np.concatenate([k[1] for k in kept]), weights
 
 
 _ROWS_DOC = """

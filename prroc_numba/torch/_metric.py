@@ -42,6 +42,8 @@ _STATES = ("key", "score", "pos", "neg")
 #: columns, no ``by=``): scores ``(n,)`` or, for k columns, ``(k, n)`` (column by
 #: column: the layout the sort reads) in their floating dtype, bool labels ``(n,)``
 _ROWS = ("rows", "labels")
+#: with ``keep_rows=True``: the kept rows' weights (float64 ``(n,)``)
+_WEIGHTS = "weights"
 #: kept rows (times score columns) are reduced into the table once they pass this many
 #: and ``_rows_limit`` (grown where a reduction shrinks nothing: continuous scores)
 _RAW_VALUES = 1 << 18
@@ -104,6 +106,8 @@ class _TableMetric(Metric):
         self.row_opts = RowOptions() if rows is None else rows
         for name in (*_STATES, *_ROWS):
             self.add_state(name, default=[], dist_reduce_fx="cat", persistent=True)
+        if self.keep_rows:  # each kept row's weight (once a weighted batch came)
+            self.add_state(_WEIGHTS, default=[], dist_reduce_fx="cat", persistent=True)
         spec = torch.tensor([self._options_code(), -1, -1, 0], dtype=torch.int64)
         self.add_state("spec", default=spec, dist_reduce_fx=_agree, persistent=True)
 
@@ -177,13 +181,13 @@ class _TableMetric(Metric):
     # ------------------------------------------------------------- kept rows
 
     def _keeps(self, rows) -> bool:
-        """Whether a batch is kept as rows: CPU, no weights, no ``by=``, one label column
-        shared by the score columns, labels all 0/1 (checked).
+        """Whether a batch is kept as rows: CPU, no weights (unless ``keep_rows``), no
+        ``by=``, one label column shared by the score columns, labels all 0/1 (checked).
         """
         return (
             rows.preds.device.type == "cpu"
             and self.row_opts.thresholds is None
-            and rows.weight is None
+            and (rows.weight is None or self.keep_rows)
             and rows.by is None
             and rows.target.shape[1] == 1
         )
@@ -192,6 +196,8 @@ class _TableMetric(Metric):
         """Keep a batch's scores (a copy, in their own floating dtype: float32 scores
         cost 4 bytes, read back exactly as float64) and labels (bool).
         """
+        if self.keep_rows:
+            self._keep_weights(rows)
         # copies made by numpy (which asks for huge pages: several times faster than
         # torch's clone of a large CPU tensor)
         own = preds.is_floating_point() and preds.dtype != torch.bfloat16  # numpy has it
@@ -230,7 +236,7 @@ class _TableMetric(Metric):
         self._rows_memo = None
 
     def _clear_rows(self) -> None:
-        for name in _ROWS:
+        for name in (*_ROWS, _WEIGHTS) if self.keep_rows else _ROWS:
             setattr(self, name, [])
 
     def _rows_list(self, name) -> list:
@@ -264,12 +270,38 @@ class _TableMetric(Metric):
         y = ys[0] if len(ys) == 1 else np.concatenate(ys)
         return scores.astype(np.float64, copy=False), y.astype(bool, copy=False)
 
+    def _keep_weights(self, rows) -> None:
+        """Keep the batch's row weights beside its rows (``keep_rows=True``): ones for
+        the rows kept before the first weighted batch, and for unweighted batches after.
+        """
+        lst = self._table_list(_WEIGHTS)
+        held = sum(int(x.shape[0]) for x in lst)
+        if rows.weight is None and not held:
+            return
+        before = self._rows_held()
+        if held < before:
+            lst.append(torch.ones(before - held, dtype=torch.float64))
+        n = rows.preds.shape[0]
+        w = rows.weight if rows.weight is not None else torch.ones(n, dtype=torch.float64)
+        lst.append(w.detach().cpu().clone())
+
+    def _kept_weights(self):
+        """The kept rows' weights (numpy, aligned with :meth:`_kept`), or None."""
+        if not self.keep_rows:
+            return None
+        lst = [x for x in self._table_list(_WEIGHTS) if x.numel()]
+        if not lst:
+            return None
+        w = torch.cat(lst).numpy()
+        n = self._rows_held()
+        return w if w.size == n else np.concatenate([w, np.ones(n - w.size)])
+
     def _fold_rows(self) -> None:
         """Reduce the kept rows into the table."""
         kept = self._kept()
         if kept is None:
             return
-        table = rows_table(kept[0], kept[1], self.device)
+        table = rows_table(kept[0], kept[1], self.device, self._kept_weights())
         self._clear_rows()
         for name, x in zip(_STATES, table):
             self._table_list(name).append(x)
@@ -321,7 +353,7 @@ class _TableMetric(Metric):
         if isinstance(getattr(self, "key"), torch.Tensor):  # noqa: B009
             tables = [reduce_table(tables[0])]
         if kept is not None:
-            tables.append(rows_table(kept[0], kept[1], self.device))
+            tables.append(rows_table(kept[0], kept[1], self.device, self._kept_weights()))
         return merge(tables)
 
     def _merge_now(self) -> None:

@@ -198,20 +198,24 @@ def merge(tables) -> Table | None:
 # ``prn.auc`` runs on the same rows.
 
 
-def rows_batch(scores: np.ndarray, labels: np.ndarray) -> Batch:
+def rows_batch(scores: np.ndarray, labels: np.ndarray, weights=None) -> Batch:
     """The batch of kept rows: one curve per score column (``scores`` ``(k, n)``, column
-    by column), every row of unit mass, the labels (``(n,)``) shared by the columns.
+    by column), every row of unit mass (or its weight), the labels (``(n,)``) shared by
+    the columns.
     """
     k, n = scores.shape
     values = scores.reshape(-1)
     pos = labels.astype(np.float64)
+    neg = 1.0 - pos
+    if weights is not None:
+        pos, neg = pos * weights, neg * weights
     offsets = np.arange(k + 1, dtype=np.int64) * n
     keys = pd.DataFrame(index=range(k)) if k > 1 else pd.DataFrame(index=range(1))
     return Batch(
         np.ascontiguousarray(values, dtype=np.float64).reshape(-1),
         offsets,
         pos,
-        1.0 - pos,
+        neg,
         np.array([0, n], dtype=np.int64),
         np.zeros(k, dtype=np.int64),
         keys,
@@ -221,9 +225,9 @@ def rows_batch(scores: np.ndarray, labels: np.ndarray) -> Batch:
     )
 
 
-def rows_table(scores: np.ndarray, labels: np.ndarray, device=None) -> Table:
-    """The table of kept rows (keys: the score column)."""
-    key, score, pos, neg = batch_entries(rows_batch(scores, labels))
+def rows_table(scores: np.ndarray, labels: np.ndarray, device=None, weights=None) -> Table:
+    """The table of kept rows (keys: the score column; masses: their weights)."""
+    key, score, pos, neg = batch_entries(rows_batch(scores, labels, weights))
     return _numpy_table(key, score, pos, neg, device)
 
 
