@@ -38,6 +38,7 @@ from .._core.pack import inputs, pack
 from .._drivers import all_float32, split_sweep_range
 from .._drivers.resample import segments_batch
 from .._schema import MODEL
+from .exact_ints import needs_ranks, refuse
 from .presort import split_sorted
 from .sweep import _split_sweep
 
@@ -118,6 +119,8 @@ def hard_split(score, label, decimals=None):
     s, y = np.asarray(score), np.asarray(label)
     if s.ndim != 1 or y.shape != s.shape or s.size == 0 or s.dtype.kind not in "fiu":
         return None
+    if needs_ranks(s):  # integers float64 would round: the full path refuses them
+        return None
     if y.dtype.kind == "b":
         pos = y
     elif y.dtype.kind in "fiu":
@@ -186,6 +189,11 @@ def batch_entries(batch, decimals=None):
     apply (hard, unweighted labels; curves of a few thousand rows or more; no
     rounding), each vertex's counts differenced; else :func:`swept_entries`.
     """
+    refuse(
+        batch,
+        "a table merged with other batches (Accumulator, partitions, streams)",
+        "pass the scores in one call, or rank them into float64 first",
+    )
     split = None if decimals is not None else split_sorted(batch)
     if split is None:
         return swept_entries(batch, decimals)

@@ -47,6 +47,15 @@ def check_preds(preds):
         )
     if preds.is_complex() or preds.dtype == torch.bool:
         raise TypeError(f"preds must hold real scores, got dtype {preds.dtype}")
+    if not preds.is_floating_point() and preds.numel():
+        big = int(preds.abs().max()) if preds.dtype != torch.uint64 else int(preds.max())
+        if big > 2**53:
+            raise ValueError(
+                f"preds holds integers up to {big:,}, beyond 2**53: the float64 state would "
+                "round them (rows would tie or swap); rank them into float64 over the whole "
+                "set first, or call prroc_numba.auc / bootstrap on all the rows at once "
+                "(which rank them exactly)"
+            )
     p = preds.to(torch.float64)
     p2 = p if p.ndim == 2 else p[:, None]
     if p2.device.type == "cpu" and bool(np.isfinite(p2.numpy()).all()):
