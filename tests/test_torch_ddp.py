@@ -270,3 +270,72 @@ def test_class_metrics_synced_equal_all_rows(tmp_path):
         mine = _split(y, world) == rank
         distinct = sum(np.unique(P[mine, j]).size for j in range(4))
         assert res["sent"] == [distinct] * 4 + [0, 0] + [4]
+
+
+M = 1001  # rows of the uneven evaluation set: 2 ranks cannot split it evenly
+
+
+def _eval_rows():
+    rng = np.random.default_rng(4)
+    y = (rng.random(M) < 0.3).astype(np.int64)
+    return y, y + rng.normal(size=M)
+
+
+def _sampler_worker(rank, world, port, out):
+    """An uneven evaluation set on 2 ranks: DistributedSampler pads it by repeating
+    rows; a sampler that does not pad, or drop_last=True, avoids the repeat."""
+    import torch.distributed as dist
+    from lightning.pytorch.overrides.distributed import UnrepeatedDistributedSampler
+    from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
+
+    import prroc_numba.torch as pt
+
+    torch.set_num_threads(1)
+    dist.init_process_group(
+        "gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=world
+    )
+    try:
+        y, s = _eval_rows()
+        ds = TensorDataset(torch.from_numpy(s), torch.from_numpy(y))
+        samplers = {
+            "padded": DistributedSampler(ds, shuffle=False),
+            "unpadded": UnrepeatedDistributedSampler(ds, shuffle=False),
+            "drop_last": DistributedSampler(ds, shuffle=False, drop_last=True),
+        }
+        res = {}
+        for name, sampler in samplers.items():
+            ap = pt.AveragePrecision()
+            for score, target in DataLoader(ds, batch_size=100, sampler=sampler):
+                ap.update(score, target)
+            res[name] = (ap.compute().item(), list(sampler))
+        with open(f"{out}/rank{rank}.pkl", "wb") as f:
+            pickle.dump(res, f)
+    finally:
+        dist.destroy_process_group()
+
+
+def test_distributed_sampler_padding_and_the_ways_around_it(tmp_path):
+    import torch.multiprocessing as mp
+
+    pytest.importorskip("lightning")
+    mp.spawn(_sampler_worker, args=(2, _free_port(), str(tmp_path)), nprocs=2, join=True)
+    y, s = _eval_rows()
+    res = []
+    for rank in range(2):
+        with open(tmp_path / f"rank{rank}.pkl", "rb") as f:
+            res.append(pickle.load(f))
+
+    def ap(rows):
+        return prn.auc(score=s[rows], label=y[rows], method="ap")["auc"].iloc[0]
+
+    everything = ap(np.arange(M))
+    seen = {name: np.concatenate([r[name][1] for r in res]) for name in res[0]}
+    # padded: 1002 rows, one of them seen twice -- the value of those rows, not of the set
+    assert seen["padded"].size == M + 1 and np.unique(seen["padded"]).size == M
+    assert res[0]["padded"][0] == ap(seen["padded"]) != everything
+    # a sampler that does not pad: every row once, the value of the whole set, exactly
+    assert np.array_equal(np.sort(seen["unpadded"]), np.arange(M))
+    assert res[0]["unpadded"][0] == res[1]["unpadded"][0] == everything
+    # drop_last: every row at most once, the last one left out
+    assert seen["drop_last"].size == M - 1 and np.unique(seen["drop_last"]).size == M - 1
+    assert res[0]["drop_last"][0] == ap(seen["drop_last"])
