@@ -311,3 +311,33 @@ def test_plot_draws_one_curve_per_class():
     ref_ax = plot_pr(ref)
     assert np.array_equal(ax.get_lines()[0].get_xdata(), ref_ax.get_lines()[0].get_xdata())
     plt.close("all")
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_kept_rows_folded_or_kept_equal_prn_auc(ties, monkeypatch):
+    """Unweighted CPU batches are kept as rows and computed by prn.auc's own route;
+    past the kept-values limit tied scores are reduced to the table, continuous ones
+    stay rows; mixed with a weighted batch (reduced at once), still exact."""
+    from prroc_numba.torch import _classes
+
+    monkeypatch.setattr(_classes, "_RAW_VALUES", 2000)
+    P, y = _multiclass(n=4000, seed=3)
+    if ties:
+        P = np.round(P, 2)
+    for average in [None, "micro"]:
+        m = _feed(pt.MulticlassAveragePrecision(K, average=average), P, y, parts=8)
+        ref = prn.auc(
+            score=P.astype(np.float64), label=y, multiclass="ovr", average=average, method="ap"
+        )["auc"].to_numpy()
+        assert np.allclose(m.compute().numpy().reshape(-1), ref, rtol=1e-14, atol=0)
+        held = sum(x.numel() for x in m.class_labels)
+        tables = sum(x.numel() for x in m.key)
+        assert (tables > 0 and held < len(y)) if ties else (tables == 0 and held == len(y))
+    w = np.ones(len(y))
+    w[2000:] = 1.5
+    m = _feed(pt.MulticlassAUROC(K, average=None), P[:2000], y[:2000], parts=2)
+    m.update(
+        torch.from_numpy(P[2000:]), torch.from_numpy(y[2000:]), torch.from_numpy(w[2000:])
+    )
+    ref = roc_auc_score(np.eye(K)[y], P.astype(np.float64), average=None, sample_weight=w)
+    assert np.abs(m.compute().numpy() - ref).max() < 1e-14

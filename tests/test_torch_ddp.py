@@ -269,7 +269,7 @@ def test_class_metrics_synced_equal_all_rows(tmp_path):
         # distinct score), no rows
         mine = _split(y, world) == rank
         distinct = sum(np.unique(P[mine, j]).size for j in range(4))
-        assert res["sent"] == [distinct] * 4 + [0, 0] + [4]
+        assert res["sent"] == [distinct] * 4 + [0, 0] + [4] + [0, 0]
 
 
 M = 1001  # rows of the uneven evaluation set: 2 ranks cannot split it evenly

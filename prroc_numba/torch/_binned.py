@@ -55,7 +55,8 @@ def check_thresholds(thresholds) -> np.ndarray | None:
 def bins(scores: torch.Tensor, thresholds: np.ndarray) -> torch.Tensor:
     """Each score's bin (float64): how many thresholds are ``<=`` it."""
     t = torch.from_numpy(thresholds).to(scores.device)
-    return torch.searchsorted(t, scores.contiguous(), right=True).to(torch.float64)
+    s = scores.to(torch.float64).contiguous()
+    return torch.searchsorted(t, s, right=True).to(torch.float64)
 
 
 def _confusion(curve, score, pos, neg, n_curves: int, T: int):

@@ -1,8 +1,9 @@
 """The arguments of the multiclass and multilabel metrics' ``update``, checked.
 
 A batch becomes one score and one 0/1 label per (row, class): ``preds`` ``(n, K)``
-float64, ``onehot`` ``(n, K)`` bool (multiclass: the row's class; multilabel: the
-label matrix), and ``keep`` ``(n, K)`` bool or None (multilabel entries equal to
+(float32 or float64 CPU scores as given, else float64), ``onehot`` ``(n, K)`` bool
+(multiclass: the row's class, built on first use by :func:`class_onehot`; multilabel:
+the label matrix), and ``keep`` ``(n, K)`` bool or None (multilabel entries equal to
 ``ignore_index``, left out one by one, as torchmetrics does); multiclass rows whose
 class equals ``ignore_index`` are dropped whole.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
 import torch
 
 from ._inputs import check_by, check_preds, check_weight, detached, first_true
@@ -23,7 +25,7 @@ class ClassRows(NamedTuple):
     """
 
     preds: torch.Tensor
-    onehot: torch.Tensor
+    onehot: torch.Tensor | None
     keep: torch.Tensor | None
     weight: torch.Tensor | None
     by: torch.Tensor | None
@@ -43,7 +45,10 @@ def _integers(t: torch.Tensor, what: str) -> torch.Tensor:
 
 
 def _preds(preds, num: int, arg: str) -> torch.Tensor:
-    p, wide = check_preds(detached(preds, "preds"))
+    x = detached(preds, "preds")
+    if x.ndim == 2 and x.shape[1] == num and _finite_cpu_floats(x):
+        return x  # float32 / float64 CPU scores, all finite: taken as they are
+    p, wide = check_preds(x)
     if not wide or p.shape[1] != num:
         raise ValueError(
             f"preds must have shape (n, {num}) (one score column per class, {arg}={num}), "
@@ -79,8 +84,7 @@ def check_multiclass(preds, target, sample_weight, by, num_classes, ignore_index
             f"class ids must be 0 .. {num_classes - 1} (num_classes={num_classes})"
             + ("" if ignore_index is None else f" or ignore_index={ignore_index}")
         )
-    onehot = t[:, None] == torch.arange(num_classes, device=t.device)
-    return _dropped_weight(ClassRows(p, onehot, None, w, b, t))
+    return _dropped_weight(ClassRows(p, None, None, w, b, t))
 
 
 def check_multilabel(preds, target, sample_weight, by, num_labels, ignore_index) -> ClassRows:
@@ -112,6 +116,19 @@ def check_multilabel(preds, target, sample_weight, by, num_labels, ignore_index)
     return _dropped_weight(ClassRows(p, t == 1, keep, w, b, t))
 
 
+def _finite_cpu_floats(x: torch.Tensor) -> bool:
+    if x.device.type != "cpu" or x.dtype not in (torch.float32, torch.float64):
+        return False
+    return bool(np.isfinite(x.numpy()).all())
+
+
+def class_onehot(rows: ClassRows, K: int) -> torch.Tensor:
+    """The ``(n, K)`` bool labels of a checked batch (multiclass: built here)."""
+    if rows.onehot is not None:
+        return rows.onehot
+    return rows.target[:, None] == torch.arange(K, device=rows.target.device)
+
+
 def _dropped_weight(rows: ClassRows) -> ClassRows:
     """Rows of zero weight removed (zero weight is removal)."""
     w = rows.weight
@@ -120,7 +137,7 @@ def _dropped_weight(rows: ClassRows) -> ClassRows:
     m = w > 0
     return ClassRows(
         rows.preds[m],
-        rows.onehot[m],
+        None if rows.onehot is None else rows.onehot[m],
         None if rows.keep is None else rows.keep[m],
         w[m],
         None if rows.by is None else rows.by[m],

@@ -25,9 +25,10 @@ from .._core.batch import warn_undefined_auc
 from .._core.table import Layout
 from .._resampling.table import table_areas
 from ._binned import binned_areas, binned_label, bins, check_thresholds
-from ._class_inputs import check_multiclass, check_multilabel
-from ._metric import _TableMetric
-from ._reduce import element_table, reduce_numpy
+from ._class_inputs import check_multiclass, check_multilabel, class_onehot
+from ._class_rows import CLASS_ROWS, joined, keep_batch, rows_areas
+from ._metric import _RAW_VALUES, _SAMPLE, _TableMetric
+from ._reduce import element_table, merge, reduce_numpy
 
 #: the list states of the rows kept for intervals (``keep_rows=True``)
 _KEPT = ("class_preds", "class_target", "class_weight", "class_by")
@@ -96,9 +97,8 @@ class _ClassMetric(_TableMetric):
         self.opts = opts
         self._code = method_code(opts.curve, opts.method)
         super().__init__(merge_checkpoint=merge_checkpoint, keep_rows=opts.keep_rows, **kwargs)
-        if opts.keep_rows:
-            for name in _KEPT:
-                self.add_state(name, default=[], dist_reduce_fx="cat", persistent=True)
+        for name in CLASS_ROWS + (_KEPT if opts.keep_rows else ()):
+            self.add_state(name, default=[], dist_reduce_fx="cat", persistent=True)
 
     def _options(self) -> str:
         return repr(self.opts)
@@ -135,10 +135,69 @@ class _ClassMetric(_TableMetric):
             return
         if o.keep_rows:
             self._keep_class_rows(rows)
+        if self._keeps_class(rows):
+            self._keep_class(rows, preds)
+            return
         scores = rows.preds
         if o.thresholds is not None:
             scores = bins(scores, np.asarray(o.thresholds))
-        self._add_table(element_table(scores, rows.onehot, rows.keep, rows.weight, rows.by))
+        onehot = class_onehot(rows, o.num)
+        self._add_table(element_table(scores, onehot, rows.keep, rows.weight, rows.by))
+
+    # ------------------------------------------------------------- kept rows
+
+    def _keeps_class(self, rows) -> bool:
+        """Whether a batch is kept as rows (see :mod:`._class_rows`)."""
+        return (
+            rows.preds.device.type == "cpu"
+            and self.opts.thresholds is None
+            and rows.weight is None
+            and rows.by is None
+            and rows.keep is None
+        )
+
+    def _keep_class(self, rows, preds) -> None:
+        scores, labels = keep_batch(rows, preds)
+        self._table_list(CLASS_ROWS[0]).append(scores)
+        self._table_list(CLASS_ROWS[1]).append(labels)
+        held = sum(int(x.shape[1]) for x in self._table_list(CLASS_ROWS[0])) * self.opts.num
+        if held <= max(_RAW_VALUES, self._rows_limit):
+            return
+        lst = self._table_list(CLASS_ROWS[0])
+        step = max(1, (held // self.opts.num + _SAMPLE - 1) // _SAMPLE)
+        sample = torch.cat([x[0, ::step] for x in lst])
+        if 2 * torch.unique(sample).numel() > sample.numel():  # continuous: keep rows
+            self._rows_limit = 4 * held
+            return
+        self._fold_rows()
+
+    def _kept_class(self):
+        """``(scores (K, n) float64, onehot (K, n) bool)`` of the kept rows, or None."""
+        return joined(*(self._table_list(name) for name in CLASS_ROWS))
+
+    def _kept_class_table(self):
+        kept = self._kept_class()
+        if kept is None:
+            return None
+        S, onehot = (torch.from_numpy(np.ascontiguousarray(x.T)) for x in kept)
+        return element_table(S, onehot, None, None, None)
+
+    def _fold_rows(self) -> None:
+        super()._fold_rows()
+        table = self._kept_class_table()
+        if table is not None:
+            for name in CLASS_ROWS:
+                setattr(self, name, [])
+            self._add_table(table)
+
+    def _merged(self):
+        table, kept = super()._merged(), self._kept_class_table()
+        return table if kept is None else merge([t for t in (table, kept) if t is not None])
+
+    def _clear_rows(self) -> None:
+        super()._clear_rows()
+        for name in CLASS_ROWS:
+            setattr(self, name, [])
 
     # --------------------------------------------------------------- results
 
@@ -149,6 +208,10 @@ class _ClassMetric(_TableMetric):
         (``G`` rows; no columns without ``by=``).
         """
         o = self.opts
+        kept = self._kept_class()
+        alone = not (self._to_sync and self._world() > 1)  # else the ranks' tables
+        if kept is not None and alone and not any(t[0].numel() for t in self._tables()):
+            return self._rows_areas(*kept)  # only rows: prn.auc's own route
         with self._synced():
             layout, curve, score, pos, neg, offsets = self._state()[:6]
         n_curves = offsets.size - 1
@@ -166,6 +229,17 @@ class _ClassMetric(_TableMetric):
             bad = warn_undefined_auc(curves, o.curve, stacklevel=5, totals=(P, N))
             areas[bad] = np.nan
         return areas.reshape(G, K), P.reshape(G, K), N.reshape(G, K), pooled, groups
+
+    def _rows_areas(self, scores, onehot):
+        """:meth:`_class_areas` of kept rows only (one group)."""
+        o = self.opts
+        areas, P, N, pooled = rows_areas(scores, onehot, self._code, o.average == "micro")
+        groups = pd.DataFrame(index=[0])
+        if o.average != "micro":
+            curves = Layout([S.CLASS], None, _per_class(groups, o.num))
+            bad = warn_undefined_auc(curves, o.curve, stacklevel=5, totals=(P, N))
+            areas[bad] = np.nan
+        return areas[None, :], P[None, :], N[None, :], pooled, groups
 
     @staticmethod
     def _pooled(group, score, pos, neg, G):

@@ -131,7 +131,7 @@ def element_table(preds, onehot, keep, weight, by) -> Table:
     key = (g[:, None] * K + cols).reshape(-1)
     lab = onehot.to(torch.float64).reshape(-1)
     w = torch.ones_like(lab) if weight is None else weight[:, None].expand(n, K).reshape(-1)
-    score = preds.reshape(-1)
+    score = preds.to(torch.float64).reshape(-1)
     if keep is not None:
         m = keep.reshape(-1)
         key, lab, w, score = key[m], lab[m], w[m], score[m]
