@@ -336,8 +336,26 @@ def test_kept_rows_folded_or_kept_equal_prn_auc(ties, monkeypatch):
     w = np.ones(len(y))
     w[2000:] = 1.5
     m = _feed(pt.MulticlassAUROC(K, average=None), P[:2000], y[:2000], parts=2)
-    m.update(
-        torch.from_numpy(P[2000:]), torch.from_numpy(y[2000:]), torch.from_numpy(w[2000:])
-    )
+    m.update(torch.from_numpy(P[2000:]), torch.from_numpy(y[2000:]), torch.from_numpy(w[2000:]))
     ref = roc_auc_score(np.eye(K)[y], P.astype(np.float64), average=None, sample_weight=w)
     assert np.abs(m.compute().numpy() - ref).max() < 1e-14
+
+
+def test_binned_by_groups_and_weights():
+    """The binned state per group (one table of bins per group and class) equals
+    torchmetrics' binned class on each group's rows; the state stays one merged table."""
+    P, y = _multiclass(n=2000)
+    g = np.random.default_rng(6).integers(0, 2, len(y))
+    m = _feed(pt.MulticlassAUROC(K, average=None, thresholds=20), P, y, by=g)
+    assert len(m.key) == 1  # merged at every update: fixed size
+    got = m.compute().numpy()
+    for k in range(2):
+        tm = tmc.MulticlassAUROC(num_classes=K, average="none", thresholds=20)
+        tm.update(torch.from_numpy(P[g == k]), torch.from_numpy(y[g == k]))
+        assert np.abs(got[k] - tm.compute().numpy()).max() < 1e-6
+    # integer weights are duplicated rows
+    w = np.random.default_rng(8).integers(1, 3, len(y))
+    mw = _feed(pt.MulticlassAveragePrecision(K, thresholds=20), P, y, sample_weight=w * 1.0)
+    rep = np.repeat(np.arange(len(y)), w)
+    ref = _feed(pt.MulticlassAveragePrecision(K, thresholds=20), P[rep], y[rep])
+    assert abs(mw.compute().item() - ref.compute().item()) < 1e-12

@@ -189,6 +189,11 @@ def test_plot_draws_the_exact_curves_as_prn_plot():
         with pytest.raises(ValueError, match="without val"):
             m.plot(m.compute())
         plt.close("all")
+    mm = _feed(pt.Metrics(["ap"], models=names), 2, S, y)
+    fig, ax = mm.plot()
+    ref = plot_pr(prn.pr_curve(frame, score=names, label="y"))
+    assert np.array_equal(ax.get_lines()[1].get_ydata(), ref.get_lines()[1].get_ydata())
+    plt.close("all")
 
 
 def test_weighted_intervals_with_kept_rows_equal_prn_bootstrap_and_compare():

@@ -411,6 +411,14 @@ class Metrics(_TableMetric):
         frame = self.compute_frame()
         return {nm: self._tensor(frame[nm].to_numpy(np.float64), shape) for nm in self.metric_names}
 
+    def plot(self, val: Any = None, ax: Any = None, **kwargs: Any) -> tuple:
+        """Draw every curve's exact PR curve with :func:`prroc_numba.plot.plot_pr`
+        (``kwargs`` passed on); returns ``(fig, ax)`` as torchmetrics' ``plot``.
+        """
+        from ._plotting import plot_state
+
+        return plot_state(self, "pr", val, ax, None, kwargs)
+
     def compute_frame(self) -> pd.DataFrame:
         """The frame of :func:`prroc_numba.metrics` on every row seen."""
         with self._synced():

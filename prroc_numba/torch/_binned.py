@@ -59,6 +59,27 @@ def bins(scores: torch.Tensor, thresholds: np.ndarray) -> torch.Tensor:
     return torch.searchsorted(t, s, right=True).to(torch.float64)
 
 
+def binned_table(b: torch.Tensor, onehot, keep, weight, T: int):
+    """The table of a batch of bins ``b`` ``(n, K)`` (one group): each class's mass per
+    bin by one ``bincount`` (no sort), entries in the table's order (class, then bin
+    descending), empty bins left out.
+    """
+    n, K = b.shape
+    idx = (b.to(torch.int64) + torch.arange(K, device=b.device) * (T + 1)).reshape(-1)
+    lab = onehot.to(torch.float64).reshape(-1)
+    w = torch.ones_like(lab) if weight is None else weight[:, None].expand(n, K).reshape(-1)
+    if keep is not None:
+        m = keep.reshape(-1)
+        idx, lab, w = idx[m], lab[m], w[m]
+    size = K * (T + 1)
+    pos = torch.bincount(idx, weights=w * lab, minlength=size).reshape(K, T + 1).flip(1)
+    neg = torch.bincount(idx, weights=w * (1.0 - lab), minlength=size).reshape(K, T + 1).flip(1)
+    nz = (pos > 0) | (neg > 0)
+    key = torch.arange(K, device=b.device)[:, None].expand(K, T + 1)[nz]
+    score = torch.arange(T, -1, -1, device=b.device, dtype=torch.float64).expand(K, T + 1)[nz]
+    return key.contiguous(), score.contiguous(), pos[nz], neg[nz]
+
+
 def _confusion(curve, score, pos, neg, n_curves: int, T: int):
     """``(tp, fp, P, N)``: each curve's positive and negative mass at or above each
     threshold (``(n_curves, T)``) and in all.

@@ -35,8 +35,10 @@ def keep_batch(rows, preds) -> tuple[torch.Tensor, torch.Tensor]:
     )
     src = (preds.detach() if own else rows.preds).numpy()
     scores = torch.from_numpy(np.ascontiguousarray(src.T))
-    if rows.target.ndim == 1:  # multiclass: the class ids
-        labels = rows.target.clone()
+    if rows.target.ndim == 1:  # multiclass: the class ids, in the smallest dtype
+        K = rows.preds.shape[1]
+        small = torch.uint8 if K <= 255 else torch.int16 if K <= 32767 else torch.int64
+        labels = rows.target.to(small, copy=True)
     else:
         labels = torch.from_numpy(np.ascontiguousarray(rows.target.numpy().T == 1))
     return scores, labels

@@ -24,7 +24,7 @@ from .._checks import check_level, check_n_boot, method_code, method_label
 from .._core.batch import warn_undefined_auc
 from .._core.table import Layout
 from .._resampling.table import table_areas
-from ._binned import binned_areas, binned_label, bins, check_thresholds
+from ._binned import binned_areas, binned_label, binned_table, bins, check_thresholds
 from ._class_inputs import check_multiclass, check_multilabel, class_onehot
 from ._class_rows import CLASS_ROWS, joined, keep_batch, rows_areas
 from ._metric import _RAW_VALUES, _SAMPLE, _TableMetric
@@ -103,6 +103,9 @@ class _ClassMetric(_TableMetric):
     def _options(self) -> str:
         return repr(self.opts)
 
+    def _binned_mode(self) -> bool:
+        return self.opts.thresholds is not None
+
     def update(
         self,
         preds: torch.Tensor,
@@ -138,11 +141,16 @@ class _ClassMetric(_TableMetric):
         if self._keeps_class(rows):
             self._keep_class(rows, preds)
             return
-        scores = rows.preds
-        if o.thresholds is not None:
-            scores = bins(scores, np.asarray(o.thresholds))
         onehot = class_onehot(rows, o.num)
-        self._add_table(element_table(scores, onehot, rows.keep, rows.weight, rows.by))
+        if o.thresholds is None:
+            table = element_table(rows.preds, onehot, rows.keep, rows.weight, rows.by)
+        elif rows.by is None:  # one group: a bincount per class (fixed size)
+            b = bins(rows.preds, np.asarray(o.thresholds))
+            table = binned_table(b, onehot, rows.keep, rows.weight, len(o.thresholds))
+        else:
+            b = bins(rows.preds, np.asarray(o.thresholds))
+            table = element_table(b, onehot, rows.keep, rows.weight, rows.by)
+        self._add_table(table)
 
     # ------------------------------------------------------------- kept rows
 

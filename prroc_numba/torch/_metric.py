@@ -173,10 +173,20 @@ class _TableMetric(Metric):
             self.spec = _agree(torch.stack([old, spec.to(old.device)]))
 
     def _add_table(self, table) -> None:
-        """Append a batch's reduced table to the list state (merged as it grows)."""
+        """Append a batch's reduced table to the list state (merged as it grows; in
+        the binned mode at once, so the state stays at one table of fixed size).
+        """
         for name, x in zip(_STATES, table):
             self._table_list(name).append(x)
+        if self._binned_mode():
+            if len(self._tables()) > 1:
+                self._merge_now()
+            return
         self._maybe_merge()
+
+    def _binned_mode(self) -> bool:
+        """Whether ``thresholds=`` was given (the state is bins)."""
+        return self.row_opts.thresholds is not None
 
     # ------------------------------------------------------------- kept rows
 
