@@ -359,3 +359,25 @@ def test_binned_by_groups_and_weights():
     rep = np.repeat(np.arange(len(y)), w)
     ref = _feed(pt.MulticlassAveragePrecision(K, thresholds=20), P[rep], y[rep])
     assert abs(mw.compute().item() - ref.compute().item()) < 1e-12
+
+
+def test_weighted_intervals_with_kept_rows_equal_prn_bootstrap():
+    P, y = _multiclass(n=500, seed=9)
+    w = np.random.default_rng(10).random(len(y)) + 0.5
+    m = _feed(
+        pt.MulticlassAUROC(K, average="weighted", keep_rows=True), P, y, parts=1, sample_weight=w
+    )
+    got = m.compute_frame(n_boot=40, seed=2)
+    ref = prn.bootstrap(
+        score=P.astype(np.float64),
+        label=y,
+        weight=w,
+        multiclass="ovr",
+        classes=list(range(K)),
+        average="weighted",
+        curve="roc",
+        n_boot=40,
+        seed=2,
+    )
+    for col in ("estimate", "ci_low", "ci_high"):
+        assert np.array_equal(got[col], ref[col])
