@@ -107,3 +107,14 @@ def test_torch_metrics_refuse_them():
     m = pt.AveragePrecision()
     m.update(torch.from_numpy(s - BIG), torch.from_numpy(y))
     assert abs(float(m.compute()) - average_precision_score(y, s)) < 1e-15
+
+
+def test_operating_points_report_the_original_integers():
+    y, s = _case(n=300, seed=2)
+    op = prn.operating_points(score=s, label=y, targets=["max_f1", "tpr>=0.5", "fpr<=0.2"])
+    assert op["threshold"].dtype == np.int64
+    for _, row in op.iterrows():
+        hit = s >= int(row["threshold"])  # compared as integers
+        assert row["tp"] == (hit & (y == 1)).sum() and row["fp"] == (hit & (y == 0)).sum()
+    with pytest.raises(ValueError, match="thresholds="):
+        prn.operating_points(score=s, label=y, thresholds=op)

@@ -70,10 +70,17 @@ def original_thresholds(batch, thr: np.ndarray, off: np.ndarray) -> np.ndarray:
     otherwise. Points that are no rank (a curve's start) stay as floats in an object
     column.
     """
+    if batch.score_levels is None:
+        return thr
+    return thresholds_of_curves(batch, thr, np.repeat(np.arange(off.size - 1), np.diff(off)))
+
+
+def thresholds_of_curves(batch, thr: np.ndarray, curve: np.ndarray) -> np.ndarray:
+    """:func:`original_thresholds` of points given with their curve ``curve``."""
     levels = batch.score_levels
     if levels is None:
         return thr
-    model = np.repeat(np.arange(off.size - 1) % batch.n_models, np.diff(off))
+    model = curve % batch.n_models
     out = thr.astype(object)
     mapped = np.zeros(thr.size, dtype=bool)
     for m, lv in enumerate(levels):
