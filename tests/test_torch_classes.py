@@ -381,3 +381,18 @@ def test_weighted_intervals_with_kept_rows_equal_prn_bootstrap():
     )
     for col in ("estimate", "ci_low", "ci_high"):
         assert np.array_equal(got[col], ref[col])
+
+
+def test_state_is_a_copy_of_the_callers_tensors():
+    """A training loop reuses its buffers: the kept rows must not follow them."""
+    P, y = _multiclass(n=300)
+    for kw in ({}, {"keep_rows": True}):
+        m = pt.MulticlassAveragePrecision(K, average=None, **kw)
+        tp, ty = torch.from_numpy(P.copy()), torch.from_numpy(y.copy())
+        m.update(tp, ty)
+        before = m.compute().numpy().copy()
+        tp.zero_()
+        ty.fill_(0)
+        assert np.array_equal(m.compute().numpy(), before)
+        if kw:
+            assert m.compute_frame(n_boot=5, seed=0)["estimate"].notna().all()

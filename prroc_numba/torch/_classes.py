@@ -330,13 +330,14 @@ class _ClassMetric(_TableMetric):
                 f"entries equal to ignore_index={self.opts.ignore_index}; drop those rows "
                 "(or build the metric without keep_rows)"
             )
-        cpu = (x.detach().cpu() for x in (rows.preds, rows.target))
+        # copies: the caller may reuse its tensors
+        cpu = (x.detach().cpu().clone() for x in (rows.preds, rows.target))
         for name, x in zip(_KEPT[:2], cpu):
             self._table_list(name).append(x)
         if rows.weight is not None:
-            self._table_list("class_weight").append(rows.weight.cpu())
+            self._table_list("class_weight").append(rows.weight.cpu().clone())
         if rows.by is not None:
-            self._table_list("class_by").append(rows.by.cpu())
+            self._table_list("class_by").append(rows.by.cpu().clone())
 
     def _kept_class_rows(self) -> dict:
         out = {}
