@@ -38,7 +38,11 @@ def _doc(head: str, unit: str, num: str, example: str) -> str:
     return head + _COMMON.format(unit=unit, num=num) + example
 
 
-class MulticlassAveragePrecision(_ClassMetric):
+class _Multiclass(_ClassMetric):
+    """The multiclass classes' arguments (``_curve``: "pr" or "roc")."""
+
+    _curve = "pr"
+
     def __init__(
         self,
         num_classes: int,
@@ -50,29 +54,16 @@ class MulticlassAveragePrecision(_ClassMetric):
         **kwargs: Any,
     ) -> None:
         opts = class_options(
-            "multiclass", num_classes, "pr", average, ignore_index, thresholds, keep_rows
+            "multiclass", num_classes, self._curve, average, ignore_index, thresholds, keep_rows
         )
         super().__init__(opts, merge_checkpoint, **kwargs)
 
 
-class MulticlassAUROC(_ClassMetric):
-    def __init__(
-        self,
-        num_classes: int,
-        average: str | None = "macro",
-        thresholds: int | list[float] | torch.Tensor | None = None,
-        ignore_index: int | None = None,
-        keep_rows: bool = False,
-        merge_checkpoint: bool = False,
-        **kwargs: Any,
-    ) -> None:
-        opts = class_options(
-            "multiclass", num_classes, "roc", average, ignore_index, thresholds, keep_rows
-        )
-        super().__init__(opts, merge_checkpoint, **kwargs)
+class _Multilabel(_ClassMetric):
+    """The multilabel classes' arguments (``_curve``: "pr" or "roc")."""
 
+    _curve = "pr"
 
-class MultilabelAveragePrecision(_ClassMetric):
     def __init__(
         self,
         num_labels: int,
@@ -84,26 +75,25 @@ class MultilabelAveragePrecision(_ClassMetric):
         **kwargs: Any,
     ) -> None:
         opts = class_options(
-            "multilabel", num_labels, "pr", average, ignore_index, thresholds, keep_rows
+            "multilabel", num_labels, self._curve, average, ignore_index, thresholds, keep_rows
         )
         super().__init__(opts, merge_checkpoint, **kwargs)
 
 
-class MultilabelAUROC(_ClassMetric):
-    def __init__(
-        self,
-        num_labels: int,
-        average: str | None = "macro",
-        thresholds: int | list[float] | torch.Tensor | None = None,
-        ignore_index: int | None = None,
-        keep_rows: bool = False,
-        merge_checkpoint: bool = False,
-        **kwargs: Any,
-    ) -> None:
-        opts = class_options(
-            "multilabel", num_labels, "roc", average, ignore_index, thresholds, keep_rows
-        )
-        super().__init__(opts, merge_checkpoint, **kwargs)
+class MulticlassAveragePrecision(_Multiclass):
+    _curve = "pr"
+
+
+class MulticlassAUROC(_Multiclass):
+    _curve = "roc"
+
+
+class MultilabelAveragePrecision(_Multilabel):
+    _curve = "pr"
+
+
+class MultilabelAUROC(_Multilabel):
+    _curve = "roc"
 
 
 MulticlassAveragePrecision.__doc__ = _doc(
