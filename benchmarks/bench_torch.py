@@ -217,6 +217,22 @@ def run_compute(a):
     _row(f"AP compare B={B}, 3 columns x {n:.0e}", t0, {"plain": t1})
 
 
+def _streamed(make, key, preds, targets, states):
+    """A call that streams the batches into a new metric and computes it (the metric
+    kept in ``states[key]``, for its state's size).
+    """
+
+    def go():
+        m = make()
+        for p, t in zip(preds, targets):
+            m.update(p, t)
+        out = float(m.compute())
+        states[key] = m
+        return out
+
+    return go
+
+
 def run_stream(a):
     import torch
     from torchmetrics.classification import BinaryAveragePrecision
@@ -233,18 +249,10 @@ def run_stream(a):
         y, s = _binormal(nb * br, seed=2, decimals=dec)
         ys = [torch.from_numpy(y[i * br : (i + 1) * br]) for i in range(nb)]
         ss = [torch.from_numpy(s[i * br : (i + 1) * br]) for i in range(nb)]
-        states = {}
+        states: dict = {}
 
         def stream(make, key, ss=ss, ys=ys, states=states):
-            def go():
-                m = make()
-                for p, t in zip(ss, ys):
-                    m.update(p, t)
-                out = float(m.compute())
-                states[key] = m
-                return out
-
-            return go
+            return _streamed(make, key, ss, ys, states)
 
         t0, v0 = _timed(stream(pt.AveragePrecision, "ours"), a.repeats)
         ref = prn.auc(score=s, label=y, method="ap")["auc"].iloc[0]
@@ -301,18 +309,10 @@ def run_classes(a):
     y, p = _class_probs(nb * br, K, seed=3)
     ys = [torch.from_numpy(y[i * br : (i + 1) * br]) for i in range(nb)]
     ps = [torch.from_numpy(p[i * br : (i + 1) * br]) for i in range(nb)]
-    states = {}
+    states: dict = {}
 
     def stream(make, key):
-        def go():
-            m = make()
-            for q, t in zip(ps, ys):
-                m.update(q, t)
-            out = float(m.compute())
-            states[key] = m
-            return out
-
-        return go
+        return _streamed(make, key, ps, ys, states)
 
     t0, v0 = _timed(stream(lambda: pt.MulticlassAveragePrecision(K), "ours"), a.repeats)
     ref = prn.auc(
