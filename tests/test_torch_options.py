@@ -100,12 +100,19 @@ def test_ignore_index_drops_rows(ours, theirs, sk):
     assert torch.equal(m.compute(), ref.compute())
 
 
-def test_ignore_index_on_a_per_column_target_points_to_multilabel():
-    y, S, _ = _data(40)
-    Y = np.c_[y, y]
-    Y[0, 1] = -1
-    with pytest.raises(ValueError, match="MultilabelAveragePrecision"):
-        pt.AUROC(ignore_index=-1).update(torch.from_numpy(S), torch.from_numpy(Y))
+def test_ignore_index_on_a_per_column_target_leaves_out_single_entries():
+    y, S, g = _data(600)
+    Y = np.c_[y, 1 - y]
+    Y2 = Y.copy()
+    Y2[np.random.default_rng(3).random(Y.shape) < 0.1] = -1
+    w = np.random.default_rng(4).random(len(y)) * (np.arange(len(y)) % 9 != 0)  # zeros too
+    m = _feed(pt.AUROC(ignore_index=-1), 3, S, Y2, sample_weight=w, by=g)
+    got = m.compute().numpy()
+    for k in range(3):
+        for j in range(2):
+            sel = (g == k) & (Y2[:, j] != -1)
+            ref = roc_auc_score(Y[sel, j], S[sel, j].astype(np.float64), sample_weight=w[sel])
+            assert abs(got[k, j] - ref) < 1e-12
 
 
 @pytest.mark.parametrize("thresholds", [5, 100, [0.2, 0.4, 0.6, 0.8], torch.linspace(0, 1, 11)])

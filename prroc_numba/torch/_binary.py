@@ -301,7 +301,8 @@ class _AreaMetric(_TableMetric):
 
 _ROWS_DOC = """
     ignore_index : int, default=None
-        Target value of rows left out (before the state), as torchmetrics'.
+        Target value of rows left out (before the state), as torchmetrics'; with a
+        target of one label column per score column, of the single entries.
     models : list of str or int, default=None
         Names of the score columns of 2-D ``preds`` (one model each, sharing the 1-D
         target): they name the ``model`` column of every frame, :meth:`compare`'s

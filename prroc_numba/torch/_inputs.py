@@ -209,26 +209,22 @@ def row_options(ignore_index, models, thresholds) -> RowOptions:
 
 
 def drop_ignored(preds, target, weight, by, ignore_index):
-    """``(preds, target, weight, by)`` without the rows whose target equals
-    ``ignore_index`` (1-D target); a per-column target with ignored entries is an error
-    naming the multilabel class that leaves out single entries.
+    """``(preds, target, weight, by, keep)``: a 1-D target's rows equal to
+    ``ignore_index`` dropped; a per-column target's such entries set to 0 and left out
+    by ``keep`` (``(n, k)`` bool, None when nothing is left out).
     """
     if ignore_index is None:
-        return preds, target, weight, by
+        return preds, target, weight, by, None
     t = detached(target, "target")
     p = detached(preds, "preds")
     if t.ndim == 2 and t.shape[1] > 1:
-        if bool((t == ignore_index).any()):
-            raise ValueError(
-                f"target has entries equal to ignore_index={ignore_index} in a per-column "
-                f"target of shape {tuple(t.shape)}; to leave out single entries use "
-                f"MultilabelAveragePrecision(num_labels={t.shape[1]}, average=None, "
-                f"ignore_index={ignore_index}) (or MultilabelAUROC)"
-            )
-        return preds, target, weight, by
+        mask = t != ignore_index
+        if bool(mask.all()):
+            return preds, target, weight, by, None
+        return preds, torch.where(mask, t, torch.zeros_like(t)), weight, by, mask
     keep = t.reshape(-1) != ignore_index
     if t.ndim > 2 or t.shape[0] != p.shape[0] or bool(keep.all()):
-        return preds, target, weight, by  # shape errors are check_rows' to raise
+        return preds, target, weight, by, None  # shape errors are check_rows' to raise
     w = None if weight is None else detached(weight, "sample_weight")
     b = None if by is None else detached(by, "by")
     sel = keep.to(p.device)
@@ -237,6 +233,7 @@ def drop_ignored(preds, target, weight, by, ignore_index):
         t[keep],
         None if w is None or w.shape[:1] != keep.shape else w[keep.to(w.device)],
         None if b is None or b.shape[:1] != keep.shape else b[keep.to(b.device)],
+        None,
     )
 
 

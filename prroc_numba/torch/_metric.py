@@ -34,7 +34,15 @@ from .._core.table import Layout, holding
 from .._resampling.table import is_counts
 from ._binned import bins
 from ._inputs import RowOptions, check_models, check_rows, drop_ignored
-from ._reduce import empty, merge, reduce_rows, reduce_table, rows_table, table_rows
+from ._reduce import (
+    element_table,
+    empty,
+    merge,
+    reduce_rows,
+    reduce_table,
+    rows_table,
+    table_rows,
+)
 
 #: the four list states, one tensor each per merged table
 _STATES = ("key", "score", "pos", "neg")
@@ -143,15 +151,21 @@ class _TableMetric(Metric):
             Integer group id of each row: one curve per group (and column).
         """
         ro = self.row_opts
-        preds, target, sample_weight, by = drop_ignored(
+        preds, target, sample_weight, by, keep = drop_ignored(
             preds, target, sample_weight, by, ro.ignore_index
         )
         rows = check_rows(preds, target, sample_weight, by)
+        if keep is not None and sample_weight is not None:  # rows of weight 0: dropped
+            keep = keep[sample_weight.detach().to(keep.device) > 0]
         check_models(rows, ro.models, type(self).__name__)
         if ro.thresholds is not None:
             rows = rows._replace(preds=bins(rows.preds, np.asarray(ro.thresholds)))
         self._note_spec(rows.preds.shape[1] if rows.wide else 0, rows.by, rows.weight)
         if rows.preds.shape[0] == 0:
+            return
+        if keep is not None:  # single entries left out: one entry per (row, column)
+            onehot = rows.target == 1
+            self._add_table(element_table(rows.preds, onehot, keep, rows.weight, rows.by))
             return
         if self._keeps(rows):
             self._keep_rows(rows, preds)
