@@ -265,7 +265,7 @@ def test_errors_name_the_argument_and_the_fix():
             torch.from_numpy(P), torch.from_numpy(np.full((50, K), 2))
         )
     m = pt.MulticlassAveragePrecision(num_classes=K)
-    m.update(torch.from_numpy(P), torch.from_numpy(y))
+    m.update(torch.from_numpy(P), torch.from_numpy(y), sample_weight=torch.ones(50))
     with pytest.raises(ValueError, match="keep_rows=True"):
         m.compute_frame(n_boot=10)
 
@@ -396,3 +396,18 @@ def test_state_is_a_copy_of_the_callers_tensors():
         assert np.array_equal(m.compute().numpy(), before)
         if kw:
             assert m.compute_frame(n_boot=5, seed=0)["estimate"].notna().all()
+
+
+@pytest.mark.parametrize("multilabel", [False, True])
+def test_intervals_from_rows_still_kept_without_keep_rows(multilabel):
+    """Continuous scores are kept as rows anyway: intervals need no keep_rows=True."""
+    P, t = _multilabel(n=400) if multilabel else _multiclass(n=400)
+    cls = pt.MultilabelAveragePrecision if multilabel else pt.MulticlassAveragePrecision
+    m = _feed(cls(K, average="macro"), P, t, parts=1)
+    got = m.compute_frame(n_boot=30, seed=4)
+    kw = {} if multilabel else {"multiclass": "ovr", "classes": list(range(K))}
+    ref = prn.bootstrap(
+        score=P.astype(np.float64), label=t, average="macro", method="ap", n_boot=30, seed=4, **kw
+    )
+    for col in ("estimate", "ci_low", "ci_high"):
+        assert np.array_equal(got[col], ref[col])

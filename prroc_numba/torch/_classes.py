@@ -339,6 +339,21 @@ class _ClassMetric(_TableMetric):
         if rows.by is not None:
             self._table_list("class_by").append(rows.by.cpu().clone())
 
+    def _rows_for_intervals(self) -> dict | None:
+        """The rows kept as rows (one process, unweighted, no ``by=``, nothing reduced
+        yet) in :meth:`_kept_class_rows`' form, or None.
+        """
+        kept = self._kept_class()
+        if kept is None or (self._to_sync and self._world() > 1):
+            return None
+        if any(t[0].numel() for t in self._tables()):
+            return None
+        scores, onehot = kept
+        target = onehot.argmax(axis=0) if self.opts.task == "multiclass" else onehot.T
+        out = {name: None for name in _KEPT}
+        out.update(class_preds=scores.T, class_target=target.astype(np.int64))
+        return out
+
     def _kept_class_rows(self) -> dict:
         out = {}
         for name in _KEPT:
@@ -354,13 +369,17 @@ class _ClassMetric(_TableMetric):
         o = self.opts
         check_n_boot(n_boot)
         check_level(level)
-        if not o.keep_rows or o.thresholds is not None:
+        kept = None if o.keep_rows else self._rows_for_intervals()
+        if (not o.keep_rows and kept is None) or o.thresholds is not None:
             raise ValueError(
                 f"{type(self).__name__}.compute_frame(n_boot=...) resamples rows, paired "
-                "across classes: build the metric with keep_rows=True (and thresholds=None)"
+                "across classes, but the state holds tied scores reduced to counts per "
+                "class (or rows with sample_weight / by= / ignored entries, or another "
+                "rank's rows): build the metric with keep_rows=True (and thresholds=None)"
             )
-        with self._synced():
-            kept = self._kept_class_rows()
+        if kept is None:
+            with self._synced():
+                kept = self._kept_class_rows()
         if kept["class_preds"] is None:
             raise ValueError(
                 f"{type(self).__name__} has seen no rows yet (on any rank); call "
