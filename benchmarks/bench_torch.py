@@ -1,6 +1,6 @@
 """prroc_numba.torch against the plain functions, torchmetrics and torcheval.
 
-Three runs, each checked before it is timed (our metric's result equals the plain
+Four runs, each checked before it is timed (our metric's result equals the plain
 function's exactly; the peers' agree to their float32 rounding):
 
 * ``compute`` -- one curve of ``--rows`` (1e6), ``--models`` (100) columns x ``--wide-rows``
@@ -14,15 +14,19 @@ function's exactly; the peers' agree to their float32 rounding):
 * ``stream`` -- ``--batches`` (100) batches of ``--batch-rows`` (1e4) rows, continuous and
   tied scores (rounded to 2 decimals): update per batch, compute at the end, against
   torchmetrics' exact mode and torcheval; the states' memory.
-* ``ddp`` -- 2 gloo processes with ``--ddp-rows`` (1e6) rows each, tied scores: the bytes
-  each rank hands to the gather of the sync (ours: its table; torchmetrics: its rows)
-  and the time of ``compute`` (sync included).
+* ``classes`` -- ``--batches`` x ``--batch-rows`` rows of ``--classes`` (10) classes:
+  ``MulticlassAveragePrecision(average="macro")`` against torchmetrics' exact mode and
+  its binned mode with ``--thresholds`` (100) thresholds (and ours binned); the states'
+  bytes; how far the binned value is from the exact one.
+* ``ddp`` -- 2 gloo processes with ``--ddp-rows`` (1e6) rows each, tied scores, binary
+  and ``--classes`` classes: the bytes each rank hands to the gather of the sync (ours:
+  its table; torchmetrics: its rows) and the time of ``compute`` (sync included).
 
 Times are the minimum of ``--repeats`` after one warm-up call (ours and the plain function
 timed in turn, so that both see the same load); ratios are ours / theirs (below 1: ours
 is faster). The load of the machine (``uptime``) is printed with them::
 
-    python benchmarks/bench_torch.py            # all three, the sizes above
+    python benchmarks/bench_torch.py            # all four, the sizes above
     python benchmarks/bench_torch.py stream     # one of them
 """
 
@@ -146,7 +150,7 @@ def run_compute(a):
     tY = tyw[:, None].expand(n, M).contiguous()
 
     def ours_w():
-        m = pt.AveragePrecision()
+        m = pt.AveragePrecision(models=M)
         m.update(tS, tyw)
         return m.compute().numpy()
 
@@ -201,7 +205,7 @@ def run_compute(a):
     S3, tS3 = S[:, :3].copy(), torch.from_numpy(S[:, :3].copy())
 
     def ours_c():
-        m = pt.AveragePrecision()
+        m = pt.AveragePrecision(models=3)
         m.update(tS3, tyb)
         return m.compare(n_boot=B, seed=0)
 
@@ -211,6 +215,22 @@ def run_compute(a):
     t0, v0, t1, v1 = _timed_pair(ours_c, plain_c, a.repeats)
     assert v0.equals(v1)
     _row(f"AP compare B={B}, 3 columns x {n:.0e}", t0, {"plain": t1})
+
+
+def _streamed(make, key, preds, targets, states):
+    """A call that streams the batches into a new metric and computes it (the metric
+    kept in ``states[key]``, for its state's size).
+    """
+
+    def go():
+        m = make()
+        for p, t in zip(preds, targets):
+            m.update(p, t)
+        out = float(m.compute())
+        states[key] = m
+        return out
+
+    return go
 
 
 def run_stream(a):
@@ -229,18 +249,10 @@ def run_stream(a):
         y, s = _binormal(nb * br, seed=2, decimals=dec)
         ys = [torch.from_numpy(y[i * br : (i + 1) * br]) for i in range(nb)]
         ss = [torch.from_numpy(s[i * br : (i + 1) * br]) for i in range(nb)]
-        states = {}
+        states: dict = {}
 
         def stream(make, key, ss=ss, ys=ys, states=states):
-            def go():
-                m = make()
-                for p, t in zip(ss, ys):
-                    m.update(p, t)
-                out = float(m.compute())
-                states[key] = m
-                return out
-
-            return go
+            return _streamed(make, key, ss, ys, states)
 
         t0, v0 = _timed(stream(pt.AveragePrecision, "ours"), a.repeats)
         ref = prn.auc(score=s, label=y, method="ap")["auc"].iloc[0]
@@ -263,7 +275,94 @@ def run_stream(a):
         )
 
 
-def _ddp_worker(rank, port, rows, out):
+def _class_probs(n, K, seed, decimals=None):
+    """``(class ids, softmax probabilities float32 (n, K))``, the true class favoured."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, K, n)
+    z = rng.normal(size=(n, K))
+    z[np.arange(n), y] += 1.0
+    p = np.exp(z)
+    p = (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
+    return y, (np.round(p, decimals) if decimals is not None else p)
+
+
+def _state_bytes(m, names):
+    total = 0
+    for nm in names:
+        x = getattr(m, nm)
+        total += sum(t.nbytes for t in (x if isinstance(x, list) else [x]))
+    return total
+
+
+def run_classes(a):
+    """``--batches`` x ``--batch-rows`` rows, ``--classes`` classes, macro AP: ours (exact)
+    against torchmetrics' exact mode and its binned mode (``--thresholds``), with each
+    state's bytes and the binned value's distance from the exact one.
+    """
+    import torch
+    from torchmetrics.classification import MulticlassAveragePrecision as TM
+
+    import prroc_numba as prn
+    import prroc_numba.torch as pt
+
+    nb, br, K, T = int(a.batches), int(a.batch_rows), int(a.classes), int(a.thresholds)
+    y, p = _class_probs(nb * br, K, seed=3)
+    ys = [torch.from_numpy(y[i * br : (i + 1) * br]) for i in range(nb)]
+    ps = [torch.from_numpy(p[i * br : (i + 1) * br]) for i in range(nb)]
+    states: dict = {}
+
+    def stream(make, key):
+        return _streamed(make, key, ps, ys, states)
+
+    t0, v0 = _timed(stream(lambda: pt.MulticlassAveragePrecision(K), "ours"), a.repeats)
+    ref = prn.auc(
+        score=p.astype(np.float64), label=y, multiclass="ovr", average="macro", method="ap"
+    )["auc"].iloc[0]
+    assert abs(v0 - ref) < 1e-14, (v0, ref)
+    tm = stream(lambda: TM(num_classes=K, average="macro", thresholds=None), "tm")
+    t1, v1 = _timed(tm, a.repeats)
+    assert abs(v0 - v1) < 1e-5, (v0, v1)
+    binned = stream(lambda: TM(num_classes=K, average="macro", thresholds=T), "tm_binned")
+    t2, v2 = _timed(binned, a.repeats)
+    ours_binned = stream(lambda: pt.MulticlassAveragePrecision(K, thresholds=T), "ours_binned")
+    t3, v3 = _timed(ours_binned, a.repeats)
+    assert abs(v2 - v3) < 1e-6, (v2, v3)
+    _row(
+        f"classes {nb}x{br:.0e}, {K} classes, macro AP",
+        t0,
+        {"torchmetrics exact": t1, f"torchmetrics thresholds={T}": t2},
+    )
+    _row(f"{'':<13}ours thresholds={T}", t3, {f"torchmetrics thresholds={T}": t2})
+    ours_names = ("key", "score", "pos", "neg", "class_scores", "class_labels")
+    sizes = {
+        "ours": _state_bytes(states["ours"], ours_names),
+        "ours binned": _state_bytes(states["ours_binned"], ours_names),
+        "torchmetrics exact": _state_bytes(states["tm"], ("preds", "target")),
+        "torchmetrics binned": _state_bytes(states["tm_binned"], ("confmat",)),
+    }
+    print(
+        f"{'':<34} state: " + ", ".join(f"{k} {v / 2**20:.3f} MiB" for k, v in sizes.items()),
+        flush=True,
+    )
+    print(
+        f"{'':<34} macro AP exact {v0:.6f}; thresholds={T}: {v2:.6f} (off by {v2 - v0:+.2e})",
+        flush=True,
+    )
+    # what the binned mode costs in accuracy (ours binned: torchmetrics' binned values,
+    # checked above and in the tests), macro and per class, for a few thresholds
+    for t in (10, 100, 1000):
+        for avg in ("macro", None):
+            m = pt.MulticlassAveragePrecision(K, average=avg, thresholds=t)
+            e = pt.MulticlassAveragePrecision(K, average=avg)
+            for q, tt in zip(ps, ys):
+                m.update(q, tt)
+                e.update(q, tt)
+            err = (m.compute() - e.compute()).abs().max().item()
+            what = "macro AP" if avg else "per-class AP, worst class"
+            print(f"{'':<34} thresholds={t}: {what} off by {err:.2e}", flush=True)
+
+
+def _ddp_worker(rank, port, rows, classes, out):
     import torch
     import torch.distributed as dist
     from torchmetrics.classification import BinaryAveragePrecision
@@ -274,11 +373,19 @@ def _ddp_worker(rank, port, rows, out):
     torch.set_num_threads(1)
     url = f"tcp://127.0.0.1:{port}"
     dist.init_process_group("gloo", init_method=url, rank=rank, world_size=2)
+    from torchmetrics.classification import MulticlassAveragePrecision
+
     y, s = _binormal(rows, seed=10 + rank, decimals=2)
+    yc, pc = _class_probs(rows, classes, seed=20 + rank, decimals=2)
     res = {}
     for name, make in (
         ("ours", lambda f: pt.AveragePrecision(dist_sync_fn=f)),
         ("torchmetrics", lambda f: BinaryAveragePrecision(thresholds=None, dist_sync_fn=f)),
+        ("ours classes", lambda f: pt.MulticlassAveragePrecision(classes, dist_sync_fn=f)),
+        (
+            "torchmetrics classes",
+            lambda f: MulticlassAveragePrecision(classes, thresholds=None, dist_sync_fn=f),
+        ),
     ):
         sent = []
 
@@ -287,7 +394,10 @@ def _ddp_worker(rank, port, rows, out):
             return gather_all_tensors(x, group=group)
 
         m = make(counting)
-        m.update(torch.from_numpy(s), torch.from_numpy(y))
+        if name.endswith("classes"):
+            m.update(torch.from_numpy(pc), torch.from_numpy(yc))
+        else:
+            m.update(torch.from_numpy(s), torch.from_numpy(y))
         dist.barrier()
         t = time.perf_counter()
         v = float(m.compute())
@@ -306,25 +416,29 @@ def run_ddp(a):
         sk.bind(("127.0.0.1", 0))
         port = sk.getsockname()[1]
     with tempfile.TemporaryDirectory() as out:
-        mp.spawn(_ddp_worker, args=(port, int(a.ddp_rows), out), nprocs=2, join=True)
+        args = (port, int(a.ddp_rows), int(a.classes), out)
+        mp.spawn(_ddp_worker, args=args, nprocs=2, join=True)
         res = [eval(open(f"{out}/ddp{r}.txt").read()) for r in range(2)]  # noqa: S307
-    for name in ("ours", "torchmetrics"):
+    for name in ("ours", "torchmetrics", "ours classes", "torchmetrics classes"):
         b = [r[name][0] for r in res]
         t = max(r[name][1] for r in res)
+        what = f"{int(a.classes)} classes" if name.endswith("classes") else "binary"
         print(
-            f"ddp 2 ranks x {int(a.ddp_rows):.0e} tied: {name:<12} sends {b[0]:>12,} + "
+            f"ddp 2 ranks x {int(a.ddp_rows):.0e} tied, {what}: {name:<20} sends {b[0]:>12,} + "
             f"{b[1]:>12,} bytes to the gather; compute (sync included) {t * 1e3:8.1f} ms; "
             f"AP {res[0][name][2]:.12f}",
             flush=True,
         )
     assert abs(res[0]["ours"][2] - res[0]["torchmetrics"][2]) < 1e-5
-    ratio = sum(r["torchmetrics"][0] for r in res) / sum(r["ours"][0] for r in res)
-    print(f"{'':<34} torchmetrics sends {ratio:,.0f}x the bytes", flush=True)
+    assert abs(res[0]["ours classes"][2] - res[0]["torchmetrics classes"][2]) < 1e-5
+    for ours, theirs in (("ours", "torchmetrics"), ("ours classes", "torchmetrics classes")):
+        ratio = sum(r[theirs][0] for r in res) / sum(r[ours][0] for r in res)
+        print(f"{'':<34} {theirs} sends {ratio:,.1f}x the bytes of {ours}", flush=True)
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("what", nargs="*", default=["compute", "stream", "ddp"])
+    p.add_argument("what", nargs="*", default=["compute", "stream", "classes", "ddp"])
     p.add_argument("--rows", type=float, default=1e6)
     p.add_argument("--models", type=float, default=100)
     p.add_argument("--wide-rows", type=float, default=1e5)
@@ -332,6 +446,8 @@ def main():
     p.add_argument("--batches", type=float, default=100)
     p.add_argument("--batch-rows", type=float, default=1e4)
     p.add_argument("--ddp-rows", type=float, default=1e6)
+    p.add_argument("--classes", type=float, default=10)
+    p.add_argument("--thresholds", type=float, default=100)
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--bootstrap-peer", action="store_true")
@@ -344,7 +460,8 @@ def main():
     print(_versions(), f"| {a.threads} threads each | cores: {os.cpu_count()}")
     print("load before:", _uptime(), flush=True)
     for what in a.what:
-        {"compute": run_compute, "stream": run_stream, "ddp": run_ddp}[what](a)
+        runs = {"compute": run_compute, "stream": run_stream, "classes": run_classes}
+        {**runs, "ddp": run_ddp}[what](a)
     print("load after: ", _uptime())
 
 

@@ -24,6 +24,7 @@ from . import _backends
 from . import _frames as F
 from . import _schema as S
 from ._calls import checked
+from ._core import refuse, thresholds_of_curves
 from ._core.batch import describe_row, lengths_to_offsets, warn_undefined
 from ._core.inputs import Inputs
 from ._core.reading import rows_result, rows_thresholds, weighted_rows
@@ -293,6 +294,7 @@ def operating_points(
             batch, targets, beta, P, N
         )
     else:
+        refuse(batch, "thresholds= (compared as floats)", "drop thresholds=")
         curve, thr, target_col, tp, fp, order, sorted_thr, thr_off = _at_thresholds(
             batch, thresholds
         )
@@ -321,6 +323,7 @@ def operating_points(
                 batch, sorted_thr, thr_off, order, n_boot, stratified, seed, progress, codes
             )
         cols.update(_intervals(batch, curve, target_col, reps, beta, level, thr))
+    cols[S.THRESHOLD] = thresholds_of_curves(batch, thr, curve)  # integers beyond 2**53
     offsets = lengths_to_offsets(np.bincount(curve, minlength=C))
     out = F.points_frame(batch.keys, offsets, cols)
     if n_boot is not None:  # what produced the intervals

@@ -25,7 +25,7 @@ from sklearn.metrics import average_precision_score, roc_auc_score  # noqa: E402
 
 import prroc_numba as prn  # noqa: E402
 import prroc_numba.torch as pt  # noqa: E402
-from prroc_numba.torch import _kept, _metric, _reduce  # noqa: E402
+from prroc_numba.torch import _metric, _reduce  # noqa: E402
 from prroc_numba.torch._inputs import check_rows  # noqa: E402
 
 KINDS = [(pt.AveragePrecision, "pr", "ap"), (pt.AUCPR, "pr", "dg"), (pt.AUROC, "roc", None)]
@@ -66,7 +66,7 @@ def test_equals_auc_on_all_rows(cls, curve, method, ties):
     if method != "dg":
         assert float(one) == pytest.approx(sk(y, S[:, 0]), abs=1e-12)
     # several columns and groups: one curve per (group, column), groups ascending
-    m = _feed(cls(), parts, S, y, by=g)
+    m = _feed(cls(models=2), parts, S, y, by=g)
     full = prn.auc(score=S, label=y, by=g, curve=curve, method=method)
     assert m.compute().shape == (4, 2)
     assert np.array_equal(m.compute().numpy().ravel(), full["auc"].to_numpy())
@@ -91,7 +91,7 @@ def test_weights_match_the_weighted_call():
     m = _feed(pt.AveragePrecision(), parts, S[:, 0], y, weight=w)
     ref = average_precision_score(y, S[:, 0], sample_weight=w)
     assert float(m.compute()) == pytest.approx(ref, rel=0, abs=1e-12)
-    with pytest.raises(ValueError, match="unweighted rows"):
+    with pytest.raises(ValueError, match="weighted rows need the rows.*keep_rows=True"):
         m.compute_frame(n_boot=10)
 
 
@@ -118,7 +118,7 @@ def test_intervals_equal_prn_bootstrap(stratified):
 def test_several_metrics_from_one_table():
     y, S, g = _data()
     names = ["auc_pr", "ap", "auc_roc", "auc_pr_hull", "n_pos"]
-    m = _feed(pt.Metrics(names), np.array_split(np.arange(y.size), 4), S, y, by=g)
+    m = _feed(pt.Metrics(names, models=2), np.array_split(np.arange(y.size), 4), S, y, by=g)
     ref = prn.metrics(score=S, label=y, by=g, metrics=names)
     pd.testing.assert_frame_equal(m.compute_frame(), ref)
     out = m.compute()
@@ -162,7 +162,7 @@ def test_large_batches_take_the_class_split_sort():
         a, b = _reduce.reduce_rows_numpy(r), _reduce.rows_torch(r)
         for x, z in zip(a, b):
             assert torch.equal(x, z)
-    m = pt.AUCPR()
+    m = pt.AUCPR(models=2)
     m.update(torch.from_numpy(S), torch.from_numpy(y), by=torch.from_numpy(g % 2))
     pd.testing.assert_frame_equal(m.compute_frame(), prn.auc(score=S, label=y, by=g % 2))
 
@@ -176,7 +176,7 @@ def test_the_device_path_end_to_end(monkeypatch):
         _reduce, "reduce_table", lambda t: _reduce.reduce_torch(*t)
     )  # what merge() runs for tensors off the CPU
     y, S, g = _data()
-    m = _feed(pt.AUCPR(), np.array_split(np.arange(y.size), 9), S, y, by=g)
+    m = _feed(pt.AUCPR(models=2), np.array_split(np.arange(y.size), 9), S, y, by=g)
     assert len(m.key) < 9  # merged on the way
     pd.testing.assert_frame_equal(m.compute_frame(), prn.auc(score=S, label=y, by=g))
 
@@ -191,7 +191,7 @@ def test_cuda_tensors_equal_auc_on_all_rows(ties):
     w = np.random.default_rng(3).random(y.size)
     cuda = torch.device("cuda")
     for weighted in (False, True):
-        m = pt.AUCPR()
+        m = pt.AUCPR(models=2)
         for part in np.array_split(np.arange(y.size), 7):
             m.update(
                 torch.from_numpy(S[part]).to(cuda),
@@ -226,7 +226,7 @@ def _rows_kept(m):
 
 def test_state_stays_at_distinct_scores_and_merges(monkeypatch):
     monkeypatch.setattr(_metric, "_MERGE_MIN", 100)
-    monkeypatch.setattr(_kept, "RAW_VALUES", 2000)  # rows reduced past 2000
+    monkeypatch.setattr(_metric, "_RAW_VALUES", 2000)  # rows reduced past 2000
     rng = np.random.default_rng(6)
     m = pt.AveragePrecision()
     ys, ss = [], []
@@ -309,7 +309,7 @@ def test_bad_input_errors():
         m.update(np.zeros(4), y)
     m.update(torch.rand(4), y)
     with pytest.raises(ValueError, match="score columns"):
-        m.update(torch.rand(4, 3), y)  # the layout is fixed by the first update
+        m.update(torch.rand(4, 1), y)  # the layout is fixed by the first update
     with pytest.raises(ValueError, match="by= use"):
         m.update(torch.rand(4), y, by=torch.zeros(4, dtype=torch.int64))
     with pytest.raises(ValueError, match="'dg'|method"):
@@ -386,11 +386,11 @@ def test_kept_rows_equal_auc_on_all_rows(cls, curve, method, monkeypatch):
     """Batches of hard, unweighted labels are kept as rows (continuous scores) or reduced
     in bulk (tied), and computed by prn.auc's own route: exact, whatever the mix of
     kept rows, reduced tables, float32 scores and weighted batches."""
-    monkeypatch.setattr(_kept, "RAW_VALUES", 3000)
+    monkeypatch.setattr(_metric, "_RAW_VALUES", 3000)
     for ties in (False, True):
         y, S, _ = _data(n=20_000, seed=3, ties=ties)
         parts = np.array_split(np.random.default_rng(2).permutation(y.size), 11)
-        m = _feed(cls(), parts, S, y)
+        m = _feed(cls(models=2), parts, S, y)
         ref = prn.auc(score=S, label=y, curve=curve, method=method)
         assert np.array_equal(m.compute().numpy(), ref["auc"].to_numpy())
         pd.testing.assert_frame_equal(m.compute_frame(), ref)
@@ -449,15 +449,15 @@ def test_kept_rows_memory_below_the_rows_themselves():
 def test_kept_rows_checkpoint_and_forward():
     y, S, _ = _data(n=8000, ties=False)
     parts = np.array_split(np.arange(y.size), 4)
-    m = _feed(pt.AveragePrecision(), parts[:2], S, y)
-    other = pt.AveragePrecision()
+    m = _feed(pt.AveragePrecision(models=2), parts[:2], S, y)
+    other = pt.AveragePrecision(models=2)
     other.load_state_dict(m.state_dict())  # the kept rows travel in the checkpoint
     assert _rows_kept(other) == _rows_kept(m) > 0
     for x in (m, other):
         _feed(x, parts[2:], S, y)
     ref = prn.auc(score=S, label=y, method="ap")["auc"].to_numpy()
     assert np.array_equal(other.compute().numpy(), ref)
-    f = pt.AUROC()
+    f = pt.AUROC(models=2)
     for part in parts:
         f(torch.from_numpy(S[part]), torch.from_numpy(y[part]))
     roc = prn.auc(score=S, label=y, curve="roc")["auc"].to_numpy()
@@ -475,7 +475,7 @@ def test_compare_equals_prn_compare_on_all_rows(cls, curve, method):
     parts = np.array_split(np.arange(n), 7)
     for ties, keep in ((False, False), (True, True)):
         X = np.round(S, 1) if ties else S
-        m = _feed(cls(keep_rows=keep), parts, X, y)
+        m = _feed(cls(keep_rows=keep, models=3), parts, X, y)
         kw = {"curve": curve, "method": method, "n_boot": 200, "seed": 4}
         got = m.compare(n_boot=200, seed=4)
         pd.testing.assert_frame_equal(got, prn.compare(score=X, label=y, **kw))
@@ -485,7 +485,7 @@ def test_compare_equals_prn_compare_on_all_rows(cls, curve, method):
     # a state whose tied scores were reduced has lost the pairing: refused, with the fix
     big = np.round(rng.normal(size=(300_000, 2)), 1)
     yb = rng.random(300_000) < 0.2
-    m = cls()
+    m = cls(models=2)
     m.update(torch.from_numpy(big), torch.from_numpy(yb))
     assert sum(x.numel() for x in m.key) > 0
     with pytest.raises(ValueError, match="keep_rows=True"):

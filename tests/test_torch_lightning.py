@@ -89,13 +89,23 @@ class Tiny(L.LightningModule):
                 f.write(f"{r} {s!r}\n")
         return loss
 
+    def setup(self, stage):
+        # the docs' interval logging must not draw Lightning's sync_dist advice
+        warnings.filterwarnings("error", message=".*sync_dist=True.*")
+
     def on_train_epoch_end(self):
         frame = self.ap.compute_frame(n_boot=50, seed=0)
-        self.log("train_ap_ci_low", float(frame["ci_low"].iloc[0]))
+        low = torch.tensor(frame["ci_low"].iloc[0], dtype=torch.float64)  # equal on every rank
+        self.log("train_ap_ci_low", low, sync_dist=True, reduce_fx="max")  # max: exact
+        self._res = {"ap": float(self.ap.compute()), "ci_low": float(frame["ci_low"].iloc[0])}
+
+    def on_train_end(self):
+        logged = self.trainer.callback_metrics["train_ap_ci_low"]
+        self._res["logged_dtype"] = str(logged.dtype)
+        self._res["logged_ci_low"] = float(logged)
         if self.global_rank == 0:
-            res = {"ap": float(self.ap.compute()), "ci_low": float(frame["ci_low"].iloc[0])}
             with open(f"{self.out}/final.json", "w") as f:
-                json.dump(res, f)
+                json.dump(self._res, f)
 
     def configure_optimizers(self):
         return torch.optim.SGD(self.parameters(), lr=0.5)
@@ -150,6 +160,8 @@ def test_lightning_ddp_logs_exact_ap_and_resumes_mid_epoch(tmp_path):
     assert a["ap"] == prn.auc(score=s, label=y[idx], method="ap")["auc"].iloc[0]
     ci = prn.bootstrap(score=s, label=y[idx], method="ap", n_boot=50, seed=0)
     assert a["ci_low"] == ci["ci_low"].iloc[0]
+    # logged as a float64 tensor, synced by max: the exact interval bound, no warning
+    assert a["logged_ci_low"] == a["ci_low"] and a["logged_dtype"] == "torch.float64"
     # the resumed run scored only the batches after the checkpoint, and ends the same
     assert len(_scored(resumed)) == 2 * (STEPS - CKPT_STEP) * BATCH
     assert b == a

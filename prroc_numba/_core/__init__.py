@@ -22,6 +22,7 @@ from .batch import (
 from .classes import check_args
 from .curve_frames import check_curve_options, confusion_frame, derived, pr_frame, roc_frame
 from .dataframes import Output, is_dask, is_spark, to_pandas, with_output
+from .exact_ints import refuse, thresholds_of_curves
 from .gain_areas import drop_tp0, prg_gains, prg_points
 from .inputs import Inputs
 from .kept_rows import hard_labels
@@ -88,6 +89,8 @@ from .table import Layout, batch_entries
 from .warm_parts import exercise
 
 __all__ = [
+    "refuse",
+    "thresholds_of_curves",
     "check_normalize",
     "normalized",
     "normalized_batch",

@@ -127,6 +127,10 @@ class Batch:
     #: unit mass (the class-split sorted layout of :mod:`prroc_numba._core.presort`,
     #: which then sorts nothing); None otherwise
     split_npos: np.ndarray | None = None
+    #: integer score columns beyond 2**53, read as their dense ranks: each column's
+    #: sorted distinct integers (None for a column read as floats); None when no column
+    #: was ranked (:mod:`prroc_numba._core.exact_ints`)
+    score_levels: tuple | None = None
 
     @property
     def n_curves(self) -> int:

@@ -19,6 +19,7 @@ from .._drivers import columns_range, densify_batch, precision_flat_start
 from .._drivers.threads import MIN_PARALLEL_ROWS, run_items
 from .._kernels.columns import CONFUSION, PR, ROC
 from .._kernels.densify import CONTINUOUS, DG
+from .exact_ints import refuse
 from .sweep import sweep_points
 
 _INTERPOLATE = {"dg": DG, "continuous": CONTINUOUS}
@@ -96,6 +97,8 @@ def roc_frame(batch, hull=False, thresholds=None, device="cpu"):
 
 def pr_frame(batch, hull=False, interpolate=None, thresholds=None, recall_step=None, device="cpu"):
     """The ``pr_curve`` frame of a batch (options checked by :func:`check_curve_options`)."""
+    if interpolate is not None:
+        refuse(batch, "interpolate= (float thresholds)", "drop interpolate=")
     thr, tp, fp, off, P, N = sweep_points(batch, thresholds, bool(hull), device)
     warn_undefined(batch, P <= 0, "no positives: recall is NaN", 4)
     if interpolate is not None:

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .._drivers import all_float32, split_sweep_range
+from .exact_ints import needs_ranks
 
 # rows of one curve's hard-labelled, unweighted batches kept as they came (each
 # class's scores, 8 bytes a row) before they are reduced: then one keys-only sort of
@@ -51,6 +52,8 @@ def hard_split(score, label, decimals=None):
         return None
     s, y = np.asarray(score), np.asarray(label)
     if s.ndim != 1 or y.shape != s.shape or s.size == 0 or s.dtype.kind not in "fiu":
+        return None
+    if needs_ranks(s):  # integers float64 would round: the full path refuses them
         return None
     pos = hard_labels(y)
     if pos is None:

@@ -7,6 +7,8 @@ in Python.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 
@@ -14,6 +16,7 @@ from .._schema import MODEL
 from .batch import Batch, describe_row, lengths_to_offsets, row_ids
 from .classes import input_kind
 from .dataframes import to_pandas
+from .exact_ints import column_levels
 from .model_dict import models_as_long
 from .multiclass import pack_multi
 from .resolve import read_inputs
@@ -52,11 +55,14 @@ def pack(
     read = read_inputs(data, score, label, by, weight, pos_label, soft_labels, multi)
     cols, names, y, w, gcodes, key_frame, runs = read
     if multi is None:
-        return pack_binary(cols, names, y, w, gcodes, key_frame, runs)
-    labels = (data, label, classes, multi == "multilabel")
-    return pack_multi(
-        cols, names, labels, w, gcodes, key_frame, runs, multiclass, average, pair_models
-    )
+        batch = pack_binary(cols, names, y, w, gcodes, key_frame, runs)
+    else:
+        labels = (data, label, classes, multi == "multilabel")
+        batch = pack_multi(
+            cols, names, labels, w, gcodes, key_frame, runs, multiclass, average, pair_models
+        )
+    levels = column_levels(cols)
+    return batch if levels is None else dataclasses.replace(batch, score_levels=levels)
 
 
 def pack_binary(cols, names, y, w, codes, key_frame, runs) -> Batch:

@@ -20,6 +20,7 @@ import pandas as pd
 
 from .._schema import GROUP
 from .batch import plain
+from .exact_ints import needs_ranks, ranked
 
 
 def _show_values(vals, k=6) -> str:
@@ -61,6 +62,8 @@ def as_1d(x, arg, n=None):
 def _to_float(arr, arg):
     if arr.dtype == np.float64:
         return arr
+    if needs_ranks(arr):  # integers float64 would round: their exact ranks
+        return ranked(arr)
     if arr.dtype.kind in "biuf":
         return arr.astype(np.float64)
     if arr.dtype.kind in "USO" and pd.api.types.infer_dtype(arr, skipna=True) in (

@@ -13,6 +13,7 @@ from .._drivers.sweep import sweep_batch
 from .._drivers.threads import run_curves
 from . import device as _device
 from .batch import lengths_to_offsets
+from .exact_ints import original_thresholds, refuse
 from .memory import check
 from .presort import split_sorted, sweep_buffers
 from .thresholds import ragged_thresholds
@@ -23,6 +24,8 @@ def sweep_points(batch, thresholds, hull=False, device="cpu"):
 
     Returns thr, tp, fp, out_offsets and P, N per curve.
     """
+    if batch.score_levels is not None:
+        _check_levels(batch, thresholds, device)
     P = N = None
     if device == "cuda":
         if thresholds is not None:
@@ -61,7 +64,21 @@ def sweep_points(batch, thresholds, hull=False, device="cpu"):
     _check_fit(batch, int(off[-1]) * 8 * (2 + batch.keys.shape[1]), f"{int(off[-1]):,} points")
     if P is None:
         P, N = batch.totals()
-    return thr, tp, fp, off, P, N
+    return original_thresholds(batch, thr, off), tp, fp, off, P, N
+
+
+def _check_levels(batch, thresholds, device):
+    """Ranked integer scores: the sweeps that cannot keep their thresholds exact."""
+    if thresholds is not None:
+        refuse(batch, "thresholds= (compared as floats)", "drop thresholds= for the exact curve")
+    if device == "cuda":
+        refuse(batch, "the GPU sweep", "pass device='cpu'")
+    if batch.multi is not None:
+        refuse(
+            batch,
+            "a multiclass or multilabel curve frame",
+            "rank the scores first (e.g. scipy.stats.rankdata) or use float scores",
+        )
 
 
 def _check_fit(batch, needed, what):

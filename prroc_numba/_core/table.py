@@ -26,6 +26,7 @@ import pandas as pd
 from .._drivers.resample import segments_batch
 from .._schema import MODEL
 from .batch import describe_row
+from .exact_ints import refuse
 from .kept_rows import rows_of, unit_rows_fit
 from .presort import split_sorted
 from .sweep import _split_sweep
@@ -112,6 +113,11 @@ def batch_entries(batch, decimals=None):
     apply (hard, unweighted labels; curves of a few thousand rows or more; no
     rounding), each vertex's counts differenced; else :func:`swept_entries`.
     """
+    refuse(
+        batch,
+        "a table merged with other batches (Accumulator, partitions, streams)",
+        "pass the scores in one call, or rank them into float64 first",
+    )
     split = None if decimals is not None else split_sorted(batch)
     if split is None:
         return swept_entries(batch, decimals)

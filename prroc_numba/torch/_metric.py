@@ -20,26 +20,43 @@ merges what it holds and evaluates it with the library's table code, the code be
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import torch
+from torchmetrics import Metric
+from torchmetrics.utilities.distributed import gather_all_tensors
 
-from .. import _frames as F
-from .. import _schema as S
-from .._checks import check_level, check_n_boot, method_code, method_label, metric_names
-from .._core import Layout, batch_areas, holding
-from .._options.draws import call_label
-from .._resampling import is_counts, table_areas, table_bootstrap
-from ._inputs import check_rows
-from ._kept import KeptRows
-from ._reduce import empty, merge, reduce_rows, reduce_table, rows_batch, rows_table, table_rows
-from ._sync import ROWS, STATES
+from .._core import Layout, holding
+from .._resampling import is_counts
+from ._binned import bins
+from ._inputs import RowOptions, check_models, check_rows, drop_ignored
+from ._reduce import (
+    element_table,
+    empty,
+    merge,
+    reduce_rows,
+    reduce_table,
+    rows_table,
+    table_rows,
+)
 
 #: the four list states, one tensor each per merged table
-
+_STATES = ("key", "score", "pos", "neg")
+#: the two list states of the kept rows (hard, unweighted labels shared by the score
+#: columns, no ``by=``): scores ``(n,)`` or, for k columns, ``(k, n)`` (column by
+#: column: the layout the sort reads) in their floating dtype, bool labels ``(n,)``
+_ROWS = ("rows", "labels")
+#: with ``keep_rows=True``: the kept rows' weights (float64 ``(n,)``)
+_WEIGHTS = "weights"
+#: kept rows (times score columns) are reduced into the table once they pass this many
+#: and ``_rows_limit`` (grown where a reduction shrinks nothing: continuous scores)
+_RAW_VALUES = 1 << 18
+#: scores sampled to tell continuous scores (kept as rows) from tied ones (reduced)
+_SAMPLE = 4096
 #: a merge starts once the tables after the first hold this many entries (and as many
 #: as the first), or once the list holds this many tables
 _MERGE_MIN = 1 << 16
@@ -72,21 +89,33 @@ def _agree(stacked: torch.Tensor) -> torch.Tensor:
     return out
 
 
-class _TableMetric(KeptRows):
+class _TableMetric(Metric):
     """A metric whose state is the reduced table (see the module docstring)."""
 
     is_differentiable = False
     higher_is_better = True
     full_state_update = False
+    #: kept values past which the next look for ties waits (continuous scores)
+    _rows_limit: int = 0
+    #: (the labels list, its length, rows in it): :meth:`_rows_held`'s cache
+    _rows_memo: tuple | None = None
 
     def __init__(
-        self, *, merge_checkpoint: bool = False, keep_rows: bool = False, **kwargs: Any
+        self,
+        *,
+        merge_checkpoint: bool = False,
+        keep_rows: bool = False,
+        rows: RowOptions | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.merge_checkpoint = bool(merge_checkpoint)
         self.keep_rows = bool(keep_rows)
-        for name in (*STATES, *ROWS):
+        self.row_opts = RowOptions() if rows is None else rows
+        for name in (*_STATES, *_ROWS):
             self.add_state(name, default=[], dist_reduce_fx="cat", persistent=True)
+        if self.keep_rows:  # each kept row's weight (once a weighted batch came)
+            self.add_state(_WEIGHTS, default=[], dist_reduce_fx="cat", persistent=True)
         spec = torch.tensor([self._options_code(), -1, -1, 0], dtype=torch.int64)
         self.add_state("spec", default=spec, dist_reduce_fx=_agree, persistent=True)
 
@@ -96,7 +125,7 @@ class _TableMetric(KeptRows):
         raise NotImplementedError
 
     def _options_code(self) -> int:
-        what = f"{type(self).__name__}|{self._options()}|{self.keep_rows}"
+        what = f"{type(self).__name__}|{self._options()}|{self.keep_rows}|{self.row_opts}"
         return int(zlib.crc32(what.encode()))
 
     # ----------------------------------------------------------------- update
@@ -121,32 +150,186 @@ class _TableMetric(KeptRows):
         by : Tensor of shape (n,), default=None
             Integer group id of each row: one curve per group (and column).
         """
+        ro = self.row_opts
+        preds, target, sample_weight, by, keep = drop_ignored(
+            preds, target, sample_weight, by, ro.ignore_index
+        )
         rows = check_rows(preds, target, sample_weight, by)
-        old = self._spec()
-        cols = rows.preds.shape[1] if rows.wide else 0
-        now = (cols, int(rows.by is not None))
-        if (int(old[_COLUMNS]), int(old[_BY])) != now or (
-            rows.weight is not None and int(old[_WEIGHTED]) == 0
-        ):
-            spec = old.clone()
-            spec[_COLUMNS], spec[_BY] = now
-            spec[_WEIGHTED] = int(rows.weight is not None)
-            self.spec = _agree(torch.stack([old, spec.to(old.device)]))
+        if keep is not None and sample_weight is not None:  # rows of weight 0: dropped
+            keep = keep[sample_weight.detach().to(keep.device) > 0]
+        check_models(rows, ro.models, type(self).__name__)
+        if ro.thresholds is not None:
+            rows = rows._replace(preds=bins(rows.preds, np.asarray(ro.thresholds)))
+        self._note_spec(rows.preds.shape[1] if rows.wide else 0, rows.by, rows.weight)
         if rows.preds.shape[0] == 0:
+            return
+        if keep is not None:  # single entries left out: one entry per (row, column)
+            onehot = rows.target == 1
+            self._add_table(element_table(rows.preds, onehot, keep, rows.weight, rows.by))
             return
         if self._keeps(rows):
             self._keep_rows(rows, preds)
             return
-        table = reduce_rows(rows)
-        for name, x in zip(STATES, table):
-            getattr(self, name).append(x)
+        self._add_table(reduce_rows(rows))
+
+    def _note_spec(self, cols: int, by, weight) -> None:
+        """Record a batch's score columns (0: 1-D preds), ``by=`` use and weights in the
+        ``spec`` state (an error where they disagree with earlier batches).
+        """
+        old = self._spec()
+        now = (cols, int(by is not None))
+        if (int(old[_COLUMNS]), int(old[_BY])) != now or (
+            weight is not None and int(old[_WEIGHTED]) == 0
+        ):
+            spec = old.clone()
+            spec[_COLUMNS], spec[_BY] = now
+            spec[_WEIGHTED] = int(weight is not None)
+            self.spec = _agree(torch.stack([old, spec.to(old.device)]))
+
+    def _add_table(self, table) -> None:
+        """Append a batch's reduced table to the list state (merged as it grows; in
+        the binned mode at once, so the state stays at one table of fixed size).
+        """
+        for name, x in zip(_STATES, table):
+            self._table_list(name).append(x)
+        if self._binned_mode():
+            if len(self._tables()) > 1:
+                self._merge_now()
+            return
         self._maybe_merge()
+
+    def _binned_mode(self) -> bool:
+        """Whether ``thresholds=`` was given (the state is bins)."""
+        return self.row_opts.thresholds is not None
+
+    # ------------------------------------------------------------- kept rows
+
+    def _keeps(self, rows) -> bool:
+        """Whether a batch is kept as rows: CPU, no weights (unless ``keep_rows``), no
+        ``by=``, one label column shared by the score columns, labels all 0/1 (checked).
+        """
+        return (
+            rows.preds.device.type == "cpu"
+            and self.row_opts.thresholds is None
+            and (rows.weight is None or self.keep_rows)
+            and rows.by is None
+            and rows.target.shape[1] == 1
+        )
+
+    def _keep_rows(self, rows, preds) -> None:
+        """Keep a batch's scores (a copy, in their own floating dtype: float32 scores
+        cost 4 bytes, read back exactly as float64) and labels (bool).
+        """
+        if self.keep_rows:
+            self._keep_weights(rows)
+        # copies made by numpy (which asks for huge pages: several times faster than
+        # torch's clone of a large CPU tensor)
+        own = preds.is_floating_point() and preds.dtype != torch.bfloat16  # numpy has it
+        src = (preds.detach() if own else rows.preds).numpy()
+        if rows.wide:
+            p = torch.from_numpy(np.ascontiguousarray(src.reshape(src.shape[0], -1).T))
+        elif own:
+            p = torch.from_numpy(np.array(src.reshape(-1)))
+        else:  # the checked float64 copy
+            p = torch.from_numpy(src.reshape(-1))
+        self._rows_list("rows").append(p)
+        t = rows.target[:, 0]
+        self._rows_list("labels").append(t if t.dtype == torch.bool else t == 1)
+        held = self._rows_held() * (p.shape[0] if p.ndim == 2 else 1)
+        if self.keep_rows or held <= max(_RAW_VALUES, self._rows_limit):
+            return
+        if self._looks_continuous():
+            # a table entry (32 bytes) costs more than the rows it would replace
+            self._rows_limit = 4 * held
+            return
+        self._fold_rows()
+
+    def _looks_continuous(self) -> bool:
+        """Whether most of a strided sample of the kept scores (about 4096 of the first
+        column) are distinct: then reducing would shrink little.
+        """
+        lst = self._rows_list("rows")
+        step = max(1, (self._rows_held() + _SAMPLE - 1) // _SAMPLE)
+        sample = torch.cat([(x if x.ndim == 1 else x[0])[::step] for x in lst])
+        return 2 * torch.unique(sample).numel() > sample.numel()
 
     def reset(self) -> None:
         """Forget every row (torchmetrics' reset) and the continuous-scores guess."""
         super().reset()
         self._rows_limit = 0
         self._rows_memo = None
+
+    def _clear_rows(self) -> None:
+        for name in (*_ROWS, _WEIGHTS) if self.keep_rows else _ROWS:
+            setattr(self, name, [])
+
+    def _rows_list(self, name) -> list:
+        x = getattr(self, name)
+        if isinstance(x, torch.Tensor):  # gathered or loaded as one tensor
+            x = [x] if x.numel() else []
+            setattr(self, name, x)
+        return x
+
+    def _rows_held(self) -> int:
+        """Rows kept (cached by the list's identity and length)."""
+        lst = self._rows_list("labels")
+        memo = self._rows_memo
+        if memo is not None and memo[0] is lst and memo[1] <= len(lst):
+            n = memo[2] + sum(int(x.shape[0]) for x in lst[memo[1] :])
+        else:
+            n = sum(int(x.shape[0]) for x in lst)
+        self._rows_memo = (lst, len(lst), n)
+        return n
+
+    def _kept(self):
+        """``(scores (k, n), labels (n,))`` of the kept rows as numpy arrays, or None."""
+        rows = [x for x in self._rows_list("rows") if x.numel()]
+        if not rows:
+            return None
+        labels = [x for x in self._rows_list("labels") if x.numel()]
+        # joined by numpy (huge pages: faster than torch.cat on large CPU tensors)
+        parts = [(x.reshape(1, -1) if x.ndim == 1 else x).numpy() for x in rows]
+        ys = [x.numpy() for x in labels]
+        scores = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
+        y = ys[0] if len(ys) == 1 else np.concatenate(ys)
+        return scores.astype(np.float64, copy=False), y.astype(bool, copy=False)
+
+    def _keep_weights(self, rows) -> None:
+        """Keep the batch's row weights beside its rows (``keep_rows=True``): ones for
+        the rows kept before the first weighted batch, and for unweighted batches after.
+        """
+        lst = self._table_list(_WEIGHTS)
+        held = sum(int(x.shape[0]) for x in lst)
+        if rows.weight is None and not held:
+            return
+        before = self._rows_held()
+        if held < before:
+            lst.append(torch.ones(before - held, dtype=torch.float64))
+        n = rows.preds.shape[0]
+        w = rows.weight if rows.weight is not None else torch.ones(n, dtype=torch.float64)
+        lst.append(w.detach().cpu().clone())
+
+    def _kept_weights(self):
+        """The kept rows' weights (numpy, aligned with :meth:`_kept`), or None."""
+        if not self.keep_rows:
+            return None
+        lst = [x for x in self._table_list(_WEIGHTS) if x.numel()]
+        if not lst:
+            return None
+        w = torch.cat(lst).numpy()
+        n = self._rows_held()
+        return w if w.size == n else np.concatenate([w, np.ones(n - w.size)])
+
+    def _fold_rows(self) -> None:
+        """Reduce the kept rows into the table."""
+        kept = self._kept()
+        if kept is None:
+            return
+        table = rows_table(kept[0], kept[1], self.device, self._kept_weights())
+        self._clear_rows()
+        for name, x in zip(_STATES, table):
+            self._table_list(name).append(x)
+        self._maybe_merge()
 
     def _table_list(self, name) -> list:
         x = getattr(self, name)
@@ -159,13 +342,13 @@ class _TableMetric(KeptRows):
         return getattr(self, "spec")  # noqa: B009 (a state: typed as the Module's attribute)
 
     def _tables(self) -> list:
-        states = [getattr(self, name) for name in STATES]
+        states = [getattr(self, name) for name in _STATES]
         if isinstance(states[0], torch.Tensor):  # gathered across ranks: one tensor each
             return [tuple(states)]
         return list(zip(*states))
 
     def _set(self, table) -> None:
-        for name, x in zip(STATES, table):
+        for name, x in zip(_STATES, table):
             setattr(self, name, [x])
 
     def _maybe_merge(self) -> None:
@@ -194,13 +377,68 @@ class _TableMetric(KeptRows):
         if isinstance(getattr(self, "key"), torch.Tensor):  # noqa: B009
             tables = [reduce_table(tables[0])]
         if kept is not None:
-            tables.append(rows_table(kept[0], kept[1], self.device))
+            tables.append(rows_table(kept[0], kept[1], self.device, self._kept_weights()))
         return merge(tables)
 
     def _merge_now(self) -> None:
         table = self._merged()
         self._set(empty(self.device) if table is None else table)
         self._clear_rows()
+
+    def _sync_dist(self, dist_sync_fn=gather_all_tensors, process_group=None) -> None:
+        # each rank merges its own tables first, so one table per rank crosses the wire
+        # (an empty one, of the right dtypes, from a rank that saw no rows)
+        if isinstance(getattr(self, "key"), list):  # noqa: B009
+            self._fold_rows()
+            self._merge_now()
+        super()._sync_dist(dist_sync_fn, process_group)
+
+    @contextmanager
+    def _synced(self) -> Iterator[None]:
+        """The states of every rank while inside (as ``compute`` sees them)."""
+        if self._is_synced or not self._to_sync:
+            yield
+            return
+        with self.sync_context(
+            dist_sync_fn=self.dist_sync_fn, should_sync=True, should_unsync=self._should_unsync
+        ):
+            yield
+
+    # ----------------------------------------------------------- checkpoints
+
+    def state_dict(self, destination=None, prefix="", keep_vars=False):
+        """The metric's state; with ``merge_checkpoint=True`` in a process group, the
+        merged table of every rank (a collective call: every rank must call it, as
+        Lightning's checkpointing does), held by rank 0 when loaded.
+        """
+        if self.merge_checkpoint and self._world() > 1 and not self._is_synced:
+            self.sync(should_sync=True, distributed_available=lambda: True)
+            try:
+                self._merge_now()
+                return super().state_dict(destination, prefix, keep_vars)
+            finally:
+                self.unsync()
+        return super().state_dict(destination, prefix, keep_vars)
+
+    def _load_from_state_dict(self, state_dict, prefix, *args, **kwargs) -> None:
+        super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
+        for name in _STATES:  # a gathered state loads as one tensor: keep the list form
+            self._table_list(name)
+        for name in _ROWS:
+            self._rows_list(name)
+        if self.merge_checkpoint and self._world() > 1 and self._rank() != 0:
+            self._set(empty(self.device))  # rank 0 holds the merged table of all ranks
+            self._clear_rows()
+
+    @staticmethod
+    def _world() -> int:
+        d = torch.distributed
+        return d.get_world_size() if d.is_available() and d.is_initialized() else 1
+
+    @staticmethod
+    def _rank() -> int:
+        d = torch.distributed
+        return d.get_rank() if d.is_available() and d.is_initialized() else 0
 
     # ---------------------------------------------------------------- results
 
@@ -226,7 +464,7 @@ class _TableMetric(KeptRows):
         G = groups.size
         offsets = np.searchsorted(curve, np.arange(G * K + 1)).astype(np.int64)
         frame = pd.DataFrame({"group": groups}) if by else pd.DataFrame(index=[0])
-        layout = Layout(["group"] if by else [], list(range(K)) if wide else None, frame)
+        layout = Layout(["group"] if by else [], self._model_names(K) if wide else None, frame)
         shape = tuple(n for n, on in ((G, by), (K, wide)) if on)
         weighted = int(spec[_WEIGHTED]) == 1 or not is_counts(pos, neg)
         return layout, curve, score, pos, neg, offsets, shape, weighted
@@ -265,6 +503,11 @@ class _TableMetric(KeptRows):
         y = parts[0][1] if len(parts) == 1 else np.concatenate([p[1] for p in parts])
         return S, y, K, wide
 
+    def _model_names(self, K: int) -> list:
+        """The score columns' names: ``models=``, else 0 .. K-1."""
+        models = self.row_opts.models
+        return list(models) if models is not None else list(range(K))
+
     def _merged_tables(self, tables):
         if isinstance(getattr(self, "key"), torch.Tensor):  # noqa: B009
             return reduce_table(tables[0])
@@ -276,305 +519,3 @@ class _TableMetric(KeptRows):
     def _accumulator(self):
         layout, curve, score, pos, neg = self._state()[:5]
         return holding(layout, curve, score, pos, neg)
-
-
-class _AreaMetric(_TableMetric):
-    """One area per curve (``curve``, ``method``, ``hull`` as in :func:`prroc_numba.auc`)."""
-
-    _curve = "pr"
-
-    def __init__(self, method: str | None = None, hull: bool = False, **kwargs: Any) -> None:
-        self.method = method
-        self.hull = bool(hull)
-        self._code = method_code(self._curve, method)
-        super().__init__(**kwargs)
-
-    def _options(self) -> str:
-        return f"{self._curve}|{self.method}|{self.hull}"
-
-    def compute(self) -> torch.Tensor:
-        """The area of every curve: a 0-d tensor for one curve, else ``(groups,)``,
-        ``(columns,)`` or ``(groups, columns)`` (groups in ascending id order), float64.
-        """
-        from .._core import warn_undefined_auc
-
-        rows = self._all_rows()
-        if rows is not None:  # the plain function's own route on the same rows
-            scores, labels, K, wide = rows
-            out = batch_areas(rows_batch(scores, labels), [self._code], [self.hull])[:, 0]
-            n_pos = int(np.count_nonzero(labels))
-            P = np.full(K, float(n_pos))
-            N = np.full(K, float(labels.size - n_pos))
-            layout = Layout([], list(range(K)) if wide else None, pd.DataFrame(index=[0]))
-            shape: tuple = (K,) if wide else ()
-        else:
-            layout, _curve, _s, pos, neg, offsets, shape = self._state()[:7]
-            out = table_areas(offsets, pos, neg, self._code, self.hull)
-            P = np.add.reduceat(pos, offsets[:-1])
-            N = np.add.reduceat(neg, offsets[:-1])
-        bad = (P <= 0) | (N <= 0) if self._curve == "roc" else P <= 0
-        warn_undefined_auc(layout, self._curve, stacklevel=3, totals=(P, N))
-        out[bad] = np.nan
-        return self._tensor(out, shape)
-
-    def compute_frame(
-        self,
-        n_boot: int | None = None,
-        level: float = 0.95,
-        seed: int | None = None,
-        stratified: bool = True,
-    ) -> pd.DataFrame:
-        """The tidy frame of :func:`prroc_numba.auc` on every row seen (key columns
-        ``group`` for ``by=`` and ``model`` for k score columns, then ``curve``,
-        ``method``, ``auc``); with ``n_boot``, that of :func:`prroc_numba.bootstrap`
-        (``estimate``, ``se``, ``ci_low``, ``ci_high``, ``n_degenerate``: percentile
-        intervals, equal to those of ``prn.bootstrap`` on the same rows for the same
-        ``seed``). Intervals need unweighted rows and, for k score columns, treat every
-        column as its own curve (paired: :meth:`compare`).
-        """
-        if n_boot is None:
-            with self._synced():
-                acc = self._accumulator()
-            return acc.auc(curve=self._curve, method=self.method, hull=self.hull)
-        check_n_boot(n_boot)
-        check_level(level)
-        with self._synced():
-            layout, _c, _s, pos, neg, offsets, _shape, weighted = self._state()
-        if weighted:
-            raise ValueError(
-                "intervals from the metric's state need unweighted rows (the bootstrap "
-                "draws rows, and a table of weights has lost them); drop sample_weight, or "
-                "compute intervals with prroc_numba.bootstrap on the rows"
-            )
-        if layout.models is not None and len(layout.models) > 1:
-            layout = Layout(layout.by + ["model"], None, layout.keys)
-        est, se, lo, hi, n_bad = table_bootstrap(
-            layout,
-            offsets,
-            pos,
-            neg,
-            curve=self._curve,
-            code=self._code,
-            hull=self.hull,
-            n_boot=n_boot,
-            level=level,
-            seed=seed,
-            stratified=stratified,
-        )
-        out = F.curves_frame(
-            layout.keys,
-            {S.ESTIMATE: est, S.SE: se, S.CI_LOW: lo, S.CI_HIGH: hi, S.N_DEGENERATE: n_bad},
-        )
-        F.describe(
-            out,
-            S.ESTIMATE,
-            curve=self._curve,
-            method=method_label(self._curve, self.method, self.hull),
-            interval="percentile",
-            resampling=call_label(None, "cpu", None, stratified, None),
-            n_boot=int(n_boot),
-        )
-        return out
-
-    def compare(
-        self,
-        n_boot: int = 2000,
-        level: float = 0.95,
-        seed: int | None = None,
-        stratified: bool | None = None,
-        baseline: int | str | None = None,
-        adjust: str = "holm",
-        p_value: str = "wald",
-        resampling: str | None = None,
-    ) -> pd.DataFrame:
-        """Paired comparison of the score columns (models) on every row seen: the frame
-        of :func:`prroc_numba.compare` on those rows, in the order they were given
-        (rank 0's rows first, then rank 1's, ... in a process group), so for the same
-        ``seed`` its intervals and p-values equal ``prn.compare``'s on the
-        concatenated batches (with ``resampling="poisson"`` too).
-
-        A paired comparison resamples rows, each with its score in every column, so
-        it needs the rows themselves: the metric keeps them for continuous scores
-        (where a table entry would cost more) and always with ``keep_rows=True``; a
-        state whose tied scores were reduced to the table of counts per distinct score
-        has lost which row each column's score came from, and ``compare`` refuses it.
-        In a process group this is a collective call (every rank must call it): the
-        ranks exchange their rows.
-        """
-        from ..comparison import compare as plain_compare
-
-        check_n_boot(n_boot)
-        check_level(level)
-        scores, labels = self._paired_rows()
-        out = plain_compare(
-            score=scores.T,
-            label=labels,
-            curve=self._curve,
-            method=self.method,
-            hull=self.hull,
-            n_boot=n_boot,
-            level=level,
-            seed=seed,
-            stratified=stratified,
-            baseline=baseline,
-            adjust=adjust,
-            p_value=p_value,
-            resampling=resampling,
-        )
-        return out
-
-    def _paired_rows(self):
-        """``(scores (k, n), labels (n,))``: every row of every rank, or a clear error
-        (raised on every rank alike: the ranks first exchange what they hold).
-        """
-        cols = int(self._spec().reshape(-1, 4)[0, _COLUMNS])
-        reduced = any(t[0].numel() for t in self._tables())
-        mine = (cols, reduced, None if reduced else self._kept())
-        parts = [mine]
-        if self._to_sync and self._world() > 1:
-            import torch.distributed as dist
-
-            parts = [None] * self._world()
-            dist.all_gather_object(parts, mine, group=self.process_group)
-        name = type(self).__name__
-        if any(0 <= p[0] < 2 for p in parts):  # (-1: no rows on that rank)
-            raise ValueError(
-                f"{name}.compare compares score columns (models) on the same rows: update "
-                "with preds of shape (n, k), k >= 2 (one column per model)"
-            )
-        if any(p[1] for p in parts):
-            raise ValueError(
-                f"{name}.compare needs the rows, but the state holds tied scores reduced "
-                "to counts per distinct score (or rows with sample_weight / by=), which no "
-                "longer say which row each model's score came from; build the metric with "
-                "keep_rows=True (and no sample_weight / by=) to compare models on the same "
-                "rows"
-            )
-        kept = [p[2] for p in parts if p[2] is not None]
-        if not kept:
-            raise ValueError(
-                f"{name} has seen no rows yet (on any rank); call update(...) with at "
-                "least one row before compare"
-            )
-        if len({p[0] for p in parts if p[0] >= 0}) > 1:
-            raise ValueError(
-                "the ranks' states hold different numbers of score columns; every rank "
-                "must update with preds of the same shape"
-            )
-        scores = np.concatenate([k[0] for k in kept], axis=1)
-        return scores, np.concatenate([k[1] for k in kept])
-
-
-class AveragePrecision(_AreaMetric):
-    """Average precision (the step sum, scikit-learn's ``average_precision_score``) of
-    every curve, streamed, exact and DDP-safe.
-
-    A torchmetrics ``Metric``: ``update(preds, target, sample_weight=None, by=None)``
-    per batch, ``compute()`` (float64 tensors) and ``compute_frame(n_boot=None,
-    level=0.95, seed=None)`` (the library's tidy frame, with intervals when ``n_boot``
-    is given) at the end; ``reset``, ``state_dict``, ``MetricCollection``, Lightning's
-    ``self.log`` and the process-group sync work as for any torchmetrics metric. The
-    state is the table of distinct scores (see :mod:`prroc_numba.torch`).
-
-    Parameters
-    ----------
-    merge_checkpoint : bool, default=False
-        In a process group, ``state_dict`` gathers every rank's table (a collective
-        call), so a checkpoint written by rank 0 resumes every rank's rows.
-    keep_rows : bool, default=False
-        Keep every row of hard, unweighted batches without ``by=`` (tied scores too,
-        which are otherwise reduced to counts per distinct score), as :meth:`compare`
-        needs for a paired comparison of score columns; 9 bytes per row and column
-        (float64 scores).
-    **kwargs
-        torchmetrics' ``Metric`` options (``sync_on_compute``, ``process_group``,
-        ``dist_sync_fn``, ...).
-
-    Examples
-    --------
-    >>> import torch, prroc_numba.torch as pt
-    >>> ap = pt.AveragePrecision()
-    >>> ap.update(torch.tensor([0.9, 0.8, 0.3, 0.1]), torch.tensor([1, 0, 1, 0]))
-    >>> round(float(ap.compute()), 6)
-    0.833333
-    """
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(method="ap", **kwargs)
-
-
-class AUCPR(_AreaMetric):
-    """Area under the PR curve by ``method`` (``"dg"``: Davis & Goadrich's
-    interpolation, the default; ``"integral"``, ``"ap"``, ``"trapezoid"``; ``hull=True``:
-    under the achievable PR curve), as :class:`AveragePrecision` otherwise.
-
-    Examples
-    --------
-    >>> import torch, prroc_numba.torch as pt
-    >>> m = pt.AUCPR(method="dg")
-    >>> m.update(torch.tensor([0.9, 0.8, 0.3, 0.1]), torch.tensor([1, 0, 1, 0]))
-    >>> round(float(m.compute()), 6)  # prn.auc_pr([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
-    0.791667
-    """
-
-    def __init__(self, method: str = "dg", hull: bool = False, **kwargs: Any) -> None:
-        super().__init__(method=method, hull=hull, **kwargs)
-
-
-class AUROC(_AreaMetric):
-    """Area under the ROC curve (ties count half: the Mann--Whitney statistic;
-    ``hull=True``: under the ROC convex hull), as :class:`AveragePrecision` otherwise.
-
-    Examples
-    --------
-    >>> import torch, prroc_numba.torch as pt
-    >>> m = pt.AUROC()
-    >>> m.update(torch.tensor([0.9, 0.8, 0.3, 0.1]), torch.tensor([1, 0, 1, 0]))
-    >>> float(m.compute())
-    0.75
-    """
-
-    _curve = "roc"
-
-    def __init__(self, hull: bool = False, **kwargs: Any) -> None:
-        super().__init__(method=None, hull=hull, **kwargs)
-
-
-class Metrics(_TableMetric):
-    """Several metrics of every curve from one table (as :func:`prroc_numba.metrics`):
-    ``compute()`` gives a dict of float64 tensors (one per name), ``compute_frame()``
-    the frame of :func:`prroc_numba.metrics` on every row seen.
-
-    Parameters
-    ----------
-    metrics : str or sequence of str, default=("auc_pr", "auc_roc")
-        Names as in :func:`prroc_numba.metrics` (``"auc_pr"``, ``"ap"``,
-        ``"auc_roc"``, ``"auc_pr_hull"``, ``"n_pos"``, ...).
-
-    Examples
-    --------
-    >>> import torch, prroc_numba.torch as pt
-    >>> m = pt.Metrics(["ap", "auc_roc"])
-    >>> m.update(torch.tensor([0.9, 0.8, 0.3, 0.1]), torch.tensor([1, 0, 1, 0]))
-    >>> {k: round(float(v), 6) for k, v in m.compute().items()}
-    {'ap': 0.833333, 'auc_roc': 0.75}
-    """
-
-    def __init__(self, metrics: str | Sequence[str] = ("auc_pr", "auc_roc"), **kwargs: Any):
-        self.metric_names = metric_names(metrics)
-        super().__init__(**kwargs)
-
-    def _options(self) -> str:
-        return ",".join(self.metric_names)
-
-    def compute(self) -> dict:
-        """A dict name -> tensor, shaped as :meth:`AveragePrecision.compute`."""
-        shape = self._state()[6]
-        frame = self.compute_frame()
-        return {nm: self._tensor(frame[nm].to_numpy(np.float64), shape) for nm in self.metric_names}
-
-    def compute_frame(self) -> pd.DataFrame:
-        """The frame of :func:`prroc_numba.metrics` on every row seen."""
-        with self._synced():
-            acc = self._accumulator()
-        return acc.metrics(self.metric_names)

@@ -114,6 +114,30 @@ def rows_torch(rows: Rows) -> Table:
     return reduce_torch(key, p.reshape(-1), w * lab, w * (1.0 - lab))
 
 
+def element_table(preds, onehot, keep, weight, by) -> Table:
+    """The table of a multiclass or multilabel batch: one curve per (group, class),
+    each (row, class) one entry of its class's curve (``preds`` ``(n, K)``, ``onehot``
+    ``(n, K)`` bool, ``keep`` ``(n, K)`` bool or None: the entries to count), reduced
+    by numpy on the CPU and by torch elsewhere.
+    """
+    n, K = preds.shape
+    dev = preds.device
+    cols = torch.arange(K, dtype=torch.int64, device=dev)
+    g = by if by is not None else torch.zeros(n, dtype=torch.int64, device=dev)
+    key = (g[:, None] * K + cols).reshape(-1)
+    lab = onehot.to(torch.float64).reshape(-1)
+    w = torch.ones_like(lab) if weight is None else weight[:, None].expand(n, K).reshape(-1)
+    score = preds.to(torch.float64).reshape(-1)
+    if keep is not None:
+        m = keep.reshape(-1)
+        key, lab, w, score = key[m], lab[m], w[m], score[m]
+    pos, neg = w * lab, w * (1.0 - lab)
+    if dev.type != "cpu":
+        return reduce_torch(key, score, pos, neg)
+    k, s, p, q = reduce_numpy(key.numpy(), score.numpy(), pos.numpy(), neg.numpy())
+    return _numpy_table(k, s, p, q, dev)
+
+
 def reduce_rows(rows: Rows) -> Table:
     """The table of a checked batch: numpy by the library on the CPU, torch elsewhere."""
     if rows.preds.device.type == "cpu":
@@ -170,20 +194,24 @@ def merge(tables) -> Table | None:
 # ``prn.auc`` runs on the same rows.
 
 
-def rows_batch(scores: np.ndarray, labels: np.ndarray) -> Batch:
+def rows_batch(scores: np.ndarray, labels: np.ndarray, weights=None) -> Batch:
     """The batch of kept rows: one curve per score column (``scores`` ``(k, n)``, column
-    by column), every row of unit mass, the labels (``(n,)``) shared by the columns.
+    by column), every row of unit mass (or its weight), the labels (``(n,)``) shared by
+    the columns.
     """
     k, n = scores.shape
     values = scores.reshape(-1)
     pos = labels.astype(np.float64)
+    neg = 1.0 - pos
+    if weights is not None:
+        pos, neg = pos * weights, neg * weights
     offsets = np.arange(k + 1, dtype=np.int64) * n
     keys = pd.DataFrame(index=range(k)) if k > 1 else pd.DataFrame(index=range(1))
     return Batch(
         np.ascontiguousarray(values, dtype=np.float64).reshape(-1),
         offsets,
         pos,
-        1.0 - pos,
+        neg,
         np.array([0, n], dtype=np.int64),
         np.zeros(k, dtype=np.int64),
         keys,
@@ -193,9 +221,9 @@ def rows_batch(scores: np.ndarray, labels: np.ndarray) -> Batch:
     )
 
 
-def rows_table(scores: np.ndarray, labels: np.ndarray, device=None) -> Table:
-    """The table of kept rows (keys: the score column)."""
-    key, score, pos, neg = batch_entries(rows_batch(scores, labels))
+def rows_table(scores: np.ndarray, labels: np.ndarray, device=None, weights=None) -> Table:
+    """The table of kept rows (keys: the score column; masses: their weights)."""
+    key, score, pos, neg = batch_entries(rows_batch(scores, labels, weights))
     return _numpy_table(key, score, pos, neg, device)
 
 
