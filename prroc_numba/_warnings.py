@@ -13,3 +13,9 @@ class KernelCacheWarning(RuntimeWarning):
 
 class FewDataSetsWarning(UserWarning):
     """Too few data sets for the rank tests' large-sample approximations to be trusted."""
+
+
+class SparkPathWarning(UserWarning):
+    """A call on a Spark frame takes the slow score-range path (it says why and which
+    conf changes it).
+    """

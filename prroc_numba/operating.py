@@ -23,8 +23,8 @@ import pandas as pd
 from . import _backends
 from . import _frames as F
 from . import _schema as S
-from ._calls import checked
 from ._core.batch import describe_row, lengths_to_offsets, warn_undefined
+from ._core.dataframes import Output, with_output
 from ._core.pack import inputs, pack
 from ._core.table import rows_result, rows_thresholds, weighted_rows
 from ._docs import fill_doc
@@ -168,7 +168,7 @@ def _tuning_rows(batch, frame):
     return curve, thr, targets
 
 
-@checked
+@with_output
 @fill_doc
 def operating_points(
     data: Any = None,
@@ -188,6 +188,7 @@ def operating_points(
     pos_label: Any = None,
     soft_labels: bool = False,
     cluster: str | ArrayLike | None = None,
+    output: Output = "pandas",
 ) -> pd.DataFrame:
     """Operating points: the threshold meeting each target, with its confusion matrix.
 

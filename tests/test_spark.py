@@ -349,10 +349,11 @@ def test_checks_the_grouping_would_hide_still_raise(spark):
 
 
 def test_what_the_group_by_cannot_read_takes_the_partition_path(spark, data, monkeypatch):
-    """Soft labels and score columns of two types are reduced in the partitions;
-    continuous scores (in 'auto') by the group-by; above spark_table_max grouped rows,
-    'auto' takes the score ranges."""
+    """Soft labels and score columns of two types are reduced in the partitions, and so
+    are continuous scores (in 'auto': the group-by would move every row once more);
+    above spark_table_max entries, 'auto' takes the score ranges, and says so."""
     import prroc_numba._spark.wire as wire
+    from prroc_numba._warnings import SparkPathWarning
 
     df, sdf = data
     rng = np.random.default_rng(8)
@@ -368,14 +369,16 @@ def test_what_the_group_by_cannot_read_takes_the_partition_path(spark, data, mon
     _same(prn.auc, df, sdf, score="a", label="p", soft_labels=True)
     _same(prn.auc, df, sdf, score=["ai", "b"], label="y", by="g")
     assert len(calls) == 2
-    _same(prn.metrics, df, sdf, score="c", label="y")  # continuous: the group-by too
-    assert len(calls) == 2
+    _same(prn.metrics, df, sdf, score="c", label="y")  # continuous: the partitions
+    assert len(calls) == 3
     spark.conf.set("prroc_numba.spark_table_max", "20")
     try:
-        _same(prn.auc, df, sdf, ROUNDED, score="a", label="y", by="g")
+        with pytest.warns(SparkPathWarning, match="spark_table_max=20"):
+            got = prn.auc(sdf, score="a", label="y")
     finally:
         spark.conf.unset("prroc_numba.spark_table_max")
-    assert len(calls) > 2
+    pd.testing.assert_frame_equal(got, prn.auc(df, score="a", label="y"), **ROUNDED)
+    assert len(calls) > 3
 
 
 @pytest.mark.parametrize("kind", ["distinct", "some_ties", "tied"])

@@ -32,9 +32,10 @@ import pandas as pd
 
 from .._calls import P, R, checked
 
-OUTPUTS = ("pandas", "polars")
+OUTPUTS = ("pandas", "polars", "spark")
 #: the ``output=`` of a public function returning frames (see :func:`with_output`)
-Output = Literal["pandas", "polars"]
+Output = Literal["pandas", "polars", "spark"]
+_KNOWN = "use 'pandas', 'polars' or 'spark' (Spark input only)"
 
 
 def _names(x):
@@ -119,8 +120,8 @@ def to_output(frame, output):
     """A pandas result as asked: itself, or a polars DataFrame."""
     if output == "pandas" or output is None:
         return frame
-    if output not in OUTPUTS:
-        raise ValueError(f"output={output!r} is not known; use 'pandas' or 'polars'")
+    if output not in OUTPUTS or output == "spark":
+        raise ValueError(f"output={output!r} is not known; {_KNOWN}")
     import polars as pl
 
     if isinstance(frame, tuple):
@@ -134,7 +135,8 @@ def to_output(frame, output):
 
 
 def with_output(f: Callable[P, R]) -> Callable[P, R]:
-    """Give a public function returning frames ``output="pandas"`` (or ``"polars"``).
+    """Give a public function returning frames ``output="pandas"`` (or ``"polars"``;
+    ``"spark"`` on Spark input, which :func:`prroc_numba._spark.output.answer` answers).
 
     The function declares ``output: Output = "pandas"`` last in its signature, for type
     checkers and readers; the wrapper takes it and converts what the function returns.
@@ -143,7 +145,16 @@ def with_output(f: Callable[P, R]) -> Callable[P, R]:
     @functools.wraps(f)
     def wrapper(*args, output="pandas", **kwargs):
         if output not in OUTPUTS:
-            raise ValueError(f"output={output!r} is not known; use 'pandas' or 'polars'")
+            raise ValueError(f"output={output!r} is not known; {_KNOWN}")
+        if is_spark(args[0] if args else kwargs.get("data")):
+            from .._spark.output import answer
+
+            return answer(f, args, kwargs, output)
+        if output == "spark":
+            raise ValueError(
+                "output='spark' gives a Spark DataFrame for Spark input (data= a "
+                "pyspark.sql.DataFrame); this data is not one: use 'pandas' or 'polars'"
+            )
         return to_output(f(*args, **kwargs), output)
 
     sig = inspect.signature(f)

@@ -31,12 +31,9 @@ Only what this path can read exactly is sent here (:func:`eligible`): binary (no
 labels; score, label, weight and ``by`` columns of plain numeric, boolean or string types;
 the score columns of a wide input of one type (they are stacked with ``unpivot``).
 Everything else takes the partition path. On continuous scores the group-by cannot
-reduce and exchanges every row inside Spark; measured at 1e6 rows it then took about
-the partition path's time (2.11 s against 2.07 s at a load of 5; up to twice as long on
-a machine loaded past its cores), while telling tied from continuous scores first (a
-probe of the first rows, and the row count the partition path needs for its size check)
-cost two more Spark jobs per call, more than the difference. So ``"auto"`` takes the
-group-by for every call it can read.
+reduce and exchanges every row inside Spark (k score columns stacked into k times the
+rows), so ``"auto"`` takes it only where a probe of the first rows shows ties
+(:mod:`.path`); the partitions read continuous scores in one pass.
 """
 
 from __future__ import annotations
