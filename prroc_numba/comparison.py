@@ -97,6 +97,7 @@ def adjust_pvalues(p, method="holm"):
 
 
 @with_output
+@fill_doc
 def delong(
     data: Any = None,
     *,
@@ -116,7 +117,7 @@ def delong(
 
     Parameters
     ----------
-    data : DataFrame or None, default=None
+    {data}
     score : str, list of str, or array-like
         As in :func:`prroc_numba.auc`.
     label : str or array-like

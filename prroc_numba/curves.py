@@ -202,6 +202,7 @@ def roc_curve(
 
 
 @with_output
+@fill_doc
 def det_curve(
     data: Any = None,
     *,
@@ -217,9 +218,7 @@ def det_curve(
 
     Parameters
     ----------
-    data : DataFrame, optional
-        Holds the columns named by ``score``, ``label``, ``by`` and ``weight``; None
-        with arrays.
+    {data}
     score : str, list of str or array-like
         Score column(s); several columns are several models (``model`` column).
     label : str or array-like

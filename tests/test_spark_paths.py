@@ -191,3 +191,25 @@ def test_output_spark_keeps_nan_and_needs_spark_input(data):
         warnings.simplefilter("ignore", prn.UndefinedMetricWarning)
         out = prn.operating_points(sdf, score="a", label="y", output="polars")
     assert isinstance(out, polars.DataFrame)
+
+
+def test_help_describes_every_kind_of_data_in_every_public_function():
+    """One description of ``data`` (pandas, polars, pyarrow, Dask, Spark) in the help
+    of every public function taking scored rows (rank_models' data is a table of
+    results, not of scored rows)."""
+    import inspect
+
+    from prroc_numba._docs import DATA
+
+    seen = []
+    for name in prn.__all__:
+        f = getattr(prn, name)
+        if inspect.isclass(f) or not callable(f) or name == "rank_models":
+            continue
+        if "data" in inspect.signature(f).parameters:
+            seen.append(name)
+            assert DATA.strip() in (f.__doc__ or ""), name
+    assert {"auc", "metrics", "confusion", "roc_curve", "pr_curve", "operating_points"} <= set(seen)
+    for kind in ("pandas", "polars", "pyarrow", "Dask", "pyspark.sql.DataFrame"):
+        assert kind in DATA
+    assert '"spark"' in prn.auc.__doc__  # output="spark"
