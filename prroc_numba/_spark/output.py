@@ -23,7 +23,9 @@ def _data(args, kwargs):
 def answer(f, args, kwargs, output):
     """``f(*args, **kwargs)`` on Spark input, tagged with its path, as ``output``."""
     from .._core.dataframes import to_output
+    from .workers import check
 
+    check(_data(args, kwargs))  # once per session: the workers' Python can run the work
     token = P.collecting()
     try:
         result = f(*args, **kwargs)
