@@ -22,6 +22,9 @@ exact PR area is the Davis-Goadrich area).
   process's peak resident memory, against the table path's where it runs.
 * ``bootstrap`` -- ``prn.bootstrap(..., row_id=)`` (Poisson, B = ``--n-boot``) of AUC-PR
   for ``--models`` models paired: time and the Python workers' peak resident memory.
+* ``wide`` -- ``--models`` score columns x ``--groups`` groups against collecting the
+  rows (``toArrow().to_pandas()``) plus the in-memory call; "auto" (its path named) and
+  each table path forced.
 * ``cold`` -- the first call in a fresh session (cold Python workers) against the
   second (``--kind tied``: the group-by path, which starts no Python worker).
 
@@ -36,6 +39,7 @@ Commands of the figures in docs/spark.md (run with ``nice -n 10``; say the load)
     python benchmarks/bench_spark.py bootstrap --models 10 --rows 1e7 --n-boot 1000
     python benchmarks/bench_spark.py cold --rows 1e6
     python benchmarks/bench_spark.py cold --rows 1e6 --kind tied
+    python benchmarks/bench_spark.py wide --rows 1e6 --models 3 --groups 20
 """
 
 from __future__ import annotations
@@ -393,9 +397,42 @@ def cold(a):
     }
 
 
+def wide(a):
+    """``--models`` score columns x ``--groups`` groups (``by=``) on ``--rows`` cached
+    rows: ``prn.auc`` ("auto", and each path forced) against collecting the rows
+    (``toArrow().to_pandas()``) plus the in-memory call, interleaved; the path "auto"
+    named (``attrs["spark_path"]``); every result checked against the in-memory one."""
+    import pandas as pd
+
+    import prroc_numba as prn
+
+    spark = _session(a.master, a.driver_memory)
+    sdf, names = _frame(spark, a.rows, a.kind, a.partitions, models=a.models, groups=a.groups)
+    kw = {"score": names, "label": "label", "by": "g"}
+
+    def collect():
+        return prn.auc(sdf.select("g", "label", *names).toArrow().to_pandas(), **kw)
+
+    calls = {"collect_and_memory": collect, "auto": lambda: prn.auc(sdf, **kw)}
+    for mode in ("table", "partitions"):
+        calls[mode] = lambda m=mode: _path(spark, m, lambda: prn.auc(sdf, **kw))
+    got = _interleaved(calls, a.repeat)
+    want = got["collect_and_memory"][1]
+    for _t, frame in got.values():
+        pd.testing.assert_frame_equal(frame, want, check_exact=True)
+    floor = got["collect_and_memory"][0]
+    out = {f"{n}_s": t for n, (t, _f) in got.items()}
+    out.update({f"{n}_ratio": t / floor for n, (t, _f) in got.items()})
+    out["auto_path"] = got["auto"][1].attrs["spark_path"]
+    out["curves"] = len(want)
+    out["load_1min"] = _load()
+    spark.stop()
+    return out
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("what", choices=["ratio", "groups", "ranges", "bootstrap", "cold"])
+    p.add_argument("what", choices=["ratio", "groups", "ranges", "bootstrap", "cold", "wide"])
     p.add_argument("--rows", type=float, default=1e6)
     p.add_argument("--kind", choices=["continuous", "tied"], default="continuous")
     p.add_argument("--groups", type=int, default=100)

@@ -213,3 +213,30 @@ def test_help_describes_every_kind_of_data_in_every_public_function():
     for kind in ("pandas", "polars", "pyarrow", "Dask", "pyspark.sql.DataFrame"):
         assert kind in DATA
     assert '"spark"' in prn.auc.__doc__  # output="spark"
+
+
+def test_the_score_ranges_give_the_same_bits_on_every_run_and_partitioning(spark, data):
+    """The range cuts follow from the values, not from the partitioning or the order in
+    which an exchange delivers the rows; each range's rows are ordered by value before
+    they are summed: reruns and repartitionings give identical numbers."""
+    df, sdf = data
+    frames = [sdf, sdf, sdf.repartition(3, "g"), sdf.coalesce(1), sdf.repartition(5)]
+    kw = {"score": ["c", "b"], "label": "y", "by": "g"}
+    mkw = {"metrics": ("auc_pr", "auc_pr_integral", "ap", "auc_roc", "auc_roc_hull")}
+    bkw = {"score": "c", "label": "y", "n_boot": 20, "seed": 7, "resampling": "poisson"}
+    spark.conf.set("prroc_numba.spark_ranges", "4")
+    try:
+        with _mode(spark, "ranges"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", prn.UndefinedMetricWarning)  # group 'w'
+            got = [prn.metrics(f, **kw, **mkw) for f in frames]
+            boots = [prn.bootstrap(f, **bkw, row_id="rid") for f in frames[1:4]]
+            want = prn.metrics(df, **kw, **mkw)
+    finally:
+        spark.conf.unset("prroc_numba.spark_ranges")
+    for other in got[1:]:
+        pd.testing.assert_frame_equal(other, got[0], **EXACT)
+    for other in boots[1:]:
+        pd.testing.assert_frame_equal(other, boots[0], **EXACT)
+    assert got[0].attrs["spark_path"] == "ranges"
+    pd.testing.assert_frame_equal(got[0], want, **ROUNDED)
+    pd.testing.assert_frame_equal(boots[0], prn.bootstrap(df, **bkw), **ROUNDED)

@@ -3,7 +3,7 @@
 Imported only when a ``pyspark.sql.DataFrame`` (classic or Spark Connect) reaches a
 public function (the core import never imports pyspark). Only the DataFrame API is
 used, so Spark Connect sessions work too: ``groupBy``/``agg``, ``unpivot``, ``limit``,
-``mapInArrow``, ``repartitionByRange``, ``persist``, ``count`` and ``toArrow`` of
+``mapInArrow``, ``repartition``, ``persist``, ``count`` and ``toArrow`` of
 reduced tables -- never of rows.
 
 Three paths:
@@ -25,7 +25,8 @@ Three paths:
   masses;
 * **score ranges** (:mod:`.ranges`), when the table would hold more than
   ``prroc_numba.spark_table_max`` entries (default 5e6): the partitions' tables are
-  range partitioned by (curve, score) in Spark, each range's class totals go to the
+  cut into (curve, score) ranges by their values alone (the same bits on every run and
+  partitioning), each range's class totals go to the
   driver, an exclusive scan gives each range its start, and each range sends back its
   area sums (or local hull, or threshold bins): O(ranges x curves) numbers, so the
   driver never holds O(rows).
@@ -166,7 +167,8 @@ def _state(data, kw, what="the call", need_table=False):
     from .ranges import RangeState
 
     sdf, by, models = reduced(data, kw)
-    state = RangeState(sdf, by, models, kw, mode, limit, k)
+    rows = plan.rows if plan.rows is not None else int(data.count())
+    state = RangeState(sdf, by, models, kw, mode, limit, k, rows)
     P.record("ranges" if state.acc is None else "partitions")
     if state.acc is None and plan.path != "ranges":  # counted: more entries than said
         why = f"the partitions' tables hold {state.n_entries:,} entries, more than the "
