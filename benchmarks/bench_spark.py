@@ -25,6 +25,7 @@ exact PR area is the Davis-Goadrich area).
 * ``wide`` -- ``--models`` score columns x ``--groups`` groups against collecting the
   rows (``toArrow().to_pandas()``) plus the in-memory call; "auto" (its path named) and
   each table path forced.
+* ``tied`` -- Spark's exact PR area against the Davis-Goadrich area on tied scores.
 * ``cold`` -- the first call in a fresh session (cold Python workers) against the
   second (``--kind tied``: the group-by path, which starts no Python worker).
 
@@ -40,6 +41,7 @@ Commands of the figures in docs/spark.md (run with ``nice -n 10``; say the load)
     python benchmarks/bench_spark.py cold --rows 1e6
     python benchmarks/bench_spark.py cold --rows 1e6 --kind tied
     python benchmarks/bench_spark.py wide --rows 1e6 --models 3 --groups 20
+    python benchmarks/bench_spark.py tied --rows 2e4
 """
 
 from __future__ import annotations
@@ -430,9 +432,52 @@ def wide(a):
     return out
 
 
+def _tied_cases(n):
+    """Tied scores whose precision falls across each tie block, rises across one, and
+    a score of five grades: ``{name: (score, label)}`` (seed 0)."""
+    r = np.random.default_rng(0)
+    y1 = r.binomial(1, 0.1, n)
+    y3 = r.binomial(1, 0.2, n)
+    half = n // 2
+    return {
+        "good model, 1 decimal": (np.round(y1 * 1.5 + r.normal(size=n), 1), y1),
+        "a top block below the next": (
+            np.r_[np.full(half, 2.0), np.full(n - half, 1.0)],
+            np.r_[r.binomial(1, 0.05, half), r.binomial(1, 0.5, n - half)],
+        ),
+        "five grades": (np.clip(np.round(y3 + r.normal(size=n)), -2, 2), y3),
+    }
+
+
+def tied(a):
+    """Spark's exact PR area (``numBins=0``) against the Davis-Goadrich area on tied
+    scores (``--rows`` rows per case): Spark's straight line across a tie block lies
+    above the interpolated curve where precision falls across the block, below it
+    where precision rises."""
+    import pandas as pd
+    from pyspark.ml.evaluation import BinaryClassificationEvaluator
+
+    import prroc_numba as prn
+
+    spark = _session(a.master, a.driver_memory)
+    ev = BinaryClassificationEvaluator(
+        rawPredictionCol="s", labelCol="y", metricName="areaUnderPR", numBins=0
+    )
+    out = {}
+    for name, (s, y) in _tied_cases(int(a.rows)).items():
+        df = pd.DataFrame({"s": s.astype(float), "y": y.astype(float)})
+        dg = float(prn.auc(df, score="s", label="y", method="dg")["auc"].iloc[0])
+        sp = ev.evaluate(spark.createDataFrame(df))
+        out[name] = {"spark": sp, "dg": dg, "spark_minus_dg": sp - dg}
+    spark.stop()
+    return out
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("what", choices=["ratio", "groups", "ranges", "bootstrap", "cold", "wide"])
+    p.add_argument(
+        "what", choices=["ratio", "groups", "ranges", "bootstrap", "cold", "wide", "tied"]
+    )
     p.add_argument("--rows", type=float, default=1e6)
     p.add_argument("--kind", choices=["continuous", "tied"], default="continuous")
     p.add_argument("--groups", type=int, default=100)

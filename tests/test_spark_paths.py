@@ -46,11 +46,12 @@ def _no_reduction(monkeypatch):
     "kw, path",
     [
         ({"score": "a", "by": "g"}, "table"),  # 12 tied scores: Spark's group-by
-        ({"score": "c", "by": "g"}, "partitions"),  # continuous
-        ({"score": ["c", "d"], "by": "g"}, "partitions"),  # wide, continuous
+        ({"score": "c", "by": "g"}, "table"),  # continuous: the columns collected
+        ({"score": ["c", "d"], "by": "g"}, "table"),  # wide, continuous
+        ({"score": "c", "by": "g", "weight": "wt"}, "partitions"),  # continuous, weighted
         ({"score": "a", "by": "g", "weight": "wt"}, "table"),  # tied, weighted
     ],
-    ids=["tied", "continuous", "wide-continuous", "tied-weighted"],
+    ids=["tied", "continuous", "wide-continuous", "continuous-weighted", "tied-weighted"],
 )
 def test_the_path_is_chosen_from_the_estimate_named_and_logged(data, kw, path, caplog):
     df, sdf = data
@@ -240,3 +241,38 @@ def test_the_score_ranges_give_the_same_bits_on_every_run_and_partitioning(spark
     assert got[0].attrs["spark_path"] == "ranges"
     pd.testing.assert_frame_equal(got[0], want, **ROUNDED)
     pd.testing.assert_frame_equal(boots[0], prn.bootstrap(df, **bkw), **ROUNDED)
+
+
+def test_continuous_weights_are_summed_in_the_jvm_not_grouped_by(spark, data, monkeypatch):
+    """Float weights (every row its own): the group-by's rows are one per (curve, score,
+    label), the weights summed exactly as decimals -- as many grouped rows as without
+    weights, the same bits on three partitionings, the in-memory result to rounding;
+    a weight the decimal sum does not take (1e-9) has the rows grouped by the weight."""
+    import prroc_numba._spark.grouped as G
+
+    df, sdf = data
+    rng = np.random.default_rng(2)
+    df = df.assign(w=rng.random(len(df)) + 0.5, tiny=np.where(df["rid"] == 3, 1e-9, 1.0))
+    sdf = _sdf(spark, df, 4)
+    sizes = []
+    real = G.fetch
+    monkeypatch.setattr(G, "fetch", lambda *a, **k: sizes.append(real(*a, **k)) or sizes[-1])
+    kw = {"score": "a", "label": "y", "by": "g"}
+    mkw = {"metrics": ("auc_pr", "auc_pr_integral", "auc_roc", "n_pos", "n_neg")}
+    with _mode(spark, "table"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.UndefinedMetricWarning)  # group 'w'
+        frames = (sdf, sdf.repartition(3), sdf.coalesce(1))
+        got = [prn.metrics(f, **kw, **mkw, weight="w") for f in frames]
+        want = prn.metrics(df, **kw, **mkw, weight="w")
+        unweighted = prn.metrics(sdf, **kw, **mkw)
+        tiny = prn.metrics(sdf, **kw, **mkw, weight="tiny")
+        tiny_want = prn.metrics(df, **kw, **mkw, weight="tiny")
+    n_groups = len(df[["g", "a", "y"]].drop_duplicates())
+    assert [t.num_rows for t in sizes[:3]] == [n_groups] * 3  # never one per weight
+    assert sizes[3].num_rows == n_groups
+    assert sizes[4].num_rows > n_groups and "tiny" in sizes[4].column_names  # by value
+    for other in got[1:]:
+        pd.testing.assert_frame_equal(other, got[0], **EXACT)
+    pd.testing.assert_frame_equal(got[0], want, check_exact=False, rtol=1e-12, atol=0)
+    assert not got[0].equals(unweighted)
+    pd.testing.assert_frame_equal(tiny, tiny_want, check_exact=False, rtol=1e-12, atol=0)

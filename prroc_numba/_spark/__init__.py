@@ -9,7 +9,7 @@ reduced tables -- never of rows.
 Three paths:
 
 * **table** (:func:`_grouped`, :mod:`.grouped`; the default): Spark's own group-by
-  reduces the rows to one row per (curve, distinct score, label value[, weight value])
+  reduces the rows to one row per (curve, distinct score, label value; weights summed exactly)
   with its count, in the JVM and partially within each partition before the exchange,
   so no row reaches a Python worker; the grouped rows come to the driver as one Arrow
   table, are validated and reduced there like an in-memory batch of weighted rows, and
@@ -130,8 +130,9 @@ def _plan(data, kw, what, need_table):
     by, models = names(data, kw)
     ok = G.eligible(data, kw, by, models)
     if mode == "auto":
-        extra = [c for c in (kw["label"], kw["weight"]) if c is not None]
-        plan = P.choose(data, by, models or [kw["score"]], extra, ok, limit)
+        # the group-by's keys beside the curve's and the score (weights are summed)
+        scores = models or [kw["score"]]
+        plan = P.choose(data, by, scores, [kw["label"]], ok, limit, kw["weight"] is not None)
     else:
         path = "partitions" if mode == "table" and not ok else mode
         plan = P.Plan(path, "set by the spark conf prroc_numba.spark_exact")
@@ -144,6 +145,10 @@ def _plan(data, kw, what, need_table):
 def _state(data, kw, what="the call", need_table=False):
     """The merged Accumulator, or the range state (:mod:`.ranges`) above the size."""
     plan, mode, limit, k = _plan(data, kw, what, need_table)
+    if plan.path == "table" and plan.how == "collect":
+        by, _models = names(data, kw)
+        P.record("table")
+        return G.collected(data, kw, by)
     if plan.path == "table":
         grouped = _grouped(data, kw, mode, limit)
         if isinstance(grouped, Accumulator):

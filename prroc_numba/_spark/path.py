@@ -67,6 +67,8 @@ class Plan:
     reason: str
     rows: int | None = None
     entries: int | None = None
+    #: on the table path: "collect" (the rows' columns) or "group-by" (Spark's)
+    how: str = "group-by"
     fix: str = (
         "raise that conf (spark.conf.set('prroc_numba.spark_table_max', ...); the driver "
         "holds about 150 bytes per entry) or round the scores to take the table path"
@@ -126,10 +128,10 @@ def _hll(data, by, scores, extra):
     return int(sum(row[:M])), int(sum(row[M:]))
 
 
-def choose(data, by, scores, extra, eligible, limit) -> Plan:
+def choose(data, by, scores, extra, eligible, limit, weighted=False) -> Plan:
     """The ``"auto"`` plan for the ``scores`` columns (see the module): two small jobs
     (the row count and the probe), a third only when the probe's estimate is unsure.
-    ``extra``: the label and weight columns (the group-by's other keys).
+    ``extra``: the group-by's other keys (the label).
     """
     n = int(data.count())
     M = len(scores)
@@ -149,6 +151,9 @@ def choose(data, by, scores, extra, eligible, limit) -> Plan:
     if eligible and r_g <= TIED and grouped <= limit:
         why = f"tied scores: about {grouped:,} grouped rows from {rows}"
         return Plan("table", why, n, entries)
+    if eligible and not weighted and n * M <= limit:  # the rows cost what their table does
+        why = f"mostly distinct scores: {rows}, their columns reduced on the driver"
+        return Plan("table", why, n, entries, how="collect")
     kind = "mostly distinct scores" if r_g > TIED else "columns the group-by cannot read"
     why = f"{kind}: about {entries:,} (curve, score) entries from {rows}"
     return Plan("partitions", why, n, entries)

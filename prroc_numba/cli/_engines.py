@@ -27,13 +27,13 @@ ENGINES = ("memory", "spark", "dask")
 
 def engine_args(p: argparse.ArgumentParser) -> None:
     """``--engine`` and ``--master``."""
-    p.add_argument(
-        "--engine",
-        choices=ENGINES,
-        default="memory",
-        help="where the rows are reduced: memory (default), spark (a local session, or "
-        "--master), dask (a local cluster, or --master)",
+    from ._parser import _choice
+
+    text = (
+        "where the rows are reduced: memory (default), spark (a local session, or "
+        "--master), dask (a local cluster, or --master)"
     )
+    _choice(p, "--engine", ENGINES, "memory", text)
     p.add_argument(
         "--master",
         default=None,
