@@ -25,6 +25,7 @@ exact PR area is the Davis-Goadrich area).
 * ``wide`` -- ``--models`` score columns x ``--groups`` groups against collecting the
   rows (``toArrow().to_pandas()``) plus the in-memory call; "auto" (its path named) and
   each table path forced.
+* ``driver`` -- the driver's Python process on the table path: peak memory per entry.
 * ``tied`` -- Spark's exact PR area against the Davis-Goadrich area on tied scores.
 * ``cold`` -- the first call in a fresh session (cold Python workers) against the
   second (``--kind tied``: the group-by path, which starts no Python worker).
@@ -42,6 +43,7 @@ Commands of the figures in docs/spark.md (run with ``nice -n 10``; say the load)
     python benchmarks/bench_spark.py cold --rows 1e6 --kind tied
     python benchmarks/bench_spark.py wide --rows 1e6 --models 3 --groups 20
     python benchmarks/bench_spark.py tied --rows 2e4
+    python benchmarks/bench_spark.py driver --rows 1e7
 """
 
 from __future__ import annotations
@@ -335,6 +337,34 @@ def ranges(a):
     return res
 
 
+def driver(a):
+    """The driver's Python process on the table path ("auto"; continuous scores: the
+    columns collected): its peak resident memory before and after one call on
+    ``--rows`` rows, per entry, and the call's time (after a warm-up call on 1e4 rows
+    that imports and compiles everything)."""
+    spark = _session(a.master, a.driver_memory)
+    small, (score,) = _frame(spark, 1e4, "continuous", 2, seed=9)
+    _ours(small, score)
+    sdf, (score,) = _frame(spark, a.rows, a.kind, a.partitions)
+    before = _peak_rss_mib()
+    t = time.perf_counter()
+    out = _ours(sdf, score)
+    took = time.perf_counter() - t
+    after = _peak_rss_mib()
+    res = {
+        "case": f"{a.kind} {a.rows:.0e} rows, {a.partitions} partitions",
+        "path": out.attrs["spark_path"],
+        "prroc_numba_s": took,
+        "driver_python_peak_rss_mib_before": before,
+        "driver_python_peak_rss_mib_after": after,
+        "bytes_per_entry": (after - before) * 2**20 / a.rows,
+        "auc_roc": float(out["auc_roc"].iloc[0]),
+        "load_1min": _load(),
+    }
+    spark.stop()
+    return res
+
+
 def _worker_peaks_mib():
     """Peak resident memory (VmHWM) of every live pyspark Python worker process."""
     out = []
@@ -476,7 +506,8 @@ def tied(a):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument(
-        "what", choices=["ratio", "groups", "ranges", "bootstrap", "cold", "wide", "tied"]
+        "what",
+        choices=["ratio", "groups", "ranges", "bootstrap", "cold", "wide", "tied", "driver"],
     )
     p.add_argument("--rows", type=float, default=1e6)
     p.add_argument("--kind", choices=["continuous", "tied"], default="continuous")
