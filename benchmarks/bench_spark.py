@@ -43,7 +43,9 @@ Commands of the figures in docs/spark.md (run with ``nice -n 10``; say the load)
     python benchmarks/bench_spark.py cold --rows 1e6 --kind tied
     python benchmarks/bench_spark.py wide --rows 1e6 --models 3 --groups 20
     python benchmarks/bench_spark.py tied --rows 2e4
+    python benchmarks/bench_spark.py driver --rows 1e6
     python benchmarks/bench_spark.py driver --rows 1e7
+    python benchmarks/bench_spark.py driver --rows 1e7 --table-max 2e7
 """
 
 from __future__ import annotations
@@ -346,6 +348,8 @@ def driver(a):
     small, (score,) = _frame(spark, 1e4, "continuous", 2, seed=9)
     _ours(small, score)
     sdf, (score,) = _frame(spark, a.rows, a.kind, a.partitions)
+    if a.table_max:
+        spark.conf.set("prroc_numba.spark_table_max", str(a.table_max))
     before = _peak_rss_mib()
     t = time.perf_counter()
     out = _ours(sdf, score)
@@ -518,6 +522,7 @@ def main(argv=None):
     p.add_argument("--partitions", type=int, default=8)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--master", default="local[2]")
+    p.add_argument("--table-max", type=float, default=None, help="driver: spark_table_max")
     p.add_argument("--driver-memory", default="4g", help="the local JVM's (it holds the cache)")
     p.add_argument(
         "--check-evaluator",

@@ -14,13 +14,17 @@
 
 Then:
 
-* **table** (Spark's group-by, :mod:`.grouped`) where the probe shows ties (the
+* **table**, Spark's group-by (:mod:`.grouped`), where the probe shows ties (the
   group-by shrinks the rows within each partition before they move) and the estimate
   fits the limit;
+* **table**, the columns collected (:func:`.grouped.collected`), where the scores are
+  mostly distinct, unweighted, and the rows fit the limit: the call's columns come to
+  the driver as one Arrow table and are reduced there -- the cost of moving the rows
+  (the group-by would move every row once more, k score columns stacked into k times
+  the rows; the Python workers would read them all once more);
 * **partitions** (each partition reduced in a Python worker, the tables merged on the
-  driver) where the scores are mostly distinct and the rows fit the limit: then the
-  group-by would only move every row once more (k score columns stacked into k times
-  the rows), while the partitions read the k columns of a row in one pass;
+  driver) for mostly distinct weighted scores and columns the group-by cannot read,
+  while the rows fit the limit;
 * **ranges** (:mod:`.ranges`) above the limit: logged, and warned
   (:class:`~prroc_numba._warnings.SparkPathWarning`) with the conf that changes it. A
   request that needs every distinct score on the driver (a raw curve, confusion at
@@ -71,7 +75,7 @@ class Plan:
     how: str = "group-by"
     fix: str = (
         "raise that conf (spark.conf.set('prroc_numba.spark_table_max', ...); the driver "
-        "holds about 150 bytes per entry) or round the scores to take the table path"
+        "holds about 120 bytes per entry) or round the scores to take the table path"
     )
 
 
