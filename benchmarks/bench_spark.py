@@ -22,6 +22,11 @@ exact PR area is the Davis-Goadrich area).
   process's peak resident memory, against the table path's where it runs.
 * ``bootstrap`` -- ``prn.bootstrap(..., row_id=)`` (Poisson, B = ``--n-boot``) of AUC-PR
   for ``--models`` models paired: time and the Python workers' peak resident memory.
+* ``wide`` -- ``--models`` score columns x ``--groups`` groups against collecting the
+  rows (``toArrow().to_pandas()``) plus the in-memory call; "auto" (its path named) and
+  each table path forced.
+* ``driver`` -- the driver's Python process on the table path: peak memory per entry.
+* ``tied`` -- Spark's exact PR area against the Davis-Goadrich area on tied scores.
 * ``cold`` -- the first call in a fresh session (cold Python workers) against the
   second (``--kind tied``: the group-by path, which starts no Python worker).
 
@@ -36,6 +41,11 @@ Commands of the figures in docs/spark.md (run with ``nice -n 10``; say the load)
     python benchmarks/bench_spark.py bootstrap --models 10 --rows 1e7 --n-boot 1000
     python benchmarks/bench_spark.py cold --rows 1e6
     python benchmarks/bench_spark.py cold --rows 1e6 --kind tied
+    python benchmarks/bench_spark.py wide --rows 1e6 --models 3 --groups 20
+    python benchmarks/bench_spark.py tied --rows 2e4
+    python benchmarks/bench_spark.py driver --rows 1e6
+    python benchmarks/bench_spark.py driver --rows 1e7
+    python benchmarks/bench_spark.py driver --rows 1e7 --table-max 2e7
 """
 
 from __future__ import annotations
@@ -329,6 +339,36 @@ def ranges(a):
     return res
 
 
+def driver(a):
+    """The driver's Python process on the table path ("auto"; continuous scores: the
+    columns collected): its peak resident memory before and after one call on
+    ``--rows`` rows, per entry, and the call's time (after a warm-up call on 1e4 rows
+    that imports and compiles everything)."""
+    spark = _session(a.master, a.driver_memory)
+    small, (score,) = _frame(spark, 1e4, "continuous", 2, seed=9)
+    _ours(small, score)
+    sdf, (score,) = _frame(spark, a.rows, a.kind, a.partitions)
+    if a.table_max:
+        spark.conf.set("prroc_numba.spark_table_max", str(a.table_max))
+    before = _peak_rss_mib()
+    t = time.perf_counter()
+    out = _ours(sdf, score)
+    took = time.perf_counter() - t
+    after = _peak_rss_mib()
+    res = {
+        "case": f"{a.kind} {a.rows:.0e} rows, {a.partitions} partitions",
+        "path": out.attrs["spark_path"],
+        "prroc_numba_s": took,
+        "driver_python_peak_rss_mib_before": before,
+        "driver_python_peak_rss_mib_after": after,
+        "bytes_per_entry": (after - before) * 2**20 / a.rows,
+        "auc_roc": float(out["auc_roc"].iloc[0]),
+        "load_1min": _load(),
+    }
+    spark.stop()
+    return res
+
+
 def _worker_peaks_mib():
     """Peak resident memory (VmHWM) of every live pyspark Python worker process."""
     out = []
@@ -393,9 +433,86 @@ def cold(a):
     }
 
 
+def wide(a):
+    """``--models`` score columns x ``--groups`` groups (``by=``) on ``--rows`` cached
+    rows: ``prn.auc`` ("auto", and each path forced) against collecting the rows
+    (``toArrow().to_pandas()``) plus the in-memory call, interleaved; the path "auto"
+    named (``attrs["spark_path"]``); every result checked against the in-memory one."""
+    import pandas as pd
+
+    import prroc_numba as prn
+
+    spark = _session(a.master, a.driver_memory)
+    sdf, names = _frame(spark, a.rows, a.kind, a.partitions, models=a.models, groups=a.groups)
+    kw = {"score": names, "label": "label", "by": "g"}
+
+    def collect():
+        return prn.auc(sdf.select("g", "label", *names).toArrow().to_pandas(), **kw)
+
+    calls = {"collect_and_memory": collect, "auto": lambda: prn.auc(sdf, **kw)}
+    for mode in ("table", "partitions"):
+        calls[mode] = lambda m=mode: _path(spark, m, lambda: prn.auc(sdf, **kw))
+    got = _interleaved(calls, a.repeat)
+    want = got["collect_and_memory"][1]
+    for _t, frame in got.values():
+        pd.testing.assert_frame_equal(frame, want, check_exact=True)
+    floor = got["collect_and_memory"][0]
+    out = {f"{n}_s": t for n, (t, _f) in got.items()}
+    out.update({f"{n}_ratio": t / floor for n, (t, _f) in got.items()})
+    out["auto_path"] = got["auto"][1].attrs["spark_path"]
+    out["curves"] = len(want)
+    out["load_1min"] = _load()
+    spark.stop()
+    return out
+
+
+def _tied_cases(n):
+    """Tied scores whose precision falls across each tie block, rises across one, and
+    a score of five grades: ``{name: (score, label)}`` (seed 0)."""
+    r = np.random.default_rng(0)
+    y1 = r.binomial(1, 0.1, n)
+    y3 = r.binomial(1, 0.2, n)
+    half = n // 2
+    return {
+        "good model, 1 decimal": (np.round(y1 * 1.5 + r.normal(size=n), 1), y1),
+        "a top block below the next": (
+            np.r_[np.full(half, 2.0), np.full(n - half, 1.0)],
+            np.r_[r.binomial(1, 0.05, half), r.binomial(1, 0.5, n - half)],
+        ),
+        "five grades": (np.clip(np.round(y3 + r.normal(size=n)), -2, 2), y3),
+    }
+
+
+def tied(a):
+    """Spark's exact PR area (``numBins=0``) against the Davis-Goadrich area on tied
+    scores (``--rows`` rows per case): Spark's straight line across a tie block lies
+    above the interpolated curve where precision falls across the block, below it
+    where precision rises."""
+    import pandas as pd
+    from pyspark.ml.evaluation import BinaryClassificationEvaluator
+
+    import prroc_numba as prn
+
+    spark = _session(a.master, a.driver_memory)
+    ev = BinaryClassificationEvaluator(
+        rawPredictionCol="s", labelCol="y", metricName="areaUnderPR", numBins=0
+    )
+    out = {}
+    for name, (s, y) in _tied_cases(int(a.rows)).items():
+        df = pd.DataFrame({"s": s.astype(float), "y": y.astype(float)})
+        dg = float(prn.auc(df, score="s", label="y", method="dg")["auc"].iloc[0])
+        sp = ev.evaluate(spark.createDataFrame(df))
+        out[name] = {"spark": sp, "dg": dg, "spark_minus_dg": sp - dg}
+    spark.stop()
+    return out
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("what", choices=["ratio", "groups", "ranges", "bootstrap", "cold"])
+    p.add_argument(
+        "what",
+        choices=["ratio", "groups", "ranges", "bootstrap", "cold", "wide", "tied", "driver"],
+    )
     p.add_argument("--rows", type=float, default=1e6)
     p.add_argument("--kind", choices=["continuous", "tied"], default="continuous")
     p.add_argument("--groups", type=int, default=100)
@@ -405,6 +522,7 @@ def main(argv=None):
     p.add_argument("--partitions", type=int, default=8)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--master", default="local[2]")
+    p.add_argument("--table-max", type=float, default=None, help="driver: spark_table_max")
     p.add_argument("--driver-memory", default="4g", help="the local JVM's (it holds the cache)")
     p.add_argument(
         "--check-evaluator",

@@ -54,3 +54,10 @@ def wing_for(data) -> ModuleType | None:
     """
     path = _WINGS.get(engine(data))
     return None if path is None else import_module(path)
+
+
+def command_input(engine_name: str) -> ModuleType:
+    """The reader of the command line's input on the wing ``engine_name`` (``"dask"``
+    or ``"spark"``): its ``session(master)`` and ``read(session, path, kind, columns)``.
+    """
+    return import_module(_WINGS[engine_name] + ".command_input")

@@ -14,6 +14,9 @@ import inspect
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
+from . import _backends
+from ._core import OUTPUTS, OUTPUTS_HINT, to_output
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -79,3 +82,35 @@ def checked(f: Callable[P, R]) -> Callable[P, R]:
 
     wrapper.__signature__ = sig  # type: ignore[attr-defined]
     return wrapper
+
+
+def with_output(f: Callable[P, R]) -> Callable[P, R]:
+    """Give a public function returning frames ``output="pandas"`` (or ``"polars"``;
+    ``"spark"`` on Spark input, which the Spark wing answers: its
+    ``answer`` runs the call and converts the result).
+
+    The function declares ``output: Output = "pandas"`` last in its signature, for type
+    checkers and readers; the wrapper takes it and converts what the function returns.
+    """
+
+    @functools.wraps(f)
+    def wrapper(*args, output="pandas", **kwargs):
+        if output not in OUTPUTS:
+            raise ValueError(f"output={output!r} is not known; {OUTPUTS_HINT}")
+        data = args[0] if args else kwargs.get("data")
+        if _backends.engine(data) == _backends.SPARK:  # the wing tags and converts
+            return _backends.wing_for(data).answer(f, args, kwargs, output)
+        if output == "spark":
+            raise ValueError(
+                "output='spark' gives a Spark DataFrame for Spark input (data= a "
+                "pyspark.sql.DataFrame); this data is not one: use 'pandas' or 'polars'"
+            )
+        return to_output(f(*args, **kwargs), output)
+
+    sig = inspect.signature(f)
+    if "output" not in sig.parameters:
+        params = [*sig.parameters.values()]
+        params.append(inspect.Parameter("output", inspect.Parameter.KEYWORD_ONLY, default="pandas"))
+        sig = sig.replace(parameters=params)
+    wrapper.__signature__ = sig  # type: ignore[attr-defined]
+    return checked(wrapper)

@@ -14,11 +14,26 @@ from ._resampling.design import DOC as CLUSTER  # the block lives with its code
 
 F = TypeVar("F", bound=Callable[..., object])
 
-SHARED = """
+DATA = """
     data : DataFrame or None, default=None
-        Table holding the columns named by ``score``, ``label``, ``by`` and ``weight``
-        (pandas; or a polars DataFrame/LazyFrame or pyarrow Table, of which only those
-        columns are read); None when arrays are passed directly.
+        Table holding the columns named by ``score``, ``label``, ``by`` and ``weight``;
+        only those columns are read. A pandas DataFrame; a polars DataFrame or
+        LazyFrame, or a pyarrow Table (converted through Arrow); a Dask DataFrame or a
+        ``pyspark.sql.DataFrame`` (classic or Spark Connect), whose rows
+        :func:`~prroc_numba.auc`, :func:`~prroc_numba.metrics`,
+        :func:`~prroc_numba.confusion`, :func:`~prroc_numba.roc_curve`,
+        :func:`~prroc_numba.pr_curve`, :func:`~prroc_numba.bootstrap`,
+        :func:`~prroc_numba.compare` and :func:`~prroc_numba.operating_points` reduce
+        where they live (in Dask's workers, in Spark's executors) to the same frames
+        as in memory -- the other functions ask for the rows in memory
+        (``.compute()``, ``.toPandas()``). On Spark input the result's
+        ``attrs["spark_path"]`` names the path taken (``"table"``, ``"partitions"``,
+        ``"ranges"``; see the Spark page of the docs). None when arrays are passed
+        directly."""
+
+SHARED = (
+    DATA
+    + """
     score : str, list of str, or array-like of shape (n_samples,) or (n_samples, n_models)
         Score column; a list of columns (wide input: one model per column, output gets
         a ``model`` column); or arrays (2-D: one model per column). Higher scores mean
@@ -36,8 +51,10 @@ SHARED = """
     soft_labels : bool, default=False
         Read ``label`` as P(positive) in [0, 1]: a row adds ``weight*label`` to the
         positives and ``weight*(1-label)`` to the negatives (PRROC's soft labels).
-    output : {"pandas", "polars"}, default="pandas"
-        The type of the frame(s) returned."""
+    output : {"pandas", "polars", "spark"}, default="pandas"
+        The type of the frame(s) returned; ``"spark"`` (Spark input only): a Spark
+        DataFrame of the same rows in the input's session, ready for ``.write``."""
+)
 
 THRESHOLDS = """
     thresholds : array-like or DataFrame, default=None
@@ -259,6 +276,7 @@ SHARED = SHARED + MULTICLASS
 
 _BLOCKS = {
     "shared": SHARED,
+    "data": DATA,
     "binary": BINARY,
     "device": DEVICE,
     "thresholds": THRESHOLDS,

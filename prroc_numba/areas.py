@@ -18,13 +18,13 @@ import numpy as np
 from . import _backends
 from . import _frames as F
 from . import _schema as S
-from ._calls import checked
+from ._calls import checked, with_output
 from ._checks import method_code, method_label, metric_names
 from ._core import device as _device
 from ._core import partial as _partial
 from ._core.area_frames import auc_frame, batch_areas, metrics_frame, prg_frame
 from ._core.classes import check_args
-from ._core.dataframes import Output, with_output
+from ._core.dataframes import Output
 from ._core.inputs import Inputs
 from ._core.multiclass import check_device
 from ._core.pr_floor import check_normalize, normalized_batch

@@ -20,10 +20,11 @@ import pandas as pd
 
 from . import _frames as F
 from . import _schema as S
+from ._calls import with_output
 from ._checks import check_level, kernel_seed
 from ._core import device as _device
 from ._core.batch import warn_undefined
-from ._core.dataframes import Output, with_output
+from ._core.dataframes import Output
 from ._core.inputs import Inputs
 from ._core.packing import pack
 from ._core.pr_floor import check_normalize, normalized_replicates
@@ -101,6 +102,7 @@ def adjust_pvalues(p, method="holm"):
 
 
 @with_output
+@fill_doc
 def delong(
     data: Any = None,
     *,
@@ -120,7 +122,7 @@ def delong(
 
     Parameters
     ----------
-    data : DataFrame or None, default=None
+    {data}
     score : str, list of str, or array-like
         As in :func:`prroc_numba.auc`.
     label : str or array-like

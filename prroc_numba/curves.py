@@ -23,6 +23,7 @@ import numpy as np
 from . import _backends
 from . import _frames as F
 from . import _schema as S
+from ._calls import with_output
 from ._core import device as _device
 from ._core.batch import lengths_to_offsets, warn_undefined
 from ._core.curve_frames import (
@@ -32,7 +33,7 @@ from ._core.curve_frames import (
     pr_frame,
     roc_frame,
 )
-from ._core.dataframes import Output, with_output
+from ._core.dataframes import Output
 from ._core.inputs import Inputs
 from ._core.multiclass import check_device
 from ._core.sweep import sweep_points
@@ -212,6 +213,7 @@ def _roc_curve(data, inp: Inputs, hull, thresholds, device):
 
 
 @with_output
+@fill_doc
 def det_curve(
     data: Any = None,
     *,
@@ -227,9 +229,7 @@ def det_curve(
 
     Parameters
     ----------
-    data : DataFrame, optional
-        Holds the columns named by ``score``, ``label``, ``by`` and ``weight``; None
-        with arrays.
+    {data}
     score : str, list of str or array-like
         Score column(s); several columns are several models (``model`` column).
     label : str or array-like

@@ -29,15 +29,18 @@ import numpy as np
 
 from . import _frames as F
 from . import _schema as S
+from ._calls import with_output
 from ._core.batch import warn_undefined
-from ._core.dataframes import Output, with_output
+from ._core.dataframes import Output
 from ._core.gain_areas import drop_tp0, prg_gains, prg_points
 from ._core.inputs import Inputs
+from ._docs import fill_doc
 
 __all__ = ["prg_curve"]
 
 
 @with_output
+@fill_doc
 def prg_curve(
     data: Any = None,
     *,
@@ -61,7 +64,7 @@ def prg_curve(
 
     Parameters
     ----------
-    data : DataFrame, default=None
+    {data}
     score, label, by, weight, pos_label, soft_labels
         As in :func:`prroc_numba.pr_curve`.
     hull : bool, default=False

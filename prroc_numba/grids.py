@@ -22,10 +22,10 @@ import pandas as pd
 
 from . import _frames as F
 from . import _schema as S
-from ._calls import checked
+from ._calls import checked, with_output
 from ._checks import check_grid
 from ._core.batch import describe_row
-from ._core.dataframes import Output, with_output
+from ._core.dataframes import Output
 from ._core.point_frames import pack_points
 from ._docs import fill_doc
 from ._drivers.grid import precision_at_recall_batch, tpr_at_fpr_batch

@@ -23,9 +23,10 @@ import pandas as pd
 from . import _backends
 from . import _frames as F
 from . import _schema as S
-from ._calls import checked
+from ._calls import with_output
 from ._core import refuse, thresholds_of_curves
 from ._core.batch import describe_row, lengths_to_offsets, warn_undefined
+from ._core.dataframes import Output
 from ._core.inputs import Inputs
 from ._core.reading import rows_result, rows_thresholds, weighted_rows
 from ._docs import fill_doc
@@ -169,7 +170,7 @@ def _tuning_rows(batch, frame):
     return curve, thr, targets
 
 
-@checked
+@with_output
 @fill_doc
 def operating_points(
     data: Any = None,
@@ -189,6 +190,7 @@ def operating_points(
     pos_label: Any = None,
     soft_labels: bool = False,
     cluster: str | ArrayLike | None = None,
+    output: Output = "pandas",
 ) -> pd.DataFrame:
     """Operating points: the threshold meeting each target, with its confusion matrix.
 

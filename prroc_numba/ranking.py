@@ -23,8 +23,7 @@ import pandas as pd
 from . import _schema as S
 from ._checks import check_level
 from ._optional import optional
-from ._options.draws import outside_stacklevel
-from ._warnings import FewDataSetsWarning
+from ._warnings import FewDataSetsWarning, outside_stacklevel
 from .comparison import adjust_pvalues
 
 __all__ = ["RankResult", "rank_models"]

@@ -23,9 +23,10 @@ import pandas as pd
 from . import _backends
 from . import _frames as F
 from . import _schema as S
+from ._calls import with_output
 from ._checks import kernel_seed, pr_band_grid
 from ._core import device as _device
-from ._core.dataframes import Output, with_output
+from ._core.dataframes import Output
 from ._core.inputs import Inputs
 from ._core.pr_floor import check_normalize, normalized_replicates
 from ._docs import fill_doc

@@ -34,6 +34,7 @@ from . import _power_sim as sim
 from . import _schema as S
 from ._checks import method_label
 from ._core.packing import pack
+from ._docs import fill_doc
 
 __all__ = ["power"]
 
@@ -219,6 +220,7 @@ def _two_from_vars(v0, va, delta, n_pos, kappa, power_, za):
     return {S.DIFF: d, S.SOLVED: S.DIFF}
 
 
+@fill_doc
 def power(
     data: Any = None,
     *,
@@ -291,7 +293,7 @@ def power(
 
     Parameters
     ----------
-    data : DataFrame, default=None
+    {data}
     score : str, list of two str, or array-like, default=None
         One column (one curve against 0.5, or ``null`` when simulating) or two (two
         paired curves).

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 import pandas as pd
 
 from . import _backends
-from ._core.dataframes import Output, with_output
+from ._calls import with_output
+from ._core.dataframes import Output
 from ._options.choices import ADJUSTMENTS, check_choice
 from ._options.draws import label as scheme_label
 from ._options.draws import resolve

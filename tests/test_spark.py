@@ -338,9 +338,11 @@ def test_checks_the_grouping_would_hide_still_raise(spark):
 
 def test_what_the_group_by_cannot_read_takes_the_partition_path(spark, data, monkeypatch):
     """Soft labels and score columns of two types are reduced in the partitions;
-    continuous scores (in 'auto') by the group-by; above spark_table_max grouped rows,
-    'auto' takes the score ranges."""
+    continuous scores (in 'auto') come to the driver as their columns (the group-by
+    would move every row once more); above spark_table_max entries, 'auto' takes the
+    score ranges, and says so."""
     import prroc_numba._spark.wire as wire
+    from prroc_numba._warnings import SparkPathWarning
 
     df, sdf = data
     rng = np.random.default_rng(8)
@@ -356,13 +358,15 @@ def test_what_the_group_by_cannot_read_takes_the_partition_path(spark, data, mon
     _same(prn.auc, df, sdf, score="a", label="p", soft_labels=True)
     _same(prn.auc, df, sdf, score=["ai", "b"], label="y", by="g")
     assert len(calls) == 2
-    _same(prn.metrics, df, sdf, score="c", label="y")  # continuous: the group-by too
+    _same(prn.metrics, df, sdf, score="c", label="y")  # continuous: the columns collected
     assert len(calls) == 2
     spark.conf.set("prroc_numba.spark_table_max", "20")
     try:
-        _same(prn.auc, df, sdf, ROUNDED, score="a", label="y", by="g")
+        with pytest.warns(SparkPathWarning, match="spark_table_max=20"):
+            got = prn.auc(sdf, score="a", label="y")
     finally:
         spark.conf.unset("prroc_numba.spark_table_max")
+    pd.testing.assert_frame_equal(got, prn.auc(df, score="a", label="y"), **ROUNDED)
     assert len(calls) > 2
 
 

@@ -21,7 +21,7 @@ from .batch import (
 )
 from .classes import check_args
 from .curve_frames import check_curve_options, confusion_frame, derived, pr_frame, roc_frame
-from .dataframes import Output, is_dask, is_spark, to_pandas, with_output
+from .dataframes import OUTPUTS, OUTPUTS_HINT, Output, is_dask, is_spark, to_output, to_pandas
 from .exact_ints import refuse, thresholds_of_curves
 from .gain_areas import drop_tp0, prg_gains, prg_points
 from .inputs import Inputs
@@ -89,6 +89,9 @@ from .table import Layout, batch_entries
 from .warm_parts import exercise
 
 __all__ = [
+    "OUTPUTS",
+    "OUTPUTS_HINT",
+    "to_output",
     "refuse",
     "thresholds_of_curves",
     "check_normalize",
@@ -181,6 +184,5 @@ __all__ = [
     "warn_undefined_auc",
     "weighted_rows",
     "with_ends",
-    "with_output",
     "writable",
 ]

@@ -23,18 +23,14 @@ path, its rows never collected here) from the others.
 
 from __future__ import annotations
 
-import functools
-import inspect
-from collections.abc import Callable
 from typing import Literal
 
 import pandas as pd
 
-from .._calls import P, R, checked
-
-OUTPUTS = ("pandas", "polars")
+OUTPUTS = ("pandas", "polars", "spark")
 #: the ``output=`` of a public function returning frames (see :func:`with_output`)
-Output = Literal["pandas", "polars"]
+Output = Literal["pandas", "polars", "spark"]
+OUTPUTS_HINT = "use 'pandas', 'polars' or 'spark' (Spark input only)"
 
 
 def _names(x):
@@ -119,8 +115,8 @@ def to_output(frame, output):
     """A pandas result as asked: itself, or a polars DataFrame."""
     if output == "pandas" or output is None:
         return frame
-    if output not in OUTPUTS:
-        raise ValueError(f"output={output!r} is not known; use 'pandas' or 'polars'")
+    if output not in OUTPUTS or output == "spark":
+        raise ValueError(f"output={output!r} is not known; {OUTPUTS_HINT}")
     import polars as pl
 
     if isinstance(frame, tuple):
@@ -131,25 +127,3 @@ def to_output(frame, output):
         # fold ids next to "mean" / "pooled": one string column for Arrow
         frame = frame.assign(fold=frame["fold"].astype(str))
     return pl.from_pandas(frame)
-
-
-def with_output(f: Callable[P, R]) -> Callable[P, R]:
-    """Give a public function returning frames ``output="pandas"`` (or ``"polars"``).
-
-    The function declares ``output: Output = "pandas"`` last in its signature, for type
-    checkers and readers; the wrapper takes it and converts what the function returns.
-    """
-
-    @functools.wraps(f)
-    def wrapper(*args, output="pandas", **kwargs):
-        if output not in OUTPUTS:
-            raise ValueError(f"output={output!r} is not known; use 'pandas' or 'polars'")
-        return to_output(f(*args, **kwargs), output)
-
-    sig = inspect.signature(f)
-    if "output" not in sig.parameters:
-        params = [*sig.parameters.values()]
-        params.append(inspect.Parameter("output", inspect.Parameter.KEYWORD_ONLY, default="pandas"))
-        sig = sig.replace(parameters=params)
-    wrapper.__signature__ = sig  # type: ignore[attr-defined]
-    return checked(wrapper)

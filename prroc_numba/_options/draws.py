@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import _backends
+from .._warnings import outside_stacklevel
 
 RESAMPLINGS = ("multinomial", "poisson")
 
@@ -53,19 +54,6 @@ class SparkResamplingWarning(DaskResamplingWarning):
     """Spark input is bootstrapped by another scheme than the in-memory default (the
     same scheme as Dask input: a subclass, so one filter silences both).
     """
-
-
-def outside_stacklevel() -> int:
-    """The ``stacklevel`` of the first caller outside this package (the user's line)."""
-    import os
-    import sys
-
-    # the package (this module's parent's parent) and its subpackages
-    here = os.path.dirname(os.path.dirname(__file__)) + os.sep
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_code.co_filename.startswith(here):
-        frame, level = frame.f_back, level + 1  # type: ignore[assignment]
-    return level
 
 
 def resolve(resampling, stratified, engine="memory", warn=True):

@@ -3,13 +3,13 @@
 Imported only when a ``pyspark.sql.DataFrame`` (classic or Spark Connect) reaches a
 public function (the core import never imports pyspark). Only the DataFrame API is
 used, so Spark Connect sessions work too: ``groupBy``/``agg``, ``unpivot``, ``limit``,
-``mapInArrow``, ``repartitionByRange``, ``persist``, ``count`` and ``toArrow`` of
+``mapInArrow``, ``repartition``, ``persist``, ``count`` and ``toArrow`` of
 reduced tables -- never of rows.
 
 Three paths:
 
 * **table** (:func:`_grouped`, :mod:`.grouped`; the default): Spark's own group-by
-  reduces the rows to one row per (curve, distinct score, label value[, weight value])
+  reduces the rows to one row per (curve, distinct score, label value; weights summed exactly)
   with its count, in the JVM and partially within each partition before the exchange,
   so no row reaches a Python worker; the grouped rows come to the driver as one Arrow
   table, are validated and reduced there like an in-memory batch of weighted rows, and
@@ -25,17 +25,20 @@ Three paths:
   masses;
 * **score ranges** (:mod:`.ranges`), when the table would hold more than
   ``prroc_numba.spark_table_max`` entries (default 5e6): the partitions' tables are
-  range partitioned by (curve, score) in Spark, each range's class totals go to the
+  cut into (curve, score) ranges by their values alone (the same bits on every run and
+  partitioning), each range's class totals go to the
   driver, an exclusive scan gives each range its start, and each range sends back its
   area sums (or local hull, or threshold bins): O(ranges x curves) numbers, so the
   driver never holds O(rows).
 
-Which path runs: the session conf ``prroc_numba.spark_exact`` (``"auto"``, ``"table"``,
-``"partitions"`` or ``"ranges"``). ``"auto"`` takes the group-by wherever it applies and
-fetches the grouped rows with ``limit(spark_table_max + 1)`` (one job: when the limit
-is passed, the score ranges run instead); elsewhere it counts the rows first and takes
-the partition path when rows x models <= ``prroc_numba.spark_table_max``, else counts
-the partitions' table entries. The bootstrap's table carries every entry's replicate
+Which path runs is chosen before the work and said (:mod:`.path`): a cheap size estimate
+(the row count and a probe of the first rows' ties) picks it, the ``prroc_numba.spark``
+logger names it at INFO, a fall to the score ranges is warned about
+(:class:`~prroc_numba._warnings.SparkPathWarning`, naming the conf that changes it), a
+request that needs the merged table (a raw curve) is refused there, before any
+reduction, and the result's ``attrs["spark_path"]`` names the path taken. The session
+conf ``prroc_numba.spark_exact`` (``"auto"``, ``"table"``, ``"partitions"`` or
+``"ranges"``) forces one. The bootstrap's table carries every entry's replicate
 masses: ``"auto"`` takes it while rows x models x ``n_boot`` <=
 ``prroc_numba.spark_replicate_max`` (default 5e7), else the rows' score ranges.
 
@@ -60,7 +63,9 @@ from .._core.partitions import (
     table_replicate_areas,
 )
 from . import grouped as G
+from . import path as P
 from .bridge import accumulator_from_table
+from .output import answer as answer  # the public functions' output= door (_calls)
 from .wire import REPLICATE_MAX, conf, names, reduced, settings, split_wire
 
 
@@ -102,22 +107,82 @@ def _grouped(data, kw, mode, limit):
         return None
 
 
-def _state(data, kw):
-    """The merged Accumulator, or the range state (:mod:`.ranges`) above the size."""
+def _too_large(what, entries, forced=False):
+    if forced:
+        why = "which the spark conf prroc_numba.spark_exact='ranges' does not gather"
+    elif entries is None:
+        why = "and these scores have more distinct (curve, score) entries than the spark "
+        why += "conf prroc_numba.spark_table_max"
+    else:
+        why = f"and these scores have about {entries:,} distinct (curve, score) entries, "
+        why += "more than the spark conf prroc_numba.spark_table_max"
+    return ValueError(
+        f"{what} of Spark input needs every distinct score in one place, {why}; round the "
+        "scores first (F.round('score', 4)), ask for hull=True or thresholds=, or raise "
+        "prroc_numba.spark_table_max if the driver can hold them"
+    )
+
+
+def _plan(data, kw, what, need_table):
+    """The call's :class:`~.path.Plan` (said before the work; refused here when the
+    request needs the table and the path cannot give it) and its settings.
+    """
     mode, limit, k = settings(data)
-    grouped = None if mode in ("ranges", "partitions") else _grouped(data, kw, mode, limit)
-    if isinstance(grouped, Accumulator):
-        return grouped
     by, models = names(data, kw)
+    ok = G.eligible(data, kw, by, models)
+    if mode == "auto":
+        # the group-by's keys beside the curve's and the score (weights are summed)
+        scores = models or [kw["score"]]
+        plan = P.choose(data, by, scores, [kw["label"]], ok, limit, kw["weight"] is not None)
+    else:
+        path = "partitions" if mode == "table" and not ok else mode
+        plan = P.Plan(path, "set by the spark conf prroc_numba.spark_exact")
+    if need_table and plan.path == "ranges":  # refused before any reduction runs
+        raise _too_large(what, plan.entries, forced=mode == "ranges")
+    P.say(plan, what, forced=mode != "auto")
+    return plan, mode, limit, k
+
+
+def _state(data, kw, what="the call", need_table=False):
+    """The merged Accumulator, or the range state (:mod:`.ranges`) above the size."""
+    plan, mode, limit, k = _plan(data, kw, what, need_table)
+    if plan.path == "table" and plan.how == "collect":
+        by, _models = names(data, kw)
+        P.record("table")
+        return G.collected(data, kw, by)
+    if plan.path == "table":
+        grouped = _grouped(data, kw, mode, limit)
+        if isinstance(grouped, Accumulator):
+            P.record("table")
+            return grouped
+        if isinstance(grouped, G.TooLarge):  # the estimate was short: said, then ranges
+            if need_table:
+                raise _too_large(what, None)
+            plan = P.Plan(
+                "ranges",
+                f"more than {limit:,} grouped rows (the spark conf "
+                "prroc_numba.spark_table_max), which the estimate did not foresee",
+                plan.rows,
+            )
+            P.say(plan, what)
+    _by, models = names(data, kw)
     M = 1 if models is None else len(models)
-    if mode in ("table", "partitions") or (
-        grouped is None and mode == "auto" and data.count() * M <= limit
-    ):
+    if plan.path in ("table", "partitions") and (plan.rows is None or plan.rows * M <= limit):
+        P.record("partitions")  # (the table path's checks failed: the partitions raise)
         return _tables(data, kw)
     from .ranges import RangeState
 
     sdf, by, models = reduced(data, kw)
-    state = RangeState(sdf, by, models, kw, mode, limit, k)
+    rows = plan.rows if plan.rows is not None else int(data.count())
+    state = RangeState(sdf, by, models, kw, mode, limit, k, rows)
+    P.record("ranges" if state.acc is None else "partitions")
+    if state.acc is None and plan.path != "ranges":  # counted: more entries than said
+        why = f"the partitions' tables hold {state.n_entries:,} entries, more than the "
+        why += f"spark conf prroc_numba.spark_table_max={limit:,}"
+        P.say(P.Plan("ranges", why, plan.rows), what)
+    if state.acc is None and need_table:
+        _done(state)
+        raise _too_large(what, state.n_entries)
     return state if state.acc is None else state.acc
 
 
@@ -128,7 +193,7 @@ def _done(state):
 
 
 def auc(data, curve, method, hull, **kw):
-    state = _state(data, kw)
+    state = _state(data, kw, "auc")
     if isinstance(state, Accumulator):
         return state.auc(curve=curve, method=method, hull=hull)
     try:
@@ -138,7 +203,7 @@ def auc(data, curve, method, hull, **kw):
 
 
 def metrics(data, names, **kw):
-    state = _state(data, kw)
+    state = _state(data, kw, "metrics")
     if isinstance(state, Accumulator):
         return state.metrics(names)
     try:
@@ -149,23 +214,14 @@ def metrics(data, names, **kw):
 
 def merged_state(data, what, **kw):
     """The merged Accumulator (table path only): for what needs every vertex
-    (``what`` names it in the error when the table is too large).
+    (``what`` names it in the error, raised before any reduction where the estimate
+    already says the table is too large).
     """
-    state = _state(data, kw)
-    if isinstance(state, Accumulator):
-        return state
-    _done(state)
-    raise ValueError(
-        f"{what} of Spark input needs every distinct score in one place, and these "
-        f"scores have {state.n_entries:,} distinct (curve, score) entries, more than the "
-        "spark conf prroc_numba.spark_table_max; round the scores first "
-        "(F.round('score', 4)), ask for hull=True or thresholds=, or raise "
-        "prroc_numba.spark_table_max if the driver can hold them"
-    )
+    return _state(data, kw, what, need_table=True)
 
 
-def _small(data, hull, thresholds, kw):
-    state = _state(data, kw)
+def _small(data, hull, thresholds, what, kw):
+    state = _state(data, kw, what)
     if isinstance(state, Accumulator):
         return state
     try:
@@ -177,20 +233,21 @@ def _small(data, hull, thresholds, kw):
 def confusion(data, thresholds, **kw):
     if thresholds is None:
         return merged_state(data, "confusion(...) without thresholds=", **kw).confusion()
-    return _small(data, False, thresholds, kw).confusion(thresholds=thresholds)
+    return _small(data, False, thresholds, "confusion", kw).confusion(thresholds=thresholds)
 
 
 def roc_curve(data, hull, thresholds, **kw):
     if not hull and thresholds is None:
         return merged_state(data, "the raw roc_curve", **kw).roc_curve()
-    return _small(data, hull, thresholds, kw).roc_curve(hull=hull, thresholds=thresholds)
+    state = _small(data, hull, thresholds, "roc_curve", kw)
+    return state.roc_curve(hull=hull, thresholds=thresholds)
 
 
 def pr_curve(data, hull, interpolate, thresholds, recall_step, **kw):
     options = (hull, interpolate, thresholds, recall_step)
     if not hull and thresholds is None:
         return pr_curve_of(merged_state(data, "the raw pr_curve", **kw), *options)
-    return pr_curve_of(_small(data, hull, thresholds, kw), *options)
+    return pr_curve_of(_small(data, hull, thresholds, "pr_curve", kw), *options)
 
 
 # ------------------------------------------------------------------ Poisson bootstrap
@@ -205,6 +262,31 @@ def _check_row_id(row_id):
             "row numbers >= 0 (the row's position in the data set gives the in-memory "
             "resampling='poisson' replicates exactly)"
         )
+
+
+def _replicate_plan(data, mode, M, n_boot, most):
+    """The bootstrap's path: its table carries every entry's replicate masses."""
+    if mode != "auto":
+        plan = P.Plan("ranges" if mode == "ranges" else "partitions", "set by the spark conf")
+        P.say(plan, "bootstrap", forced=True)
+        return plan
+    n = int(data.count())
+    masses = n * M * n_boot
+    if masses <= most:
+        why = f"{n:,} rows x {M} x n_boot={n_boot}: at most spark_replicate_max={most:,}"
+        plan = P.Plan("partitions", why, n)
+    else:
+        why = (
+            f"{masses:,} replicate masses ({n:,} rows x {M} x n_boot={n_boot}), more than "
+            f"the spark conf prroc_numba.spark_replicate_max={most:,}"
+        )
+        fix = (
+            "raise that conf (16 bytes per mass on the driver) or bootstrap fewer rows or "
+            "replicates to take the partition path"
+        )
+        plan = P.Plan("ranges", why, n, fix=fix)
+    P.say(plan, "bootstrap")
+    return plan
 
 
 def replicates(
@@ -232,13 +314,16 @@ def replicates(
     _by, models = names(data, kw, row_id)
     M = 1 if models is None else len(models)
     most = int(float(conf(data, "prroc_numba.spark_replicate_max", REPLICATE_MAX)))
-    if mode in ("table", "partitions") or (mode == "auto" and data.count() * M * n_boot <= most):
+    plan = _replicate_plan(data, mode, M, n_boot, most)
+    if plan.path == "partitions":
+        P.record("partitions")
         acc = _tables(data, kw, row_id, seed, n_boot)
         curves, est, reps = table_replicate_areas(acc, curve, code, hull)
         return curves, None, code, est, reps, seed
     from .._core.batch import warn_undefined_auc
     from .ranges import RowRanges
 
+    P.record("ranges")
     st = RowRanges(data, kw, row_id, seed, n_boot, k)
     areas = st.areas(code, hull)
     est, reps = areas[:, -1].copy(), areas[:, :-1].copy()

@@ -5,7 +5,7 @@ Every result depends on a curve's rows only through its table *distinct score ->
 columns, score and label (and weight, when there is one) and counted. Spark's own
 ``groupBy().agg(count)`` does it in the JVM, partially within each partition before its
 exchange (so tied scores cost little more than a scan), and only the grouped rows --
-one per (curve, distinct score, label value[, weight value]) -- reach the driver, as one
+one per (curve, distinct score, label value; weights summed exactly) -- reach the driver, as one
 Arrow table (:func:`grouped_frame`). The driver reads them as *weighted rows* (each
 grouped row stands for ``count`` rows of its weight) and reduces them with the same
 validation and table functions as an in-memory batch (:func:`accumulate`). Where the
@@ -14,12 +14,17 @@ distinct, as a model's continuous scores are), the grouped rows are expanded bac
 unit rows instead, which the class-split keys-only sort reduces several times faster
 than the weighted sort (:func:`prroc_numba._core.table.batch_entries`).
 
-Exactness: unweighted rows are counted (exact integers). With a weight column the
-weight is a grouping key too, so each grouped row's mass is ``weight * count``, and the
-grouped rows are sorted on the driver before their masses are added: the result does
-not depend on the partitioning or on the order in which Spark returns them (and equals
-the in-memory result bit for bit wherever the in-memory sums are exact, e.g. weights in
-halves; otherwise to rounding, as any change of the order of addition).
+Exactness: unweighted rows are counted (exact integers). Weights are not a grouping
+key: each group's weights are summed in the JVM as decimals of 24 places (``DECIMAL``),
+an exact sum whatever the partitioning or the order of the rows, converted to double
+once, so continuous weights cost what unweighted rows cost and the result is the same
+bits on every run and partitioning (and equals the in-memory result to rounding: the
+in-memory call adds the same weights in row order). A group holding a weight that sum
+does not take -- null, NaN, negative (for the checks), or nonzero outside [1e-6, 1e4]
+(below, the decimal's rounding would reach a double's last bit; above, the sum could
+overflow) -- has the call fetch the rows grouped by the weight value instead (the weight
+a key, each bad value a grouped row of its own, the grouped rows sorted on the driver
+before their masses are added).
 
 Validation happens on the grouped rows: every NaN, infinite or null score, bad label or
 negative, null or NaN weight is a grouped row of its own, so nothing the in-memory
@@ -31,12 +36,9 @@ Only what this path can read exactly is sent here (:func:`eligible`): binary (no
 labels; score, label, weight and ``by`` columns of plain numeric, boolean or string types;
 the score columns of a wide input of one type (they are stacked with ``unpivot``).
 Everything else takes the partition path. On continuous scores the group-by cannot
-reduce and exchanges every row inside Spark; measured at 1e6 rows it then took about
-the partition path's time (2.11 s against 2.07 s at a load of 5; up to twice as long on
-a machine loaded past its cores), while telling tied from continuous scores first (a
-probe of the first rows, and the row count the partition path needs for its size check)
-cost two more Spark jobs per call, more than the difference. So ``"auto"`` takes the
-group-by for every call it can read.
+reduce and exchanges every row inside Spark (k score columns stacked into k times the
+rows), so ``"auto"`` takes it only where a probe of the first rows shows ties
+(:mod:`.path`); the partitions read continuous scores in one pass.
 """
 
 from __future__ import annotations
@@ -50,7 +52,13 @@ from .executor import MODEL
 
 #: the grouped rows' columns of this module (never a user's column: see wire.names)
 N, MASS, STACKED_MODEL, STACKED_SCORE = "__prn_n", "__prn_mass", "__prn_model", "__prn_score"
-NAMES = (N, MASS, STACKED_MODEL, STACKED_SCORE)
+ODD = "__prn_odd"  # a group holding a weight the decimal sum does not take
+NAMES = (N, MASS, STACKED_MODEL, STACKED_SCORE, ODD)
+#: the weights' exact sum in the JVM: each weight as a decimal of 24 places (its
+#: rounding there, below 5e-25, is below a double's last bit for weights >= LOW), the
+#: sum exact whatever the partitioning, then one conversion to double; groups are
+#: summed up to 1e14 (weights <= HIGH: at most 1e10 rows a group)
+DECIMAL, LOW, HIGH = "decimal(38,24)", 1e-6, 1e4
 
 
 class TooLarge:
@@ -81,9 +89,11 @@ def eligible(data, kw, by, models):
     return len({type(schema[s].dataType) for s in scores}) == 1
 
 
-def grouped_frame(data, kw, by, models):
+def grouped_frame(data, kw, by, models, by_value=False):
     """The lazy DataFrame of grouped rows: key columns (``by``; ``__prn_model`` for a
-    wide input), the score, the label, the weight (when given) and ``__prn_n``.
+    wide input), the score, the label and ``__prn_n``; with a weight column its exact
+    sum ``__prn_mass`` and ``__prn_odd`` (1: a weight the sum does not take), or, with
+    ``by_value``, the weight as a key.
     """
     from pyspark.sql import functions as F
 
@@ -96,14 +106,33 @@ def grouped_frame(data, kw, by, models):
             [*by, *extra], list(models), STACKED_MODEL, STACKED_SCORE
         )
         keys = [*by, STACKED_MODEL, STACKED_SCORE]
-    return src.groupBy(*keys, *extra).agg(F.count(F.lit(1)).alias(N))
+    count = F.count(F.lit(1)).alias(N)
+    if weight is None or by_value:
+        return src.groupBy(*keys, *extra).agg(count)
+    w = F.col(weight).cast("double")
+    plain = w.isNotNull() & ~F.isnan(w) & ((w == 0) | ((w >= LOW) & (w <= HIGH)))
+    mass = F.sum(F.when(plain, w.cast(DECIMAL))).cast("double").alias(MASS)
+    return src.groupBy(*keys, label).agg(count, mass, F.max((~plain).cast("int")).alias(ODD))
 
 
 def fetch(data, kw, by, models, limit=None):
     """The grouped rows as a pyarrow Table, or :class:`TooLarge` when there are more
     than ``limit`` (None: no limit) -- found by the same job, which then stops short.
+    With a weight column a group holding a weight the decimal sum does not take (null,
+    NaN, negative, or outside [LOW, HIGH]) has the rows grouped by the weight value
+    instead, each such value a grouped row of its own (the checks see every bad one).
     """
-    sdf = grouped_frame(data, kw, by, models)
+    table = _fetch(grouped_frame(data, kw, by, models), limit)
+    if kw["weight"] is None or isinstance(table, TooLarge):
+        return table
+    import pyarrow.compute as pc
+
+    if not pc.any(pc.equal(table[ODD], 1)).as_py():
+        return table.drop_columns([ODD])
+    return _fetch(grouped_frame(data, kw, by, models, by_value=True), limit)
+
+
+def _fetch(sdf, limit):
     if limit is None:
         return sdf.toArrow()
     table = sdf.limit(int(limit) + 1).toArrow()
@@ -118,9 +147,12 @@ def accumulate(table, kw, by, models):
     frame = table.to_pandas()
     weight = kw["weight"]
     mass = MASS
-    if weight is not None:  # sorted: the order of addition does not depend on Spark's
+    if weight is not None and MASS not in frame.columns:  # grouped by the weight too
+        # sorted: the order of addition does not depend on Spark's
         frame = frame.sort_values(list(frame.columns[:-1]), kind="stable", ignore_index=True)
         frame[MASS] = frame[weight] * frame[N]
+    elif weight is not None:
+        pass  # the masses summed exactly in the JVM, one grouped row per label value
     elif int(frame[N].sum()) <= 2 * len(frame):
         # mostly distinct scores: the rows themselves (one per count), unweighted, which
         # the class-split sort reduces (batch_entries)
@@ -136,6 +168,22 @@ def accumulate(table, kw, by, models):
     acc, labels = reduce_partition(frame, kw)
     check_merged(layout_of(acc), labels, kw["pos_label"])
     return acc if models is None else _wide(acc, by, models)
+
+
+def collected(data, kw, by):
+    """The table path for mostly distinct scores, unweighted: the call's columns come to
+    the driver as one Arrow table (no exchange inside Spark, no Python worker; 8 bytes
+    a number) and are validated and reduced there as an in-memory frame is -- the cost
+    of moving the rows. Raises the in-memory error (row numbers: the rows' order in the
+    table Spark returned).
+    """
+    from .wire import columns
+
+    kw = {**kw, "by": by or None}
+    frame = data.select(*columns(kw)).toArrow().to_pandas()
+    acc, labels = reduce_partition(frame, kw)
+    check_merged(layout_of(acc), labels, kw["pos_label"])
+    return acc
 
 
 def _wide(acc, by, models):

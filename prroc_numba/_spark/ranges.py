@@ -5,9 +5,10 @@ curves) numbers, not O(rows).
 table path's first step, :func:`.executor.reduce_batches`) are persisted in the
 executors; one small aggregation gives the curves and their entry counts (and, in
 ``"auto"`` mode, the choice: a table of at most ``prroc_numba.spark_table_max``
-entries is merged on the driver after all); ``repartitionByRange`` on (curve keys,
-score descending) makes Spark partition ``p`` score range ``p`` of every curve it
-holds; pass 1 sends each range's class totals per curve (:func:`.range_tasks.totals_task`),
+entries is merged on the driver after all); every entry gets its global curve and
+its score range in the order (curve, score descending) from cuts that depend on the
+values alone (:func:`ranged`), and each range is exchanged into one Spark partition;
+pass 1 sends each range's class totals per curve (:func:`.range_tasks.totals_task`),
 the driver's exclusive scan over the ranges gives each its start, and pass 2 sends
 area sums, local hull vertices or threshold bins (:mod:`.range_tasks`). The driver
 finishes them with the engine-neutral functions of :mod:`prroc_numba._core.partitions`,
@@ -58,6 +59,40 @@ def _key_cols(by, models):
     return list(by) + ([X.MODEL] if models is not None else [])
 
 
+#: sampled (curve, score) values per range, about, that place the cuts
+_SAMPLE = 200
+
+
+def ranged(df, K, n):
+    """``(K', df with its score range)``: ``df`` (``CURVE``, ``SCORE``, ...; ``n``: its
+    rows, or the input's rows x models -- a number that the partitioning cannot change)
+    with the column ``PART`` -- its range among at most ``K`` in the order (curve,
+    score descending) -- exchanged so that each range lies in one Spark partition.
+
+    The cuts depend on the values only, never on the partitioning or the order of the
+    rows (where Spark's ``repartitionByRange`` samples each partition's first rows):
+    the sample is the (curve, score) values whose hash is a multiple of a step, the cuts
+    its quantiles. The same rows give the same ranges, so the same sums, on every run.
+    """
+    from pyspark.sql import functions as F
+
+    curve, score = F.col(RT.CURVE), F.col(X.SCORE)
+    step = max(1, int(n) // (_SAMPLE * max(1, int(K))))
+    pick = F.pmod(F.xxhash64(curve, score), F.lit(step)) == 0
+    sample = df.where(pick).select(RT.CURVE, X.SCORE).distinct().toArrow()
+    c = np.asarray(sample[RT.CURVE].to_numpy(), dtype=np.int64)
+    s = np.asarray(sample[X.SCORE].to_numpy(), dtype=np.float64)
+    order = np.lexsort((-s, c))
+    at = sorted({c.size * i // K for i in range(1, K)} - {0}) if c.size else []
+    cuts = list(dict.fromkeys((int(c[order[i]]), float(s[order[i]])) for i in at))
+    # a row's range: the cuts at or before it in the order (curve, score descending)
+    part = F.lit(0).cast("long")
+    for cc, ss in cuts:
+        part = part + F.when((curve > cc) | ((curve == cc) & (score <= ss)), 1).otherwise(0)
+    k = len(cuts) + 1
+    return k, df.withColumn(RT.PART, part).repartition(k, RT.PART)
+
+
 def _scan(part, curve, values, K, C):
     """``(K, C)`` per-range values (missing: 0) and their exclusive scan over ranges."""
     out = np.zeros((K, C))
@@ -68,15 +103,15 @@ def _scan(part, curve, values, K, C):
 class RangeState:
     """The persisted, range-partitioned tables of a Spark frame (see the module)."""
 
-    def __init__(self, sdf, by, models, kw, mode, limit, k):
+    def __init__(self, sdf, by, models, kw, mode, limit, k, rows):
         self._persisted = []
         try:
-            self._build(sdf, by, models, kw, mode, limit, k)
+            self._build(sdf, by, models, kw, mode, limit, k, rows)
         except BaseException:
             self.unpersist()  # nothing left cached in the executors
             raise
 
-    def _build(self, sdf, by, models, kw, mode, limit, k):
+    def _build(self, sdf, by, models, kw, mode, limit, k, rows):
         from pyspark.sql import functions as F
 
         self.by, self.models = by, models
@@ -112,11 +147,16 @@ class RangeState:
             self.layout = Layout([], None, pd.DataFrame(index=pd.RangeIndex(1)))
         check_merged(self.layout, labels, kw["pos_label"])
         self.n_curves = C = self.layout.n_curves
-        rows = _conf_int(sdf, "prroc_numba.spark_range_rows", _RANGE_ROWS)
-        self.K = K = n_ranges(k, n_entries, rows)
-        order = [F.col(c) for c in keys] + [F.col(X.SCORE).desc()]
-        ranged = ent.repartitionByRange(K, *order).withColumn(RT.PART, F.spark_partition_id())
-        self.ranged = ranged.persist()
+        # the ranges follow the rows x models (values), never the partitions' entries
+        # (their number changes with the partitioning): the same cuts on every run
+        per = _conf_int(sdf, "prroc_numba.spark_range_rows", _RANGE_ROWS)
+        rows *= 1 if models is None else len(models)
+        K = n_ranges(k, rows, per)
+        fn = functools.partial(RT.curves_task, layout=self.layout, key_cols=keys)
+        schema = f"{RT.CURVE} long, {X.SCORE} double, {X.POS} double, {X.NEG} double"
+        self.K, ranges = ranged(map_in_arrow(ent, fn, schema), K, rows)
+        K = self.K
+        self.ranged = ranges.persist()
         self._persisted.append(self.ranged)
         self.keys_cols = keys
         fn = functools.partial(RT.totals_task, layout=self.layout, key_cols=keys)
@@ -280,9 +320,9 @@ class RowRanges:
         n = vals.count()
         check_merged(layout if n else None, labels, kw["pos_label"])
         per = _conf_int(data, "prroc_numba.spark_range_rows", _RANGE_ROWS)
-        self.K = K = n_ranges(k, n, per)
-        ranged = vals.repartitionByRange(K, F.col(RT.CURVE), F.col(X.SCORE).desc())
-        self.ranged = ranged.withColumn(RT.PART, F.spark_partition_id()).persist()
+        self.K, ranges = ranged(vals, n_ranges(k, n, per), n)
+        K = self.K
+        self.ranged = ranges.persist()
         self._persisted.append(self.ranged)
         nb = self.n_boot + 1
         fn = functools.partial(

@@ -33,6 +33,7 @@ import os
 import re
 import sys
 
+from ._engines import frame_of, label_kind
 from ._io import CliError, _check_out, _emit, _read, _table, _title
 from ._parser import _parser
 
@@ -41,9 +42,9 @@ __all__ = ["main"]
 
 def _pos_label(value, frame, label):
     """--pos-label comes as text; match the label column's type when it is numeric."""
-    if value is None or label not in frame:
+    kind = None if value is None else label_kind(frame, label)
+    if kind is None:
         return value
-    kind = frame[label].dtype.kind
     try:
         if kind in "iu":
             return int(value)
@@ -101,7 +102,7 @@ def _boot_kw(args):
     }
     if args.no_stratified:
         kw["stratified"] = False
-    for name in ("cluster", "resampling"):
+    for name in ("cluster", "resampling", "row_id"):
         if getattr(args, name, None) is not None:
             kw[name] = getattr(args, name)
     return kw
@@ -193,7 +194,6 @@ def _rank(args) -> None:
 
 
 def _run(args) -> None:
-    import prroc_numba as prn
 
     if args.command == "demo":
         _demo(args)
@@ -207,8 +207,17 @@ def _run(args) -> None:
     if args.command == "rank":
         _rank(args)
         return
-    extra = [getattr(args, c, None) for c in ("fold", "cluster")] + getattr(args, "group", [])
-    frame = _read(args.file, [*args.score, args.label, *(args.by or []), args.weight, *extra])
+    extra = [getattr(args, c, None) for c in ("fold", "cluster", "row_id", "group")]
+    extra = [c for x in extra for c in (x if isinstance(x, list) else [x])]
+    columns = [*args.score, args.label, *(args.by or []), args.weight, *extra]
+    with frame_of(args, columns) as frame:
+        _emit(_result(args, frame), args, _title(args))
+
+
+def _result(args, frame):
+    """The command's library call on ``frame`` (pandas, Spark or Dask)."""
+    import prroc_numba as prn
+
     kw = _args_to_kw(args, frame)
     if args.command == "auc":
         res = _auc(args, frame, kw)
@@ -230,7 +239,7 @@ def _run(args) -> None:
         res = _curve(args, frame, kw)
     else:
         res = _resampled(args, frame, kw)
-    _emit(res, args, _title(args))
+    return res
 
 
 def _auc(args, frame, kw):

@@ -26,20 +26,25 @@ def _polars_errors(pl):
 
 
 def _read(path: str, columns=None) -> pd.DataFrame:
-    """The file as a pandas frame of ``columns`` (all if None).
+    """The file (a CSV or Parquet file, a Parquet dataset directory, or a glob) as a
+    pandas frame of ``columns`` (all if None).
 
     With polars installed, Parquet and CSV are scanned lazily and go through the same
     conversion as polars ``data`` (:func:`prroc_numba._core.dataframes.to_pandas`): only the
     named columns are read. Without polars, pandas reads them.
     """
+    import glob
+
     p = Path(path)
-    if not p.exists():
+    pattern = glob.has_magic(path)
+    if pattern and not glob.glob(path):
+        raise CliError(f"no file matches {path}")
+    if not pattern and not p.exists():
         raise CliError(f"file not found: {path}")
-    if p.is_dir():
-        raise CliError(f"{path} is a directory; pass a CSV or Parquet file")
     name = p.name.lower()
     sep = "\t" if name.endswith((".tsv", ".tsv.gz", ".tab")) else ","
-    parquet = name.endswith((".parquet", ".pq"))
+    # a directory is a Parquet dataset (its key=value folders read as columns)
+    parquet = name.endswith((".parquet", ".pq")) or (p.is_dir() and not pattern)
     try:
         import polars as pl
     except ImportError:
@@ -48,7 +53,12 @@ def _read(path: str, columns=None) -> pd.DataFrame:
         if pl is not None and not name.endswith(".gz"):
             from .._core.dataframes import to_pandas
 
-            lazy = pl.scan_parquet(p) if parquet else pl.scan_csv(p, separator=sep)
+            src = path if pattern else p
+            lazy = (
+                pl.scan_parquet(src, hive_partitioning=True)
+                if parquet
+                else pl.scan_csv(src, separator=sep)
+            )
             names = lazy.collect_schema().names()
             want = [c for c in dict.fromkeys(columns or names) if c is not None]
             missing = [c for c in want if c not in names]
@@ -58,6 +68,8 @@ def _read(path: str, columns=None) -> pd.DataFrame:
                     f"columns: {', '.join(names[:20])}"
                 )
             return to_pandas(lazy, want)
+        if pattern:
+            raise CliError(f"reading the glob {path} needs polars (pip install polars)")
         if parquet:
             return pd.read_parquet(p)
         return pd.read_csv(p, sep=sep)
@@ -128,8 +140,9 @@ def _check_out(args) -> None:
 
 
 def _write_atomic(frame: pd.DataFrame, out: str) -> None:
-    """Write ``frame`` as CSV to a temporary file beside ``out``, then rename it into
-    place: an interrupt or a full disk leaves the old ``out`` (if any) whole.
+    """Write ``frame`` as CSV (Parquet when ``out`` ends in ``.parquet`` or ``.pq``) to
+    a temporary file beside ``out``, then rename it into place: an interrupt or a full
+    disk leaves the old ``out`` (if any) whole.
     """
     path = Path(out)
     if path.is_dir():
@@ -137,11 +150,20 @@ def _write_atomic(frame: pd.DataFrame, out: str) -> None:
     fd, tmp = None, None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", newline="") as fh:
-            fd = None
-            frame.to_csv(fh, index=False)
-            fh.flush()
-            os.fsync(fh.fileno())
+        if path.suffix.lower() in (".parquet", ".pq"):
+            if "fold" in frame.columns and frame["fold"].dtype == object:
+                frame = frame.assign(fold=frame["fold"].astype(str))  # ids beside "mean"
+            with os.fdopen(fd, "wb") as fb:
+                fd = None
+                frame.to_parquet(fb, index=False)
+                fb.flush()
+                os.fsync(fb.fileno())
+        else:
+            with os.fdopen(fd, "w", newline="") as fh:
+                fd = None
+                frame.to_csv(fh, index=False)
+                fh.flush()
+                os.fsync(fh.fileno())
         if path.exists():  # keep the permissions of the file being replaced
             os.chmod(tmp, path.stat().st_mode & 0o7777)
         else:  # mkstemp makes it 0600: give it the user's usual mode

@@ -9,6 +9,8 @@ import difflib
 import sys
 from typing import NoReturn
 
+from ._engines import ENGINES
+
 
 def suggest(token: str, options) -> list[str]:
     """The options closest to a mistyped ``token`` (``--nboot`` -> ``--n-boot``;
@@ -46,10 +48,29 @@ def _choice(p: argparse.ArgumentParser, flag: str, choices, default, text: str) 
     p.add_argument(flag, choices=choices, default=default, help=text)
 
 
+def engine_args(p: argparse.ArgumentParser) -> None:
+    """``--engine`` and ``--master``."""
+    text = (
+        "where the rows are reduced: memory (default), spark (a local session, or "
+        "--master), dask (a local cluster, or --master)"
+    )
+    _choice(p, "--engine", ENGINES, "memory", text)
+    p.add_argument(
+        "--master",
+        default=None,
+        metavar="URL",
+        help="--engine spark: the Spark master (default local[*]; e.g. --master "
+        "spark://host:7077); --engine dask: the scheduler address (default: a "
+        "LocalCluster for this command)",
+    )
+
+
 def _common(p: argparse.ArgumentParser, *, boot: bool, curves=("pr", "roc"), area=True) -> None:
     p.add_argument(
         "file",
-        help="CSV or Parquet file, one row per scored example (e.g. preds.csv, preds.parquet)",
+        help="CSV or Parquet file, one row per scored example, a Parquet dataset "
+        "directory (key=value folders read as columns) or a glob (e.g. preds.csv, "
+        "preds.parquet, lake/preds/, 'parts/*.parquet')",
     )
     p.add_argument(
         "--label", required=True, help="label column: 0/1, -1/1 or bool (e.g. --label y)"
@@ -89,8 +110,10 @@ def _common(p: argparse.ArgumentParser, *, boot: bool, curves=("pr", "roc"), are
         "--out",
         default=None,
         metavar="FILE",
-        help="also write the table as CSV (e.g. --out results.csv)",
+        help="also write the table as CSV, or Parquet for a .parquet name (e.g. --out "
+        "results.csv, --out results.parquet)",
     )
+    engine_args(p)
     if boot:
         _boot_args(p)
 
@@ -133,6 +156,13 @@ def _boot_args(p: argparse.ArgumentParser) -> None:
         type=float,
         default=0.95,
         help="confidence level (default 0.95; e.g. --level 0.9)",
+    )
+    p.add_argument(
+        "--row-id",
+        default=None,
+        metavar="COL",
+        help="--engine spark: the column of unique row numbers keying each row's "
+        "Poisson counts (e.g. --row-id rid)",
     )
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0; e.g. --seed 42)")
     p.add_argument(

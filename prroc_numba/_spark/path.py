@@ -1,0 +1,177 @@
+"""Which path a call on a Spark frame takes: chosen before the work, and said.
+
+:func:`choose` decides from a cheap size estimate, before any reduction runs:
+
+* the row count (one job; a Parquet source answers it from its footers) times the
+  number of score columns bounds the *(curve, distinct score)* entries the driver
+  would hold;
+* a probe of the first :data:`PROBE` rows (``limit``: it reads the first partitions
+  only) says how tied the scores are: the fraction of its (key, score) pairs that are
+  distinct, extrapolated to every row, estimates the entries. Only where that estimate
+  is above ``prroc_numba.spark_table_max`` but the probe shows ties (the extrapolation
+  over-counts tied scores, whose distinct values saturate) does a third job count them
+  (HyperLogLog, ``approx_count_distinct``: one scan, no exchange of rows).
+
+Then:
+
+* **table**, Spark's group-by (:mod:`.grouped`), where the probe shows ties (the
+  group-by shrinks the rows within each partition before they move) and the estimate
+  fits the limit;
+* **table**, the columns collected (:func:`.grouped.collected`), where the scores are
+  mostly distinct, unweighted, and the rows fit the limit: the call's columns come to
+  the driver as one Arrow table and are reduced there -- the cost of moving the rows
+  (the group-by would move every row once more, k score columns stacked into k times
+  the rows; the Python workers would read them all once more);
+* **partitions** (each partition reduced in a Python worker, the tables merged on the
+  driver) for mostly distinct weighted scores and columns the group-by cannot read,
+  while the rows fit the limit;
+* **ranges** (:mod:`.ranges`) above the limit: logged, and warned
+  (:class:`~prroc_numba._warnings.SparkPathWarning`) with the conf that changes it. A
+  request that needs every distinct score on the driver (a raw curve, confusion at
+  every score) is refused there, before any reduction runs.
+
+The session conf ``prroc_numba.spark_exact`` forces a path (``"table"``,
+``"partitions"``, ``"ranges"``); the estimate is then skipped. Each call's path is
+recorded (:func:`record`) and given to the result as ``frame.attrs["spark_path"]``
+(:mod:`.output`), and logged on the ``prroc_numba.spark`` logger at INFO.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+import warnings
+from dataclasses import dataclass
+
+from .._warnings import SparkPathWarning, outside_stacklevel
+
+LOG = logging.getLogger("prroc_numba.spark")
+
+#: rows read by the probe of ties
+PROBE = 20_000
+#: a probe whose distinct (key, score) pairs are at most this fraction of its rows is
+#: "tied": the group-by shrinks it
+TIED = 0.5
+#: HyperLogLog's relative standard deviation (the count's error, about)
+RSD = 0.02
+#: the order of cost: a call that ran several reductions names the dearest
+RANK = {"table": 0, "partitions": 1, "ranges": 2}
+
+_PATHS: contextvars.ContextVar[list | None] = contextvars.ContextVar(
+    "prroc_numba_spark_paths", default=None
+)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A call's path and why: ``rows`` and ``entries`` (estimated) when counted."""
+
+    path: str
+    reason: str
+    rows: int | None = None
+    entries: int | None = None
+    #: on the table path: "collect" (the rows' columns) or "group-by" (Spark's)
+    how: str = "group-by"
+    fix: str = (
+        "raise that conf (spark.conf.set('prroc_numba.spark_table_max', ...); the driver "
+        "holds about 120 bytes per entry) or round the scores to take the table path"
+    )
+
+
+def record(path: str) -> None:
+    """Note the path a reduction took, for the result's ``attrs["spark_path"]``."""
+    paths = _PATHS.get()
+    if paths is not None:
+        paths.append(path)
+
+
+def collecting():
+    """A fresh list of the paths taken until :func:`finish` (nested calls add theirs
+    to the caller's list too).
+    """
+    return _PATHS.set([])
+
+
+def finish(token) -> str | None:
+    """The dearest path recorded since :func:`collecting` (None: no reduction ran)."""
+    paths = _PATHS.get() or []
+    _PATHS.reset(token)
+    outer = _PATHS.get()
+    if outer is not None:
+        outer.extend(paths)
+    return max(paths, key=RANK.__getitem__) if paths else None
+
+
+def _ratio(probe, cols, scores):
+    n = len(probe)
+    return sum(len(probe[[*cols, s]].drop_duplicates()) for s in scores) / (n * len(scores))
+
+
+def _probe(data, by, scores, extra):
+    """``(entries, grouped, seen)``: the fraction of distinct (key, score) pairs among
+    the first rows, and of distinct grouped rows (with the label and weight), per
+    score column; ``seen`` rows were read.
+    """
+    probe = data.select(*by, *scores, *extra).limit(PROBE).toArrow().to_pandas()
+    if len(probe) == 0:
+        return 0.0, 0.0, 0
+    return _ratio(probe, by, scores), _ratio(probe, [*by, *extra], scores), len(probe)
+
+
+def _hll(data, by, scores, extra):
+    """HyperLogLog's counts of the distinct (key, score) pairs and grouped rows, summed
+    over the score columns (one job: a scan, no exchange of rows).
+    """
+    from pyspark.sql import functions as F
+
+    cols = [F.approx_count_distinct(F.xxhash64(*by, s), RSD) for s in scores]
+    cols += [F.approx_count_distinct(F.xxhash64(*by, *extra, s), RSD) for s in scores]
+    row = data.agg(*cols).first()
+    M = len(scores)
+    return int(sum(row[:M])), int(sum(row[M:]))
+
+
+def choose(data, by, scores, extra, eligible, limit, weighted=False) -> Plan:
+    """The ``"auto"`` plan for the ``scores`` columns (see the module): two small jobs
+    (the row count and the probe), a third only when the probe's estimate is unsure.
+    ``extra``: the group-by's other keys (the label).
+    """
+    n = int(data.count())
+    M = len(scores)
+    r_e, r_g, seen = _probe(data, by, scores, extra)
+    entries, grouped = int(round(r_e * n * M)), int(round(r_g * n * M))  # exact: seen == n
+    if seen < n and (
+        (entries > limit and r_e <= TIED) or (eligible and grouped > limit and r_g <= TIED)
+    ):  # tied scores saturate: counted, not extrapolated
+        entries, grouped = _hll(data, by, scores, extra)
+    rows = f"{n:,} rows x {M} score column(s)"
+    if entries > limit:
+        why = (
+            f"about {entries:,} (curve, score) entries from {rows}, more than the spark "
+            f"conf prroc_numba.spark_table_max={limit:,}"
+        )
+        return Plan("ranges", why, n, entries)
+    if eligible and r_g <= TIED and grouped <= limit:
+        why = f"tied scores: about {grouped:,} grouped rows from {rows}"
+        return Plan("table", why, n, entries)
+    if eligible and not weighted and n * M <= limit:  # the rows cost what their table does
+        why = f"mostly distinct scores: {rows}, their columns reduced on the driver"
+        return Plan("table", why, n, entries, how="collect")
+    kind = "mostly distinct scores" if r_g > TIED else "columns the group-by cannot read"
+    why = f"{kind}: about {entries:,} (curve, score) entries from {rows}"
+    return Plan("partitions", why, n, entries)
+
+
+def say(plan: Plan, what: str, forced: bool = False) -> None:
+    """Log the plan; warn when ``"auto"`` fell to the score ranges."""
+    how = "set by the spark conf prroc_numba.spark_exact" if forced else plan.reason
+    LOG.info("prroc_numba %s on Spark: the %s path (%s)", what, plan.path, how)
+    if plan.path == "ranges" and not forced:
+        warnings.warn(
+            f"{what} on Spark takes the score-range path (several passes over the rows, "
+            f"O(ranges x curves) numbers on the driver): {plan.reason}; {plan.fix}; set "
+            "the spark conf prroc_numba.spark_exact='ranges' to choose this path without "
+            "this warning",
+            SparkPathWarning,
+            stacklevel=outside_stacklevel(),
+        )

@@ -1,0 +1,278 @@
+"""Spark input: the path chosen before the work and said, and output="spark".
+
+On the real local SparkSession of the ``spark`` fixture. The results are compared with
+the in-memory call on the same rows (itself checked against the oracles, scikit-learn
+and naive.py elsewhere); the path is read from ``attrs["spark_path"]``, the log line
+from the ``prroc_numba.spark`` logger, and "before the work" is checked by making every
+reduction fail (the group-by's fetch and the partition tasks): what a refused call runs
+is the size estimate only.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from test_spark import EXACT, ROUNDED, _frame, _mode, _run, _sdf
+
+import prroc_numba as prn
+from prroc_numba._warnings import SparkPathWarning
+
+
+@pytest.fixture(scope="module")
+def data(spark):
+    rng = np.random.default_rng(21)
+    df = _frame(n=1500, seed=21)
+    df = df.assign(c=df["y"] + rng.normal(size=len(df)), d=rng.random(len(df)))
+    return df, _sdf(spark, df, 4)
+
+
+def _no_reduction(monkeypatch):
+    """Make every reduction fail: Spark's group-by fetch and every partition task."""
+    import prroc_numba._spark.grouped as grouped
+    import prroc_numba._spark.wire as wire
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a reduction ran")
+
+    monkeypatch.setattr(wire, "map_in_arrow", refuse)
+    monkeypatch.setattr(grouped, "fetch", refuse)
+
+
+@pytest.mark.parametrize(
+    "kw, path",
+    [
+        ({"score": "a", "by": "g"}, "table"),  # 12 tied scores: Spark's group-by
+        ({"score": "c", "by": "g"}, "table"),  # continuous: the columns collected
+        ({"score": ["c", "d"], "by": "g"}, "table"),  # wide, continuous
+        ({"score": "c", "by": "g", "weight": "wt"}, "partitions"),  # continuous, weighted
+        ({"score": "a", "by": "g", "weight": "wt"}, "table"),  # tied, weighted
+    ],
+    ids=["tied", "continuous", "wide-continuous", "continuous-weighted", "tied-weighted"],
+)
+def test_the_path_is_chosen_from_the_estimate_named_and_logged(data, kw, path, caplog):
+    df, sdf = data
+    with caplog.at_level(logging.INFO, logger="prroc_numba.spark"):
+        got, got_warn = _run(prn.metrics, sdf, label="y", **kw)
+    want, want_warn = _run(prn.metrics, df, label="y", **kw)
+    pd.testing.assert_frame_equal(got, want, **EXACT)
+    assert got_warn == want_warn  # no path warning below the limit
+    assert got.attrs["spark_path"] == path
+    lines = [r.getMessage() for r in caplog.records if r.name == "prroc_numba.spark"]
+    assert len(lines) == 1 and f"metrics on Spark: the {path} path (" in lines[0]
+    assert "1,500 rows" in lines[0]
+
+
+def test_above_the_limit_the_ranges_are_warned_about_with_the_conf(spark, data):
+    df, sdf = data
+    spark.conf.set("prroc_numba.spark_table_max", "500")
+    try:
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("always")
+            got = prn.auc(sdf, score="c", label="y", by="g")
+            want = prn.auc(df, score="c", label="y", by="g")
+    finally:
+        spark.conf.unset("prroc_numba.spark_table_max")
+    rec = [w for w in rec if issubclass(w.category, SparkPathWarning)]
+    assert len(rec) == 1 and rec[0].filename == __file__  # the caller's line
+    msg = str(rec[0].message)
+    assert "auc on Spark takes the score-range path" in msg
+    assert "about 1,500 (curve, score) entries" in msg
+    assert "prroc_numba.spark_table_max=500" in msg and "prroc_numba.spark_exact" in msg
+    assert got.attrs["spark_path"] == "ranges"
+    pd.testing.assert_frame_equal(got, want, **ROUNDED)
+
+
+def test_a_raw_curve_above_the_limit_is_refused_before_any_reduction(spark, data, monkeypatch):
+    _df, sdf = data
+    _no_reduction(monkeypatch)
+    spark.conf.set("prroc_numba.spark_table_max", "500")
+    try:
+        for call in (prn.pr_curve, prn.roc_curve, prn.confusion):
+            with pytest.raises(ValueError, match=r"about 1,500 distinct \(curve, score\) entries"):
+                call(sdf, score="c", label="y", by="g")
+    finally:
+        spark.conf.unset("prroc_numba.spark_table_max")
+    with _mode(spark, "ranges"), pytest.raises(ValueError, match="spark_exact='ranges'"):
+        prn.pr_curve(sdf, score="c", label="y")
+
+
+def test_tied_scores_above_the_row_limit_are_counted_not_extrapolated(spark, data):
+    """1,500 rows of 12 tied scores x 3 groups: the rows pass the limit, the entries
+    (at most 36) do not -- the table path, no warning."""
+    df, sdf = data
+    spark.conf.set("prroc_numba.spark_table_max", "1000")
+    try:
+        got, msgs = _run(prn.auc, sdf, score="a", label="y", by="g")
+    finally:
+        spark.conf.unset("prroc_numba.spark_table_max")
+    assert got.attrs["spark_path"] == "table"
+    assert not any("score-range path" in m for m in msgs)
+    pd.testing.assert_frame_equal(got, _run(prn.auc, df, score="a", label="y", by="g")[0], **EXACT)
+
+
+@pytest.mark.parametrize("mode", ["table", "partitions", "ranges"])
+def test_a_forced_path_is_named_and_not_warned_about(spark, data, mode):
+    df, sdf = data
+    with _mode(spark, mode):
+        got, msgs = _run(prn.auc, sdf, score="a", label="y", by="g")
+    assert got.attrs["spark_path"] == mode
+    assert not any("score-range path" in m for m in msgs)
+    want, _ = _run(prn.auc, df, score="a", label="y", by="g")
+    pd.testing.assert_frame_equal(got, want, **ROUNDED)
+
+
+def test_the_bootstrap_names_its_path(spark, data):
+    df, sdf = data
+    kw = {"score": "c", "label": "y", "n_boot": 20, "seed": 3, "resampling": "poisson"}
+    got = prn.bootstrap(sdf, **kw, row_id="rid")
+    assert got.attrs["spark_path"] == "partitions"
+    spark.conf.set("prroc_numba.spark_replicate_max", "1000")
+    try:
+        with pytest.warns(SparkPathWarning, match="spark_replicate_max=1,000"):
+            ranged = prn.bootstrap(sdf, **kw, row_id="rid")
+    finally:
+        spark.conf.unset("prroc_numba.spark_replicate_max")
+    assert ranged.attrs["spark_path"] == "ranges"
+    want = prn.bootstrap(df, **kw)
+    pd.testing.assert_frame_equal(got, want, **EXACT)
+    pd.testing.assert_frame_equal(ranged, want, **ROUNDED)
+
+
+# ------------------------------------------------------------------ output="spark"
+
+SPARK_CALLS = [
+    (prn.auc, {"curve": "pr"}),
+    (prn.metrics, {"metrics": ("auc_pr", "auc_roc", "n_pos")}),
+    (prn.confusion, {"thresholds": [0.5, 1.0, 2.0]}),
+    (prn.roc_curve, {}),
+    (prn.pr_curve, {"hull": True}),
+    (prn.operating_points, {"targets": ["max_f1"]}),
+    (prn.bootstrap, {"n_boot": 10, "seed": 1, "resampling": "poisson", "row_id": "rid"}),
+    (
+        prn.compare,
+        {"score": ["a", "b"], "n_boot": 10, "seed": 1, "resampling": "poisson", "row_id": "rid"},
+    ),
+]
+
+
+@pytest.mark.parametrize("fn, extra", SPARK_CALLS, ids=[f.__name__ for f, _ in SPARK_CALLS])
+def test_output_spark_is_a_spark_frame_of_the_same_rows(spark, data, fn, extra, tmp_path):
+    from pyspark.sql import DataFrame
+
+    df, sdf = data
+    kw = {"score": "a", "label": "y", "by": "g", **extra}
+    mem = {k: v for k, v in kw.items() if k != "row_id"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.UndefinedMetricWarning)  # group 'w'
+        got = fn(sdf, **kw, output="spark")
+        want = fn(df, **mem)
+    assert isinstance(got, DataFrame)
+    assert got.attrs["spark_path"] in ("table", "partitions")
+    got.write.parquet(str(tmp_path / "out"))  # ready for .write
+    back = pd.read_parquet(tmp_path / "out").sort_values(list(want.columns[:1]), kind="stable")
+    back = back.reset_index(drop=True)
+    want = want.sort_values(list(want.columns[:1]), kind="stable").reset_index(drop=True)
+    pd.testing.assert_frame_equal(back, want, check_dtype=False, check_exact=True)
+
+
+def test_output_spark_keeps_nan_and_needs_spark_input(data):
+    df, sdf = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.UndefinedMetricWarning)
+        got = prn.auc(sdf, score="a", label="y", by="g", output="spark").toArrow().to_pandas()
+    assert got.loc[got["g"] == "w", "auc"].isna().all()  # NaN, not null: no positives
+    with pytest.raises(ValueError, match="output='spark' gives a Spark DataFrame for Spark"):
+        prn.auc(df, score="a", label="y", output="spark")
+    polars = pytest.importorskip("polars")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.UndefinedMetricWarning)
+        out = prn.operating_points(sdf, score="a", label="y", output="polars")
+    assert isinstance(out, polars.DataFrame)
+
+
+def test_help_describes_every_kind_of_data_in_every_public_function():
+    """One description of ``data`` (pandas, polars, pyarrow, Dask, Spark) in the help
+    of every public function taking scored rows (rank_models' data is a table of
+    results, not of scored rows)."""
+    import inspect
+
+    from prroc_numba._docs import DATA
+
+    seen = []
+    for name in prn.__all__:
+        f = getattr(prn, name)
+        if inspect.isclass(f) or not callable(f) or name == "rank_models":
+            continue
+        if "data" in inspect.signature(f).parameters:
+            seen.append(name)
+            assert DATA.strip() in (f.__doc__ or ""), name
+    assert {"auc", "metrics", "confusion", "roc_curve", "pr_curve", "operating_points"} <= set(seen)
+    for kind in ("pandas", "polars", "pyarrow", "Dask", "pyspark.sql.DataFrame"):
+        assert kind in DATA
+    assert '"spark"' in prn.auc.__doc__  # output="spark"
+
+
+def test_the_score_ranges_give_the_same_bits_on_every_run_and_partitioning(spark, data):
+    """The range cuts follow from the values, not from the partitioning or the order in
+    which an exchange delivers the rows; each range's rows are ordered by value before
+    they are summed: reruns and repartitionings give identical numbers."""
+    df, sdf = data
+    frames = [sdf, sdf, sdf.repartition(3, "g"), sdf.coalesce(1), sdf.repartition(5)]
+    kw = {"score": ["c", "b"], "label": "y", "by": "g"}
+    mkw = {"metrics": ("auc_pr", "auc_pr_integral", "ap", "auc_roc", "auc_roc_hull")}
+    bkw = {"score": "c", "label": "y", "n_boot": 20, "seed": 7, "resampling": "poisson"}
+    spark.conf.set("prroc_numba.spark_ranges", "4")
+    try:
+        with _mode(spark, "ranges"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", prn.UndefinedMetricWarning)  # group 'w'
+            got = [prn.metrics(f, **kw, **mkw) for f in frames]
+            boots = [prn.bootstrap(f, **bkw, row_id="rid") for f in frames[1:4]]
+            want = prn.metrics(df, **kw, **mkw)
+    finally:
+        spark.conf.unset("prroc_numba.spark_ranges")
+    for other in got[1:]:
+        pd.testing.assert_frame_equal(other, got[0], **EXACT)
+    for other in boots[1:]:
+        pd.testing.assert_frame_equal(other, boots[0], **EXACT)
+    assert got[0].attrs["spark_path"] == "ranges"
+    pd.testing.assert_frame_equal(got[0], want, **ROUNDED)
+    pd.testing.assert_frame_equal(boots[0], prn.bootstrap(df, **bkw), **ROUNDED)
+
+
+def test_continuous_weights_are_summed_in_the_jvm_not_grouped_by(spark, data, monkeypatch):
+    """Float weights (every row its own): the group-by's rows are one per (curve, score,
+    label), the weights summed exactly as decimals -- as many grouped rows as without
+    weights, the same bits on three partitionings, the in-memory result to rounding;
+    a weight the decimal sum does not take (1e-9) has the rows grouped by the weight."""
+    import prroc_numba._spark.grouped as G
+
+    df, sdf = data
+    rng = np.random.default_rng(2)
+    df = df.assign(w=rng.random(len(df)) + 0.5, tiny=np.where(df["rid"] == 3, 1e-9, 1.0))
+    sdf = _sdf(spark, df, 4)
+    sizes = []
+    real = G.fetch
+    monkeypatch.setattr(G, "fetch", lambda *a, **k: sizes.append(real(*a, **k)) or sizes[-1])
+    kw = {"score": "a", "label": "y", "by": "g"}
+    mkw = {"metrics": ("auc_pr", "auc_pr_integral", "auc_roc", "n_pos", "n_neg")}
+    with _mode(spark, "table"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.UndefinedMetricWarning)  # group 'w'
+        frames = (sdf, sdf.repartition(3), sdf.coalesce(1))
+        got = [prn.metrics(f, **kw, **mkw, weight="w") for f in frames]
+        want = prn.metrics(df, **kw, **mkw, weight="w")
+        unweighted = prn.metrics(sdf, **kw, **mkw)
+        tiny = prn.metrics(sdf, **kw, **mkw, weight="tiny")
+        tiny_want = prn.metrics(df, **kw, **mkw, weight="tiny")
+    n_groups = len(df[["g", "a", "y"]].drop_duplicates())
+    assert [t.num_rows for t in sizes[:3]] == [n_groups] * 3  # never one per weight
+    assert sizes[3].num_rows == n_groups
+    assert sizes[4].num_rows > n_groups and "tiny" in sizes[4].column_names  # by value
+    for other in got[1:]:
+        pd.testing.assert_frame_equal(other, got[0], **EXACT)
+    pd.testing.assert_frame_equal(got[0], want, check_exact=False, rtol=1e-12, atol=0)
+    assert not got[0].equals(unweighted)
+    pd.testing.assert_frame_equal(tiny, tiny_want, check_exact=False, rtol=1e-12, atol=0)
