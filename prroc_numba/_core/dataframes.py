@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
+from importlib import import_module
 from typing import Literal
 
 import pandas as pd
@@ -146,10 +147,9 @@ def with_output(f: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args, output="pandas", **kwargs):
         if output not in OUTPUTS:
             raise ValueError(f"output={output!r} is not known; {_KNOWN}")
-        if is_spark(args[0] if args else kwargs.get("data")):
-            from .._spark.output import answer
-
-            return answer(f, args, kwargs, output)
+        if is_spark(args[0] if args else kwargs.get("data")):  # the Spark wing answers
+            out = import_module("prroc_numba._spark.output").answer(f, args, kwargs, output)
+            return out if output == "spark" else to_output(out, output)
         if output == "spark":
             raise ValueError(
                 "output='spark' gives a Spark DataFrame for Spark input (data= a "

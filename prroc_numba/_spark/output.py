@@ -21,8 +21,9 @@ def _data(args, kwargs):
 
 
 def answer(f, args, kwargs, output):
-    """``f(*args, **kwargs)`` on Spark input, tagged with its path, as ``output``."""
-    from .._core.dataframes import to_output
+    """``f(*args, **kwargs)`` on Spark input, tagged with its path; a Spark DataFrame
+    for ``output="spark"`` (the caller converts the pandas result for the others).
+    """
     from .workers import check
 
     check(_data(args, kwargs))  # once per session: the workers' Python can run the work
@@ -35,7 +36,7 @@ def answer(f, args, kwargs, output):
         if isinstance(frame, pd.DataFrame) and path is not None:
             frame.attrs["spark_path"] = path
     if output != "spark":
-        return to_output(result, output)
+        return result
     session = _data(args, kwargs).sparkSession
     if isinstance(result, tuple):
         return tuple(to_spark(r, session) for r in result)

@@ -43,7 +43,6 @@ import logging
 import warnings
 from dataclasses import dataclass
 
-from .._options import _outside_stacklevel
 from .._warnings import SparkPathWarning
 
 LOG = logging.getLogger("prroc_numba.spark")
@@ -174,5 +173,17 @@ def say(plan: Plan, what: str, forced: bool = False) -> None:
             "the spark conf prroc_numba.spark_exact='ranges' to choose this path without "
             "this warning",
             SparkPathWarning,
-            stacklevel=_outside_stacklevel(),
+            stacklevel=_user_level(),
         )
+
+
+def _user_level() -> int:
+    """The warning's stack level: the first frame whose module is not this package's."""
+    import sys
+    from types import FrameType
+
+    level = 2  # 1: say (the caller of warn)
+    frame: FrameType | None = sys._getframe(2)
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("prroc_numba"):
+        frame, level = frame.f_back, level + 1
+    return level

@@ -13,7 +13,6 @@ frame, whose rows are reduced where they live.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import glob
 import os
@@ -21,27 +20,6 @@ import sys
 from pathlib import Path
 
 from ._io import CliError, _read
-
-ENGINES = ("memory", "spark", "dask")
-
-
-def engine_args(p: argparse.ArgumentParser) -> None:
-    """``--engine`` and ``--master``."""
-    from ._parser import _choice
-
-    text = (
-        "where the rows are reduced: memory (default), spark (a local session, or "
-        "--master), dask (a local cluster, or --master)"
-    )
-    _choice(p, "--engine", ENGINES, "memory", text)
-    p.add_argument(
-        "--master",
-        default=None,
-        metavar="URL",
-        help="--engine spark: the Spark master (default local[*]; e.g. --master "
-        "spark://host:7077); --engine dask: the scheduler address (default: a "
-        "LocalCluster for this command)",
-    )
 
 
 def _kind(path: str) -> str:

@@ -9,8 +9,6 @@ import difflib
 import sys
 from typing import NoReturn
 
-from ._engines import engine_args
-
 
 def suggest(token: str, options) -> list[str]:
     """The options closest to a mistyped ``token`` (``--nboot`` -> ``--n-boot``;
@@ -43,9 +41,29 @@ class CommandParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {text}\n")
 
 
+ENGINES = ("memory", "spark", "dask")
+
+
 def _choice(p: argparse.ArgumentParser, flag: str, choices, default, text: str) -> None:
     """Add ``flag``, one of ``choices`` (``default`` when not given)."""
     p.add_argument(flag, choices=choices, default=default, help=text)
+
+
+def engine_args(p: argparse.ArgumentParser) -> None:
+    """``--engine`` and ``--master``."""
+    text = (
+        "where the rows are reduced: memory (default), spark (a local session, or "
+        "--master), dask (a local cluster, or --master) (e.g. --engine spark)"
+    )
+    _choice(p, "--engine", ENGINES, "memory", text)
+    p.add_argument(
+        "--master",
+        default=None,
+        metavar="URL",
+        help="--engine spark: the Spark master (default local[*]; e.g. --master "
+        "spark://host:7077); --engine dask: the scheduler address (default: a "
+        "LocalCluster for this command)",
+    )
 
 
 def _common(p: argparse.ArgumentParser, *, boot: bool, curves=("pr", "roc"), area=True) -> None:
