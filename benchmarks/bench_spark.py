@@ -25,6 +25,7 @@ exact PR area is the Davis-Goadrich area).
 * ``wide`` -- ``--models`` score columns x ``--groups`` groups against collecting the
   rows (``toArrow().to_pandas()``) plus the in-memory call; "auto" (its path named) and
   each table path forced.
+* ``lake`` -- write a Parquet dataset partitioned by ``seg`` for the command line.
 * ``driver`` -- the driver's Python process on the table path: peak memory per entry.
 * ``tied`` -- Spark's exact PR area against the Davis-Goadrich area on tied scores.
 * ``cold`` -- the first call in a fresh session (cold Python workers) against the
@@ -369,6 +370,33 @@ def driver(a):
     return res
 
 
+def lake(a):
+    """Write the command line's input: ``--rows`` rows (``y``: 5% positives; ``s``
+    continuous, ``t`` 2 decimals) as a Parquet dataset partitioned by ``seg`` (20
+    ``seg=`` folders) under ``--out``. Then, e.g.::
+
+        /usr/bin/time -v python -m prroc_numba metrics DIR --label y --score t --by seg \
+            --engine spark --out results.parquet
+    """
+    import pyarrow as pa
+    import pyarrow.dataset as pds
+
+    n, rng = int(a.rows), np.random.default_rng(0)
+    y = (rng.random(n) < 0.05).astype(np.int8)
+    table = pa.table(
+        {
+            "seg": rng.integers(0, 20, n).astype(np.int32),
+            "y": y,
+            "s": y * 0.5 + rng.normal(size=n),
+            "t": np.round(y * 0.5 + rng.random(n), 2),
+        }
+    )
+    pds.write_dataset(
+        table, a.out, format="parquet", partitioning=["seg"], partitioning_flavor="hive"
+    )
+    return {"rows": n, "out": a.out}
+
+
 def _worker_peaks_mib():
     """Peak resident memory (VmHWM) of every live pyspark Python worker process."""
     out = []
@@ -511,7 +539,17 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument(
         "what",
-        choices=["ratio", "groups", "ranges", "bootstrap", "cold", "wide", "tied", "driver"],
+        choices=[
+            "ratio",
+            "groups",
+            "ranges",
+            "bootstrap",
+            "cold",
+            "wide",
+            "tied",
+            "driver",
+            "lake",
+        ],
     )
     p.add_argument("--rows", type=float, default=1e6)
     p.add_argument("--kind", choices=["continuous", "tied"], default="continuous")
@@ -523,6 +561,7 @@ def main(argv=None):
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--master", default="local[2]")
     p.add_argument("--table-max", type=float, default=None, help="driver: spark_table_max")
+    p.add_argument("--out", default="lake", help="lake: the dataset's directory")
     p.add_argument("--driver-memory", default="4g", help="the local JVM's (it holds the cache)")
     p.add_argument(
         "--check-evaluator",

@@ -43,6 +43,9 @@ class CommandParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {text}\n")
 
 
+ENGINES = ("memory", "spark", "dask")
+
+
 def _choice(p: argparse.ArgumentParser, flag: str, choices, default, text: str) -> None:
     """Add ``flag``, one of ``choices`` (``default`` when not given)."""
     p.add_argument(flag, choices=choices, default=default, help=text)
@@ -52,7 +55,7 @@ def engine_args(p: argparse.ArgumentParser) -> None:
     """``--engine`` and ``--master``."""
     text = (
         "where the rows are reduced: memory (default), spark (a local session, or "
-        "--master), dask (a local cluster, or --master)"
+        "--master), dask (a local cluster, or --master) (e.g. --engine spark)"
     )
     _choice(p, "--engine", ENGINES, "memory", text)
     p.add_argument(
