@@ -23,7 +23,8 @@ DATA = """
         :func:`~prroc_numba.auc`, :func:`~prroc_numba.metrics`,
         :func:`~prroc_numba.confusion`, :func:`~prroc_numba.roc_curve`,
         :func:`~prroc_numba.pr_curve`, :func:`~prroc_numba.bootstrap`,
-        :func:`~prroc_numba.compare` and :func:`~prroc_numba.operating_points` reduce
+        :func:`~prroc_numba.compare`, :func:`~prroc_numba.operating_points` and
+        :func:`~prroc_numba.disparity` reduce
         where they live (in Dask's workers, in Spark's executors) to the same frames
         as in memory -- the other functions ask for the rows in memory
         (``.compute()``, ``.toPandas()``). On Spark input the result's

@@ -19,6 +19,7 @@ import pandas as pd
 from . import _backends
 from ._calls import with_output
 from ._core.dataframes import Output
+from ._docs import fill_doc
 from ._options.choices import ADJUSTMENTS, check_choice
 from ._options.draws import label as scheme_label
 from ._options.draws import resolve
@@ -29,6 +30,7 @@ from .comparison import adjust_pvalues
 
 
 @with_output
+@fill_doc
 def disparity(
     data: Any = None,
     *,
@@ -65,13 +67,12 @@ def disparity(
 
     Parameters
     ----------
-    data : DataFrame
-        The rows (pandas; polars or pyarrow frames are read by column). Dask and Spark
-        frames are resampled by the Poisson bootstrap (the only one there, as for
-        :func:`~prroc_numba.bootstrap`): two runs on the workers with one seed, the
-        groups' curves and the overall curves, whose replicates read the same counts
-        (each row's count is keyed by (seed, replicate, row) whatever the grouping), equal
-        to the in-memory ``resampling="poisson"`` replicates.
+    {data}
+        ``disparity`` on Dask and Spark frames runs the Poisson bootstrap (the only
+        one there, as :func:`~prroc_numba.bootstrap`): two runs on the workers with one
+        seed, the groups' curves and the overall curves, whose replicates read the same
+        counts (each row's count is keyed by (seed, replicate, row) whatever the
+        grouping), equal to the in-memory ``resampling="poisson"`` replicates.
     score : str or list of str
         Score column, or several (wide input: one model per column, resampled paired).
     label : str

@@ -100,7 +100,12 @@ def _torch(fn, df, kw, request):
     pytest.importorskip("torchmetrics")
     import prroc_numba.torch as pt
 
-    metric = pt.AUROC() if kw["curve"] == "roc" else pt.AUCPR(method=kw.get("method", "dg"))
+    # several score columns: named as models (2-D preds with one label per row)
+    models = list(kw["score"]) if isinstance(kw["score"], list) else None
+    if kw["curve"] == "roc":
+        metric = pt.AUROC(models=models)
+    else:
+        metric = pt.AUCPR(method=kw.get("method", "dg"), models=models)
     score = df[kw["score"]].to_numpy(np.float64)
     label = df[kw["label"]].to_numpy(np.int64)
     # the groups as integer codes in sorted order (the frame's rows follow them)
@@ -117,13 +122,13 @@ def _torch(fn, df, kw, request):
 def _torch_rows(fn, df, kw, request):
     """``compare`` of a :mod:`prroc_numba.torch` metric that keeps its rows
     (``keep_rows=True``), fed the rows in 3 batches: its paired, Poisson-resampled
-    comparison of the score columns, the columns named as in ``df``."""
+    comparison of the score columns, named as in ``df`` (``models=``)."""
     torch = pytest.importorskip("torch")
     pytest.importorskip("torchmetrics")
     import prroc_numba.torch as pt
 
     assert fn is prn.compare and kw["curve"] == "pr" and kw.get("by") is None
-    metric = pt.AUCPR(method=kw["method"], keep_rows=True)
+    metric = pt.AUCPR(method=kw["method"], keep_rows=True, models=list(kw["score"]))
     score = df[kw["score"]].to_numpy(np.float64)
     label = df[kw["label"]].to_numpy(np.int64)
     for part in np.array_split(np.arange(len(df)), 3):
@@ -131,9 +136,8 @@ def _torch_rows(fn, df, kw, request):
     out = metric.compare(
         n_boot=kw["n_boot"], seed=kw["seed"], resampling="poisson", stratified=kw["stratified"]
     )
-    names = dict(enumerate(kw["score"]))
     for col in ("model_a", "model_b"):
-        out[col] = out[col].map(names).astype(str)
+        out[col] = out[col].astype(str)
     return out
 
 

@@ -134,7 +134,11 @@ def _spark_tasks_session(df):
     from prroc_numba._core.reading import layout_of
 
     lay = layout_of(acc)
-    ent = pa.Table.from_pandas(layout.assign(**{RT.PART: 0}), preserve_index=False).to_batches()
+    # the entries with their global curve (the curves task), in one range (part 0)
+    table = pa.Table.from_pandas(layout, preserve_index=False)
+    keyed = pa.Table.from_batches(list(RT.curves_task(table.to_batches(), lay, ["g", "model"])))
+    zeros = pa.array(np.zeros(keyed.num_rows, dtype=np.int64))
+    ent = keyed.append_column(RT.PART, zeros).to_batches()
     C = lay.n_curves
     z = np.zeros((1, C))
     list(RT.totals_task(iter(ent), lay, ["g", "model"]))

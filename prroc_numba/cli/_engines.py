@@ -21,8 +21,6 @@ from pathlib import Path
 from .. import _backends
 from ._io import CliError, _read
 
-ENGINES = ("memory", "spark", "dask")
-
 
 def _kind(path: str) -> str:
     """``"csv"`` or ``"parquet"`` from the name (a directory: Parquet)."""

@@ -9,8 +9,6 @@ import difflib
 import sys
 from typing import NoReturn
 
-from ._engines import ENGINES
-
 
 def suggest(token: str, options) -> list[str]:
     """The options closest to a mistyped ``token`` (``--nboot`` -> ``--n-boot``;
