@@ -223,3 +223,23 @@ def test_rows_are_grouped_in_a_stable_order_whatever_the_number_of_groups(n_grou
     np.testing.assert_array_equal(order, np.argsort(codes, kind="mergesort"))
     np.testing.assert_array_equal(np.diff(offsets), np.bincount(codes))
     np.testing.assert_array_equal(group_keys["g"], np.arange(n_groups))
+
+
+def test_numbered_columns_are_names_and_lengths_must_match_data():
+    """A frame whose columns are numbered (``pd.DataFrame(array)``): ``score=[0, 1]``
+    names two columns (compared with scikit-learn per column), never two scores; an
+    array of another length than data is refused, naming both lengths."""
+    from sklearn.metrics import average_precision_score
+
+    rng = np.random.default_rng(5)
+    n = 300
+    df = pd.DataFrame({0: rng.random(n), 1: rng.random(n), "y": rng.random(n) < 0.3})
+    res = prn.auc(df, score=[0, 1], label="y", method="ap")
+    assert res["model"].tolist() == [0, 1]
+    for m in (0, 1):
+        want = average_precision_score(df["y"], df[m])
+        assert res["auc"].iloc[m] == pytest.approx(want, abs=1e-12)
+    cmp = prn.compare(df, score=[0, 1], label="y", method="ap", n_boot=20, seed=0)
+    assert cmp["diff"].iloc[0] == pytest.approx(res["auc"].iloc[0] - res["auc"].iloc[1])
+    with pytest.raises(ValueError, match="score has 2 rows but data has 300"):
+        prn.auc(df, score=[0.5, 0.2], label="y")

@@ -36,6 +36,17 @@ def _is_names(x) -> bool:
     )
 
 
+def _column_labels(data, score) -> bool:
+    """``score`` lists columns of ``data`` by labels that are not strings (a frame
+    whose columns are numbered: ``score=[0, 1]``): names, not two scores.
+    """
+    columns = getattr(data, "columns", None)
+    if columns is None or not isinstance(score, (list, tuple)) or not score:
+        return False
+    integral = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in score)
+    return integral and all(v in columns for v in score)
+
+
 def frame_column(data, name, arg):
     if name not in data.columns:
         cols = ", ".join(map(repr, list(data.columns)[:20]))
@@ -93,7 +104,7 @@ def _resolve_scores(data, score, proba_check=True):
     ``proba_check=False`` (multiclass / multilabel input, where one column per class is
     what is asked for): a 2-column score whose rows sum to 1 is accepted.
     """
-    if data is not None and _is_names(score):
+    if data is not None and (_is_names(score) or _column_labels(data, score)):
         names = [score] if isinstance(score, str) else list(score)
         if len(set(names)) != len(names):
             raise ValueError(f"score lists a column twice: {names}; list each model once")
@@ -143,6 +154,11 @@ def read_inputs(data, score, label, by, weight, pos_label, soft_labels, multi):
         by = None
     cols, names = score_columns(data, score, multi)
     n = cols[0].shape[0]
+    if data is not None and hasattr(data, "columns") and len(data) != n:
+        raise ValueError(
+            f"score has {n} rows but data has {len(data)}; pass score= the name(s) of "
+            "data's score column(s), or arrays of one value per row of data"
+        )
     y = None if multi is not None else binary_labels(data, label, pos_label, soft_labels, n, cols)
     w = _weights(data, weight, n)
     codes, key_frame, runs = _grouping(data, by, n)
