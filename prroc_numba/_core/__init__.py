@@ -21,7 +21,16 @@ from .batch import (
 )
 from .classes import check_args
 from .curve_frames import check_curve_options, confusion_frame, derived, pr_frame, roc_frame
-from .dataframes import OUTPUTS, OUTPUTS_HINT, Output, is_dask, is_spark, to_output, to_pandas
+from .dataframes import (
+    OUTPUTS,
+    OUTPUTS_HINT,
+    Output,
+    check_read_columns,
+    is_dask,
+    is_spark,
+    to_output,
+    to_pandas,
+)
 from .exact_ints import refuse, thresholds_of_curves
 from .gain_areas import drop_tp0, prg_gains, prg_points
 from .inputs import Inputs
@@ -90,6 +99,7 @@ from .warm_parts import exercise
 
 __all__ = [
     "OUTPUTS",
+    "check_read_columns",
     "OUTPUTS_HINT",
     "to_output",
     "refuse",
