@@ -95,11 +95,13 @@ from .resolve import as_1d, check_not_proba, frame_column
 from .state import StateFormatError
 from .sweep import sweep_points
 from .table import Layout, batch_entries
+from .thresholds import check_thresholds_columns
 from .warm_parts import exercise
 
 __all__ = [
     "OUTPUTS",
     "check_read_columns",
+    "check_thresholds_columns",
     "OUTPUTS_HINT",
     "to_output",
     "refuse",
