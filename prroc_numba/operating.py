@@ -24,7 +24,7 @@ from . import _backends
 from . import _frames as F
 from . import _schema as S
 from ._calls import with_output
-from ._core import refuse, thresholds_of_curves
+from ._core import check_thresholds_columns, refuse, thresholds_of_curves
 from ._core.batch import describe_row, lengths_to_offsets, warn_undefined
 from ._core.dataframes import Output
 from ._core.inputs import Inputs
@@ -126,13 +126,13 @@ def _tuning_rows(batch, frame):
         )
     keys = batch.key_names
     need = [*keys, S.TARGET, S.THRESHOLD]
-    missing = [c for c in need if c not in frame.columns]
-    if missing:
-        raise ValueError(
-            f"the thresholds frame lacks the column(s) {missing}; pass the frame that "
-            f"operating_points(tuning, ...) returned, with the same score/by arguments "
-            f"(columns needed: {need})"
-        )
+    check_thresholds_columns(
+        frame,
+        need,
+        "column(s)",
+        "; pass the frame that operating_points(tuning, ...) returned, with the same "
+        f"score/by arguments (columns needed: {need})",
+    )
     if len(frame) == 0:
         raise ValueError("the thresholds frame is empty")
     try:

@@ -97,3 +97,18 @@ def test_master_needs_an_engine(lake, capsys):
     _df, root = lake
     assert main([METRICS[0], str(root), *METRICS[1:], "--master", "local[1]"]) == 2
     assert "--master applies to --engine spark or dask" in capsys.readouterr().err
+
+
+def test_the_engines_readers_name_a_missing_column(spark, lake):
+    """Both engines' readers refuse a column the dataset lacks, naming it and the
+    columns it has, before any task runs."""
+    from prroc_numba._spark.command_input import read as spark_read
+
+    pytest.importorskip("dask.dataframe")
+    from prroc_numba._dask.command_input import read as dask_read
+
+    _df, root = lake
+    for read, session in ((dask_read, None), (spark_read, spark)):
+        with pytest.raises(ValueError, match=r"'nope' is not a column of .*available columns: .*y"):
+            read(session, str(root), "parquet", ["y", "nope"])
+        assert list(read(session, str(root), "parquet", ["y", "s"]).columns) == ["y", "s"]

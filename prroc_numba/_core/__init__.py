@@ -21,7 +21,16 @@ from .batch import (
 )
 from .classes import check_args
 from .curve_frames import check_curve_options, confusion_frame, derived, pr_frame, roc_frame
-from .dataframes import OUTPUTS, OUTPUTS_HINT, Output, is_dask, is_spark, to_output, to_pandas
+from .dataframes import (
+    OUTPUTS,
+    OUTPUTS_HINT,
+    Output,
+    check_read_columns,
+    is_dask,
+    is_spark,
+    to_output,
+    to_pandas,
+)
 from .exact_ints import refuse, thresholds_of_curves
 from .gain_areas import drop_tp0, prg_gains, prg_points
 from .inputs import Inputs
@@ -86,10 +95,13 @@ from .resolve import as_1d, check_not_proba, frame_column
 from .state import StateFormatError
 from .sweep import sweep_points
 from .table import Layout, batch_entries
+from .thresholds import check_thresholds_columns
 from .warm_parts import exercise
 
 __all__ = [
     "OUTPUTS",
+    "check_read_columns",
+    "check_thresholds_columns",
     "OUTPUTS_HINT",
     "to_output",
     "refuse",

@@ -127,3 +127,16 @@ def to_output(frame, output):
         # fold ids next to "mean" / "pooled": one string column for Arrow
         frame = frame.assign(fold=frame["fold"].astype(str))
     return pl.from_pandas(frame)
+
+
+def check_read_columns(want, have, path) -> None:
+    """A ValueError naming the first column of ``want`` that the input at ``path``
+    lacks, with the first 20 columns it has (``have``); what the engines' command-line
+    readers check before they select.
+    """
+    missing = [c for c in want if c not in have]
+    if missing:
+        raise ValueError(
+            f"{missing[0]!r} is not a column of {path}; available columns: "
+            + ", ".join(map(str, list(have)[:20]))
+        )

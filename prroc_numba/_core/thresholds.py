@@ -64,6 +64,15 @@ def ragged_thresholds(batch, thresholds):
     return np.tile(thr, n_curves), np.arange(n_curves + 1, dtype=np.int64) * m
 
 
+def check_thresholds_columns(frame, need, what, advice) -> None:
+    """A ValueError naming the columns of ``need`` that a ``thresholds=`` frame lacks
+    (``what``: which kind of column; ``advice``: the rest of the message, the fix).
+    """
+    missing = [c for c in need if c not in frame.columns]
+    if missing:
+        raise ValueError(f"the thresholds frame lacks the {what} {missing}{advice}")
+
+
 def _from_frame(batch, frame):
     keys = batch.key_names
     if S.THRESHOLD not in frame.columns:
@@ -71,14 +80,14 @@ def _from_frame(batch, frame):
             f"the thresholds frame has no {S.THRESHOLD!r} column (columns: "
             f"{list(frame.columns)}); pass e.g. the output of roc_curve(..., hull=True)"
         )
-    missing = [k for k in keys if k not in frame.columns]
-    if missing:
-        raise ValueError(
-            f"the thresholds frame lacks the key column(s) {missing} of this call "
-            f"(keys: {keys}); it needs one row per (curve, threshold) with columns "
-            f"{keys + [S.THRESHOLD]}, e.g. roc_curve(tuning, ..., hull=True) with the same "
-            "score/by arguments"
-        )
+    check_thresholds_columns(
+        frame,
+        keys,
+        "key column(s)",
+        f" of this call (keys: {keys}); it needs one row per (curve, threshold) with "
+        f"columns {keys + [S.THRESHOLD]}, e.g. roc_curve(tuning, ..., hull=True) with the "
+        "same score/by arguments",
+    )
     extra = [c for c in frame.columns if c not in keys and c not in _KNOWN]
     if extra:
         raise ValueError(

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import contextlib
 
+from .._core import check_read_columns
+
 
 @contextlib.contextmanager
 def session(master):
@@ -38,12 +40,7 @@ def read(client, path, kind, want):
         frame = dd.read_csv(path, sep="\t" if ".tsv" in path else ",")
     else:
         frame = dd.read_parquet(path)
-    missing = [c for c in want if c not in frame.columns]
-    if missing:
-        raise ValueError(
-            f"{missing[0]!r} is not a column of {path}; available columns: "
-            + ", ".join(map(str, list(frame.columns)[:20]))
-        )
+    check_read_columns(want, frame.columns, path)
     frame = frame[want]
     types = {}
     for c in want:

@@ -82,6 +82,15 @@ def _hull_batch(tp, fp, offsets):
         a = offsets[c]
         b = offsets[c + 1]
         counts[c] = _hull_into(tp[a:b], fp[a:b], scratch[a:b])
+    return _hull_gather(offsets, counts, scratch)
+
+
+@jit(parallel=True)
+def _hull_gather(offsets, counts, scratch):
+    """``(idx, out_offsets)`` of :func:`_hull_batch` from each curve's hull count and
+    its hull's local indices, ``scratch[offsets[c]:offsets[c] + counts[c]]``.
+    """
+    n_curves = offsets.size - 1
     out_offsets = _offsets_from_counts(counts)
     idx = np.empty(out_offsets[n_curves], dtype=np.int64)
     for c in prange(n_curves):

@@ -24,8 +24,7 @@ import numpy as np
 from numba import prange
 
 from .._jit.numba import jit
-from .hull import _hull_into
-from .layout import _offsets_from_counts
+from .hull import _hull_gather, _hull_into
 from .poisson import poisson_count_cpu, replicate_key_cpu
 from .segments import segment_area_cpu
 
@@ -70,18 +69,8 @@ def _range_hulls(offsets, pos, neg, tp0, fp0):
             fp[i] = f
         if b > a:
             counts[c] = _hull_into(tp[a:b], fp[a:b], scratch[a:b])
-    out_offsets = _offsets_from_counts(counts)
-    htp = np.empty(out_offsets[n_curves])
-    hfp = np.empty(out_offsets[n_curves])
-    hidx = np.empty(out_offsets[n_curves], dtype=np.int64)
-    for c in prange(n_curves):
-        a = offsets[c]
-        u = out_offsets[c]
-        for j in range(counts[c]):
-            hidx[u + j] = a + scratch[a + j]
-            htp[u + j] = tp[a + scratch[a + j]]
-            hfp[u + j] = fp[a + scratch[a + j]]
-    return htp, hfp, hidx, out_offsets
+    hidx, out_offsets = _hull_gather(offsets, counts, scratch)
+    return tp[hidx], fp[hidx], hidx, out_offsets
 
 
 # ------------------------------------------------- Poisson replicates of a range's rows

@@ -391,6 +391,15 @@ def _slot_draw(z, Lf, L):
     return k if k < L else L - 1
 
 
+@jit(inline="always")
+def _stratum(strata_offsets, n_strata, g, s, base):
+    """Stratum ``s`` of group ``g``: its first slot, counted from the group's first
+    (``base``), and its number of slots.
+    """
+    i = g * n_strata + s
+    return strata_offsets[i] - base, strata_offsets[i + 1] - strata_offsets[i]
+
+
 @jit
 def _fill_slot_counts(st, strata_offsets, n_strata, g, cnt):
     """Add one bootstrap draw of group ``g``'s rows to ``cnt``.
@@ -403,8 +412,7 @@ def _fill_slot_counts(st, strata_offsets, n_strata, g, cnt):
     base = strata_offsets[g * n_strata]
     z = st[0]
     for s in range(n_strata):
-        u0 = strata_offsets[g * n_strata + s] - base
-        L = strata_offsets[g * n_strata + s + 1] - strata_offsets[g * n_strata + s]
+        u0, L = _stratum(strata_offsets, n_strata, g, s, base)
         Lf = np.float64(L)
         for _ in range(L):
             z = z + _GAMMA

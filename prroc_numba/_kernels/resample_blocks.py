@@ -33,7 +33,7 @@ import numpy as np
 from .._jit.numba import jit
 from .area import AP, ROC_TRAPEZOID
 from .poisson import poisson_count_cpu, replicate_key_cpu
-from .resample import MULTINOMIAL, _emit, _slot_draw
+from .resample import MULTINOMIAL, _emit, _slot_draw, _stratum
 from .rng import _GAMMA, _stream
 
 #: replicates per block: one byte each in a ``uint64`` word per slot
@@ -65,8 +65,7 @@ def _fill_block_counts(draw, seed, g, b, nr, cap, words):
         if kind == MULTINOMIAL:
             z = _stream(seed, g, b + r)[0]
             for s in range(n_strata):
-                u0 = strata_offsets[g * n_strata + s] - base
-                L = strata_offsets[g * n_strata + s + 1] - strata_offsets[g * n_strata + s]
+                u0, L = _stratum(strata_offsets, n_strata, g, s, base)
                 Lf = np.float64(L)
                 for _ in range(L):
                     z = z + _GAMMA

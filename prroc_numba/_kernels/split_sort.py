@@ -27,6 +27,12 @@ from .area import _plain_areas
 from .sort import _all_float32  # noqa: F401 (re-exported)
 
 
+@jit(inline="always")
+def _span(offsets, label_start, c):
+    """Curve ``c``'s rows ``a .. b - 1`` and the start ``ls`` of its labels."""
+    return offsets[c], offsets[c + 1], label_start[c]
+
+
 @jit
 def _class_count(values, offsets, pos, neg, label_start, pivots, counts, c0, c1):
     """Counting pass of the class split, curves ``c0 .. c1 - 1`` (run on threads by
@@ -42,9 +48,7 @@ def _class_count(values, offsets, pos, neg, label_start, pivots, counts, c0, c1)
     """
     n_parts = pivots.shape[1] + 1
     for c in range(c0, c1):
-        a = offsets[c]
-        b = offsets[c + 1]
-        ls = label_start[c]
+        a, b, ls = _span(offsets, label_start, c)
         x = values[a:b]
         p = pos[ls : ls + b - a]
         q = neg[ls : ls + b - a]
@@ -99,9 +103,7 @@ def _class_scatter(values, offsets, pos, label_start, pivots, edges, part, svals
     n_parts = pivots.shape[1] + 1
     dump = edges[edges.shape[0] - 1, 2 * n_parts] + part
     for c in range(c0, c1):
-        a = offsets[c]
-        b = offsets[c + 1]
-        ls = label_start[c]
+        a, b, ls = _span(offsets, label_start, c)
         x = values[a:b]
         p = pos[ls : ls + b - a]
         piv = pivots[c]

@@ -14,6 +14,8 @@ import os
 import sys
 import warnings
 
+from .._core import check_read_columns
+
 
 @contextlib.contextmanager
 def session(master):
@@ -49,10 +51,5 @@ def read(spark, path, kind, want):
         sdf = reader.csv(path, header=True, inferSchema=True, sep="\t" if ".tsv" in path else ",")
     else:
         sdf = reader.parquet(path)
-    missing = [c for c in want if c not in sdf.columns]
-    if missing:
-        raise ValueError(
-            f"{missing[0]!r} is not a column of {path}; available columns: "
-            + ", ".join(sdf.columns[:20])
-        )
+    check_read_columns(want, sdf.columns, path)
     return sdf.select(*want)

@@ -113,14 +113,21 @@ def table_frame(acc):
     return frame
 
 
+def _partition(batches, columns, fault):
+    """A task's start: its Numba threads set, the test fault raised when asked, and
+    its batches as one pandas frame (None when it has no rows).
+    """
+    set_threads()
+    _fault(fault)
+    return _frame(batches, columns)
+
+
 def reduce_batches(batches, columns, kw, schema, row_id=None, seed=None, n_boot=0, fault=False):
     """MapInArrow's function: a partition's batches -> its table's batches (or a few
     label values and an error). ``row_id``: the column of global row ids that keys the
     Poisson counts (with ``seed`` and ``n_boot``).
     """
-    set_threads()
-    _fault(fault)
-    part = _frame(batches, columns)
+    part = _partition(batches, columns, fault)
     if part is None:
         return
     try:
@@ -161,9 +168,7 @@ def value_rows(batches, columns, kw, schema, layout, row_id, fault=False):
     """
     from .._core.partitions import global_curves
 
-    set_threads()
-    _fault(fault)
-    part = _frame(batches, columns)
+    part = _partition(batches, columns, fault)
     if part is None:
         return
     try:
