@@ -263,15 +263,7 @@ def bootstrap(
             S.N_DEGENERATE: n_bad.astype(np.int64),
         },
     )
-    F.describe(
-        out,
-        S.ESTIMATE,
-        curve=curve,
-        method=labels["method"],
-        interval=interval,
-        resampling=labels["resampling"],
-        n_boot=int(n_boot),
-    )
+    _describe_intervals(out, curve, labels["method"], labels["resampling"], boot)
     _device.tag(out, device)
     if not return_replicates:
         return out
@@ -478,20 +470,7 @@ def _fold_curves(data, inp: Inputs, est: Estimator, boot: Resampling, bands: Ban
     d, by_f, col = _folds.with_fold(data, inp.score, inp.label, inp.by, inp.weight, fold)
     # an int PR grid starts where every fold's curve has a positive
     g = pr_band_grid(g, replace(inp, by=by_f).pack(d).totals()[0] if isinstance(g, int) else None)
-    one = E.one_run(
-        d,
-        inp,
-        col,
-        stratified,
-        "bootstrap_curve",
-        curve=curve,
-        hull=est.hull,
-        n_boot=boot.n_boot,
-        seed=boot.seed,
-        progress=boot.progress,
-        grid=g,
-        what=what,
-    )
+    one = E.one_run(d, inp, col, stratified, "bootstrap_curve", est, boot, grid=g, what=what)
     if one is not None:
         (keys_f, est_f, reps_f, P), (keys_p, est_p, reps_p) = one
         bad_f, bad_p = np.isnan(est_f).all(axis=1), np.isnan(est_p).all(axis=1)
@@ -563,12 +542,20 @@ def _fold_bootstrap(data, inp: Inputs, what: Estimator, boot: Resampling):
             )
         )
     out = _folds.table(frames[0], frames[2], col, mean=frames[1])
+    return _describe_intervals(out, what.curve, what.label, _fold_label(stratified), boot)
+
+
+def _describe_intervals(out, curve, method, scheme, boot: Resampling):
+    """What produced :func:`bootstrap`'s numbers, in ``out`` (in place; returned):
+    ``curve``, ``method`` (its label), ``interval``, ``resampling`` (``scheme``) and
+    ``n_boot`` (:func:`prroc_numba._frames.describe`).
+    """
     return F.describe(
         out,
         S.ESTIMATE,
-        curve=what.curve,
-        method=what.label,
+        curve=curve,
+        method=method,
         interval=boot.interval,
-        resampling=_fold_label(stratified),
+        resampling=scheme,
         n_boot=int(boot.n_boot),
     )

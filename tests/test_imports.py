@@ -400,3 +400,61 @@ def test_a_package_offers_what_others_use_and_no_module_name(package):
     taken = {n for m, s, n, how in crossings() if _layer(s) == package and _layer(m) != package}
     unused = sorted(offered - taken)
     assert not unused, f"{package} offers names no other package takes: {unused}"
+
+
+#: the engines the wings bring (the warm-up reaches them only through the wings)
+ENGINES = {"dask", "distributed", "pyspark", "pyarrow", "torch", "torchmetrics"}
+
+
+def test_warmup_imports_no_engine_and_each_wing_offers_its_calls():
+    """``_jit/warmup.py`` names no engine; each wing's ``warmup`` module offers its own
+    calls (``CALLS``, ``available()``), all of them among the representative calls."""
+    tree = ast.parse((PACKAGE / "_jit" / "warmup.py").read_text())
+    named = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    named |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert not {m.split(".")[0] for m in named} & ENGINES
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("torch")
+    import importlib
+
+    from prroc_numba._jit import warmup
+
+    assert set(warmup.WINGS) == {"_dask", "_spark", "torch"}
+    every = [n for n, _ in warmup.CALLS]
+    for wing in warmup.WINGS:
+        module = importlib.import_module(f"prroc_numba.{wing}.warmup")
+        names = [n for n, _ in module.CALLS]
+        assert names, f"the {wing} wing offers no warm-up calls"
+        assert module.available()
+        assert all(warmup.WING_OF[n] == wing and every.count(n) == 1 for n in names)
+        assert all(warmup.runnable(n) for n in names)
+
+
+def test_warmup_and_build_order_without_any_engine(tmp_path):
+    """With every engine missing (as in the wheel build's environment) the warm-up
+    imports, offers only the calls whose wing imports without its engine (Dask's),
+    skips them, and loads no engine."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    hidden = tmp_path / "hidden"
+    for name in ENGINES:
+        (hidden / name).mkdir(parents=True)
+        (hidden / name / "__init__.py").write_text(f"raise ImportError('no {name} here')\n")
+    code = (
+        "import json, sys\n"
+        "from prroc_numba._jit import build, warmup as w\n"
+        "print(json.dumps([sorted(set(w.WING_OF.values())), [n for n in w.WING_OF "
+        "if w.runnable(n)], len(build._call_names()), len(w.CALLS) - len(w.WING_OF) "
+        f"+ len(w.CLI_CALLS), sorted(m for m in {sorted(ENGINES)!r} if m in sys.modules)]))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(hidden), str(PACKAGE.parent)])}
+    res = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
+    )
+    assert res.returncode == 0, res.stderr[-3000:]
+    wings, runnable, n_order, n_expected, loaded = json.loads(res.stdout.splitlines()[-1])
+    assert wings == ["_dask"] and runnable == [] and loaded == []
+    assert n_order == n_expected  # the build runs every call but the wings'

@@ -92,77 +92,11 @@ def _dask_session(df):
 
 def _spark_tasks_session(df):
     """The Spark wing's executor tasks run here on Arrow batches, as Spark hands them
-    (read-only buffers): the table, the value rows and the score ranges' passes."""
-    import pyarrow as pa
+    (read-only buffers): the table, the value rows and the score ranges' passes (the
+    wing's own warm-up call)."""
+    from prroc_numba._spark.warmup import tasks
 
-    from prroc_numba._spark import executor as X
-    from prroc_numba._spark import range_tasks as RT
-
-    frame = df[["g", "s", "si", "y", "w"]].assign(rid=np.arange(len(df), dtype=np.int64))
-    batches = pa.Table.from_pandas(frame, preserve_index=False).to_batches(max_chunksize=100)
-    kw = {
-        "score": ["s", "si"],
-        "label": "y",
-        "by": ["g"],
-        "weight": "w",
-        "pos_label": None,
-        "soft_labels": False,
-    }
-    wire = pa.schema(
-        [
-            ("g", pa.string()),
-            ("model", pa.string()),
-            ("score", pa.float64()),
-            ("pos", pa.float64()),
-            ("neg", pa.float64()),
-            ("pos_b", pa.list_(pa.float64())),
-            ("neg_b", pa.list_(pa.float64())),
-            ("__prn_label", pa.int64()),
-            ("__prn_error", pa.string()),
-        ]
-    )
-    cols = ["s", "si", "y", "w", "g", "rid"]
-    list(X.reduce_batches(iter(batches), cols, kw, wire))
-    out = pa.Table.from_batches(list(X.reduce_batches(iter(batches), cols, kw, wire, "rid", 0, 20)))
-    from prroc_numba._spark.bridge import accumulator_from_table
-
-    rows = out.filter(pa.compute.is_null(out["__prn_label"])).drop_columns(
-        ["__prn_label", "__prn_error"]
-    )
-    acc = accumulator_from_table(rows, ["g"], ["s", "si"])
-    layout = acc.table()  # the curves' keys
-    from prroc_numba._core.reading import layout_of
-
-    lay = layout_of(acc)
-    # the entries with their global curve (the curves task), in one range (part 0)
-    table = pa.Table.from_pandas(layout, preserve_index=False)
-    keyed = pa.Table.from_batches(list(RT.curves_task(table.to_batches(), lay, ["g", "model"])))
-    zeros = pa.array(np.zeros(keyed.num_rows, dtype=np.int64))
-    ent = keyed.append_column(RT.PART, zeros).to_batches()
-    C = lay.n_curves
-    z = np.zeros((1, C))
-    list(RT.totals_task(iter(ent), lay, ["g", "model"]))
-    list(RT.areas_task(iter(ent), lay, ["g", "model"], z, z, [0, 1]))
-    list(RT.hulls_task(iter(ent), lay, ["g", "model"], z, z))
-    list(RT.bins_task(iter(ent), lay, ["g", "model"], np.zeros(C), np.arange(C + 1)))
-    vschema = pa.schema(
-        [
-            (RT.CURVE, pa.int64()),
-            ("score", pa.float64()),
-            (RT.ROW, pa.int64()),
-            ("pos", pa.float64()),
-            ("neg", pa.float64()),
-            ("__prn_label", pa.int64()),
-            ("__prn_error", pa.string()),
-        ]
-    )
-    vals = pa.Table.from_batches(list(X.value_rows(iter(batches), cols, kw, vschema, lay, "rid")))
-    vals = vals.filter(pa.compute.is_null(vals["__prn_label"]))
-    vals = vals.append_column(RT.PART, pa.array(np.zeros(vals.num_rows, dtype=np.int64)))
-    vb = vals.to_batches()
-    list(RT.replicate_totals_task(iter(vb), C, 0, 20))
-    z = np.zeros((1, 21, C))
-    list(RT.replicate_sums_task(iter(vb), C, 0, z, z, 0))
+    tasks(df)
 
 
 def _typical_session():

@@ -10,8 +10,12 @@ they reach every kernel and that an installed wheel compiles nothing on them.
 
 To cover a new feature, append ``("its name", lambda d: prn.new_function(d.small, ...))``
 to :data:`CALLS` (``d`` holds the inputs built by :func:`inputs`). The engines' calls
-are their wings' own (``prroc_numba._dask.warmup.CALLS``): this module imports no
-engine (dask, pyspark, torch).
+are their wings' own: each wing of :data:`WINGS` offers them in its ``warmup`` module
+(``CALLS``, and ``available()``: whether they can run here), reached by its module
+path; this module imports no engine (dask, pyspark, pyarrow, torch). A wing whose
+package cannot be imported here (the Spark wing without pyarrow, the torch wing
+without torch) offers no calls, and a wing's calls are skipped where ``available()``
+says no, so the build and ``prroc-numba warmup`` run without any engine installed.
 """
 
 from __future__ import annotations
@@ -128,7 +132,7 @@ def compile_dask_kernels(d=None) -> list:
 
 
 #: (name, call) -- every call is run by the wheel build, ``prroc-numba warmup`` and the
-#: tests; the wings' calls follow (names starting with "dask" need dask installed)
+#: tests; the wings' calls follow (:data:`WINGS`)
 CALLS = [
     ("auc", lambda d: _prn().auc(d.small, score="s", label="y")),
     (
@@ -358,22 +362,38 @@ CALLS = [
 ]
 
 
+#: the engines' wings, each offering its own representative calls (``warmup.CALLS``)
+WINGS = ("_dask", "_spark", "torch")
+
+
 def _wing(name):
     """A wing's warm-up module, by its module path (as :mod:`prroc_numba._backends`
-    reaches the wings): the wing imports its engine itself, when its calls run.
+    reaches the wings), or None where the wing's package cannot be imported here (it
+    needs its engine: pyarrow for the Spark wing, torch for the torch wing).
     """
     import importlib
 
-    return importlib.import_module(f"prroc_numba.{name}.warmup")
+    try:
+        return importlib.import_module(f"prroc_numba.{name}.warmup")
+    except ImportError as err:
+        if (err.name or "").startswith("prroc_numba"):
+            raise  # a broken module of the package, not a missing engine
+        return None
 
 
-#: the wings' representative calls (each wing offers its own: names starting with
-#: "dask" need dask installed)
-CALLS += _wing("_dask").CALLS
+def _wing_calls() -> list:
+    """The wings' calls, each ``(name, call, wing)``, wing by wing (:data:`WINGS`)."""
+    out = []
+    for wing in WINGS:
+        module = _wing(wing)
+        out += [(name, call, wing) for name, call in (module.CALLS if module else ())]
+    return out
 
 
-def _have_dask() -> bool:
-    return _wing("_dask").available()
+_OFFERED = _wing_calls()
+CALLS += [(name, call) for name, call, _wing_name in _OFFERED]
+#: the wing that offers each of the wings' calls
+WING_OF = {name: wing for name, _call, wing in _OFFERED}
 
 
 #: the command line's representative calls (argv): run with the ``main`` that the
@@ -383,13 +403,11 @@ CLI_CALLS = [("cli demo", ["demo", "--n-boot", "20", "--no-progress"])]
 
 
 def runnable(name: str) -> bool:
-    """Whether call ``name`` can run here (the Dask ones need dask; their kernels
-    compile from their signatures without it).
+    """Whether call ``name`` can run here: a wing's call where the wing says its engine
+    is available (the Dask kernels compile from their signatures without dask).
     """
-    return name in _NO_DASK_NEEDED or not name.startswith("dask") or _have_dask()
-
-
-_NO_DASK_NEEDED = {"dask partition kernels"}
+    wing = WING_OF.get(name)
+    return wing is None or _wing(wing).available()
 
 
 def run_one(name: str, d: SimpleNamespace):
@@ -406,19 +424,17 @@ def run_cli(cli_main, name: str) -> str:
 
 
 def run_calls(calls=None, cli_main=None) -> dict:
-    """Run the representative calls; their results by name (the Dask ones are skipped
-    when dask is not installed). ``cli_main``: :func:`prroc_numba.cli.main`, to run
-    :data:`CLI_CALLS` too.
+    """Run the representative calls; their results by name (a wing's calls are skipped
+    where its engine is not installed: :func:`runnable`). ``cli_main``:
+    :func:`prroc_numba.cli.main`, to run :data:`CLI_CALLS` too.
     """
     d = inputs()
-    dask_ok = _have_dask()
     out = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # tiny groups: undefined-metric warnings
         for name, call in CALLS if calls is None else calls:
-            if name.startswith("dask") and not dask_ok and name not in _NO_DASK_NEEDED:
-                continue
-            out[name] = call(d)
+            if runnable(name):
+                out[name] = call(d)
         if cli_main is not None and calls is None:
             for name, argv in CLI_CALLS:
                 out[name] = _cli(cli_main, argv)

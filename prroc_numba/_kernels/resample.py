@@ -57,6 +57,7 @@ from .rng import (
     _stream,
 )
 from .sort import _sort_desc
+from .sweep import _curve_labels
 
 # ------------------------------------------------------------------ segment structure
 
@@ -155,21 +156,11 @@ def _fill_segments_range(
     """
     seg_offsets, seg_end, sp, sn = segs
     for c in range(c0, c1):
-        a = offsets[c]
-        b = offsets[c + 1]
-        ls = label_start[c]
-        u = seg_offsets[c]
-        v = seg_offsets[c + 1]
-        _fill_segments(
-            values[a:b],
-            pos[ls : ls + b - a],
-            neg[ls : ls + b - a],
-            order[a:b],
-            seg_end[u:v],
-            sp[u:v],
-            sn[u:v],
-        )
+        a, b, p, q = _curve_labels(offsets, label_start, pos, neg, c)
+        u, v = seg_offsets[c], seg_offsets[c + 1]
+        _fill_segments(values[a:b], p, q, order[a:b], seg_end[u:v], sp[u:v], sn[u:v])
         if slots.size:
+            ls = label_start[c]
             for i in range(a, b):
                 slot_order[i] = slots[ls + order[i]]
 

@@ -75,23 +75,23 @@ def _sort_range(values, offsets, order, sorted_values, counts, c0, c1):
         counts[c] = _n_vertices_sorted(xs)
 
 
+@jit(inline="always")
+def _curve_labels(offsets, label_start, pos, neg, c):
+    """Curve ``c`` of a batch: its rows ``a .. b - 1`` and the slices of ``pos`` and
+    ``neg`` that hold its labels (``label_start[c]`` on, one per row).
+    """
+    a = offsets[c]
+    b = offsets[c + 1]
+    ls = label_start[c]
+    return a, b, pos[ls : ls + b - a], neg[ls : ls + b - a]
+
+
 @jit
 def _fill_range(
     sorted_values, offsets, pos, neg, label_start, order, out_offsets, thr, tp, fp, c0, c1
 ):
     """Sweep curves ``c0 .. c1 - 1`` into their output slices (pass 2 of the batch)."""
     for c in range(c0, c1):
-        a = offsets[c]
-        b = offsets[c + 1]
-        ls = label_start[c]
-        u = out_offsets[c]
-        v = out_offsets[c + 1]
-        _fill_sweep_sorted(
-            sorted_values[a:b],
-            pos[ls : ls + b - a],
-            neg[ls : ls + b - a],
-            order[a:b],
-            thr[u:v],
-            tp[u:v],
-            fp[u:v],
-        )
+        a, b, p, q = _curve_labels(offsets, label_start, pos, neg, c)
+        u, v = out_offsets[c], out_offsets[c + 1]
+        _fill_sweep_sorted(sorted_values[a:b], p, q, order[a:b], thr[u:v], tp[u:v], fp[u:v])

@@ -199,7 +199,4 @@ def fold_runs(data, inp: Inputs, est: Estimator, boot: Resampling, test, label_b
     fold_column, model_names, n_models))``.
     """
     opts = check_fold(data, inp, est, boot, test)
-    estimator = (est.curve, est.hull, est.standardize)
-    draws = (boot.n_boot, boot.seed, boot.progress)
-    out = E.fold_replicates(data, inp, boot.fold, opts, *estimator, *draws, label_bar)
-    return opts[1], out
+    return opts[1], E.fold_replicates(data, inp, opts, est, boot, label_bar)

@@ -169,12 +169,9 @@ def one_run(
     col,
     stratified,
     label_bar,
+    estimator,
+    boot,
     *,
-    curve,
-    hull,
-    n_boot,
-    seed,
-    progress,
     code=None,
     grid=None,
     what=None,
@@ -184,11 +181,16 @@ def one_run(
     and the pooled and per-fold curves all read those counts. Returns ``((keys_f,
     est_f, reps_f, P_f), (keys_p, est_p, reps_p))``, or None where this path does not
     apply (arrays without a frame, rows the packing does not keep in fold order).
-    ``code``: areas by that estimator; else values on ``grid`` as ``what`` says. The
-    inputs are read as binary input (``fold=`` takes no multiclass input).
+    ``estimator`` and ``boot``: the call's estimator and resampling options
+    (:class:`~prroc_numba._options.estimator.Estimator`,
+    :class:`~prroc_numba._options.draws.Resampling`; their ``curve``, ``hull``,
+    ``n_boot``, ``seed`` and ``progress`` are read); ``code``: areas by that estimator;
+    else values on ``grid`` as ``what`` says. The inputs are read as binary input
+    (``fold=`` takes no multiclass input).
     """
     if d is None:
         return None
+    curve = estimator.curve
     codes, values = pd.factorize(np.asarray(d[col]), sort=True)
     order = np.argsort(codes, kind="stable")
     d = d.iloc[order].reset_index(drop=True)
@@ -202,18 +204,18 @@ def one_run(
     if rows.size and ((np.diff(rows) < 0) & (same[1:] == same[:-1])).any():
         return None
     V = values.size
-    hull = bool(hull)
+    hull = bool(estimator.hull)
     plan, size = fold_plan(
         batch, rows, V, stratified, estimate=None if code is None else (code, hull)
     )
-    seed = kernel_seed(seed)
-    n_boot = int(n_boot)
+    seed = kernel_seed(boot.seed)
+    n_boot = int(boot.n_boot)
     if code is None:
         est = plan.curve_estimate(grid, hull, what)
-        reps = plan.run(seed, n_boot, hull, progress, label_bar, code=what, grid=grid)
+        reps = plan.run(seed, n_boot, hull, boot.progress, label_bar, code=what, grid=grid)
     else:
         est = plan.estimate
-        reps = plan.run(seed, n_boot, hull, progress, label_bar, code=code)
+        reps = plan.run(seed, n_boot, hull, boot.progress, label_bar, code=code)
     fb = plan.batch
     cs = np.r_[0.0, np.cumsum(batch.pos)]
     cn = np.r_[0.0, np.cumsum(batch.neg)]
@@ -251,24 +253,14 @@ def one_run(
     return (keys_f, est[folded], reps[folded], P[folded]), (keys_p, est[pooled], reps[pooled])
 
 
-def fold_replicates(
-    data,
-    inp: Inputs,
-    fold,
-    opts,
-    curve,
-    hull,
-    standardize,
-    n_boot,
-    seed,
-    progress,
-    label_bar="bootstrap",
-):
+def fold_replicates(data, inp: Inputs, opts, estimator, boot, label_bar="bootstrap"):
     """The replicates behind ``fold=`` (:func:`~prroc_numba.bootstrap`,
     :func:`~prroc_numba.compare`): ``(runs, fold_column, model_names, n_models)`` with
     ``runs`` three ``(curve_keys, estimates, replicates)``: per fold, fold means,
     pooled. ``opts = (code, stratified, spec)``, the options checked
-    (:func:`prroc_numba._options.replicates.check_fold`); ``inp``: binary inputs.
+    (:func:`prroc_numba._options.replicates.check_fold`); ``estimator`` and ``boot``:
+    the call's estimator and resampling options (``curve``, ``hull``, ``standardize``;
+    ``fold``, ``n_boot``, ``seed``, ``progress``); ``inp``: binary inputs.
 
     One resampling run (:func:`one_run`): every replicate draws each group's rows
     once within fold and class strata, and the pooled and per-fold curves read the
@@ -277,31 +269,21 @@ def fold_replicates(
     and the pooled curves with the fold as an extra stratum. No loop over folds.
     """
     code, stratified, spec = opts
+    fold = boot.fold
     inp = inp.without_classes()
     d, by_f, col = F.with_fold(data, inp.score, inp.label, inp.by, inp.weight, fold)
     one = None
     if spec is None:
-        one = one_run(
-            d,
-            inp,
-            col,
-            stratified,
-            label_bar,
-            curve=curve,
-            hull=hull,
-            n_boot=n_boot,
-            seed=seed,
-            progress=progress,
-            code=code,
-        )
+        one = one_run(d, inp, col, stratified, label_bar, estimator, boot, code=code)
     if one is not None:
         (keys_f, est_f, reps_f, _), (keys_p, est_p, reps_p) = one
     else:
-        boot = (curve, bool(hull), n_boot, stratified, False, seed, progress, label_bar)
+        curve, hull, standardize = estimator.curve, bool(estimator.hull), estimator.standardize
+        draw = (curve, hull, boot.n_boot, stratified, False, boot.seed, boot.progress, label_bar)
 
         def run(data, inp, strata=None):
             batch = inp.pack(data)
-            return replicates(data, batch, code, spec, boot, strata=strata, standardize=standardize)
+            return replicates(data, batch, code, spec, draw, strata=strata, standardize=standardize)
 
         batch_f, _, _, est_f, reps_f, _ = run(d, replace(inp, by=by_f))
         n = len(d) if d is not None else np.asarray(fold).shape[0]

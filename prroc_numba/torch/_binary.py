@@ -19,7 +19,7 @@ from .._core import Layout, batch_areas
 from .._options.draws import call_label
 from .._resampling import table_areas, table_bootstrap
 from ._binned import binned_areas, binned_label
-from ._inputs import RowOptions, row_options
+from ._inputs import row_options
 from ._metric import _COLUMNS, _TableMetric
 from ._reduce import rows_batch
 
@@ -29,13 +29,27 @@ class _AreaMetric(_TableMetric):
 
     _curve = "pr"
 
-    def __init__(self, method: str | None, hull: bool, rows: RowOptions, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        method: str | None,
+        hull: bool,
+        thresholds: int | list[float] | torch.Tensor | None,
+        ignore_index: int | None,
+        models: Sequence[str] | int | None,
+        keep_rows: bool,
+        merge_checkpoint: bool,
+        **kwargs: Any,
+    ) -> None:
+        """The public classes' arguments, checked once (:func:`row_options`)."""
+        rows = row_options(ignore_index, models, thresholds)
         self.method = method
         self.hull = bool(hull)
         self._code = method_code(self._curve, method)
         if rows.thresholds is not None and self.hull:
             raise ValueError("thresholds= (binned mode) has no hull: drop hull=True")
-        super().__init__(rows=rows, **kwargs)
+        super().__init__(
+            rows=rows, keep_rows=keep_rows, merge_checkpoint=merge_checkpoint, **kwargs
+        )
 
     def _options(self) -> str:
         return f"{self._curve}|{self.method}|{self.hull}"
@@ -113,13 +127,12 @@ class _AreaMetric(_TableMetric):
             with self._synced():
                 acc = self._accumulator()
             return acc.auc(curve=self._curve, method=self.method, hull=self.hull)
-        check_n_boot(n_boot)
-        check_level(level)
-        if self.row_opts.thresholds is not None:
-            raise ValueError(
-                "intervals need the exact state: build the metric without thresholds= "
-                "(the binned mode keeps counts per threshold only)"
-            )
+        self._check_draws(
+            n_boot,
+            level,
+            "intervals need the exact state: build the metric without thresholds= "
+            "(the binned mode keeps counts per threshold only)",
+        )
         with self._synced():
             layout, _c, _s, pos, neg, offsets, _shape, weighted = self._state()
         if weighted:
@@ -181,22 +194,14 @@ class _AreaMetric(_TableMetric):
         """
         from ..comparison import compare as plain_compare
 
-        check_n_boot(n_boot)
-        check_level(level)
-        if self.row_opts.thresholds is not None:
-            raise ValueError(
-                "compare needs the rows: build the metric without thresholds= and with "
-                "keep_rows=True"
-            )
-        scores, labels, weights = self._paired_rows()
-        out = self._on_rows(
+        self._check_draws(
+            n_boot,
+            level,
+            "compare needs the rows: build the metric without thresholds= and with keep_rows=True",
+        )
+        return self._on_rows(
             plain_compare,
-            scores,
-            labels,
-            weights,
-            curve=self._curve,
-            method=self.method,
-            hull=self.hull,
+            True,
             n_boot=n_boot,
             level=level,
             seed=seed,
@@ -206,7 +211,15 @@ class _AreaMetric(_TableMetric):
             p_value=p_value,
             resampling=resampling,
         )
-        return out
+
+    def _check_draws(self, n_boot, level, refusal: str) -> None:
+        """Check ``n_boot`` and ``level``; refuse the binned mode (``thresholds=``),
+        whose counts per threshold cannot be resampled, with ``refusal``.
+        """
+        check_n_boot(n_boot)
+        check_level(level)
+        if self.row_opts.thresholds is not None:
+            raise ValueError(refusal)
 
     def _weighted_intervals(self, n_boot, level, seed, stratified) -> pd.DataFrame:
         """``prn.bootstrap(weight=...)`` on the kept rows (``keep_rows=True``)."""
@@ -218,25 +231,16 @@ class _AreaMetric(_TableMetric):
                 "draws rows, and a table of summed weights has lost them): build the "
                 "metric with keep_rows=True (and no by=), or drop sample_weight"
             )
-        scores, labels, weights = self._paired_rows(columns=False)
         return self._on_rows(
-            bootstrap,
-            scores,
-            labels,
-            weights,
-            curve=self._curve,
-            method=self.method,
-            hull=self.hull,
-            n_boot=n_boot,
-            level=level,
-            seed=seed,
-            stratified=stratified,
+            bootstrap, False, n_boot=n_boot, level=level, seed=seed, stratified=stratified
         )
 
-    def _on_rows(self, fn, scores, labels, weights, **kwargs) -> pd.DataFrame:
-        """``fn`` (``prn.compare`` / ``prn.bootstrap``) on rows ``scores`` ``(k, n)``,
-        the columns named by ``models=`` where it gives names.
+    def _on_rows(self, fn, columns: bool, **kwargs) -> pd.DataFrame:
+        """``fn`` (``prn.compare`` / ``prn.bootstrap``) with this metric's ``curve``,
+        ``method`` and ``hull`` on every row seen (:meth:`_paired_rows`; ``columns``:
+        for :meth:`compare`), the columns named by ``models=`` where it gives names.
         """
+        scores, labels, weights = self._paired_rows(columns=columns)
         wide = int(self._spec().reshape(-1, 4)[0, _COLUMNS]) > 0
         data: Any = None
         score: Any = scores.T if wide else scores[0]
@@ -250,7 +254,16 @@ class _AreaMetric(_TableMetric):
             if weights is not None:
                 weight = "weight" if "weight" not in names else "__weight"
                 data[weight] = weights
-        return fn(data, score=score, label=label, weight=weight, **kwargs)
+        return fn(
+            data,
+            score=score,
+            label=label,
+            weight=weight,
+            curve=self._curve,
+            method=self.method,
+            hull=self.hull,
+            **kwargs,
+        )
 
     def _paired_rows(self, columns: bool = True):
         """``(scores (k, n), labels (n,), weights (n,) or None)``: every row of every
@@ -344,9 +357,8 @@ class AveragePrecision(_AreaMetric):
         merge_checkpoint: bool = False,
         **kwargs: Any,
     ) -> None:
-        rows = row_options(ignore_index, models, thresholds)
         super().__init__(
-            "ap", False, rows, keep_rows=keep_rows, merge_checkpoint=merge_checkpoint, **kwargs
+            "ap", False, thresholds, ignore_index, models, keep_rows, merge_checkpoint, **kwargs
         )
 
 
@@ -361,9 +373,8 @@ class AUCPR(_AreaMetric):
         merge_checkpoint: bool = False,
         **kwargs: Any,
     ) -> None:
-        rows = row_options(ignore_index, models, None)
         super().__init__(
-            method, hull, rows, keep_rows=keep_rows, merge_checkpoint=merge_checkpoint, **kwargs
+            method, hull, None, ignore_index, models, keep_rows, merge_checkpoint, **kwargs
         )
 
 
@@ -380,9 +391,8 @@ class AUROC(_AreaMetric):
         merge_checkpoint: bool = False,
         **kwargs: Any,
     ) -> None:
-        rows = row_options(ignore_index, models, thresholds)
         super().__init__(
-            None, hull, rows, keep_rows=keep_rows, merge_checkpoint=merge_checkpoint, **kwargs
+            None, hull, thresholds, ignore_index, models, keep_rows, merge_checkpoint, **kwargs
         )
 
 

@@ -91,8 +91,25 @@ class _ClassMetric(_TableMetric):
     """A multiclass or multilabel metric (see the module docstring)."""
 
     _curve_key = S.CLASS
+    _task = "multiclass"
+    _curve = "pr"
 
-    def __init__(self, opts: ClassOptions, merge_checkpoint: bool, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        num: int,
+        average: str | None,
+        thresholds: int | list[float] | torch.Tensor | None,
+        ignore_index: int | None,
+        keep_rows: bool,
+        merge_checkpoint: bool,
+        **kwargs: Any,
+    ) -> None:
+        """The public classes' arguments (``num``: ``num_classes`` or ``num_labels``),
+        checked once into :class:`ClassOptions` for the class's ``_task`` and ``_curve``.
+        """
+        opts = class_options(
+            self._task, num, self._curve, average, ignore_index, thresholds, keep_rows
+        )
         self.opts = opts
         self._code = method_code(opts.curve, opts.method)
         super().__init__(merge_checkpoint=merge_checkpoint, keep_rows=opts.keep_rows, **kwargs)

@@ -6,7 +6,7 @@ from typing import Any
 
 import torch
 
-from ._classes import _ClassMetric, class_options
+from ._classes import _ClassMetric
 
 _COMMON = """
     average : {{"macro", "micro", "weighted", "none", None}}, default="macro"
@@ -41,8 +41,6 @@ def _doc(head: str, unit: str, num: str, example: str) -> str:
 class _Multiclass(_ClassMetric):
     """The multiclass classes' arguments (``_curve``: "pr" or "roc")."""
 
-    _curve = "pr"
-
     def __init__(
         self,
         num_classes: int,
@@ -53,16 +51,15 @@ class _Multiclass(_ClassMetric):
         merge_checkpoint: bool = False,
         **kwargs: Any,
     ) -> None:
-        opts = class_options(
-            "multiclass", num_classes, self._curve, average, ignore_index, thresholds, keep_rows
+        super().__init__(
+            num_classes, average, thresholds, ignore_index, keep_rows, merge_checkpoint, **kwargs
         )
-        super().__init__(opts, merge_checkpoint, **kwargs)
 
 
 class _Multilabel(_ClassMetric):
     """The multilabel classes' arguments (``_curve``: "pr" or "roc")."""
 
-    _curve = "pr"
+    _task = "multilabel"
 
     def __init__(
         self,
@@ -74,10 +71,9 @@ class _Multilabel(_ClassMetric):
         merge_checkpoint: bool = False,
         **kwargs: Any,
     ) -> None:
-        opts = class_options(
-            "multilabel", num_labels, self._curve, average, ignore_index, thresholds, keep_rows
+        super().__init__(
+            num_labels, average, thresholds, ignore_index, keep_rows, merge_checkpoint, **kwargs
         )
-        super().__init__(opts, merge_checkpoint, **kwargs)
 
 
 class MulticlassAveragePrecision(_Multiclass):
