@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 
 from .._core import Layout, holding
-from .executor import MODEL, NEG, NEG_B, POS, POS_B, SCORE
+from .._core.mass_limbs import from_wire, merged_exact
+from .executor import LIMBS, MODEL, NEG, NEG_B, POS, POS_B, SCORE
 
 
 def layout_from_keys(keys, by, models):
@@ -51,9 +52,15 @@ def accumulator_from_table(table, by, models):
     if POS_B in table.column_names:
         extra = (_matrix(table[POS_B], table.num_rows), _matrix(table[NEG_B], table.num_rows))
         table = table.drop_columns([POS_B, NEG_B])
+    limbs = exact_limbs(table)
+    if LIMBS[0] in table.column_names:
+        table = table.drop_columns(list(LIMBS))
     frame = table.to_pandas()
     key_cols = list(by) + ([MODEL] if models is not None else [])
     layout, curve = layout_from_keys(frame[key_cols], by, models)
+    if limbs is not None:  # the partitions' exact sums, added exactly
+        score = frame[SCORE].to_numpy(np.float64)
+        return holding(layout, *merged_exact(curve, score, *limbs))
     return holding(
         layout,
         curve,
@@ -63,6 +70,17 @@ def accumulator_from_table(table, by, models):
         extra,
         reduced=False,
     )
+
+
+def exact_limbs(table):
+    """``(pos limbs, neg limbs)`` of a weighted wire table whose every entry carries
+    its exact sums (:mod:`prroc_numba._core.mass_limbs`); None otherwise (a partition
+    held a mass the limbs do not take: the float sums are added as before).
+    """
+    if LIMBS[0] not in table.column_names or any(table[c].null_count for c in LIMBS):
+        return None
+    p_hi, p_lo, n_hi, n_lo = (table[c].to_numpy() for c in LIMBS)
+    return from_wire(p_hi, p_lo), from_wire(n_hi, n_lo)
 
 
 def _matrix(col, n):

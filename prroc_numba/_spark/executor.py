@@ -30,19 +30,24 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from .._core import Accumulator
+from .._core import Accumulator, Layout, batch_entries, holding
+from .._core.mass_limbs import exact_entries, limb_floats, wire_pair
 from .._core.partitions import (
+    packed_partition,
     partition_rows,
     reduce_partition,
     replicate_table,
 )
+from .._core.table import entries
 
 SCORE, POS, NEG = "score", "pos", "neg"  # the columns of Accumulator.table()
 POS_B, NEG_B = "pos_b", "neg_b"  # the replicate masses of the Poisson bootstrap
 LABEL, ERROR = "__prn_label", "__prn_error"
 MODEL = "model"
+#: weighted tables: each entry's exact mass sums (:mod:`prroc_numba._core.mass_limbs`)
+LIMBS = ("pos_hi", "pos_lo", "neg_hi", "neg_lo")
 #: the wire columns that are not key columns
-RESERVED = (SCORE, POS, NEG, POS_B, NEG_B, LABEL, ERROR)
+RESERVED = (SCORE, POS, NEG, POS_B, NEG_B, *LIMBS, LABEL, ERROR)
 
 
 def set_threads():
@@ -131,7 +136,9 @@ def reduce_batches(batches, columns, kw, schema, row_id=None, seed=None, n_boot=
     if part is None:
         return
     try:
-        if seed is None:
+        if seed is None and kw["weight"] is not None:
+            acc, labels = weighted_partition(part, kw)
+        elif seed is None:
             acc, labels = reduce_partition(part, kw)
         else:
             ids = check_row_ids(part[row_id], row_id)
@@ -141,8 +148,34 @@ def reduce_batches(batches, columns, kw, schema, row_id=None, seed=None, n_boot=
         return
     if labels is not None and len(labels):
         yield from _out(_labels_frame(labels), schema)
-    if isinstance(acc, Accumulator) and acc.n_entries:
+    if isinstance(acc, pd.DataFrame):
+        yield from _out(acc, schema)
+    elif isinstance(acc, Accumulator) and acc.n_entries:
         yield from _out(table_frame(acc), schema)
+
+
+def weighted_partition(part, kw):
+    """A weighted partition's wire table with each entry's exact mass sums (``LIMBS``:
+    the driver adds the partitions' sums exactly, so the merged masses do not depend
+    on the partitioning), or its Accumulator (float sums, no limbs) where a mass is
+    outside what the limbs take; and a few of its label values.
+    """
+    labels, packed = packed_partition(part, kw)
+    if packed is None:
+        return Accumulator(), labels
+    batch, data, score, by, _keep = packed
+    layout = Layout(*entries(batch, data, score, by)[:3])
+    exact = exact_entries(batch)
+    if exact is None:
+        return holding(layout, *batch_entries(batch)), labels
+    curve, s, lp, ln = exact
+    frame = layout.keys.iloc[curve].reset_index(drop=True)
+    frame[SCORE], frame[POS], frame[NEG] = s, limb_floats(lp), limb_floats(ln)
+    (frame[LIMBS[0]], frame[LIMBS[1]]), (frame[LIMBS[2]], frame[LIMBS[3]]) = (
+        wire_pair(lp),
+        wire_pair(ln),
+    )
+    return frame, labels
 
 
 def check_row_ids(x, name):
