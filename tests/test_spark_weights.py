@@ -90,7 +90,7 @@ def test_a_weight_the_limbs_do_not_take_keeps_the_float_sums(spark, data):
     pd.testing.assert_frame_equal(got, want, **CLOSE)
 
 
-@pytest.mark.parametrize("mode", ["ranges"])
+@pytest.mark.parametrize("mode", ["partitions", "ranges"])
 def test_the_weighted_bootstrap_gives_the_same_bits_on_every_partitioning(spark, data, mode):
     df, frames = data
     kw = {"score": "a", "label": "y", "weight": "w", "n_boot": 20, "seed": 7}

@@ -117,6 +117,8 @@ def _spark_tasks_session(df):
             ("neg", pa.float64()),
             ("pos_b", pa.list_(pa.float64())),
             ("neg_b", pa.list_(pa.float64())),
+            *[(c, pa.int64()) for c in X.LIMBS],  # weighted: the exact sums
+            *[(c, pa.list_(pa.int64())) for c in X.B_LIMBS],
             ("__prn_label", pa.int64()),
             ("__prn_error", pa.string()),
         ]

@@ -42,8 +42,8 @@ def limbs(x):
     b = (a - c2) * 2.0**31
     c1 = np.floor(b)
     c0 = (b - c1) * 2.0**31
-    out = np.empty((x.size, 3), dtype=np.int64)
-    out[:, 0], out[:, 1], out[:, 2] = c2, c1, c0
+    out = np.empty((*x.shape, 3), dtype=np.int64)
+    out[..., 0], out[..., 1], out[..., 2] = c2, c1, c0
     return out
 
 
@@ -57,12 +57,12 @@ def limb_sums(lm, starts):
 def normalised(lm):
     """The same exact sums with the two lower limbs in ``[0, 2**31)``."""
     lm = np.array(lm, dtype=np.int64, copy=True)
-    carry = lm[:, 2] >> 31
-    lm[:, 2] &= _MASK
-    lm[:, 1] += carry
-    carry = lm[:, 1] >> 31
-    lm[:, 1] &= _MASK
-    lm[:, 0] += carry
+    carry = lm[..., 2] >> 31
+    lm[..., 2] &= _MASK
+    lm[..., 1] += carry
+    carry = lm[..., 1] >> 31
+    lm[..., 1] &= _MASK
+    lm[..., 0] += carry
     return lm
 
 
@@ -75,15 +75,15 @@ def limb_floats(lm):
 def wire_pair(lm):
     """``(hi, lo)``: the normalised sums as two int64 columns."""
     lm = normalised(lm)
-    return lm[:, 0].copy(), (lm[:, 1] << 31) | lm[:, 2]
+    return lm[..., 0].copy(), (lm[..., 1] << 31) | lm[..., 2]
 
 
 def from_wire(hi, lo):
     """The ``(n, 3)`` limbs of two int64 columns from :func:`wire_pair`."""
     hi = np.asarray(hi, dtype=np.int64)
     lo = np.asarray(lo, dtype=np.int64)
-    out = np.empty((hi.size, 3), dtype=np.int64)
-    out[:, 0], out[:, 1], out[:, 2] = hi, lo >> 31, lo & _MASK
+    out = np.empty((*hi.shape, 3), dtype=np.int64)
+    out[..., 0], out[..., 1], out[..., 2] = hi, lo >> 31, lo & _MASK
     return out
 
 
@@ -103,12 +103,40 @@ def exact_entries(batch):
     return curve[starts], s[starts], limb_sums(lp, starts), limb_sums(ln, starts)
 
 
-def merged_exact(curve, score, lp, ln):
-    """``(curve, score, pos, neg)``: entries (from several partitions) summed exactly
-    over equal (curve, score), sorted by curve then score descending, each mass the
-    double of its exact sum.
+def merged_exact(curve, score, lp, ln, extra=()):
+    """``(curve, score, pos, neg, extra)``: entries (from several partitions) summed
+    exactly over equal (curve, score), sorted by curve then score descending, each mass
+    the double of its exact sum; ``extra``: more limbs per entry (the replicate masses,
+    ``(n, n_boot, 3)``), summed and formed the same way.
     """
     from .table import reduce_entries
 
-    curve, score, _p, _n, (lp, ln) = reduce_entries(curve, score, lp[:, 0], ln[:, 0], (lp, ln))
-    return curve, score, limb_floats(lp), limb_floats(ln)
+    curve, score, _p, _n, red = reduce_entries(curve, score, lp[:, 0], ln[:, 0], (lp, ln, *extra))
+    pos, neg, *more = (limb_floats(x) for x in red)
+    return curve, score, pos, neg, tuple(more)
+
+
+def exact_replicates(rp, seed, n_boot):
+    """``(curve, score, pos, neg, pos_b, neg_b)`` limbs of a partition's value rows
+    (:class:`.partitions.RowPart`): each entry's masses and its ``n_boot`` Poisson
+    replicate masses ``(n_entries, n_boot, 3)``, summed exactly
+    (:func:`prroc_numba._kernels.paired_masses._paired_limbs`); None when a mass is
+    outside what the limbs take.
+    """
+    from .._drivers import paired_limbs
+    from .partitions import paired_rows
+
+    lp, ln = limbs(rp.pos), limbs(rp.neg)
+    if lp is None or ln is None:
+        return None
+    s = rp.starts
+    ent, rows, pick = paired_rows(rp)
+    pb, nb = paired_limbs(ent, rows, lp[pick], ln[pick], s.size, seed, 0, n_boot)
+    return (
+        rp.curve[s],
+        rp.score[s],
+        limb_sums(lp, s),
+        limb_sums(ln, s),
+        np.ascontiguousarray(pb.transpose(1, 0, 2)),
+        np.ascontiguousarray(nb.transpose(1, 0, 2)),
+    )

@@ -16,7 +16,7 @@ import pandas as pd
 
 from .._core import Layout, holding
 from .._core.mass_limbs import from_wire, merged_exact
-from .executor import LIMBS, MODEL, NEG, NEG_B, POS, POS_B, SCORE
+from .executor import B_LIMBS, LIMBS, MODEL, NEG, NEG_B, POS, POS_B, SCORE
 
 
 def layout_from_keys(keys, by, models):
@@ -48,19 +48,18 @@ def accumulator_from_table(table, by, models):
     """
     if table.num_rows == 0:
         return None
-    extra = ()
-    if POS_B in table.column_names:
-        extra = (_matrix(table[POS_B], table.num_rows), _matrix(table[NEG_B], table.num_rows))
-        table = table.drop_columns([POS_B, NEG_B])
     limbs = exact_limbs(table)
-    if LIMBS[0] in table.column_names:
-        table = table.drop_columns(list(LIMBS))
+    extra = ()
+    if POS_B in table.column_names and limbs is None:
+        extra = (_matrix(table[POS_B], table.num_rows), _matrix(table[NEG_B], table.num_rows))
+    wired = (POS_B, NEG_B, *LIMBS, *B_LIMBS)
+    table = table.drop_columns([c for c in wired if c in table.column_names])
     frame = table.to_pandas()
     key_cols = list(by) + ([MODEL] if models is not None else [])
     layout, curve = layout_from_keys(frame[key_cols], by, models)
     if limbs is not None:  # the partitions' exact sums, added exactly
         score = frame[SCORE].to_numpy(np.float64)
-        return holding(layout, *merged_exact(curve, score, *limbs))
+        return holding(layout, *merged_exact(curve, score, *limbs[:2], limbs[2:]))
     return holding(
         layout,
         curve,
@@ -73,17 +72,20 @@ def accumulator_from_table(table, by, models):
 
 
 def exact_limbs(table):
-    """``(pos limbs, neg limbs)`` of a weighted wire table whose every entry carries
-    its exact sums (:mod:`prroc_numba._core.mass_limbs`); None otherwise (a partition
-    held a mass the limbs do not take: the float sums are added as before).
+    """``(pos limbs, neg limbs[, pos_b limbs, neg_b limbs])`` of a weighted wire table
+    whose every entry carries its exact sums (:mod:`prroc_numba._core.mass_limbs`; the
+    replicate masses' too on the Poisson bootstrap); None otherwise (a partition held
+    a mass the limbs do not take: the float sums are added as before).
     """
-    if LIMBS[0] not in table.column_names or any(table[c].null_count for c in LIMBS):
+    names = [c for c in (*LIMBS, *B_LIMBS) if c in table.column_names]
+    if LIMBS[0] not in names or any(table[c].null_count for c in names):
         return None
-    p_hi, p_lo, n_hi, n_lo = (table[c].to_numpy() for c in LIMBS)
-    return from_wire(p_hi, p_lo), from_wire(n_hi, n_lo)
+    n = table.num_rows
+    cols = [table[c].to_numpy() if c in LIMBS else _matrix(table[c], n, np.int64) for c in names]
+    return tuple(from_wire(hi, lo) for hi, lo in zip(cols[::2], cols[1::2]))
 
 
-def _matrix(col, n):
-    """A column of equal-length lists as an entries x replicates float64 array."""
+def _matrix(col, n, dtype=np.float64):
+    """A column of equal-length lists as an entries x replicates array."""
     flat = col.combine_chunks().flatten().to_numpy(zero_copy_only=False)
-    return np.ascontiguousarray(flat.reshape(n, -1), dtype=np.float64)
+    return np.ascontiguousarray(flat.reshape(n, -1), dtype=dtype)

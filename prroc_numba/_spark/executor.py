@@ -31,7 +31,7 @@ import pandas as pd
 import pyarrow as pa
 
 from .._core import Accumulator, Layout, batch_entries, holding
-from .._core.mass_limbs import exact_entries, limb_floats, wire_pair
+from .._core.mass_limbs import exact_entries, exact_replicates, limb_floats, wire_pair
 from .._core.partitions import (
     packed_partition,
     partition_rows,
@@ -46,8 +46,10 @@ LABEL, ERROR = "__prn_label", "__prn_error"
 MODEL = "model"
 #: weighted tables: each entry's exact mass sums (:mod:`prroc_numba._core.mass_limbs`)
 LIMBS = ("pos_hi", "pos_lo", "neg_hi", "neg_lo")
+#: and, on the Poisson bootstrap, the exact sums of its replicate masses (lists)
+B_LIMBS = ("pos_b_hi", "pos_b_lo", "neg_b_hi", "neg_b_lo")
 #: the wire columns that are not key columns
-RESERVED = (SCORE, POS, NEG, POS_B, NEG_B, *LIMBS, LABEL, ERROR)
+RESERVED = (SCORE, POS, NEG, POS_B, NEG_B, *LIMBS, *B_LIMBS, LABEL, ERROR)
 
 
 def set_threads():
@@ -142,7 +144,10 @@ def reduce_batches(batches, columns, kw, schema, row_id=None, seed=None, n_boot=
             acc, labels = reduce_partition(part, kw)
         else:
             ids = check_row_ids(part[row_id], row_id)
-            acc, labels = replicate_table(partition_rows(part, kw, 0, ids=ids), seed, n_boot)
+            rows = partition_rows(part, kw, 0, ids=ids)
+            acc, labels = weighted_replicates(rows, seed, n_boot) if kw["weight"] else (None, None)
+            if acc is None:
+                acc, labels = replicate_table(rows, seed, n_boot)
     except (ValueError, TypeError) as err:
         yield from _out(_error_frame(err), schema)
         return
@@ -168,14 +173,38 @@ def weighted_partition(part, kw):
     exact = exact_entries(batch)
     if exact is None:
         return holding(layout, *batch_entries(batch)), labels
-    curve, s, lp, ln = exact
+    return exact_frame(layout, *exact), labels
+
+
+def exact_frame(layout, curve, score, lp, ln, pb=None, nb=None):
+    """The wire table of exactly summed entries: the doubles and their limbs (and the
+    replicate masses', as lists, when ``pb``/``nb`` are given).
+    """
     frame = layout.keys.iloc[curve].reset_index(drop=True)
-    frame[SCORE], frame[POS], frame[NEG] = s, limb_floats(lp), limb_floats(ln)
-    (frame[LIMBS[0]], frame[LIMBS[1]]), (frame[LIMBS[2]], frame[LIMBS[3]]) = (
-        wire_pair(lp),
-        wire_pair(ln),
-    )
-    return frame, labels
+    frame[SCORE], frame[POS], frame[NEG] = score, limb_floats(lp), limb_floats(ln)
+    cols = (LIMBS, lp, ln) if pb is None else (LIMBS + B_LIMBS, lp, ln, pb, nb)
+    for i, lm in enumerate(cols[1:]):
+        hi, lo = wire_pair(lm)
+        frame[cols[0][2 * i]], frame[cols[0][2 * i + 1]] = (
+            (hi, lo) if lm.ndim == 2 else (list(hi), list(lo))
+        )
+    if pb is not None:
+        frame[POS_B], frame[NEG_B] = list(limb_floats(pb)), list(limb_floats(nb))
+    return frame
+
+
+def weighted_replicates(item, seed, n_boot):
+    """The wire table of a weighted partition's entries and replicate masses summed
+    exactly (:func:`prroc_numba._core.mass_limbs.exact_replicates`) and its label
+    values; ``(None, None)`` where a mass is outside what the limbs take.
+    """
+    labels, rp = item
+    if rp is None:
+        return Accumulator(), labels
+    exact = exact_replicates(rp, seed, n_boot)
+    if exact is None:
+        return None, None
+    return exact_frame(rp.layout, *exact), labels
 
 
 def check_row_ids(x, name):

@@ -90,7 +90,7 @@ def _entries(batches, layout, key_cols=None):
         pieces = (_curves(t), _f64(t, SCORE), _f64(t, POS), _f64(t, NEG))
         limbs = exact_limbs(t)
         if limbs is not None:  # weighted: the partitions' exact sums added exactly
-            pieces = merged_exact(pieces[0], pieces[1], *limbs)
+            pieces = merged_exact(pieces[0], pieces[1], *limbs)[:4]
         yield part, range_table(layout.n_curves, pieces)
 
 

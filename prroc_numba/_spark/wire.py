@@ -96,6 +96,9 @@ def schema_of(data, by, models, label, replicates=False, limbs=False):
         ]
     if limbs:
         fields += [T.StructField(c, T.LongType(), True) for c in X.LIMBS]
+    if limbs and replicates:
+        long_list = T.ArrayType(T.LongType(), False)
+        fields += [T.StructField(c, long_list, True) for c in X.B_LIMBS]
     fields += [
         T.StructField(X.LABEL, data.schema[label].dataType, True),
         T.StructField(X.ERROR, T.StringType(), True),
@@ -117,7 +120,7 @@ def reduced(data, kw, row_id=None, seed=None, n_boot=0):
     by, models = names(data, kw, row_id)
     kw = {**kw, "by": by or None}
     cols = columns(kw, row_id)
-    limbs = seed is None and kw["weight"] is not None
+    limbs = kw["weight"] is not None
     schema, arrow = schema_of(data, by, models, kw["label"], seed is not None, limbs)
     fn = functools.partial(
         X.reduce_batches,
