@@ -12,7 +12,7 @@ import numpy as np
 
 from . import partitions as P
 from .accumulator import Accumulator
-from .mass_limbs import exact_replicates
+from .exact_tables import as_accumulator, exact_partition, merged
 from .reading import entries_of, layout_of
 
 
@@ -50,10 +50,11 @@ def exercise(frame, score, label, by, seed=0, n_boot=20, weight=None):
     P.range_threshold_bins(tables[0], thr, np.arange(C + 1, dtype=np.int64))
     rows = [P.partition_rows(p, kw, i * half) for i, p in enumerate(parts)]
     P.replicate_table(rows[0], seed, n_boot)
-    # weighted rows: their masses and replicate masses summed exactly
-    wkw = {**kw, "weight": weight} if weight is not None else None
-    if wkw is not None:
-        exact_replicates(P.partition_rows(parts[0], wkw, 0)[1], seed, n_boot)
+    if weight is not None:  # weighted: the masses (and replicate masses) summed exactly
+        wkw = {**kw, "weight": weight}
+        for offset in (None, 0):
+            tables = [exact_partition(p, wkw, offset, seed, n_boot)[0] for p in parts]
+            as_accumulator(merged(tables))
     rp = rows[0][1]
     piece = (P.global_curves(rp.layout, rp.curve, layout), rp.score, rp.row, rp.pos, rp.neg)
     blocks = P.tie_blocks(C, piece)

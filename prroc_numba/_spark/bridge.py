@@ -12,34 +12,11 @@ partitions' tables. Only this module knows the wire form.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
-from .._core import Layout, holding
+from .._core import holding
+from .._core.exact_tables import layout_from_keys as layout_from_keys  # (its readers')
 from .._core.mass_limbs import from_wire, merged_exact
 from .executor import B_LIMBS, LIMBS, MODEL, NEG, NEG_B, POS, POS_B, SCORE
-
-
-def layout_from_keys(keys, by, models):
-    """``(Layout, curve)``: the curves' layout of a frame of key columns (``by`` columns,
-    then ``model`` when ``models`` is a list) and each row's curve in it, the groups
-    sorted as in memory.
-    """
-    M = 1 if models is None else len(models)
-    n = len(keys)
-    if by:
-        codes = keys.groupby(by, sort=True, dropna=False, observed=True).ngroup()
-        codes = codes.to_numpy(np.int64)
-        _u, first = np.unique(codes, return_index=True)
-        groups = keys[by].iloc[first].reset_index(drop=True)
-    else:
-        codes = np.zeros(n, dtype=np.int64)
-        groups = pd.DataFrame(index=pd.RangeIndex(1))
-    if models is not None:
-        index = {m: i for i, m in enumerate(models)}
-        model = keys[MODEL].map(index).to_numpy(np.int64)
-    else:
-        model = np.zeros(n, dtype=np.int64)
-    return Layout(list(by), models, groups), codes * M + model
 
 
 def accumulator_from_table(table, by, models):

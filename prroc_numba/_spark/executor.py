@@ -30,15 +30,14 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from .._core import Accumulator, Layout, batch_entries, holding
-from .._core.mass_limbs import exact_entries, exact_replicates, limb_floats, wire_pair
+from .._core import Accumulator
+from .._core.exact_tables import ExactTable, exact_partition
+from .._core.mass_limbs import limb_floats, wire_pair
 from .._core.partitions import (
-    packed_partition,
     partition_rows,
     reduce_partition,
     replicate_table,
 )
-from .._core.table import entries
 
 SCORE, POS, NEG = "score", "pos", "neg"  # the columns of Accumulator.table()
 POS_B, NEG_B = "pos_b", "neg_b"  # the replicate masses of the Poisson bootstrap
@@ -138,16 +137,13 @@ def reduce_batches(batches, columns, kw, schema, row_id=None, seed=None, n_boot=
     if part is None:
         return
     try:
-        if seed is None and kw["weight"] is not None:
-            acc, labels = weighted_partition(part, kw)
+        ids = None if seed is None else check_row_ids(part[row_id], row_id)
+        if kw["weight"] is not None:
+            acc, labels = weighted_table(part, kw, ids, seed or 0, n_boot)
         elif seed is None:
             acc, labels = reduce_partition(part, kw)
         else:
-            ids = check_row_ids(part[row_id], row_id)
-            rows = partition_rows(part, kw, 0, ids=ids)
-            acc, labels = weighted_replicates(rows, seed, n_boot) if kw["weight"] else (None, None)
-            if acc is None:
-                acc, labels = replicate_table(rows, seed, n_boot)
+            acc, labels = replicate_table(partition_rows(part, kw, 0, ids=ids), seed, n_boot)
     except (ValueError, TypeError) as err:
         yield from _out(_error_frame(err), schema)
         return
@@ -159,52 +155,27 @@ def reduce_batches(batches, columns, kw, schema, row_id=None, seed=None, n_boot=
         yield from _out(table_frame(acc), schema)
 
 
-def weighted_partition(part, kw):
-    """A weighted partition's wire table with each entry's exact mass sums (``LIMBS``:
-    the driver adds the partitions' sums exactly, so the merged masses do not depend
-    on the partitioning), or its Accumulator (float sums, no limbs) where a mass is
-    outside what the limbs take; and a few of its label values.
+def weighted_table(part, kw, ids=None, seed=0, n_boot=0):
+    """A weighted partition's wire table with each entry's exact mass sums (``LIMBS``;
+    with ``ids``, its replicate masses' too, ``B_LIMBS``): the driver adds the
+    partitions' sums exactly, so the merged masses do not depend on the partitioning.
+    Where a mass is outside what the limbs take, its Accumulator of float sums.
     """
-    labels, packed = packed_partition(part, kw)
-    if packed is None:
-        return Accumulator(), labels
-    batch, data, score, by, _keep = packed
-    layout = Layout(*entries(batch, data, score, by)[:3])
-    exact = exact_entries(batch)
-    if exact is None:
-        return holding(layout, *batch_entries(batch)), labels
-    return exact_frame(layout, *exact), labels
-
-
-def exact_frame(layout, curve, score, lp, ln, pb=None, nb=None):
-    """The wire table of exactly summed entries: the doubles and their limbs (and the
-    replicate masses', as lists, when ``pb``/``nb`` are given).
-    """
-    frame = layout.keys.iloc[curve].reset_index(drop=True)
-    frame[SCORE], frame[POS], frame[NEG] = score, limb_floats(lp), limb_floats(ln)
-    cols = (LIMBS, lp, ln) if pb is None else (LIMBS + B_LIMBS, lp, ln, pb, nb)
-    for i, lm in enumerate(cols[1:]):
+    table, labels = exact_partition(part, kw, seed=seed, n_boot=n_boot, ids=ids)
+    if not isinstance(table, ExactTable):
+        return table, labels
+    frame = table.keys.copy()
+    lp, ln, *extra = table.limbs
+    frame[SCORE], frame[POS], frame[NEG] = table.score, limb_floats(lp), limb_floats(ln)
+    names = LIMBS + B_LIMBS if extra else LIMBS
+    for i, lm in enumerate(table.limbs):
         hi, lo = wire_pair(lm)
-        frame[cols[0][2 * i]], frame[cols[0][2 * i + 1]] = (
+        frame[names[2 * i]], frame[names[2 * i + 1]] = (
             (hi, lo) if lm.ndim == 2 else (list(hi), list(lo))
         )
-    if pb is not None:
-        frame[POS_B], frame[NEG_B] = list(limb_floats(pb)), list(limb_floats(nb))
-    return frame
-
-
-def weighted_replicates(item, seed, n_boot):
-    """The wire table of a weighted partition's entries and replicate masses summed
-    exactly (:func:`prroc_numba._core.mass_limbs.exact_replicates`) and its label
-    values; ``(None, None)`` where a mass is outside what the limbs take.
-    """
-    labels, rp = item
-    if rp is None:
-        return Accumulator(), labels
-    exact = exact_replicates(rp, seed, n_boot)
-    if exact is None:
-        return None, None
-    return exact_frame(rp.layout, *exact), labels
+    if extra:
+        frame[POS_B], frame[NEG_B] = list(limb_floats(extra[0])), list(limb_floats(extra[1]))
+    return frame, labels
 
 
 def check_row_ids(x, name):
