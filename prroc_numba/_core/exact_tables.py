@@ -4,7 +4,7 @@ A weighted partition's table *(curve, distinct score) -> (positive, negative mas
 is kept as an :class:`ExactTable`: its curves' key columns (one row per entry), its
 scores, and its masses as exact integer limbs (:mod:`.mass_limbs`; the Poisson
 bootstrap's replicate masses too). Tables merge by adding limbs, exactly, in any order
-and any tree (:func:`merged`); the doubles are formed once, from the exact sums, when
+and any tree (:func:`merged_tables`); the doubles are formed once, from the exact sums, when
 the merged table becomes an :class:`~.accumulator.Accumulator`
 (:meth:`ExactTable.accumulator`). A partition holding a mass the limbs do not take
 gives its float Accumulator instead, and a merge meeting one adds floats as before.
@@ -80,7 +80,7 @@ class ExactTable:
         return holding(layout, *merged_exact(curve, self.score, lp, ln, tuple(extra)))
 
 
-def merged(tables):
+def merged_tables(tables):
     """The merge of partition tables: an :class:`ExactTable` when every non-empty one
     is, else the Accumulator of their float sums.
     """

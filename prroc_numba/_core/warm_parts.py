@@ -12,7 +12,7 @@ import numpy as np
 
 from . import partitions as P
 from .accumulator import Accumulator
-from .exact_tables import as_accumulator, exact_partition, merged
+from .exact_tables import as_accumulator, exact_partition, merged_tables
 from .reading import entries_of, layout_of
 
 
@@ -54,7 +54,7 @@ def exercise(frame, score, label, by, seed=0, n_boot=20, weight=None):
         wkw = {**kw, "weight": weight}
         for offset in (None, 0):
             tables = [exact_partition(p, wkw, offset, seed, n_boot)[0] for p in parts]
-            as_accumulator(merged(tables))
+            as_accumulator(merged_tables(tables))
     rp = rows[0][1]
     piece = (P.global_curves(rp.layout, rp.curve, layout), rp.score, rp.row, rp.pos, rp.neg)
     blocks = P.tie_blocks(C, piece)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._core import layout_of
-from .._core.exact_tables import as_accumulator, exact_partition, merged
+from .._core.exact_tables import as_accumulator, exact_partition, merged_tables
 from .._core.partitions import (
     check_merged,
     check_names,
@@ -59,7 +59,7 @@ def _names(data, score, label, by, weight):
 
 
 def _merge(*items, limit=None):
-    acc = merged([a for a, _lab in items])  # weighted tables: their masses added exactly
+    acc = merged_tables([a for a, _lab in items])  # weighted tables: their masses added exactly
     labels = [lab for _a, lab in items if lab is not None]
     _check_size(acc, limit)
     return acc, (np.concatenate(labels) if labels else None)
