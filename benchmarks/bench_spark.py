@@ -28,6 +28,9 @@ exact PR area is the Davis-Goadrich area).
 * ``lake`` -- write a Parquet dataset partitioned by ``seg`` for the command line.
 * ``driver`` -- the driver's Python process on the table path: peak memory per entry.
 * ``tied`` -- Spark's exact PR area against the Davis-Goadrich area on tied scores.
+* ``weighted`` -- continuous float weights (``0.5 + rand``, every row its own) on
+  ``--rows`` continuous rows against the same rows unweighted, interleaved: "auto" (its
+  path named) and each table path forced; the rows or entries that reach the driver.
 * ``cold`` -- the first call in a fresh session (cold Python workers) against the
   second (``--kind tied``: the group-by path, which starts no Python worker).
 
@@ -47,6 +50,7 @@ Commands of the figures in docs/spark.md (run with ``nice -n 10``; say the load)
     python benchmarks/bench_spark.py driver --rows 1e6
     python benchmarks/bench_spark.py driver --rows 1e7
     python benchmarks/bench_spark.py driver --rows 1e7 --table-max 2e7
+    python benchmarks/bench_spark.py weighted --rows 1e6 --groups 0
 """
 
 from __future__ import annotations
@@ -535,6 +539,82 @@ def tied(a):
     return out
 
 
+def _reaching_driver(spark, call, rows):
+    """``call()`` once with the rows or entries that reach the driver's Python counted:
+    the partitions' tables (``partitions``), Spark's grouped rows (the group-by), or the
+    rows themselves (columns collected)."""
+    import prroc_numba._spark as S
+
+    G = S.G
+    seen = []
+    real = (S.accumulator_from_table, G.fetch, G.collected)
+
+    def merged(table, *args):
+        seen.append(("partition table entries", table.num_rows))
+        return real[0](table, *args)
+
+    def fetch(*args, **kw):
+        t = real[1](*args, **kw)
+        seen.append(("grouped rows", getattr(t, "num_rows", None)))
+        return t
+
+    def collected(*args):
+        seen.append(("rows collected", rows))
+        return real[2](*args)
+
+    S.accumulator_from_table, G.fetch, G.collected = merged, fetch, collected
+    try:
+        out = call()
+    finally:
+        S.accumulator_from_table, G.fetch, G.collected = real
+    return out, seen
+
+
+def weighted(a):
+    """Float weights (every row its own) against the same rows unweighted, interleaved:
+    ``prn.metrics`` with "auto" (its path named) and each table path forced; each
+    weighted result checked against the in-memory call (1e-12), and the rows or entries
+    that reach the driver's Python counted once per case."""
+    import pandas as pd
+    from pyspark.sql import functions as F
+
+    import prroc_numba as prn
+
+    spark = _session(a.master, a.driver_memory)
+    sdf, (score,) = _frame(spark, a.rows, a.kind, a.partitions, groups=a.groups)
+    sdf = sdf.withColumn("w", 0.5 + F.rand(99)).cache()
+    sdf.count()
+    by = "g" if a.groups else None
+    kw = {"score": score, "label": "label", "by": by, "metrics": ("auc_pr", "auc_roc")}
+    cases = {}
+    for mode in ("auto", "table", "partitions"):
+        for weight in (None, "w"):
+            name = f"{mode}_{'weighted' if weight else 'unweighted'}"
+
+            def call(m=mode, w=weight):
+                return _path(spark, m, lambda: prn.metrics(sdf, **kw, weight=w))
+
+            cases[name] = call
+    got = _interleaved(cases, a.repeat)
+    cols = ["label", score, "w"] + (["g"] if by else [])
+    pdf = sdf.select(*cols).toArrow().to_pandas()
+    want = {w: prn.metrics(pdf, **kw, weight=w) for w in (None, "w")}
+    out = {}
+    for name, (t, frame) in got.items():
+        w = "w" if name.endswith("_weighted") else None
+        pd.testing.assert_frame_equal(frame, want[w], check_exact=False, rtol=1e-12, atol=0)
+        _f, seen = _reaching_driver(spark, cases[name], int(a.rows))
+        out[name] = {"s": t, "path": frame.attrs["spark_path"], "reaching_driver": seen}
+    for mode in ("auto", "table", "partitions"):
+        out[f"{mode}_weighted_over_unweighted"] = (
+            out[f"{mode}_weighted"]["s"] / out[f"{mode}_unweighted"]["s"]
+        )
+    out["case"] = f"{a.kind} {a.rows:.0e} rows, {a.partitions} partitions, groups={a.groups}"
+    out["load_1min"] = _load()
+    spark.stop()
+    return out
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument(
@@ -549,6 +629,7 @@ def main(argv=None):
             "tied",
             "driver",
             "lake",
+            "weighted",
         ],
     )
     p.add_argument("--rows", type=float, default=1e6)

@@ -145,3 +145,39 @@ def test_area_batch_codes():
     assert dg == pytest.approx(0.5 + 0.25 * (0.5 + 2 / 3))
     # integral: segment (1,1)->(2,1): s=0, a=1, b=1: int_1^2 t/(t+1) dt = 1 - ln(3/2)
     assert integral == pytest.approx(0.5 + 0.5 * (1 - np.log(1.5)))
+
+
+def test_paired_limbs_are_the_exact_replicate_masses():
+    """The exact replicate masses (int64 limbs of base 2**31 of the masses in units of
+    2**-72) equal the exact rational sums of count x mass, with the Poisson counts read
+    off the float kernel run on unit masses; and their doubles equal the float kernel's
+    sums to rounding."""
+    from fractions import Fraction
+
+    from prroc_numba._core.mass_limbs import limb_floats, limbs, normalised
+    from prroc_numba._kernels.paired_masses import _paired_limbs, _paired_masses
+
+    rng = np.random.default_rng(3)
+    n, M, E, B = 400, 2, 30, 6
+    entry = np.ascontiguousarray(rng.integers(0, E, (n, M)), dtype=np.int64)
+    rows = rng.permutation(n).astype(np.int64)
+    w = np.exp(rng.uniform(np.log(1e-6), np.log(1e4), n))
+    y = rng.random(n) < 0.4
+    pos, neg = np.where(y, w, 0.0), np.where(y, 0.0, w)
+    pb, nb = _paired_limbs(entry, rows, limbs(pos), limbs(neg), E, 11, 0, B)
+    fp, fn = _paired_masses(entry, rows, pos, neg, E, 11, 0, B)
+    for i in range(n):  # each row alone, unit mass: its Poisson count per replicate
+        one = np.zeros((1, 1), dtype=np.int64)
+        k = _paired_masses(one, rows[i : i + 1], np.ones(1), np.zeros(1), 1, 11, 0, B)[0][:, 0]
+        if i == 0:
+            want_p = [[Fraction(0)] * E for _ in range(B)]
+        for b in range(B):
+            for m in range(M):
+                want_p[b][entry[i, m]] += int(k[b]) * Fraction(pos[i])
+    got = normalised(pb)
+    for b in range(B):
+        for e in range(E):
+            h, m, lo = (int(v) for v in got[b, e])
+            assert Fraction(h * 2**62 + m * 2**31 + lo, 2**72) == want_p[b][e]
+    np.testing.assert_allclose(limb_floats(pb), fp, rtol=1e-13, atol=0)
+    np.testing.assert_allclose(limb_floats(nb), fn, rtol=1e-13, atol=0)

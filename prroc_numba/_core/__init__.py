@@ -32,9 +32,17 @@ from .dataframes import (
     to_pandas,
 )
 from .exact_ints import refuse, thresholds_of_curves
+from .exact_tables import (
+    ExactTable,
+    as_accumulator,
+    exact_partition,
+    layout_from_keys,
+    merged_tables,
+)
 from .gain_areas import drop_tp0, prg_gains, prg_points
 from .inputs import Inputs
 from .kept_rows import hard_labels
+from .mass_limbs import from_wire, limb_floats, merged_exact, wire_pair
 from .memory import check
 from .multiclass import check_device
 from .packing import pack
@@ -99,6 +107,15 @@ from .thresholds import check_thresholds_columns
 from .warm_parts import exercise
 
 __all__ = [
+    "ExactTable",
+    "as_accumulator",
+    "exact_partition",
+    "layout_from_keys",
+    "merged_tables",
+    "from_wire",
+    "limb_floats",
+    "merged_exact",
+    "wire_pair",
     "OUTPUTS",
     "check_read_columns",
     "check_thresholds_columns",

@@ -183,21 +183,8 @@ def replicate_table(item, seed, n_boot):
     if rp is None:
         return acc, labels
     starts = rp.starts
-    n = rp.score.size
-    ent = np.repeat(np.arange(starts.size, dtype=np.int64), np.diff(np.append(starts, n)))
-    # every row once, with its entry in each model (the models of a group share rows)
-    M = rp.layout.n_models
-    by_row = np.lexsort((rp.curve % M, rp.row))
-    pb, nb = paired_masses(
-        np.ascontiguousarray(ent[by_row].reshape(-1, M)),
-        np.ascontiguousarray(rp.row[by_row][::M]),
-        np.ascontiguousarray(rp.pos[by_row][::M]),
-        np.ascontiguousarray(rp.neg[by_row][::M]),
-        starts.size,
-        seed,
-        0,
-        n_boot,
-    )
+    ent, rows, pick = paired_rows(rp)
+    pb, nb = paired_masses(ent, rows, rp.pos[pick], rp.neg[pick], starts.size, seed, 0, n_boot)
     # the rows are sorted: one value per entry, handed over as they are
     acc = holding(
         rp.layout,
@@ -208,6 +195,20 @@ def replicate_table(item, seed, n_boot):
         (np.ascontiguousarray(pb.T), np.ascontiguousarray(nb.T)),
     )
     return acc, labels
+
+
+def paired_rows(rp):
+    """``(entry, rows, pick)`` of a :class:`RowPart` for :mod:`._kernels.paired_masses`:
+    every row once (``rp``'s value rows ``pick``), its entry in each model (the models
+    of a group share rows) and its row id.
+    """
+    n = rp.score.size
+    starts = rp.starts
+    ent = np.repeat(np.arange(starts.size, dtype=np.int64), np.diff(np.append(starts, n)))
+    M = rp.layout.n_models
+    by_row = np.lexsort((rp.curve % M, rp.row))
+    pick = by_row[::M]
+    return np.ascontiguousarray(ent[by_row].reshape(-1, M)), rp.row[pick], pick
 
 
 def reduce_partition(part, kw, offset=None, seed=0, n_boot=0):

@@ -12,13 +12,15 @@ import numpy as np
 
 from . import partitions as P
 from .accumulator import Accumulator
+from .exact_tables import as_accumulator, exact_partition, merged_tables
 from .reading import entries_of, layout_of
 
 
-def exercise(frame, score, label, by, seed=0, n_boot=20):
+def exercise(frame, score, label, by, seed=0, n_boot=20, weight=None):
     """Run every partition function on ``frame`` split in two partitions, as a wing
     would (the warm-up's representative call: it compiles every kernel the Dask and
-    Spark partitions reach, without dask, pyspark or pyarrow). Returns the summed
+    Spark partitions reach, without dask, pyspark or pyarrow; ``weight``: a weight
+    column, for the exact sums of weighted masses). Returns the summed
     area terms of two ranges and the replicate area sums.
     """
     kw = P.input_kw(score, label, by, None, None, False)
@@ -48,6 +50,11 @@ def exercise(frame, score, label, by, seed=0, n_boot=20):
     P.range_threshold_bins(tables[0], thr, np.arange(C + 1, dtype=np.int64))
     rows = [P.partition_rows(p, kw, i * half) for i, p in enumerate(parts)]
     P.replicate_table(rows[0], seed, n_boot)
+    if weight is not None:  # weighted: the masses (and replicate masses) summed exactly
+        wkw = {**kw, "weight": weight}
+        for offset in (None, 0):
+            tables = [exact_partition(p, wkw, offset, seed, n_boot)[0] for p in parts]
+            as_accumulator(merged_tables(tables))
     rp = rows[0][1]
     piece = (P.global_curves(rp.layout, rp.curve, layout), rp.score, rp.row, rp.pos, rp.neg)
     blocks = P.tie_blocks(C, piece)

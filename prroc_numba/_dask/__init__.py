@@ -36,6 +36,7 @@ import numpy as np
 from .._checks import method_code, pr_band_grid
 from .._core import Accumulator, entries_of, layout_of, pr_curve_of, replicates_of
 from .._core.batch import warn_undefined, warn_undefined_auc
+from .._core.exact_tables import as_accumulator
 from .._core.partitions import (
     check_merged,
     input_kw,
@@ -45,7 +46,7 @@ from .._core.partitions import (
     table_replicate_areas,
 )
 from .._drivers.resample import table_curves
-from .partitions import _merge_tree, _n_entries, _names, accumulate, settings
+from .partitions import _merge_tree, _n_entries, _names, accumulate, partition_table, settings
 
 
 def no_multiclass(multiclass):
@@ -70,16 +71,24 @@ def _state(data, kw):
     _names(data, kw["score"], kw["label"], kw["by"], kw["weight"])
     if isinstance(kw["by"], (list, tuple)) and len(kw["by"]) == 0:
         kw = {**kw, "by": None}
-    items = list(dask.persist(*[dask.delayed(reduce_partition)(p, kw) for p in data.to_delayed()]))
+    reduce = partition_table(kw)
+    items = list(dask.persist(*[dask.delayed(reduce)(p, kw) for p in data.to_delayed()]))
     if mode == "auto":
         n = sum(dask.compute(*[dask.delayed(_n_entries)(it) for it in items]))
         if n <= limit:  # the merged table fits the client: merge it
             acc, labels = _merge_tree(items)
+            acc = as_accumulator(acc)
             check_merged(layout_of(acc), labels, kw["pos_label"])
             return acc
+    if reduce is not reduce_partition:  # the ranges read Accumulators
+        items = [dask.delayed(_accumulator_item)(it) for it in items]
     state = RangeState(items, data.npartitions, k)
     check_merged(state.layout, state.labels, kw["pos_label"])
     return state
+
+
+def _accumulator_item(item):
+    return as_accumulator(item[0]), item[1]
 
 
 def auc(data, curve, method, hull, **kw):

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core import Accumulator, layout_of
+from .._core import layout_of
+from .._core.exact_tables import as_accumulator, exact_partition, merged_tables
 from .._core.partitions import (
     check_merged,
     check_names,
@@ -58,12 +59,8 @@ def _names(data, score, label, by, weight):
 
 
 def _merge(*items, limit=None):
-    acc = Accumulator()
-    labels = []
-    for a, lab in items:
-        acc.merge(a)
-        if lab is not None:
-            labels.append(lab)
+    acc = merged_tables([a for a, _lab in items])  # weighted tables: their masses added exactly
+    labels = [lab for _a, lab in items if lab is not None]
     _check_size(acc, limit)
     return acc, (np.concatenate(labels) if labels else None)
 
@@ -96,19 +93,28 @@ def accumulate(
         by = None
     kw = input_kw(score, label, by, weight, pos_label, soft_labels)
     parts = data.to_delayed()
+    reduce = partition_table(kw)
     if seed is None:
-        items = [dask.delayed(reduce_partition)(p, kw) for p in parts]
+        items = [dask.delayed(reduce)(p, kw) for p in parts]
     else:
         offsets = row_offsets(parts)
         items = [
-            dask.delayed(reduce_partition)(p, kw, int(offsets[i]), seed, n_boot)
-            for i, p in enumerate(parts)
+            dask.delayed(reduce)(p, kw, int(offsets[i]), seed, n_boot) for i, p in enumerate(parts)
         ]
     limit = None if seed is None else settings()[2]
     acc, labels = _merge_tree(items, limit)
     _check_size(acc, limit)
+    acc = as_accumulator(acc)
     check_merged(layout_of(acc), labels, pos_label)
     return acc
+
+
+def partition_table(kw):
+    """The function that reduces a partition: with a weight column, to its table of
+    exact masses (:func:`prroc_numba._core.exact_tables.exact_partition`: the merged
+    masses then do not depend on the partitioning), else to its Accumulator.
+    """
+    return reduce_partition if kw["weight"] is None else exact_partition
 
 
 def row_offsets(parts):

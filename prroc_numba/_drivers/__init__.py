@@ -39,6 +39,7 @@ from .._kernels.hull import _hull_indices as hull_indices
 from .._kernels.layout import _offsets_from_counts as offsets_from_counts
 from .._kernels.operating import _boot_operating as boot_operating
 from .._kernels.operating import _pick_batch as pick_batch
+from .._kernels.paired_masses import _paired_limbs as paired_limbs
 from .._kernels.paired_masses import _paired_masses as paired_masses
 from .._kernels.partial import _boot_partial as boot_partial
 from .._kernels.partial import _partial_batch as partial_batch
@@ -94,6 +95,7 @@ __all__ = [
     "jackknife_group",
     "MIN_PARALLEL_ROWS",
     "offsets_from_counts",
+    "paired_limbs",
     "paired_masses",
     "partial_batch",
     "pick_batch",

@@ -104,7 +104,7 @@ def _cli(main, argv):
 def _partitions(d):
     from .._core.warm_parts import exercise
 
-    return exercise(d.small, ["s", "si"], "y", "g")
+    return exercise(d.small, ["s", "si"], "y", "g", weight="w")
 
 
 B = {"n_boot": 20, "seed": 0, "progress": False}

@@ -44,3 +44,26 @@ def _paired_masses(entry, rows, pos, neg, n_entries, seed, b0, n_boot):
                     pb[b, e] += p
                     nb[b, e] += q
     return pb, nb
+
+
+@jit(parallel=True)
+def _paired_limbs(entry, rows, pos, neg, n_entries, seed, b0, n_boot):
+    """``(P*, N*)``, int64 ``(n_boot, n_entries, 3)``: :func:`_paired_masses` summed
+    exactly, the rows' masses given as int64 limbs ``(n, 3)`` of base ``2**31``
+    (:mod:`prroc_numba._core.mass_limbs`); each count times each limb added in
+    integer arithmetic, so the sums do not depend on the order (not normalised).
+    """
+    n, M = entry.shape
+    pb = np.zeros((n_boot, n_entries, 3), dtype=np.int64)
+    nb = np.zeros((n_boot, n_entries, 3), dtype=np.int64)
+    for b in prange(n_boot):
+        key = replicate_key_cpu(seed, b0 + np.int64(b))  # a prange index is unsigned
+        for i in range(n):
+            k = poisson_count_cpu(key, rows[i])
+            if k:
+                for m in range(M):
+                    e = entry[i, m]
+                    for j in range(3):
+                        pb[b, e, j] += k * pos[i, j]
+                        nb[b, e, j] += k * neg[i, j]
+    return pb, nb

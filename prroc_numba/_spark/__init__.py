@@ -17,8 +17,10 @@ Three paths:
 * **partitions** (:func:`_tables`): every partition reduces its rows to its table
   *(curve, distinct score) -> (positive, negative mass)* in a Python worker
   (:func:`.executor.reduce_batches`) and sends it as Arrow batches with the columns of
-  :meth:`~prroc_numba.Accumulator.table`; the driver merges the tables
-  (:func:`.bridge.accumulator_from_table`). It answers what the group-by cannot read
+  :meth:`~prroc_numba.Accumulator.table` (with a weight column, each entry's masses
+  also as exact integer sums, :mod:`prroc_numba._core.mass_limbs`); the driver merges
+  the tables (:func:`.bridge.accumulator_from_table`; weighted masses added exactly,
+  so the result does not depend on the partitioning). It answers what the group-by cannot read
   exactly (soft labels, score columns of two types, column types other than numbers,
   booleans and strings), raises the in-memory error when the grouped rows fail a check
   (the partition holding the bad row names it), and carries the bootstrap's replicate

@@ -12,33 +12,11 @@ partitions' tables. Only this module knows the wire form.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
-from .._core import Layout, holding
-from .executor import MODEL, NEG, NEG_B, POS, POS_B, SCORE
-
-
-def layout_from_keys(keys, by, models):
-    """``(Layout, curve)``: the curves' layout of a frame of key columns (``by`` columns,
-    then ``model`` when ``models`` is a list) and each row's curve in it, the groups
-    sorted as in memory.
-    """
-    M = 1 if models is None else len(models)
-    n = len(keys)
-    if by:
-        codes = keys.groupby(by, sort=True, dropna=False, observed=True).ngroup()
-        codes = codes.to_numpy(np.int64)
-        _u, first = np.unique(codes, return_index=True)
-        groups = keys[by].iloc[first].reset_index(drop=True)
-    else:
-        codes = np.zeros(n, dtype=np.int64)
-        groups = pd.DataFrame(index=pd.RangeIndex(1))
-    if models is not None:
-        index = {m: i for i, m in enumerate(models)}
-        model = keys[MODEL].map(index).to_numpy(np.int64)
-    else:
-        model = np.zeros(n, dtype=np.int64)
-    return Layout(list(by), models, groups), codes * M + model
+from .._core import holding
+from .._core.exact_tables import layout_from_keys as layout_from_keys  # (its readers')
+from .._core.mass_limbs import from_wire, merged_exact
+from .executor import B_LIMBS, LIMBS, MODEL, NEG, NEG_B, POS, POS_B, SCORE
 
 
 def accumulator_from_table(table, by, models):
@@ -47,13 +25,18 @@ def accumulator_from_table(table, by, models):
     """
     if table.num_rows == 0:
         return None
+    limbs = exact_limbs(table)
     extra = ()
-    if POS_B in table.column_names:
+    if POS_B in table.column_names and limbs is None:
         extra = (_matrix(table[POS_B], table.num_rows), _matrix(table[NEG_B], table.num_rows))
-        table = table.drop_columns([POS_B, NEG_B])
+    wired = (POS_B, NEG_B, *LIMBS, *B_LIMBS)
+    table = table.drop_columns([c for c in wired if c in table.column_names])
     frame = table.to_pandas()
     key_cols = list(by) + ([MODEL] if models is not None else [])
     layout, curve = layout_from_keys(frame[key_cols], by, models)
+    if limbs is not None:  # the partitions' exact sums, added exactly
+        score = frame[SCORE].to_numpy(np.float64)
+        return holding(layout, *merged_exact(curve, score, *limbs[:2], limbs[2:]))
     return holding(
         layout,
         curve,
@@ -65,7 +48,21 @@ def accumulator_from_table(table, by, models):
     )
 
 
-def _matrix(col, n):
-    """A column of equal-length lists as an entries x replicates float64 array."""
+def exact_limbs(table):
+    """``(pos limbs, neg limbs[, pos_b limbs, neg_b limbs])`` of a weighted wire table
+    whose every entry carries its exact sums (:mod:`prroc_numba._core.mass_limbs`; the
+    replicate masses' too on the Poisson bootstrap); None otherwise (a partition held
+    a mass the limbs do not take: the float sums are added as before).
+    """
+    names = [c for c in (*LIMBS, *B_LIMBS) if c in table.column_names]
+    if LIMBS[0] not in names or any(table[c].null_count for c in names):
+        return None
+    n = table.num_rows
+    cols = [table[c].to_numpy() if c in LIMBS else _matrix(table[c], n, np.int64) for c in names]
+    return tuple(from_wire(hi, lo) for hi, lo in zip(cols[::2], cols[1::2]))
+
+
+def _matrix(col, n, dtype=np.float64):
+    """A column of equal-length lists as an entries x replicates array."""
     flat = col.combine_chunks().flatten().to_numpy(zero_copy_only=False)
-    return np.ascontiguousarray(flat.reshape(n, -1), dtype=np.float64)
+    return np.ascontiguousarray(flat.reshape(n, -1), dtype=dtype)

@@ -31,6 +31,8 @@ import pandas as pd
 import pyarrow as pa
 
 from .._core import Accumulator
+from .._core.exact_tables import ExactTable, exact_partition
+from .._core.mass_limbs import limb_floats, wire_pair
 from .._core.partitions import (
     partition_rows,
     reduce_partition,
@@ -41,8 +43,12 @@ SCORE, POS, NEG = "score", "pos", "neg"  # the columns of Accumulator.table()
 POS_B, NEG_B = "pos_b", "neg_b"  # the replicate masses of the Poisson bootstrap
 LABEL, ERROR = "__prn_label", "__prn_error"
 MODEL = "model"
+#: weighted tables: each entry's exact mass sums (:mod:`prroc_numba._core.mass_limbs`)
+LIMBS = ("pos_hi", "pos_lo", "neg_hi", "neg_lo")
+#: and, on the Poisson bootstrap, the exact sums of its replicate masses (lists)
+B_LIMBS = ("pos_b_hi", "pos_b_lo", "neg_b_hi", "neg_b_lo")
 #: the wire columns that are not key columns
-RESERVED = (SCORE, POS, NEG, POS_B, NEG_B, LABEL, ERROR)
+RESERVED = (SCORE, POS, NEG, POS_B, NEG_B, *LIMBS, *B_LIMBS, LABEL, ERROR)
 
 
 def set_threads():
@@ -131,18 +137,45 @@ def reduce_batches(batches, columns, kw, schema, row_id=None, seed=None, n_boot=
     if part is None:
         return
     try:
-        if seed is None:
+        ids = None if seed is None else check_row_ids(part[row_id], row_id)
+        if kw["weight"] is not None:
+            acc, labels = weighted_table(part, kw, ids, seed or 0, n_boot)
+        elif seed is None:
             acc, labels = reduce_partition(part, kw)
         else:
-            ids = check_row_ids(part[row_id], row_id)
             acc, labels = replicate_table(partition_rows(part, kw, 0, ids=ids), seed, n_boot)
     except (ValueError, TypeError) as err:
         yield from _out(_error_frame(err), schema)
         return
     if labels is not None and len(labels):
         yield from _out(_labels_frame(labels), schema)
-    if isinstance(acc, Accumulator) and acc.n_entries:
+    if isinstance(acc, pd.DataFrame):
+        yield from _out(acc, schema)
+    elif isinstance(acc, Accumulator) and acc.n_entries:
         yield from _out(table_frame(acc), schema)
+
+
+def weighted_table(part, kw, ids=None, seed=0, n_boot=0):
+    """A weighted partition's wire table with each entry's exact mass sums (``LIMBS``;
+    with ``ids``, its replicate masses' too, ``B_LIMBS``): the driver adds the
+    partitions' sums exactly, so the merged masses do not depend on the partitioning.
+    Where a mass is outside what the limbs take, its Accumulator of float sums.
+    """
+    table, labels = exact_partition(part, kw, seed=seed, n_boot=n_boot, ids=ids)
+    if not isinstance(table, ExactTable):
+        return table, labels
+    frame = table.keys.copy()
+    lp, ln, *extra = table.limbs
+    frame[SCORE], frame[POS], frame[NEG] = table.score, limb_floats(lp), limb_floats(ln)
+    names = LIMBS + B_LIMBS if extra else LIMBS
+    for i, lm in enumerate(table.limbs):
+        hi, lo = wire_pair(lm)
+        frame[names[2 * i]], frame[names[2 * i + 1]] = (
+            (hi, lo) if lm.ndim == 2 else (list(hi), list(lo))
+        )
+    if extra:
+        frame[POS_B], frame[NEG_B] = list(limb_floats(extra[0])), list(limb_floats(extra[1]))
+    return frame, labels
 
 
 def check_row_ids(x, name):

@@ -18,6 +18,7 @@ import pandas as pd
 import pyarrow as pa
 
 from .._core import Layout
+from .._core.mass_limbs import merged_exact
 from .._core.partitions import (
     global_curves,
     range_area_sums,
@@ -29,7 +30,8 @@ from .._core.partitions import (
     replicate_class_totals,
     tie_blocks,
 )
-from .executor import MODEL, NEG, POS, SCORE, set_threads
+from .bridge import exact_limbs
+from .executor import LIMBS, MODEL, NEG, POS, SCORE, set_threads
 
 PART, CURVE, ROW = "__prn_part", "__prn_curve", "__prn_row"
 
@@ -86,6 +88,9 @@ def _entries(batches, layout, key_cols=None):
     """``(part, table)`` per range: the range table over the global curves."""
     for part, t in _parts(batches):
         pieces = (_curves(t), _f64(t, SCORE), _f64(t, POS), _f64(t, NEG))
+        limbs = exact_limbs(t)
+        if limbs is not None:  # weighted: the partitions' exact sums added exactly
+            pieces = merged_exact(pieces[0], pieces[1], *limbs)[:4]
         yield part, range_table(layout.n_curves, pieces)
 
 
@@ -99,7 +104,8 @@ def curves_task(batches, layout, key_cols):
             continue
         keys = b.select(key_cols).to_pandas() if key_cols else pd.DataFrame(index=range(b.num_rows))
         cols = {CURVE: curve_codes(keys, layout)}
-        yield from _batch({**cols, **{c: b.column(c) for c in (SCORE, POS, NEG)}})
+        carried = (SCORE, POS, NEG) + tuple(c for c in LIMBS if c in b.schema.names)
+        yield from _batch({**cols, **{c: b.column(c) for c in carried}})
 
 
 def _batch(cols):

@@ -120,8 +120,9 @@ class RangeState:
         self._persisted.append(tables)
         wire = tables.where(F.col(X.LABEL).isNotNull() | F.col(X.ERROR).isNotNull())
         _rows, labels = split_wire(wire.toArrow(), kw["pos_label"], kw["soft_labels"])
+        limbs = [c for c in X.LIMBS if c in sdf.columns]  # weighted: exact sums
         ent = tables.where(F.col(X.LABEL).isNull() & F.col(X.ERROR).isNull()).select(
-            *keys, X.SCORE, X.POS, X.NEG
+            *keys, X.SCORE, X.POS, X.NEG, *limbs
         )
         counts = ent.groupBy(*keys).count().toArrow().to_pandas() if keys else None
         if keys:
@@ -154,6 +155,7 @@ class RangeState:
         K = n_ranges(k, rows, per)
         fn = functools.partial(RT.curves_task, layout=self.layout, key_cols=keys)
         schema = f"{RT.CURVE} long, {X.SCORE} double, {X.POS} double, {X.NEG} double"
+        schema += "".join(f", {c} long" for c in limbs)
         self.K, ranges = ranged(map_in_arrow(ent, fn, schema), K, rows)
         K = self.K
         self.ranged = ranges.persist()

@@ -73,6 +73,8 @@ def _run_tasks(frame, n_boot):
             ("neg", f8),
             ("pos_b", pa.list_(f8)),
             ("neg_b", pa.list_(f8)),
+            *[(c, pa.int64()) for c in X.LIMBS],  # weighted: the exact sums
+            *[(c, pa.list_(pa.int64())) for c in X.B_LIMBS],
         ]
     )
     list(X.reduce_batches(iter(batches), _COLUMNS, _KW, wire))

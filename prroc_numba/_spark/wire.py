@@ -79,8 +79,10 @@ def columns(kw, row_id=None):
     return cols
 
 
-def schema_of(data, by, models, label, replicates=False):
-    """The Spark schema of the tables the executors send, and its Arrow twin."""
+def schema_of(data, by, models, label, replicates=False, limbs=False):
+    """The Spark schema of the tables the executors send, and its Arrow twin
+    (``limbs``: weighted tables carry each entry's exact mass sums, ``X.LIMBS``).
+    """
     from pyspark.sql import types as T
 
     fields = [data.schema[b] for b in by]
@@ -92,6 +94,11 @@ def schema_of(data, by, models, label, replicates=False):
         fields += [
             T.StructField(c, T.ArrayType(T.DoubleType(), False), True) for c in (X.POS_B, X.NEG_B)
         ]
+    if limbs:
+        fields += [T.StructField(c, T.LongType(), True) for c in X.LIMBS]
+    if limbs and replicates:
+        long_list = T.ArrayType(T.LongType(), False)
+        fields += [T.StructField(c, long_list, True) for c in X.B_LIMBS]
     fields += [
         T.StructField(X.LABEL, data.schema[label].dataType, True),
         T.StructField(X.ERROR, T.StringType(), True),
@@ -113,7 +120,8 @@ def reduced(data, kw, row_id=None, seed=None, n_boot=0):
     by, models = names(data, kw, row_id)
     kw = {**kw, "by": by or None}
     cols = columns(kw, row_id)
-    schema, arrow = schema_of(data, by, models, kw["label"], seed is not None)
+    limbs = kw["weight"] is not None
+    schema, arrow = schema_of(data, by, models, kw["label"], seed is not None, limbs)
     fn = functools.partial(
         X.reduce_batches,
         columns=cols,
