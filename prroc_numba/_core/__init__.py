@@ -37,6 +37,7 @@ from .inputs import Inputs
 from .kept_rows import hard_labels
 from .memory import check
 from .multiclass import check_device
+from .packed_rows import PackedRows, packed_rows
 from .packing import pack
 from .partial import check_partial, partial_areas, standardized
 from .partitions import (
@@ -150,6 +151,8 @@ __all__ = [
     "metrics_frame",
     "Output",
     "pack",
+    "PackedRows",
+    "packed_rows",
     "pack_points",
     "partial_areas",
     "partition_rows",

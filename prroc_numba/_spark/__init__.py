@@ -146,6 +146,7 @@ def _plan(data, kw, what, need_table):
 def _state(data, kw, what="the call", need_table=False):
     """The merged Accumulator, or the range state (:mod:`.ranges`) above the size."""
     plan, mode, limit, k = _plan(data, kw, what, need_table)
+    limit = limit if plan.most is None else plan.most  # this path's bound (see .path)
     if plan.path == "table" and plan.how == "collect":
         by, _models = names(data, kw)
         P.record("table")
@@ -270,7 +271,7 @@ def _replicate_plan(data, mode, M, n_boot, most):
         plan = P.Plan("ranges" if mode == "ranges" else "partitions", "set by the spark conf")
         P.say(plan, "bootstrap", forced=True)
         return plan
-    n = int(data.count())
+    n = P.row_count(data)[0]
     masses = n * M * n_boot
     if masses <= most:
         why = f"{n:,} rows x {M} x n_boot={n_boot}: at most spark_replicate_max={most:,}"
