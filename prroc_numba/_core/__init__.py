@@ -33,11 +33,11 @@ from .dataframes import (
 )
 from .exact_ints import refuse, thresholds_of_curves
 from .gain_areas import drop_tp0, prg_gains, prg_points
+from .held_rows import packed_rows
 from .inputs import Inputs
 from .kept_rows import hard_labels
 from .memory import check
 from .multiclass import check_device
-from .packed_rows import PackedRows, packed_rows
 from .packing import pack
 from .partial import check_partial, partial_areas, standardized
 from .partitions import (
@@ -151,7 +151,6 @@ __all__ = [
     "metrics_frame",
     "Output",
     "pack",
-    "PackedRows",
     "packed_rows",
     "pack_points",
     "partial_areas",

@@ -142,8 +142,9 @@ def _fetch(sdf, limit):
 def accumulate(table, kw, by, models):
     """The Accumulator of the grouped rows (a pyarrow Table from :func:`fetch`): they
     are validated and packed on the driver as weighted rows (unweighted ones of one
-    score column held packed, :class:`~prroc_numba._core.PackedRows`). Raises the in-memory
-    ValueError/TypeError of the first check they fail (row numbers: grouped rows').
+    score column held packed, :class:`~prroc_numba._core.held_rows.PackedRows`).
+    Raises the in-memory ValueError/TypeError of the first check they fail (row
+    numbers: grouped rows').
     """
     frame = table.to_pandas()
     weight = kw["weight"]
@@ -179,7 +180,7 @@ def collected(data, kw, by):
     a number), become one array per column (no pandas block copies) and the Arrow table
     is freed; they are validated and packed as an in-memory frame is, and the results
     are computed from that batch as the in-memory call computes them
-    (:class:`~prroc_numba._core.PackedRows`) -- the cost of moving the rows. Raises the
+    (:class:`~prroc_numba._core.held_rows.PackedRows`) -- the cost of moving the rows. Raises the
     in-memory error (row numbers: the rows' order in the table Spark returned).
     """
     from .wire import columns
