@@ -506,6 +506,9 @@ def wide(a):
         return prn.auc(sdf.select("g", "label", *names).toArrow().to_pandas(), **kw)
 
     calls = {"collect_and_memory": collect, "auto": lambda: prn.auc(sdf, **kw)}
+    # a new frame object of the same cached rows each time: "auto"'s first call on a
+    # frame (its probe, one small job; the count still from the cache's statistics)
+    calls["auto_first_call"] = lambda: prn.auc(sdf.alias("first"), **kw)
     if a.long:
         long = _long(sdf, names)
         calls["one_column"] = lambda: prn.auc(long, score="score", label="label", by=["g", "model"])
