@@ -348,13 +348,17 @@ def driver(a):
     """The driver's Python process on the table path ("auto"; continuous scores: the
     columns collected): its peak resident memory before and after one call on
     ``--rows`` rows, per entry, and the call's time (after a warm-up call on 1e4 rows
-    that imports and compiles everything)."""
+    that imports and compiles everything). With ``--evaluator``, Spark's evaluator
+    (areaUnderPR + areaUnderROC, default bins and ``numBins=0``) timed once each on the
+    same cached rows right after, and the ratios."""
     spark = _session(a.master, a.driver_memory)
     small, (score,) = _frame(spark, 1e4, "continuous", 2, seed=9)
     _ours(small, score)
     sdf, (score,) = _frame(spark, a.rows, a.kind, a.partitions)
     if a.table_max:
         spark.conf.set("prroc_numba.spark_table_max", str(a.table_max))
+    if a.exact:  # a path forced: its memory per entry
+        spark.conf.set("prroc_numba.spark_exact", a.exact)
     before = _peak_rss_mib()
     t = time.perf_counter()
     out = _ours(sdf, score)
@@ -370,6 +374,19 @@ def driver(a):
         "auc_roc": float(out["auc_roc"].iloc[0]),
         "load_1min": _load(),
     }
+    print(json.dumps({"partial": res}), flush=True)
+    if a.evaluator:
+        for bins in (1000, 0):
+            t = time.perf_counter()
+            ev = _evaluator(sdf, score, bins)
+            ev_t = time.perf_counter() - t
+            print(json.dumps({"partial": f"evaluator numBins={bins}", "s": ev_t}), flush=True)
+            res[f"evaluator_numBins{bins}_s"] = ev_t
+            res[f"ratio_numBins{bins}"] = took / ev_t
+            assert abs(res["auc_roc"] - ev[1]) < (1e-9 if bins == 0 else 1e-3), (res, ev)
+            if bins == 0 and a.kind == "continuous":  # no tie block: the DG area
+                assert abs(float(out["auc_pr"].iloc[0]) - ev[0]) < 1e-9, (out, ev)
+        res["load_1min_end"] = _load()
     spark.stop()
     return res
 
@@ -465,11 +482,22 @@ def cold(a):
     }
 
 
+def _long(sdf, names):
+    """The wide frame's (model, score) entries in one score column, cached: one row per
+    row and model, ``model`` the score column's name."""
+    long = sdf.select("g", "label", *names).unpivot(["g", "label"], names, "model", "score")
+    long = long.cache()
+    long.count()
+    return long
+
+
 def wide(a):
     """``--models`` score columns x ``--groups`` groups (``by=``) on ``--rows`` cached
-    rows: ``prn.auc`` ("auto", and each path forced) against collecting the rows
-    (``toArrow().to_pandas()``) plus the in-memory call, interleaved; the path "auto"
-    named (``attrs["spark_path"]``); every result checked against the in-memory one."""
+    rows: ``prn.auc`` ("auto", and each path forced unless ``--no-forced``) against
+    collecting the rows (``toArrow().to_pandas()``) plus the in-memory call,
+    interleaved; with ``--long``, also "auto" on the same (model, score) entries in one
+    score column (``by=["g", "model"]``); the path "auto" named
+    (``attrs["spark_path"]``); every result checked against the in-memory one."""
     import pandas as pd
 
     import prroc_numba as prn
@@ -482,17 +510,31 @@ def wide(a):
         return prn.auc(sdf.select("g", "label", *names).toArrow().to_pandas(), **kw)
 
     calls = {"collect_and_memory": collect, "auto": lambda: prn.auc(sdf, **kw)}
-    for mode in ("table", "partitions"):
-        calls[mode] = lambda m=mode: _path(spark, m, lambda: prn.auc(sdf, **kw))
+    # a new frame object of the same cached rows each time: "auto"'s first call on a
+    # frame (its probe, one small job; the count still from the cache's statistics)
+    calls["auto_first_call"] = lambda: prn.auc(sdf.alias("first"), **kw)
+    if a.long:
+        long = _long(sdf, names)
+        calls["one_column"] = lambda: prn.auc(long, score="score", label="label", by=["g", "model"])
+    if not a.no_forced:
+        for mode in ("table", "partitions"):
+            calls[mode] = lambda m=mode: _path(spark, m, lambda: prn.auc(sdf, **kw))
     got = _interleaved(calls, a.repeat)
     want = got["collect_and_memory"][1]
-    for _t, frame in got.values():
+    for name, (_t, frame) in got.items():
+        if name == "one_column":  # the model as a key column: the same areas, in order
+            assert np.array_equal(frame["auc"].to_numpy(), want["auc"].to_numpy()), name
+            continue
         pd.testing.assert_frame_equal(frame, want, check_exact=True)
     floor = got["collect_and_memory"][0]
     out = {f"{n}_s": t for n, (t, _f) in got.items()}
     out.update({f"{n}_ratio": t / floor for n, (t, _f) in got.items()})
+    if a.long:
+        out["auto_over_one_column"] = got["auto"][0] / got["one_column"][0]
+        out["one_column_path"] = got["one_column"][1].attrs["spark_path"]
     out["auto_path"] = got["auto"][1].attrs["spark_path"]
     out["curves"] = len(want)
+    out["driver_python_peak_rss_mib"] = _peak_rss_mib()
     out["load_1min"] = _load()
     spark.stop()
     return out
@@ -643,6 +685,10 @@ def main(argv=None):
     p.add_argument("--master", default="local[2]")
     p.add_argument("--table-max", type=float, default=None, help="driver: spark_table_max")
     p.add_argument("--out", default="lake", help="lake: the dataset's directory")
+    p.add_argument("--evaluator", action="store_true", help="driver: time the evaluator too")
+    p.add_argument("--exact", default=None, help="driver: prroc_numba.spark_exact (a path)")
+    p.add_argument("--no-forced", action="store_true", help="wide: skip the forced paths")
+    p.add_argument("--long", action="store_true", help="wide: the entries in one column too")
     p.add_argument("--driver-memory", default="4g", help="the local JVM's (it holds the cache)")
     p.add_argument(
         "--check-evaluator",

@@ -276,3 +276,67 @@ def test_continuous_weights_are_summed_in_the_jvm_not_grouped_by(spark, data, mo
     pd.testing.assert_frame_equal(got[0], want, check_exact=False, rtol=1e-12, atol=0)
     assert not got[0].equals(unweighted)
     pd.testing.assert_frame_equal(tiny, tiny_want, check_exact=False, rtol=1e-12, atol=0)
+
+
+def test_the_collected_columns_answer_every_function_and_give_their_table(data):
+    """Continuous scores take the columns collected: every function equals the in-memory
+    call, the curves and areas read the rows' own batch, and the operating points (which
+    read the table itself) get the table built from it."""
+    df, sdf = data
+    kw = {"score": "c", "label": "y", "by": "g"}
+    for fn, extra in [
+        (prn.auc, {"curve": "roc", "hull": True}),
+        (prn.metrics, {"metrics": ("auc_pr", "ap", "n_pos")}),
+        (prn.pr_curve, {}),
+        (prn.roc_curve, {"thresholds": [0.0, 1.0]}),
+        (prn.confusion, {}),
+        (prn.operating_points, {"targets": ["max_f1"]}),
+    ]:
+        want, want_warn = _run(fn, df, **kw, **extra)
+        got, got_warn = _run(fn, sdf, **kw, **extra)
+        pd.testing.assert_frame_equal(got, want, **EXACT)
+        assert got_warn == want_warn and got.attrs["spark_path"] == "table"
+
+
+def test_a_cached_frame_is_counted_from_its_statistics_and_probed_once(spark, data, monkeypatch):
+    """A fully cached frame's rows come from the statistics Spark gathered while caching
+    it (no count job), and its probe is kept for the next call on the same columns; an
+    uncached frame is counted."""
+    import prroc_numba._spark.path as path
+
+    df, _sdf_shared = data
+    sdf = _sdf(spark, df, 5)  # another plan than the shared frame's, cached afresh
+    assert path.row_count(sdf) == (1500, False)  # cached, not yet loaded: counted
+    probes = []
+    real = path._probe
+    monkeypatch.setattr(path, "_probe", lambda *a: probes.append(1) or real(*a))
+    cls = type(sdf)
+    count = cls.count
+    monkeypatch.setattr(cls, "count", lambda self: pytest.fail("counted"))
+    assert path.row_count(sdf) == (1500, True)
+    kw = {"score": "c", "label": "y", "by": "g"}
+    first, _msgs = _run(prn.auc, sdf, **kw)
+    again, _msgs = _run(prn.auc, sdf, **kw)
+    assert len(probes) == 1 and first.attrs["spark_path"] == "table"
+    pd.testing.assert_frame_equal(again, _run(prn.auc, df, **kw)[0], **EXACT)
+    monkeypatch.setattr(cls, "count", count)
+    sdf.unpersist()
+    assert path.row_count(sdf) == (1500, False)
+
+
+def test_weighted_scores_take_the_partitions_up_to_a_third_of_the_limit(spark, data):
+    """The partitions' merged tables cost three times the collected columns' bytes per
+    entry: 1,500 continuous entries fit spark_table_max=3000 collected, but weighted they
+    pass a third of it and take the score ranges, warned with the reason."""
+    df, sdf = data
+    kw = {"score": "c", "label": "y", "by": "g"}
+    spark.conf.set("prroc_numba.spark_table_max", "3000")
+    try:
+        plain, msgs = _run(prn.auc, sdf, **kw)
+        weighted, warned = _run(prn.auc, sdf, **kw, weight="wt")
+    finally:
+        spark.conf.unset("prroc_numba.spark_table_max")
+    assert plain.attrs["spark_path"] == "table" and weighted.attrs["spark_path"] == "ranges"
+    assert not any("score-range path" in m for m in msgs)
+    assert any("a third of the spark conf prroc_numba.spark_table_max=3,000" in m for m in warned)
+    pd.testing.assert_frame_equal(weighted, _run(prn.auc, df, **kw, weight="wt")[0], **ROUNDED)

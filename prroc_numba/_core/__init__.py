@@ -40,6 +40,7 @@ from .exact_tables import (
     merged_tables,
 )
 from .gain_areas import drop_tp0, prg_gains, prg_points
+from .held_rows import packed_rows
 from .inputs import Inputs
 from .kept_rows import hard_labels
 from .mass_limbs import from_wire, limb_floats, merged_exact, wire_pair
@@ -167,6 +168,7 @@ __all__ = [
     "metrics_frame",
     "Output",
     "pack",
+    "packed_rows",
     "pack_points",
     "partial_areas",
     "partition_rows",

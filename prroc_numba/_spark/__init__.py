@@ -14,6 +14,9 @@ Three paths:
   so no row reaches a Python worker; the grouped rows come to the driver as one Arrow
   table, are validated and reduced there like an in-memory batch of weighted rows, and
   the in-memory kernels run on the table, which is O(distinct scores), not O(rows);
+  mostly distinct unweighted scores instead come as the call's columns
+  (:func:`.grouped.collected`), packed once and answered from their own batch as in
+  memory;
 * **partitions** (:func:`_tables`): every partition reduces its rows to its table
   *(curve, distinct score) -> (positive, negative mass)* in a Python worker
   (:func:`.executor.reduce_batches`) and sends it as Arrow batches with the columns of
@@ -26,9 +29,10 @@ Three paths:
   (the partition holding the bad row names it), and carries the bootstrap's replicate
   masses;
 * **score ranges** (:mod:`.ranges`), when the table would hold more than
-  ``prroc_numba.spark_table_max`` entries (default 5e6): the partitions' tables are
-  cut into (curve, score) ranges by their values alone (the same bits on every run and
-  partitioning), each range's class totals go to the
+  ``prroc_numba.spark_table_max`` entries (default 1.5e7; a third of it for the
+  partitions' merged tables and weighted grouped rows, :data:`.path.HEAVY`): the
+  partitions' tables are cut into (curve, score) ranges by their values alone (the
+  same bits on every run and partitioning), each range's class totals go to the
   driver, an exclusive scan gives each range its start, and each range sends back its
   area sums (or local hull, or threshold bins): O(ranges x curves) numbers, so the
   driver never holds O(rows).
@@ -148,6 +152,7 @@ def _plan(data, kw, what, need_table):
 def _state(data, kw, what="the call", need_table=False):
     """The merged Accumulator, or the range state (:mod:`.ranges`) above the size."""
     plan, mode, limit, k = _plan(data, kw, what, need_table)
+    limit = limit if plan.most is None else plan.most  # this path's bound (see .path)
     if plan.path == "table" and plan.how == "collect":
         by, _models = names(data, kw)
         P.record("table")
@@ -272,7 +277,7 @@ def _replicate_plan(data, mode, M, n_boot, most):
         plan = P.Plan("ranges" if mode == "ranges" else "partitions", "set by the spark conf")
         P.say(plan, "bootstrap", forced=True)
         return plan
-    n = int(data.count())
+    n = P.row_count(data)[0]
     masses = n * M * n_boot
     if masses <= most:
         why = f"{n:,} rows x {M} x n_boot={n_boot}: at most spark_replicate_max={most:,}"

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core import entries_of, holding, layout_of
+from .._core import entries_of, holding, layout_of, packed_rows
 from .._core.partitions import check_merged, reduce_partition
 from .bridge import layout_from_keys
 from .executor import MODEL
@@ -141,8 +141,10 @@ def _fetch(sdf, limit):
 
 def accumulate(table, kw, by, models):
     """The Accumulator of the grouped rows (a pyarrow Table from :func:`fetch`): they
-    are validated and reduced on the driver as weighted rows. Raises the in-memory
-    ValueError/TypeError of the first check they fail (row numbers: grouped rows').
+    are validated and packed on the driver as weighted rows (unweighted ones of one
+    score column held packed, :class:`~prroc_numba._core.held_rows.PackedRows`).
+    Raises the in-memory ValueError/TypeError of the first check they fail (row
+    numbers: grouped rows').
     """
     frame = table.to_pandas()
     weight = kw["weight"]
@@ -163,6 +165,8 @@ def accumulate(table, kw, by, models):
         frame[MASS] = frame[N]
     if models is None:
         kw = {**kw, "weight": mass, "by": by or None}
+        if weight is None:  # the grouped rows' own batch answers (no table is built)
+            return packed_rows(frame, kw)
     else:
         kw = {**kw, "score": STACKED_SCORE, "weight": mass, "by": [*by, STACKED_MODEL]}
     acc, labels = reduce_partition(frame, kw)
@@ -173,17 +177,27 @@ def accumulate(table, kw, by, models):
 def collected(data, kw, by):
     """The table path for mostly distinct scores, unweighted: the call's columns come to
     the driver as one Arrow table (no exchange inside Spark, no Python worker; 8 bytes
-    a number) and are validated and reduced there as an in-memory frame is -- the cost
-    of moving the rows. Raises the in-memory error (row numbers: the rows' order in the
-    table Spark returned).
+    a number), become one array per column (no pandas block copies) and the Arrow table
+    is freed; they are validated and packed as an in-memory frame is, and the results
+    are computed from that batch as the in-memory call computes them
+    (:class:`~prroc_numba._core.held_rows.PackedRows`) -- the cost of moving the rows. Raises the
+    in-memory error (row numbers: the rows' order in the table Spark returned).
     """
     from .wire import columns
 
     kw = {**kw, "by": by or None}
-    frame = data.select(*columns(kw)).toArrow().to_pandas()
-    acc, labels = reduce_partition(frame, kw)
-    check_merged(layout_of(acc), labels, kw["pos_label"])
-    return acc
+    import pyarrow as pa
+
+    table = data.select(*columns(kw)).toArrow()
+    frame = table.to_pandas(split_blocks=True)
+    del table
+    pool = pa.default_memory_pool()
+    pool.release_unused()  # the table's pages back to the system before packing
+    try:
+        return packed_rows(frame, kw)
+    finally:
+        del frame
+        pool.release_unused()  # and the frame's (the batch holds its own arrays)
 
 
 def _wide(acc, by, models):

@@ -2,12 +2,17 @@
 
 :func:`choose` decides from a cheap size estimate, before any reduction runs:
 
-* the row count (one job; a Parquet source answers it from its footers) times the
-  number of score columns bounds the *(curve, distinct score)* entries the driver
-  would hold;
+* the row count times the number of score columns bounds the *(curve, distinct
+  score)* entries the driver would hold: a frame whose every partition is cached gives
+  it from the statistics Spark gathered while caching it (no job; classic sessions),
+  any other frame by ``count()`` (one job; a Parquet source answers it from its
+  footers);
 * a probe of the first :data:`PROBE` rows (``limit``: it reads the first partitions
   only) says how tied the scores are: the fraction of its (key, score) pairs that are
-  distinct, extrapolated to every row, estimates the entries. Only where that estimate
+  distinct, extrapolated to every row, estimates the entries. A cached frame's count
+  and probe are kept for the next call on the same frame object (and columns) while it
+  stays cached: its rows do not change, and a stale estimate could only change the
+  path, never a result. Only where that estimate
   is above ``prroc_numba.spark_table_max`` but the probe shows ties (the extrapolation
   over-counts tied scores, whose distinct values saturate) does a third job count them
   (HyperLogLog, ``approx_count_distinct``: one scan, no exchange of rows).
@@ -41,6 +46,7 @@ from __future__ import annotations
 import contextvars
 import logging
 import warnings
+import weakref
 from dataclasses import dataclass
 
 from .._warnings import SparkPathWarning, outside_stacklevel
@@ -54,8 +60,15 @@ PROBE = 20_000
 TIED = 0.5
 #: HyperLogLog's relative standard deviation (the count's error, about)
 RSD = 0.02
+#: the partitions' merged tables and weighted grouped rows cost about three times the
+#: driver's bytes per entry of the collected columns (or of unweighted grouped rows):
+#: those paths take at most spark_table_max / HEAVY entries
+HEAVY = 3
 #: the order of cost: a call that ran several reductions names the dearest
 RANK = {"table": 0, "partitions": 1, "ranges": 2}
+
+#: what is kept of cached frames: frame -> {"rows": count, (keys, scores, extra): probe}
+_KEPT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 _PATHS: contextvars.ContextVar[list | None] = contextvars.ContextVar(
     "prroc_numba_spark_paths", default=None
@@ -72,9 +85,12 @@ class Plan:
     entries: int | None = None
     #: on the table path: "collect" (the rows' columns) or "group-by" (Spark's)
     how: str = "group-by"
+    #: the entries this path may hold on the driver (None: the conf's limit)
+    most: int | None = None
     fix: str = (
-        "raise that conf (spark.conf.set('prroc_numba.spark_table_max', ...); the driver "
-        "holds about 120 bytes per entry) or round the scores to take the table path"
+        "raise that conf (spark.conf.set('prroc_numba.spark_table_max', ...); the "
+        "driver's Python process peaks at about 40 bytes per entry of collected columns) "
+        "or round the scores to take the table path"
     )
 
 
@@ -107,6 +123,60 @@ def _ratio(probe, cols, scores):
     return sum(len(probe[[*cols, s]].drop_duplicates()) for s in scores) / (n * len(scores))
 
 
+def _cached_rows(data):
+    """The rows of a frame whose every partition is cached, from the statistics Spark
+    counted while caching it (no job), else None (not cached, not yet fully cached, or
+    a Spark Connect frame, whose plan the client cannot read).
+    """
+    try:
+        plan = data.select("*")._jdf.queryExecution().optimizedPlan()  # a fresh plan
+        if plan.getClass().getSimpleName() != "InMemoryRelation":
+            return None
+        if not plan.cacheBuilder().isCachedColumnBuffersLoaded():
+            return None
+        rows = plan.stats().rowCount()
+        return int(rows.get()) if rows.isDefined() else None
+    except Exception:  # noqa: BLE001 -- no plan to read (Spark Connect): count the rows
+        return None
+
+
+def _kept(data):
+    """What is kept of a cached frame (its row count, its probes), None where the frame
+    takes no weak reference.
+    """
+    try:
+        return _KEPT.setdefault(data, {})
+    except TypeError:
+        return None
+
+
+def row_count(data):
+    """``(rows, cached)``: the frame's row count, from a cached frame's statistics
+    (``cached`` True; kept for the next call while the frame stays cached) or
+    ``count()`` (one job).
+    """
+    kept = _kept(data)
+    if kept is not None and "rows" in kept and data.is_cached:
+        return kept["rows"], True
+    rows = _cached_rows(data)
+    if rows is None:
+        return int(data.count()), False
+    if kept is not None:
+        kept["rows"] = rows
+    return rows, True
+
+
+def _probed(data, by, scores, extra, cached):
+    """:func:`_probe`, kept for a cached frame's next call on the same columns."""
+    kept = _kept(data) if cached else None
+    if kept is None:
+        return _probe(data, by, scores, extra)
+    key = (tuple(by), tuple(scores), tuple(extra))
+    if key not in kept:
+        kept[key] = _probe(data, by, scores, extra)
+    return kept[key]
+
+
 def _probe(data, by, scores, extra):
     """``(entries, grouped, seen)``: the fraction of distinct (key, score) pairs among
     the first rows, and of distinct grouped rows (with the label and weight), per
@@ -133,33 +203,41 @@ def _hll(data, by, scores, extra):
 
 def choose(data, by, scores, extra, eligible, limit, weighted=False) -> Plan:
     """The ``"auto"`` plan for the ``scores`` columns (see the module): two small jobs
-    (the row count and the probe), a third only when the probe's estimate is unsure.
+    (the row count and the probe; none on a cached frame probed before), a third only
+    when the probe's estimate is unsure.
     ``extra``: the group-by's other keys (the label).
     """
-    n = int(data.count())
+    n, cached = row_count(data)
     M = len(scores)
-    r_e, r_g, seen = _probe(data, by, scores, extra)
+    r_e, r_g, seen = _probed(data, by, scores, extra, cached)
     entries, grouped = int(round(r_e * n * M)), int(round(r_g * n * M))  # exact: seen == n
+    light = eligible and not weighted  # the columns collected or unweighted grouped rows
+    most = limit if light else limit // HEAVY
     if seen < n and (
-        (entries > limit and r_e <= TIED) or (eligible and grouped > limit and r_g <= TIED)
+        (entries > most and r_e <= TIED) or (eligible and grouped > most and r_g <= TIED)
     ):  # tied scores saturate: counted, not extrapolated
         entries, grouped = _hll(data, by, scores, extra)
     rows = f"{n:,} rows x {M} score column(s)"
-    if entries > limit:
-        why = (
-            f"about {entries:,} (curve, score) entries from {rows}, more than the spark "
-            f"conf prroc_numba.spark_table_max={limit:,}"
-        )
-        return Plan("ranges", why, n, entries)
-    if eligible and r_g <= TIED and grouped <= limit:
+    bound = f"the spark conf prroc_numba.spark_table_max={limit:,}"
+    heavy = (
+        f"{limit // HEAVY:,}, a third of {bound} (weighted scores and columns the "
+        "group-by cannot read are merged as tables, three times the bytes per entry)"
+    )
+    if entries > most:
+        why = f"about {entries:,} (curve, score) entries from {rows}, more than "
+        return Plan("ranges", why + (bound if light else heavy), n, entries, most=most)
+    if eligible and r_g <= TIED and grouped <= most:
         why = f"tied scores: about {grouped:,} grouped rows from {rows}"
-        return Plan("table", why, n, entries)
-    if eligible and not weighted and n * M <= limit:  # the rows cost what their table does
+        return Plan("table", why, n, entries, most=most)
+    if light and n * M <= limit:  # the rows cost what their table does
         why = f"mostly distinct scores: {rows}, their columns reduced on the driver"
-        return Plan("table", why, n, entries, how="collect")
+        return Plan("table", why, n, entries, how="collect", most=limit)
+    if entries > limit // HEAVY:
+        why = f"about {entries:,} (curve, score) entries from {rows}, more than {heavy}"
+        return Plan("ranges", why, n, entries, most=limit // HEAVY)
     kind = "mostly distinct scores" if r_g > TIED else "columns the group-by cannot read"
     why = f"{kind}: about {entries:,} (curve, score) entries from {rows}"
-    return Plan("partitions", why, n, entries)
+    return Plan("partitions", why, n, entries, most=limit // HEAVY)
 
 
 def say(plan: Plan, what: str, forced: bool = False) -> None:

@@ -9,7 +9,7 @@ import numpy as np
 from .._core.partitions import check_names
 from . import executor as X
 
-_TABLE_MAX = 5_000_000
+_TABLE_MAX = 15_000_000
 #: replicate masses (rows x models x n_boot, at most) the table path of the bootstrap
 #: may hold (16 bytes each); above, the rows' score ranges
 REPLICATE_MAX = 50_000_000
