@@ -48,7 +48,7 @@ def _no_reduction(monkeypatch):
         ({"score": "a", "by": "g"}, "table"),  # 12 tied scores: Spark's group-by
         ({"score": "c", "by": "g"}, "table"),  # continuous: the columns collected
         ({"score": ["c", "d"], "by": "g"}, "table"),  # wide, continuous
-        ({"score": "c", "by": "g", "weight": "wt"}, "partitions"),  # continuous, weighted
+        ({"score": "c", "by": "g", "weight": "wt"}, "table"),  # continuous, weighted: collected
         ({"score": "a", "by": "g", "weight": "wt"}, "table"),  # tied, weighted
     ],
     ids=["tied", "continuous", "wide-continuous", "continuous-weighted", "tied-weighted"],
@@ -324,10 +324,11 @@ def test_a_cached_frame_is_counted_from_its_statistics_and_probed_once(spark, da
     assert path.row_count(sdf) == (1500, False)
 
 
-def test_weighted_scores_take_the_partitions_up_to_a_third_of_the_limit(spark, data):
-    """The partitions' merged tables cost three times the collected columns' bytes per
-    entry: 1,500 continuous entries fit spark_table_max=3000 collected, but weighted they
-    pass a third of it and take the score ranges, warned with the reason."""
+def test_weighted_scores_take_the_table_up_to_a_third_of_the_limit(spark, data):
+    """Weighted rows (collected and sorted, or merged as tables) cost up to three times
+    the collected columns' bytes per entry: 1,500 continuous entries fit
+    spark_table_max=3000 collected, but weighted they pass a third of it and take the
+    score ranges, warned with the reason."""
     df, sdf = data
     kw = {"score": "c", "label": "y", "by": "g"}
     spark.conf.set("prroc_numba.spark_table_max", "3000")

@@ -106,3 +106,62 @@ def test_the_weighted_bootstrap_gives_the_same_bits_on_every_partitioning(spark,
     for other in got[1:]:
         pd.testing.assert_frame_equal(other, got[0], **EXACT)
     pd.testing.assert_frame_equal(got[0], want, **CLOSE)
+
+
+def test_weighted_continuous_scores_collected_give_the_same_bits_on_every_partitioning(data):
+    """``auto`` collects mostly distinct weighted scores to the driver (the table path):
+    sorted by value before they are packed, their sums do not depend on the order Spark
+    returns the rows in."""
+    df, frames = data
+    kw = {"score": "c", "label": "y", "by": "g", "weight": "w"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.UndefinedMetricWarning)
+        got = [prn.metrics(f, **kw, metrics=METRICS) for f in frames]
+        want = prn.metrics(df, **kw, metrics=METRICS)
+        # the same rows in another order in memory: only the last bit may move there
+        shuffled = prn.metrics(df.sample(frac=1.0, random_state=1), **kw, metrics=METRICS)
+    assert {g.attrs["spark_path"] for g in got} == {"table"}
+    for other in got[1:]:
+        pd.testing.assert_frame_equal(other, got[0], **EXACT)
+    pd.testing.assert_frame_equal(got[0], want, **CLOSE)
+    pd.testing.assert_frame_equal(shuffled, want, **CLOSE)
+
+
+def test_a_bad_weight_in_collected_rows_is_named_in_sparks_row_order(spark, data):
+    """The collected weighted rows are sorted before packing; a failed check is raised
+    as the in-memory call raises it on the rows in the order Spark returned them."""
+    df, _frames = data
+    bad = df.assign(w=np.where(df["rid"] == 7, -1.0, df["w"]))
+    kw = {"score": "c", "label": "y", "by": "g", "weight": "w"}
+    with pytest.raises(ValueError) as on_spark:
+        prn.auc(_sdf(spark, bad, 1), **kw)
+    with pytest.raises(ValueError) as in_memory:
+        prn.auc(bad, **kw)
+    assert str(on_spark.value) == str(in_memory.value)
+
+
+@pytest.mark.parametrize("score", ["s", ["s", "t"]])
+def test_collected_rows_are_put_in_one_order_whatever_order_they_came_in(score):
+    """The order the collected weighted rows are packed in depends on their values only:
+    any permutation of the same rows (tied scores, several groups, duplicate rows) gives
+    the same frame."""
+    from prroc_numba._spark.grouped import _value_order
+
+    rng = np.random.default_rng(5)
+    n = 400
+    df = pd.DataFrame(
+        {
+            "g": rng.choice(["a", "b", "c"], n),
+            "s": np.round(rng.normal(size=n), 1),  # many ties
+            "t": rng.normal(size=n),
+            "y": rng.integers(0, 2, n),
+            "w": rng.choice([0.1, 0.2, 0.3, 1e-3], n),
+        }
+    )
+    df = pd.concat([df, df.iloc[:50]], ignore_index=True)  # rows equal in every column
+    want = _value_order(df, score)
+    for seed in range(3):
+        shuffled = df.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+        pd.testing.assert_frame_equal(_value_order(shuffled, score), want, check_exact=True)
+    if isinstance(score, str):  # by the score first
+        assert (np.diff(want["s"].to_numpy()) >= 0).all()

@@ -175,7 +175,7 @@ def accumulate(table, kw, by, models):
 
 
 def collected(data, kw, by):
-    """The table path for mostly distinct scores, unweighted: the call's columns come to
+    """The table path for mostly distinct scores: the call's columns come to
     the driver as one Arrow table (no exchange inside Spark, no Python worker; 8 bytes
     a number), become one array per column (no pandas block copies) and the Arrow table
     is freed; they are validated and packed as an in-memory frame is, and the results
@@ -194,10 +194,52 @@ def collected(data, kw, by):
     pool = pa.default_memory_pool()
     pool.release_unused()  # the table's pages back to the system before packing
     try:
-        return packed_rows(frame, kw)
+        if kw["weight"] is None:
+            return packed_rows(frame, kw)
+        return _packed_in_value_order(frame, kw)
     finally:
         del frame
         pool.release_unused()  # and the frame's (the batch holds its own arrays)
+
+
+def _packed_in_value_order(frame, kw):
+    """Weighted rows packed in one order that depends on their values only (sorted by
+    every column the call reads): a tie block's weights are then added in the same order
+    whatever the partitioning Spark returned the rows in, so reruns and repartitions give
+    the same bits (rows equal in every column are interchangeable). A check that fails
+    is raised on the rows in Spark's order, so its row numbers are those.
+    """
+    try:
+        ordered = _value_order(frame, kw["score"])
+    except TypeError:  # values without an order (mixed types): the packer's check says so
+        return packed_rows(frame, kw)
+    try:
+        return packed_rows(ordered, kw)
+    except (ValueError, TypeError):
+        packed_rows(frame, kw)  # raises the same check, numbered in Spark's order
+        raise
+
+
+def _value_order(frame, score):
+    """``frame``'s rows in an order that depends on their values only: by the score,
+    and where scores tie by every column (mostly distinct scores: one sort of the
+    scores, then a small sort of the tied rows in their own slots). Several score
+    columns: by every column.
+    """
+    cols = list(frame.columns)
+    if not isinstance(score, str):
+        return frame.sort_values(cols, kind="stable", ignore_index=True)
+    order = np.argsort(frame[score].to_numpy(), kind="stable")
+    values = frame[score].to_numpy()[order]
+    tied = np.zeros(len(order), dtype=bool)
+    same = values[1:] == values[:-1]
+    tied[1:] |= same
+    tied[:-1] |= same
+    if tied.any():  # score first: each run of ties sorted within its own slots
+        slots = np.flatnonzero(tied)
+        runs = frame.iloc[order[slots]].assign(__prn_slot=order[slots])
+        order[slots] = runs.sort_values([score, *cols], kind="stable")["__prn_slot"].to_numpy()
+    return frame.take(order).reset_index(drop=True)
 
 
 def _wide(acc, by, models):

@@ -23,13 +23,13 @@ Then:
   group-by shrinks the rows within each partition before they move) and the estimate
   fits the limit;
 * **table**, the columns collected (:func:`.grouped.collected`), where the scores are
-  mostly distinct, unweighted, and the rows fit the limit: the call's columns come to
-  the driver as one Arrow table and are reduced there -- the cost of moving the rows
-  (the group-by would move every row once more, k score columns stacked into k times
-  the rows; the Python workers would read them all once more);
+  mostly distinct and the rows fit the limit (weighted rows: a third of it): the call's
+  columns come to the driver as one Arrow table and are reduced there -- the cost of
+  moving the rows (the group-by would move every row once more, k score columns stacked
+  into k times the rows; the Python workers would read them all once more);
 * **partitions** (each partition reduced in a Python worker, the tables merged on the
-  driver) for mostly distinct weighted scores and columns the group-by cannot read,
-  while the rows fit the limit;
+  driver) for columns the group-by cannot read, and rows above what the collection
+  takes, while the entries fit the limit;
 * **ranges** (:mod:`.ranges`) above the limit: logged, and warned
   (:class:`~prroc_numba._warnings.SparkPathWarning`) with the conf that changes it. A
   request that needs every distinct score on the driver (a raw curve, confusion at
@@ -232,6 +232,9 @@ def choose(data, by, scores, extra, eligible, limit, weighted=False) -> Plan:
     if light and n * M <= limit:  # the rows cost what their table does
         why = f"mostly distinct scores: {rows}, their columns reduced on the driver"
         return Plan("table", why, n, entries, how="collect", most=limit)
+    if eligible and weighted and n * M <= limit // HEAVY:  # sorted first: see collected
+        why = f"mostly distinct weighted scores: {rows}, their columns reduced on the driver"
+        return Plan("table", why, n, entries, how="collect", most=limit // HEAVY)
     if entries > limit // HEAVY:
         why = f"about {entries:,} (curve, score) entries from {rows}, more than {heavy}"
         return Plan("ranges", why, n, entries, most=limit // HEAVY)
