@@ -16,7 +16,7 @@ three by default).
 * ``engines``: the same kind of call with ``resampling="poisson"``, ``stratified=False``
   (``--models`` paired, ``--groups``, ``--rows``, ``--n-boot``; default 2 x 5 x 2e5,
   B = 200) in memory, on a Dask LocalCluster (``--workers`` processes of one thread,
-  ``--memory-limit`` each, ``--partitions``) and on a local SparkSession
+  ``--memory-limit`` and ``--numba-threads`` each, ``--partitions``) and on a local SparkSession
   (``local[--workers]``, ``row_id=``), one after the other: time, peak resident memory
   (this process, sampled; the Dask workers' own peak; the Spark driver's JVM) and
   whether the frames equal the in-memory one. ``--skip dask`` / ``spark`` leaves one out.
@@ -225,13 +225,17 @@ def engines(a):
             processes=True,
             memory_limit=a.memory_limit,
             dashboard_address=":0",
+            # one Numba thread per one-thread worker (as Spark's tasks): the workers
+            # share the cores, and each one's kernels would otherwise start a thread per core
+            env={"NUMBA_NUM_THREADS": str(a.numba_threads)},
         )
         with cluster, Client(cluster) as client:
             prn.disparity(dd.from_pandas(small, npartitions=2), **kw)  # the workers compile
             ddf = dd.from_pandas(df, npartitions=a.partitions).persist()
             t, got, peak = _timed(lambda: prn.disparity(ddf, **kw))
             workers = client.run(lambda: __import__("resource").getrusage(0).ru_maxrss / 2**20)
-            print(f"Dask LocalCluster ({a.workers} workers of {a.memory_limit}, ", end="")
+            print(f"Dask LocalCluster ({a.workers} workers of {a.memory_limit}, 1 thread, ", end="")
+            print(f"{a.numba_threads} Numba thread(s) each, ", end="")
             print(f"{a.partitions} partitions): {t:.2f} s ({_load()}), ", end="")
             print(f"equal to in memory {_same(got, want)}; {peak}; workers' peak RSS ", end="")
             print(", ".join(f"{v:.2f}" for v in workers.values()) + " GiB", flush=True)
@@ -272,6 +276,7 @@ def _args(argv):
     p.add_argument("--partitions", type=int, default=8, help="engines: Dask/Spark partitions")
     p.add_argument("--workers", type=int, default=2, help="engines: Dask workers, Spark cores")
     p.add_argument("--memory-limit", default="4GiB", help="engines: each Dask worker's limit")
+    p.add_argument("--numba-threads", type=int, default=1, help="engines: a Dask worker's")
     p.add_argument("--driver-memory", default="4g", help="engines: spark.driver.memory")
     p.add_argument("--skip", nargs="*", default=[], choices=["dask", "spark"])
     a = p.parse_args(argv)
