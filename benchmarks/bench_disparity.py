@@ -18,7 +18,7 @@ three by default).
   B = 200) in memory, on a Dask LocalCluster (``--workers`` processes of one thread,
   ``--memory-limit`` and ``--numba-threads`` each, ``--partitions``) and on a local SparkSession
   (``local[--workers]``, ``row_id=``), one after the other: time, peak resident memory
-  (this process, sampled; the Dask workers' own peak; the Spark driver's JVM) and
+  (sampled: this process, the Spark driver's JVM, the two largest worker processes) and
   whether the frames equal the in-memory one. ``--skip dask`` / ``spark`` leaves one out.
   The issue's scale: ``engines --rows 1e6 --models 10 --groups 20 --n-boot 1000``.
 
@@ -153,8 +153,10 @@ def _same(a, b):
 
 
 class _PeakRSS:
-    """Peak resident memory (GiB) of this process and of its ``java`` children (the
-    Spark driver's JVM), sampled every 50 ms while the block runs."""
+    """Peak resident memory of this process, of its ``java`` children (the Spark
+    driver's JVM) and of each other process under it (the Dask workers, Spark's Python
+    workers), sampled every 50 ms while the block runs. (A worker's own ``ru_maxrss``
+    would not do: a process started from this one inherits its high-water mark.)"""
 
     def __enter__(self):
         import threading
@@ -162,7 +164,7 @@ class _PeakRSS:
         import psutil
 
         self.me, self.stop = psutil.Process(), threading.Event()
-        self.py = self.jvm = 0
+        self.py, self.jvm, self.others = 0, 0, {}
 
         def sample():
             while not self.stop.wait(0.05):
@@ -170,8 +172,11 @@ class _PeakRSS:
                 jvm = 0
                 for c in self.me.children(recursive=True):
                     try:
+                        rss = c.memory_info().rss
                         if c.name() == "java":
-                            jvm += c.memory_info().rss
+                            jvm += rss
+                        else:
+                            self.others[c.pid] = max(self.others.get(c.pid, 0), rss)
                     except psutil.Error:
                         pass
                 self.jvm = max(self.jvm, jvm)
@@ -186,7 +191,10 @@ class _PeakRSS:
 
     def __str__(self):
         jvm = f", driver JVM {self.jvm / 2**30:.2f} GiB" if self.jvm else ""
-        return f"peak RSS: client {self.py / 2**30:.2f} GiB{jvm}"
+        top = sorted(self.others.values(), reverse=True)[:2]
+        top = [f"{v / 2**30:.2f}" for v in top if v > 2**27]  # the workers, not helpers
+        workers = f", the largest workers {' and '.join(top)} GiB" if top else ""
+        return f"peak RSS: client {self.py / 2**30:.2f} GiB{jvm}{workers}"
 
 
 def _timed(call):
@@ -229,16 +237,14 @@ def engines(a):
             # share the cores, and each one's kernels would otherwise start a thread per core
             env={"NUMBA_NUM_THREADS": str(a.numba_threads)},
         )
-        with cluster, Client(cluster) as client:
+        with cluster, Client(cluster):
             prn.disparity(dd.from_pandas(small, npartitions=2), **kw)  # the workers compile
             ddf = dd.from_pandas(df, npartitions=a.partitions).persist()
             t, got, peak = _timed(lambda: prn.disparity(ddf, **kw))
-            workers = client.run(lambda: __import__("resource").getrusage(0).ru_maxrss / 2**20)
             print(f"Dask LocalCluster ({a.workers} workers of {a.memory_limit}, 1 thread, ", end="")
             print(f"{a.numba_threads} Numba thread(s) each, ", end="")
             print(f"{a.partitions} partitions): {t:.2f} s ({_load()}), ", end="")
-            print(f"equal to in memory {_same(got, want)}; {peak}; workers' peak RSS ", end="")
-            print(", ".join(f"{v:.2f}" for v in workers.values()) + " GiB", flush=True)
+            print(f"equal to in memory {_same(got, want)}; {peak}", flush=True)
             del ddf
     if "spark" not in a.skip:
         _spark(a, df, small, kw, want)
