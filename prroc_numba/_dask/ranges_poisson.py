@@ -71,7 +71,7 @@ from .partitions import _merge_tree, _names, accumulate, settings
 from .ranges import _merge_samples, _sample, shuffle_graph
 
 _BLOCK_BYTES = 1 << 26  # replicate masses a range holds at once (per pass-2 block)
-_SUM_BLOCKS = 4  # blocks of replicates whose pass-2 chains over the ranges run at once
+_SUM_BLOCKS = 4  # the fewest blocks of replicates whose pass-2 chains run side by side
 _FAN = 8
 _SMALL_TABLE = 1 << 22  # replicate masses (64 MiB) that the table path always takes
 _TABLE_SHARE = 0.1  # the table path's most entries per value row (:func:`_table_pays`)
@@ -257,12 +257,14 @@ class RowRanges:
         """``(n_curves, n_boot + 1)``: the area sums, each range's terms added to the
         higher ranges' sums in sweep order (the in-memory left-to-right sum, to the
         bit). Range ``r``'s task for a block of replicates waits for range ``r - 1``'s
-        task for that block only, so :data:`_SUM_BLOCKS` blocks run at once (a wavefront).
+        task for that block only: a wavefront, with twice as many blocks as ranges (at
+        least :data:`_SUM_BLOCKS`), so up to one task per range runs at once.
         """
         import dask
 
         nb = self.n_boot + 1
-        cuts = np.linspace(0, nb, min(nb, _SUM_BLOCKS) + 1).astype(np.int64)
+        blocks = min(nb, max(_SUM_BLOCKS, 2 * self.K))
+        cuts = np.linspace(0, nb, blocks + 1).astype(np.int64)
         sums = [None] * (cuts.size - 1)
         for r, t in enumerate(self.ranges):
             for j, (a, e) in enumerate(zip(cuts[:-1], cuts[1:])):
