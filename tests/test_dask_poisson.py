@@ -3,11 +3,12 @@
 Forced onto the range path (dask config ``prroc_numba.dask_exact = "ranges"``), or
 chosen by ``"auto"`` when the merged replicate table would be too large, the Dask
 bootstrap must equal the in-memory ``resampling="poisson"`` one (same seed, same rows;
-itself checked against naive.py and the multinomial bootstrap elsewhere) to 1e-12 in
-every replicate and interval, with the same warnings: continuous scores, scores tied
-across partitions and range cuts, ``by`` groups, 2-3 models paired, weights, soft
-labels, a group without positives and a tiny group whose replicates lose their only
-positive (NaN replicates, counted and warned about as in memory).
+itself checked against naive.py and the multinomial bootstrap elsewhere) in every
+replicate and interval -- to the bit with unweighted 0/1 labels, else to 1e-12 --
+with the same warnings: continuous scores, scores tied across partitions and range
+cuts, ``by`` groups, 2-3 models paired, weights, soft labels, a group without positives
+and a tiny group whose replicates lose their only positive (NaN replicates, counted and
+warned about as in memory).
 """
 
 from __future__ import annotations
@@ -56,8 +57,12 @@ def _same_bootstrap(df, ddf, kw, extra, seed):
     args = {**kw, **extra, "n_boot": 30, "seed": seed, "return_replicates": True}
     want, want_warn = _run(prn.bootstrap, df, **args, resampling="poisson")
     got, got_warn = _run(prn.bootstrap, ddf, **args, resampling="poisson")
+    # 0/1 labels without weights: whole-number class totals, and each range continues
+    # the higher ranges' area sum in sweep order -- the in-memory sums to the bit
+    unit = kw.get("weight") is None and not kw.get("soft_labels") and not extra.get("hull")
+    tol = {"check_dtype": False, "rtol": 0, "atol": 0} if unit else TOL
     for a, b in zip(got, want):  # the intervals, then every replicate
-        pd.testing.assert_frame_equal(a, b, **TOL)
+        pd.testing.assert_frame_equal(a, b, **tol)
     assert got_warn == want_warn
     return want, want_warn
 
@@ -154,3 +159,28 @@ def test_held_rows_count_in_dask_memory_accounting():
     assert want <= sizeof(rp) <= want + 1024
     rp.starts = None  # as the ranges keep them
     assert want - held[-1].nbytes <= sizeof(rp) <= want - held[-1].nbytes + 1024
+
+
+def test_auto_path_follows_what_each_costs(client):
+    """ "auto" keeps the merged table for few replicate masses or few distinct scores per
+    row, and takes the ranges for continuous scores with many replicates (their table
+    is as large as the rows times B); both give the in-memory replicates."""
+    from prroc_numba._core.partitions import input_kw
+    from prroc_numba._dask import ranges_poisson as rp
+
+    assert rp._table_pays(1000, 1000, "c", 100)  # 1e5 masses: small
+    assert not rp._table_pays(40_000, 20_000, ["c", "d"], 200)  # continuous, 8e6 masses
+    assert rp._table_pays(40_000, 200_000, ["c", "d"], 200)  # a tenth of the value rows
+    df = _frame(seed=12)
+    ddf = _ddf(df)
+    kw = input_kw(["c", "a"], "y", "g", None, None, False)
+    assert isinstance(rp.state(ddf, kw, 1, 3000), rp.RowRanges)  # 3000 x 1500 x 2 masses
+    assert not isinstance(rp.state(ddf, {**kw, "score": "a"}, 1, 3000), rp.RowRanges)
+    assert not isinstance(rp.state(ddf, kw, 1, 30), rp.RowRanges)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", prn.UndefinedMetricWarning)
+        args = {"score": ["c", "a"], "label": "y", "by": "g", "n_boot": 3000, "seed": 1}
+        got = prn.bootstrap(ddf, **args, resampling="poisson", return_replicates=True)
+        want = prn.bootstrap(df, **args, resampling="poisson", return_replicates=True)
+    for a, b in zip(got, want):
+        pd.testing.assert_frame_equal(a, b, check_dtype=False, rtol=0, atol=0)

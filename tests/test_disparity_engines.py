@@ -43,6 +43,22 @@ def test_dask_equals_in_memory(client, reference):  # noqa: F811 (the fixture)
     pd.testing.assert_frame_equal(got, want, **EXACT)
 
 
+def test_dask_score_ranges_equal_in_memory(client):  # noqa: F811 (the fixture)
+    """Continuous scores through the score ranges (the path of large frames): every
+    range continues the higher ranges' sums in sweep order, so the frame is exact too."""
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+    rng = np.random.default_rng(1)
+    df = _frame(n=1500, seed=1)
+    df["m1"] = df["y"] + rng.normal(size=len(df))  # continuous: one entry per row
+    df["m2"] = 0.5 * df["y"] + rng.normal(size=len(df))
+    kw = {**KW, "method": "dg", "reference": "between_groups"}
+    want = prn.disparity(df, **kw)
+    with dask.config.set({"prroc_numba.dask_exact": "ranges", "prroc_numba.dask_ranges": 5}):
+        got = prn.disparity(dd.from_pandas(df, npartitions=4), **kw)
+    pd.testing.assert_frame_equal(got, want, **EXACT)
+
+
 def test_dask_errors(client):  # noqa: F811 (the fixture)
     dd = pytest.importorskip("dask.dataframe")
     df = _frame()

@@ -533,16 +533,21 @@ def replicate_masses(rng, seed, n_boot, block_bytes):
     )
 
 
-def replicate_area_sums(rng, tp0, fp0, seed, code):
-    """``(n_curves, n_boot + 1)``: a range's segment-area sums per replicate, from each
-    replicate's start ``tp0[b]``, ``fp0[b]`` (the last: the data's own).
+def replicate_area_sums(rng, tp0, fp0, seed, code, b0=0, n_boot=None, start=None):
+    """``(n_curves, m)``: a range's segment-area sums for replicates ``b0 .. b0 + m - 1``
+    (``m = tp0.shape[0]``), each from its start ``tp0[j]``, ``fp0[j]``; replicate
+    ``n_boot`` (default ``b0 + m - 1``: the last) is the data's own. ``start``: the
+    higher ranges' sums, which this range's terms continue in sweep order (then the
+    last range's sums are the whole curve's left-to-right sum, as in memory); else 0.
     """
     offsets, block, row, pos, neg = (writable(x) for x in rng)
     block_rows = np.zeros(int(offsets[-1]) + 1, dtype=np.int64)
     np.cumsum(np.bincount(block, minlength=block_rows.size - 1), out=block_rows[1:])
-    out = np.empty((offsets.size - 1, tp0.shape[0]))
+    m = tp0.shape[0]
+    out = np.zeros((offsets.size - 1, m)) if start is None else np.array(start, dtype=np.float64)
+    last = b0 + m - 1 if n_boot is None else n_boot
     replicate_range_areas(
-        offsets, block_rows, row, pos, neg, writable(tp0), writable(fp0), seed, code, out
+        offsets, block_rows, row, pos, neg, writable(tp0), writable(fp0), seed, code, b0, last, out
     )
     return out
 

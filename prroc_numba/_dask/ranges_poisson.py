@@ -7,9 +7,10 @@ the rows never meet in one place and nothing is ever rows x ``B``:
 1. a first read of every partition sends its length (the global row ids are partition
    offset + position), a sample of its distinct scores and their number
    (:func:`_survey`);
-2. if the partitions hold no more than ``"prroc_numba.dask_table_max"`` entries in all
-   (and the dask config ``"prroc_numba.dask_exact"`` is ``"auto"``), the table path
-   runs (:mod:`.partitions`); otherwise the client picks each curve's splitters
+2. if the partitions hold no more than ``"prroc_numba.dask_table_max"`` entries in all,
+   and few replicate masses or few entries per row (:func:`_table_pays`: rounded
+   scores), and the dask config ``"prroc_numba.dask_exact"`` is ``"auto"``, the table
+   path runs (:mod:`.partitions`); otherwise the client picks each curve's splitters
    (:func:`~prroc_numba._core.partitions.splitters_of`) and one task per partition
    reads it again, builds its value rows (one per row and model: curve, score, global
    row id, positive / negative mass, sorted by curve and score:
@@ -24,13 +25,15 @@ the rows never meet in one place and nothing is ever rows x ``B``:
    :func:`._kernels.ranges._replicate_range_totals`);
    the client's exclusive scan over the ranges gives each range, per replicate, its
    starting ``(TP, FP)``;
-4. pass 2: each range draws the counts again and sums its segments' area terms per
-   replicate from its start, each tie block's masses summed as its rows' counts are
-   drawn (:func:`._kernels.ranges._replicate_range_areas`); or, a block of replicates
+4. pass 2: each range draws the counts again and adds its segments' area terms per
+   replicate, from its start, to the higher ranges' sum (a chain over the ranges per
+   block of replicates, the blocks side by side: the in-memory left-to-right sum to the
+   bit), each tie block's masses summed as its rows' counts are drawn
+   (:func:`._kernels.ranges._replicate_range_areas`); or, a block of replicates
    at a time (the tie blocks' replicate masses, bounded to ``_BLOCK_BYTES``), takes its
    local hull (:func:`._kernels.ranges._range_hulls`), or keeps the few
    vertices that the recall grid of ``bootstrap_curve`` reads (:func:`_grid_vertices`);
-5. the client adds the sums per replicate and normalises them
+5. the client normalises the last range's sums
    (:func:`._kernels.segments.finish_area`), or runs the table kernels
    (:func:`._drivers.resample.table_areas` / ``table_curves``) on each
    replicate's few gathered vertices (the hull of the local hulls is the hull).
@@ -38,7 +41,8 @@ the rows never meet in one place and nothing is ever rows x ``B``:
 The data's own estimate is one more "replicate" whose counts are all 1. Each row's
 count is the one the in-memory ``resampling="poisson"`` bootstrap gives it, in every
 model (paired), so replicates and intervals equal the in-memory ones for the same
-seed and data (to rounding of the sums). Memory per range: O(its rows + B x curves);
+seed and data (the areas to the bit with unweighted labels, whose class totals are
+whole numbers; weighted sums to rounding). Memory per range: O(its rows + B x curves);
 the hull and the curves add its tie blocks x a block of replicates.
 """
 
@@ -67,7 +71,10 @@ from .partitions import _merge_tree, _names, accumulate, settings
 from .ranges import _merge_samples, _sample, shuffle_graph
 
 _BLOCK_BYTES = 1 << 26  # replicate masses a range holds at once (per pass-2 block)
+_SUM_BLOCKS = 4  # the fewest blocks of replicates whose pass-2 chains run side by side
 _FAN = 8
+_SMALL_TABLE = 1 << 22  # replicate masses (64 MiB) that the table path always takes
+_TABLE_SHARE = 0.1  # the table path's most entries per value row (:func:`_table_pays`)
 
 
 def _split(item, layout, splitters):
@@ -244,8 +251,28 @@ class RowRanges:
             parts = self._each(_hulls)
             offsets, dtp, dfp = _table_of_vertices(parts, self.n_curves, nb)
             return table_areas(offsets, dtp, dfp, code, True)[:, 0].reshape(self.n_curves, nb)
-        total = np.sum(self._each(replicate_area_sums, int(code)), axis=0)
-        return finish_replicate_areas(total, self.P, self.N, code)
+        return finish_replicate_areas(self._chained_sums(int(code)), self.P, self.N, code)
+
+    def _chained_sums(self, code):
+        """``(n_curves, n_boot + 1)``: the area sums, each range's terms added to the
+        higher ranges' sums in sweep order (the in-memory left-to-right sum, to the
+        bit). Range ``r``'s task for a block of replicates waits for range ``r - 1``'s
+        task for that block only: a wavefront, with twice as many blocks as ranges (at
+        least :data:`_SUM_BLOCKS`), so up to one task per range runs at once.
+        """
+        import dask
+
+        nb = self.n_boot + 1
+        blocks = min(nb, max(_SUM_BLOCKS, 2 * self.K))
+        cuts = np.linspace(0, nb, blocks + 1).astype(np.int64)
+        sums = [None] * (cuts.size - 1)
+        for r, t in enumerate(self.ranges):
+            for j, (a, e) in enumerate(zip(cuts[:-1], cuts[1:])):
+                sums[j] = dask.delayed(replicate_area_sums)(
+                    t, self.tp0[r, a:e], self.fp0[r, a:e], self.seed, code, int(a),
+                    self.n_boot, sums[j],
+                )  # fmt: skip
+        return np.concatenate(dask.compute(*sums), axis=1)
 
     def curves(self, grid, hull):
         """``(n_curves, n_boot + 1, grid.size)`` precisions on the recall grid."""
@@ -291,11 +318,26 @@ def _sampled(survey):
     return survey[1]
 
 
+def _table_pays(n_entries, n_rows, score, n_boot):
+    """Whether the merged table is the cheaper path for ``n_entries`` distinct entries
+    (summed over the partitions) of ``n_rows`` rows: its replicate masses (``n_entries
+    x (n_boot + 1)``) are few (:data:`_SMALL_TABLE`), or the entries are at most
+    :data:`_TABLE_SHARE` of the value rows (rows x models) that the ranges would draw
+    twice. Per replicate, a table entry costs about ten times a drawn count (its
+    masses are written, pickled, merged in a tree and swept), so continuous scores --
+    one entry per value row -- take the ranges; rounded scores the table.
+    """
+    models = 1 if isinstance(score, str) else len(score)
+    small = n_entries * (n_boot + 1) <= _SMALL_TABLE
+    return small or n_entries <= _TABLE_SHARE * n_rows * models
+
+
 def state(data, kw, seed, n_boot):
     """The Poisson bootstrap's state of a Dask frame: the merged table with ``n_boot``
     replicate masses per entry (an :class:`Accumulator`), or the rows' score ranges
     (:class:`RowRanges`) when the table would hold more entries than the dask config
-    ``"prroc_numba.dask_table_max"`` (or ``"prroc_numba.dask_exact"`` says which).
+    ``"prroc_numba.dask_table_max"`` or cost more than the ranges (:func:`_table_pays`;
+    or ``"prroc_numba.dask_exact"`` says which).
 
     One first read of every partition gives its length (the global row ids), its number
     of distinct entries (the choice) and a sample of its scores (the splitters); the
@@ -324,7 +366,7 @@ def state(data, kw, seed, n_boot):
     del surveys, samples
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
     check_merged(layout_of(sample), labels, kw["pos_label"])
-    if mode == "auto" and n <= limit:  # the merged table fits: the table path
+    if mode == "auto" and n <= limit and _table_pays(n, int(offsets[-1]), kw["score"], n_boot):
         acc, labels = _merge_tree(
             [
                 dask.delayed(reduce_partition)(p, kw, int(offsets[i]), seed, n_boot)

@@ -85,6 +85,8 @@ def signatures() -> dict:
             a(f8, 2),
             i8,
             i8,
+            i8,
+            i8,
             a(f8, 2),
         ),
     }

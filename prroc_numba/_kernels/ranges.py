@@ -26,7 +26,7 @@ from numba import prange
 from .._jit.numba import jit
 from .hull import _hull_gather, _hull_into
 from .poisson import poisson_count_cpu, replicate_key_cpu
-from .segments import segment_area_cpu
+from .segments import segment_add, segment_area_cpu
 
 
 @jit(parallel=True)
@@ -98,22 +98,26 @@ def _replicate_range_totals(curve_rows, row, pos, neg, seed, tp, fp):
 
 
 @jit(parallel=True)
-def _replicate_range_areas(offsets, block_rows, row, pos, neg, tp0, fp0, seed, method, out):
-    """``out[c, b]``: the sum of :func:`.segments.segment_area` over the range's tie blocks
-    of curve ``c`` (blocks ``offsets[c]:offsets[c + 1]``, block ``e``'s rows
-    ``block_rows[e]:block_rows[e + 1]``) in replicate ``b``, from the start
-    ``(tp0[b, c], fp0[b, c])``; the last column (``b = n_boot``) is the data's own (every
-    count 1). Each block's masses are summed from its rows' counts as they are drawn,
-    so no replicate's masses are stored.
+def _replicate_range_areas(
+    offsets, block_rows, row, pos, neg, tp0, fp0, seed, method, b0, n_boot, out
+):
+    """``out[c, j]``: plus the area terms (:func:`.segments.segment_add`) of the range's
+    tie blocks of curve ``c`` (blocks ``offsets[c]:offsets[c + 1]``, block ``e``'s rows
+    ``block_rows[e]:block_rows[e + 1]``) in replicate ``b = b0 + j``, from the start
+    ``(tp0[j, c], fp0[j, c])``; replicate ``n_boot`` is the data's own (every count 1).
+    Each term is added to ``out`` in sweep order, so a range started from the higher
+    ranges' sum continues one left-to-right sum over the whole curve (the in-memory
+    sweep's, to the bit). Each block's masses are summed from its rows' counts as they
+    are drawn, so no replicate's masses are stored.
     """
     C = offsets.size - 1
-    n_boot = out.shape[1] - 1
-    for b in prange(n_boot + 1):
+    for j in prange(out.shape[1]):
+        b = b0 + j
         key = replicate_key_cpu(seed, np.int64(b))
         for c in range(C):
-            ta = tp0[b, c]
-            fa = fp0[b, c]
-            s = 0.0
+            ta = tp0[j, c]
+            fa = fp0[j, c]
+            s = out[c, j]
             for e in range(offsets[c], offsets[c + 1]):
                 p = 0.0
                 n = 0.0
@@ -123,7 +127,7 @@ def _replicate_range_areas(offsets, block_rows, row, pos, neg, tp0, fp0, seed, m
                     n += k * neg[i]
                 tb = ta + p
                 fb = fa + n
-                s += segment_area_cpu(method, ta, fa, tb, fb)
+                s = segment_add(method, s, ta, fa, tb, fb)
                 ta = tb
                 fa = fb
-            out[c, b] = s
+            out[c, j] = s
