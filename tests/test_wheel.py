@@ -372,7 +372,9 @@ def test_wheel_compiles_nothing_read_only_other_cpu_same_results(wheel, tmp_path
                 cwd=elsewhere,
                 capture_output=True,
                 text=True,
-                env=_clean_env(HOME=str(home), **env),
+                # matplotlib (imported by torchmetrics, which the torch wing's calls
+                # import) keeps its font cache in its own folder, not in the home
+                env=_clean_env(HOME=str(home), MPLCONFIGDIR=str(tmp_path / "mpl"), **env),
                 check=False,
                 timeout=300,
             )
