@@ -23,14 +23,18 @@ exact PR area is the Davis-Goadrich area).
 * ``bootstrap`` -- ``prn.bootstrap(..., row_id=)`` (Poisson, B = ``--n-boot``) of AUC-PR
   for ``--models`` models paired: time and the Python workers' peak resident memory.
 * ``wide`` -- ``--models`` score columns x ``--groups`` groups against collecting the
-  rows (``toArrow().to_pandas()``) plus the in-memory call; "auto" (its path named) and
-  each table path forced.
+  rows (``toArrow().to_pandas()``, and ``toPandas()``) plus the in-memory call; "auto"
+  (its path named; its first call on a frame too) and each table path forced.
 * ``lake`` -- write a Parquet dataset partitioned by ``seg`` for the command line.
 * ``driver`` -- the driver's Python process on the table path: peak memory per entry.
 * ``tied`` -- Spark's exact PR area against the Davis-Goadrich area on tied scores.
 * ``weighted`` -- continuous float weights (``0.5 + rand``, every row its own) on
   ``--rows`` continuous rows against the same rows unweighted, interleaved: "auto" (its
   path named) and each table path forced; the rows or entries that reach the driver.
+* ``collect_first`` -- tied scores (``--kind``) at growing rows x score columns: the
+  columns collected (what "auto" does without a probe up to ``COLLECT_FIRST`` entries)
+  against Spark's group-by (forced ``"table"``), interleaved; the figures behind
+  ``prroc_numba._spark.path.COLLECT_FIRST``.
 * ``cold`` -- the first call in a fresh session (cold Python workers) against the
   second (``--kind tied``: the group-by path, which starts no Python worker).
 
@@ -51,6 +55,7 @@ Commands of the figures in docs/spark.md (run with ``nice -n 10``; say the load)
     python benchmarks/bench_spark.py driver --rows 1e7
     python benchmarks/bench_spark.py driver --rows 1e7 --table-max 2e7
     python benchmarks/bench_spark.py weighted --rows 1e6 --groups 0
+    python benchmarks/bench_spark.py collect_first --kind tied --repeat 7
 """
 
 from __future__ import annotations
@@ -494,9 +499,9 @@ def _long(sdf, names):
 def wide(a):
     """``--models`` score columns x ``--groups`` groups (``by=``) on ``--rows`` cached
     rows: ``prn.auc`` ("auto", and each path forced unless ``--no-forced``) against
-    collecting the rows (``toArrow().to_pandas()``) plus the in-memory call,
-    interleaved; with ``--long``, also "auto" on the same (model, score) entries in one
-    score column (``by=["g", "model"]``); the path "auto" named
+    collecting the rows (``toArrow().to_pandas()``, and ``toPandas()``) plus the
+    in-memory call, interleaved; with ``--long``, also "auto" on the same (model, score)
+    entries in one score column (``by=["g", "model"]``); the path "auto" named
     (``attrs["spark_path"]``); every result checked against the in-memory one."""
     import pandas as pd
 
@@ -509,7 +514,11 @@ def wide(a):
     def collect():
         return prn.auc(sdf.select("g", "label", *names).toArrow().to_pandas(), **kw)
 
+    def to_pandas():  # the peer as a user writes it (Arrow-backed by default on Spark 4)
+        return prn.auc(sdf.select("g", "label", *names).toPandas(), **kw)
+
     calls = {"collect_and_memory": collect, "auto": lambda: prn.auc(sdf, **kw)}
+    calls["topandas_and_memory"] = to_pandas
     # a new frame object of the same cached rows each time: "auto"'s first call on a
     # frame (its probe, one small job; the count still from the cache's statistics)
     calls["auto_first_call"] = lambda: prn.auc(sdf.alias("first"), **kw)
@@ -529,6 +538,8 @@ def wide(a):
     floor = got["collect_and_memory"][0]
     out = {f"{n}_s": t for n, (t, _f) in got.items()}
     out.update({f"{n}_ratio": t / floor for n, (t, _f) in got.items()})
+    for n in ("auto", "auto_first_call"):  # against the toPandas() peer
+        out[f"{n}_over_topandas"] = got[n][0] / got["topandas_and_memory"][0]
     if a.long:
         out["auto_over_one_column"] = got["auto"][0] / got["one_column"][0]
         out["one_column_path"] = got["one_column"][1].attrs["spark_path"]
@@ -536,6 +547,54 @@ def wide(a):
     out["curves"] = len(want)
     out["driver_python_peak_rss_mib"] = _peak_rss_mib()
     out["load_1min"] = _load()
+    spark.stop()
+    return out
+
+
+def _collected_and_group_by(spark, sdf, kw, repeat):
+    """:func:`_interleaved` of ``prn.auc`` with the columns collected (``COLLECT_FIRST``
+    raised above the entries) and with Spark's group-by (forced ``"table"``)."""
+    import prroc_numba as prn
+    from prroc_numba._spark import path as P
+
+    def collected():
+        saved, P.COLLECT_FIRST = P.COLLECT_FIRST, 10**12
+        try:
+            return prn.auc(sdf, **kw)
+        finally:
+            P.COLLECT_FIRST = saved
+
+    def group_by():
+        return _path(spark, "table", lambda: prn.auc(sdf, **kw))
+
+    return _interleaved({"collected": collected, "group_by": group_by}, repeat)
+
+
+def collect_first(a):
+    """Tied (or ``--kind``) rows at growing rows x score columns, cached: ``prn.auc``
+    with the columns collected (``COLLECT_FIRST`` raised above the entries) against
+    Spark's group-by (forced ``"table"``), interleaved, each checked against the other
+    to the bit; ``{"rows x models x groups": {...}}``."""
+    import pandas as pd
+
+    spark = _session(a.master, a.driver_memory)
+    out = {}
+    for rows, models, groups in [
+        (1e6, 1, 0), (2e6, 1, 0), (4e6, 1, 0), (8e6, 1, 0),
+        (1e6, 3, 20), (2e6, 3, 20), (4e6, 3, 20),
+    ]:  # fmt: skip
+        sdf, names = _frame(spark, rows, a.kind, a.partitions, models=models, groups=groups)
+        kw = {"score": names if models > 1 else "score", "label": "label"}
+        if groups:
+            kw["by"] = "g"
+        got = _collected_and_group_by(spark, sdf, kw, a.repeat)
+        pd.testing.assert_frame_equal(got["collected"][1], got["group_by"][1], check_exact=True)
+        c, g = got["collected"][0], got["group_by"][0]
+        key = f"{rows:.0e} rows x {models} models x {groups} groups"
+        out[key] = {"entries": int(rows) * models, "collected_s": c, "group_by_s": g,
+                    "collected_over_group_by": c / g, "load_1min": _load()}  # fmt: skip
+        print(json.dumps({key: out[key]}), flush=True)
+        sdf.unpersist()
     spark.stop()
     return out
 
@@ -672,6 +731,7 @@ def main(argv=None):
             "driver",
             "lake",
             "weighted",
+            "collect_first",
         ],
     )
     p.add_argument("--rows", type=float, default=1e6)

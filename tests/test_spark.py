@@ -188,9 +188,13 @@ def test_errors_name_the_fix(spark, data):
         prn.auc(sdf, score="nope", label="y")
 
 
-def test_bad_rows_raise_the_in_memory_errors(spark):
-    """NaN scores, a string label and labels that differ between partitions: the
-    executors' validation errors come back as the in-memory call's own error."""
+def test_bad_rows_raise_the_in_memory_errors(spark, monkeypatch):
+    """NaN scores, a string label and labels that differ between partitions: collected,
+    the rows raise the in-memory call's own error (row numbers: the order Spark returned
+    them in, here the frame's); grouped by Spark (above COLLECT_FIRST), the executors'
+    validation errors come back as that error, numbered within the partition."""
+    import prroc_numba._spark.path as path
+
     df = _frame(n=300, seed=3)
     for bad, kw in [
         (df.assign(a=np.where(np.arange(300) == 250, np.nan, df["a"])), {}),
@@ -199,8 +203,13 @@ def test_bad_rows_raise_the_in_memory_errors(spark):
     ]:
         with pytest.raises((ValueError, TypeError)) as want:
             prn.auc(bad, score="a", label="y", **kw)
+        sdf = _sdf(spark, bad, 3)
         with pytest.raises(type(want.value)) as got:
-            prn.auc(_sdf(spark, bad, 3), score="a", label="y", **kw)
+            prn.auc(sdf, score="a", label="y", **kw)
+        assert str(got.value) == str(want.value)
+        with monkeypatch.context() as m, pytest.raises(type(want.value)) as got:
+            m.setattr(path, "COLLECT_FIRST", 0)
+            prn.auc(sdf.alias("probed"), score="a", label="y", **kw)
         # the in-memory message, its row numbers counted within the Spark partition
         assert re.sub(r"\d+", "#", str(got.value)).startswith(re.sub(r"\d+", "#", str(want.value)))
         assert "in a partition of the Spark frame" in str(got.value)
@@ -284,11 +293,19 @@ def test_the_table_path_is_reduced_by_spark_and_exact(spark, data, kw, mode, mon
     """Ties, weights (with zeros), groups, a group without positives, empty partitions:
     Spark's own group-by gives every result, equal to the in-memory one, no row ever
     reaching a Python worker ('auto' chooses it wherever it applies)."""
+    import prroc_numba._spark.grouped as G
+    import prroc_numba._spark.path as path
+
     df, sdf = data
     _no_partition_tasks(monkeypatch)
+    monkeypatch.setattr(path, "COLLECT_FIRST", 0)  # small as they are, the rows are probed
+    fetched = []
+    real = G.fetch
+    monkeypatch.setattr(G, "fetch", lambda *a, **k: fetched.append(1) or real(*a, **k))
     with _mode(spark, mode):
         for fn, extra in CALLS:
             _same(fn, df, sdf, **kw, **extra)
+    assert len(fetched) >= len(CALLS)  # every call read Spark's grouped rows
 
 
 @pytest.mark.parametrize("kw", [LONG, WIDE], ids=["long-ties", "wide-weights"])

@@ -45,7 +45,7 @@ def _no_reduction(monkeypatch):
 @pytest.mark.parametrize(
     "kw, path",
     [
-        ({"score": "a", "by": "g"}, "table"),  # 12 tied scores: Spark's group-by
+        ({"score": "a", "by": "g"}, "table"),  # 12 tied scores, 1,500 rows: collected
         ({"score": "c", "by": "g"}, "table"),  # continuous: the columns collected
         ({"score": ["c", "d"], "by": "g"}, "table"),  # wide, continuous
         ({"score": "c", "by": "g", "weight": "wt"}, "table"),  # continuous, weighted: collected
@@ -305,6 +305,7 @@ def test_a_cached_frame_is_counted_from_its_statistics_and_probed_once(spark, da
     import prroc_numba._spark.path as path
 
     df, _sdf_shared = data
+    monkeypatch.setattr(path, "COLLECT_FIRST", 0)  # every call probes
     sdf = _sdf(spark, df, 5)  # another plan than the shared frame's, cached afresh
     assert path.row_count(sdf) == (1500, False)  # cached, not yet loaded: counted
     probes = []
@@ -341,3 +342,40 @@ def test_weighted_scores_take_the_table_up_to_a_third_of_the_limit(spark, data):
     assert not any("score-range path" in m for m in msgs)
     assert any("a third of the spark conf prroc_numba.spark_table_max=3,000" in m for m in warned)
     pd.testing.assert_frame_equal(weighted, _run(prn.auc, df, **kw, weight="wt")[0], **ROUNDED)
+
+
+@pytest.mark.parametrize("score", ["a", "c", ["c", "d"]], ids=["tied", "continuous", "wide"])
+def test_up_to_collect_first_entries_the_columns_are_collected_without_a_probe(
+    spark, data, score, monkeypatch, caplog
+):
+    """Rows x score columns at most COLLECT_FIRST: no probe runs, the columns are
+    collected whatever their ties, and the log line says why; above it the probe runs
+    and tied scores take Spark's group-by, continuous ones the columns collected."""
+    import prroc_numba._spark.grouped as G
+    import prroc_numba._spark.path as path
+
+    df, sdf = data
+    kw = {"score": score, "label": "y", "by": "g"}
+    want = _run(prn.auc, df, **kw)[0]
+    ran = []
+
+    def spy(module, name):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, **k: ran.append(name) or real(*a, **k))
+
+    for module, name in [(path, "_probe"), (path, "_hll"), (G, "fetch"), (G, "collected")]:
+        spy(module, name)
+    frame = sdf.alias("fresh")  # a new frame object: nothing kept of it
+    with caplog.at_level(logging.INFO, logger="prroc_numba.spark"):
+        got = _run(prn.auc, frame, **kw)[0]
+    assert ran == ["collected"]
+    M = 1 if isinstance(score, str) else len(score)
+    assert f"1,500 rows x {M} score column(s), at most 4,000,000 entries" in caplog.text
+    pd.testing.assert_frame_equal(got, want, **EXACT)
+    assert got.attrs["spark_path"] == "table"
+
+    ran.clear()
+    monkeypatch.setattr(path, "COLLECT_FIRST", 1000)  # 1,500 rows pass it: probed
+    got = _run(prn.auc, sdf.alias("fresh"), **kw)[0]
+    assert ran == ["_probe", "fetch" if score == "a" else "collected"]
+    pd.testing.assert_frame_equal(got, want, **EXACT)

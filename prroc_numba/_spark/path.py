@@ -7,8 +7,12 @@
   it from the statistics Spark gathered while caching it (no job; classic sessions),
   any other frame by ``count()`` (one job; a Parquet source answers it from its
   footers);
-* a probe of the first :data:`PROBE` rows (``limit``: it reads the first partitions
-  only) says how tied the scores are: the fraction of its (key, score) pairs that are
+* up to :data:`COLLECT_FIRST` rows x score columns (unweighted columns the group-by can
+  read), nothing more is asked: the columns are collected whatever their ties, since
+  there collecting costs about what Spark's group-by does even on tied scores and a
+  probe would cost about a collection's fixed cost (one more job);
+* above it, a probe of the first :data:`PROBE` rows (``limit``: it reads the first
+  partitions only) says how tied the scores are: the fraction of its (key, score) pairs that are
   distinct, extrapolated to every row, estimates the entries. A cached frame's count
   and probe are kept for the next call on the same frame object (and columns) while it
   stays cached: its rows do not change, and a stale estimate could only change the
@@ -22,8 +26,9 @@ Then:
 * **table**, Spark's group-by (:mod:`.grouped`), where the probe shows ties (the
   group-by shrinks the rows within each partition before they move) and the estimate
   fits the limit;
-* **table**, the columns collected (:func:`.grouped.collected`), where the scores are
-  mostly distinct and the rows fit the limit (weighted rows: a third of it): the call's
+* **table**, the columns collected (:func:`.grouped.collected`), up to
+  :data:`COLLECT_FIRST` entries, and above it where the scores are mostly distinct and
+  the rows fit the limit (weighted rows: a third of it): the call's
   columns come to the driver as one Arrow table and are reduced there -- the cost of
   moving the rows (the group-by would move every row once more, k score columns stacked
   into k times the rows; the Python workers would read them all once more);
@@ -53,6 +58,11 @@ from .._warnings import SparkPathWarning, outside_stacklevel
 
 LOG = logging.getLogger("prroc_numba.spark")
 
+#: rows x score columns up to which unweighted columns are collected without a probe
+#: (measured, ``benchmarks/bench_spark.py collect_first``: up to 4e6 entries collecting
+#: the columns of tied scores takes at most about what Spark's group-by takes, and the
+#: probe's job is about a collection's fixed cost; above 8e6 the group-by is faster)
+COLLECT_FIRST = 4_000_000
 #: rows read by the probe of ties
 PROBE = 20_000
 #: a probe whose distinct (key, score) pairs are at most this fraction of its rows is
@@ -202,22 +212,26 @@ def _hll(data, by, scores, extra):
 
 
 def choose(data, by, scores, extra, eligible, limit, weighted=False) -> Plan:
-    """The ``"auto"`` plan for the ``scores`` columns (see the module): two small jobs
-    (the row count and the probe; none on a cached frame probed before), a third only
-    when the probe's estimate is unsure.
+    """The ``"auto"`` plan for the ``scores`` columns (see the module): the row count
+    (no job on a cached frame), then, above :data:`COLLECT_FIRST` entries, the probe
+    (none on a cached frame probed before), and a third job only when the probe's
+    estimate is unsure.
     ``extra``: the group-by's other keys (the label).
     """
     n, cached = row_count(data)
     M = len(scores)
+    light = eligible and not weighted  # the columns collected or unweighted grouped rows
+    rows = f"{n:,} rows x {M} score column(s)"
+    if light and n * M <= min(COLLECT_FIRST, limit):  # no probe: tied or not, collected
+        why = f"{rows}, at most {COLLECT_FIRST:,} entries: their columns reduced on the driver"
+        return Plan("table", why, n, n * M, how="collect", most=limit)
     r_e, r_g, seen = _probed(data, by, scores, extra, cached)
     entries, grouped = int(round(r_e * n * M)), int(round(r_g * n * M))  # exact: seen == n
-    light = eligible and not weighted  # the columns collected or unweighted grouped rows
     most = limit if light else limit // HEAVY
     if seen < n and (
         (entries > most and r_e <= TIED) or (eligible and grouped > most and r_g <= TIED)
     ):  # tied scores saturate: counted, not extrapolated
         entries, grouped = _hll(data, by, scores, extra)
-    rows = f"{n:,} rows x {M} score column(s)"
     bound = f"the spark conf prroc_numba.spark_table_max={limit:,}"
     heavy = (
         f"{limit // HEAVY:,}, a third of {bound} (weighted scores and columns the "
