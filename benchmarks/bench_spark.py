@@ -32,7 +32,7 @@ exact PR area is the Davis-Goadrich area).
   ``--rows`` continuous rows against the same rows unweighted, interleaved: "auto" (its
   path named) and each table path forced; the rows or entries that reach the driver.
 * ``collect_first`` -- tied scores (``--kind``) at growing rows x score columns: the
-  columns collected (what "auto" does without a probe up to ``COLLECT_FIRST`` entries)
+  columns collected (what "auto" does without a probe up to ``COLLECT_FIRST`` rows)
   against Spark's group-by (forced ``"table"``), interleaved; the figures behind
   ``prroc_numba._spark.path.COLLECT_FIRST``.
 * ``cold`` -- the first call in a fresh session (cold Python workers) against the
@@ -184,12 +184,14 @@ def _load():
     return os.getloadavg()[0]
 
 
-def _interleaved(fns, repeat):
+def _interleaved(fns, repeat, times=None):
     """``{name: (median seconds, last result)}`` of each ``fn`` after one warm-up call
     each, the calls taken in turn (ours, then each evaluator, ``repeat`` rounds), so that
-    every side meets the same moments of the machine's load."""
+    every side meets the same moments of the machine's load; ``times``, a dict given,
+    receives each name's seconds round by round."""
     out = {name: None for name in fns}
-    times = {name: [] for name in fns}
+    times = {} if times is None else times
+    times.update({name: [] for name in fns})
     for name, fn in fns.items():
         out[name] = fn()
     for _ in range(repeat):
@@ -519,16 +521,19 @@ def wide(a):
 
     calls = {"collect_and_memory": collect, "auto": lambda: prn.auc(sdf, **kw)}
     calls["topandas_and_memory"] = to_pandas
-    # a new frame object of the same cached rows each time: "auto"'s first call on a
-    # frame (its probe, one small job; the count still from the cache's statistics)
-    calls["auto_first_call"] = lambda: prn.auc(sdf.alias("first"), **kw)
+    # a new frame object of the same cached rows each round, made before the clock
+    # starts: "auto"'s first call on a frame (the count from the cache's statistics; the
+    # probe above COLLECT_FIRST rows; the selection planned afresh)
+    fresh = iter([sdf.alias(f"first{k}") for k in range(a.repeat + 1)])
+    calls["auto_first_call"] = lambda: prn.auc(next(fresh), **kw)
     if a.long:
         long = _long(sdf, names)
         calls["one_column"] = lambda: prn.auc(long, score="score", label="label", by=["g", "model"])
     if not a.no_forced:
         for mode in ("table", "partitions"):
             calls[mode] = lambda m=mode: _path(spark, m, lambda: prn.auc(sdf, **kw))
-    got = _interleaved(calls, a.repeat)
+    rounds = {}
+    got = _interleaved(calls, a.repeat, rounds)
     want = got["collect_and_memory"][1]
     for name, (_t, frame) in got.items():
         if name == "one_column":  # the model as a key column: the same areas, in order
@@ -540,6 +545,10 @@ def wide(a):
     out.update({f"{n}_ratio": t / floor for n, (t, _f) in got.items()})
     for n in ("auto", "auto_first_call"):  # against the toPandas() peer
         out[f"{n}_over_topandas"] = got[n][0] / got["topandas_and_memory"][0]
+        # each round's ratio to the peers of the same round (the load's drift cancels)
+        for peer in ("collect_and_memory", "topandas_and_memory"):
+            paired = np.divide(rounds[n], rounds[peer])
+            out[f"{n}_over_{peer}_per_round"] = [float(np.median(paired)), float(paired.max())]
     if a.long:
         out["auto_over_one_column"] = got["auto"][0] / got["one_column"][0]
         out["one_column_path"] = got["one_column"][1].attrs["spark_path"]
@@ -553,7 +562,7 @@ def wide(a):
 
 def _collected_and_group_by(spark, sdf, kw, repeat):
     """:func:`_interleaved` of ``prn.auc`` with the columns collected (``COLLECT_FIRST``
-    raised above the entries) and with Spark's group-by (forced ``"table"``)."""
+    raised above the rows) and with Spark's group-by (forced ``"table"``)."""
     import prroc_numba as prn
     from prroc_numba._spark import path as P
 
@@ -572,7 +581,7 @@ def _collected_and_group_by(spark, sdf, kw, repeat):
 
 def collect_first(a):
     """Tied (or ``--kind``) rows at growing rows x score columns, cached: ``prn.auc``
-    with the columns collected (``COLLECT_FIRST`` raised above the entries) against
+    with the columns collected (``COLLECT_FIRST`` raised above the rows) against
     Spark's group-by (forced ``"table"``), interleaved, each checked against the other
     to the bit; ``{"rows x models x groups": {...}}``."""
     import pandas as pd

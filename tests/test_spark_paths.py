@@ -345,10 +345,10 @@ def test_weighted_scores_take_the_table_up_to_a_third_of_the_limit(spark, data):
 
 
 @pytest.mark.parametrize("score", ["a", "c", ["c", "d"]], ids=["tied", "continuous", "wide"])
-def test_up_to_collect_first_entries_the_columns_are_collected_without_a_probe(
+def test_up_to_collect_first_rows_the_columns_are_collected_without_a_probe(
     spark, data, score, monkeypatch, caplog
 ):
-    """Rows x score columns at most COLLECT_FIRST: no probe runs, the columns are
+    """At most COLLECT_FIRST rows: no probe runs, the columns are
     collected whatever their ties, and the log line says why; above it the probe runs
     and tied scores take Spark's group-by, continuous ones the columns collected."""
     import prroc_numba._spark.grouped as G
@@ -370,7 +370,7 @@ def test_up_to_collect_first_entries_the_columns_are_collected_without_a_probe(
         got = _run(prn.auc, frame, **kw)[0]
     assert ran == ["collected"]
     M = 1 if isinstance(score, str) else len(score)
-    assert f"1,500 rows x {M} score column(s), at most 4,000,000 entries" in caplog.text
+    assert f"1,500 rows x {M} score column(s), at most 2,000,000 rows" in caplog.text
     pd.testing.assert_frame_equal(got, want, **EXACT)
     assert got.attrs["spark_path"] == "table"
 
@@ -379,3 +379,44 @@ def test_up_to_collect_first_entries_the_columns_are_collected_without_a_probe(
     got = _run(prn.auc, sdf.alias("fresh"), **kw)[0]
     assert ran == ["_probe", "fetch" if score == "a" else "collected"]
     pd.testing.assert_frame_equal(got, want, **EXACT)
+
+
+def test_a_cached_frame_keeps_its_selection_until_its_cache_is_dropped(spark, data):
+    """The collected columns' selection is planned once per cached frame and reused
+    while the cache stays loaded; dropped with the cache (uncached through a view of
+    it, which leaves the frame's is_cached flag set), a new one is planned, which reads
+    the frame's new cache once it is cached again; every call equals the in-memory
+    one."""
+    import prroc_numba._spark.path as path
+
+    df, _shared = data
+    sdf = _sdf(spark, df, 5)
+    kw = {"score": "c", "label": "y", "by": "g"}
+    want = _run(prn.auc, df, **kw)[0]
+    assert path.selected(sdf, ["c"]) is not path.selected(sdf, ["c"])  # not counted yet
+    for _ in range(2):  # the first call's count fills the cache; the second finds it
+        pd.testing.assert_frame_equal(_run(prn.auc, sdf, **kw)[0], want, **EXACT)
+    first = path.selected(sdf, ["c"])
+    assert path.selected(sdf, ["c"]) is first
+    assert path.selected(sdf, ["g"]) is not first
+    sdf.createOrReplaceTempView("prn_kept_selection")
+    spark.catalog.uncacheTable("prn_kept_selection")
+    spark.catalog.dropTempView("prn_kept_selection")
+    assert sdf.is_cached  # the flag does not know
+    assert path.selected(sdf, ["c"]) is not first
+    pd.testing.assert_frame_equal(_run(prn.auc, sdf, **kw)[0], want, **EXACT)
+    assert path.selected(sdf, ["c"]) is not path.selected(sdf, ["c"])
+    sdf.cache().count()  # cached anew: its new selection reads the new cache
+    for _ in range(2):
+        pd.testing.assert_frame_equal(_run(prn.auc, sdf, **kw)[0], want, **EXACT)
+    again = path.selected(sdf, ["c"])
+    assert again is not first and path.selected(sdf, ["c"]) is again
+    plan = again._jdf.queryExecution().executedPlan().toString()
+    assert "InMemoryTableScan" in plan
+    fresh = sdf.alias("fresh")  # a new frame object of the cached rows
+    cols = ["c", "y", "g"]  # the call's columns, planned once for the count and the rows
+    assert path.row_count(fresh, cols) == (1500, True)
+    assert path.selected(fresh, cols) is path.selected(fresh, cols)
+    uncached = _sdf(spark, df.head(100), 3).unpersist()  # rows of its own: no shared cache
+    assert path.row_count(uncached, cols) == (100, False)
+    assert path.selected(uncached, cols) is not path.selected(uncached, cols)

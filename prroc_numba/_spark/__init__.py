@@ -72,7 +72,7 @@ from . import grouped as G
 from . import path as P
 from .bridge import accumulator_from_table
 from .output import answer as answer  # the public functions' output= door (_calls)
-from .wire import REPLICATE_MAX, conf, names, reduced, settings, split_wire
+from .wire import REPLICATE_MAX, columns, conf, names, reduced, settings, split_wire
 
 
 def no_multiclass(multiclass):
@@ -139,7 +139,9 @@ def _plan(data, kw, what, need_table):
     if mode == "auto":
         # the group-by's keys beside the curve's and the score (weights are summed)
         scores = models or [kw["score"]]
-        plan = P.choose(data, by, scores, [kw["label"]], ok, limit, kw["weight"] is not None)
+        weighted = kw["weight"] is not None
+        cols = columns({**kw, "by": by or None})  # what G.collected reads
+        plan = P.choose(data, by, scores, [kw["label"]], ok, limit, weighted, cols)
     else:
         path = "partitions" if mode == "table" and not ok else mode
         plan = P.Plan(path, "set by the spark conf prroc_numba.spark_exact")

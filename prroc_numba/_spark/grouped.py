@@ -49,6 +49,7 @@ from .._core import entries_of, holding, layout_of, packed_rows
 from .._core.partitions import check_merged, reduce_partition
 from .bridge import layout_from_keys
 from .executor import MODEL
+from .path import selected
 
 #: the grouped rows' columns of this module (never a user's column: see wire.names)
 N, MASS, STACKED_MODEL, STACKED_SCORE = "__prn_n", "__prn_mass", "__prn_model", "__prn_score"
@@ -188,7 +189,7 @@ def collected(data, kw, by):
     kw = {**kw, "by": by or None}
     import pyarrow as pa
 
-    table = data.select(*columns(kw)).toArrow()
+    table = selected(data, columns(kw)).toArrow()
     frame = table.to_pandas(split_blocks=True)
     del table
     pool = pa.default_memory_pool()

@@ -7,9 +7,10 @@
   it from the statistics Spark gathered while caching it (no job; classic sessions),
   any other frame by ``count()`` (one job; a Parquet source answers it from its
   footers);
-* up to :data:`COLLECT_FIRST` rows x score columns (unweighted columns the group-by can
-  read), nothing more is asked: the columns are collected whatever their ties, since
-  there collecting costs about what Spark's group-by does even on tied scores and a
+* up to :data:`COLLECT_FIRST` rows (unweighted columns the group-by can read, rows x
+  score columns within the limit), nothing more is asked: the columns are collected
+  whatever their ties, since there collecting costs at most what Spark's group-by does
+  even on tied scores (which the group-by stacks into rows x score columns), and a
   probe would cost about a collection's fixed cost (one more job);
 * above it, a probe of the first :data:`PROBE` rows (``limit``: it reads the first
   partitions only) says how tied the scores are: the fraction of its (key, score) pairs that are
@@ -27,7 +28,7 @@ Then:
   group-by shrinks the rows within each partition before they move) and the estimate
   fits the limit;
 * **table**, the columns collected (:func:`.grouped.collected`), up to
-  :data:`COLLECT_FIRST` entries, and above it where the scores are mostly distinct and
+  :data:`COLLECT_FIRST` rows, and above them where the scores are mostly distinct and
   the rows fit the limit (weighted rows: a third of it): the call's
   columns come to the driver as one Arrow table and are reduced there -- the cost of
   moving the rows (the group-by would move every row once more, k score columns stacked
@@ -58,11 +59,12 @@ from .._warnings import SparkPathWarning, outside_stacklevel
 
 LOG = logging.getLogger("prroc_numba.spark")
 
-#: rows x score columns up to which unweighted columns are collected without a probe
-#: (measured, ``benchmarks/bench_spark.py collect_first``: up to 4e6 entries collecting
-#: the columns of tied scores takes at most about what Spark's group-by takes, and the
-#: probe's job is about a collection's fixed cost; above 8e6 the group-by is faster)
-COLLECT_FIRST = 4_000_000
+#: rows up to which unweighted columns are collected without a probe (measured,
+#: ``benchmarks/bench_spark.py collect_first --kind tied``: the columns of 1e6 and 2e6
+#: tied rows collected take 0.73x and 0.85x Spark's group-by with one score column,
+#: 0.49x and 0.68x with three, whose group-by stacks them into three times the rows;
+#: 1.18x at 4e6 rows of one column; the probe's job is about a collection's fixed cost)
+COLLECT_FIRST = 2_000_000
 #: rows read by the probe of ties
 PROBE = 20_000
 #: a probe whose distinct (key, score) pairs are at most this fraction of its rows is
@@ -133,19 +135,23 @@ def _ratio(probe, cols, scores):
     return sum(len(probe[[*cols, s]].drop_duplicates()) for s in scores) / (n * len(scores))
 
 
-def _cached_rows(data):
-    """The rows of a frame whose every partition is cached, from the statistics Spark
-    counted while caching it (no job), else None (not cached, not yet fully cached, or
-    a Spark Connect frame, whose plan the client cannot read).
+def _cached_rows(selection):
+    """``(rows, cache)`` of a selection of columns of a frame whose every partition is
+    cached: the rows from the statistics Spark counted while caching it (no job), and
+    the JVM's handle on that cache (its ``CachedRDDBuilder``); else None (not cached,
+    not yet fully cached, or a Spark Connect frame, whose plan the client cannot read).
     """
     try:
-        plan = data.select("*")._jdf.queryExecution().optimizedPlan()  # a fresh plan
+        plan = selection._jdf.queryExecution().optimizedPlan()  # planned once, kept
+        if plan.getClass().getSimpleName() == "Project":  # columns keep the row count
+            plan = plan.child()
         if plan.getClass().getSimpleName() != "InMemoryRelation":
             return None
-        if not plan.cacheBuilder().isCachedColumnBuffersLoaded():
+        cache = plan.cacheBuilder()
+        if not cache.isCachedColumnBuffersLoaded():
             return None
         rows = plan.stats().rowCount()
-        return int(rows.get()) if rows.isDefined() else None
+        return (int(rows.get()), cache) if rows.isDefined() else None
     except Exception:  # noqa: BLE001 -- no plan to read (Spark Connect): count the rows
         return None
 
@@ -160,20 +166,51 @@ def _kept(data):
         return None
 
 
-def row_count(data):
+def row_count(data, cols=None):
     """``(rows, cached)``: the frame's row count, from a cached frame's statistics
     (``cached`` True; kept for the next call while the frame stays cached) or
-    ``count()`` (one job).
+    ``count()`` (one job). ``cols``: the columns the call collects, whose selection is
+    planned here and kept for :func:`selected`.
     """
     kept = _kept(data)
     if kept is not None and "rows" in kept and data.is_cached:
         return kept["rows"], True
-    rows = _cached_rows(data)
-    if rows is None:
+    selection = data.select(*(cols or ["*"]))
+    cached = _cached_rows(selection)
+    if cached is None:
         return int(data.count()), False
     if kept is not None:
-        kept["rows"] = rows
-    return rows, True
+        kept.clear()  # cached afresh: nothing of an earlier cache is kept
+        kept["rows"], kept["cache"] = cached
+        if cols:
+            kept[("select", tuple(cols))] = selection
+    return cached[0], True
+
+
+def selected(data, cols):
+    """``data.select(*cols)``; for a frame whose rows were counted from a cache
+    (:func:`row_count`; a cached frame, or columns of one) the same DataFrame object
+    on every call while that cache stays loaded, so Spark plans the selection once
+    (about a tenth of collecting 1e6 rows' columns). Where the cache was dropped
+    (``unpersist``, ``clearCache``) the kept selection is dropped too: its plan reads
+    the old cache, and would read the rows from their source again even once the frame
+    is cached anew.
+    """
+    kept = _kept(data)
+    cache = None if kept is None else kept.get("cache")
+    if cache is None:
+        return data.select(*cols)
+    try:
+        loaded = cache.isCachedColumnBuffersLoaded()
+    except Exception:  # noqa: BLE001 -- the JVM's object is gone: plan afresh
+        loaded = False
+    if not loaded:
+        kept.clear()
+        return data.select(*cols)
+    key = ("select", tuple(cols))
+    if key not in kept:
+        kept[key] = data.select(*cols)
+    return kept[key]
 
 
 def _probed(data, by, scores, extra, cached):
@@ -211,19 +248,20 @@ def _hll(data, by, scores, extra):
     return int(sum(row[:M])), int(sum(row[M:]))
 
 
-def choose(data, by, scores, extra, eligible, limit, weighted=False) -> Plan:
+def choose(data, by, scores, extra, eligible, limit, weighted=False, cols=None) -> Plan:
     """The ``"auto"`` plan for the ``scores`` columns (see the module): the row count
-    (no job on a cached frame), then, above :data:`COLLECT_FIRST` entries, the probe
+    (no job on a cached frame), then, above :data:`COLLECT_FIRST` rows, the probe
     (none on a cached frame probed before), and a third job only when the probe's
     estimate is unsure.
-    ``extra``: the group-by's other keys (the label).
+    ``extra``: the group-by's other keys (the label); ``cols``: the columns a
+    collection would read (:func:`row_count`).
     """
-    n, cached = row_count(data)
+    n, cached = row_count(data, cols)
     M = len(scores)
     light = eligible and not weighted  # the columns collected or unweighted grouped rows
     rows = f"{n:,} rows x {M} score column(s)"
-    if light and n * M <= min(COLLECT_FIRST, limit):  # no probe: tied or not, collected
-        why = f"{rows}, at most {COLLECT_FIRST:,} entries: their columns reduced on the driver"
+    if light and n <= COLLECT_FIRST and n * M <= limit:  # no probe: tied or not, collected
+        why = f"{rows}, at most {COLLECT_FIRST:,} rows: their columns reduced on the driver"
         return Plan("table", why, n, n * M, how="collect", most=limit)
     r_e, r_g, seen = _probed(data, by, scores, extra, cached)
     entries, grouped = int(round(r_e * n * M)), int(round(r_g * n * M))  # exact: seen == n
