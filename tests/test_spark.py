@@ -191,9 +191,10 @@ def test_errors_name_the_fix(spark, data):
 def test_bad_rows_raise_the_in_memory_errors(spark, monkeypatch):
     """NaN scores, a string label and labels that differ between partitions: collected,
     the rows raise the in-memory call's own error (row numbers: the order Spark returned
-    them in, here the frame's); grouped by Spark (above COLLECT_FIRST), the executors'
+    them in, here the frame's, and said); grouped by Spark (above COLLECT_FIRST), the executors'
     validation errors come back as that error, numbered within the partition."""
     import prroc_numba._spark.path as path
+    from prroc_numba._spark.grouped import COLLECTED_ROWS
 
     df = _frame(n=300, seed=3)
     for bad, kw in [
@@ -206,7 +207,7 @@ def test_bad_rows_raise_the_in_memory_errors(spark, monkeypatch):
         sdf = _sdf(spark, bad, 3)
         with pytest.raises(type(want.value)) as got:
             prn.auc(sdf, score="a", label="y", **kw)
-        assert str(got.value) == str(want.value)
+        assert str(got.value) == f"{want.value} {COLLECTED_ROWS}"
         with monkeypatch.context() as m, pytest.raises(type(want.value)) as got:
             m.setattr(path, "COLLECT_FIRST", 0)
             prn.auc(sdf.alias("probed"), score="a", label="y", **kw)

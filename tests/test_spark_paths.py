@@ -11,6 +11,7 @@ is the size estimate only.
 from __future__ import annotations
 
 import logging
+import re
 import warnings
 
 import numpy as np
@@ -420,3 +421,41 @@ def test_a_cached_frame_keeps_its_selection_until_its_cache_is_dropped(spark, da
     uncached = _sdf(spark, df.head(100), 3).unpersist()  # rows of its own: no shared cache
     assert path.row_count(uncached, cols) == (100, False)
     assert path.selected(uncached, cols) is not path.selected(uncached, cols)
+
+
+def test_a_cached_frames_columns_are_read_by_as_many_tasks_as_cores(spark, data):
+    """The kept selection of a loaded cached frame of more partitions than cores is
+    read by one task per core (coalesced, no exchange), which returns the rows in
+    another order than the frame's: the results equal the in-memory ones all the same,
+    and an error's row number is the bad row's place in the order Spark returned."""
+    import prroc_numba._spark.path as path
+    from prroc_numba._spark.grouped import COLLECTED_ROWS
+
+    df, _shared = data
+    bad = df.assign(c=np.where(df["rid"] == 1400, np.nan, df["c"]))
+    sdf = _sdf(spark, bad, 8)
+    sdf.count()  # loaded: the first call keeps its selection
+    cols = ["c", "y", "g"]
+    assert path.row_count(sdf, cols) == (1500, True)
+    kept = path.selected(sdf, cols)
+    cores = spark.sparkContext.defaultParallelism
+    assert sdf.rdd.getNumPartitions() > cores == kept.rdd.getNumPartitions()
+    at = int(kept.toArrow()["c"].to_pandas().isna().to_numpy().argmax())
+    assert at != 1400  # the bad row's place: another order than the frame's
+    with pytest.raises(ValueError) as got:
+        prn.auc(sdf, score="c", label="y", by="g")
+    with pytest.raises(ValueError) as want:
+        prn.auc(bad, score="c", label="y", by="g")
+    assert "at row 1400," in str(want.value)
+    line = re.sub(r"at row \d+", f"at row {at}", str(want.value))
+    assert str(got.value) == f"{line} {COLLECTED_ROWS}"
+    ok = _sdf(spark, df, 8)
+    ok.count()
+    for _ in range(2):  # counted, then the kept selection
+        pd.testing.assert_frame_equal(
+            _run(prn.auc, ok, score="c", label="y", by="g")[0],
+            _run(prn.auc, df, score="c", label="y", by="g")[0],
+            **EXACT,
+        )
+    sdf.unpersist()
+    ok.unpersist()

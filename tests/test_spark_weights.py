@@ -129,7 +129,10 @@ def test_weighted_continuous_scores_collected_give_the_same_bits_on_every_partit
 
 def test_a_bad_weight_in_collected_rows_is_named_in_sparks_row_order(spark, data):
     """The collected weighted rows are sorted before packing; a failed check is raised
-    as the in-memory call raises it on the rows in the order Spark returned them."""
+    as the in-memory call raises it on the rows in the order Spark returned them (here
+    the frame's: one partition), and says so."""
+    from prroc_numba._spark.grouped import COLLECTED_ROWS
+
     df, _frames = data
     bad = df.assign(w=np.where(df["rid"] == 7, -1.0, df["w"]))
     kw = {"score": "c", "label": "y", "by": "g", "weight": "w"}
@@ -137,7 +140,7 @@ def test_a_bad_weight_in_collected_rows_is_named_in_sparks_row_order(spark, data
         prn.auc(_sdf(spark, bad, 1), **kw)
     with pytest.raises(ValueError) as in_memory:
         prn.auc(bad, **kw)
-    assert str(on_spark.value) == str(in_memory.value)
+    assert str(on_spark.value) == f"{in_memory.value} {COLLECTED_ROWS}"
 
 
 @pytest.mark.parametrize("score", ["s", ["s", "t"]])

@@ -54,6 +54,10 @@ from .path import selected
 #: the grouped rows' columns of this module (never a user's column: see wire.names)
 N, MASS, STACKED_MODEL, STACKED_SCORE = "__prn_n", "__prn_mass", "__prn_model", "__prn_score"
 ODD = "__prn_odd"  # a group holding a weight the decimal sum does not take
+#: what a collected row's number counts, added to the in-memory error's message
+COLLECTED_ROWS = (
+    "[Spark input, its columns collected: rows counted in the order Spark returned them]"
+)
 NAMES = (N, MASS, STACKED_MODEL, STACKED_SCORE, ODD)
 #: the weights' exact sum in the JVM: each weight as a decimal of 24 places (its
 #: rounding there, below 5e-25, is below a double's last bit for weights >= LOW), the
@@ -182,7 +186,9 @@ def collected(data, kw, by):
     is freed; they are validated and packed as an in-memory frame is, and the results
     are computed from that batch as the in-memory call computes them
     (:class:`~prroc_numba._core.held_rows.PackedRows`) -- the cost of moving the rows. Raises the
-    in-memory error (row numbers: the rows' order in the table Spark returned).
+    in-memory error, its row numbers counting the rows in the order Spark returned them
+    (a cached frame's partitions are read by as many tasks as there are cores,
+    :func:`.path.selected`: not the frame's order), and says so.
     """
     from .wire import columns
 
@@ -198,6 +204,9 @@ def collected(data, kw, by):
         if kw["weight"] is None:
             return packed_rows(frame, kw)
         return _packed_in_value_order(frame, kw)
+    except (ValueError, TypeError) as err:
+        text = f"{err} {COLLECTED_ROWS}"
+        raise (TypeError if isinstance(err, TypeError) else ValueError)(text) from None
     finally:
         del frame
         pool.release_unused()  # and the frame's (the batch holds its own arrays)
