@@ -3,8 +3,8 @@
 Imported only when a ``pyspark.sql.DataFrame`` (classic or Spark Connect) reaches a
 public function (the core import never imports pyspark). Only the DataFrame API is
 used, so Spark Connect sessions work too: ``groupBy``/``agg``, ``unpivot``, ``limit``,
-``mapInArrow``, ``repartition``, ``persist``, ``count`` and ``toArrow`` of
-reduced tables -- never of rows.
+``mapInArrow``, ``repartition``, ``coalesce``, ``persist``, ``count`` and ``toArrow``
+of reduced tables or of the call's columns (the collected path).
 
 Three paths:
 
@@ -14,7 +14,8 @@ Three paths:
   so no row reaches a Python worker; the grouped rows come to the driver as one Arrow
   table, are validated and reduced there like an in-memory batch of weighted rows, and
   the in-memory kernels run on the table, which is O(distinct scores), not O(rows);
-  mostly distinct unweighted scores instead come as the call's columns
+  unweighted scores up to :data:`.path.COLLECT_FIRST` rows, and mostly distinct
+  ones above, instead come as the call's columns
   (:func:`.grouped.collected`), packed once and answered from their own batch as in
   memory;
 * **partitions** (:func:`_tables`): every partition reduces its rows to its table
@@ -38,7 +39,8 @@ Three paths:
   driver never holds O(rows).
 
 Which path runs is chosen before the work and said (:mod:`.path`): a cheap size estimate
-(the row count and a probe of the first rows' ties) picks it, the ``prroc_numba.spark``
+(the row count, and above :data:`.path.COLLECT_FIRST` rows a probe of the first rows'
+ties) picks it, the ``prroc_numba.spark``
 logger names it at INFO, a fall to the score ranges is warned about
 (:class:`~prroc_numba._warnings.SparkPathWarning`, naming the conf that changes it), a
 request that needs the merged table (a raw curve) is refused there, before any

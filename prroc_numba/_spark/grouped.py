@@ -37,8 +37,9 @@ labels; score, label, weight and ``by`` columns of plain numeric, boolean or str
 the score columns of a wide input of one type (they are stacked with ``unpivot``).
 Everything else takes the partition path. On continuous scores the group-by cannot
 reduce and exchanges every row inside Spark (k score columns stacked into k times the
-rows), so ``"auto"`` takes it only where a probe of the first rows shows ties
-(:mod:`.path`); the partitions read continuous scores in one pass.
+rows), so ``"auto"`` takes it only above :data:`.path.COLLECT_FIRST` rows where a
+probe of the first rows shows ties (:mod:`.path`; below, and for mostly distinct
+scores, the call's columns are collected: :func:`collected`).
 """
 
 from __future__ import annotations

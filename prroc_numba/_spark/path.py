@@ -61,9 +61,9 @@ LOG = logging.getLogger("prroc_numba.spark")
 
 #: rows up to which unweighted columns are collected without a probe (measured,
 #: ``benchmarks/bench_spark.py collect_first --kind tied``: the columns of 1e6 and 2e6
-#: tied rows collected take 0.73x and 0.85x Spark's group-by with one score column,
-#: 0.49x and 0.68x with three, whose group-by stacks them into three times the rows;
-#: 1.18x at 4e6 rows of one column; the probe's job is about a collection's fixed cost)
+#: tied rows collected take 0.55x and 0.65x Spark's group-by with one score column,
+#: 0.55x and 0.67x with three, which the group-by stacks into three times the rows;
+#: at 4e6 rows 0.94x and 1.41x; the probe's job is about a collection's fixed cost)
 COLLECT_FIRST = 2_000_000
 #: rows read by the probe of ties
 PROBE = 20_000
